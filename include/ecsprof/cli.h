@@ -1,0 +1,79 @@
+/* cli: the command line, parsed from one option table that --help, the man-page test and
+ * the parser all read.
+ * Ownership: struct cli_opts borrows every string from argv; its arrays are owned and
+ * freed by cli_opts_cleanup(). */
+#ifndef ECSPROF_CLI_H
+#define ECSPROF_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <stdio.h>
+
+#include "ecsprof/err.h"
+
+enum cli_command { CMD_NONE, CMD_TASKS, CMD_WATCH, CMD_RECORD, CMD_REPORT };
+enum cli_format { FMT_AUTO, FMT_TUI, FMT_TABLE, FMT_CSV, FMT_JSON };
+enum cli_status { STATUS_ALL, STATUS_RUNNING, STATUS_STOPPED };
+
+struct cli_list {
+	const char **v;
+	size_t n;
+};
+
+struct cli_opts {
+	enum cli_command command;
+	/* SELECT */
+	const char *cluster;
+	struct cli_list services;
+	const char *family;
+	const char *started_by;
+	enum cli_status status;
+	struct cli_list tasks;
+	const char *since;            /* raw; resolved by the command */
+	/* AWS */
+	const char *profile;
+	const char *region;
+	const char *endpoint_url;
+	long concurrency;             /* requests in flight, default 4 */
+	long connect_timeout_ms;
+	long timeout_ms;
+	/* OUTPUT */
+	enum cli_format format;
+	const char *output;           /* --output / -o */
+	bool summary;
+	const char *group_by;
+	const char *baseline;
+	struct cli_list soci_if;
+	const char *sort;
+	bool no_color;
+	/* watch */
+	long interval_ms;
+	const char *record;           /* watch --record FILE */
+	long once;                    /* watch: stop after N polls (tests; 0 = forever) */
+	/* misc */
+	int verbose;
+	bool debug;
+	bool help;
+	bool version;
+	/* report FILE... */
+	struct cli_list files;
+};
+
+struct cli_option_def {
+	const char *name;             /* "--cluster" */
+	char short_name;              /* 'o' or 0 */
+	const char *arg;              /* "NAME", NULL for a flag */
+	const char *help;
+	const char *section;          /* "SELECT", "AWS", "OUTPUT", "WATCH", "GENERAL" */
+	int id;                       /* getopt_long's val */
+};
+extern const struct cli_option_def cli_options[];
+extern const size_t cli_noptions;
+
+int cli_parse(int argc, char **argv, struct cli_opts *o, struct err *err);
+void cli_opts_cleanup(struct cli_opts *o);
+void cli_usage(FILE *f);
+
+#endif

@@ -1,0 +1,58 @@
+/* creds: the AWS context of a run (profile, region, endpoints, retry settings) and the
+ * credential chain, resolved the way the AWS CLI does.
+ * Ownership: struct aws_context owns everything in it, freed by aws_context_cleanup();
+ * struct aws_creds owns its strings, wiped and freed by aws_creds_cleanup(). */
+#ifndef ECSPROF_CREDS_H
+#define ECSPROF_CREDS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ecsprof/err.h"
+#include "ecsprof/http.h"
+
+struct aws_creds {
+	char *access_key_id;
+	char *secret_access_key;
+	char *session_token;          /* NULL for long-term keys */
+	int64_t expires_ms;           /* TS_NONE when they do not expire */
+	char *source;                 /* "environment", "profile dev (static keys)", ... */
+};
+
+struct awscfg;                        /* awscfg.h */
+struct creds_cache;                   /* private to creds.c */
+
+struct aws_context_options {
+	const char *profile;          /* --profile, NULL = AWS_PROFILE or "default" */
+	const char *region;           /* --region */
+	const char *endpoint_url;     /* --endpoint-url */
+	const char *service;          /* "ecs" */
+	bool debug;                   /* --debug: trace requests (secrets redacted) */
+};
+
+struct aws_context {
+	char *profile;                /* selected profile name */
+	char *region;                 /* resolved; NULL when none could be found */
+	char *endpoint;               /* resolved service endpoint URL, e.g. https://ecs.us-east-1.amazonaws.com */
+	char *sts_endpoint;
+	char *ca_bundle;              /* AWS_CA_BUNDLE / ca_bundle, or NULL */
+	int max_attempts;             /* AWS_MAX_ATTEMPTS / max_attempts, default 3 */
+	bool debug;
+	struct awscfg *cfg;           /* parsed config + credentials files */
+	struct http_transport transport;  /* for STS, SSO, container, IMDS calls */
+	struct creds_cache *cache;
+};
+
+/* Reads the environment and the config files; resolves profile, region and endpoint.
+ * Does not fetch credentials yet. transport is borrowed for the context's lifetime. */
+int aws_context_init(struct aws_context *ctx, const struct aws_context_options *o,
+		     struct http_transport transport, struct err *err);
+void aws_context_cleanup(struct aws_context *ctx);
+
+/* Current credentials, fetched on first use and refreshed before they expire (a watch
+ * can run for hours). Copies into out; the caller cleans it up. On failure (ERR_CREDS)
+ * the message lists each source tried and why it gave nothing. */
+int creds_get(struct aws_context *ctx, struct aws_creds *out, struct err *err);
+void aws_creds_cleanup(struct aws_creds *c);
+
+#endif

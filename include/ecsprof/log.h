@@ -1,0 +1,21 @@
+/* log: warnings, verbose and debug lines on stderr, one line each, prefixed "ecsprof: ".
+ * Tests can redirect them with log_set_sink().
+ * Ownership: nothing is kept; the sink receives a borrowed, formatted line. */
+#ifndef ECSPROF_LOG_H
+#define ECSPROF_LOG_H
+
+enum log_level { LOG_ERROR, LOG_WARN, LOG_INFO, LOG_DEBUG };
+
+typedef void log_sink_fn(enum log_level level, const char *line, void *ctx);
+
+/* 0 = errors and warnings (default), 1 = --verbose, 2 = --debug */
+void log_set_verbosity(int v);
+int log_verbosity(void);
+/* NULL restores stderr. */
+void log_set_sink(log_sink_fn *fn, void *ctx);
+void log_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void log_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void log_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void log_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

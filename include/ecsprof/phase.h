@@ -1,0 +1,41 @@
+/* phase: the startup phases of a task, defined once as a table that CSV, JSON, the table
+ * and the TUI all read.
+ * Ownership: nothing here allocates. */
+#ifndef ECSPROF_PHASE_H
+#define ECSPROF_PHASE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ecsprof/task.h"
+
+enum phase_id {
+	PHASE_PROVISION,      /* pullStartedAt - createdAt */
+	PHASE_PULL,           /* pullStoppedAt - pullStartedAt */
+	PHASE_START,          /* startedAt - pullStoppedAt */
+	PHASE_TOTAL,          /* startedAt - createdAt */
+	PHASE_CONNECTIVITY,   /* connectivityAt - createdAt (not part of the sum) */
+	PHASE_COUNT
+};
+
+struct phase_def {
+	enum phase_id id;
+	const char *name;     /* "pull" */
+	const char *csv_name; /* "pull_s" */
+	const char *desc;     /* "image pull" */
+	enum ts_field from;
+	enum ts_field to;
+};
+extern const struct phase_def phase_defs[PHASE_COUNT];
+
+/* Duration in ms; TS_NONE when either end is missing or the result would be negative. */
+int64_t phase_ms(const struct task *t, enum phase_id p);
+/* True when both ends exist and to < from (clock skew in the data). */
+bool phase_is_negative(const struct task *t, enum phase_id p);
+int phase_by_name(const char *name);  /* -1 if unknown */
+
+/* Where a task that has not reached RUNNING stands: the phase it is in (PROVISION, PULL
+ * or START), since when (ms); -1 when it is RUNNING, stopped, or has no createdAt. */
+int phase_current(const struct task *t, int64_t *since_ms);
+
+#endif

@@ -1,0 +1,129 @@
+/* report: turns a task set into what every output shows: rows (one per task) described
+ * by one column table, and groups with per-phase summaries and the baseline comparison.
+ * Ownership: a struct report owns its rows, groups and group names, but only borrows the
+ * tasks, which stay owned by the task_set: keep the set alive (and unchanged) until
+ * report_cleanup(). */
+#ifndef ECSPROF_REPORT_H
+#define ECSPROF_REPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ecsprof/err.h"
+#include "ecsprof/group.h"
+#include "ecsprof/phase.h"
+#include "ecsprof/stats.h"
+#include "ecsprof/task.h"
+
+enum col_kind { COL_TEXT, COL_TIME, COL_DURATION };
+
+/* X(id, csv/json name, short title for the table, kind) — the CSV column order. */
+#define REPORT_COLUMNS(X)                                                  \
+	X(COL_TASK_ARN,         "task_arn",         "ARN",       COL_TEXT)     \
+	X(COL_TASK_ID,          "task_id",          "TASK",      COL_TEXT)     \
+	X(COL_CLUSTER,          "cluster",          "CLUSTER",   COL_TEXT)     \
+	X(COL_SERVICE,          "service",          "SERVICE",   COL_TEXT)     \
+	X(COL_TASKDEF,          "taskdef",          "TASKDEF",   COL_TEXT)     \
+	X(COL_LAUNCH_TYPE,      "launch_type",      "LAUNCH",    COL_TEXT)     \
+	X(COL_PLATFORM_VERSION, "platform_version", "PLATFORM",  COL_TEXT)     \
+	X(COL_AZ,               "availability_zone","AZ",        COL_TEXT)     \
+	X(COL_CPU,              "cpu",              "CPU",       COL_TEXT)     \
+	X(COL_MEMORY,           "memory",           "MEM",       COL_TEXT)     \
+	X(COL_LAST_STATUS,      "last_status",      "STATUS",    COL_TEXT)     \
+	X(COL_IMAGE,            "image",            "IMAGE",     COL_TEXT)     \
+	X(COL_IMAGE_DIGEST,     "image_digest",     "DIGEST",    COL_TEXT)     \
+	X(COL_SOCI,             "soci",             "SOCI",      COL_TEXT)     \
+	X(COL_SOCI_EVIDENCE,    "soci_evidence",    "EVIDENCE",  COL_TEXT)     \
+	X(COL_GROUP,            "group",            "GROUP",     COL_TEXT)     \
+	X(COL_CREATED_AT,       "created_at",       "CREATED",   COL_TIME)     \
+	X(COL_CONNECTIVITY_AT,  "connectivity_at",  "CONNECTED", COL_TIME)     \
+	X(COL_PULL_STARTED_AT,  "pull_started_at",  "PULL-START",COL_TIME)     \
+	X(COL_PULL_STOPPED_AT,  "pull_stopped_at",  "PULL-STOP", COL_TIME)     \
+	X(COL_STARTED_AT,       "started_at",       "STARTED",   COL_TIME)     \
+	X(COL_STOPPED_AT,       "stopped_at",       "STOPPED",   COL_TIME)     \
+	X(COL_STOP_CODE,        "stop_code",        "STOP-CODE", COL_TEXT)     \
+	X(COL_STOPPED_REASON,   "stopped_reason",   "REASON",    COL_TEXT)     \
+	X(COL_PROVISION_S,      "provision_s",      "PROVISION", COL_DURATION) \
+	X(COL_PULL_S,           "pull_s",           "PULL",      COL_DURATION) \
+	X(COL_START_S,          "start_s",          "START",     COL_DURATION) \
+	X(COL_TOTAL_S,          "total_s",          "TOTAL",     COL_DURATION) \
+	X(COL_CONNECTIVITY_S,   "connectivity_s",   "CONNECT",   COL_DURATION) \
+	X(COL_SOURCE,           "source",           "SOURCE",    COL_TEXT)
+
+enum col_id {
+#define X(id, name, title, kind) id,
+	REPORT_COLUMNS(X)
+#undef X
+	COL_COUNT
+};
+
+struct column_def {
+	enum col_id id;
+	const char *name;
+	const char *title;
+	enum col_kind kind;
+};
+extern const struct column_def report_columns[COL_COUNT];
+
+/* Accepts the CSV name ("pull_s"), a phase name ("pull"), or the title, any case. */
+int report_column_by_name(const char *name);
+
+struct report_row {
+	const struct task *task;   /* borrowed from the task_set */
+	size_t group;              /* index into report.groups */
+};
+
+struct phase_compare {
+	bool valid;                /* false on the baseline itself or when a side is empty */
+	double p50_delta_s, p50_ratio;
+	double p90_delta_s, p90_ratio;
+	double p_value;            /* two-sided Mann-Whitney; NAN if not computable */
+	double u;
+};
+
+struct report_group {
+	char *name;
+	size_t ntasks;
+	struct stats_summary phase[PHASE_COUNT];   /* seconds */
+	struct phase_compare cmp[PHASE_COUNT];     /* against the baseline group */
+	double pull_share;         /* sum(pull)/sum(total) over tasks having both; NAN if none */
+};
+
+struct report_options {
+	struct group_key group_by;      /* kind GK_ALL when not grouping */
+	const char *baseline;           /* group name, NULL = first group in name order */
+	int sort_col;                   /* enum col_id, -1 = created_at order */
+	bool sort_desc;
+};
+
+struct report {
+	struct report_row *rows;
+	size_t nrows;
+	struct report_group *groups;    /* sorted by name (byte order); "(none)" last */
+	size_t ngroups;
+	size_t baseline;                /* index into groups */
+	size_t negative_phases;         /* phases dropped for clock skew (a warning) */
+};
+
+/* Builds rows, groups, summaries and comparisons. Fails (ERR_USAGE) when --baseline
+ * names a group that does not exist, listing the groups there are. */
+int report_build(struct report *r, const struct task_set *set, const struct report_options *o,
+		 struct err *err);
+void report_cleanup(struct report *r);
+/* Stable sort; missing values sort last in either direction. */
+void report_sort(struct report *r, int col, bool desc);
+
+/* The cell as every output prints it: text as is, times ISO 8601 UTC with ms, durations
+ * "12.345" (seconds). Missing -> "". Returns out. */
+const char *report_cell(const struct report *r, const struct report_row *row, enum col_id c,
+			char *out, size_t size);
+/* The value to sort by for time/duration columns (ms), TS_NONE when missing. */
+int64_t report_cell_ms(const struct report_row *row, enum col_id c);
+
+/* One sentence a reader understands without the man page, e.g.
+ * "pull p50 -84.2 s (x0.06), p < 0.001, n = 20 vs 20" or
+ * "pull: not significant (p = 0.70) with n = 3 vs 3". */
+void report_verdict(const struct report *r, size_t group, enum phase_id p, char *out, size_t size);
+
+#endif

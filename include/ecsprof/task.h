@@ -1,0 +1,131 @@
+/* task: the in-memory model of one ECS task (as DescribeTasks describes it) and the set
+ * of tasks a run works on, merged by task ARN from any number of inputs.
+ * Ownership: a task_set owns its tasks and every string in them; strings in a struct task
+ * are owned by that task (NULL when absent) and freed by task_cleanup(). */
+#ifndef ECSPROF_TASK_H
+#define ECSPROF_TASK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ecsprof/timeutil.h"
+
+/* The lifecycle timestamps of an ECS Task, in ms since the epoch, TS_NONE when absent. */
+enum ts_field {
+	TS_CREATED,
+	TS_CONNECTIVITY,
+	TS_PULL_STARTED,
+	TS_PULL_STOPPED,
+	TS_STARTED,
+	TS_STOPPING,
+	TS_EXECUTION_STOPPED,
+	TS_STOPPED,
+	TS_COUNT
+};
+
+struct ts_def {
+	enum ts_field id;
+	const char *json_name;  /* ECS member name: "createdAt" */
+	const char *meta_name;  /* task metadata v4 name: "PullStartedAt"; NULL if none */
+	const char *csv_name;   /* "created_at" */
+};
+extern const struct ts_def ts_defs[TS_COUNT];
+
+enum soci_label { SOCI_UNKNOWN, SOCI_YES, SOCI_NO };
+enum soci_evidence { SOCI_EVIDENCE_NONE, SOCI_EVIDENCE_METADATA, SOCI_EVIDENCE_RULE };
+
+struct container {
+	char *name;
+	char *image;
+	char *image_digest;
+	char *last_status;
+	char *reason;
+	char *snapshotter;   /* task metadata v4 only: "soci", "overlayfs"; NULL if unknown */
+	bool has_exit_code;
+	int exit_code;
+};
+
+struct tag {
+	char *key;
+	char *value;
+};
+
+struct task {
+	/* as ECS names them */
+	char *arn;
+	char *cluster_arn;
+	char *taskdef_arn;
+	char *group;             /* ECS "group": "service:web" or "family:web" */
+	char *started_by;        /* "ecs-svc/123..." for service tasks */
+	char *launch_type;
+	char *platform_version;
+	char *platform_family;
+	char *capacity_provider;
+	char *availability_zone;
+	char *cpu;               /* strings in the API: "256", "1 vCPU" */
+	char *memory;
+	char *last_status;
+	char *desired_status;
+	char *stop_code;
+	char *stopped_reason;
+	char *health_status;
+	bool has_version;
+	int64_t version;
+	int64_t ts[TS_COUNT];
+
+	struct container *containers;
+	size_t ncontainers;
+	struct tag *tags;
+	size_t ntags;
+
+	/* derived by task_derive() from the above; never NULL after it ran */
+	char *id;                /* last ARN segment */
+	char *cluster;           /* cluster short name, "" if unknown */
+	char *service;           /* from group "service:NAME", "" if not a service task */
+	char *family;            /* task definition family, "" if unknown */
+	char *taskdef;           /* "family:revision", "" if unknown */
+
+	/* where it came from */
+	char *source;            /* input file name, "-" for stdin, or "live" */
+	int64_t fetched_at_ms;   /* recordings: when it was fetched; TS_NONE otherwise */
+	bool from_metadata;      /* a task metadata v4 document contributed to this task */
+
+	/* set by group_apply_soci() */
+	enum soci_label soci;
+	enum soci_evidence soci_evidence;
+};
+
+struct task_set {
+	struct task *tasks;
+	size_t len;
+	size_t cap;
+	/* open-addressing index of arn -> position + 1; private to task.c */
+	size_t *index;
+	size_t index_cap;
+};
+
+void task_init(struct task *t);       /* zeroes, all ts = TS_NONE */
+void task_cleanup(struct task *t);
+/* Fills the derived fields (id, cluster, service, family, taskdef); call after parsing. */
+void task_derive(struct task *t);
+/* The first container's image/digest, or NULL. */
+const char *task_image(const struct task *t);
+const char *task_image_digest(const struct task *t);
+const char *task_tag(const struct task *t, const char *key);
+/* Deep copy into dst (initialised by this call). */
+void task_copy(struct task *dst, const struct task *src);
+
+void task_set_init(struct task_set *s);
+void task_set_cleanup(struct task_set *s);
+struct task *task_set_find(struct task_set *s, const char *arn);
+/* Adds t, taking ownership of its contents (t is zeroed). A task whose ARN is already in
+ * the set is merged: the newer state wins (higher version, else later fetched_at_ms,
+ * else more timestamps, else the later arrival) and fields only one side has are kept
+ * (e.g. metadata Snapshotter onto a DescribeTasks task). A task without ARN is added as
+ * is. Returns the task in the set. */
+struct task *task_set_take(struct task_set *s, struct task *t);
+/* Removes tasks for which keep() returns false; keeps order. */
+void task_set_filter(struct task_set *s, bool (*keep)(const struct task *, void *), void *ctx);
+
+#endif

@@ -1,0 +1,41 @@
+/* timeutil: epoch-millisecond times, ISO 8601 parsing and UTC formatting, durations
+ * like "30m", and the clock (replaceable in tests).
+ * Ownership: nothing here allocates; output goes into caller-provided arrays. */
+#ifndef ECSPROF_TIMEUTIL_H
+#define ECSPROF_TIMEUTIL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stddef.h>
+
+/* "absent" for every time and duration in ecsprof: never 0 */
+#define TS_NONE INT64_MIN
+
+#define TIMEUTIL_ISO_LEN 32
+
+/* Parses ISO 8601 / RFC 3339: "2024-05-01T10:00:03Z", "...03.123456+05:30",
+ * "2024-05-01 10:00:03.1-0700", "...T10:00:03+0000". Fractions beyond ms are truncated.
+ * Returns 0, or -1 when the text is not such a time (no partial parses). */
+int timeutil_parse_iso8601(const char *s, int64_t *out_ms);
+/* Epoch seconds as a double (ECS wire format, may be 1.557134011644E9) to ms, rounded
+ * to the nearest ms. -1 when not finite or out of the years 1970..9999. */
+int timeutil_epoch_seconds_to_ms(double seconds, int64_t *out_ms);
+/* "2024-05-01T10:00:03.123Z"; writes "" for TS_NONE. */
+void timeutil_format_iso(int64_t ms, char out[TIMEUTIL_ISO_LEN]);
+/* days since 1970-01-01 <-> civil date (proleptic Gregorian), so we never need gmtime. */
+int64_t timeutil_days_from_civil(int64_t y, unsigned m, unsigned d);
+void timeutil_civil_from_days(int64_t days, int64_t *y, unsigned *m, unsigned *d);
+/* "90s", "30m", "2h", "1d", "1h30m" -> ms; -1 on error */
+int timeutil_parse_duration(const char *s, int64_t *out_ms);
+/* --since: a duration before now, or an ISO 8601 time */
+int timeutil_parse_since(const char *s, int64_t now_ms, int64_t *out_ms);
+/* seconds with three decimals: "12.345"; "" for TS_NONE */
+void timeutil_format_secs(int64_t ms, char *out, size_t size);
+
+/* The clock. Tests replace these; production uses CLOCK_REALTIME / nanosleep. */
+typedef int64_t timeutil_now_fn(void);
+typedef void timeutil_sleep_fn(int64_t ms);
+extern timeutil_now_fn *timeutil_now_ms;
+extern timeutil_sleep_fn *timeutil_sleep_ms;
+
+#endif

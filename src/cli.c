@@ -1,0 +1,298 @@
+/* cli: the option table and the parser. --help, the man-page test and getopt_long all
+ * read cli_options[], so an option cannot exist in one place and not the others. */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ecsprof/cli.h"
+#include "ecsprof/xalloc.h"
+
+enum {
+	OPT_CLUSTER = 256, OPT_SERVICE, OPT_FAMILY, OPT_STARTED_BY, OPT_STATUS, OPT_TASK,
+	OPT_SINCE, OPT_PROFILE, OPT_REGION, OPT_ENDPOINT_URL, OPT_CONCURRENCY,
+	OPT_CONNECT_TIMEOUT, OPT_TIMEOUT, OPT_FORMAT, OPT_SUMMARY, OPT_GROUP_BY,
+	OPT_BASELINE, OPT_SOCI_IF, OPT_SORT, OPT_NO_COLOR, OPT_INTERVAL, OPT_RECORD,
+	OPT_COUNT, OPT_DEBUG,
+};
+
+const struct cli_option_def cli_options[] = {
+	{ "--cluster", 0, "NAME", "cluster name or ARN (default: ECS's \"default\")", "SELECT", OPT_CLUSTER },
+	{ "--service", 0, "NAME", "only tasks of this service (repeatable)", "SELECT", OPT_SERVICE },
+	{ "--family", 0, "NAME", "only tasks of this task-definition family", "SELECT", OPT_FAMILY },
+	{ "--started-by", 0, "STRING", "only tasks started by this (e.g. a deployment id)", "SELECT", OPT_STARTED_BY },
+	{ "--status", 0, "running|stopped|all", "desired status of the tasks (default all)", "SELECT", OPT_STATUS },
+	{ "--task", 0, "ARN_OR_ID", "only this task (repeatable)", "SELECT", OPT_TASK },
+	{ "--since", 0, "WHEN", "only tasks created since WHEN: 30m, 2h, 1d or an ISO 8601 time", "SELECT", OPT_SINCE },
+	{ "--profile", 0, "NAME", "AWS profile (default: AWS_PROFILE, else \"default\")", "AWS", OPT_PROFILE },
+	{ "--region", 0, "REGION", "AWS region (default: AWS_REGION, AWS_DEFAULT_REGION, profile)", "AWS", OPT_REGION },
+	{ "--endpoint-url", 0, "URL", "ECS endpoint (default: AWS_ENDPOINT_URL_ECS, AWS_ENDPOINT_URL, profile, standard)", "AWS", OPT_ENDPOINT_URL },
+	{ "--concurrency", 0, "N", "DescribeTasks requests in flight (default 4)", "AWS", OPT_CONCURRENCY },
+	{ "--connect-timeout", 0, "SECONDS", "connect timeout per request (default 5)", "AWS", OPT_CONNECT_TIMEOUT },
+	{ "--timeout", 0, "SECONDS", "timeout per request (default 30)", "AWS", OPT_TIMEOUT },
+	{ "--format", 0, "tui|table|csv|json", "output format (default: tui on a terminal, else table)", "OUTPUT", OPT_FORMAT },
+	{ "--output", 'o', "FILE", "write to FILE instead of stdout (record: the recording)", "OUTPUT", 'o' },
+	{ "--summary", 0, NULL, "one row per group and phase instead of one per task", "OUTPUT", OPT_SUMMARY },
+	{ "--group-by", 0, "KEY", "group tasks by KEY (family, taskdef, service, soci, tag:NAME, ...)", "OUTPUT", OPT_GROUP_BY },
+	{ "--baseline", 0, "GROUP", "group the others are compared with (default: the first)", "OUTPUT", OPT_BASELINE },
+	{ "--soci-if", 0, "KEY=GLOB", "label tasks matching as SOCI, the others as no-soci (repeatable)", "OUTPUT", OPT_SOCI_IF },
+	{ "--sort", 0, "COLUMN[:desc]", "sort tasks by a column (default created_at)", "OUTPUT", OPT_SORT },
+	{ "--no-color", 0, NULL, "no colours (also when NO_COLOR is set)", "OUTPUT", OPT_NO_COLOR },
+	{ "--interval", 0, "SECONDS", "watch: seconds between polls (default 5)", "WATCH", OPT_INTERVAL },
+	{ "--record", 0, "FILE", "watch: also save every task seen to FILE", "WATCH", OPT_RECORD },
+	{ "--count", 0, "N", "watch: stop after N polls (default: until q or Ctrl-C)", "WATCH", OPT_COUNT },
+	{ "--verbose", 'v', NULL, "say more on stderr (requests, retries, counts)", "GENERAL", 'v' },
+	{ "--debug", 0, NULL, "trace HTTP exchanges and canonical requests (secrets redacted)", "GENERAL", OPT_DEBUG },
+	{ "--help", 'h', NULL, "show this help", "GENERAL", 'h' },
+	{ "--version", 'V', NULL, "show the version", "GENERAL", 'V' },
+};
+
+#define NOPTIONS (sizeof cli_options / sizeof cli_options[0])
+const size_t cli_noptions = NOPTIONS;
+
+static const struct {
+	const char *name;
+	enum cli_command cmd;
+	const char *usage;
+} commands[] = {
+	{ "tasks", CMD_TASKS, "tasks  [SELECT] [OUTPUT]      live: ListTasks + DescribeTasks, profile the tasks" },
+	{ "watch", CMD_WATCH, "watch  [SELECT] [OUTPUT]      live, polling: follow a scale-out as it happens" },
+	{ "record", CMD_RECORD, "record [SELECT] -o FILE       live: save the raw tasks (JSON Lines) for later" },
+	{ "report", CMD_REPORT, "report [OUTPUT] FILE...       offline: profile saved data ('-' reads stdin)" },
+};
+
+void
+cli_usage(FILE *f)
+{
+	static const char *sections[] = { "SELECT", "AWS", "OUTPUT", "WATCH", "GENERAL" };
+
+	fprintf(f, "usage: ecsprof COMMAND [OPTIONS] [FILE...]\n\n"
+		   "Where the time goes when ECS / Fargate tasks start: provision, image pull,\n"
+		   "container start, per task and per group.\n\ncommands:\n");
+	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+		fprintf(f, "  ecsprof %s\n", commands[i].usage);
+	for (size_t s = 0; s < sizeof sections / sizeof sections[0]; s++) {
+		fprintf(f, "\n%s:\n", sections[s]);
+		for (size_t i = 0; i < NOPTIONS; i++) {
+			const struct cli_option_def *d = &cli_options[i];
+			char left[64];
+
+			if (strcmp(d->section, sections[s]) != 0)
+				continue;
+			if (d->short_name)
+				snprintf(left, sizeof left, "-%c, %s%s%s", d->short_name, d->name,
+					 d->arg ? " " : "", d->arg ? d->arg : "");
+			else
+				snprintf(left, sizeof left, "    %s%s%s", d->name, d->arg ? " " : "",
+					 d->arg ? d->arg : "");
+			fprintf(f, "  %-34s %s\n", left, d->help);
+		}
+	}
+	fprintf(f, "\nExit status: 0 success, 1 runtime failure, 2 usage error. See ecsprof(1).\n");
+}
+
+static void
+list_add(struct cli_list *l, const char *v)
+{
+	l->v = xreallocarray(l->v, l->n + 1, sizeof *l->v);
+	l->v[l->n++] = v;
+}
+
+static int
+parse_long(const char *opt, const char *s, long min, long max, long *out, struct err *err)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno != 0 || end == s || *end != '\0' || v < min || v > max)
+		return err_set(err, ERR_USAGE, "%s: expected a whole number from %ld to %ld, got '%s'",
+			       opt, min, max, s);
+	*out = v;
+	return 0;
+}
+
+/* Seconds, possibly fractional ("0.5"), to ms. */
+static int
+parse_seconds(const char *opt, const char *s, long *out_ms, struct err *err)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno != 0 || end == s || *end != '\0' || !(v > 0) || v > 86400)
+		return err_set(err, ERR_USAGE, "%s: expected seconds between 0 and 86400, got '%s'",
+			       opt, s);
+	*out_ms = (long)(v * 1000 + 0.5);
+	if (*out_ms < 1)
+		*out_ms = 1;
+	return 0;
+}
+
+static int
+parse_choice(const char *opt, const char *s, const char *const *names, int n, int *out,
+	     struct err *err)
+{
+	char list[128] = "";
+
+	for (int i = 0; i < n; i++) {
+		if (strcmp(s, names[i]) == 0) {
+			*out = i;
+			return 0;
+		}
+		snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "",
+			 names[i]);
+	}
+	return err_set(err, ERR_USAGE, "%s: '%s' is not one of %s", opt, s, list);
+}
+
+static const char *
+option_name(int val)
+{
+	for (size_t i = 0; i < NOPTIONS; i++)
+		if (cli_options[i].id == val)
+			return cli_options[i].name;
+	return "?";
+}
+
+int
+cli_parse(int argc, char **argv, struct cli_opts *o, struct err *err)
+{
+	static const char *const formats[] = { "auto", "tui", "table", "csv", "json" };
+	static const char *const statuses[] = { "all", "running", "stopped" };
+	struct option longopts[NOPTIONS + 1];
+	char shortopts[32] = "";
+	int c, idx, choice;
+
+	memset(o, 0, sizeof *o);
+	o->concurrency = 4;
+	o->connect_timeout_ms = 5000;
+	o->timeout_ms = 30000;
+	o->interval_ms = 5000;
+
+	for (size_t i = 0; i < NOPTIONS; i++) {
+		const struct cli_option_def *d = &cli_options[i];
+
+		longopts[i] = (struct option){ d->name + 2, d->arg ? required_argument : no_argument,
+					       NULL, cli_options[i].id };
+		if (d->short_name) {
+			size_t n = strlen(shortopts);
+			shortopts[n] = d->short_name;
+			shortopts[n + 1] = '\0';
+			if (d->arg)
+				snprintf(shortopts + n + 1, sizeof shortopts - n - 1, ":");
+		}
+	}
+	longopts[NOPTIONS] = (struct option){ 0 };
+
+	/* "+" would stop at the first non-option; we want options anywhere, as git does,
+	 * so use GNU permutation with a leading ':' to report missing arguments ourselves. */
+	char spec[40];
+	snprintf(spec, sizeof spec, ":%s", shortopts);
+	opterr = 0;
+	optind = 0;
+	while ((c = getopt_long(argc, argv, spec, longopts, &idx)) != -1) {
+		const char *name = option_name(c);
+
+		switch (c) {
+		case OPT_CLUSTER: o->cluster = optarg; break;
+		case OPT_SERVICE: list_add(&o->services, optarg); break;
+		case OPT_FAMILY: o->family = optarg; break;
+		case OPT_STARTED_BY: o->started_by = optarg; break;
+		case OPT_STATUS:
+			if (parse_choice(name, optarg, statuses, 3, &choice, err))
+				return -1;
+			o->status = (enum cli_status)choice;
+			break;
+		case OPT_TASK: list_add(&o->tasks, optarg); break;
+		case OPT_SINCE: o->since = optarg; break;
+		case OPT_PROFILE: o->profile = optarg; break;
+		case OPT_REGION: o->region = optarg; break;
+		case OPT_ENDPOINT_URL: o->endpoint_url = optarg; break;
+		case OPT_CONCURRENCY:
+			if (parse_long(name, optarg, 1, 64, &o->concurrency, err))
+				return -1;
+			break;
+		case OPT_CONNECT_TIMEOUT:
+			if (parse_seconds(name, optarg, &o->connect_timeout_ms, err))
+				return -1;
+			break;
+		case OPT_TIMEOUT:
+			if (parse_seconds(name, optarg, &o->timeout_ms, err))
+				return -1;
+			break;
+		case OPT_FORMAT:
+			if (parse_choice(name, optarg, formats, 5, &choice, err))
+				return -1;
+			o->format = (enum cli_format)choice;
+			break;
+		case 'o': o->output = optarg; break;
+		case OPT_SUMMARY: o->summary = true; break;
+		case OPT_GROUP_BY: o->group_by = optarg; break;
+		case OPT_BASELINE: o->baseline = optarg; break;
+		case OPT_SOCI_IF: list_add(&o->soci_if, optarg); break;
+		case OPT_SORT: o->sort = optarg; break;
+		case OPT_NO_COLOR: o->no_color = true; break;
+		case OPT_INTERVAL:
+			if (parse_seconds(name, optarg, &o->interval_ms, err))
+				return -1;
+			break;
+		case OPT_RECORD: o->record = optarg; break;
+		case OPT_COUNT:
+			if (parse_long(name, optarg, 1, LONG_MAX, &o->once, err))
+				return -1;
+			break;
+		case 'v': o->verbose++; break;
+		case OPT_DEBUG: o->debug = true; break;
+		case 'h': o->help = true; break;
+		case 'V': o->version = true; break;
+		case ':':
+			return err_set(err, ERR_USAGE, "option '%s' needs a value; see 'ecsprof --help'",
+				       argv[optind - 1]);
+		default:
+			return err_set(err, ERR_USAGE, "unknown option '%s'; see 'ecsprof --help'",
+				       argv[optind - 1]);
+		}
+	}
+	if (o->help || o->version)
+		return 0;
+
+	if (optind >= argc)
+		return err_set(err, ERR_USAGE,
+			       "no command given: use tasks, watch, record or report (see 'ecsprof --help')");
+	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+		if (strcmp(argv[optind], commands[i].name) == 0)
+			o->command = commands[i].cmd;
+	if (o->command == CMD_NONE)
+		return err_set(err, ERR_USAGE,
+			       "unknown command '%s': use tasks, watch, record or report", argv[optind]);
+	for (int i = optind + 1; i < argc; i++)
+		list_add(&o->files, argv[i]);
+
+	if (o->command == CMD_REPORT && o->files.n == 0)
+		return err_set(err, ERR_USAGE, "report needs at least one FILE ('-' reads stdin)");
+	if (o->command != CMD_REPORT && o->files.n > 0)
+		return err_set(err, ERR_USAGE, "unexpected argument '%s': only report takes files",
+			       o->files.v[0]);
+	if (o->command == CMD_RECORD && o->output == NULL)
+		return err_set(err, ERR_USAGE, "record needs -o FILE (the recording to append to)");
+	if (o->baseline != NULL && o->group_by == NULL)
+		return err_set(err, ERR_USAGE, "--baseline needs --group-by (groups to compare)");
+	if (o->record != NULL && o->command != CMD_WATCH)
+		return err_set(err, ERR_USAGE, "--record is for watch; use 'ecsprof record -o FILE'");
+	return 0;
+}
+
+void
+cli_opts_cleanup(struct cli_opts *o)
+{
+	free(o->services.v);
+	free(o->tasks.v);
+	free(o->soci_if.v);
+	free(o->files.v);
+	memset(o, 0, sizeof *o);
+}

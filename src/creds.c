@@ -1,0 +1,2 @@
+/* creds: not yet written (placeholder so the build links). */
+#include "ecsprof/err.h"

@@ -1,0 +1,2 @@
+/* ecs: not yet written (placeholder so the build links). */
+#include "ecsprof/err.h"

@@ -1,0 +1,145 @@
+/* endpoint: the generated AWS endpoint rule set, reduced to what it does for regional
+ * services like ECS and STS. Partition data follows botocore's partitions.json; the
+ * region patterns are matched by hand because POSIX regex has no \w or \d. */
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ecsprof/endpoint.h"
+#include "ecsprof/xalloc.h"
+
+struct partition_def {
+	struct endpoint_partition p;
+	const char *prefixes[10];       /* region regex ^(a|b|..)\-\w+\-\d+$, as prefixes */
+	const char *regions[40];        /* known regions, matched exactly first */
+};
+
+static const struct partition_def partitions[] = {
+	{ { "aws", "amazonaws.com", "api.aws" },
+	  { "us", "eu", "ap", "sa", "ca", "me", "af", "il", "mx" },
+	  { "af-south-1", "ap-east-1", "ap-east-2", "ap-northeast-1", "ap-northeast-2",
+	    "ap-northeast-3", "ap-south-1", "ap-south-2", "ap-southeast-1", "ap-southeast-2",
+	    "ap-southeast-3", "ap-southeast-4", "ap-southeast-5", "ap-southeast-6",
+	    "ap-southeast-7", "ca-central-1", "ca-west-1", "eu-central-1", "eu-central-2",
+	    "eu-north-1", "eu-south-1", "eu-south-2", "eu-west-1", "eu-west-2", "eu-west-3",
+	    "il-central-1", "me-central-1", "me-south-1", "mx-central-1", "sa-east-1",
+	    "us-east-1", "us-east-2", "us-west-1", "us-west-2", "aws-global" } },
+	{ { "aws-cn", "amazonaws.com.cn", "api.amazonwebservices.com.cn" },
+	  { "cn" },
+	  { "cn-north-1", "cn-northwest-1", "aws-cn-global" } },
+	{ { "aws-us-gov", "amazonaws.com", "api.aws" },
+	  { "us-gov" },
+	  { "us-gov-east-1", "us-gov-west-1", "aws-us-gov-global" } },
+	{ { "aws-iso", "c2s.ic.gov", "api.aws.ic.gov" },
+	  { "us-iso" },
+	  { "us-iso-east-1", "us-iso-west-1", "aws-iso-global" } },
+	{ { "aws-iso-b", "sc2s.sgov.gov", "api.aws.scloud" },
+	  { "us-isob" },
+	  { "us-isob-east-1", "us-isob-west-1", "aws-iso-b-global" } },
+	{ { "aws-iso-e", "cloud.adc-e.uk", "api.cloud-aws.adc-e.uk" },
+	  { "eu-isoe" },
+	  { "eu-isoe-west-1", "aws-iso-e-global" } },
+	{ { "aws-iso-f", "csp.hci.ic.gov", "api.aws.hci.ic.gov" },
+	  { "us-isof" },
+	  { "us-isof-east-1", "us-isof-south-1", "aws-iso-f-global" } },
+	{ { "aws-eusc", "amazonaws.eu", "api.amazonwebservices.eu" },
+	  { "eusc-de" },
+	  { "eusc-de-east-1" } },
+};
+
+#define NPARTITIONS (sizeof partitions / sizeof partitions[0])
+
+/* ^PREFIX\-\w+\-\d+$ */
+static bool
+region_matches(const char *region, const char *prefix)
+{
+	size_t n = strlen(prefix);
+	const char *p;
+	size_t word = 0, num = 0;
+
+	if (strncmp(region, prefix, n) != 0 || region[n] != '-')
+		return false;
+	p = region + n + 1;
+	while (isalnum((unsigned char)*p) || *p == '_') {
+		p++;
+		word++;
+	}
+	if (word == 0 || *p != '-')
+		return false;
+	p++;
+	while (isdigit((unsigned char)*p)) {
+		p++;
+		num++;
+	}
+	return num > 0 && *p == '\0';
+}
+
+const struct endpoint_partition *
+endpoint_partition(const char *region)
+{
+	for (size_t i = 0; i < NPARTITIONS; i++)
+		for (size_t j = 0; j < 40 && partitions[i].regions[j]; j++)
+			if (strcmp(region, partitions[i].regions[j]) == 0)
+				return &partitions[i].p;
+	for (size_t i = 0; i < NPARTITIONS; i++)
+		for (size_t j = 0; j < 10 && partitions[i].prefixes[j]; j++)
+			if (region_matches(region, partitions[i].prefixes[j]))
+				return &partitions[i].p;
+	return &partitions[0].p;
+}
+
+bool
+endpoint_fips_pseudo_region(const char *region, char **real)
+{
+	size_t n = strlen(region);
+
+	if (strncmp(region, "fips-", 5) == 0 && n > 5) {
+		*real = xstrdup(region + 5);
+		return true;
+	}
+	if (n > 5 && strcmp(region + n - 5, "-fips") == 0) {
+		*real = xstrndup(region, n - 5);
+		return true;
+	}
+	return false;
+}
+
+/* A region becomes a host label: refuse anything that would change the URL's meaning. */
+static bool
+region_valid(const char *r)
+{
+	if (*r == '\0' || *r == '-' || strlen(r) > 63)
+		return false;
+	for (; *r; r++)
+		if (!isalnum((unsigned char)*r) && *r != '-')
+			return false;
+	return true;
+}
+
+int
+endpoint_resolve(const char *service, const struct endpoint_params *p, char **url,
+		 struct err *err)
+{
+	const struct endpoint_partition *part;
+
+	*url = NULL;
+	if (p->endpoint != NULL && p->endpoint[0] != '\0') {
+		if (p->use_fips)
+			return err_set(err, ERR_CONFIG,
+				       "Invalid Configuration: FIPS and custom endpoint are not supported");
+		if (p->use_dualstack)
+			return err_set(err, ERR_CONFIG,
+				       "Invalid Configuration: Dualstack and custom endpoint are not supported");
+		*url = xstrdup(p->endpoint);
+		return 0;
+	}
+	if (p->region == NULL || p->region[0] == '\0')
+		return err_set(err, ERR_CONFIG, "Invalid Configuration: Missing Region");
+	if (!region_valid(p->region))
+		return err_set(err, ERR_CONFIG, "Invalid Configuration: region '%.64s' is not a valid "
+			       "region name", p->region);
+	part = endpoint_partition(p->region);
+	*url = xasprintf("https://%s%s.%s.%s", service, p->use_fips ? "-fips" : "", p->region,
+			 p->use_dualstack ? part->dualstack_suffix : part->dns_suffix);
+	return 0;
+}

@@ -1,0 +1,79 @@
+/* err: filling struct err and mapping codes to exit statuses. */
+#include <stdio.h>
+#include <string.h>
+
+#include "ecsprof/err.h"
+
+static const struct {
+	int status;
+	const char *label;
+} err_table[] = {
+#define X(c, s, l) [c] = { s, l },
+	ERR_CODES(X)
+#undef X
+};
+
+void
+err_clear(struct err *err)
+{
+	memset(err, 0, sizeof *err);
+}
+
+int
+err_vset(struct err *err, enum err_code code, const char *fmt, va_list ap)
+{
+	if (err == NULL)
+		return -1;
+	err->code = code;
+	vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+	/* one line, always: a newline inside a message would break "one clear line" */
+	for (char *p = err->msg; *p != '\0'; p++)
+		if (*p == '\n' || *p == '\r')
+			*p = ' ';
+	return -1;
+}
+
+int
+err_set(struct err *err, enum err_code code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	err_vset(err, code, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+int
+err_prefix(struct err *err, const char *fmt, ...)
+{
+	char old[sizeof err->msg];
+	va_list ap;
+	int n;
+
+	if (err == NULL)
+		return -1;
+	memcpy(old, err->msg, sizeof old);
+	va_start(ap, fmt);
+	n = vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+	va_end(ap);
+	if (n >= 0 && (size_t)n + 2 < sizeof err->msg)
+		snprintf(err->msg + n, sizeof err->msg - (size_t)n, ": %s", old);
+	return -1;
+}
+
+int
+err_exit_status(enum err_code code)
+{
+	if ((size_t)code >= sizeof err_table / sizeof err_table[0])
+		return 1;
+	return err_table[code].status;
+}
+
+const char *
+err_label(enum err_code code)
+{
+	if ((size_t)code >= sizeof err_table / sizeof err_table[0])
+		return "error";
+	return err_table[code].label;
+}

@@ -1,0 +1,2 @@
+/* group: not yet written (placeholder so the build links). */
+#include "ecsprof/err.h"

@@ -1,0 +1,297 @@
+/* http_curl: one CURL easy handle per transport, so that keep-alive connections and TLS
+ * sessions are reused from one request to the next; libcurl appears nowhere else. */
+#include <ctype.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <curl/curl.h>
+
+#include "ecsprof/buf.h"
+#include "ecsprof/http_curl.h"
+#include "ecsprof/xalloc.h"
+#include "ecsprof_version.h"
+
+#define DEFAULT_CONNECT_TIMEOUT_MS 10000L
+#define DEFAULT_TIMEOUT_MS 60000L
+
+struct curl_transport {
+	CURL *curl;
+	char *ca_bundle;
+	long connect_timeout_ms;
+	long timeout_ms;
+	size_t max_body;
+	bool debug;
+	bool body_too_big;
+};
+
+static pthread_once_t global_once = PTHREAD_ONCE_INIT;
+static CURLcode global_rc = CURLE_OK;
+
+static void
+global_init(void)
+{
+	global_rc = curl_global_init(CURL_GLOBAL_DEFAULT);
+}
+
+struct write_ctx {
+	struct curl_transport *ct;
+	struct http_response *resp;
+	struct buf headers;
+};
+
+static size_t
+write_body(char *ptr, size_t size, size_t nmemb, void *userdata)
+{
+	struct write_ctx *w = userdata;
+	size_t n = size * nmemb;
+
+	if (buf_add(&w->resp->body, ptr, n) != 0) {
+		w->ct->body_too_big = true;
+		return 0;
+	}
+	return n;
+}
+
+static size_t
+write_header(char *ptr, size_t size, size_t nmemb, void *userdata)
+{
+	struct write_ctx *w = userdata;
+	size_t n = size * nmemb;
+
+	/* a new status line (after 100 Continue or a proxy CONNECT) starts a new block */
+	if (n >= 5 && memcmp(ptr, "HTTP/", 5) == 0)
+		buf_reset(&w->headers);
+	else if (buf_add(&w->headers, ptr, n) != 0)
+		return 0;
+	return n;
+}
+
+/* A header line for the debug trace, with credentials cut out. */
+static void
+debug_header(const char *dir, const char *line)
+{
+	const char *sig;
+
+	if (strncasecmp(line, "x-amz-security-token:", 21) == 0) {
+		fprintf(stderr, "%s x-amz-security-token: <redacted>\n", dir);
+		return;
+	}
+	if (strncasecmp(line, "authorization:", 14) == 0 &&
+	    (sig = strstr(line, "Signature=")) != NULL) {
+		fprintf(stderr, "%s %.*sSignature=<redacted>\n", dir, (int)(sig - line), line);
+		return;
+	}
+	fprintf(stderr, "%s %s\n", dir, line);
+}
+
+static void
+debug_response(const struct http_response *resp)
+{
+	const char *p = resp->headers ? resp->headers : "";
+
+	fprintf(stderr, "< HTTP %ld\n", resp->status);
+	while (*p != '\0') {
+		size_t n = strcspn(p, "\r\n");
+		if (n > 0)
+			fprintf(stderr, "< %.*s\n", (int)n, p);
+		p += n;
+		p += strspn(p, "\r\n");
+	}
+	if (resp->body.len > 0)
+		fprintf(stderr, "< %.*s%s\n", resp->body.len > 2048 ? 2048 : (int)resp->body.len,
+			buf_str(&resp->body), resp->body.len > 2048 ? " ..." : "");
+}
+
+/* Which network failures the retry policy may retry: timeouts and broken or refused
+ * connections may heal; a certificate that does not verify or a bad URL will not. */
+static const char *
+classify(CURLcode rc)
+{
+	switch (rc) {
+	case CURLE_OPERATION_TIMEDOUT:
+		return HTTP_NET_TIMEOUT;
+	case CURLE_COULDNT_RESOLVE_HOST:
+	case CURLE_COULDNT_RESOLVE_PROXY:
+	case CURLE_COULDNT_CONNECT:
+	case CURLE_SEND_ERROR:
+	case CURLE_RECV_ERROR:
+	case CURLE_GOT_NOTHING:
+	case CURLE_PARTIAL_FILE:
+	case CURLE_HTTP2:
+	case CURLE_HTTP2_STREAM:
+	case CURLE_SSL_CONNECT_ERROR:
+	case CURLE_BAD_CONTENT_ENCODING:
+		return HTTP_NET_CONNECTION;
+	default:
+		return "";
+	}
+}
+
+static int
+curl_send(void *ctx, const struct http_request *req, struct http_response *resp,
+	  struct err *err)
+{
+	struct curl_transport *ct = ctx;
+	struct curl_slist *list = NULL, *tmp;
+	struct write_ctx w = { ct, resp, { 0 } };
+	char errbuf[CURL_ERROR_SIZE] = "";
+	CURL *c = ct->curl;
+	CURLcode rc;
+	long status = 0;
+	int ret = -1;
+
+	buf_init(&w.headers, 1 << 20);
+	buf_reset(&resp->body);
+	free(resp->headers);
+	resp->headers = NULL;
+	resp->status = 0;
+	ct->body_too_big = false;
+
+	for (size_t i = 0; i < req->nheaders; i++) {
+		char *line = xasprintf("%s: %s", req->headers[i].name, req->headers[i].value);
+		tmp = curl_slist_append(list, line);
+		free(line);
+		if (tmp == NULL)
+			goto oom;
+		list = tmp;
+	}
+	/* no 100-continue round trip: AWS answers POSTs directly */
+	if ((tmp = curl_slist_append(list, "Expect:")) == NULL)
+		goto oom;
+	list = tmp;
+
+	curl_easy_setopt(c, CURLOPT_URL, req->url);
+	curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, NULL);
+	if (strcmp(req->method, "GET") == 0) {
+		curl_easy_setopt(c, CURLOPT_HTTPGET, 1L);
+	} else {
+		curl_easy_setopt(c, CURLOPT_POST, 1L);
+		curl_easy_setopt(c, CURLOPT_POSTFIELDS, req->body ? req->body : "");
+		curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE,
+				 (curl_off_t)(req->body ? req->body_len : 0));
+		if (strcmp(req->method, "POST") != 0)
+			curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, req->method);
+	}
+	curl_easy_setopt(c, CURLOPT_HTTPHEADER, list);
+	curl_easy_setopt(c, CURLOPT_TIMEOUT_MS,
+			 req->timeout_ms > 0 ? req->timeout_ms : ct->timeout_ms);
+	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS,
+			 req->connect_timeout_ms > 0 ? req->connect_timeout_ms
+						     : ct->connect_timeout_ms);
+	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, write_body);
+	curl_easy_setopt(c, CURLOPT_WRITEDATA, &w);
+	curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, write_header);
+	curl_easy_setopt(c, CURLOPT_HEADERDATA, &w);
+	curl_easy_setopt(c, CURLOPT_ERRORBUFFER, errbuf);
+
+	if (ct->debug) {
+		fprintf(stderr, "> %s %s\n", req->method, req->url);
+		for (struct curl_slist *l = list; l != NULL; l = l->next)
+			if (strcmp(l->data, "Expect:") != 0)
+				debug_header(">", l->data);
+		if (req->body_len > 0)
+			fprintf(stderr, "> %.*s\n", (int)req->body_len, req->body);
+	}
+
+	rc = curl_easy_perform(c);
+	curl_easy_setopt(c, CURLOPT_HTTPHEADER, NULL);
+	curl_easy_setopt(c, CURLOPT_ERRORBUFFER, NULL);
+	if (rc != CURLE_OK) {
+		if ((rc == CURLE_WRITE_ERROR && ct->body_too_big) || rc == CURLE_FILESIZE_EXCEEDED) {
+			err_set(err, ERR_NETWORK, "%s: response body larger than %zu bytes",
+				req->url, ct->max_body);
+			snprintf(err->aws_type, sizeof err->aws_type, "%s", "");
+		} else {
+			err_set(err, ERR_NETWORK, "%s: %s", req->url,
+				errbuf[0] ? errbuf : curl_easy_strerror(rc));
+			snprintf(err->aws_type, sizeof err->aws_type, "%s", classify(rc));
+		}
+		if (ct->debug)
+			fprintf(stderr, "< (no response) %s\n", err->msg);
+		goto out;
+	}
+	curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
+	resp->status = status;
+	resp->headers = buf_take(&w.headers);
+	if (ct->debug)
+		debug_response(resp);
+	ret = 0;
+	goto out;
+oom:
+	err_set(err, ERR_INTERNAL, "out of memory building the request headers");
+out:
+	buf_cleanup(&w.headers);
+	curl_slist_free_all(list);
+	return ret;
+}
+
+int
+http_curl_new(const struct http_curl_options *o, struct http_transport *out,
+	      struct err *err)
+{
+	static const struct http_curl_options none = { 0 };
+	struct curl_transport *ct;
+	const char *ca;
+	char *ua;
+
+	if (o == NULL)
+		o = &none;
+	pthread_once(&global_once, global_init);
+	if (global_rc != CURLE_OK)
+		return err_set(err, ERR_NETWORK, "cannot initialise libcurl: %s",
+			       curl_easy_strerror(global_rc));
+	ct = xcalloc(1, sizeof *ct);
+	ct->curl = curl_easy_init();
+	if (ct->curl == NULL) {
+		free(ct);
+		return err_set(err, ERR_NETWORK, "cannot initialise libcurl");
+	}
+	ca = o->ca_bundle;
+	if (ca == NULL || *ca == '\0')
+		ca = getenv("AWS_CA_BUNDLE");
+	ct->ca_bundle = (ca != NULL && *ca != '\0') ? xstrdup(ca) : NULL;
+	ct->connect_timeout_ms = o->connect_timeout_ms > 0 ? o->connect_timeout_ms
+							   : DEFAULT_CONNECT_TIMEOUT_MS;
+	ct->timeout_ms = o->timeout_ms > 0 ? o->timeout_ms : DEFAULT_TIMEOUT_MS;
+	ct->max_body = o->max_body > 0 ? o->max_body : BUF_MAX_DEFAULT;
+	ct->debug = o->debug;
+
+	CURL *c = ct->curl;
+	ua = xasprintf("ecsprof/%s", ECSPROF_VERSION);
+	curl_easy_setopt(c, CURLOPT_USERAGENT, ua);
+	free(ua);   /* libcurl copies string options */
+	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(c, CURLOPT_HTTP_VERSION, (long)CURL_HTTP_VERSION_2TLS);
+	curl_easy_setopt(c, CURLOPT_SSL_VERIFYPEER, 1L);
+	curl_easy_setopt(c, CURLOPT_SSL_VERIFYHOST, 2L);
+	if (ct->ca_bundle != NULL)
+		curl_easy_setopt(c, CURLOPT_CAINFO, ct->ca_bundle);
+	curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L);
+	curl_easy_setopt(c, CURLOPT_TCP_KEEPALIVE, 1L);
+	curl_easy_setopt(c, CURLOPT_TCP_NODELAY, 1L);
+	curl_easy_setopt(c, CURLOPT_ACCEPT_ENCODING, "");
+	curl_easy_setopt(c, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)ct->max_body);
+	curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
+
+	out->send = curl_send;
+	out->ctx = ct;
+	return 0;
+}
+
+void
+http_curl_free(struct http_transport *t)
+{
+	struct curl_transport *ct;
+
+	if (t == NULL || t->ctx == NULL)
+		return;
+	ct = t->ctx;
+	curl_easy_cleanup(ct->curl);
+	free(ct->ca_bundle);
+	free(ct);
+	t->ctx = NULL;
+	t->send = NULL;
+}

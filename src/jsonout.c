@@ -1,0 +1,312 @@
+/* jsonout: the document is streamed one task (and one group) at a time, so memory stays
+ * at one task's objects however many tasks there are; each piece is a jansson object
+ * dumped compactly, one per line, which keeps the output greppable and valid JSON. */
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "ecsprof/jsonout.h"
+#include "ecsprof/phase.h"
+#include "ecsprof/xalloc.h"
+
+/* 15 significant digits print any ms-rounded seconds value below 1e12 s exactly */
+#define DUMP_FLAGS (JSON_COMPACT | JSON_REAL_PRECISION(15) | JSON_ENCODE_ANY)
+#define CELL_MAX ((size_t)16 << 20)
+
+/* Length of the valid UTF-8 sequence at p, 0 when it is not one. */
+static size_t
+utf8_len(const unsigned char *p)
+{
+	if (p[0] < 0x80)
+		return 1;
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		return (p[1] & 0xc0) == 0x80 ? 2 : 0;
+	if (p[0] >= 0xe0 && p[0] <= 0xef) {
+		if ((p[1] & 0xc0) != 0x80 || (p[2] & 0xc0) != 0x80)
+			return 0;
+		if ((p[0] == 0xe0 && p[1] < 0xa0) || (p[0] == 0xed && p[1] > 0x9f))
+			return 0;   /* overlong, surrogate */
+		return 3;
+	}
+	if (p[0] >= 0xf0 && p[0] <= 0xf4) {
+		if ((p[1] & 0xc0) != 0x80 || (p[2] & 0xc0) != 0x80 || (p[3] & 0xc0) != 0x80)
+			return 0;
+		if ((p[0] == 0xf0 && p[1] < 0x90) || (p[0] == 0xf4 && p[1] > 0x8f))
+			return 0;
+		return 4;
+	}
+	return 0;
+}
+
+/* A copy of s that is valid UTF-8: each stray byte becomes U+FFFD. The parsers hand us
+ * valid UTF-8, but jansson refuses anything else and a field must not silently vanish. */
+static char *
+utf8_fix(const char *s)
+{
+	size_t o = 0;
+	char *fixed = xmalloc(strlen(s) * 3 + 1);
+
+	for (const unsigned char *p = (const unsigned char *)s; *p != '\0';) {
+		size_t len = utf8_len(p);
+
+		if (len == 0) {
+			memcpy(fixed + o, "\xef\xbf\xbd", 3);
+			o += 3;
+			p++;
+		} else {
+			memcpy(fixed + o, p, len);
+			o += len;
+			p += len;
+		}
+	}
+	fixed[o] = '\0';
+	return fixed;
+}
+
+/* a JSON string, or null for NULL and "" (missing is null everywhere) */
+static json_t *
+jstr(const char *s)
+{
+	json_t *j;
+	char *fixed;
+
+	if (s == NULL || *s == '\0')
+		return json_null();
+	if ((j = json_string(s)) != NULL)
+		return j;
+	fixed = utf8_fix(s);
+	j = json_string(fixed);
+	free(fixed);
+	return j != NULL ? j : json_null();
+}
+
+static json_t *
+jnum(double v, bool round_ms)
+{
+	if (!isfinite(v))
+		return json_null();
+	if (round_ms) {
+		v = round(v * 1000.0) / 1000.0;
+		if (v == 0.0)
+			v = 0.0;   /* no -0.0 */
+	}
+	return json_real(v);
+}
+
+static json_t *
+jsecs(int64_t ms)
+{
+	if (ms == TS_NONE || ms < 0)
+		return json_null();
+	return json_real((double)ms / 1000.0);
+}
+
+struct cellbuf {
+	char *data;
+	size_t size;
+};
+
+/* report_cell() cuts at the buffer size; grow so a long text is never truncated */
+static const char *
+cell(const struct report *r, const struct report_row *row, enum col_id c, struct cellbuf *cb)
+{
+	for (;;) {
+		report_cell(r, row, c, cb->data, cb->size);
+		if (strlen(cb->data) + 1 < cb->size || cb->size >= CELL_MAX)
+			return cb->data;
+		cb->size *= 2;
+		cb->data = xrealloc(cb->data, cb->size);
+	}
+}
+
+static json_t *
+task_object(const struct report *r, const struct report_row *row, struct cellbuf *cb)
+{
+	const struct task *t = row->task;
+	json_t *o = json_object(), *phases = json_object(), *cs = json_array(),
+	       *tags = json_object();
+
+	for (int c = 0; c < COL_COUNT; c++) {
+		json_t *v;
+
+		if (report_columns[c].kind == COL_DURATION)
+			v = jsecs(report_cell_ms(row, (enum col_id)c));
+		else
+			v = jstr(cell(r, row, (enum col_id)c, cb));
+		json_object_set_new(o, report_columns[c].name, v);
+	}
+	for (int p = 0; p < PHASE_COUNT; p++)
+		json_object_set_new(phases, phase_defs[p].name, jsecs(phase_ms(t, (enum phase_id)p)));
+	json_object_set_new(o, "phases", phases);
+	for (size_t i = 0; i < t->ncontainers; i++) {
+		const struct container *k = &t->containers[i];
+		json_t *jc = json_object();
+
+		json_object_set_new(jc, "name", jstr(k->name));
+		json_object_set_new(jc, "image", jstr(k->image));
+		json_object_set_new(jc, "image_digest", jstr(k->image_digest));
+		json_object_set_new(jc, "last_status", jstr(k->last_status));
+		json_object_set_new(jc, "reason", jstr(k->reason));
+		json_object_set_new(jc, "exit_code",
+				    k->has_exit_code ? json_integer(k->exit_code) : json_null());
+		json_object_set_new(jc, "snapshotter", jstr(k->snapshotter));
+		json_array_append_new(cs, jc);
+	}
+	json_object_set_new(o, "containers", cs);
+	for (size_t i = 0; i < t->ntags; i++) {
+		char *key;
+
+		if (t->tags[i].key == NULL)
+			continue;
+		key = utf8_fix(t->tags[i].key);
+		json_object_set_new(tags, key, jstr(t->tags[i].value));
+		free(key);
+	}
+	json_object_set_new(o, "tags", tags);
+	return o;
+}
+
+static json_t *
+stats_object(const struct stats_summary *s)
+{
+	json_t *o = json_object();
+	bool have = s->n > 0;
+
+	json_object_set_new(o, "n", json_integer((json_int_t)s->n));
+	json_object_set_new(o, "min", have ? jnum(s->min, true) : json_null());
+	json_object_set_new(o, "p50", have ? jnum(s->p50, true) : json_null());
+	json_object_set_new(o, "p90", have ? jnum(s->p90, true) : json_null());
+	json_object_set_new(o, "p99", have ? jnum(s->p99, true) : json_null());
+	json_object_set_new(o, "max", have ? jnum(s->max, true) : json_null());
+	json_object_set_new(o, "mean", have ? jnum(s->mean, true) : json_null());
+	return o;
+}
+
+static json_t *
+group_object(const struct report *r, size_t gi)
+{
+	const struct report_group *g = &r->groups[gi];
+	json_t *o = json_object(), *phases = json_object(), *cmp;
+	char verdict[512];
+
+	json_object_set_new(o, "name", jstr(g->name));
+	json_object_set_new(o, "n", json_integer((json_int_t)g->ntasks));
+	json_object_set_new(o, "baseline", json_boolean(gi == r->baseline));
+	json_object_set_new(o, "pull_share", jnum(g->pull_share, false));
+	for (int p = 0; p < PHASE_COUNT; p++)
+		json_object_set_new(phases, phase_defs[p].name, stats_object(&g->phase[p]));
+	json_object_set_new(o, "phases", phases);
+	if (gi == r->baseline) {
+		json_object_set_new(o, "compare", json_null());
+		return o;
+	}
+	cmp = json_object();
+	for (int p = 0; p < PHASE_COUNT; p++) {
+		const struct phase_compare *c = &g->cmp[p];
+		json_t *jc;
+
+		if (!c->valid) {
+			json_object_set_new(cmp, phase_defs[p].name, json_null());
+			continue;
+		}
+		jc = json_object();
+		json_object_set_new(jc, "p50_delta_s", jnum(c->p50_delta_s, true));
+		json_object_set_new(jc, "p50_ratio", jnum(c->p50_ratio, false));
+		json_object_set_new(jc, "p90_delta_s", jnum(c->p90_delta_s, true));
+		json_object_set_new(jc, "p90_ratio", jnum(c->p90_ratio, false));
+		json_object_set_new(jc, "p_value", jnum(c->p_value, false));
+		json_object_set_new(jc, "u", jnum(c->u, false));
+		report_verdict(r, gi, (enum phase_id)p, verdict, sizeof verdict);
+		json_object_set_new(jc, "verdict", jstr(verdict));
+		json_object_set_new(cmp, phase_defs[p].name, jc);
+	}
+	json_object_set_new(o, "compare", cmp);
+	return o;
+}
+
+/* dumps and releases j */
+static int
+dump(FILE *f, json_t *j)
+{
+	int rc = json_dumpf(j, f, DUMP_FLAGS);
+
+	json_decref(j);
+	return rc;
+}
+
+static int
+write_groups(FILE *f, const struct report *r)
+{
+	json_t *base;
+
+	if (fputs("\"groups\":[", f) == EOF)
+		return -1;
+	for (size_t g = 0; g < r->ngroups; g++)
+		if (fputs(g ? ",\n" : "\n", f) == EOF || dump(f, group_object(r, g)) != 0)
+			return -1;
+	if (fputs("\n],\n\"baseline\":", f) == EOF)
+		return -1;
+	base = r->ngroups > 0 ? jstr(r->groups[r->baseline].name) : json_null();
+	if (dump(f, base) != 0 || fputs("}\n", f) == EOF)
+		return -1;
+	return 0;
+}
+
+static int
+finish(FILE *f, int rc, struct err *err)
+{
+	if (rc != 0 || fflush(f) != 0 || ferror(f))
+		return err_set(err, ERR_IO, "json: write failed: %s",
+			       errno ? strerror(errno) : "output error");
+	return 0;
+}
+
+int
+jsonout_write_tasks(FILE *f, const struct report *r, struct err *err)
+{
+	struct cellbuf cb = { xmalloc(4096), 4096 };
+	int rc = 0;
+
+	errno = 0;
+	if (fputs("{\"tasks\":[", f) == EOF)
+		rc = -1;
+	for (size_t i = 0; rc == 0 && i < r->nrows; i++)
+		if (fputs(i ? ",\n" : "\n", f) == EOF ||
+		    dump(f, task_object(r, &r->rows[i], &cb)) != 0)
+			rc = -1;
+	if (rc == 0 && fputs(r->nrows ? "\n],\n" : "],\n", f) == EOF)
+		rc = -1;
+	if (rc == 0)
+		rc = write_groups(f, r);
+	free(cb.data);
+	return finish(f, rc, err);
+}
+
+int
+jsonout_write_summary(FILE *f, const struct report *r, struct err *err)
+{
+	int rc = 0;
+
+	errno = 0;
+	if (fputs("{", f) == EOF)
+		rc = -1;
+	if (rc == 0)
+		rc = write_groups(f, r);
+	return finish(f, rc, err);
+}
+
+int
+jsonout_write_task_line(FILE *f, const struct report *r, const struct report_row *row)
+{
+	struct cellbuf cb = { xmalloc(4096), 4096 };
+	int rc = dump(f, task_object(r, row, &cb));
+
+	free(cb.data);
+	if (rc != 0 || fputc('\n', f) == EOF)
+		return -1;
+	return 0;
+}

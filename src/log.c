@@ -1,0 +1,58 @@
+/* log: one-line diagnostics on stderr (or a test's sink). */
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "ecsprof/log.h"
+
+static int log_level_max;
+static log_sink_fn *log_sink;
+static void *log_sink_ctx;
+
+void
+log_set_verbosity(int v)
+{
+	log_level_max = v;
+}
+
+int
+log_verbosity(void)
+{
+	return log_level_max;
+}
+
+void
+log_set_sink(log_sink_fn *fn, void *ctx)
+{
+	log_sink = fn;
+	log_sink_ctx = ctx;
+}
+
+static void
+log_v(enum log_level level, const char *fmt, va_list ap)
+{
+	static const char *prefix[] = { "", "warning: ", "", "debug: " };
+	char line[2048];
+
+	if ((level == LOG_INFO && log_level_max < 1) || (level == LOG_DEBUG && log_level_max < 2))
+		return;
+	vsnprintf(line, sizeof line, fmt, ap);
+	if (log_sink != NULL) {
+		log_sink(level, line, log_sink_ctx);
+		return;
+	}
+	fprintf(stderr, "ecsprof: %s%s\n", prefix[level], line);
+}
+
+#define LOG_FN(name, level)                  \
+	void name(const char *fmt, ...)      \
+	{                                    \
+		va_list ap;                  \
+		va_start(ap, fmt);           \
+		log_v(level, fmt, ap);       \
+		va_end(ap);                  \
+	}
+
+LOG_FN(log_error, LOG_ERROR)
+LOG_FN(log_warn, LOG_WARN)
+LOG_FN(log_info, LOG_INFO)
+LOG_FN(log_debug, LOG_DEBUG)

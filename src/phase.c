@@ -1,0 +1,72 @@
+/* phase: durations between lifecycle timestamps, defined once in phase_defs. */
+#include <string.h>
+#include <strings.h>
+
+#include "ecsprof/phase.h"
+
+const struct phase_def phase_defs[PHASE_COUNT] = {
+	{ PHASE_PROVISION,    "provision",    "provision_s",    "capacity, ENI attachment, agent setup",
+	  TS_CREATED, TS_PULL_STARTED },
+	{ PHASE_PULL,         "pull",         "pull_s",         "image pull (first pull start to last pull stop)",
+	  TS_PULL_STARTED, TS_PULL_STOPPED },
+	{ PHASE_START,        "start",        "start_s",        "container create/start until RUNNING",
+	  TS_PULL_STOPPED, TS_STARTED },
+	{ PHASE_TOTAL,        "total",        "total_s",        "createdAt to RUNNING",
+	  TS_CREATED, TS_STARTED },
+	{ PHASE_CONNECTIVITY, "connectivity", "connectivity_s", "createdAt to connectivityAt",
+	  TS_CREATED, TS_CONNECTIVITY },
+};
+
+int64_t
+phase_ms(const struct task *t, enum phase_id p)
+{
+	int64_t a = t->ts[phase_defs[p].from], b = t->ts[phase_defs[p].to];
+
+	if (a == TS_NONE || b == TS_NONE || b < a)
+		return TS_NONE;
+	return b - a;
+}
+
+bool
+phase_is_negative(const struct task *t, enum phase_id p)
+{
+	int64_t a = t->ts[phase_defs[p].from], b = t->ts[phase_defs[p].to];
+
+	return a != TS_NONE && b != TS_NONE && b < a;
+}
+
+int
+phase_by_name(const char *name)
+{
+	for (int i = 0; i < PHASE_COUNT; i++)
+		if (strcasecmp(name, phase_defs[i].name) == 0)
+			return i;
+	return -1;
+}
+
+static bool
+is_stopped(const struct task *t)
+{
+	return t->ts[TS_STOPPED] != TS_NONE || t->ts[TS_STOPPING] != TS_NONE ||
+	       t->ts[TS_EXECUTION_STOPPED] != TS_NONE ||
+	       (t->last_status != NULL && (strcmp(t->last_status, "STOPPED") == 0 ||
+					   strcmp(t->last_status, "DEPROVISIONING") == 0 ||
+					   strcmp(t->last_status, "STOPPING") == 0));
+}
+
+int
+phase_current(const struct task *t, int64_t *since_ms)
+{
+	if (t->ts[TS_STARTED] != TS_NONE || t->ts[TS_CREATED] == TS_NONE || is_stopped(t))
+		return -1;
+	if (t->ts[TS_PULL_STOPPED] != TS_NONE) {
+		*since_ms = t->ts[TS_PULL_STOPPED];
+		return PHASE_START;
+	}
+	if (t->ts[TS_PULL_STARTED] != TS_NONE) {
+		*since_ms = t->ts[TS_PULL_STARTED];
+		return PHASE_PULL;
+	}
+	*since_ms = t->ts[TS_CREATED];
+	return PHASE_PROVISION;
+}

@@ -1,0 +1,2 @@
+/* record: not yet written (placeholder so the build links). */
+#include "ecsprof/err.h"

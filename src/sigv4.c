@@ -1,0 +1,690 @@
+/* sigv4: AWS4-HMAC-SHA256 header signing on OpenSSL 3 (EVP_Digest, HMAC()).
+ * The rules follow the aws-c-auth signer, which the shared test suites pin down:
+ * the path is encoded once more as sent (non-S3 services), the query is decoded then
+ * strictly re-encoded and sorted after encoding, header values are folded and squeezed. */
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ecsprof/buf.h"
+#include "ecsprof/sigv4.h"
+#include "ecsprof/timeutil.h"
+#include "ecsprof/xalloc.h"
+
+#define SIGV4_ALGORITHM "AWS4-HMAC-SHA256"
+/* Requests ECS and STS accept are small; the cap only stops runaway inputs. */
+#define SIGV4_TEXT_MAX ((size_t)1 << 20)
+
+void
+sigv4_sha256_hex(const void *data, size_t len, char out[65])
+{
+	static const char hex[] = "0123456789abcdef";
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned int mdlen = 0;
+
+	if (EVP_Digest(data, len, md, &mdlen, EVP_sha256(), NULL) != 1 || mdlen != 32) {
+		/* only on a broken OpenSSL install; a wrong hash would just be a 403 later */
+		memset(out, '0', 64);
+		out[64] = '\0';
+		return;
+	}
+	for (unsigned i = 0; i < 32; i++) {
+		out[2 * i] = hex[md[i] >> 4];
+		out[2 * i + 1] = hex[md[i] & 15];
+	}
+	out[64] = '\0';
+}
+
+void
+sigv4_format_amz_date(int64_t time_ms, char out[17])
+{
+	int64_t secs = time_ms >= 0 ? time_ms / 1000 : -((-time_ms + 999) / 1000);
+	int64_t days = secs >= 0 ? secs / 86400 : -((-secs + 86399) / 86400);
+	unsigned rem = (unsigned)(secs - days * 86400);
+	unsigned yy;
+	int64_t y;
+	unsigned m, d;
+
+	timeutil_civil_from_days(days, &y, &m, &d);
+	/* years outside 0..9999 cannot be written in 4 digits; clamp rather than overflow */
+	yy = y < 0 ? 0 : y > 9999 ? 9999 : (unsigned)y;
+	snprintf(out, 17, "%04u%02u%02uT%02u%02u%02uZ", yy % 10000u, m % 100u, d % 100u,
+		 (rem / 3600) % 100u, rem / 60 % 60, rem % 60);
+}
+
+static int
+hmac_sha256(const void *key, size_t keylen, const void *data, size_t len,
+	    unsigned char out[32])
+{
+	unsigned int outlen = 0;
+
+	if (HMAC(EVP_sha256(), key, (int)keylen, data, len, out, &outlen) == NULL ||
+	    outlen != 32)
+		return -1;
+	return 0;
+}
+
+/* Deriving the key costs four HMACs; a watch signs every few seconds with the same
+ * (date, region, service, secret), so a handful of slots is plenty. The secret itself
+ * is never stored: only its SHA-256 identifies the slot. */
+#define KEY_CACHE_SLOTS 4
+
+struct key_slot {
+	bool used;
+	unsigned long long stamp;
+	char date[9];
+	char region[64];
+	char service[64];
+	char secret_hash[65];
+	unsigned char key[32];
+};
+
+static struct key_slot key_cache[KEY_CACHE_SLOTS];
+static unsigned long long key_cache_clock;
+static pthread_mutex_t key_cache_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void
+sigv4_cache_clear(void)
+{
+	pthread_mutex_lock(&key_cache_lock);
+	OPENSSL_cleanse(key_cache, sizeof key_cache);
+	memset(key_cache, 0, sizeof key_cache);
+	pthread_mutex_unlock(&key_cache_lock);
+}
+
+static int
+derive_key(const char *secret, const char *date, const char *region, const char *service,
+	   unsigned char key[32])
+{
+	char hash[65];
+	struct buf k;
+	unsigned char a[32], b[32];
+	int rc = -1;
+	struct key_slot *slot = NULL, *victim;
+
+	sigv4_sha256_hex(secret, strlen(secret), hash);
+	bool cacheable = strlen(region) < sizeof slot->region &&
+			 strlen(service) < sizeof slot->service;
+
+	pthread_mutex_lock(&key_cache_lock);
+	for (size_t i = 0; cacheable && i < KEY_CACHE_SLOTS; i++) {
+		struct key_slot *s = &key_cache[i];
+		if (s->used && strcmp(s->date, date) == 0 && strcmp(s->region, region) == 0 &&
+		    strcmp(s->service, service) == 0 && strcmp(s->secret_hash, hash) == 0) {
+			memcpy(key, s->key, 32);
+			s->stamp = ++key_cache_clock;
+			pthread_mutex_unlock(&key_cache_lock);
+			OPENSSL_cleanse(hash, sizeof hash);
+			return 0;
+		}
+	}
+	pthread_mutex_unlock(&key_cache_lock);
+
+	buf_init(&k, 4096);
+	if (buf_adds(&k, "AWS4") != 0 || buf_adds(&k, secret) != 0)
+		goto out;
+	if (hmac_sha256(k.data, k.len, date, strlen(date), a) != 0 ||
+	    hmac_sha256(a, 32, region, strlen(region), b) != 0 ||
+	    hmac_sha256(b, 32, service, strlen(service), a) != 0 ||
+	    hmac_sha256(a, 32, "aws4_request", 12, key) != 0)
+		goto out;
+	rc = 0;
+
+	if (cacheable) {
+		pthread_mutex_lock(&key_cache_lock);
+		victim = &key_cache[0];
+		for (size_t i = 0; i < KEY_CACHE_SLOTS; i++) {
+			if (!key_cache[i].used) {
+				victim = &key_cache[i];
+				break;
+			}
+			if (key_cache[i].stamp < victim->stamp)
+				victim = &key_cache[i];
+		}
+		OPENSSL_cleanse(victim, sizeof *victim);
+		victim->used = true;
+		victim->stamp = ++key_cache_clock;
+		snprintf(victim->date, sizeof victim->date, "%s", date);
+		snprintf(victim->region, sizeof victim->region, "%s", region);
+		snprintf(victim->service, sizeof victim->service, "%s", service);
+		memcpy(victim->secret_hash, hash, sizeof hash);
+		memcpy(victim->key, key, 32);
+		pthread_mutex_unlock(&key_cache_lock);
+	}
+out:
+	buf_cleanup_secure(&k);
+	OPENSSL_cleanse(a, sizeof a);
+	OPENSSL_cleanse(b, sizeof b);
+	OPENSSL_cleanse(hash, sizeof hash);
+	return rc;
+}
+
+static bool
+is_unreserved(unsigned char c)
+{
+	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+	       c == '-' || c == '.' || c == '_' || c == '~';
+}
+
+/* keep_slash for paths; keep_pct for S3 paths that are already encoded. */
+static int
+uri_encode(struct buf *out, const char *s, size_t n, bool keep_slash, bool keep_pct)
+{
+	static const char hex[] = "0123456789ABCDEF";
+
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		int rc;
+		if (is_unreserved(c) || (keep_slash && c == '/') || (keep_pct && c == '%')) {
+			rc = buf_addc(out, (char)c);
+		} else {
+			char e[3] = { '%', hex[c >> 4], hex[c & 15] };
+			rc = buf_add(out, e, 3);
+		}
+		if (rc != 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* Percent-decodes s[0..n) into out; a '%' not followed by two hex digits stays literal. */
+static int
+uri_decode(struct buf *out, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		int hi, lo;
+		if (s[i] == '%' && i + 2 < n && (hi = hexval(s[i + 1])) >= 0 &&
+		    (lo = hexval(s[i + 2])) >= 0) {
+			if (buf_addc(out, (char)(hi * 16 + lo)) != 0)
+				return -1;
+			i += 2;
+		} else if (buf_addc(out, s[i]) != 0) {
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* RFC 3986 remove_dot_segments plus squeezing of empty segments, on the raw path.
+ * A trailing "/" (or a final "." / "..") keeps the path ending in "/". */
+static char *
+normalize_path(const char *p, size_t n)
+{
+	size_t nseg = 0, cap = 8;
+	struct { const char *s; size_t n; } *seg = xcalloc(cap, sizeof *seg);
+	bool trailing = n > 0 && p[n - 1] == '/';
+	struct buf out;
+	size_t i = 0;
+
+	while (i < n) {
+		size_t j = i;
+		while (j < n && p[j] != '/')
+			j++;
+		size_t len = j - i;
+		bool last = j >= n;
+		if (len == 0) {
+			/* squeezed */
+		} else if (len == 1 && p[i] == '.') {
+			if (last)
+				trailing = true;
+		} else if (len == 2 && p[i] == '.' && p[i + 1] == '.') {
+			if (nseg > 0)
+				nseg--;
+			if (last)
+				trailing = true;
+		} else {
+			if (nseg == cap) {
+				cap *= 2;
+				seg = xreallocarray(seg, cap, sizeof *seg);
+			}
+			seg[nseg].s = p + i;
+			seg[nseg].n = len;
+			nseg++;
+		}
+		i = j + 1;
+	}
+	buf_init(&out, SIGV4_TEXT_MAX);
+	for (size_t k = 0; k < nseg; k++) {
+		buf_addc(&out, '/');
+		buf_add(&out, seg[k].s, seg[k].n);
+	}
+	if (nseg == 0 || trailing)
+		buf_addc(&out, '/');
+	free(seg);
+	return buf_take(&out);
+}
+
+struct qparam {
+	char *key;      /* encoded */
+	char *value;    /* encoded */
+};
+
+static int
+qparam_cmp(const void *a, const void *b)
+{
+	const struct qparam *x = a, *y = b;
+	int c = strcmp(x->key, y->key);
+	return c != 0 ? c : strcmp(x->value, y->value);
+}
+
+static char *
+encode_component(const char *s, size_t n)
+{
+	struct buf dec, enc;
+
+	buf_init(&dec, SIGV4_TEXT_MAX);
+	buf_init(&enc, 3 * SIGV4_TEXT_MAX);
+	uri_decode(&dec, s, n);
+	uri_encode(&enc, buf_str(&dec), dec.len, false, false);
+	buf_cleanup(&dec);
+	return buf_take(&enc);
+}
+
+static int
+canonical_query(struct buf *cr, const char *q, size_t n)
+{
+	size_t np = 0, cap = 8;
+	struct qparam *ps = xcalloc(cap, sizeof *ps);
+	size_t i = 0;
+	int rc = 0;
+
+	while (i < n) {
+		size_t j = i;
+		while (j < n && q[j] != '&')
+			j++;
+		if (j > i) {
+			const char *eq = memchr(q + i, '=', j - i);
+			if (np == cap) {
+				cap *= 2;
+				ps = xreallocarray(ps, cap, sizeof *ps);
+			}
+			if (eq != NULL) {
+				ps[np].key = encode_component(q + i, (size_t)(eq - (q + i)));
+				ps[np].value = encode_component(eq + 1, (size_t)(q + j - eq - 1));
+			} else {
+				ps[np].key = encode_component(q + i, j - i);
+				ps[np].value = xstrdup("");
+			}
+			np++;
+		}
+		i = j + 1;
+	}
+	qsort(ps, np, sizeof *ps, qparam_cmp);
+	for (size_t k = 0; k < np; k++) {
+		if (rc == 0 && ((k > 0 && buf_addc(cr, '&') != 0) || buf_adds(cr, ps[k].key) != 0 ||
+				buf_addc(cr, '=') != 0 || buf_adds(cr, ps[k].value) != 0))
+			rc = -1;
+		free(ps[k].key);
+		free(ps[k].value);
+	}
+	free(ps);
+	return rc;
+}
+
+struct chdr {
+	char *name;     /* lower-cased */
+	char *value;    /* trimmed, whitespace runs squeezed to one space */
+	size_t order;   /* position in the request: duplicates keep request order */
+	bool secret;    /* the session token: wiped on free */
+};
+
+static int
+chdr_cmp(const void *a, const void *b)
+{
+	const struct chdr *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+	if (c != 0)
+		return c;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+static bool
+is_ws(char c)
+{
+	/* CR and LF appear in obs-folded values ("v1\r\n  v2"); they fold to one space */
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f';
+}
+
+static char *
+squeeze_value(const char *v)
+{
+	size_t n = strlen(v);
+	char *out = xmalloc(n + 1);
+	size_t o = 0;
+	bool pending = false;
+
+	for (size_t i = 0; i < n; i++) {
+		if (is_ws(v[i])) {
+			pending = o > 0;
+			continue;
+		}
+		if (pending)
+			out[o++] = ' ';
+		pending = false;
+		out[o++] = v[i];
+	}
+	out[o] = '\0';
+	return out;
+}
+
+static char *
+lower_dup(const char *s)
+{
+	char *d = xstrdup(s);
+	for (char *p = d; *p; p++)
+		if (*p >= 'A' && *p <= 'Z')
+			*p = (char)(*p - 'A' + 'a');
+	return d;
+}
+
+static void
+chdrs_free(struct chdr *h, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (h[i].secret && h[i].value != NULL)
+			OPENSSL_cleanse(h[i].value, strlen(h[i].value));
+		free(h[i].name);
+		free(h[i].value);
+	}
+	free(h);
+}
+
+/* Copy of text with every occurrence of secret replaced, for --debug output. */
+static char *
+redact(const char *text, const char *secret)
+{
+	struct buf b;
+	size_t sl = secret != NULL ? strlen(secret) : 0;
+	const char *p = text, *hit;
+
+	if (sl == 0)
+		return xstrdup(text);
+	buf_init(&b, 0);
+	while ((hit = strstr(p, secret)) != NULL) {
+		buf_add(&b, p, (size_t)(hit - p));
+		buf_adds(&b, "<redacted>");
+		p = hit + sl;
+	}
+	buf_adds(&b, p);
+	return buf_take(&b);
+}
+
+static bool
+valid_amz_date(const char *s)
+{
+	if (strlen(s) != 16 || s[8] != 'T' || s[15] != 'Z')
+		return false;
+	for (int i = 0; i < 15; i++)
+		if (i != 8 && (s[i] < '0' || s[i] > '9'))
+			return false;
+	return true;
+}
+
+static void
+add_out_header(struct sigv4_output *out, const char *name, const char *value)
+{
+	out->add[out->nadd].name = xstrdup(name);
+	out->add[out->nadd].value = xstrdup(value);
+	out->nadd++;
+}
+
+int
+sigv4_sign(const struct sigv4_input *in, const struct sigv4_key *key,
+	   struct sigv4_output *out, struct err *err)
+{
+	struct chdr *h = NULL;
+	size_t nh = 0;
+	struct buf cr, sts, sh, auth;
+	char payload_hash[65], cr_hash[65], date[17], sig[65];
+	const char *given_date = NULL, *given_sha = NULL;
+	bool given_token = false, want_token, sign_token, has_host = false;
+	unsigned char skey[32], mac[32];
+	int rc = -1;
+
+	memset(out, 0, sizeof *out);
+	buf_init(&cr, SIGV4_TEXT_MAX + 2 * 1024 * 1024);
+	buf_init(&sts, 4096);
+	buf_init(&sh, 64 * 1024);
+	buf_init(&auth, 128 * 1024);
+
+	if (in == NULL || key == NULL)
+		return err_set(err, ERR_INTERNAL, "sigv4: no request or key to sign");
+	if (in->method == NULL || in->method[0] == '\0')
+		return err_set(err, ERR_INTERNAL, "sigv4: request has no method");
+	if (in->region == NULL || in->region[0] == '\0')
+		return err_set(err, ERR_CONFIG, "sigv4: no region to sign for");
+	if (in->service == NULL || in->service[0] == '\0')
+		return err_set(err, ERR_INTERNAL, "sigv4: no signing service name");
+	if (key->access_key_id == NULL || key->access_key_id[0] == '\0')
+		return err_set(err, ERR_CREDS, "sigv4: access key id is empty");
+	if (key->secret_access_key == NULL || key->secret_access_key[0] == '\0')
+		return err_set(err, ERR_CREDS, "sigv4: secret access key is empty");
+	if (in->body == NULL && in->body_len != 0)
+		return err_set(err, ERR_INTERNAL, "sigv4: body length without a body");
+	if (in->nheaders > 0 && in->headers == NULL)
+		return err_set(err, ERR_INTERNAL, "sigv4: header count without headers");
+
+	want_token = key->session_token != NULL && key->session_token[0] != '\0';
+
+	/* headers of the request, plus the ones we sign on the caller's behalf */
+	h = xcalloc(in->nheaders + 4, sizeof *h);
+	for (size_t i = 0; i < in->nheaders; i++) {
+		const struct http_header *src = &in->headers[i];
+		if (src->name == NULL || src->name[0] == '\0') {
+			err_set(err, ERR_INTERNAL, "sigv4: header %zu has no name", i + 1);
+			goto out;
+		}
+		h[nh].name = lower_dup(src->name);
+		h[nh].value = squeeze_value(src->value != NULL ? src->value : "");
+		h[nh].order = nh;
+		if (strcmp(h[nh].name, "x-amz-date") == 0)
+			given_date = h[nh].value;
+		else if (strcmp(h[nh].name, "x-amz-content-sha256") == 0)
+			given_sha = h[nh].value;
+		else if (strcmp(h[nh].name, "host") == 0)
+			has_host = true;
+		else if (strcmp(h[nh].name, "x-amz-security-token") == 0) {
+			given_token = true;
+			h[nh].secret = true;
+		}
+		nh++;
+	}
+	if (!has_host) {
+		err_set(err, ERR_INTERNAL, "sigv4: request has no Host header");
+		goto out;
+	}
+
+	if (given_date != NULL) {
+		if (!valid_amz_date(given_date)) {
+			err_set(err, ERR_INTERNAL, "sigv4: X-Amz-Date '%s' is not YYYYMMDDTHHMMSSZ",
+				given_date);
+			goto out;
+		}
+		snprintf(date, sizeof date, "%s", given_date);
+	} else {
+		sigv4_format_amz_date(in->time_ms, date);
+		h[nh].name = xstrdup("x-amz-date");
+		h[nh].value = xstrdup(date);
+		h[nh].order = nh;
+		nh++;
+	}
+
+	if (given_sha != NULL) {
+		/* the caller chose the payload hash (e.g. UNSIGNED-PAYLOAD): sign what is sent */
+		snprintf(payload_hash, sizeof payload_hash, "%s", given_sha);
+	} else {
+		sigv4_sha256_hex(in->body_len ? in->body : "", in->body_len, payload_hash);
+		if (in->sign_body) {
+			h[nh].name = xstrdup("x-amz-content-sha256");
+			h[nh].value = xstrdup(payload_hash);
+			h[nh].order = nh;
+			nh++;
+		}
+	}
+
+	sign_token = want_token && !given_token && !in->omit_session_token;
+	if (sign_token) {
+		h[nh].name = xstrdup("x-amz-security-token");
+		h[nh].value = xstrdup(key->session_token);
+		h[nh].order = nh;
+		h[nh].secret = true;
+		nh++;
+	}
+	qsort(h, nh, sizeof *h, chdr_cmp);
+
+	/* 1. canonical request */
+	const char *path = in->path != NULL ? in->path : "";
+	const char *qmark = strchr(path, '?');
+	size_t plen = qmark != NULL ? (size_t)(qmark - path) : strlen(path);
+	const char *hash = memchr(path, '#', plen);
+	if (hash != NULL)
+		plen = (size_t)(hash - path);
+
+	if (buf_adds(&cr, in->method) != 0 || buf_addc(&cr, '\n') != 0)
+		goto toolong;
+	{
+		char *p;
+		if (in->normalize_path)
+			p = normalize_path(path, plen);
+		else if (plen == 0)
+			p = xstrdup("/");
+		else
+			p = xstrndup(path, plen);
+		int e = uri_encode(&cr, p, strlen(p), true, in->single_encode_path);
+		free(p);
+		if (e != 0 || buf_addc(&cr, '\n') != 0)
+			goto toolong;
+	}
+	if (qmark != NULL) {
+		const char *q = qmark + 1;
+		const char *qend = strchr(q, '#');
+		if (canonical_query(&cr, q, qend != NULL ? (size_t)(qend - q) : strlen(q)) != 0)
+			goto toolong;
+	}
+	if (buf_addc(&cr, '\n') != 0)
+		goto toolong;
+	for (size_t i = 0; i < nh; i++) {
+		bool first = i == 0 || strcmp(h[i].name, h[i - 1].name) != 0;
+		bool last = i + 1 == nh || strcmp(h[i].name, h[i + 1].name) != 0;
+		if (first) {
+			if (buf_adds(&cr, h[i].name) != 0 || buf_addc(&cr, ':') != 0)
+				goto toolong;
+			if (sh.len > 0 && buf_addc(&sh, ';') != 0)
+				goto toolong;
+			if (buf_adds(&sh, h[i].name) != 0)
+				goto toolong;
+		} else if (buf_addc(&cr, ',') != 0) {
+			goto toolong;
+		}
+		if (buf_adds(&cr, h[i].value) != 0)
+			goto toolong;
+		if (last && buf_addc(&cr, '\n') != 0)
+			goto toolong;
+	}
+	if (buf_addc(&cr, '\n') != 0 || buf_add(&cr, sh.data, sh.len) != 0 ||
+	    buf_addc(&cr, '\n') != 0 || buf_adds(&cr, payload_hash) != 0)
+		goto toolong;
+
+	/* 2. string to sign */
+	char scope_date[9];
+	memcpy(scope_date, date, 8);
+	scope_date[8] = '\0';
+	sigv4_sha256_hex(cr.data, cr.len, cr_hash);
+	if (buf_addf(&sts, SIGV4_ALGORITHM "\n%s\n%s/%s/%s/aws4_request\n%s", date, scope_date,
+		     in->region, in->service, cr_hash) != 0)
+		goto toolong;
+
+	/* 3. key and signature */
+	if (derive_key(key->secret_access_key, scope_date, in->region, in->service, skey) != 0 ||
+	    hmac_sha256(skey, sizeof skey, sts.data, sts.len, mac) != 0) {
+		err_set(err, ERR_INTERNAL, "sigv4: HMAC-SHA256 failed in OpenSSL");
+		goto out;
+	}
+	for (int i = 0; i < 32; i++)
+		snprintf(sig + 2 * i, 3, "%02x", mac[i]);
+
+	if (buf_addf(&auth, SIGV4_ALGORITHM " Credential=%s/%s/%s/%s/aws4_request, "
+		     "SignedHeaders=%s, Signature=%s", key->access_key_id, scope_date,
+		     in->region, in->service, buf_str(&sh), sig) != 0)
+		goto toolong;
+
+	/* 4. what the caller adds */
+	if (given_date == NULL)
+		add_out_header(out, "X-Amz-Date", date);
+	if (in->sign_body && given_sha == NULL)
+		add_out_header(out, "X-Amz-Content-Sha256", payload_hash);
+	if (want_token && !given_token)
+		add_out_header(out, "X-Amz-Security-Token", key->session_token);
+	add_out_header(out, "Authorization", buf_str(&auth));
+
+	{
+		const char *secret = NULL;
+		for (size_t i = 0; i < nh; i++)
+			if (h[i].secret)
+				secret = h[i].value;
+		out->canonical_request_redacted = redact(buf_str(&cr), secret);
+	}
+	out->canonical_request = buf_take(&cr);
+	out->string_to_sign = buf_take(&sts);
+	out->signature = xstrdup(sig);
+	out->signed_headers = buf_take(&sh);
+	out->authorization = buf_take(&auth);
+	out->amz_date = xstrdup(date);
+	rc = 0;
+	goto out;
+
+toolong:
+	err_set(err, ERR_INTERNAL, "sigv4: request too large to sign");
+out:
+	OPENSSL_cleanse(skey, sizeof skey);
+	OPENSSL_cleanse(mac, sizeof mac);
+	/* the canonical request carries the session token when signed */
+	buf_cleanup_secure(&cr);
+	buf_cleanup(&sts);
+	buf_cleanup(&sh);
+	buf_cleanup(&auth);
+	if (h != NULL)
+		chdrs_free(h, nh);
+	if (rc != 0)
+		sigv4_output_cleanup(out);
+	return rc;
+}
+
+void
+sigv4_output_cleanup(struct sigv4_output *out)
+{
+	if (out == NULL)
+		return;
+	/* the canonical request holds the session token when it was signed */
+	if (out->canonical_request != NULL)
+		OPENSSL_cleanse(out->canonical_request, strlen(out->canonical_request));
+	free(out->canonical_request);
+	free(out->canonical_request_redacted);
+	free(out->string_to_sign);
+	free(out->signature);
+	free(out->signed_headers);
+	free(out->authorization);
+	free(out->amz_date);
+	for (size_t i = 0; i < out->nadd && i < SIGV4_MAX_ADD; i++) {
+		if (out->add[i].value != NULL)
+			OPENSSL_cleanse(out->add[i].value, strlen(out->add[i].value));
+		free(out->add[i].name);
+		free(out->add[i].value);
+	}
+	memset(out, 0, sizeof *out);
+}

@@ -1,0 +1,2 @@
+/* table: not yet written (placeholder so the build links). */
+#include "ecsprof/err.h"

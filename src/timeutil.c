@@ -1,0 +1,238 @@
+/* timeutil: ISO 8601 parsing and formatting on integer milliseconds, without the C
+ * library's time zone machinery (gmtime and friends are banned: not reentrant, and
+ * mktime depends on TZ). */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "ecsprof/timeutil.h"
+
+/* Howard Hinnant's days_from_civil: exact for the proleptic Gregorian calendar. */
+int64_t
+timeutil_days_from_civil(int64_t y, unsigned m, unsigned d)
+{
+	y -= m <= 2;
+	int64_t era = (y >= 0 ? y : y - 399) / 400;
+	unsigned yoe = (unsigned)(y - era * 400);
+	unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+	unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return era * 146097 + (int64_t)doe - 719468;
+}
+
+void
+timeutil_civil_from_days(int64_t z, int64_t *y, unsigned *m, unsigned *d)
+{
+	z += 719468;
+	int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+	unsigned doe = (unsigned)(z - era * 146097);
+	unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+	unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+	unsigned mp = (5 * doy + 2) / 153;
+	*d = doy - (153 * mp + 2) / 5 + 1;
+	*m = mp < 10 ? mp + 3 : mp - 9;
+	*y = (int64_t)yoe + era * 400 + (*m <= 2);
+}
+
+static int
+digits(const char **p, int n, int *out)
+{
+	int v = 0;
+
+	for (int i = 0; i < n; i++) {
+		if (!isdigit((unsigned char)(*p)[i]))
+			return -1;
+		v = v * 10 + ((*p)[i] - '0');
+	}
+	*p += n;
+	*out = v;
+	return 0;
+}
+
+static bool
+leap(int y)
+{
+	return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+}
+
+int
+timeutil_parse_iso8601(const char *s, int64_t *out_ms)
+{
+	static const int mdays[] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+	int y, mo, d, h, mi, sec = 0, ms = 0, off_min = 0;
+	const char *p = s;
+
+	if (s == NULL)
+		return -1;
+	if (digits(&p, 4, &y) || *p++ != '-' || digits(&p, 2, &mo) || *p++ != '-' ||
+	    digits(&p, 2, &d))
+		return -1;
+	if (*p != 'T' && *p != 't' && *p != ' ')
+		return -1;
+	p++;
+	if (digits(&p, 2, &h) || *p++ != ':' || digits(&p, 2, &mi))
+		return -1;
+	if (*p == ':') {
+		p++;
+		if (digits(&p, 2, &sec))
+			return -1;
+		if (*p == '.' || *p == ',') {
+			int scale = 100, n = 0;
+
+			p++;
+			while (isdigit((unsigned char)*p)) {
+				ms += (*p - '0') * scale;
+				scale /= 10;
+				p++;
+				n++;
+			}
+			if (n == 0)
+				return -1;
+		}
+	}
+	if (*p == 'Z' || *p == 'z') {
+		p++;
+	} else if (*p == '+' || *p == '-') {
+		int sign = *p == '-' ? -1 : 1, oh, om = 0;
+
+		p++;
+		if (digits(&p, 2, &oh))
+			return -1;
+		if (*p == ':')
+			p++;
+		if (isdigit((unsigned char)*p) && digits(&p, 2, &om))
+			return -1;
+		if (oh > 23 || om > 59)
+			return -1;
+		off_min = sign * (oh * 60 + om);
+	} else {
+		return -1;  /* a time without zone is ambiguous: refuse rather than guess */
+	}
+	if (*p != '\0')
+		return -1;
+	if (mo < 1 || mo > 12 || d < 1 || h > 23 || mi > 59 || sec > 60)
+		return -1;
+	if (d > mdays[mo - 1] + (mo == 2 && leap(y)))
+		return -1;
+	int64_t days = timeutil_days_from_civil(y, (unsigned)mo, (unsigned)d);
+	int64_t secs = days * 86400 + h * 3600 + mi * 60 + sec - (int64_t)off_min * 60;
+	*out_ms = secs * 1000 + ms;
+	return 0;
+}
+
+int
+timeutil_epoch_seconds_to_ms(double seconds, int64_t *out_ms)
+{
+	/* year 9999 bounds what ISO formatting can print */
+	if (!isfinite(seconds) || seconds < 0 || seconds > 253402300799.0)
+		return -1;
+	*out_ms = (int64_t)llround(seconds * 1000.0);
+	return 0;
+}
+
+void
+timeutil_format_iso(int64_t ms, char out[TIMEUTIL_ISO_LEN])
+{
+	int64_t days, secs, y;
+	unsigned m, d;
+	int msr;
+
+	if (ms == TS_NONE) {
+		out[0] = '\0';
+		return;
+	}
+	days = ms >= 0 ? ms / 86400000 : -((-ms + 86399999) / 86400000);
+	int64_t rem = ms - days * 86400000;
+	secs = rem / 1000;
+	msr = (int)(rem % 1000);
+	timeutil_civil_from_days(days, &y, &m, &d);
+	snprintf(out, TIMEUTIL_ISO_LEN, "%04lld-%02u-%02uT%02d:%02d:%02d.%03dZ", (long long)y,
+		 m, d, (int)(secs / 3600), (int)(secs / 60 % 60), (int)(secs % 60), msr);
+}
+
+void
+timeutil_format_secs(int64_t ms, char *out, size_t size)
+{
+	if (ms == TS_NONE) {
+		if (size)
+			out[0] = '\0';
+		return;
+	}
+	const char *sign = ms < 0 ? "-" : "";
+	uint64_t a = ms < 0 ? (uint64_t)(-(ms + 1)) + 1 : (uint64_t)ms;
+	snprintf(out, size, "%s%llu.%03llu", sign, (unsigned long long)(a / 1000),
+		 (unsigned long long)(a % 1000));
+}
+
+int
+timeutil_parse_duration(const char *s, int64_t *out_ms)
+{
+	int64_t total = 0;
+	const char *p = s;
+
+	if (s == NULL || *s == '\0')
+		return -1;
+	while (*p != '\0') {
+		int64_t v = 0, unit;
+		int n = 0;
+
+		while (isdigit((unsigned char)*p)) {
+			if (v > INT64_MAX / 10 / 86400000)
+				return -1;
+			v = v * 10 + (*p++ - '0');
+			n++;
+		}
+		if (n == 0)
+			return -1;
+		switch (*p) {
+		case 's': unit = 1000; break;
+		case 'm': unit = 60000; break;
+		case 'h': unit = 3600000; break;
+		case 'd': unit = 86400000; break;
+		default: return -1;
+		}
+		p++;
+		total += v * unit;
+	}
+	*out_ms = total;
+	return 0;
+}
+
+int
+timeutil_parse_since(const char *s, int64_t now_ms, int64_t *out_ms)
+{
+	int64_t d;
+
+	if (timeutil_parse_duration(s, &d) == 0) {
+		*out_ms = now_ms - d;
+		return 0;
+	}
+	return timeutil_parse_iso8601(s, out_ms);
+}
+
+static int64_t
+real_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void
+real_sleep_ms(int64_t ms)
+{
+	struct timespec ts;
+
+	if (ms <= 0)
+		return;
+	ts.tv_sec = ms / 1000;
+	ts.tv_nsec = (long)(ms % 1000) * 1000000;
+	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+		;
+}
+
+timeutil_now_fn *timeutil_now_ms = real_now_ms;
+timeutil_sleep_fn *timeutil_sleep_ms = real_sleep_ms;

@@ -1,0 +1,2 @@
+/* tui: not yet written (placeholder so the build links). */
+#include "ecsprof/err.h"

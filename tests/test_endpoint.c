@@ -1,0 +1,180 @@
+/* endpoint: the ECS rule-set cases, read at test time from SHARED_DIR/testdata/ecs-endpoints.md
+ * (44 region rows from its two tables) plus its five custom-endpoint / error cases. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ecsprof/endpoint.h"
+
+#define MD SHARED_DIR "/testdata/ecs-endpoints.md"
+
+static char *
+trim(char *s)
+{
+	char *e;
+
+	while (*s == ' ' || *s == '`')
+		s++;
+	e = s + strlen(s);
+	while (e > s && (e[-1] == ' ' || e[-1] == '`' || e[-1] == '\n'))
+		*--e = '\0';
+	return s;
+}
+
+/* Splits "| a | b | c |" into cells; returns the count. */
+static int
+cells(char *line, char **out, int max)
+{
+	int n = 0;
+	char *p = line, *bar;
+
+	if (*p != '|')
+		return 0;
+	p++;
+	while ((bar = strchr(p, '|')) != NULL && n < max) {
+		/* "\|" inside the regex column is not a separator */
+		if (bar > p && bar[-1] == '\\') {
+			p = bar + 1;
+			continue;
+		}
+		*bar = '\0';
+		out[n++] = trim(p);
+		p = bar + 1;
+	}
+	return n;
+}
+
+static void
+check(const char *region, bool fips, bool dual, const char *host, int *count)
+{
+	struct endpoint_params p = { .region = region, .use_fips = fips, .use_dualstack = dual };
+	struct err err = { 0 };
+	char *url = NULL, want[256];
+
+	snprintf(want, sizeof want, "https://%s", host);
+	cr_assert_eq(endpoint_resolve("ecs", &p, &url, &err), 0, "%s fips=%d dual=%d: %s",
+		     region, fips, dual, err.msg);
+	cr_expect_str_eq(url, want, "%s fips=%d dual=%d", region, fips, dual);
+	free(url);
+	(*count)++;
+}
+
+Test(endpoint, md_table_cases)
+{
+	FILE *f = fopen(MD, "r");
+	char line[1024], *c[8];
+	int count = 0;
+
+	cr_assert_not_null(f, "cannot open %s", MD);
+	while (fgets(line, sizeof line, f) != NULL) {
+		int n = cells(line, c, 8);
+
+		if (n == 2 && strncmp(c[1], "ecs", 3) == 0 && strchr(c[1], '.') != NULL) {
+			check(c[0], false, false, c[1], &count);
+		} else if (n == 4 && strchr(c[3], '.') != NULL &&
+			   (strcmp(c[1], "on") == 0 || strcmp(c[1], "off") == 0)) {
+			check(c[0], strcmp(c[1], "on") == 0, strcmp(c[2], "on") == 0, c[3], &count);
+		}
+	}
+	fclose(f);
+	/* the file says 29 + 15 region cases; fewer means the parser lost rows */
+	cr_expect_eq(count, 44, "parsed %d region cases from %s", count, MD);
+}
+
+struct custom_case {
+	const char *endpoint, *region;
+	bool fips, dual;
+	const char *want_url, *want_err;
+};
+
+/* The five non-region cases of the same file (its prose table, encoded as data). */
+static const struct custom_case custom_cases[] = {
+	{ "https://example.com", "us-east-1", false, false, "https://example.com", NULL },
+	{ "https://example.com", NULL, false, false, "https://example.com", NULL },
+	{ "https://example.com", "us-east-1", true, false, NULL,
+	  "Invalid Configuration: FIPS and custom endpoint are not supported" },
+	{ "https://example.com", "us-east-1", false, true, NULL,
+	  "Invalid Configuration: Dualstack and custom endpoint are not supported" },
+	{ NULL, NULL, false, false, NULL, "Invalid Configuration: Missing Region" },
+};
+
+Test(endpoint, custom_and_errors)
+{
+	for (size_t i = 0; i < sizeof custom_cases / sizeof custom_cases[0]; i++) {
+		const struct custom_case *k = &custom_cases[i];
+		struct endpoint_params p = { k->region, k->fips, k->dual, k->endpoint };
+		struct err err = { 0 };
+		char *url = NULL;
+		int rc = endpoint_resolve("ecs", &p, &url, &err);
+
+		if (k->want_url) {
+			cr_assert_eq(rc, 0, "case %zu: %s", i, err.msg);
+			cr_expect_str_eq(url, k->want_url);
+		} else {
+			cr_assert_eq(rc, -1, "case %zu", i);
+			cr_expect_null(url);
+			cr_expect_eq(err.code, ERR_CONFIG);
+			cr_expect_str_eq(err.msg, k->want_err);
+		}
+		free(url);
+	}
+}
+
+Test(endpoint, newer_regions_and_partitions)
+{
+	static const char *const cases[][2] = {
+		{ "ap-southeast-5", "https://ecs.ap-southeast-5.amazonaws.com" },
+		{ "mx-central-1", "https://ecs.mx-central-1.amazonaws.com" },
+		{ "il-central-1", "https://ecs.il-central-1.amazonaws.com" },
+		{ "eusc-de-east-1", "https://ecs.eusc-de-east-1.amazonaws.eu" },
+		{ "eu-isoe-west-1", "https://ecs.eu-isoe-west-1.cloud.adc-e.uk" },
+		{ "us-isof-south-1", "https://ecs.us-isof-south-1.csp.hci.ic.gov" },
+		/* unknown but pattern-matching regions */
+		{ "cn-south-9", "https://ecs.cn-south-9.amazonaws.com.cn" },
+		{ "us-gov-north-7", "https://ecs.us-gov-north-7.amazonaws.com" },
+		{ "us-isob-south-3", "https://ecs.us-isob-south-3.sc2s.sgov.gov" },
+		/* matches no pattern: the rules engine falls back to aws */
+		{ "moon-base-1", "https://ecs.moon-base-1.amazonaws.com" },
+	};
+
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct endpoint_params p = { .region = cases[i][0] };
+		struct err err = { 0 };
+		char *url = NULL;
+
+		cr_assert_eq(endpoint_resolve("ecs", &p, &url, &err), 0, "%s", err.msg);
+		cr_expect_str_eq(url, cases[i][1]);
+		free(url);
+	}
+	cr_expect_str_eq(endpoint_partition("us-gov-west-1")->name, "aws-us-gov");
+	cr_expect_str_eq(endpoint_partition("us-west-1")->name, "aws");
+}
+
+Test(endpoint, sts_and_pseudo_regions)
+{
+	struct endpoint_params p = { .region = "eu-west-1" };
+	struct err err = { 0 };
+	char *url = NULL, *real = NULL;
+
+	cr_assert_eq(endpoint_resolve("sts", &p, &url, &err), 0);
+	cr_expect_str_eq(url, "https://sts.eu-west-1.amazonaws.com");
+	free(url);
+	p.region = "cn-northwest-1";
+	cr_assert_eq(endpoint_resolve("sts", &p, &url, &err), 0);
+	cr_expect_str_eq(url, "https://sts.cn-northwest-1.amazonaws.com.cn");
+	free(url);
+
+	cr_assert(endpoint_fips_pseudo_region("fips-us-gov-west-1", &real));
+	cr_expect_str_eq(real, "us-gov-west-1");
+	free(real);
+	cr_assert(endpoint_fips_pseudo_region("us-east-1-fips", &real));
+	cr_expect_str_eq(real, "us-east-1");
+	free(real);
+	cr_expect_not(endpoint_fips_pseudo_region("us-east-1", &real));
+
+	/* a region is a host label: nothing that could redirect the request */
+	p.region = "evil.com/x";
+	cr_expect_eq(endpoint_resolve("ecs", &p, &url, &err), -1);
+	cr_expect_null(url);
+}

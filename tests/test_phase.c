@@ -1,0 +1,74 @@
+#include <criterion/criterion.h>
+
+#include "ecsprof/phase.h"
+#include "ecsprof/xalloc.h"
+
+static struct task
+timeline(int64_t created, int64_t pull_start, int64_t pull_stop, int64_t started, int64_t conn)
+{
+	struct task t;
+
+	task_init(&t);
+	t.ts[TS_CREATED] = created;
+	t.ts[TS_PULL_STARTED] = pull_start;
+	t.ts[TS_PULL_STOPPED] = pull_stop;
+	t.ts[TS_STARTED] = started;
+	t.ts[TS_CONNECTIVITY] = conn;
+	return t;
+}
+
+Test(phase, definitions)
+{
+	struct task t = timeline(1000, 21500, 95000, 99250, 12000);
+
+	cr_expect_eq(phase_ms(&t, PHASE_PROVISION), 20500);
+	cr_expect_eq(phase_ms(&t, PHASE_PULL), 73500);
+	cr_expect_eq(phase_ms(&t, PHASE_START), 4250);
+	cr_expect_eq(phase_ms(&t, PHASE_TOTAL), 98250);
+	cr_expect_eq(phase_ms(&t, PHASE_CONNECTIVITY), 11000);
+	cr_expect_eq(phase_ms(&t, PHASE_PROVISION) + phase_ms(&t, PHASE_PULL) +
+		     phase_ms(&t, PHASE_START), phase_ms(&t, PHASE_TOTAL));
+}
+
+Test(phase, missing_is_absent_not_zero)
+{
+	struct task t = timeline(1000, 21500, TS_NONE, TS_NONE, TS_NONE);
+
+	cr_expect_eq(phase_ms(&t, PHASE_PROVISION), 20500);
+	cr_expect_eq(phase_ms(&t, PHASE_PULL), TS_NONE);
+	cr_expect_eq(phase_ms(&t, PHASE_START), TS_NONE);
+	cr_expect_eq(phase_ms(&t, PHASE_TOTAL), TS_NONE);
+}
+
+Test(phase, negative_is_absent_and_flagged)
+{
+	struct task t = timeline(50000, 40000, 60000, 70000, TS_NONE);
+
+	cr_expect_eq(phase_ms(&t, PHASE_PROVISION), TS_NONE);
+	cr_expect(phase_is_negative(&t, PHASE_PROVISION));
+	cr_expect_not(phase_is_negative(&t, PHASE_PULL));
+	cr_expect_eq(phase_ms(&t, PHASE_PULL), 20000);
+}
+
+Test(phase, current)
+{
+	struct task t = timeline(1000, TS_NONE, TS_NONE, TS_NONE, TS_NONE);
+	int64_t since = 0;
+
+	cr_expect_eq(phase_current(&t, &since), PHASE_PROVISION);
+	cr_expect_eq(since, 1000);
+	t.ts[TS_PULL_STARTED] = 5000;
+	cr_expect_eq(phase_current(&t, &since), PHASE_PULL);
+	cr_expect_eq(since, 5000);
+	t.ts[TS_PULL_STOPPED] = 9000;
+	cr_expect_eq(phase_current(&t, &since), PHASE_START);
+	t.ts[TS_STARTED] = 9500;
+	cr_expect_eq(phase_current(&t, &since), -1);
+	/* failed before RUNNING: not "in progress" */
+	t.ts[TS_STARTED] = TS_NONE;
+	t.last_status = xstrdup("STOPPED");
+	cr_expect_eq(phase_current(&t, &since), -1);
+	task_cleanup(&t);
+	cr_expect_eq(phase_by_name("pull"), PHASE_PULL);
+	cr_expect_eq(phase_by_name("nope"), -1);
+}

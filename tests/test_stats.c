@@ -1,0 +1,340 @@
+/* Tests for stats.c: percentiles and summaries against numpy, Mann-Whitney against
+ * published results (R's wilcox.test as quoted in scipy's test suite) and against the
+ * independently computed exact p-values in fixtures/stats (gen_expectations.py). */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ecsprof/stats.h"
+
+#define STATS_FIXTURE(name) FIXTURE_DIR "/stats/" name
+
+static bool
+close_rel(double got, double want, double rel)
+{
+	if (got == want)
+		return true;
+	return fabs(got - want) <= rel * fmax(fabs(want), 1e-300);
+}
+
+static double
+num(char **p)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(*p, &end);
+	cr_assert(end != *p && errno == 0, "fixture: number expected at '%.20s'", *p);
+	*p = end;
+	return v;
+}
+
+/* ---- percentiles and summaries vs numpy ---- */
+
+Test(stats, percentiles_match_numpy)
+{
+	FILE *f = fopen(STATS_FIXTURE("percentiles.txt"), "r");
+	char *line = NULL;
+	size_t cap = 0, n = 0, npct = 0, nsum = 0;
+	double *data = NULL;
+
+	cr_assert_not_null(f, "cannot open %s", STATS_FIXTURE("percentiles.txt"));
+	while (getline(&line, &cap, f) > 0) {
+		char *p = line;
+
+		if (strncmp(p, "data ", 5) == 0) {
+			p += 5;
+			n = (size_t)num(&p);
+			free(data);
+			data = malloc(n * sizeof *data);
+			for (size_t i = 0; i < n; i++)
+				data[i] = num(&p);
+		} else if (strncmp(p, "pct ", 4) == 0) {
+			double *sorted = malloc(n * sizeof *sorted), q, want, got;
+
+			p += 4;
+			q = num(&p);
+			want = num(&p);
+			memcpy(sorted, data, n * sizeof *sorted);
+			/* sort through the public API: stats_summarize sorts in place */
+			struct stats_summary ignored;
+			stats_summarize(sorted, n, &ignored);
+			got = stats_percentile_sorted(sorted, n, q);
+			cr_expect(close_rel(got, want, 1e-12),
+				  "n=%zu q=%.17g: got %.17g, numpy %.17g", n, q, got, want);
+			free(sorted);
+			npct++;
+		} else if (strncmp(p, "sum ", 4) == 0) {
+			double *copy = malloc(n * sizeof *copy), w[6];
+			struct stats_summary s;
+
+			p += 4;
+			for (int i = 0; i < 6; i++)
+				w[i] = num(&p);
+			memcpy(copy, data, n * sizeof *copy);
+			stats_summarize(copy, n, &s);
+			cr_expect_eq(s.n, n);
+			cr_expect(close_rel(s.min, w[0], 0), "n=%zu min %.17g vs %.17g", n, s.min, w[0]);
+			cr_expect(close_rel(s.p50, w[1], 1e-12), "n=%zu p50 %.17g vs %.17g", n, s.p50, w[1]);
+			cr_expect(close_rel(s.p90, w[2], 1e-12), "n=%zu p90 %.17g vs %.17g", n, s.p90, w[2]);
+			cr_expect(close_rel(s.p99, w[3], 1e-12), "n=%zu p99 %.17g vs %.17g", n, s.p99, w[3]);
+			cr_expect(close_rel(s.max, w[4], 0), "n=%zu max %.17g vs %.17g", n, s.max, w[4]);
+			cr_expect(close_rel(s.mean, w[5], 1e-12), "n=%zu mean %.17g vs %.17g", n, s.mean, w[5]);
+			/* sorted in place, as the header promises */
+			for (size_t i = 1; i < n; i++)
+				cr_expect(copy[i - 1] <= copy[i]);
+			free(copy);
+			nsum++;
+		}
+	}
+	free(line);
+	free(data);
+	fclose(f);
+	/* the fixture really was read */
+	cr_expect_geq(npct, 100);
+	cr_expect_geq(nsum, 10);
+}
+
+Test(stats, percentile_by_hand)
+{
+	/* PERCENTILE.INC({1,2,3,4}, 0.9) = 3.7: h = 3 * 0.9 = 2.7 -> 3 + 0.7 * (4 - 3) */
+	double v[] = { 1, 2, 3, 4 };
+
+	cr_expect(close_rel(stats_percentile_sorted(v, 4, 0.9), 3.7, 1e-15));
+	cr_expect_eq(stats_percentile_sorted(v, 4, 0.0), 1.0);
+	cr_expect_eq(stats_percentile_sorted(v, 4, 1.0), 4.0);
+	cr_expect(close_rel(stats_percentile_sorted(v, 4, 0.5), 2.5, 1e-15));
+	cr_expect(isnan(stats_percentile_sorted(v, 0, 0.5)));
+}
+
+Test(stats, summary_empty_is_nan)
+{
+	struct stats_summary s;
+
+	stats_summarize(NULL, 0, &s);
+	cr_expect_eq(s.n, 0);
+	cr_expect(isnan(s.min) && isnan(s.p50) && isnan(s.p90) && isnan(s.p99));
+	cr_expect(isnan(s.max) && isnan(s.mean));
+}
+
+/* ---- Mann-Whitney: published results ---- */
+
+/* scipy's docs example (Conover, Practical Nonparametric Statistics): U = 17, exact
+ * two-sided p = 1/9. */
+Test(stats, mwu_scipy_docs_example)
+{
+	double males[] = { 19, 22, 16, 29, 24 }, females[] = { 20, 11, 17, 12 };
+	double p = -1, u = -1;
+
+	cr_assert_eq(stats_mann_whitney(males, 5, females, 4, &p, &u), 0);
+	cr_expect_eq(u, 17.0);
+	cr_expect(close_rel(p, 1.0 / 9.0, 1e-12), "p = %.17g", p);
+	/* swapping the samples gives the other U and the same p */
+	cr_assert_eq(stats_mann_whitney(females, 4, males, 5, &p, &u), 0);
+	cr_expect_eq(u, 3.0);
+	cr_expect(close_rel(p, 1.0 / 9.0, 1e-12));
+}
+
+/* R: wilcox.test(x, y, exact = TRUE) -> W = 35, p-value = 0.2544122544123 (scipy gh-9184) */
+Test(stats, mwu_r_exact)
+{
+	double x[] = { 0.80, 0.83, 1.89, 1.04, 1.45, 1.38, 1.91, 1.64, 0.73, 1.46 };
+	double y[] = { 1.15, 0.88, 0.90, 0.74, 1.21 };
+	double p, u;
+
+	cr_assert_eq(stats_mann_whitney(x, 10, y, 5, &p, &u), 0);
+	cr_expect_eq(u, 35.0);
+	cr_expect(close_rel(p, 0.2544122544123, 1e-11), "p = %.17g", p);
+}
+
+/* 30 vs 20, no ties, beyond the exact limit: normal approximation with continuity
+ * correction; U = 498, two-sided p = 9.188326533255e-05 (scipy's test suite, from R). */
+Test(stats, mwu_normal_large)
+{
+	double X[] = { 19.8958398126694, 19.5452691647182, 19.0577309166425, 21.716543054589,
+		       20.3269502208702, 20.0009273294025, 19.3440043632957, 20.4216806548105,
+		       19.0649894736528, 18.7808043120398, 19.3680942943298, 19.4848044069953,
+		       20.7514611265663, 19.0894948874598, 19.4975522356628, 18.9971170734274,
+		       20.3239606288208, 20.6921298083835, 19.0724259532507, 18.9825187935021,
+		       19.5144462609601, 19.8256857844223, 20.5174677102032, 21.1122407995892,
+		       17.9490854922535, 18.2847521114727, 20.1072217648826, 18.6439891962179,
+		       20.4970638083542, 19.5567594734914 };
+	double Y[] = { 19.2790668029091, 16.993808441865, 18.5416338448258, 17.2634018833575,
+		       19.1577183624616, 18.5119655377495, 18.6068455037221, 18.8358343362655,
+		       19.0366413269742, 18.1135025515417, 19.2201873866958, 17.8344909022841,
+		       18.2894380745856, 18.6661374133922, 19.9688601693252, 16.0672254617636,
+		       19.00596360572, 19.201561539032, 19.0487501090183, 19.0847908674356 };
+	double p, u;
+
+	cr_assert_eq(stats_mann_whitney(X, 30, Y, 20, &p, &u), 0);
+	cr_expect_eq(u, 498.0);
+	cr_expect(close_rel(p, 9.188326533255e-05, 1e-10), "p = %.17g", p);
+	cr_assert_eq(stats_mann_whitney(Y, 20, X, 30, &p, &u), 0);
+	cr_expect_eq(u, 102.0);
+	cr_expect(close_rel(p, 9.188326533255e-05, 1e-10));
+}
+
+/* Small samples with ties: normal approximation with tie correction; R's
+ * wilcox.test(exact = FALSE) as quoted in scipy gh-11355 (inf replaced by a large value,
+ * which leaves the ranks unchanged). */
+Test(stats, mwu_ties_small)
+{
+	double x1[] = { 1, 2, 3, 4 }, y1[] = { 3, 6, 7, 8, 1e9, 3, 2, 1, 4, 4, 5 };
+	double y2[] = { 3, 6, 7, 8, 1e9, 1e9, 2, 1, 4, 4, 5 };
+	double x3[] = { 1, 2, 1e9, 4 }, x4[] = { 1, 1e9, 1e9, 4 };
+	double p, u;
+
+	cr_assert_eq(stats_mann_whitney(x1, 4, y1, 11, &p, &u), 0);
+	cr_expect_eq(u, 10.0);
+	cr_expect(close_rel(p, 0.1297704873477, 1e-11), "p = %.17g", p);
+	cr_assert_eq(stats_mann_whitney(x1, 4, y2, 11, &p, &u), 0);
+	cr_expect_eq(u, 8.5);
+	cr_expect(close_rel(p, 0.08735617507695, 1e-11), "p = %.17g", p);
+	cr_assert_eq(stats_mann_whitney(x3, 4, y1, 11, &p, &u), 0);
+	cr_expect_eq(u, 17.5);
+	cr_expect(close_rel(p, 0.5988856695752, 1e-11), "p = %.17g", p);
+	cr_assert_eq(stats_mann_whitney(x3, 4, y2, 11, &p, &u), 0);
+	cr_expect_eq(u, 16.0);
+	cr_expect(close_rel(p, 0.4687165824462, 1e-11), "p = %.17g", p);
+	cr_assert_eq(stats_mann_whitney(x4, 4, y2, 11, &p, &u), 0);
+	cr_expect_eq(u, 24.5);
+	cr_expect(close_rel(p, 0.7912517950119, 1e-11), "p = %.17g", p);
+}
+
+/* Heavy ties in large samples (scipy gh-1428, from R): 233 ones, 10 twos, 1 three vs
+ * 132 ones, 25 twos, 1 three: U = 16980.5, two-sided p = 5.642865531266e-5. */
+Test(stats, mwu_heavy_ties)
+{
+	double x[244], y[158], p, u;
+	size_t i;
+
+	for (i = 0; i < 244; i++)
+		x[i] = i < 233 ? 1 : i < 243 ? 2 : 3;
+	for (i = 0; i < 158; i++)
+		y[i] = i < 132 ? 1 : i < 157 ? 2 : 3;
+	cr_assert_eq(stats_mann_whitney(x, 244, y, 158, &p, &u), 0);
+	cr_expect_eq(u, 16980.5);
+	cr_expect(close_rel(p, 5.642865531266e-5, 1e-9), "p = %.17g", p);
+}
+
+/* U == mn/2 with ties: the continuity correction must not push p above 1 (scipy gh-2118) */
+Test(stats, mwu_p_capped_at_one)
+{
+	double a[] = { 1, 2, 3 }, b[] = { 2 }, c[] = { 1, 2 };
+	double p, u;
+
+	cr_assert_eq(stats_mann_whitney(a, 3, b, 1, &p, &u), 0);
+	cr_expect_eq(u, 1.5);
+	cr_expect_eq(p, 1.0);
+	cr_assert_eq(stats_mann_whitney(c, 2, c, 2, &p, &u), 0);
+	cr_expect_eq(u, 2.0);
+	cr_expect_eq(p, 1.0);
+}
+
+/* ---- Mann-Whitney: exact p-values computed independently ---- */
+
+Test(stats, mwu_exact_matches_independent_computation)
+{
+	FILE *f = fopen(STATS_FIXTURE("mwu_exact.txt"), "r");
+	char *line = NULL;
+	size_t cap = 0, ncases = 0;
+	bool saw_small_p = false;
+
+	cr_assert_not_null(f, "cannot open %s", STATS_FIXTURE("mwu_exact.txt"));
+	while (getline(&line, &cap, f) > 0) {
+		char *p = line;
+		size_t na, nb;
+		double wu, wp, u, pv, *a, *b;
+
+		if (strncmp(p, "mwu ", 4) != 0)
+			continue;
+		p += 4;
+		na = (size_t)num(&p);
+		nb = (size_t)num(&p);
+		wu = num(&p);
+		wp = num(&p);
+		a = malloc(na * sizeof *a);
+		b = malloc(nb * sizeof *b);
+		for (size_t i = 0; i < na; i++)
+			a[i] = num(&p);
+		for (size_t i = 0; i < nb; i++)
+			b[i] = num(&p);
+		cr_assert_eq(stats_mann_whitney(a, na, b, nb, &pv, &u), 0);
+		cr_expect_eq(u, wu, "%zu vs %zu: U %g, expected %g", na, nb, u, wu);
+		cr_expect(close_rel(pv, wp, 1e-9), "%zu vs %zu: p %.17g, expected %.17g",
+			  na, nb, pv, wp);
+		if (wp < 1e-6)
+			saw_small_p = true;
+		free(a);
+		free(b);
+		ncases++;
+	}
+	free(line);
+	fclose(f);
+	cr_expect_geq(ncases, 20);
+	cr_expect(saw_small_p, "the fixture should include a clearly significant case");
+}
+
+/* ---- edge cases ---- */
+
+Test(stats, mwu_empty_sample)
+{
+	double a[] = { 1, 2 }, p = 0.5, u = 7;
+
+	cr_expect_eq(stats_mann_whitney(a, 2, NULL, 0, &p, &u), -1);
+	cr_expect_eq(stats_mann_whitney(NULL, 0, a, 2, &p, &u), -1);
+	cr_expect_eq(p, 0.5, "p must be left untouched");
+}
+
+Test(stats, mwu_n1_each)
+{
+	double a[] = { 1 }, b[] = { 2 }, p, u;
+
+	/* two arrangements, each probability 1/2: nothing can be significant */
+	cr_assert_eq(stats_mann_whitney(a, 1, b, 1, &p, &u), 0);
+	cr_expect_eq(u, 0.0);
+	cr_expect_eq(p, 1.0);
+	cr_assert_eq(stats_mann_whitney(b, 1, a, 1, &p, &u), 0);
+	cr_expect_eq(u, 1.0);
+	cr_expect_eq(p, 1.0);
+}
+
+Test(stats, mwu_all_ties)
+{
+	double a[] = { 5, 5, 5, 5 }, b[] = { 5, 5, 5 }, p, u;
+
+	cr_assert_eq(stats_mann_whitney(a, 4, b, 3, &p, &u), 0);
+	cr_expect_eq(u, 6.0);
+	cr_expect_eq(p, 1.0);
+}
+
+Test(stats, mwu_identical_groups)
+{
+	double a[25], p, u;
+
+	for (int i = 0; i < 25; i++)
+		a[i] = 10.0 + i * 0.125;
+	cr_assert_eq(stats_mann_whitney(a, 25, a, 25, &p, &u), 0);
+	cr_expect_eq(u, 25.0 * 25.0 / 2.0);
+	cr_expect_eq(p, 1.0);
+	cr_assert_eq(stats_mann_whitney(a, 3, a, 3, &p, &u), 0);
+	cr_expect_eq(p, 1.0);
+}
+
+Test(stats, mwu_separated_groups_significant)
+{
+	/* 20 vs 20 without overlap: exact p = 2 / C(40, 20) */
+	double a[20], b[20], p, u;
+
+	for (int i = 0; i < 20; i++) {
+		a[i] = 2.0 + i * 0.01;
+		b[i] = 90.0 + i;
+	}
+	cr_assert_eq(stats_mann_whitney(a, 20, b, 20, &p, &u), 0);
+	cr_expect_eq(u, 0.0);
+	cr_expect(close_rel(p, 2.0 / 137846528820.0, 1e-12), "p = %.17g", p);
+}
