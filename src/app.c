@@ -1,26 +1,362 @@
-/* app: placeholder until the pieces land. */
+/* app: the commands, wired from options through inputs and the model to one output.
+ * Every command ends in app_output(), so report, tasks and watch print the same way. */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 #include "ecsprof/app.h"
 #include "ecsprof/cli.h"
+#include "ecsprof/csv.h"
+#include "ecsprof/group.h"
+#include "ecsprof/input.h"
+#include "ecsprof/jsonout.h"
+#include "ecsprof/log.h"
+#include "ecsprof/report.h"
+#include "ecsprof/table.h"
+#include "ecsprof/task.h"
+#include "ecsprof/xalloc.h"
 #include "ecsprof_version.h"
+
+/* Until the live client and the TUI land. */
+static int
+cmd_tasks(const struct cli_opts *o, struct err *err)
+{
+	return err_set(err, ERR_USAGE, "tasks: not available in this build");
+}
+
+static int
+cmd_record(const struct cli_opts *o, struct err *err)
+{
+	return err_set(err, ERR_USAGE, "record: not available in this build");
+}
+
+static int
+cmd_watch(const struct cli_opts *o, struct err *err)
+{
+	return err_set(err, ERR_USAGE, "watch: not available in this build");
+}
+
+static int
+app_tui(const struct cli_opts *o, struct task_set *set, struct report *r, struct err *err)
+{
+	return app_write(o, FMT_TABLE, r, err);
+}
+
+/* The SELECT options, applied to offline data the same way the live API applies them. */
+struct select_ctx {
+	const struct cli_opts *o;
+	int64_t since_ms;
+};
+
+static bool
+matches_task_id(const struct task *t, const char *want)
+{
+	return (t->arn != NULL && strcmp(t->arn, want) == 0) || strcmp(t->id, want) == 0;
+}
+
+static bool
+select_keep(const struct task *t, void *ctx)
+{
+	const struct select_ctx *sc = ctx;
+	const struct cli_opts *o = sc->o;
+
+	if (o->cluster != NULL && strcmp(t->cluster, o->cluster) != 0 &&
+	    (t->cluster_arn == NULL || strcmp(t->cluster_arn, o->cluster) != 0))
+		return false;
+	if (o->services.n > 0) {
+		bool any = false;
+
+		for (size_t i = 0; i < o->services.n && !any; i++) {
+			const char *s = o->services.v[i], *slash = strrchr(s, '/');
+
+			/* a service ARN ends in /NAME */
+			any = strcmp(t->service, slash ? slash + 1 : s) == 0;
+		}
+		if (!any)
+			return false;
+	}
+	if (o->family != NULL && strcmp(t->family, o->family) != 0)
+		return false;
+	if (o->started_by != NULL && (t->started_by == NULL || strcmp(t->started_by, o->started_by) != 0))
+		return false;
+	if (o->status != STATUS_ALL) {
+		/* ListTasks filters on desiredStatus; a task file may only have lastStatus */
+		const char *st = t->desired_status ? t->desired_status : t->last_status;
+		bool stopped = st != NULL && strcmp(st, "STOPPED") == 0;
+
+		if ((o->status == STATUS_STOPPED) != stopped)
+			return false;
+	}
+	if (o->tasks.n > 0) {
+		bool any = false;
+
+		for (size_t i = 0; i < o->tasks.n && !any; i++)
+			any = matches_task_id(t, o->tasks.v[i]);
+		if (!any)
+			return false;
+	}
+	if (sc->since_ms != TS_NONE && (t->ts[TS_CREATED] == TS_NONE || t->ts[TS_CREATED] < sc->since_ms))
+		return false;
+	return true;
+}
+
+int
+app_select(const struct cli_opts *o, struct task_set *set, struct err *err)
+{
+	struct select_ctx sc = { o, TS_NONE };
+
+	if (o->since != NULL && timeutil_parse_since(o->since, timeutil_now_ms(), &sc.since_ms) != 0)
+		return err_set(err, ERR_USAGE,
+			       "--since: '%s' is neither a duration (30m, 2h, 1d) nor an ISO 8601 time",
+			       o->since);
+	task_set_filter(set, select_keep, &sc);
+	return 0;
+}
+
+static int
+parse_sort(const char *spec, int *col, bool *desc, struct err *err)
+{
+	char name[64];
+	const char *colon = strchr(spec, ':');
+	size_t n = colon ? (size_t)(colon - spec) : strlen(spec);
+
+	*desc = false;
+	if (colon != NULL) {
+		if (strcasecmp(colon + 1, "desc") == 0)
+			*desc = true;
+		else if (strcasecmp(colon + 1, "asc") != 0)
+			return err_set(err, ERR_USAGE, "--sort: '%s': the order after ':' is asc or desc",
+				       spec);
+	}
+	if (n >= sizeof name)
+		n = sizeof name - 1;
+	memcpy(name, spec, n);
+	name[n] = '\0';
+	*col = report_column_by_name(name);
+	if (*col < 0)
+		return err_set(err, ERR_USAGE,
+			       "--sort: no column '%s' (use a CSV column name such as total_s, pull_s, created_at, task_id)",
+			       name);
+	return 0;
+}
+
+static int
+terminal_width(void)
+{
+	struct winsize ws;
+	const char *cols = getenv("COLUMNS");
+
+	if (cols != NULL) {
+		char *end;
+		long v = strtol(cols, &end, 10);
+
+		if (end != cols && *end == '\0' && v >= 20 && v <= 1000)
+			return (int)v;
+	}
+	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+		return ws.ws_col;
+	return TABLE_WIDTH_DEFAULT;
+}
+
+/* Writes to a temporary file beside FILE and renames it into place only when everything
+ * was written, so a failure never leaves half a CSV where a good one was. */
+struct out_file {
+	FILE *f;
+	char *path;
+	char *tmp;
+};
+
+static int
+out_open(struct out_file *of, const char *path, struct err *err)
+{
+	memset(of, 0, sizeof *of);
+	if (path == NULL || strcmp(path, "-") == 0) {
+		of->f = stdout;
+		return 0;
+	}
+	of->path = xstrdup(path);
+	of->tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
+	of->f = fopen(of->tmp, "w");
+	if (of->f == NULL) {
+		err_set(err, ERR_IO, "cannot write %s: %s", path, strerror(errno));
+		free(of->path);
+		free(of->tmp);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+out_close(struct out_file *of, bool ok, struct err *err)
+{
+	int rc = 0;
+
+	if (of->f == stdout) {
+		if (fflush(stdout) != 0 && ok)
+			rc = err_set(err, ERR_IO, "cannot write to standard output: %s", strerror(errno));
+		return ok ? rc : -1;
+	}
+	if (fclose(of->f) != 0 && ok)
+		rc = err_set(err, ERR_IO, "cannot write %s: %s", of->path, strerror(errno));
+	if (ok && rc == 0 && rename(of->tmp, of->path) != 0)
+		rc = err_set(err, ERR_IO, "cannot rename %s to %s: %s", of->tmp, of->path,
+			     strerror(errno));
+	if (!ok || rc != 0)
+		unlink(of->tmp);
+	free(of->path);
+	free(of->tmp);
+	return ok ? rc : -1;
+}
+
+enum cli_format
+app_format(const struct cli_opts *o)
+{
+	if (o->format != FMT_AUTO)
+		return o->format;
+	return o->output == NULL && isatty(STDOUT_FILENO) ? FMT_TUI : FMT_TABLE;
+}
+
+int
+app_build_report(const struct cli_opts *o, struct task_set *set, struct report *r,
+		 struct err *err)
+{
+	struct report_options ro = { .group_by = { GK_ALL, NULL }, .sort_col = -1 };
+	struct soci_rule *rules = NULL;
+	size_t nrules = 0;
+	int rc = -1;
+
+	memset(r, 0, sizeof *r);
+	if (o->sort != NULL && parse_sort(o->sort, &ro.sort_col, &ro.sort_desc, err) != 0)
+		return -1;
+	if (o->group_by != NULL && group_key_parse(o->group_by, &ro.group_by, err) != 0)
+		return err_prefix(err, "--group-by");
+	rules = xcalloc(o->soci_if.n ? o->soci_if.n : 1, sizeof *rules);
+	for (; nrules < o->soci_if.n; nrules++)
+		if (soci_rule_parse(o->soci_if.v[nrules], &rules[nrules], err) != 0) {
+			err_prefix(err, "--soci-if");
+			goto out;
+		}
+	group_apply_soci(set, rules, nrules);
+	ro.baseline = o->baseline;
+	if (report_build(r, set, &ro, err) != 0)
+		goto out;
+	if (ro.sort_col >= 0)
+		report_sort(r, ro.sort_col, ro.sort_desc);
+	if (r->negative_phases > 0)
+		log_warn("%zu phase%s ended before it began (clock skew in the data): shown empty, left out of the statistics",
+			 r->negative_phases, r->negative_phases == 1 ? "" : "s");
+	rc = 0;
+out:
+	for (size_t i = 0; i < nrules; i++)
+		soci_rule_cleanup(&rules[i]);
+	free(rules);
+	group_key_cleanup(&ro.group_by);
+	return rc;
+}
+
+int
+app_write(const struct cli_opts *o, enum cli_format fmt, const struct report *r, struct err *err)
+{
+	struct out_file of;
+	int rc;
+
+	if (out_open(&of, o->output, err) != 0)
+		return -1;
+	switch (fmt) {
+	case FMT_CSV:
+		rc = o->summary ? csv_write_summary(of.f, r, err) : csv_write_tasks(of.f, r, err);
+		break;
+	case FMT_JSON:
+		rc = o->summary ? jsonout_write_summary(of.f, r, err) : jsonout_write_tasks(of.f, r, err);
+		break;
+	default: {
+		int width = of.f == stdout ? terminal_width() : TABLE_WIDTH_DEFAULT;
+
+		rc = o->summary ? table_write_summary(of.f, r, width, err)
+				: table_write_tasks(of.f, r, width, o->verbose > 0, err);
+		break;
+	}
+	}
+	return out_close(&of, rc == 0, err);
+}
+
+/* Profiles a task set and shows it in the format asked for. */
+static int
+app_output(const struct cli_opts *o, struct task_set *set, struct err *err)
+{
+	enum cli_format fmt = app_format(o);
+	struct report r;
+	int rc;
+
+	if (app_build_report(o, set, &r, err) != 0)
+		return -1;
+	if (fmt == FMT_TUI)
+		rc = app_tui(o, set, &r, err);
+	else
+		rc = app_write(o, fmt, &r, err);
+	report_cleanup(&r);
+	return rc;
+}
+
+static int
+cmd_report(const struct cli_opts *o, struct err *err)
+{
+	struct task_set set;
+	struct input_stats st = { 0 };
+	int rc = -1;
+
+	task_set_init(&set);
+	for (size_t i = 0; i < o->files.n; i++)
+		if (input_read_file(o->files.v[i], &set, &st, err) != 0)
+			goto out;
+	log_info("read %zu task states (%zu events, %zu recording lines, %zu metadata documents), %zu duplicates, %zu skipped: %zu tasks",
+		 st.tasks, st.events, st.records, st.metadata, st.duplicates, st.skipped, set.len);
+	if (app_select(o, &set, err) != 0)
+		goto out;
+	rc = app_output(o, &set, err);
+out:
+	task_set_cleanup(&set);
+	return rc;
+}
 
 int
 app_main(int argc, char **argv)
 {
 	struct cli_opts o;
 	struct err err;
+	int rc = 0;
 
 	err_clear(&err);
 	if (cli_parse(argc, argv, &o, &err) != 0) {
 		fprintf(stderr, "ecsprof: %s\n", err.msg);
 		cli_opts_cleanup(&o);
-		return 2;
+		return err_exit_status(ERR_USAGE);
 	}
-	if (o.help)
+	if (o.help) {
 		cli_usage(stdout);
-	else if (o.version)
+		goto out;
+	}
+	if (o.version) {
 		printf("ecsprof %s\n", ECSPROF_VERSION);
+		goto out;
+	}
+	log_set_verbosity(o.debug ? 2 : o.verbose);
+	switch (o.command) {
+	case CMD_REPORT: rc = cmd_report(&o, &err); break;
+	case CMD_TASKS: rc = cmd_tasks(&o, &err); break;
+	case CMD_RECORD: rc = cmd_record(&o, &err); break;
+	case CMD_WATCH: rc = cmd_watch(&o, &err); break;
+	default: rc = err_set(&err, ERR_USAGE, "no command"); break;
+	}
+	if (rc != 0) {
+		fprintf(stderr, "ecsprof: %s\n", err.msg);
+		rc = err_exit_status(err.code == ERR_OK ? ERR_INTERNAL : err.code);
+	}
+out:
 	cli_opts_cleanup(&o);
-	return 0;
+	return rc;
 }

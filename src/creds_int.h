@@ -84,6 +84,13 @@ bool creds_truthy(const char *v);
 /* Profile property, NULL when absent or empty. */
 const char *creds_prof(const struct aws_context *ctx, const char *profile, const char *key);
 
+/* URL for a service: explicit_url > AWS_ENDPOINT_URL_<svc_env> > AWS_ENDPOINT_URL >
+ * [services] svc_key endpoint_url > profile endpoint_url > standard host (host_prefix);
+ * use_variants applies the FIPS / dual-stack settings. Caller frees *url. */
+int creds_service_endpoint(struct aws_context *ctx, const char *explicit_url, const char *svc_env,
+			   const char *svc_key, const char *host_prefix, const char *region,
+			   bool use_variants, char **url, struct err *err);
+
 /* Providers. */
 int creds_env_provider(struct aws_creds *out, struct buf *why, struct err *err);
 int creds_static_provider(struct aws_context *ctx, const char *profile, struct aws_creds *out,

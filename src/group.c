@@ -1,2 +1,302 @@
-/* group: not yet written (placeholder so the build links). */
-#include "ecsprof/err.h"
+/* group: grouping keys, their values per task, and the SOCI label with its evidence. */
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "ecsprof/buf.h"
+#include "ecsprof/group.h"
+#include "ecsprof/xalloc.h"
+
+/* The names users type, in the order the error message and the man page list them. */
+static const struct {
+	enum group_key_kind kind;
+	const char *name;
+} group_key_names[] = {
+	{ GK_FAMILY,            "family" },
+	{ GK_TASKDEF,           "taskdef" },
+	{ GK_SERVICE,           "service" },
+	{ GK_STARTED_BY,        "started-by" },
+	{ GK_DEPLOYMENT,        "deployment" },
+	{ GK_IMAGE,             "image" },
+	{ GK_DIGEST,            "digest" },
+	{ GK_PLATFORM,          "platform" },
+	{ GK_LAUNCH_TYPE,       "launch-type" },
+	{ GK_CAPACITY_PROVIDER, "capacity-provider" },
+	{ GK_AZ,                "az" },
+	{ GK_SIZE,              "size" },
+	{ GK_STATUS,            "status" },
+	{ GK_STOP_CODE,         "stop-code" },
+	{ GK_SOURCE,            "source" },
+	{ GK_CLUSTER,           "cluster" },
+	{ GK_TAG,               "tag:NAME" },
+	{ GK_SOCI,              "soci" },
+};
+#define GROUP_NKEYS (sizeof group_key_names / sizeof group_key_names[0])
+
+#define TAG_PREFIX "tag:"
+/* The prefix ECS puts in startedBy for tasks a service deployment launched. */
+#define DEPLOYMENT_PREFIX "ecs-svc/"
+
+static int
+group_key_unknown(const char *s, struct err *err)
+{
+	struct buf b;
+	int rc;
+
+	buf_init(&b, 1024);
+	for (size_t i = 0; i < GROUP_NKEYS; i++)
+		buf_addf(&b, "%s%s", i ? ", " : "", group_key_names[i].name);
+	rc = err_set(err, ERR_USAGE, "unknown group key '%s'; valid keys: %s", s, buf_str(&b));
+	buf_cleanup(&b);
+	return rc;
+}
+
+int
+group_key_parse(const char *s, struct group_key *out, struct err *err)
+{
+	out->kind = GK_ALL;
+	out->tag = NULL;
+	if (s == NULL || *s == '\0')
+		return group_key_unknown("", err);
+	if (strncasecmp(s, TAG_PREFIX, strlen(TAG_PREFIX)) == 0) {
+		const char *name = s + strlen(TAG_PREFIX);
+
+		if (*name == '\0')
+			return err_set(err, ERR_USAGE,
+				       "group key '%s' needs a tag name, e.g. tag:team", s);
+		out->kind = GK_TAG;
+		/* tag keys are case-sensitive in ECS: keep the name as typed */
+		out->tag = xstrdup(name);
+		return 0;
+	}
+	for (size_t i = 0; i < GROUP_NKEYS; i++) {
+		if (group_key_names[i].kind == GK_TAG)
+			continue;
+		if (strcasecmp(s, group_key_names[i].name) == 0) {
+			out->kind = group_key_names[i].kind;
+			return 0;
+		}
+	}
+	return group_key_unknown(s, err);
+}
+
+void
+group_key_cleanup(struct group_key *k)
+{
+	free(k->tag);
+	k->tag = NULL;
+	k->kind = GK_ALL;
+}
+
+/* NULL and "" both mean the task lacks the value */
+static const char *
+group_or_none(const char *v)
+{
+	return v != NULL && *v != '\0' ? v : NULL;
+}
+
+/* The raw value, or NULL when missing; buf holds built values. */
+static const char *
+group_raw_value(const struct task *t, const struct group_key *k, char *buf, size_t size)
+{
+	switch (k->kind) {
+	case GK_ALL:
+		return "all";
+	case GK_FAMILY:
+		return group_or_none(t->family);
+	case GK_TASKDEF:
+		return group_or_none(t->taskdef);
+	case GK_SERVICE:
+		return group_or_none(t->service);
+	case GK_STARTED_BY:
+		return group_or_none(t->started_by);
+	case GK_DEPLOYMENT:
+		if (t->started_by != NULL &&
+		    strncmp(t->started_by, DEPLOYMENT_PREFIX, strlen(DEPLOYMENT_PREFIX)) == 0 &&
+		    t->started_by[strlen(DEPLOYMENT_PREFIX)] != '\0')
+			return t->started_by;
+		return NULL;
+	case GK_IMAGE:
+		return group_or_none(task_image(t));
+	case GK_DIGEST:
+		return group_or_none(task_image_digest(t));
+	case GK_PLATFORM:
+		return group_or_none(t->platform_version);
+	case GK_LAUNCH_TYPE:
+		return group_or_none(t->launch_type);
+	case GK_CAPACITY_PROVIDER:
+		return group_or_none(t->capacity_provider);
+	case GK_AZ:
+		return group_or_none(t->availability_zone);
+	case GK_SIZE: {
+		const char *cpu = group_or_none(t->cpu), *mem = group_or_none(t->memory);
+
+		if (cpu == NULL && mem == NULL)
+			return NULL;
+		/* half a size still separates tasks; "?" marks the missing half */
+		snprintf(buf, size, "%s/%s", cpu ? cpu : "?", mem ? mem : "?");
+		return buf;
+	}
+	case GK_STATUS:
+		return group_or_none(t->last_status);
+	case GK_STOP_CODE:
+		return group_or_none(t->stop_code);
+	case GK_SOURCE:
+		return group_or_none(t->source);
+	case GK_CLUSTER:
+		return group_or_none(t->cluster);
+	case GK_TAG:
+		return k->tag != NULL ? group_or_none(task_tag(t, k->tag)) : NULL;
+	case GK_SOCI:
+		return soci_label_name(t->soci);
+	}
+	return NULL;
+}
+
+const char *
+group_value(const struct task *t, const struct group_key *k, char *buf, size_t size)
+{
+	const char *v = group_raw_value(t, k, buf, size);
+
+	return v != NULL ? v : GROUP_NONE;
+}
+
+int
+soci_rule_parse(const char *s, struct soci_rule *out, struct err *err)
+{
+	const char *eq = s != NULL ? strchr(s, '=') : NULL;
+	char *key;
+	int rc;
+
+	out->key.kind = GK_ALL;
+	out->key.tag = NULL;
+	out->glob = NULL;
+	if (eq == NULL)
+		return err_set(err, ERR_USAGE,
+			       "--soci-if '%s': expected KEY=GLOB, e.g. --soci-if taskdef='web:8'",
+			       s != NULL ? s : "");
+	if (eq[1] == '\0')
+		return err_set(err, ERR_USAGE, "--soci-if '%s': the pattern after '=' is empty", s);
+	key = xstrndup(s, (size_t)(eq - s));
+	rc = group_key_parse(key, &out->key, err);
+	free(key);
+	if (rc < 0)
+		return err_prefix(err, "--soci-if '%s'", s);
+	if (out->key.kind == GK_SOCI) {
+		group_key_cleanup(&out->key);
+		return err_set(err, ERR_USAGE,
+			       "--soci-if '%s': a rule cannot test the soci label it sets", s);
+	}
+	out->glob = xstrdup(eq + 1);
+	return 0;
+}
+
+void
+soci_rule_cleanup(struct soci_rule *r)
+{
+	group_key_cleanup(&r->key);
+	free(r->glob);
+	r->glob = NULL;
+}
+
+/* A task lacking the key's value matches no rule: "--soci-if tag:soci=*" must not
+ * claim tasks that carry no such tag. Sources also match on their base name, so
+ * "source=after.jsonl" works for "data/after.jsonl". */
+static bool
+soci_rule_matches(const struct soci_rule *r, const struct task *t)
+{
+	char buf[256];
+	const char *v = group_raw_value(t, &r->key, buf, sizeof buf);
+
+	if (v == NULL)
+		return false;
+	if (fnmatch(r->glob, v, 0) == 0)
+		return true;
+	if (r->key.kind == GK_SOURCE) {
+		const char *slash = strrchr(v, '/');
+
+		if (slash != NULL && fnmatch(r->glob, slash + 1, 0) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* What task metadata's Snapshotter proves: SOCI_YES when any container was lazy-loaded
+ * by soci, SOCI_NO when every container that reports a snapshotter used overlayfs, and
+ * SOCI_UNKNOWN when none reports one (or reports something else). */
+static enum soci_label
+soci_from_metadata(const struct task *t)
+{
+	size_t known = 0, overlay = 0;
+
+	for (size_t i = 0; i < t->ncontainers; i++) {
+		const char *s = t->containers[i].snapshotter;
+
+		if (s == NULL || *s == '\0')
+			continue;
+		known++;
+		if (strcasecmp(s, "soci") == 0)
+			return SOCI_YES;
+		if (strcasecmp(s, "overlayfs") == 0)
+			overlay++;
+	}
+	return known > 0 && overlay == known ? SOCI_NO : SOCI_UNKNOWN;
+}
+
+void
+group_apply_soci(struct task_set *s, const struct soci_rule *rules, size_t nrules)
+{
+	for (size_t i = 0; i < s->len; i++) {
+		struct task *t = &s->tasks[i];
+		enum soci_label l = soci_from_metadata(t);
+
+		if (l != SOCI_UNKNOWN) {
+			t->soci = l;
+			t->soci_evidence = SOCI_EVIDENCE_METADATA;
+			continue;
+		}
+		if (nrules == 0) {
+			t->soci = SOCI_UNKNOWN;
+			t->soci_evidence = SOCI_EVIDENCE_NONE;
+			continue;
+		}
+		t->soci = SOCI_NO;
+		t->soci_evidence = SOCI_EVIDENCE_RULE;
+		for (size_t j = 0; j < nrules; j++) {
+			if (soci_rule_matches(&rules[j], t)) {
+				t->soci = SOCI_YES;
+				break;
+			}
+		}
+	}
+}
+
+const char *
+soci_label_name(enum soci_label l)
+{
+	switch (l) {
+	case SOCI_YES:
+		return "soci";
+	case SOCI_NO:
+		return "no-soci";
+	case SOCI_UNKNOWN:
+		break;
+	}
+	return "unknown";
+}
+
+const char *
+soci_evidence_name(enum soci_evidence e)
+{
+	switch (e) {
+	case SOCI_EVIDENCE_METADATA:
+		return "metadata";
+	case SOCI_EVIDENCE_RULE:
+		return "rule";
+	case SOCI_EVIDENCE_NONE:
+		break;
+	}
+	return "none";
+}

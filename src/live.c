@@ -1,2 +1,218 @@
-/* live: not yet written (placeholder so the build links). */
-#include "ecsprof/err.h"
+/* live: wires the command line to the AWS context, the credential chain and the ECS
+ * client. Kept apart from app.c so that the commands never see HTTP, and apart from ecs.c
+ * so that the client never sees the command line. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ecsprof/creds.h"
+#include "ecsprof/ecs.h"
+#include "ecsprof/http_curl.h"
+#include "ecsprof/input.h"
+#include "ecsprof/live.h"
+#include "ecsprof/log.h"
+#include "ecsprof/timeutil.h"
+#include "ecsprof/xalloc.h"
+
+struct live_session {
+	const struct cli_opts *o;
+	struct http_transport ctx_transport;   /* STS, SSO, container credentials */
+	struct aws_context ctx;
+	bool ctx_ok;
+	struct ecs_client *client;
+	struct http_curl_options curl;
+};
+
+void
+live_result_init(struct live_result *r)
+{
+	memset(r, 0, sizeof *r);
+}
+
+void
+live_result_cleanup(struct live_result *r)
+{
+	ecs_service_list_cleanup(&r->services);
+	for (size_t i = 0; i < r->nraw; i++)
+		free(r->raw[i].json);
+	free(r->raw);
+	free(r->region);
+	free(r->cluster);
+	free(r->endpoint);
+	r->raw = NULL;
+	r->nraw = 0;
+	r->region = r->cluster = r->endpoint = NULL;
+}
+
+static int
+session_creds(void *arg, struct aws_creds *out, struct err *err)
+{
+	struct live_session *s = arg;
+	return creds_get(&s->ctx, out, err);
+}
+
+static int
+session_transport_new(void *arg, struct http_transport *out, struct err *err)
+{
+	struct live_session *s = arg;
+	return http_curl_new(&s->curl, out, err);
+}
+
+static void
+session_transport_free(void *arg, struct http_transport *t)
+{
+	http_curl_free(t);
+}
+
+void
+live_session_free(struct live_session *s)
+{
+	if (s == NULL)
+		return;
+	ecs_client_free(s->client);
+	if (s->ctx_ok)
+		aws_context_cleanup(&s->ctx);
+	http_curl_free(&s->ctx_transport);
+	free(s);
+}
+
+int
+live_session_new(const struct cli_opts *o, struct live_session **out, struct err *err)
+{
+	struct live_session *s = xcalloc(1, sizeof *s);
+	struct aws_context_options co = { 0 };
+	struct ecs_client_options eo = { 0 };
+
+	*out = NULL;
+	s->o = o;
+	s->curl.connect_timeout_ms = o->connect_timeout_ms;
+	s->curl.timeout_ms = o->timeout_ms;
+	s->curl.debug = o->debug;
+	if (http_curl_new(&s->curl, &s->ctx_transport, err) != 0)
+		goto fail;
+	co.profile = o->profile;
+	co.region = o->region;
+	co.endpoint_url = o->endpoint_url;
+	co.service = "ecs";
+	co.debug = o->debug;
+	if (aws_context_init(&s->ctx, &co, s->ctx_transport, err) != 0)
+		goto fail;
+	s->ctx_ok = true;
+	/* the config file's ca_bundle counts too, not only AWS_CA_BUNDLE */
+	s->curl.ca_bundle = s->ctx.ca_bundle;
+	if (s->ctx.region == NULL) {
+		err_set(err, ERR_CONFIG, "no AWS region: use --region, set AWS_REGION, or set "
+			"region in the profile of ~/.aws/config");
+		goto fail;
+	}
+	eo.region = s->ctx.region;
+	eo.endpoint = s->ctx.endpoint;
+	eo.max_attempts = s->ctx.max_attempts;
+	eo.concurrency = o->concurrency;
+	eo.creds = session_creds;
+	eo.creds_arg = s;
+	eo.transport_new = session_transport_new;
+	eo.transport_free = session_transport_free;
+	eo.transport_arg = s;
+	eo.debug = o->debug;
+	if (ecs_client_new(&eo, &s->client, err) != 0)
+		goto fail;
+	*out = s;
+	return 0;
+fail:
+	live_session_free(s);
+	return -1;
+}
+
+struct sink {
+	struct task_set *set;
+	struct live_result *extra;
+};
+
+static int
+take_task(void *arg, const char *json, size_t len, int64_t fetched_at_ms, struct err *err)
+{
+	struct sink *k = arg;
+
+	if (input_parse_task_json(json, len, "live", fetched_at_ms, k->set, err) != 0)
+		return err_prefix(err, "DescribeTasks answer");
+	if (k->extra != NULL && k->extra->keep_raw) {
+		struct live_result *r = k->extra;
+		r->raw = xreallocarray(r->raw, r->nraw + 1, sizeof *r->raw);
+		r->raw[r->nraw].json = xstrndup(json, len);
+		r->raw[r->nraw].len = len;
+		r->raw[r->nraw].fetched_at_ms = fetched_at_ms;
+		r->nraw++;
+	}
+	return 0;
+}
+
+int
+live_session_fetch(struct live_session *s, struct task_set *out, struct live_result *extra,
+		   struct err *err)
+{
+	const struct cli_opts *o = s->o;
+	struct ecs_query q = { 0 };
+	struct ecs_fetch_stats st;
+	struct sink k = { out, extra };
+	int64_t t0 = timeutil_now_ms();
+
+	q.cluster = o->cluster;
+	q.services = o->services.v;
+	q.nservices = o->services.n;
+	q.family = o->family;
+	q.started_by = o->started_by;
+	q.running = o->status == STATUS_ALL || o->status == STATUS_RUNNING;
+	q.stopped = o->status == STATUS_ALL || o->status == STATUS_STOPPED;
+	q.tasks = o->tasks.v;
+	q.ntasks = o->tasks.n;
+	q.since_ms = TS_NONE;
+	if (o->since != NULL &&
+	    timeutil_parse_since(o->since, timeutil_now_ms(), &q.since_ms) != 0)
+		return err_set(err, ERR_USAGE,
+			       "--since: '%s' is neither a duration (30m, 2h, 1d) nor an ISO 8601 time",
+			       o->since);
+	if (extra != NULL) {
+		free(extra->region);
+		free(extra->cluster);
+		free(extra->endpoint);
+		extra->region = xstrdup(s->ctx.region);
+		extra->cluster = xstrdup(o->cluster ? o->cluster : "default");
+		extra->endpoint = xstrdup_or_null(s->ctx.endpoint);
+		if (o->services.n > 0) {
+			ecs_service_list_cleanup(&extra->services);
+			if (ecs_describe_services(s->client, o->cluster, o->services.v,
+						  o->services.n, &extra->services, err) != 0)
+				return -1;
+		}
+	}
+	if (ecs_fetch_tasks(s->client, &q, take_task, &k, &st, err) != 0)
+		return -1;
+	if (extra != NULL)
+		extra->stats = st;
+	log_info("%s: %zu tasks listed in %zu pages, %zu described, %zu kept; %zu requests, "
+		 "%zu throttled; %.3f s", o->cluster ? o->cluster : "default", st.listed,
+		 st.pages, st.described, st.kept, st.requests, st.throttled,
+		 (double)(timeutil_now_ms() - t0) / 1000.0);
+	return 0;
+}
+
+int
+live_fetch(const struct cli_opts *o, struct task_set *out, struct live_result *extra,
+	   struct err *err)
+{
+	struct live_session *s;
+	int rc;
+
+	if (live_session_new(o, &s, err) != 0)
+		return -1;
+	rc = live_session_fetch(s, out, extra, err);
+	live_session_free(s);
+	return rc;
+}
+
+int
+live_record(const struct cli_opts *o, struct err *err)
+{
+	return err_set(err, ERR_INTERNAL, "record: waiting for record.h");
+}

@@ -1,2 +1,369 @@
-/* record: not yet written (placeholder so the build links). */
-#include "ecsprof/err.h"
+/* record: builds recording lines and merges them into a recording file. A recording is
+ * only ever replaced whole (temporary file, fsync, rename), because a half-written line
+ * in the middle of saved evidence is worse than no new data. JSON is read through input.c
+ * (input_peek_*), so this file never parses JSON itself. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ecsprof/buf.h"
+#include "ecsprof/input.h"
+#include "ecsprof/record.h"
+#include "ecsprof/timeutil.h"
+#include "ecsprof/xalloc.h"
+
+static void
+add_json_string(struct buf *b, const char *s)
+{
+	buf_addc(b, '"');
+	for (; s != NULL && *s != '\0'; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\') {
+			buf_addc(b, '\\');
+			buf_addc(b, (char)c);
+		} else if (c < 0x20) {
+			buf_addf(b, "\\u%04x", c);
+		} else {
+			buf_addc(b, (char)c);
+		}
+	}
+	buf_addc(b, '"');
+}
+
+char *
+record_line_new(const char *raw, size_t len, const char *region, const char *cluster,
+    int64_t fetched_at_ms, struct err *err)
+{
+	struct input_key k;
+	struct buf b;
+	char iso[TIMEUTIL_ISO_LEN];
+	size_t start, oldlen;
+
+	if (fetched_at_ms == TS_NONE) {
+		err_set(err, ERR_INTERNAL, "record: a recorded task needs the time it was fetched");
+		return NULL;
+	}
+	if (input_peek_task(raw, len, &k, err) != 0)
+		return NULL;
+	input_key_cleanup(&k);
+	timeutil_format_iso(fetched_at_ms, iso);
+	buf_init(&b, 0);
+	buf_addf(&b, "{\"ecsprof\":\"%s\",\"fetched_at\":\"%s\",\"region\":", RECORD_FORMAT, iso);
+	add_json_string(&b, region);
+	buf_adds(&b, ",\"cluster\":");
+	add_json_string(&b, cluster);
+	buf_adds(&b, ",\"source\":\"live\",\"task\":");
+	/* the raw object, trimmed; raw line breaks can only sit between tokens in valid JSON */
+	while (len > 0 && (raw[len - 1] == ' ' || raw[len - 1] == '\t' || raw[len - 1] == '\n' ||
+	    raw[len - 1] == '\r'))
+		len--;
+	start = 0;
+	while (start < len && (raw[start] == ' ' || raw[start] == '\t' || raw[start] == '\n' ||
+	    raw[start] == '\r'))
+		start++;
+	oldlen = b.len;
+	if (buf_add(&b, raw + start, len - start) != 0) {
+		buf_cleanup(&b);
+		err_set(err, ERR_INTERNAL, "record: task too large to record");
+		return NULL;
+	}
+	for (size_t i = oldlen; i < b.len; i++)
+		if (b.data[i] == '\n' || b.data[i] == '\r')
+			b.data[i] = ' ';
+	buf_addc(&b, '}');
+	/* read it back: a line this program cannot read must never reach a recording */
+	if (input_peek_record(b.data, b.len, &k, err) != 0) {
+		buf_cleanup(&b);
+		return NULL;
+	}
+	input_key_cleanup(&k);
+	return buf_take(&b);
+}
+
+/* ---- the file as a list of lines, indexed by task ARN --------------------------------- */
+
+struct entry {
+	char *line;
+	size_t len;
+	struct input_key key;
+};
+
+struct rfile {
+	struct entry *v;
+	size_t n, cap;
+	size_t *index;      /* open addressing: entry position + 1, 0 = empty */
+	size_t index_cap;
+};
+
+static size_t
+hash_str(const char *s)
+{
+	size_t h = 1469598103934665603u;
+
+	for (; *s != '\0'; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211u;
+	return h;
+}
+
+static void
+index_put(struct rfile *f, size_t pos)
+{
+	size_t i = hash_str(f->v[pos].key.arn) & (f->index_cap - 1);
+
+	while (f->index[i] != 0)
+		i = (i + 1) & (f->index_cap - 1);
+	f->index[i] = pos + 1;
+}
+
+static struct entry *
+rfile_find(struct rfile *f, const char *arn)
+{
+	if (f->index_cap == 0)
+		return NULL;
+	for (size_t i = hash_str(arn) & (f->index_cap - 1); f->index[i] != 0;
+	    i = (i + 1) & (f->index_cap - 1))
+		if (strcmp(f->v[f->index[i] - 1].key.arn, arn) == 0)
+			return &f->v[f->index[i] - 1];
+	return NULL;
+}
+
+static void
+rfile_add(struct rfile *f, char *line, size_t len, struct input_key *k)
+{
+	if (f->n == f->cap) {
+		f->cap = f->cap ? f->cap * 2 : 64;
+		f->v = xreallocarray(f->v, f->cap, sizeof *f->v);
+	}
+	f->v[f->n].line = line;
+	f->v[f->n].len = len;
+	f->v[f->n].key = *k;
+	memset(k, 0, sizeof *k);
+	f->n++;
+	if (f->n * 2 > f->index_cap) {
+		free(f->index);
+		f->index_cap = f->index_cap ? f->index_cap * 2 : 128;
+		while (f->n * 2 > f->index_cap)
+			f->index_cap *= 2;
+		f->index = xcalloc(f->index_cap, sizeof *f->index);
+		for (size_t i = 0; i < f->n; i++)
+			index_put(f, i);
+	} else {
+		index_put(f, f->n - 1);
+	}
+}
+
+static void
+rfile_cleanup(struct rfile *f)
+{
+	for (size_t i = 0; i < f->n; i++) {
+		free(f->v[i].line);
+		input_key_cleanup(&f->v[i].key);
+	}
+	free(f->v);
+	free(f->index);
+	memset(f, 0, sizeof *f);
+}
+
+/* The rule in record.h: is b a newer state than a? */
+static bool
+newer(const struct input_key *a, const struct input_key *b)
+{
+	if (a->has_version && b->has_version)
+		return b->version > a->version;
+	return a->fetched_at_ms != TS_NONE && b->fetched_at_ms != TS_NONE &&
+	    b->fetched_at_ms > a->fetched_at_ms;
+}
+
+/* Adds or replaces; takes line and k. Returns 1 added, 2 replaced, 0 kept the old. */
+static int
+rfile_merge(struct rfile *f, char *line, size_t len, struct input_key *k)
+{
+	struct entry *e = rfile_find(f, k->arn);
+
+	if (e == NULL) {
+		rfile_add(f, line, len, k);
+		return 1;
+	}
+	if (newer(&e->key, k)) {
+		free(e->line);
+		input_key_cleanup(&e->key);
+		e->line = line;
+		e->len = len;
+		e->key = *k;
+		memset(k, 0, sizeof *k);
+		return 2;
+	}
+	free(line);
+	input_key_cleanup(k);
+	return 0;
+}
+
+static int
+load(const char *path, struct rfile *f, bool *exists, struct err *err)
+{
+	FILE *fp = fopen(path, "rb");
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	long lineno = 0;
+	int rc = 0;
+
+	*exists = fp != NULL;
+	if (fp == NULL) {
+		if (errno == ENOENT)
+			return 0;
+		return err_set(err, ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+	}
+	while ((n = getline(&line, &cap, fp)) > 0) {
+		struct input_key k;
+		struct err e;
+		size_t len = (size_t)n;
+
+		lineno++;
+		while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+			len--;
+		if (len == 0)
+			continue;
+		err_clear(&e);
+		if (input_peek_record(line, len, &k, &e) != 0) {
+			rc = err_set(err, ERR_PARSE, "%s:%ld: %s; refusing to overwrite a file that "
+			    "is not an ecsprof recording", path, lineno, e.msg);
+			break;
+		}
+		rfile_merge(f, xstrndup(line, len), len, &k);
+	}
+	if (rc == 0 && ferror(fp))
+		rc = err_set(err, ERR_IO, "%s: read error: %s", path, strerror(errno));
+	free(line);
+	fclose(fp);
+	return rc;
+}
+
+static int
+write_all(int fd, const char *p, size_t n)
+{
+	while (n > 0) {
+		ssize_t w = write(fd, p, n);
+
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+/* Writes f to a temporary file in path's directory, then renames it over path. */
+static int
+replace(const char *path, const struct rfile *f, mode_t mode, struct err *err)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? xstrndup(path, slash == path ? 1 : (size_t)(slash - path))
+	    : xstrdup(".");
+	char *tmp = xasprintf("%s/.%s.tmp.XXXXXX", dir, slash ? slash + 1 : path);
+	int fd = mkstemp(tmp), dfd, rc = -1;
+
+	if (fd < 0) {
+		err_set(err, ERR_IO, "%s: cannot create a temporary file in %s: %s", path, dir,
+		    strerror(errno));
+		goto out;
+	}
+	for (size_t i = 0; i < f->n; i++) {
+		if (write_all(fd, f->v[i].line, f->v[i].len) != 0 || write_all(fd, "\n", 1) != 0) {
+			err_set(err, ERR_IO, "%s: write failed: %s", tmp, strerror(errno));
+			goto fail;
+		}
+	}
+	if (fchmod(fd, mode) != 0 || fsync(fd) != 0) {
+		err_set(err, ERR_IO, "%s: %s", tmp, strerror(errno));
+		goto fail;
+	}
+	if (close(fd) != 0) {
+		fd = -1;
+		err_set(err, ERR_IO, "%s: %s", tmp, strerror(errno));
+		goto fail;
+	}
+	fd = -1;
+	if (rename(tmp, path) != 0) {
+		err_set(err, ERR_IO, "%s: cannot replace it: %s", path, strerror(errno));
+		goto fail;
+	}
+	/* the rename itself must reach the disk too */
+	dfd = open(dir, O_RDONLY | O_DIRECTORY);
+	if (dfd >= 0) {
+		fsync(dfd);
+		close(dfd);
+	}
+	rc = 0;
+	goto out;
+fail:
+	if (fd >= 0)
+		close(fd);
+	unlink(tmp);
+out:
+	free(tmp);
+	free(dir);
+	return rc;
+}
+
+int
+record_merge_file(const char *path, char *const *lines, size_t nlines, size_t *added,
+    size_t *updated, struct err *err)
+{
+	struct rfile f;
+	struct stat sb;
+	bool exists = false;
+	size_t nadd = 0, nupd = 0;
+	mode_t mode = 0644;
+	int rc = -1;
+
+	memset(&f, 0, sizeof f);
+	if (load(path, &f, &exists, err) != 0)
+		goto out;
+	if (exists && stat(path, &sb) == 0)
+		mode = sb.st_mode & 07777;
+	for (size_t i = 0; i < nlines; i++) {
+		struct input_key k;
+		size_t len = strlen(lines[i]);
+		struct err e;
+
+		err_clear(&e);
+		if (memchr(lines[i], '\n', len) != NULL ||
+		    input_peek_record(lines[i], len, &k, &e) != 0) {
+			err_set(err, ERR_INTERNAL, "%s: not a recording line (%s)", path,
+			    e.msg[0] ? e.msg : "contains a line break");
+			goto out;
+		}
+		switch (rfile_merge(&f, xstrndup(lines[i], len), len, &k)) {
+		case 1:
+			nadd++;
+			break;
+		case 2:
+			nupd++;
+			break;
+		default:
+			break;
+		}
+	}
+	if (added != NULL)
+		*added = nadd;
+	if (updated != NULL)
+		*updated = nupd;
+	if (exists && nadd == 0 && nupd == 0) {
+		rc = 0; /* unchanged: not even the modification time moves */
+		goto out;
+	}
+	rc = replace(path, &f, mode, err);
+out:
+	rfile_cleanup(&f);
+	return rc;
+}

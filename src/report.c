@@ -1,2 +1,502 @@
-/* report: not yet written (placeholder so the build links). */
-#include "ecsprof/err.h"
+/* report: task set -> rows, groups, per-phase summaries and the baseline comparison,
+ * shared by every output (csv, json, table, tui). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "ecsprof/buf.h"
+#include "ecsprof/report.h"
+#include "ecsprof/timeutil.h"
+#include "ecsprof/xalloc.h"
+
+/* The verdict's rule: a difference is called significant when the two-sided
+ * Mann-Whitney p-value is below REPORT_ALPHA (0.05), the conventional 1-in-20 chance of
+ * seeing such a difference between two groups drawn from the same distribution. */
+#define REPORT_ALPHA 0.05
+
+const struct column_def report_columns[COL_COUNT] = {
+#define X(id, name, title, kind) { id, name, title, kind },
+	REPORT_COLUMNS(X)
+#undef X
+};
+
+int
+report_column_by_name(const char *name)
+{
+	int p;
+
+	if (name == NULL)
+		return -1;
+	for (int i = 0; i < COL_COUNT; i++)
+		if (strcasecmp(name, report_columns[i].name) == 0 ||
+		    strcasecmp(name, report_columns[i].title) == 0)
+			return i;
+	p = phase_by_name(name);
+	if (p >= 0)
+		return COL_PROVISION_S + p;
+	return -1;
+}
+
+/* Time columns and the lifecycle field each shows. */
+static int
+report_col_ts(enum col_id c)
+{
+	switch (c) {
+	case COL_CREATED_AT:      return TS_CREATED;
+	case COL_CONNECTIVITY_AT: return TS_CONNECTIVITY;
+	case COL_PULL_STARTED_AT: return TS_PULL_STARTED;
+	case COL_PULL_STOPPED_AT: return TS_PULL_STOPPED;
+	case COL_STARTED_AT:      return TS_STARTED;
+	case COL_STOPPED_AT:      return TS_STOPPED;
+	default:                  return -1;
+	}
+}
+
+/* The duration columns are in phase order, so the phase is the offset. */
+static int
+report_col_phase(enum col_id c)
+{
+	if (c >= COL_PROVISION_S && c <= COL_CONNECTIVITY_S)
+		return (int)(c - COL_PROVISION_S);
+	return -1;
+}
+
+int64_t
+report_cell_ms(const struct report_row *row, enum col_id c)
+{
+	int ts = report_col_ts(c), ph = report_col_phase(c);
+
+	if (ts >= 0)
+		return row->task->ts[ts];
+	if (ph >= 0)
+		return phase_ms(row->task, (enum phase_id)ph);
+	return TS_NONE;
+}
+
+/* Text columns, borrowed from the task or the report; NULL when absent. */
+static const char *
+report_text(const struct report *r, const struct report_row *row, enum col_id c)
+{
+	const struct task *t = row->task;
+
+	switch (c) {
+	case COL_TASK_ARN:          return t->arn;
+	case COL_TASK_ID:           return t->id;
+	case COL_CLUSTER:           return t->cluster;
+	case COL_SERVICE:           return t->service;
+	case COL_TASKDEF:           return t->taskdef;
+	case COL_LAUNCH_TYPE:       return t->launch_type;
+	case COL_PLATFORM_VERSION:  return t->platform_version;
+	case COL_AZ:                return t->availability_zone;
+	case COL_CPU:               return t->cpu;
+	case COL_MEMORY:            return t->memory;
+	case COL_LAST_STATUS:       return t->last_status;
+	case COL_IMAGE:             return task_image(t);
+	case COL_IMAGE_DIGEST:      return task_image_digest(t);
+	case COL_SOCI:              return soci_label_name(t->soci);
+	case COL_SOCI_EVIDENCE:     return soci_evidence_name(t->soci_evidence);
+	case COL_GROUP:
+		return r != NULL && row->group < r->ngroups ? r->groups[row->group].name : NULL;
+	case COL_STOP_CODE:         return t->stop_code;
+	case COL_STOPPED_REASON:    return t->stopped_reason;
+	case COL_SOURCE:            return t->source;
+	default:                    return NULL;
+	}
+}
+
+const char *
+report_cell(const struct report *r, const struct report_row *row, enum col_id c,
+	    char *out, size_t size)
+{
+	const char *s;
+
+	if (size == 0)
+		return out;
+	out[0] = '\0';
+	if (c >= COL_COUNT)
+		return out;
+	switch (report_columns[c].kind) {
+	case COL_TIME: {
+		char iso[TIMEUTIL_ISO_LEN];
+
+		timeutil_format_iso(report_cell_ms(row, c), iso);
+		snprintf(out, size, "%s", iso);
+		break;
+	}
+	case COL_DURATION:
+		timeutil_format_secs(report_cell_ms(row, c), out, size);
+		break;
+	case COL_TEXT:
+		s = report_text(r, row, c);
+		if (s != NULL)
+			snprintf(out, size, "%s", s);
+		break;
+	}
+	return out;
+}
+
+/* ---- sorting ---- */
+
+struct sort_item {
+	struct report_row row;
+	size_t pos;          /* position before the sort: the tie-break that keeps it stable */
+	int64_t ms;          /* time/duration columns */
+	const char *text;    /* text columns; NULL when missing */
+};
+
+struct sort_ctx {
+	bool text;
+	bool desc;
+};
+
+static int
+report_cmp_items(const void *pa, const void *pb, void *pctx)
+{
+	const struct sort_item *a = pa, *b = pb;
+	const struct sort_ctx *ctx = pctx;
+	int c = 0;
+
+	if (ctx->text) {
+		bool ma = a->text == NULL, mb = b->text == NULL;
+
+		/* missing last in either direction */
+		if (ma != mb)
+			return ma ? 1 : -1;
+		if (!ma)
+			/* version order, so cpu "256" < "1024" and "web:9" < "web:10" */
+			c = strverscmp(a->text, b->text);
+	} else {
+		bool ma = a->ms == TS_NONE, mb = b->ms == TS_NONE;
+
+		if (ma != mb)
+			return ma ? 1 : -1;
+		if (!ma)
+			c = (a->ms > b->ms) - (a->ms < b->ms);
+	}
+	if (ctx->desc)
+		c = -c;
+	if (c != 0)
+		return c;
+	return (a->pos > b->pos) - (a->pos < b->pos);
+}
+
+void
+report_sort(struct report *r, int col, bool desc)
+{
+	struct sort_item *items;
+	struct sort_ctx ctx;
+	enum col_id c;
+
+	if (r->nrows < 2)
+		return;
+	/* -1: the default order, by createdAt */
+	c = col >= 0 && col < COL_COUNT ? (enum col_id)col : COL_CREATED_AT;
+	ctx.text = report_columns[c].kind == COL_TEXT;
+	ctx.desc = desc;
+	items = xreallocarray(NULL, r->nrows, sizeof *items);
+	for (size_t i = 0; i < r->nrows; i++) {
+		const char *s;
+
+		items[i].row = r->rows[i];
+		items[i].pos = i;
+		items[i].ms = TS_NONE;
+		items[i].text = NULL;
+		if (ctx.text) {
+			s = report_text(r, &r->rows[i], c);
+			/* the "(none)" group is a missing value too: it sorts last */
+			if (s != NULL && (*s == '\0' ||
+					  (c == COL_GROUP && strcmp(s, GROUP_NONE) == 0)))
+				s = NULL;
+			items[i].text = s;
+		} else {
+			items[i].ms = report_cell_ms(&r->rows[i], c);
+		}
+	}
+	qsort_r(items, r->nrows, sizeof *items, report_cmp_items, &ctx);
+	for (size_t i = 0; i < r->nrows; i++)
+		r->rows[i] = items[i].row;
+	free(items);
+}
+
+/* ---- building ---- */
+
+struct name_item {
+	char *name;
+	size_t task;
+};
+
+static int
+report_cmp_group_names(const char *a, const char *b)
+{
+	bool na = strcmp(a, GROUP_NONE) == 0, nb = strcmp(b, GROUP_NONE) == 0;
+
+	/* "(none)" would sort first in byte order; it is the least interesting group */
+	if (na != nb)
+		return na ? 1 : -1;
+	return strcmp(a, b);
+}
+
+static int
+report_cmp_name_items(const void *pa, const void *pb)
+{
+	const struct name_item *a = pa, *b = pb;
+	int c = report_cmp_group_names(a->name, b->name);
+
+	if (c != 0)
+		return c;
+	return (a->task > b->task) - (a->task < b->task);
+}
+
+static int
+report_baseline_missing(const struct report *r, const char *name, struct err *err)
+{
+	struct buf b;
+	int rc;
+
+	if (r->ngroups == 0)
+		return err_set(err, ERR_USAGE, "--baseline '%s': there are no groups (no tasks)",
+			       name);
+	buf_init(&b, 4096);
+	for (size_t i = 0; i < r->ngroups; i++)
+		if (buf_addf(&b, "%s'%s'", i ? ", " : "", r->groups[i].name) < 0)
+			break;
+	rc = err_set(err, ERR_USAGE, "--baseline '%s' is not a group; the groups are: %s",
+		     name, buf_str(&b));
+	buf_cleanup(&b);
+	return rc;
+}
+
+int
+report_build(struct report *r, const struct task_set *set, const struct report_options *o,
+	     struct err *err)
+{
+	struct name_item *names;
+	double *vals[PHASE_COUNT];
+	size_t *gstart, n = set->len;
+	char vbuf[512];
+	int rc = 0;
+
+	memset(r, 0, sizeof *r);
+
+	/* rows, in createdAt order (set order among equal or missing times) */
+	r->rows = xreallocarray(NULL, n ? n : 1, sizeof *r->rows);
+	r->nrows = n;
+	for (size_t i = 0; i < n; i++) {
+		r->rows[i].task = &set->tasks[i];
+		r->rows[i].group = 0;
+		for (int p = 0; p < PHASE_COUNT; p++)
+			if (phase_is_negative(&set->tasks[i], (enum phase_id)p))
+				r->negative_phases++;
+	}
+
+	/* groups: sort (name, task) pairs, then each run of one name is a group */
+	names = xreallocarray(NULL, n ? n : 1, sizeof *names);
+	for (size_t i = 0; i < n; i++) {
+		names[i].name = xstrdup(group_value(&set->tasks[i], &o->group_by, vbuf, sizeof vbuf));
+		names[i].task = i;
+	}
+	qsort(names, n, sizeof *names, report_cmp_name_items);
+	r->groups = xreallocarray(NULL, n ? n : 1, sizeof *r->groups);
+	gstart = xreallocarray(NULL, n + 1, sizeof *gstart);
+	for (size_t i = 0; i < n; i++) {
+		if (r->ngroups == 0 || strcmp(names[i].name, r->groups[r->ngroups - 1].name) != 0) {
+			struct report_group *g = &r->groups[r->ngroups];
+
+			memset(g, 0, sizeof *g);
+			g->name = names[i].name;
+			names[i].name = NULL;
+			gstart[r->ngroups++] = i;
+		}
+		r->groups[r->ngroups - 1].ntasks++;
+	}
+	gstart[r->ngroups] = n;
+	for (size_t gi = 0; gi < r->ngroups; gi++)
+		for (size_t i = gstart[gi]; i < gstart[gi + 1]; i++)
+			r->rows[names[i].task].group = gi;
+
+	/* per group and phase: the durations in seconds, in task (name-sorted) order */
+	for (int p = 0; p < PHASE_COUNT; p++)
+		vals[p] = xreallocarray(NULL, n ? n : 1, sizeof *vals[p]);
+	for (size_t gi = 0; gi < r->ngroups; gi++) {
+		struct report_group *g = &r->groups[gi];
+		double pull_sum = 0, total_sum = 0;
+		size_t both = 0;
+
+		for (int p = 0; p < PHASE_COUNT; p++) {
+			double *v = vals[p] + gstart[gi];
+			size_t k = 0;
+
+			for (size_t i = gstart[gi]; i < gstart[gi + 1]; i++) {
+				int64_t ms = phase_ms(&set->tasks[names[i].task], (enum phase_id)p);
+
+				if (ms != TS_NONE)
+					v[k++] = (double)ms / 1000.0;
+			}
+			stats_summarize(v, k, &g->phase[p]);
+		}
+		for (size_t i = gstart[gi]; i < gstart[gi + 1]; i++) {
+			const struct task *t = &set->tasks[names[i].task];
+			int64_t pull = phase_ms(t, PHASE_PULL), total = phase_ms(t, PHASE_TOTAL);
+
+			if (pull != TS_NONE && total != TS_NONE) {
+				pull_sum += (double)pull;
+				total_sum += (double)total;
+				both++;
+			}
+		}
+		g->pull_share = both > 0 && total_sum > 0 ? pull_sum / total_sum : NAN;
+	}
+
+	/* the baseline: named, or the first group in name order */
+	r->baseline = 0;
+	if (o->baseline != NULL) {
+		size_t gi;
+
+		for (gi = 0; gi < r->ngroups; gi++)
+			if (strcmp(r->groups[gi].name, o->baseline) == 0)
+				break;
+		if (gi == r->ngroups) {
+			rc = report_baseline_missing(r, o->baseline, err);
+			goto out;
+		}
+		r->baseline = gi;
+	}
+
+	/* every other group against the baseline, phase by phase */
+	for (size_t gi = 0; gi < r->ngroups; gi++) {
+		const struct report_group *base = &r->groups[r->baseline];
+		struct report_group *g = &r->groups[gi];
+
+		for (int p = 0; p < PHASE_COUNT; p++) {
+			struct phase_compare *c = &g->cmp[p];
+			const struct stats_summary *bs = &base->phase[p], *gs = &g->phase[p];
+
+			memset(c, 0, sizeof *c);
+			c->p_value = NAN;
+			c->u = NAN;
+			c->p50_delta_s = c->p50_ratio = c->p90_delta_s = c->p90_ratio = NAN;
+			if (gi == r->baseline || bs->n == 0 || gs->n == 0)
+				continue;
+			c->valid = true;
+			c->p50_delta_s = gs->p50 - bs->p50;
+			c->p90_delta_s = gs->p90 - bs->p90;
+			/* a ratio against zero says nothing; leave it empty */
+			c->p50_ratio = bs->p50 > 0 ? gs->p50 / bs->p50 : NAN;
+			c->p90_ratio = bs->p90 > 0 ? gs->p90 / bs->p90 : NAN;
+			if (stats_mann_whitney(vals[p] + gstart[gi], gs->n,
+					       vals[p] + gstart[r->baseline], bs->n,
+					       &c->p_value, &c->u) < 0)
+				c->p_value = NAN;
+		}
+	}
+
+	report_sort(r, o->sort_col, o->sort_desc);
+out:
+	for (size_t i = 0; i < n; i++)
+		free(names[i].name);
+	free(names);
+	free(gstart);
+	for (int p = 0; p < PHASE_COUNT; p++)
+		free(vals[p]);
+	if (rc < 0)
+		report_cleanup(r);
+	return rc;
+}
+
+void
+report_cleanup(struct report *r)
+{
+	for (size_t i = 0; i < r->ngroups; i++)
+		free(r->groups[i].name);
+	free(r->groups);
+	free(r->rows);
+	memset(r, 0, sizeof *r);
+}
+
+/* ---- the verdict ---- */
+
+/* Seconds for people: one decimal from a second up, milliseconds below. */
+static void
+report_fmt_delta(double d, char *out, size_t size)
+{
+	snprintf(out, size, fabs(d) >= 1.0 ? "%+.1f s" : "%+.3f s", d);
+}
+
+static void
+report_fmt_p(double p, char *out, size_t size)
+{
+	if (p < 0.001)
+		snprintf(out, size, "p < 0.001");
+	else if (p < 0.1)
+		snprintf(out, size, "p = %.3f", p);
+	else
+		snprintf(out, size, "p = %.2f", p);
+}
+
+/* The smallest two-sided p the exact test can reach with m against n tasks, 2 / C(m+n, m):
+ * above alpha, no data could ever be called significant. */
+static double
+report_min_p(size_t m, size_t n)
+{
+	double c = 1;
+
+	for (size_t i = 1; i <= m; i++)
+		c = c * (double)(n + i) / (double)i;
+	return 2.0 / c;
+}
+
+void
+report_verdict(const struct report *r, size_t group, enum phase_id p, char *out, size_t size)
+{
+	const struct report_group *g, *base;
+	const struct phase_compare *c;
+	const char *phase = phase_defs[p].name;
+	char delta[32], ratio[32], pv[32];
+	size_t ng, nb;
+
+	if (size == 0)
+		return;
+	if (group >= r->ngroups || p >= PHASE_COUNT) {
+		out[0] = '\0';
+		return;
+	}
+	g = &r->groups[group];
+	base = &r->groups[r->baseline];
+	c = &g->cmp[p];
+	ng = g->phase[p].n;
+	nb = base->phase[p].n;
+	if (group == r->baseline) {
+		snprintf(out, size, "%s: baseline (the others are compared with it), n = %zu",
+			 phase, ng);
+		return;
+	}
+	if (!c->valid) {
+		snprintf(out, size, "%s: no data to compare, n = %zu vs %zu", phase, ng, nb);
+		return;
+	}
+	report_fmt_delta(c->p50_delta_s, delta, sizeof delta);
+	if (isnan(c->p50_ratio))
+		ratio[0] = '\0';
+	else
+		snprintf(ratio, sizeof ratio, " (x%.2f)", c->p50_ratio);
+	if (isnan(c->p_value)) {
+		snprintf(out, size, "%s p50 %s%s vs %s, significance not computable, n = %zu vs %zu",
+			 phase, delta, ratio, base->name, ng, nb);
+		return;
+	}
+	report_fmt_p(c->p_value, pv, sizeof pv);
+	if (c->p_value < REPORT_ALPHA) {
+		const char *how = c->p50_delta_s < 0 ? "significantly faster"
+				: c->p50_delta_s > 0 ? "significantly slower"
+				: "significantly different";
+
+		snprintf(out, size, "%s p50 %s%s vs %s: %s, %s, n = %zu vs %zu", phase, delta,
+			 ratio, base->name, how, pv, ng, nb);
+	} else {
+		snprintf(out, size, "%s p50 %s%s vs %s: not significant (%s) with n = %zu vs %zu%s",
+			 phase, delta, ratio, base->name, pv, ng, nb,
+			 report_min_p(ng, nb) > REPORT_ALPHA ? ", too few tasks to tell" : "");
+	}
+}

@@ -1,2 +1,488 @@
-/* table: not yet written (placeholder so the build links). */
-#include "ecsprof/err.h"
+/* table: plain aligned text. Widths come from a first pass over the rows, so nothing is
+ * kept per cell; the key columns are sized to fit the width first, then optional ones are
+ * added while they fit (as kubectl's -o wide does by hand). Text is sanitised because a
+ * table often ends on a terminal: a control byte from the data must not move the cursor
+ * or start an escape sequence. */
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ecsprof/buf.h"
+#include "ecsprof/phase.h"
+#include "ecsprof/table.h"
+#include "ecsprof/xalloc.h"
+
+#define GAP 2
+#define CELL_SIZE 1024
+#define ID_MIN 8
+
+struct tcol {
+	enum col_id col;
+	int priority;      /* 0: key column; optional columns join in ascending order */
+	int cap;           /* widest it gets unless verbose (0: no cap) */
+	int min;           /* a key column may shrink to this to fit */
+	bool keep_end;     /* truncate keeping the end ("family:REV" matters most) */
+};
+
+/* display order */
+static const struct tcol tcols[] = {
+	{ COL_TASK_ID,         0, 0,  0,  false },
+	{ COL_GROUP,           1, 24, 0,  false },
+	{ COL_TASKDEF,         0, 0,  12, true  },
+	{ COL_SERVICE,         4, 24, 0,  false },
+	{ COL_LAST_STATUS,     0, 0,  0,  false },
+	{ COL_AZ,              0, 0,  10, false },
+	{ COL_LAUNCH_TYPE,     3, 10, 0,  false },
+	{ COL_SOCI,            2, 0,  0,  false },
+	{ COL_CREATED_AT,      6, 0,  0,  false },
+	{ COL_PROVISION_S,     0, 0,  0,  false },
+	{ COL_PULL_S,          0, 0,  0,  false },
+	{ COL_START_S,         0, 0,  0,  false },
+	{ COL_TOTAL_S,         0, 0,  0,  false },
+	{ COL_CONNECTIVITY_S,  5, 0,  0,  false },
+	{ COL_IMAGE,           7, 48, 0,  false },
+};
+#define NTCOLS (sizeof tcols / sizeof tcols[0])
+
+/* Length of the valid UTF-8 sequence at p, 0 when it is not one. */
+static size_t
+utf8_len(const unsigned char *p)
+{
+	if (p[0] < 0x80)
+		return 1;
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		return (p[1] & 0xc0) == 0x80 ? 2 : 0;
+	if (p[0] >= 0xe0 && p[0] <= 0xef) {
+		if ((p[1] & 0xc0) != 0x80 || (p[2] & 0xc0) != 0x80)
+			return 0;
+		if ((p[0] == 0xe0 && p[1] < 0xa0) || (p[0] == 0xed && p[1] > 0x9f))
+			return 0;
+		return 3;
+	}
+	if (p[0] >= 0xf0 && p[0] <= 0xf4) {
+		if ((p[1] & 0xc0) != 0x80 || (p[2] & 0xc0) != 0x80 || (p[3] & 0xc0) != 0x80)
+			return 0;
+		if ((p[0] == 0xf0 && p[1] < 0x90) || (p[0] == 0xf4 && p[1] > 0x8f))
+			return 0;
+		return 4;
+	}
+	return 0;
+}
+
+/* Copies s into out with every control character (C0, DEL, C1) and invalid byte
+ * replaced by '?', so one cell is one line of printable text. */
+static void
+sanitise(const char *s, char *out, size_t size)
+{
+	size_t o = 0;
+
+	for (const unsigned char *p = (const unsigned char *)s; *p != '\0';) {
+		size_t len = utf8_len(p);
+		bool bad = len == 0 || (len == 1 && (*p < 0x20 || *p == 0x7f)) ||
+			   (len == 2 && p[0] == 0xc2 && p[1] < 0xa0);
+
+		if (bad)
+			len = 1;
+		if (o + len >= size)
+			break;
+		if (bad)
+			out[o] = '?';
+		else
+			memcpy(out + o, p, len);
+		o += len;
+		p += len;
+	}
+	out[o] = '\0';
+}
+
+/* display width: code points (valid UTF-8 after sanitise) */
+static int
+dwidth(const char *s)
+{
+	int n = 0;
+
+	for (; *s != '\0'; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return n;
+}
+
+/* byte offset of code point number i */
+static size_t
+cp_offset(const char *s, int i)
+{
+	const char *p = s;
+
+	for (; *p != '\0'; p++)
+		if (((unsigned char)*p & 0xc0) != 0x80 && i-- == 0)
+			break;
+	return (size_t)(p - s);
+}
+
+static int
+put_cell(struct buf *b, const char *s, int w, bool right, bool keep_end)
+{
+	int n = dwidth(s), rc = 0;
+
+	if (n > w && w >= 2) {
+		if (keep_end) {
+			rc |= buf_addc(b, '~');
+			rc |= buf_adds(b, s + cp_offset(s, n - (w - 1)));
+		} else {
+			rc |= buf_add(b, s, cp_offset(s, w - 1));
+			rc |= buf_addc(b, '~');
+		}
+		return rc;
+	}
+	if (n > w)
+		return buf_add(b, s, cp_offset(s, w));
+	for (int i = 0; right && i < w - n; i++)
+		rc |= buf_addc(b, ' ');
+	rc |= buf_adds(b, s);
+	for (int i = 0; !right && i < w - n; i++)
+		rc |= buf_addc(b, ' ');
+	return rc;
+}
+
+/* "12.3" from ms, rounded half up in integers (no binary-fraction surprises) */
+static void
+fmt_tenths(int64_t ms, char *out, size_t size)
+{
+	if (ms == TS_NONE || ms < 0) {
+		snprintf(out, size, "-");
+		return;
+	}
+	int64_t t = (ms + 50) / 100;
+	snprintf(out, size, "%lld.%lld", (long long)(t / 10), (long long)(t % 10));
+}
+
+static void
+fmt_secs(double s, char *out, size_t size)
+{
+	if (!isfinite(s) || s < 0) {
+		snprintf(out, size, "-");
+		return;
+	}
+	fmt_tenths((int64_t)llround(s * 1000.0), out, size);
+}
+
+/* stopped (or stopping) without ever reaching RUNNING, or ECS says so */
+static bool
+failed_start(const struct task *t)
+{
+	if (t->stop_code != NULL && strcmp(t->stop_code, "TaskFailedToStart") == 0)
+		return true;
+	if (t->ts[TS_STARTED] != TS_NONE)
+		return false;
+	return t->stop_code != NULL || t->stopped_reason != NULL ||
+	       t->ts[TS_STOPPED] != TS_NONE || t->ts[TS_STOPPING] != TS_NONE ||
+	       (t->last_status != NULL && strcmp(t->last_status, "STOPPED") == 0);
+}
+
+struct layout {
+	int idlen;             /* 0: full ids */
+	int width[NTCOLS];     /* 0: column not shown */
+};
+
+static const char *
+tcell(const struct report *r, const struct report_row *row, const struct tcol *tc,
+      const struct layout *l, char *out, size_t size)
+{
+	char raw[CELL_SIZE];
+	enum col_kind kind = report_columns[tc->col].kind;
+
+	if (kind == COL_DURATION) {
+		fmt_tenths(report_cell_ms(row, tc->col), out, size);
+		return out;
+	}
+	report_cell(r, row, tc->col, raw, sizeof raw);
+	if (kind == COL_TIME && strlen(raw) >= 19) {
+		raw[10] = ' ';   /* "2024-05-01 10:00:03": the ms and Z are noise here */
+		raw[19] = '\0';
+	}
+	if (tc->col == COL_TASK_ID && l->idlen > 0 && (size_t)l->idlen < strlen(raw))
+		raw[l->idlen] = '\0';
+	sanitise(raw, out, size - 1);
+	if (out[0] == '\0')
+		snprintf(out, size, "-");
+	else if (tc->col == COL_LAST_STATUS && failed_start(row->task) &&
+		 strlen(out) + 1 < size)
+		memcpy(out + strlen(out), "*", 2);
+	return out;
+}
+
+static int
+cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* the shortest prefix, at least ID_MIN long, that tells every task apart (as git does) */
+static int
+id_prefix_len(const struct report *r)
+{
+	const char **ids = xcalloc(r->nrows ? r->nrows : 1, sizeof *ids);
+	size_t n = 0;
+	int len = ID_MIN;
+
+	for (size_t i = 0; i < r->nrows; i++)
+		if (r->rows[i].task->id != NULL)
+			ids[n++] = r->rows[i].task->id;
+	qsort(ids, n, sizeof *ids, cmp_str);
+	for (size_t i = 1; i < n; i++) {
+		int common = 0;
+
+		while (ids[i - 1][common] != '\0' && ids[i - 1][common] == ids[i][common])
+			common++;
+		if (ids[i][common] != '\0' && common + 1 > len)
+			len = common + 1;
+	}
+	free(ids);
+	return len;
+}
+
+static void
+plan(const struct report *r, int width, bool verbose, struct layout *l)
+{
+	int natural[NTCOLS], total = 0;
+	char out[CELL_SIZE];
+
+	l->idlen = verbose ? 0 : id_prefix_len(r);
+	for (size_t c = 0; c < NTCOLS; c++) {
+		natural[c] = dwidth(report_columns[tcols[c].col].title);
+		l->width[c] = 0;
+	}
+	for (size_t i = 0; i < r->nrows; i++)
+		for (size_t c = 0; c < NTCOLS; c++) {
+			int w = dwidth(tcell(r, &r->rows[i], &tcols[c], l, out, sizeof out));
+
+			if (w > natural[c])
+				natural[c] = w;
+		}
+	for (size_t c = 0; c < NTCOLS; c++) {
+		if (tcols[c].priority != 0)
+			continue;
+		l->width[c] = natural[c];
+		total += natural[c] + (total ? GAP : 0);
+	}
+	/* shrink the elastic key columns, as little as needed */
+	for (size_t c = 0; c < NTCOLS && total > width; c++) {
+		if (tcols[c].priority != 0 || tcols[c].min == 0 || l->width[c] <= tcols[c].min)
+			continue;
+		int cut = total - width;
+
+		if (cut > l->width[c] - tcols[c].min)
+			cut = l->width[c] - tcols[c].min;
+		l->width[c] -= cut;
+		total -= cut;
+	}
+	for (int prio = 1; prio <= 7; prio++) {
+		for (size_t c = 0; c < NTCOLS; c++) {
+			int w = natural[c];
+
+			if (tcols[c].priority != prio)
+				continue;
+			if (tcols[c].col == COL_GROUP && r->ngroups < 2)
+				continue;
+			if (!verbose && tcols[c].cap > 0 && w > tcols[c].cap)
+				w = tcols[c].cap;
+			if (!verbose && total + GAP + w > width)
+				continue;
+			l->width[c] = w;
+			total += GAP + w;
+		}
+	}
+}
+
+static int
+put_line(FILE *f, struct buf *line)
+{
+	while (line->len > 0 && line->data[line->len - 1] == ' ')
+		line->len--;
+	if (buf_addc(line, '\n') != 0)
+		return -1;
+	if (fwrite(line->data, 1, line->len, f) != line->len)
+		return -1;
+	buf_reset(line);
+	return 0;
+}
+
+static int
+row_line(struct buf *line, const struct report *r, const struct report_row *row,
+	 const struct layout *l)
+{
+	char out[CELL_SIZE];
+	bool first = true;
+	int rc = 0;
+
+	for (size_t c = 0; c < NTCOLS; c++) {
+		const char *s;
+		bool right;
+
+		if (l->width[c] == 0)
+			continue;
+		right = report_columns[tcols[c].col].kind == COL_DURATION;
+		s = row != NULL ? tcell(r, row, &tcols[c], l, out, sizeof out)
+				: report_columns[tcols[c].col].title;
+		if (!first)
+			rc |= buf_add(line, "  ", GAP);
+		rc |= put_cell(line, s, l->width[c], right, tcols[c].keep_end);
+		first = false;
+	}
+	return rc;
+}
+
+static int
+footnotes(FILE *f, struct buf *line, const struct report *r, const struct layout *l)
+{
+	char id[CELL_SIZE], code[CELL_SIZE], reason[CELL_SIZE];
+	bool any = false;
+
+	for (size_t i = 0; i < r->nrows; i++) {
+		const struct task *t = r->rows[i].task;
+		const char *why = t->stopped_reason;
+
+		if (!failed_start(t))
+			continue;
+		/* ECS sometimes leaves the task's reason empty and puts it on the container */
+		for (size_t k = 0; why == NULL && k < t->ncontainers; k++)
+			why = t->containers[k].reason;
+		tcell(r, &r->rows[i], &tcols[0], l, id, sizeof id);
+		sanitise(t->stop_code != NULL ? t->stop_code : "no stop code", code, sizeof code);
+		sanitise(why != NULL ? why : "no reason given", reason, sizeof reason);
+		if ((!any && put_line(f, line) != 0) ||
+		    buf_addf(line, "* %s stopped before RUNNING (%s): %s", id, code, reason) != 0 ||
+		    put_line(f, line) != 0)
+			return -1;
+		any = true;
+	}
+	return 0;
+}
+
+static int
+finish(FILE *f, int rc, struct err *err)
+{
+	if (rc != 0 || fflush(f) != 0 || ferror(f))
+		return err_set(err, ERR_IO, "table: write failed: %s",
+			       errno ? strerror(errno) : "output error");
+	return 0;
+}
+
+int
+table_write_tasks(FILE *f, const struct report *r, int width, bool verbose, struct err *err)
+{
+	struct layout l;
+	struct buf line;
+	int rc;
+
+	if (width <= 0)
+		width = TABLE_WIDTH_DEFAULT;
+	errno = 0;
+	plan(r, width, verbose, &l);
+	buf_init(&line, 1 << 20);
+	rc = row_line(&line, r, NULL, &l) | put_line(f, &line);
+	for (size_t i = 0; rc == 0 && i < r->nrows; i++)
+		rc = row_line(&line, r, &r->rows[i], &l) | put_line(f, &line);
+	if (rc == 0)
+		rc = footnotes(f, &line, r, &l);
+	buf_cleanup(&line);
+	return finish(f, rc, err);
+}
+
+static const char *const stat_titles[] = { "N", "MIN", "P50", "P90", "P99", "MAX", "MEAN" };
+#define PHASE_W 12
+#define STAT_W 8
+
+/* A sentence indented by 2, wrapped at spaces to width (continuations indented by 4) so
+ * the verdicts read in an 80-column terminal; a word longer than a line is not cut. */
+static int
+put_wrapped(FILE *f, struct buf *line, const char *text, int width)
+{
+	const char *p = text;
+	int indent = 2, rc = 0;
+
+	while (*p != '\0') {
+		int room = width - indent, used = 0;
+		const char *cut = NULL, *q = p;
+
+		for (; *q != '\0'; q++) {
+			if (*q == ' ' && used <= room)
+				cut = q;
+			used += ((unsigned char)*q & 0xc0) != 0x80;
+		}
+		if (used <= room || cut == NULL)
+			cut = q;
+		for (int i = 0; i < indent; i++)
+			rc |= buf_addc(line, ' ');
+		rc |= buf_add(line, p, (size_t)(cut - p));
+		rc |= put_line(f, line);
+		p = *cut == ' ' ? cut + 1 : cut;
+		indent = 4;
+	}
+	return rc;
+}
+
+static int
+group_block(FILE *f, struct buf *line, const struct report *r, size_t gi, int width)
+{
+	const struct report_group *g = &r->groups[gi];
+	char name[CELL_SIZE], v[64], verdict[512];
+	int rc = 0;
+
+	sanitise(g->name, name, sizeof name);
+	rc |= buf_addf(line, "GROUP %s%s: %zu task%s", name,
+		       gi == r->baseline && r->ngroups > 1 ? " (baseline)" : "", g->ntasks,
+		       g->ntasks == 1 ? "" : "s");
+	if (isfinite(g->pull_share))
+		rc |= buf_addf(line, ", pull is %.1f%% of total startup", g->pull_share * 100.0);
+	rc |= put_line(f, line);
+	rc |= put_cell(line, "PHASE", PHASE_W, false, false);
+	for (size_t s = 0; s < sizeof stat_titles / sizeof stat_titles[0]; s++)
+		rc |= put_cell(line, stat_titles[s], s == 0 ? 4 : STAT_W, true, false);
+	rc |= buf_adds(line, "   (seconds)");
+	rc |= put_line(f, line);
+	for (int p = 0; p < PHASE_COUNT; p++) {
+		const struct stats_summary *st = &g->phase[p];
+		double vals[] = { st->min, st->p50, st->p90, st->p99, st->max, st->mean };
+
+		rc |= put_cell(line, phase_defs[p].name, PHASE_W, false, false);
+		snprintf(v, sizeof v, "%zu", st->n);
+		rc |= put_cell(line, v, 4, true, false);
+		for (size_t s = 0; s < sizeof vals / sizeof vals[0]; s++) {
+			if (st->n > 0)
+				fmt_secs(vals[s], v, sizeof v);
+			else
+				snprintf(v, sizeof v, "-");
+			rc |= put_cell(line, v, STAT_W, true, false);
+		}
+		rc |= put_line(f, line);
+	}
+	if (gi == r->baseline || r->ngroups < 2)
+		return rc;
+	for (int p = 0; p < PHASE_COUNT; p++) {
+		report_verdict(r, gi, (enum phase_id)p, verdict, sizeof verdict);
+		sanitise(verdict, name, sizeof name);
+		rc |= put_wrapped(f, line, name, width);
+	}
+	return rc;
+}
+
+int
+table_write_summary(FILE *f, const struct report *r, int width, struct err *err)
+{
+	struct buf line;
+	int rc = 0;
+
+	if (width <= 0)
+		width = TABLE_WIDTH_DEFAULT;
+	errno = 0;
+	buf_init(&line, 1 << 20);
+	for (size_t g = 0; rc == 0 && g < r->ngroups; g++) {
+		if (g > 0)
+			rc |= put_line(f, &line);
+		rc |= group_block(f, &line, r, g, width);
+	}
+	buf_cleanup(&line);
+	return finish(f, rc, err);
+}

@@ -14,8 +14,8 @@
  * console's 8); 6 fits "123.4s". */
 const struct tui_col_def tui_cols[TUI_COL_COUNT] = {
 	{ TUI_COL_ID,        "TASK",    8,  8, 0, COL_TASK_ID,     false, false },
-	{ TUI_COL_TASKDEF,   "TASKDEF", 8, 24, 4, COL_TASKDEF,     false, false },
-	{ TUI_COL_STATUS,    "STATUS",  7, 12, 3, COL_LAST_STATUS, false, false },
+	{ TUI_COL_TASKDEF,   "TASKDEF", 8, 24, 4, COL_TASKDEF,     false, true  },
+	{ TUI_COL_STATUS,    "STATUS",  8, 12, 3, COL_LAST_STATUS, false, false },
 	{ TUI_COL_AZ,        "AZ",      6, 10, 5, COL_AZ,          false, true  },
 	{ TUI_COL_PROVISION, "PROV",    6,  6, 2, COL_PROVISION_S, true,  false },
 	{ TUI_COL_PULL,      "PULL",    6,  6, 1, COL_PULL_S,      true,  false },
@@ -60,14 +60,15 @@ tui_layout_columns(int width, struct tui_columns *out)
 		extra = 0;
 	}
 	/* the order in which extra space is handed out */
-	static const enum tui_col order[] = {
-		TUI_COL_BAR, TUI_COL_STATUS, TUI_COL_AZ, TUI_COL_TASKDEF,
+	static const struct { enum tui_col col; int upto; } order[] = {
+		{ TUI_COL_BAR, 14 }, { TUI_COL_TASKDEF, 14 }, { TUI_COL_STATUS, 12 },
+		{ TUI_COL_AZ, 10 }, { TUI_COL_TASKDEF, 24 },
 	};
 	for (size_t i = 0; i < sizeof order / sizeof order[0] && extra > 0; i++) {
-		enum tui_col c = order[i];
+		enum tui_col c = order[i].col;
 		if (!shown[c])
 			continue;
-		int give = tui_cols[c].pref_w - out->w[c];
+		int give = order[i].upto - out->w[c];
 		if (give > extra)
 			give = extra;
 		if (give > 0) {

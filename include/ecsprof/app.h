@@ -1,9 +1,27 @@
 /* app: the commands (tasks, watch, record, report) wired from options to inputs, model
- * and outputs. main() only calls app_main().
- * Ownership: app_main owns everything it creates and frees it before returning. */
+ * and outputs. main() only calls app_main(); watch and the TUI reuse the steps below.
+ * Ownership: functions borrow the options and task set; a report filled by
+ * app_build_report() is the caller's to report_cleanup(). */
 #ifndef ECSPROF_APP_H
 #define ECSPROF_APP_H
 
+#include "ecsprof/cli.h"
+#include "ecsprof/err.h"
+#include "ecsprof/report.h"
+#include "ecsprof/task.h"
+
 int app_main(int argc, char **argv);
+
+/* Applies the SELECT options (--cluster, --service, --family, --started-by, --status,
+ * --task, --since) to a task set, for offline data and as a safety net for live data. */
+int app_select(const struct cli_opts *o, struct task_set *set, struct err *err);
+/* --soci-if labels, --group-by, --baseline, --sort: the task set becomes a report. */
+int app_build_report(const struct cli_opts *o, struct task_set *set, struct report *r,
+		     struct err *err);
+/* FMT_AUTO resolved: tui on a terminal (and no --output), else table. */
+enum cli_format app_format(const struct cli_opts *o);
+/* Writes a report as csv, json or table to --output (atomically) or stdout. */
+int app_write(const struct cli_opts *o, enum cli_format fmt, const struct report *r,
+	      struct err *err);
 
 #endif

@@ -40,7 +40,9 @@ struct group_key {
 	char *tag;            /* GK_TAG: the tag name */
 };
 
-/* "family", "tag:team", ...; on error fills err with the list of valid keys. */
+/* "family", "tag:team", ... (names case-insensitive, tag names as typed); on error fills
+ * err (ERR_USAGE) with the list of valid keys. size is "cpu/memory", "?" for a missing
+ * half; deployment is startedBy when it is "ecs-svc/..."; platform is platformVersion. */
 int group_key_parse(const char *s, struct group_key *out, struct err *err);
 void group_key_cleanup(struct group_key *k);
 /* The key's value for t, or GROUP_NONE when the task lacks it. buf is used when the
@@ -55,7 +57,11 @@ struct soci_rule {
 int soci_rule_parse(const char *s, struct soci_rule *out, struct err *err);
 void soci_rule_cleanup(struct soci_rule *r);
 /* Labels every task: metadata Snapshotter (proof) > rules > unknown. With at least one
- * rule, a task matching none is SOCI_NO (evidence "rule"). */
+ * rule, a task matching none is SOCI_NO (evidence "rule").
+ * Metadata: any container with Snapshotter "soci" -> SOCI_YES; every container that
+ * reports one says "overlayfs" -> SOCI_NO; none reports one -> the rules decide.
+ * Rules: fnmatch(3) on the key's value; a task lacking the value matches no rule (so
+ * "tag:soci=*" does not claim untagged tasks); source also matches on its base name. */
 void group_apply_soci(struct task_set *s, const struct soci_rule *rules, size_t nrules);
 const char *soci_label_name(enum soci_label l);        /* "soci", "no-soci", "unknown" */
 const char *soci_evidence_name(enum soci_evidence e);  /* "metadata", "rule", "none" */

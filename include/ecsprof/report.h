@@ -111,7 +111,8 @@ struct report {
 int report_build(struct report *r, const struct task_set *set, const struct report_options *o,
 		 struct err *err);
 void report_cleanup(struct report *r);
-/* Stable sort; missing values sort last in either direction. */
+/* Stable sort; missing values (and the "(none)" group) sort last in either direction.
+ * col -1 is createdAt order. Text sorts in version order (cpu "256" < "1024"). */
 void report_sort(struct report *r, int col, bool desc);
 
 /* The cell as every output prints it: text as is, times ISO 8601 UTC with ms, durations
@@ -121,9 +122,13 @@ const char *report_cell(const struct report *r, const struct report_row *row, en
 /* The value to sort by for time/duration columns (ms), TS_NONE when missing. */
 int64_t report_cell_ms(const struct report_row *row, enum col_id c);
 
-/* One sentence a reader understands without the man page, e.g.
- * "pull p50 -84.2 s (x0.06), p < 0.001, n = 20 vs 20" or
- * "pull: not significant (p = 0.70) with n = 3 vs 3". */
+/* One sentence a reader understands without the man page, starting with the phase:
+ * "pull p50 -85.2 s (x0.06) vs no-soci: significantly faster, p < 0.001, n = 20 vs 20",
+ * "pull p50 +1.3 s (x1.02) vs no-soci: not significant (p = 0.70) with n = 8 vs 8",
+ * "... not significant (p = 0.10) with n = 3 vs 3, too few tasks to tell" (when even
+ * perfectly separated groups of that size could not reach p < 0.05),
+ * "pull: baseline (the others are compared with it), n = 20",
+ * "pull: no data to compare, n = 0 vs 20". Significant means p < 0.05. */
 void report_verdict(const struct report *r, size_t group, enum phase_id p, char *out, size_t size);
 
 #endif

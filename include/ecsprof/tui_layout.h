@@ -26,7 +26,7 @@ struct tui_col_def {
 	enum tui_col id;
 	const char *title;
 	int min_w;            /* below this the column is dropped */
-	int pref_w;           /* extra width goes up to this, in the order of tui_layout_columns */
+	int pref_w;           /* the most it gets before the bar takes the rest */
 	int drop_rank;        /* dropped first when the terminal is too narrow: higher first */
 	int report_col;       /* enum col_id it sorts by (report.h) */
 	bool right;           /* right-aligned (numbers) */
@@ -41,7 +41,8 @@ struct tui_columns {
 
 /* Lays the columns out in width screen cells, one blank between columns. Columns are
  * dropped by drop_rank until their minimums fit; extra space goes to the bar (up to a
- * useful size), then to the text columns up to their preferred width, then to the bar. */
+ * useful size), to TASKDEF (enough for "name:rev"), STATUS and AZ, then TASKDEF up to its
+ * preferred width, then the bar. */
 void tui_layout_columns(int width, struct tui_columns *out);
 
 /* A duration in the fewest characters that still carry the most precision and fit in

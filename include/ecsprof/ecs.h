@@ -1,0 +1,122 @@
+/* ecs: the Amazon ECS API over awsJson1_1 (ListTasks, DescribeTasks, DescribeServices,
+ * ListClusters), signed with SigV4, retried as the SDKs do, with several requests in flight.
+ * Ownership: an ecs_client borrows its options' strings and callbacks for its lifetime and
+ * owns its transports; results (ecs_service_list, cluster names) are the caller's, freed
+ * with the matching _cleanup/_free; raw task JSON handed to a callback is borrowed. */
+#ifndef ECSPROF_ECS_H
+#define ECSPROF_ECS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ecsprof/creds.h"
+#include "ecsprof/err.h"
+#include "ecsprof/http.h"
+
+/* Credentials for one request (creds_get in production). Called under the client's lock,
+ * so it need not be thread-safe. */
+typedef int ecs_creds_fn(void *arg, struct aws_creds *out, struct err *err);
+/* One transport per request in flight (http_curl_new in production; tests script one). */
+typedef int ecs_transport_new_fn(void *arg, struct http_transport *out, struct err *err);
+typedef void ecs_transport_free_fn(void *arg, struct http_transport *t);
+
+struct ecs_client_options {
+	const char *region;            /* signing region; required */
+	const char *endpoint;          /* "https://ecs.us-east-1.amazonaws.com"; required */
+	int max_attempts;              /* <= 0: 3 */
+	long concurrency;              /* requests in flight; <= 0: 4 */
+	ecs_creds_fn *creds;           /* required */
+	void *creds_arg;
+	ecs_transport_new_fn *transport_new;   /* required */
+	ecs_transport_free_fn *transport_free;
+	void *transport_arg;
+	bool debug;                    /* log the canonical request (token redacted) */
+};
+
+struct ecs_client;
+
+int ecs_client_new(const struct ecs_client_options *o, struct ecs_client **out,
+		   struct err *err);
+void ecs_client_free(struct ecs_client *c);
+
+/* What to fetch. Tasks come from ListTasks unless tasks[] is given. */
+struct ecs_query {
+	const char *cluster;               /* name or ARN; NULL = the "default" cluster */
+	const char *const *services;       /* serviceName filters (one ListTasks chain each) */
+	size_t nservices;
+	const char *family;
+	const char *started_by;
+	bool running;                      /* desiredStatus RUNNING (includes PENDING tasks) */
+	bool stopped;                      /* desiredStatus STOPPED */
+	const char *const *tasks;          /* ARNs or ids: describe these, skip ListTasks */
+	size_t ntasks;
+	int64_t since_ms;                  /* keep tasks created at or after; TS_NONE = all */
+};
+
+struct ecs_fetch_stats {
+	size_t listed;        /* task ARNs ListTasks returned (after de-duplication) */
+	size_t described;     /* tasks DescribeTasks returned */
+	size_t kept;          /* ... handed to the callback (after --since) */
+	size_t failures;      /* DescribeTasks failures[] entries (each logged as a warning) */
+	size_t pages;         /* ListTasks pages */
+	size_t requests;      /* HTTP attempts, retries included */
+	size_t throttled;     /* throttled responses */
+};
+
+/* Receives one described task as raw JSON text (compact, as ECS sent it), on the calling
+ * thread, in ListTasks order. fetched_at_ms is when its DescribeTasks answer arrived. */
+typedef int ecs_task_fn(void *arg, const char *json, size_t len, int64_t fetched_at_ms,
+			struct err *err);
+
+/* Lists and describes; on a ClusterNotFoundException the message names the clusters that
+ * do exist. Every failure is one line (see ecs_error_from_response). */
+int ecs_fetch_tasks(struct ecs_client *c, const struct ecs_query *q, ecs_task_fn *fn,
+		    void *arg, struct ecs_fetch_stats *st, struct err *err);
+
+struct ecs_deployment {
+	char *id;
+	char *status;                      /* PRIMARY, ACTIVE, INACTIVE */
+	char *rollout_state;               /* COMPLETED, IN_PROGRESS, FAILED; NULL if absent */
+	char *taskdef_arn;
+	int64_t created_ms;                /* TS_NONE if absent */
+	int64_t updated_ms;
+	long desired, running, pending, failed;
+};
+
+struct ecs_service {
+	char *name;
+	char *arn;
+	char *status;                      /* ACTIVE, DRAINING, INACTIVE */
+	char *taskdef_arn;
+	char *launch_type;
+	long desired, running, pending;
+	int64_t created_ms;
+	struct ecs_deployment *deployments;
+	size_t ndeployments;
+};
+
+struct ecs_service_list {
+	struct ecs_service *v;
+	size_t n;
+};
+
+/* DescribeServices (10 names per request). A name the service does not know is an error
+ * (ServiceNotFoundException-like, one line naming it). out is initialised by the call. */
+int ecs_describe_services(struct ecs_client *c, const char *cluster, const char *const *names,
+			  size_t n, struct ecs_service_list *out, struct err *err);
+void ecs_service_list_cleanup(struct ecs_service_list *l);
+/* Deep copy of one service appended to dst (for callers that merge lists). */
+void ecs_service_list_add(struct ecs_service_list *dst, const struct ecs_service *s);
+
+/* ListClusters, every page; short names ("prod", not the ARN). */
+int ecs_list_clusters(struct ecs_client *c, char ***names, size_t *n, struct err *err);
+void ecs_names_free(char **names, size_t n);
+
+/* Turns a failed response (status >= 300) into one line a user can act on:
+ * "CODE: message — what to do", with err->aws_type = CODE and err->http_status set.
+ * op is the operation ("DescribeTasks"), used for IAM hints. Returns -1. */
+int ecs_error_from_response(const char *op, const struct http_response *resp, int attempts,
+			    struct err *err);
+
+#endif

@@ -1,0 +1,69 @@
+/* input: the only reader of task JSON. Turns saved data (DescribeTasks responses, bare
+ * tasks, EventBridge task events, ecsprof recordings, task metadata v4 documents) into
+ * tasks in a task_set, recognising each shape from its content, never from a flag.
+ * Ownership: parsed tasks are handed to the caller's task_set (task_set_take); nothing
+ * else outlives a call except struct input_key, freed by input_key_cleanup(). */
+#ifndef ECSPROF_INPUT_H
+#define ECSPROF_INPUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ecsprof/err.h"
+#include "ecsprof/task.h"
+
+/* Counts over one or more calls (the functions add to it; zero it first). */
+struct input_stats {
+	size_t tasks;       /* task states accepted (each event, record line, array item) */
+	size_t events;      /* ... of which EventBridge "ECS Task State Change" events */
+	size_t records;     /* ... of which ecsprof recording lines */
+	size_t metadata;    /* ... of which task metadata v4 documents */
+	size_t duplicates;  /* dropped: same (taskArn, version) as a state already read */
+	size_t skipped;     /* bad tasks and other events left out, each with a warning */
+	size_t failures;    /* DescribeTasks failures[] entries, each with a warning */
+};
+
+/* Limits: beyond them input is refused with a clear error rather than exhausting memory. */
+#define INPUT_MAX_LINE   ((size_t)64 << 20)   /* one JSON Lines line */
+#define INPUT_MAX_DOC    ((size_t)1 << 30)    /* one whole (non-JSON-Lines) document */
+#define INPUT_MAX_STRING ((size_t)1 << 20)    /* one string field kept in a task */
+
+/* Where warnings go: one line each, "FILE:LINE: what" without a trailing newline. The
+ * default (fn NULL) prints "ecsprof: warning: <line>" on stderr. Warnings are delivered
+ * from the calling thread, in input order. */
+typedef void input_warn_fn(void *ctx, const char *line);
+void input_set_warn(input_warn_fn *fn, void *ctx);
+
+/* Tuning, for tests and the benchmark: JSON Lines parser threads (0 = one per CPU, at most
+ * 4) and the chunk size handed to each (0 = 1 MiB). Results do not depend on either. */
+void input_set_tuning(unsigned threads, size_t chunk_bytes);
+
+/* Reads one file; path "-" is stdin. task->source is path as given. Returns -1 with
+ * "FILE:LINE:COLUMN: ..." in err for malformed JSON, an unknown shape, a file without any
+ * usable task (when some were skipped), or a read error. Tasks read before the error stay
+ * in the set. */
+int input_read_file(const char *path, struct task_set *set, struct input_stats *st,
+    struct err *err);
+/* The same on bytes in memory; name is used as the source and in messages. */
+int input_read_mem(const char *name, const char *data, size_t len, struct task_set *set,
+    struct input_stats *st, struct err *err);
+/* One raw DescribeTasks task object (as the live client receives it): parsed, stamped
+ * with source and fetched_at_ms (TS_NONE if unknown) and taken into the set. */
+int input_parse_task_json(const char *json, size_t len, const char *source,
+    int64_t fetched_at_ms, struct task_set *set, struct err *err);
+
+/* The identity of a task state, read without building a struct task (record.c uses it). */
+struct input_key {
+	char *arn;               /* owned */
+	bool has_version;
+	int64_t version;
+	int64_t fetched_at_ms;   /* TS_NONE for a raw task */
+};
+/* A raw task object: its taskArn (required) and version. */
+int input_peek_task(const char *json, size_t len, struct input_key *k, struct err *err);
+/* A recording line (see record.h): refuses anything that is not one. */
+int input_peek_record(const char *line, size_t len, struct input_key *k, struct err *err);
+void input_key_cleanup(struct input_key *k);
+
+#endif

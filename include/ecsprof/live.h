@@ -1,0 +1,54 @@
+/* live: the commands' way into the ECS API: options -> AWS context -> ECS client ->
+ * tasks in a task_set (plus the services and, for recording, the raw task JSON).
+ * Ownership: a live_session owns its context, client and connections until
+ * live_session_free(); a live_result owns everything in it, freed by live_result_cleanup();
+ * the cli_opts passed in are borrowed for the session's lifetime. */
+#ifndef ECSPROF_LIVE_H
+#define ECSPROF_LIVE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ecsprof/cli.h"
+#include "ecsprof/ecs.h"
+#include "ecsprof/err.h"
+#include "ecsprof/task.h"
+
+struct live_raw_task {
+	char *json;                    /* one DescribeTasks task object, compact JSON */
+	size_t len;
+	int64_t fetched_at_ms;
+};
+
+struct live_result {
+	bool keep_raw;                 /* in: collect raw[] (record, watch --record) */
+	struct ecs_service_list services;   /* --service: DescribeServices, with deployments */
+	struct live_raw_task *raw;
+	size_t nraw;
+	struct ecs_fetch_stats stats;
+	char *region;                  /* where the tasks came from */
+	char *cluster;                 /* as given, "default" when not */
+	char *endpoint;
+};
+
+void live_result_init(struct live_result *r);
+void live_result_cleanup(struct live_result *r);
+
+/* A session keeps its connections and credentials between fetches (watch polls). */
+struct live_session;
+int live_session_new(const struct cli_opts *o, struct live_session **out, struct err *err);
+/* Adds the selected tasks to out (source "live"); extra may be NULL. The first failure
+ * stops the fetch with one line in err (AWS error code, message and what to do). */
+int live_session_fetch(struct live_session *s, struct task_set *out, struct live_result *extra,
+		       struct err *err);
+void live_session_free(struct live_session *s);
+
+/* One-shot: session, fetch, free. */
+int live_fetch(const struct cli_opts *o, struct task_set *out, struct live_result *extra,
+	       struct err *err);
+
+/* `ecsprof record -o FILE`: fetches and merges the raw tasks into FILE (record.h). */
+int live_record(const struct cli_opts *o, struct err *err);
+
+#endif

@@ -1,0 +1,46 @@
+/* record: writing ecsprof recordings, the format `ecsprof record` saves and `report` reads.
+ * Ownership: record_line_new() returns a string the caller frees; record_merge_file()
+ * borrows its lines and owns nothing after it returns.
+ *
+ * The format, "record/1": JSON Lines (UTF-8, one object per line, '\n' after each):
+ *
+ *   {"ecsprof":"record/1","fetched_at":"2026-01-02T03:04:05.678Z","region":"us-east-1",
+ *    "cluster":"prod","source":"live","task":{...}}
+ *
+ *   ecsprof     "record/1": marks the line as a recording and names the format version;
+ *               a reader refuses versions it does not know.
+ *   fetched_at  when DescribeTasks returned this state (ISO 8601 UTC, ms).
+ *   region      the AWS region asked; "" if unknown.
+ *   cluster     the cluster as given on the command line (name or ARN); "" if unknown.
+ *   source      how it was fetched: "live".
+ *   task        the DescribeTasks Task object exactly as the API returned it (epoch-second
+ *               numbers and all), with line breaks between tokens turned into spaces.
+ *
+ * One line per task (taskArn): a file holds the newest state seen of each task. The newest
+ * is the higher "version"; when either side has no version, the later fetched_at; on a
+ * tie, the state already in the file stays, so recording unchanged tasks again leaves the
+ * file byte for byte as it was. Lines keep their order; new tasks are appended. */
+#ifndef ECSPROF_RECORD_H
+#define ECSPROF_RECORD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ecsprof/err.h"
+
+#define RECORD_FORMAT "record/1"
+
+/* One recording line (no trailing newline) for a raw DescribeTasks task object, which
+ * must be a JSON object with a taskArn. region and cluster may be NULL. NULL on error. */
+char *record_line_new(const char *raw_task_json, size_t len, const char *region,
+    const char *cluster, int64_t fetched_at_ms, struct err *err);
+
+/* Merges lines (from record_line_new) into the recording at path, creating it if needed.
+ * The new file is written beside the old one, fsync'ed and renamed over it, so a crash
+ * leaves either the old or the new file, never a mix. Refuses (-1) a file that is not a
+ * recording, and leaves it alone. When nothing changes, the file is not rewritten.
+ * *added and *updated (either may be NULL) tell how many tasks were new or newer. */
+int record_merge_file(const char *path, char *const *lines, size_t nlines, size_t *added,
+    size_t *updated, struct err *err);
+
+#endif

@@ -1,0 +1,66 @@
+/* tui: the interactive terminal UI (ncursesw): the task table with waterfall bars, the
+ * details pane, the summary view of groups, a filter and sorting, and live refresh.
+ * Ownership: tui_run borrows the source and its report for the whole call and frees
+ * everything it allocates before returning; the terminal is always restored. */
+#ifndef ECSPROF_TUI_H
+#define ECSPROF_TUI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ecsprof/err.h"
+#include "ecsprof/report.h"
+
+/* Where the UI gets its data. Only report is required. */
+struct tui_source {
+	struct report *report;        /* what to show; owned by whoever fills the source */
+	const char *title;            /* top line, e.g. "report: tasks.json" */
+	/* watch: re-fetch and rebuild *report (the old report and its tasks may be freed:
+	 * the UI finds the selected task again by ARN). On failure the UI shows err->msg on
+	 * the bottom line and keeps going; ERR_THROTTLED is expected to raise interval_ms. */
+	int (*reload)(struct tui_source *src, struct err *err);
+	/* watch: one line under the title, e.g. counts per lastStatus and time to N running */
+	void (*status)(struct tui_source *src, char *out, size_t size);
+	/* watch: true when the task changed phase at the last refresh (drawn in bold, '*') */
+	bool (*changed)(struct tui_source *src, const struct task *t);
+	int64_t interval_ms;          /* refresh every interval_ms (watch); 0 = only on 'r' */
+	void *ctx;                    /* for the callbacks */
+};
+
+/* What a benchmark or a test wants to know about a run. */
+struct tui_stats {
+	double first_paint_ms;        /* tui_run entry to the first complete screen */
+	double key_max_ms;            /* slowest key: handling, re-sort/filter and redraw */
+	double key_mean_ms;
+	size_t keys;
+};
+
+struct tui_options {
+	bool no_color;                /* --no-color; NO_COLOR in the environment also counts */
+	bool ascii;                   /* ASCII glyphs even in a UTF-8 locale */
+	int sort_col;                 /* enum col_id from --sort, -1 = keep the report's order */
+	bool sort_desc;
+	/* Keys to feed instead of the keyboard, so sanitizer runs, tests and benchmarks need
+	 * no terminal: "j j Enter q", names Enter Esc Tab BTab Up Down Left Right PgUp PgDn
+	 * Home End Space Bksp F1..F10 C-c Resize:COLSxLINES; any other word is typed letter
+	 * by letter. NULL = $ECSPROF_TUI_SCRIPT. With a script the screen is drawn into
+	 * memory (size from $COLUMNS/$LINES, default 80x24) and, when
+	 * $ECSPROF_TUI_DUMP names a file, the final screen is written there as text. */
+	const char *script;
+	struct tui_stats *stats;      /* filled when not NULL */
+};
+
+/* The keys, for the man page and the help screen: { keys, what they do }. */
+struct tui_key_help {
+	const char *keys;
+	const char *what;
+};
+extern const struct tui_key_help tui_keys[];
+extern const size_t tui_nkeys;
+
+/* Runs until q/Esc or Ctrl-C. Returns 0, or -1 with err when the terminal cannot be used
+ * (not a terminal and no script, unknown TERM). */
+int tui_run(struct tui_source *src, const struct tui_options *o, struct err *err);
+
+#endif

@@ -1,0 +1,55 @@
+/* watch: `ecsprof watch`, a poll loop over the live API that follows a scale-out: the
+ * terminal UI refreshed in place, or (stdout not a terminal) one CSV / JSON Lines line per
+ * task as it reaches RUNNING or STOPPED. Backs off while throttled; Ctrl-C ends it cleanly.
+ * Ownership: watch_run owns every task set and report it builds and frees them before
+ * returning; the source's callbacks and strings are borrowed. */
+#ifndef ECSPROF_WATCH_H
+#define ECSPROF_WATCH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "ecsprof/cli.h"
+#include "ecsprof/err.h"
+#include "ecsprof/report.h"
+#include "ecsprof/task.h"
+
+/* What watch needs from the rest of the program, as callbacks so that it can run against
+ * the live client, a fake, or a test. */
+struct watch_source {
+	/* One poll: fill the (initialised, empty) set with the selected tasks, and set
+	 * *scale_start_ms to the newest deployment's createdAt of the watched services, or
+	 * TS_NONE (watch then uses the first createdAt). ERR_THROTTLED makes watch back off. */
+	int (*fetch)(void *ctx, struct task_set *out, int64_t *scale_start_ms, struct err *err);
+	/* Profiles a set (--group-by, --soci-if, --baseline, --sort) into out. */
+	int (*build)(void *ctx, struct task_set *set, struct report *out, struct err *err);
+	/* --record FILE: append what this poll saw; NULL when not recording. */
+	int (*record)(void *ctx, const struct task_set *set, struct err *err);
+	void *ctx;
+};
+
+struct watch_options {
+	int64_t interval_ms;          /* between polls; <= 0: 5 s */
+	long polls;                   /* stop after this many polls (tests); 0 = until Ctrl-C */
+	enum cli_format format;       /* FMT_TUI, or FMT_CSV / FMT_JSON lines (FMT_TABLE = CSV) */
+	FILE *out;                    /* line output; NULL = stdout */
+	bool no_color;
+	const char *title;            /* e.g. "watch cluster prod service web" */
+};
+
+#define WATCH_BACKOFF_MAX_MS 60000
+
+int watch_run(const struct watch_source *s, const struct watch_options *o, struct err *err);
+
+/* The next interval after a poll: doubled (up to WATCH_BACKOFF_MAX_MS) while throttled,
+ * back to base after a poll that was not. */
+int64_t watch_next_interval(int64_t base_ms, int64_t current_ms, bool throttled);
+
+/* "time to N running": N = tasks created at or after start that are RUNNING (startedAt
+ * set, not stopped), and how long after start the last of them started. start TS_NONE =
+ * the first createdAt. *elapsed_ms is TS_NONE when none is running. */
+void watch_time_to_running(const struct task_set *set, int64_t start_ms, size_t *n,
+			   int64_t *elapsed_ms, int64_t *start_used_ms);
+
+#endif

@@ -1,0 +1,366 @@
+/* watch: the poll loop of `ecsprof watch`. Each poll fetches a fresh task set and builds a
+ * fresh report; the previous set is kept one poll longer so that a task's move to another
+ * phase (or to RUNNING / STOPPED, for the line output) is seen by comparing the two. */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ecsprof/buf.h"
+#include "ecsprof/csv.h"
+#include "ecsprof/jsonout.h"
+#include "ecsprof/log.h"
+#include "ecsprof/phase.h"
+#include "ecsprof/timeutil.h"
+#include "ecsprof/tui.h"
+#include "ecsprof/tui_layout.h"
+#include "ecsprof/watch.h"
+#include "ecsprof/xalloc.h"
+
+/* Where a task stands, as far as watch cares. */
+enum wstate { WS_UNKNOWN, WS_PROVISION, WS_PULL, WS_START, WS_RUNNING, WS_STOPPED };
+
+struct watch {
+	const struct watch_source *s;
+	const struct watch_options *o;
+	struct task_set sets[2];      /* cur and prev, swapped each poll */
+	int cur;
+	bool have_report;
+	struct report report;
+	bool *changed;                /* per task of the current set */
+	int64_t scale_start_ms;
+	int64_t base_ms, interval_ms;
+	int64_t last_poll_ms;
+	size_t polls;
+	bool csv_header_done;
+	struct tui_source tsrc;
+};
+
+static volatile sig_atomic_t watch_sigint;
+
+static void
+watch_on_sigint(int sig)
+{
+	(void)sig;
+	watch_sigint = 1;
+}
+
+static bool
+status_is(const struct task *t, const char *s)
+{
+	return t->last_status != NULL && strcmp(t->last_status, s) == 0;
+}
+
+static enum wstate
+task_state(const struct task *t)
+{
+	int64_t since;
+	int p;
+
+	if (t->ts[TS_STOPPED] != TS_NONE || status_is(t, "STOPPED"))
+		return WS_STOPPED;
+	if (t->ts[TS_STARTED] != TS_NONE || status_is(t, "RUNNING"))
+		return WS_RUNNING;
+	p = phase_current(t, &since);
+	switch (p) {
+	case PHASE_PROVISION: return WS_PROVISION;
+	case PHASE_PULL: return WS_PULL;
+	case PHASE_START: return WS_START;
+	default: return WS_UNKNOWN;
+	}
+}
+
+int64_t
+watch_next_interval(int64_t base_ms, int64_t current_ms, bool throttled)
+{
+	if (base_ms <= 0)
+		base_ms = 5000;
+	if (!throttled)
+		return base_ms;
+	if (current_ms < base_ms)
+		current_ms = base_ms;
+	/* doubling: ECS throttles per account and region, other tools share the bucket */
+	return current_ms >= WATCH_BACKOFF_MAX_MS / 2 ? WATCH_BACKOFF_MAX_MS : current_ms * 2;
+}
+
+void
+watch_time_to_running(const struct task_set *set, int64_t start_ms, size_t *n,
+		      int64_t *elapsed_ms, int64_t *start_used_ms)
+{
+	int64_t last = TS_NONE;
+
+	if (start_ms == TS_NONE)
+		for (size_t i = 0; i < set->len; i++) {
+			int64_t c = set->tasks[i].ts[TS_CREATED];
+			if (c != TS_NONE && (start_ms == TS_NONE || c < start_ms))
+				start_ms = c;
+		}
+	*n = 0;
+	for (size_t i = 0; i < set->len; i++) {
+		const struct task *t = &set->tasks[i];
+		if (t->ts[TS_CREATED] == TS_NONE || start_ms == TS_NONE ||
+		    t->ts[TS_CREATED] < start_ms || task_state(t) != WS_RUNNING ||
+		    t->ts[TS_STARTED] == TS_NONE)
+			continue;
+		(*n)++;
+		if (last == TS_NONE || t->ts[TS_STARTED] > last)
+			last = t->ts[TS_STARTED];
+	}
+	*elapsed_ms = last == TS_NONE ? TS_NONE : last - start_ms;
+	if (*elapsed_ms != TS_NONE && *elapsed_ms < 0)
+		*elapsed_ms = 0;
+	*start_used_ms = start_ms;
+}
+
+/* ---- line output: one line per task as it reaches RUNNING or STOPPED ---- */
+
+static int
+write_csv_line(struct watch *w, FILE *f, const struct report_row *row, struct err *err)
+{
+	struct buf b;
+	char cell[4096];
+	int rc = 0;
+
+	buf_init(&b, 1 << 20);
+	if (!w->csv_header_done) {
+		for (int c = 0; c < COL_COUNT; c++) {
+			if (c > 0)
+				buf_addc(&b, ',');
+			csv_add_cell(&b, report_columns[c].name, false);
+		}
+		buf_addc(&b, '\n');
+		w->csv_header_done = true;
+	}
+	for (int c = 0; c < COL_COUNT; c++) {
+		if (c > 0)
+			buf_addc(&b, ',');
+		report_cell(&w->report, row, (enum col_id)c, cell, sizeof cell);
+		if (csv_add_cell(&b, cell, report_columns[c].kind == COL_TEXT) != 0) {
+			rc = err_set(err, ERR_INTERNAL, "watch: a CSV line is too long");
+			break;
+		}
+	}
+	buf_addc(&b, '\n');
+	if (rc == 0 && (fwrite(b.data, 1, b.len, f) != b.len || fflush(f) != 0))
+		rc = err_set(err, ERR_IO, "watch: cannot write the output: %s", strerror(errno));
+	buf_cleanup(&b);
+	return rc;
+}
+
+static int
+emit_lines(struct watch *w, struct err *err)
+{
+	FILE *f = w->o->out != NULL ? w->o->out : stdout;
+	const struct task_set *prev = w->polls > 1 ? &w->sets[!w->cur] : NULL;
+
+	for (size_t i = 0; i < w->report.nrows; i++) {
+		const struct report_row *row = &w->report.rows[i];
+		const struct task *t = row->task;
+		enum wstate now = task_state(t), before = WS_UNKNOWN;
+		if (now != WS_RUNNING && now != WS_STOPPED)
+			continue;
+		if (prev != NULL && t->arn != NULL) {
+			const struct task *p = task_set_find((struct task_set *)prev, t->arn);
+			if (p != NULL)
+				before = task_state(p);
+		}
+		if (before == now)
+			continue;
+		if (w->o->format == FMT_JSON) {
+			if (jsonout_write_task_line(f, &w->report, row) != 0 || fflush(f) != 0)
+				return err_set(err, ERR_IO, "watch: cannot write the output: %s",
+					       strerror(errno));
+		} else if (write_csv_line(w, f, row, err) != 0) {
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* ---- one poll ---- */
+
+static int
+poll_once(struct watch *w, struct err *err)
+{
+	int next = !w->cur;
+	struct task_set *set = &w->sets[next];
+	struct report r;
+	int64_t start = TS_NONE;
+
+	task_set_cleanup(set);
+	task_set_init(set);
+	if (w->s->fetch(w->s->ctx, set, &start, err) != 0) {
+		task_set_cleanup(set);
+		task_set_init(set);
+		w->interval_ms = watch_next_interval(w->base_ms, w->interval_ms,
+						     err->code == ERR_THROTTLED);
+		return -1;
+	}
+	w->interval_ms = watch_next_interval(w->base_ms, w->interval_ms, false);
+	if (w->s->record != NULL && w->s->record(w->s->ctx, set, err) != 0)
+		return -1;
+	memset(&r, 0, sizeof r);
+	if (w->s->build(w->s->ctx, set, &r, err) != 0)
+		return -1;
+	/* the new report replaces the old one only now: on failure the screen keeps the last */
+	if (w->have_report)
+		report_cleanup(&w->report);
+	w->report = r;
+	w->have_report = true;
+	w->cur = next;
+	w->scale_start_ms = start;
+	w->polls++;
+	w->last_poll_ms = timeutil_now_ms();
+	free(w->changed);
+	w->changed = xcalloc(set->len ? set->len : 1, sizeof *w->changed);
+	if (w->polls > 1) {
+		struct task_set *prev = &w->sets[!w->cur];
+		for (size_t i = 0; i < set->len; i++) {
+			const struct task *t = &set->tasks[i], *p;
+			p = t->arn != NULL ? task_set_find(prev, t->arn) : NULL;
+			w->changed[i] = p == NULL || task_state(p) != task_state(t);
+		}
+	}
+	return 0;
+}
+
+/* ---- the terminal UI source ---- */
+
+static int
+tui_reload(struct tui_source *src, struct err *err)
+{
+	struct watch *w = src->ctx;
+	int rc = poll_once(w, err);
+
+	src->report = &w->report;
+	src->interval_ms = w->interval_ms;
+	return rc;
+}
+
+static bool
+tui_changed(struct tui_source *src, const struct task *t)
+{
+	struct watch *w = src->ctx;
+	const struct task_set *set = &w->sets[w->cur];
+
+	if (t < set->tasks || t >= set->tasks + set->len)
+		return false;
+	return w->changed[t - set->tasks];
+}
+
+static void
+tui_status(struct tui_source *src, char *out, size_t size)
+{
+	struct watch *w = src->ctx;
+	const struct task_set *set = &w->sets[w->cur];
+	static const char *const names[] = {
+		"PROVISIONING", "PENDING", "ACTIVATING", "RUNNING", "DEACTIVATING", "STOPPING",
+		"DEPROVISIONING", "STOPPED",
+	};
+	size_t counts[sizeof names / sizeof names[0] + 1] = { 0 };
+	size_t n, at = 0;
+	int64_t elapsed, start;
+	char d[16], iv[16];
+
+	for (size_t i = 0; i < set->len; i++) {
+		size_t k = sizeof names / sizeof names[0];
+		for (size_t j = 0; j < sizeof names / sizeof names[0]; j++)
+			if (status_is(&set->tasks[i], names[j]))
+				k = j;
+		counts[k]++;
+	}
+	out[0] = '\0';
+	for (size_t j = 0; j <= sizeof names / sizeof names[0] && at < size; j++) {
+		if (counts[j] == 0)
+			continue;
+		int k = snprintf(out + at, size - at, "%s %zu  ",
+				 j < sizeof names / sizeof names[0] ? names[j] : "other", counts[j]);
+		if (k < 0)
+			break;
+		at += (size_t)k;
+	}
+	watch_time_to_running(set, w->scale_start_ms, &n, &elapsed, &start);
+	tui_format_duration(w->interval_ms, 6, iv, sizeof iv);
+	if (at < size) {
+		if (elapsed != TS_NONE) {
+			tui_format_duration(elapsed, 8, d, sizeof d);
+			snprintf(out + at, size - at, "| %zu running %s after %s  | every %s%s", n, d,
+				 w->scale_start_ms != TS_NONE ? "deployment" : "first createdAt", iv,
+				 w->interval_ms > w->base_ms ? " (throttled)" : "");
+		} else {
+			snprintf(out + at, size - at, "| none running yet  | every %s%s", iv,
+				 w->interval_ms > w->base_ms ? " (throttled)" : "");
+		}
+	}
+}
+
+int
+watch_run(const struct watch_source *s, const struct watch_options *o, struct err *err)
+{
+	struct watch w;
+	struct sigaction sa, old_sa;
+	int rc = 0;
+
+	memset(&w, 0, sizeof w);
+	w.s = s;
+	w.o = o;
+	task_set_init(&w.sets[0]);
+	task_set_init(&w.sets[1]);
+	w.base_ms = o->interval_ms > 0 ? o->interval_ms : 5000;
+	w.interval_ms = w.base_ms;
+
+	if (o->format == FMT_TUI) {
+		struct tui_options to = { .no_color = o->no_color, .sort_col = -1 };
+		/* the first poll happens before the screen opens: a wrong cluster or missing
+		 * credentials is one line on a normal terminal, not a flash of curses */
+		if (poll_once(&w, err) != 0)
+			goto out_fail;
+		w.tsrc.report = &w.report;
+		w.tsrc.title = o->title;
+		w.tsrc.reload = tui_reload;
+		w.tsrc.status = tui_status;
+		w.tsrc.changed = tui_changed;
+		w.tsrc.interval_ms = w.interval_ms;
+		w.tsrc.ctx = &w;
+		rc = tui_run(&w.tsrc, &to, err);
+		goto out;
+	}
+
+	watch_sigint = 0;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = watch_on_sigint;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_sa);
+	for (long attempts = 1; !watch_sigint; attempts++) {
+		if (poll_once(&w, err) != 0) {
+			/* throttling and network blips are expected in a long watch: keep going */
+			if (err->code != ERR_THROTTLED && err->code != ERR_NETWORK) {
+				rc = -1;
+				break;
+			}
+			log_warn("watch: %s; next poll in %.0f s", err->msg,
+				 (double)w.interval_ms / 1000.0);
+			err_clear(err);
+		} else if (emit_lines(&w, err) != 0) {
+			rc = -1;
+			break;
+		}
+		if (o->polls > 0 && attempts >= o->polls)
+			break;
+		/* sleep in slices so that Ctrl-C ends the wait at once */
+		for (int64_t slept = 0; slept < w.interval_ms && !watch_sigint; slept += 100)
+			timeutil_sleep_ms(w.interval_ms - slept < 100 ? w.interval_ms - slept : 100);
+	}
+	sigaction(SIGINT, &old_sa, NULL);
+	goto out;
+out_fail:
+	rc = -1;
+out:
+	if (w.have_report)
+		report_cleanup(&w.report);
+	task_set_cleanup(&w.sets[0]);
+	task_set_cleanup(&w.sets[1]);
+	free(w.changed);
+	return rc;
+}

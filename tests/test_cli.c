@@ -1,0 +1,137 @@
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ecsprof/cli.h"
+
+static int
+parse(struct cli_opts *o, struct err *err, const char *const *args)
+{
+	char *argv[32];
+	int argc = 0;
+
+	argv[argc++] = (char *)"ecsprof";
+	for (; args[argc - 1] != NULL; argc++)
+		argv[argc] = (char *)args[argc - 1];
+	argv[argc] = NULL;
+	err_clear(err);
+	return cli_parse(argc, argv, o, err);
+}
+
+#define ARGS(...) ((const char *const[]){ __VA_ARGS__, NULL })
+
+Test(cli, report_with_options_anywhere)
+{
+	struct cli_opts o;
+	struct err err;
+
+	cr_assert_eq(parse(&o, &err, ARGS("report", "a.json", "--format", "csv", "-", "--group-by",
+					  "soci", "--soci-if", "taskdef=x:8", "--soci-if",
+					  "source=after.jsonl", "--summary")), 0, "%s", err.msg);
+	cr_expect_eq(o.command, CMD_REPORT);
+	cr_expect_eq(o.format, FMT_CSV);
+	cr_assert_eq(o.files.n, 2);
+	cr_expect_str_eq(o.files.v[0], "a.json");
+	cr_expect_str_eq(o.files.v[1], "-");
+	cr_assert_eq(o.soci_if.n, 2);
+	cr_expect_str_eq(o.soci_if.v[1], "source=after.jsonl");
+	cr_expect(o.summary);
+	cli_opts_cleanup(&o);
+}
+
+Test(cli, live_selection)
+{
+	struct cli_opts o;
+	struct err err;
+
+	cr_assert_eq(parse(&o, &err, ARGS("tasks", "--cluster", "prod", "--service", "a",
+					  "--service", "b", "--status", "stopped", "--since", "2h",
+					  "--concurrency", "8", "--timeout", "2.5")), 0, "%s", err.msg);
+	cr_expect_eq(o.command, CMD_TASKS);
+	cr_expect_str_eq(o.cluster, "prod");
+	cr_expect_eq(o.services.n, 2);
+	cr_expect_eq(o.status, STATUS_STOPPED);
+	cr_expect_eq(o.concurrency, 8);
+	cr_expect_eq(o.timeout_ms, 2500);
+	cli_opts_cleanup(&o);
+}
+
+Test(cli, usage_errors_say_what_is_wrong)
+{
+	const struct {
+		const char *const *args;
+		const char *needle;
+	} cases[] = {
+		{ ARGS("report"), "at least one FILE" },
+		{ ARGS("frobnicate"), "unknown command 'frobnicate'" },
+		{ ARGS("report", "x", "--bogus"), "unknown option '--bogus'" },
+		{ ARGS("report", "x", "--format"), "needs a value" },
+		{ ARGS("report", "x", "--format", "xml"), "'xml' is not one of" },
+		{ ARGS("tasks", "--status", "pending"), "'pending' is not one of" },
+		{ ARGS("tasks", "--concurrency", "0"), "--concurrency" },
+		{ ARGS("tasks", "--interval", "abc"), "--interval" },
+		{ ARGS("record"), "-o FILE" },
+		{ ARGS("tasks", "extra.json"), "only report takes files" },
+		{ ARGS("report", "x", "--baseline", "a"), "--baseline needs --group-by" },
+		{ ARGS("--verbose"), "no command" },
+	};
+
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct cli_opts o;
+		struct err err;
+
+		cr_expect_eq(parse(&o, &err, cases[i].args), -1, "case %zu should fail", i);
+		cr_expect_eq(err.code, ERR_USAGE);
+		cr_expect(strstr(err.msg, cases[i].needle) != NULL, "case %zu: '%s' lacks '%s'", i,
+			  err.msg, cases[i].needle);
+		cli_opts_cleanup(&o);
+	}
+}
+
+static char *
+slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char *data;
+	long n;
+
+	cr_assert_not_null(f, "cannot open %s", path);
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	data = malloc((size_t)n + 1);
+	cr_assert_eq(fread(data, 1, (size_t)n, f), (size_t)n);
+	data[n] = '\0';
+	fclose(f);
+	return data;
+}
+
+/* The man page is the user's reference: every option in the table must be in it. */
+Test(cli, every_option_is_in_the_man_page)
+{
+	char *man = slurp(TESTS_DIR "/../man/ecsprof.1");
+	char want[64];
+
+	for (size_t i = 0; i < cli_noptions; i++) {
+		/* roff writes "--name" as "\-\-name" */
+		snprintf(want, sizeof want, "\\-\\-%s", cli_options[i].name + 2);
+		cr_expect(strstr(man, want) != NULL, "man/ecsprof.1 does not document %s",
+			  cli_options[i].name);
+	}
+	free(man);
+}
+
+Test(cli, help_lists_every_option)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	cli_usage(f);
+	fclose(f);
+	for (size_t i = 0; i < cli_noptions; i++)
+		cr_expect(strstr(text, cli_options[i].name) != NULL, "--help lacks %s",
+			  cli_options[i].name);
+	free(text);
+}

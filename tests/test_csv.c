@@ -1,0 +1,184 @@
+/* csv: quoting and neutralisation of single cells, the task and summary CSV against hand-
+ * checked golden files, and both outputs against the shared contract checker. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <criterion/criterion.h>
+
+#include "ecsprof/csv.h"
+#include "fixtures/output/fixture_tasks.h"
+#include "fixtures/output/golden.h"
+
+static void
+expect_cell(const char *in, bool text, const char *want)
+{
+	struct buf b;
+
+	buf_init(&b, 0);
+	cr_assert_eq(csv_add_cell(&b, in, text), 0);
+	cr_expect_str_eq(buf_str(&b), want, "cell [%s] gave [%s], want [%s]", in, buf_str(&b),
+			 want);
+	buf_cleanup(&b);
+}
+
+Test(csv, plain_cells_stay_bare)
+{
+	expect_cell("", true, "");
+	expect_cell("web:7", true, "web:7");
+	expect_cell("caf\xc3\xa9", true, "caf\xc3\xa9");
+	expect_cell("a b'c", true, "a b'c");
+	/* a sign inside a cell is harmless; only the first character matters */
+	expect_cell("1-2+3=4", true, "1-2+3=4");
+}
+
+Test(csv, rfc4180_quoting)
+{
+	expect_cell("a,b", true, "\"a,b\"");
+	expect_cell("say \"hi\"", true, "\"say \"\"hi\"\"\"");
+	expect_cell("\"", true, "\"\"\"\"");
+	expect_cell("two\nlines", true, "\"two\nlines\"");
+	expect_cell("cr\rhere", true, "\"cr\rhere\"");
+	expect_cell("crlf\r\n", true, "\"crlf\r\n\"");
+	/* line breaks that Python's splitlines() and editors honour */
+	expect_cell("a\xe2\x80\xa8" "b", true, "\"a\xe2\x80\xa8" "b\"");
+	expect_cell("a\xe2\x80\xa9" "b", true, "\"a\xe2\x80\xa9" "b\"");
+	expect_cell("a\xc2\x85" "b", true, "\"a\xc2\x85" "b\"");
+	expect_cell("a\vb", true, "\"a\vb\"");
+	expect_cell("a\x1e" "b", true, "\"a\x1e" "b\"");
+	/* other characters of those ranges are not line breaks */
+	expect_cell("\xe2\x80\xa6", true, "\xe2\x80\xa6");
+	expect_cell("\xc2\xa9", true, "\xc2\xa9");
+}
+
+Test(csv, formula_cells_are_neutralised)
+{
+	expect_cell("=1+2", true, "'=1+2");
+	expect_cell("+1", true, "'+1");
+	expect_cell("-2", true, "'-2");
+	expect_cell("-", true, "'-");
+	expect_cell("@SUM(A1)", true, "'@SUM(A1)");
+	expect_cell("\tLATEST", true, "'\tLATEST");
+	/* neutralised and quoted: the apostrophe goes inside the quotes */
+	expect_cell("\rx", true, "\"'\rx\"");
+	expect_cell("=HYPERLINK(\"http://x\",\"y\")", true,
+		    "\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\"");
+	/* numbers the writer itself prints are not text: left alone */
+	expect_cell("-0.500", false, "-0.500");
+}
+
+Test(csv, cap_is_reported)
+{
+	struct buf b;
+
+	buf_init(&b, 4);
+	cr_expect_eq(csv_add_cell(&b, "abcdef", true), -1);
+	buf_cleanup(&b);
+	buf_init(&b, 4);
+	cr_expect_eq(csv_add_cell(&b, "a,bc", true), -1);
+	buf_cleanup(&b);
+}
+
+typedef int writer_fn(FILE *, const struct report *, struct err *);
+
+static char *
+capture(writer_fn *w, const char *group_by, size_t *len)
+{
+	struct task_set s;
+	struct report r;
+	struct err err;
+	char *out = NULL;
+	FILE *f;
+
+	err_clear(&err);
+	fx_build_set(&s);
+	cr_assert_eq(fx_build_report(&r, &s, group_by, &err), 0, "report_build: %s", err.msg);
+	f = open_memstream(&out, len);
+	cr_assert_not_null(f);
+	cr_assert_eq(w(f, &r, &err), 0, "writer failed: %s", err.msg);
+	fclose(f);
+	report_cleanup(&r);
+	task_set_cleanup(&s);
+	return out;
+}
+
+/* runs the shared contract checker; a missing checker or python3 fails the test */
+static void
+expect_contract(const char *text, size_t len, bool summary)
+{
+	char path[] = "/tmp/ecsprof-csv-XXXXXX", cmd[2048];
+	int fd = mkstemp(path), rc;
+
+	cr_assert_geq(fd, 0);
+	cr_assert_eq(write(fd, text, len), (ssize_t)len);
+	close(fd);
+	snprintf(cmd, sizeof cmd, "python3 '%s/tools/check-csv-contract' '%s' %s >&2", SHARED_DIR,
+		 path, summary ? "--summary" : "");
+	rc = system(cmd);
+	unlink(path);
+	cr_expect_eq(rc, 0, "check-csv-contract rejected the %s CSV (status %d)",
+		     summary ? "summary" : "task", rc);
+}
+
+Test(csv, tasks_golden)
+{
+	size_t len;
+	char *out = capture(csv_write_tasks, "taskdef", &len);
+
+	fx_expect_golden(out, len, "tasks.csv");
+	expect_contract(out, len, false);
+	free(out);
+}
+
+Test(csv, summary_golden)
+{
+	size_t len;
+	char *out = capture(csv_write_summary, "taskdef", &len);
+
+	fx_expect_golden(out, len, "summary.csv");
+	expect_contract(out, len, true);
+	free(out);
+}
+
+Test(csv, every_row_has_every_column)
+{
+	size_t len;
+	char *out = capture(csv_write_tasks, "taskdef", &len);
+	size_t rows = 0, commas = 0;
+	bool quoted = false;
+
+	/* count records and separators outside quotes: the parser a spreadsheet runs */
+	for (size_t i = 0; i < len; i++) {
+		if (out[i] == '"')
+			quoted = !quoted;
+		else if (!quoted && out[i] == ',')
+			commas++;
+		else if (!quoted && out[i] == '\n')
+			rows++;
+	}
+	cr_expect(!quoted, "unbalanced quotes");
+	cr_expect_eq(rows, 1 + FX_NTASKS);
+	cr_expect_eq(commas, rows * (COL_COUNT - 1));
+	free(out);
+}
+
+/* a writer must say so when the output cannot be written (a full disk, a closed pipe) */
+Test(csv, write_error_is_reported)
+{
+	struct task_set s;
+	struct report r;
+	struct err err;
+	FILE *f = fopen("/dev/full", "w");
+
+	cr_assert_not_null(f, "/dev/full is needed for this test");
+	err_clear(&err);
+	fx_build_set(&s);
+	cr_assert_eq(fx_build_report(&r, &s, "taskdef", &err), 0, "%s", err.msg);
+	cr_expect_eq(csv_write_tasks(f, &r, &err), -1);
+	cr_expect_eq(err.code, ERR_IO);
+	cr_expect_neq(strstr(err.msg, "write"), NULL, "message: %s", err.msg);
+	fclose(f);
+	report_cleanup(&r);
+	task_set_cleanup(&s);
+}

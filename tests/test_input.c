@@ -1,0 +1,492 @@
+/* Tests for input.c: every input shape from tests/fixtures/input, every class of bad
+ * input, and the threaded JSON Lines path against the single-threaded one. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ecsprof/input.h"
+#include "ecsprof/xalloc.h"
+
+#define FX(name) FIXTURE_DIR "/input/" name
+
+static char *warnings[64];
+static size_t nwarnings;
+
+static void
+collect(void *ctx, const char *line)
+{
+	(void)ctx;
+	if (nwarnings < sizeof warnings / sizeof warnings[0])
+		warnings[nwarnings++] = xstrdup(line);
+}
+
+static struct task_set set;
+static struct input_stats st;
+static struct err err;
+
+static void
+setup(void)
+{
+	task_set_init(&set);
+	memset(&st, 0, sizeof st);
+	err_clear(&err);
+	nwarnings = 0;
+	input_set_warn(collect, NULL);
+	input_set_tuning(0, 0);
+}
+
+static void
+teardown(void)
+{
+	task_set_cleanup(&set);
+	for (size_t i = 0; i < nwarnings; i++)
+		free(warnings[i]);
+	input_set_warn(NULL, NULL);
+}
+
+static struct task *
+find_id(const char *id)
+{
+	for (size_t i = 0; i < set.len; i++)
+		if (set.tasks[i].id != NULL && strcmp(set.tasks[i].id, id) == 0)
+			return &set.tasks[i];
+	cr_assert_fail("task %s not found", id);
+	return NULL;
+}
+
+/* the index of the first warning containing all of a, b (NULL = any), or -1 */
+static int
+warning_with(const char *a, const char *b)
+{
+	for (size_t i = 0; i < nwarnings; i++)
+		if (strstr(warnings[i], a) && (b == NULL || strstr(warnings[i], b)))
+			return (int)i;
+	return -1;
+}
+
+static int
+read_fx(const char *path)
+{
+	return input_read_file(path, &set, &st, &err);
+}
+
+TestSuite(input, .init = setup, .fini = teardown);
+
+Test(input, describe_response_epoch_numbers)
+{
+	cr_assert_eq(read_fx(FX("describe_epoch.json")), 0, "%s", err.msg);
+	cr_assert_eq(set.len, 2);
+	struct task *t = find_id("0a1b2c3d4e5f40718293a4b5c6d7e8f9");
+	/* fraction, exponent with fraction, exponent, integer, half second */
+	cr_expect_eq(t->ts[TS_CREATED], 1557134011644LL);
+	cr_expect_eq(t->ts[TS_CONNECTIVITY], 1557134017000LL);
+	cr_expect_eq(t->ts[TS_PULL_STARTED], 1557134021644LL);
+	cr_expect_eq(t->ts[TS_PULL_STOPPED], 1557134049000LL);
+	cr_expect_eq(t->ts[TS_STARTED], 1557134052500LL);
+	cr_expect_eq(t->ts[TS_STOPPED], TS_NONE);
+	cr_expect(t->has_version);
+	cr_expect_eq(t->version, 4);
+	cr_expect_str_eq(t->service, "web");
+	cr_expect_str_eq(t->taskdef, "web:7");
+	cr_expect_str_eq(t->cluster, "prod");
+	cr_expect_str_eq(t->cpu, "512");
+	cr_expect_str_eq(t->platform_version, "1.4.0");
+	cr_expect_str_eq(t->source, FX("describe_epoch.json"));
+	cr_expect_eq(t->fetched_at_ms, TS_NONE);
+	cr_assert_eq(t->ncontainers, 2);
+	cr_expect_str_eq(t->containers[0].image_digest,
+	    "sha256:1111111111111111111111111111111111111111111111111111111111111111");
+	cr_expect_not(t->containers[0].has_exit_code);
+	cr_expect(t->containers[1].has_exit_code);
+	cr_expect_eq(t->containers[1].exit_code, 0);
+	cr_expect_str_eq(task_tag(t, "team"), "payments");
+
+	struct task *f = find_id("ffff2c3d4e5f40718293a4b5c6d7e8f9");
+	cr_expect_eq(f->ts[TS_STOPPING], 1557134190001LL);
+	cr_expect_eq(f->ts[TS_STOPPED], 1557134200999LL);
+	cr_expect_eq(f->ts[TS_EXECUTION_STOPPED], TS_NONE); /* null */
+	cr_expect_eq(f->ts[TS_STARTED], TS_NONE);
+	cr_expect_str_eq(f->stop_code, "TaskFailedToStart");
+	cr_expect_str_eq(f->containers[0].reason, "CannotPullContainerError: ref pull has been retried");
+
+	cr_expect_eq(st.tasks, 2);
+	cr_expect_eq(st.failures, 1);
+	cr_expect_eq(st.skipped, 0);
+	cr_assert_eq(nwarnings, 1);
+	cr_expect(strstr(warnings[0], "describe_epoch.json: DescribeTasks failure:") != NULL,
+	    "%s", warnings[0]);
+	cr_expect(strstr(warnings[0], "deadbeefdeadbeefdeadbeefdeadbeef") != NULL);
+	cr_expect(strstr(warnings[0], "MISSING") != NULL);
+}
+
+Test(input, describe_response_cli_iso_offsets)
+{
+	cr_assert_eq(read_fx(FX("describe_cli_iso.json")), 0, "%s", err.msg);
+	cr_assert_eq(set.len, 1);
+	struct task *t = &set.tasks[0];
+	/* +05:30 with microseconds, +05:30 with one digit, Z with microseconds, -07:00 */
+	cr_expect_eq(t->ts[TS_CREATED], 1714557600123LL);
+	cr_expect_eq(t->ts[TS_PULL_STARTED], 1714557604500LL);
+	cr_expect_eq(t->ts[TS_PULL_STOPPED], 1714557631999LL);
+	cr_expect_eq(t->ts[TS_STARTED], 1714557633000LL);
+	cr_expect_str_eq(t->family, "job");
+	cr_expect_str_eq(t->service, "");
+	cr_expect_eq(t->ntags, 0);
+	cr_expect_eq(nwarnings, 0);
+}
+
+Test(input, bare_array_of_tasks)
+{
+	cr_assert_eq(read_fx(FX("bare_array.json")), 0, "%s", err.msg);
+	cr_assert_eq(set.len, 2);
+	cr_expect_eq(find_id("99990000999900009999000099990000")->ts[TS_PULL_STARTED],
+	    1714560005500LL);
+	cr_expect_eq(find_id("hhhh0000hhhh0000hhhh0000hhhh0000")->ts[TS_CREATED], 1714560000000LL);
+}
+
+Test(input, single_task_object)
+{
+	cr_assert_eq(read_fx(FX("single_task.json")), 0, "%s", err.msg);
+	cr_assert_eq(set.len, 1);
+	cr_expect_eq(set.tasks[0].ts[TS_CREATED], 1714560000000LL);
+	cr_expect_str_eq(set.tasks[0].last_status, "PROVISIONING");
+	cr_expect_str_eq(set.tasks[0].family, "tool");
+}
+
+Test(input, single_event)
+{
+	cr_assert_eq(read_fx(FX("event_single.json")), 0, "%s", err.msg);
+	cr_assert_eq(set.len, 1);
+	cr_expect_eq(set.tasks[0].ts[TS_STARTED], 1714636816250LL);
+	cr_expect_str_eq(set.tasks[0].cluster, "ci");
+	cr_expect_eq(st.events, 1);
+}
+
+Test(input, event_array_keeps_newest_version)
+{
+	cr_assert_eq(read_fx(FX("event_array.json")), 0, "%s", err.msg);
+	cr_assert_eq(set.len, 1);
+	struct task *t = &set.tasks[0];
+	cr_expect_eq(t->version, 2);
+	cr_expect_str_eq(t->last_status, "STOPPED");
+	cr_expect_str_eq(t->stop_code, "TaskFailedToStart");
+	cr_expect_eq(t->ts[TS_STOPPED], 1714640520000LL);
+	cr_expect_eq(st.events, 2);
+	cr_expect_eq(st.duplicates, 0);
+}
+
+static void
+check_events_jsonl(void)
+{
+	cr_assert_eq(set.len, 2);
+	struct task *a = &set.tasks[0], *b = &set.tasks[1];
+	cr_expect_str_eq(a->id, "aaaa0000aaaa0000aaaa0000aaaa0000");
+	cr_expect_str_eq(b->id, "bbbb0000bbbb0000bbbb0000bbbb0000");
+	/* v3 came first, then v1, v2 and a repeat of v3: v3 stays */
+	cr_expect_eq(a->version, 3);
+	cr_expect_str_eq(a->last_status, "RUNNING");
+	cr_expect_eq(a->ts[TS_CREATED], 1714557600100LL);
+	cr_expect_eq(a->ts[TS_PULL_STARTED], 1714557612200LL);
+	cr_expect_eq(a->ts[TS_PULL_STOPPED], 1714557662700LL);
+	cr_expect_eq(a->ts[TS_STARTED], 1714557664000LL);
+	cr_expect_eq(b->version, 2);
+	cr_expect_eq(st.tasks, 6);
+	cr_expect_eq(st.events, 6);
+	cr_expect_eq(st.duplicates, 2);
+	cr_expect_eq(st.skipped, 1);
+	cr_assert_eq(nwarnings, 1);
+	cr_expect(strstr(warnings[0], "skipped 1 EventBridge event") != NULL, "%s", warnings[0]);
+	cr_expect(strstr(warnings[0], "ECS Container Instance State Change") != NULL);
+}
+
+Test(input, json_lines_events_dedup_out_of_order)
+{
+	cr_assert_eq(read_fx(FX("events.jsonl")), 0, "%s", err.msg);
+	check_events_jsonl();
+}
+
+Test(input, json_lines_threads_give_the_same_result)
+{
+	/* tiny chunks: every line a chunk of its own, parsed on 3 threads */
+	input_set_tuning(3, 16);
+	cr_assert_eq(read_fx(FX("events.jsonl")), 0, "%s", err.msg);
+	check_events_jsonl();
+}
+
+Test(input, json_lines_one_thread)
+{
+	input_set_tuning(1, 64);
+	cr_assert_eq(read_fx(FX("events.jsonl")), 0, "%s", err.msg);
+	check_events_jsonl();
+}
+
+Test(input, recording_lines)
+{
+	cr_assert_eq(read_fx(FX("recording.jsonl")), 0, "%s", err.msg);
+	cr_assert_eq(set.len, 2);
+	struct task *f = find_id("ffff0000ffff0000ffff0000ffff0000");
+	cr_expect_eq(f->fetched_at_ms, 1714557750500LL);
+	cr_expect_eq(f->ts[TS_PULL_STOPPED], 1714557720250LL);
+	struct task *a = find_id("aaaa0000aaaa0000aaaa0000aaaa0000");
+	cr_expect_eq(a->ts[TS_PULL_STARTED], 1714557612200LL); /* 1.7145576122E9 */
+	cr_expect_eq(st.records, 2);
+}
+
+Test(input, metadata_document)
+{
+	cr_assert_eq(read_fx(FX("metadata_task.json")), 0, "%s", err.msg);
+	cr_assert_eq(set.len, 1);
+	struct task *t = &set.tasks[0];
+	cr_expect(t->from_metadata);
+	cr_expect_str_eq(t->id, "aaaa0000aaaa0000aaaa0000aaaa0000");
+	cr_expect_str_eq(t->taskdef, "web:8");
+	cr_expect_str_eq(t->service, "web");
+	cr_expect_str_eq(t->cluster, "prod");
+	cr_expect_str_eq(t->last_status, "RUNNING");
+	/* nanoseconds truncated to ms */
+	cr_expect_eq(t->ts[TS_PULL_STARTED], 1714557612200LL);
+	cr_expect_eq(t->ts[TS_PULL_STOPPED], 1714557662700LL);
+	cr_assert_eq(t->ncontainers, 1);
+	cr_expect_str_eq(t->containers[0].snapshotter, "soci");
+	cr_expect_null(t->containers[0].image_digest); /* ImageID is not the registry digest */
+	cr_expect_eq(st.metadata, 1);
+}
+
+Test(input, mixed_files_merge_by_arn)
+{
+	const char *files[] = { FX("events.jsonl"), FX("recording.jsonl"), FX("metadata_task.json"),
+		FX("describe_epoch.json") };
+
+	for (size_t i = 0; i < 4; i++)
+		cr_assert_eq(read_fx(files[i]), 0, "%s", err.msg);
+	cr_expect_eq(set.len, 5);
+	struct task *a = find_id("aaaa0000aaaa0000aaaa0000aaaa0000");
+	cr_expect_eq(a->version, 3);          /* events v3 beat the recording's v2 */
+	cr_expect_str_eq(a->source, FX("events.jsonl"));
+	cr_expect(a->from_metadata);
+	cr_assert_eq(a->ncontainers, 1);
+	cr_expect_str_eq(a->containers[0].snapshotter, "soci");
+	cr_expect_eq(a->ts[TS_STARTED], 1714557664000LL);
+	cr_expect_eq(st.tasks, 6 + 2 + 1 + 2);
+	cr_expect_eq(st.records, 2);
+	cr_expect_eq(st.metadata, 1);
+}
+
+Test(input, stdin_is_dash)
+{
+	cr_assert_not_null(freopen(FX("event_array.json"), "r", stdin));
+	cr_assert_eq(input_read_file("-", &set, &st, &err), 0, "%s", err.msg);
+	cr_assert_eq(set.len, 1);
+	cr_expect_str_eq(set.tasks[0].source, "-");
+}
+
+Test(input, memory_and_byte_order_mark)
+{
+	const char doc[] = "\xef\xbb\xbf{\"taskArn\":\"arn:aws:ecs:r:1:task/c/m1\",\"createdAt\":1}";
+	const char pretty[] = "\xef\xbb\xbf[\n{\"taskArn\":\"arn:aws:ecs:r:1:task/c/m2\"}\n]\n";
+
+	cr_assert_eq(input_read_mem("mem", doc, sizeof doc - 1, &set, &st, &err), 0, "%s", err.msg);
+	cr_assert_eq(input_read_mem("mem", pretty, sizeof pretty - 1, &set, &st, &err), 0, "%s",
+	    err.msg);
+	cr_expect_eq(set.len, 2);
+	cr_expect_eq(find_id("m1")->ts[TS_CREATED], 1000);
+}
+
+Test(input, live_task_json)
+{
+	const char raw[] = "{\"taskArn\":\"arn:aws:ecs:r:1:task/c/live1\",\"version\":9,"
+		"\"createdAt\":1.557134011644E9}";
+
+	cr_assert_eq(input_parse_task_json(raw, sizeof raw - 1, "live", 1714557600000LL, &set, &err),
+	    0, "%s", err.msg);
+	cr_assert_eq(set.len, 1);
+	cr_expect_str_eq(set.tasks[0].source, "live");
+	cr_expect_eq(set.tasks[0].fetched_at_ms, 1714557600000LL);
+	cr_expect_eq(set.tasks[0].ts[TS_CREATED], 1557134011644LL);
+
+	const char bad[] = "{\"taskArn\":\"arn:aws:ecs:r:1:task/c/live2\",\"startedAt\":\"now\"}";
+	cr_expect_eq(input_parse_task_json(bad, sizeof bad - 1, "live", TS_NONE, &set, &err), -1);
+	cr_expect(strstr(err.msg, "live2") && strstr(err.msg, "startedAt"), "%s", err.msg);
+	cr_expect_eq(set.len, 1);
+}
+
+Test(input, peek_keys)
+{
+	struct input_key k;
+	const char rec[] = "{\"ecsprof\":\"record/1\",\"fetched_at\":\"2024-05-01T10:00:20.000Z\","
+		"\"task\":{\"taskArn\":\"arn:x\",\"version\":12}}";
+
+	cr_assert_eq(input_peek_record(rec, sizeof rec - 1, &k, &err), 0, "%s", err.msg);
+	cr_expect_str_eq(k.arn, "arn:x");
+	cr_expect_eq(k.version, 12);
+	cr_expect_eq(k.fetched_at_ms, 1714557620000LL);
+	input_key_cleanup(&k);
+	cr_expect_eq(input_peek_record("{\"tasks\":[]}", 12, &k, &err), -1);
+	cr_expect_eq(input_peek_task("{\"version\":1}", 13, &k, &err), -1);
+	cr_expect(strstr(err.msg, "taskArn") != NULL, "%s", err.msg);
+}
+
+/* ---- bad input --------------------------------------------------------------------- */
+
+Test(input, malformed_json_document_has_line_and_column)
+{
+	cr_assert_eq(read_fx(FX("bad_json.json")), -1);
+	cr_expect_eq(err.code, ERR_PARSE);
+	cr_expect(strstr(err.msg, FX("bad_json.json") ":5:") == err.msg, "%s", err.msg);
+	cr_expect(strstr(err.msg, "malformed JSON") != NULL, "%s", err.msg);
+	cr_expect_eq(err_exit_status(err.code), 1);
+}
+
+Test(input, malformed_json_line_names_the_file_line)
+{
+	cr_assert_eq(read_fx(FX("bad_line.jsonl")), -1);
+	/* line 3, the column just past the second comma */
+	cr_expect(strstr(err.msg, FX("bad_line.jsonl") ":3:74: malformed JSON") == err.msg, "%s",
+	    err.msg);
+	cr_expect_eq(set.len, 2); /* lines before the error were read */
+}
+
+Test(input, malformed_json_line_threaded)
+{
+	input_set_tuning(2, 8);
+	cr_assert_eq(read_fx(FX("bad_line.jsonl")), -1);
+	cr_expect(strstr(err.msg, FX("bad_line.jsonl") ":3:74: malformed JSON") == err.msg, "%s",
+	    err.msg);
+}
+
+Test(input, tasks_not_an_array)
+{
+	cr_assert_eq(read_fx(FX("bad_tasks_not_array.json")), -1);
+	cr_expect(strstr(err.msg, "\"tasks\": expected an array of tasks, got an object"), "%s",
+	    err.msg);
+}
+
+Test(input, bad_tasks_skipped_with_warnings)
+{
+	cr_assert_eq(read_fx(FX("bad_timestamp.json")), 0, "%s", err.msg);
+	cr_expect_eq(set.len, 2);
+	find_id("t1");
+	cr_expect_eq(find_id("t7")->ts[TS_STARTED], 1714557605250LL); /* a numeric string */
+	cr_expect_eq(st.skipped, 5);
+	cr_expect_eq(nwarnings, 5);
+	cr_expect(warning_with("task/prod/t2", "createdAt: expected a time") >= 0);
+	cr_expect(warning_with("\"yesterday\"", NULL) >= 0);
+	cr_expect(warning_with("tasks[2]", "pullStartedAt") >= 0);
+	cr_expect(warning_with("task/prod/t4", "version: expected a whole number") >= 0);
+	cr_expect(warning_with("task/prod/t5", "containers[1].name: expected a string") >= 0);
+	cr_expect(warning_with("task/prod/t6", "startedAt") >= 0); /* ms given as seconds */
+	cr_expect(strncmp(warnings[0], FX("bad_timestamp.json") ": skipped", strlen(FX(
+	    "bad_timestamp.json") ": skipped")) == 0, "%s", warnings[0]);
+}
+
+Test(input, only_bad_task_is_an_error)
+{
+	cr_assert_eq(read_fx(FX("bad_only_task.json")), -1);
+	cr_expect(strstr(err.msg, "no usable task") != NULL, "%s", err.msg);
+	cr_expect_eq(nwarnings, 1);
+	cr_expect(warning_with("startedAt", "\"soon\"") >= 0);
+}
+
+Test(input, unknown_shapes_are_errors)
+{
+	cr_expect_eq(read_fx(FX("unknown_shape.json")), -1);
+	cr_expect(strstr(err.msg, "unknown_shape.json:1: not a known input") != NULL, "%s", err.msg);
+	cr_expect_eq(read_fx(FX("unknown_array.json")), -1);
+	cr_expect(strstr(err.msg, "not a known input") != NULL, "%s", err.msg);
+	cr_expect_eq(nwarnings, 0);
+	cr_expect_eq(read_fx(FX("not_object.json")), -1);
+	cr_expect(strstr(err.msg, "not_object.json:1:") != NULL, "%s", err.msg);
+}
+
+Test(input, unknown_recording_version)
+{
+	cr_assert_eq(read_fx(FX("bad_record_version.jsonl")), -1);
+	cr_expect(strstr(err.msg, "bad_record_version.jsonl:2: recording format \"record/9\"") != NULL,
+	    "%s", err.msg);
+	cr_expect_eq(set.len, 1);
+}
+
+Test(input, missing_file)
+{
+	cr_assert_eq(read_fx(FX("does-not-exist.json")), -1);
+	cr_expect_eq(err.code, ERR_IO);
+	cr_expect(strstr(err.msg, "cannot open") != NULL, "%s", err.msg);
+}
+
+Test(input, empty_input_warns)
+{
+	cr_assert_eq(input_read_mem("empty", " \n\n", 3, &set, &st, &err), 0);
+	cr_expect_eq(set.len, 0);
+	cr_expect(warning_with("empty: empty input", NULL) == 0);
+}
+
+static void
+expect_parse_error(const char *data, size_t len, const char *what)
+{
+	err_clear(&err);
+	cr_expect_eq(input_read_mem("m", data, len, &set, &st, &err), -1, "accepted: %s", what);
+	cr_expect_eq(err.code, ERR_PARSE, "%s", what);
+	cr_expect(strncmp(err.msg, "m:1:", 4) == 0, "%s: %s", what, err.msg);
+	for (const char *p = err.msg; *p; p++)
+		cr_expect((unsigned char)*p >= 0x20 && (unsigned char)*p < 0x7f, "%s", what);
+}
+
+Test(input, hostile_bytes)
+{
+	static const char nul[] = "{\"taskArn\":\"a\0b\"}";
+	static const char nul_escape[] = "{\"taskArn\":\"a\\u0000b\"}";
+	static const char utf8[] = "{\"taskArn\":\"a\xff\xfe\x1b[31m\"}";
+	static const char overflow[] = "{\"taskArn\":\"x\",\"createdAt\":1e400}";
+
+	expect_parse_error(nul, sizeof nul - 1, "raw NUL");
+	expect_parse_error(nul_escape, sizeof nul_escape - 1, "\\u0000");
+	expect_parse_error(utf8, sizeof utf8 - 1, "invalid UTF-8");
+	expect_parse_error(overflow, sizeof overflow - 1, "1e400");
+	cr_expect(strstr(err.msg, "overflow") != NULL, "%s", err.msg);
+	cr_expect_eq(set.len, 0);
+}
+
+Test(input, deep_nesting)
+{
+	size_t n = 200000;
+	char *s = xmalloc(2 * n);
+
+	memset(s, '[', n);
+	memset(s + n, ']', n);
+	expect_parse_error(s, 2 * n, "deep nesting");
+	/* the same across lines: a whole-document parse */
+	for (size_t i = 1; i < n; i += 1000)
+		s[i] = '\n';
+	err_clear(&err);
+	cr_expect_eq(input_read_mem("m", s, 2 * n, &set, &st, &err), -1);
+	free(s);
+}
+
+Test(input, huge_string_field)
+{
+	size_t n = INPUT_MAX_STRING + 10;
+	char *s = xmalloc(n + 200);
+	int off = snprintf(s, 200, "{\"taskArn\":\"arn:big\",\"stoppedReason\":\"");
+
+	memset(s + off, 'x', n);
+	memcpy(s + off + n, "\"}\n{\"taskArn\":\"arn:small\"}\n", 28);
+	cr_assert_eq(input_read_mem("m", s, (size_t)off + n + 27, &set, &st, &err), 0, "%s", err.msg);
+	cr_expect_eq(set.len, 1);
+	cr_expect(warning_with("m:1: skipped task arn:big: stoppedReason: a string of", "limit") == 0);
+	free(s);
+}
+
+Test(input, line_too_long)
+{
+	size_t n = INPUT_MAX_LINE + 100;
+	char *s = xmalloc(n);
+	const char first[] = "{\"taskArn\":\"arn:ok\"}\n[";
+
+	memset(s, ' ', n);
+	memcpy(s, first, sizeof first - 1);
+	s[n - 1] = ']';
+	cr_assert_eq(input_read_mem("m", s, n, &set, &st, &err), -1);
+	cr_expect(strstr(err.msg, "m:2: a line longer than 64 MiB") != NULL, "%s", err.msg);
+	free(s);
+}

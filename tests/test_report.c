@@ -1,0 +1,539 @@
+/* Tests for report.c: rows and their order, groups and "(none)", per-phase statistics,
+ * the baseline comparison and its errors, sorting, cells and the verdict sentence. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ecsprof/report.h"
+#include "ecsprof/xalloc.h"
+
+/* 2024-05-01T10:00:00Z */
+#define T0 1714557600000LL
+#define NONE (-1.0)
+
+static int64_t
+at(double offset_s)
+{
+	return offset_s < 0 ? TS_NONE : T0 + (int64_t)llround(offset_s * 1000.0);
+}
+
+/* A task in group `team` (NULL: no tag), with times in seconds after T0 (NONE: absent). */
+static void
+add_task(struct task_set *s, const char *id, const char *team, double created,
+	 double pull_started, double pull_stopped, double started)
+{
+	struct task t;
+
+	task_init(&t);
+	t.arn = xasprintf("arn:aws:ecs:us-east-1:123456789012:task/prod/%s", id);
+	t.ts[TS_CREATED] = at(created);
+	t.ts[TS_PULL_STARTED] = at(pull_started);
+	t.ts[TS_PULL_STOPPED] = at(pull_stopped);
+	t.ts[TS_STARTED] = at(started);
+	if (team != NULL) {
+		t.ntags = 1;
+		t.tags = xcalloc(1, sizeof *t.tags);
+		t.tags[0].key = xstrdup("team");
+		t.tags[0].value = xstrdup(team);
+	}
+	task_derive(&t);
+	task_set_take(s, &t);
+}
+
+static struct report_options
+by_team(const char *baseline)
+{
+	struct report_options o;
+
+	memset(&o, 0, sizeof o);
+	o.group_by.kind = GK_TAG;
+	o.group_by.tag = (char *)"team";
+	o.baseline = baseline;
+	o.sort_col = -1;
+	return o;
+}
+
+static const char *
+row_id(const struct report *r, size_t i)
+{
+	return r->rows[i].task->id;
+}
+
+Test(report, rows_in_created_order_and_groups_sorted)
+{
+	struct task_set s;
+	struct report r;
+	struct report_options o = by_team(NULL);
+	struct err err;
+
+	task_set_init(&s);
+	add_task(&s, "t3", "zeta", 30, 31, 32, 33);
+	add_task(&s, "t1", NULL, 10, 11, 12, 13);
+	add_task(&s, "tx", "alpha", NONE, NONE, NONE, NONE);
+	add_task(&s, "t2", "alpha", 20, 21, 22, 23);
+	add_task(&s, "t0", "Beta", 0, 1, 2, 3);
+
+	err_clear(&err);
+	cr_assert_eq(report_build(&r, &s, &o, &err), 0, "%s", err.msg);
+	cr_assert_eq(r.nrows, 5);
+	cr_expect_str_eq(row_id(&r, 0), "t0");
+	cr_expect_str_eq(row_id(&r, 1), "t1");
+	cr_expect_str_eq(row_id(&r, 2), "t2");
+	cr_expect_str_eq(row_id(&r, 3), "t3");
+	cr_expect_str_eq(row_id(&r, 4), "tx", "a task without createdAt comes last");
+
+	/* byte order ("Beta" < "alpha"), "(none)" last */
+	cr_assert_eq(r.ngroups, 4);
+	cr_expect_str_eq(r.groups[0].name, "Beta");
+	cr_expect_str_eq(r.groups[1].name, "alpha");
+	cr_expect_str_eq(r.groups[2].name, "zeta");
+	cr_expect_str_eq(r.groups[3].name, GROUP_NONE);
+	cr_expect_eq(r.groups[1].ntasks, 2);
+	cr_expect_eq(r.baseline, 0, "default baseline: the first group");
+	for (size_t i = 0; i < r.nrows; i++) {
+		char team[64];
+		const char *want = task_tag(r.rows[i].task, "team");
+
+		report_cell(&r, &r.rows[i], COL_GROUP, team, sizeof team);
+		cr_expect_str_eq(team, want ? want : GROUP_NONE);
+	}
+	report_cleanup(&r);
+	task_set_cleanup(&s);
+}
+
+Test(report, no_grouping_is_one_group)
+{
+	struct task_set s;
+	struct report r;
+	struct report_options o;
+	struct err err;
+
+	memset(&o, 0, sizeof o);
+	o.sort_col = -1;
+	task_set_init(&s);
+	add_task(&s, "a", "x", 0, 1, 2, 3);
+	add_task(&s, "b", NULL, 0, 1, 2, 3);
+	cr_assert_eq(report_build(&r, &s, &o, &err), 0);
+	cr_assert_eq(r.ngroups, 1);
+	cr_expect_str_eq(r.groups[0].name, "all");
+	cr_expect_eq(r.groups[0].ntasks, 2);
+	cr_expect_eq(r.groups[0].cmp[PHASE_PULL].valid, false);
+	report_cleanup(&r);
+	task_set_cleanup(&s);
+
+	/* and no tasks at all: no rows, no groups, no crash */
+	task_set_init(&s);
+	cr_assert_eq(report_build(&r, &s, &o, &err), 0);
+	cr_expect_eq(r.nrows, 0);
+	cr_expect_eq(r.ngroups, 0);
+	report_cleanup(&r);
+	task_set_cleanup(&s);
+}
+
+Test(report, phase_statistics_in_seconds)
+{
+	struct task_set s;
+	struct report r;
+	struct report_options o = by_team(NULL);
+	struct err err;
+	const struct report_group *g;
+
+	task_set_init(&s);
+	/* provision 1 s; pulls 10, 20, 30, 40 s; start 2 s; one task never pulled */
+	add_task(&s, "a", "web", 0, 1, 11, 13);
+	add_task(&s, "b", "web", 0, 1, 21, 23);
+	add_task(&s, "c", "web", 0, 1, 31, 33);
+	add_task(&s, "d", "web", 0, 1, 41, 43);
+	add_task(&s, "e", "web", 0, NONE, NONE, NONE);
+	cr_assert_eq(report_build(&r, &s, &o, &err), 0);
+	g = &r.groups[0];
+	cr_expect_eq(g->ntasks, 5);
+	cr_expect_eq(g->phase[PHASE_PULL].n, 4);
+	cr_expect_float_eq(g->phase[PHASE_PULL].min, 10.0, 1e-9);
+	cr_expect_float_eq(g->phase[PHASE_PULL].p50, 25.0, 1e-9);
+	/* h = 3 * 0.9 = 2.7 -> 30 + 0.7 * 10 */
+	cr_expect_float_eq(g->phase[PHASE_PULL].p90, 37.0, 1e-9);
+	cr_expect_float_eq(g->phase[PHASE_PULL].max, 40.0, 1e-9);
+	cr_expect_float_eq(g->phase[PHASE_PULL].mean, 25.0, 1e-9);
+	cr_expect_float_eq(g->phase[PHASE_TOTAL].p50, 28.0, 1e-9);
+	cr_expect_float_eq(g->phase[PHASE_PROVISION].max, 1.0, 1e-9);
+	cr_expect_eq(g->phase[PHASE_CONNECTIVITY].n, 0);
+	cr_expect(isnan(g->phase[PHASE_CONNECTIVITY].p50));
+	/* pull share: (10+20+30+40) / (13+23+33+43) */
+	cr_expect_float_eq(g->pull_share, 100.0 / 112.0, 1e-12);
+	cr_expect_eq(r.negative_phases, 0);
+	report_cleanup(&r);
+	task_set_cleanup(&s);
+}
+
+Test(report, negative_phases_are_dropped_and_counted)
+{
+	struct task_set s;
+	struct report r;
+	struct report_options o = by_team(NULL);
+	struct err err;
+	char cell[32];
+
+	task_set_init(&s);
+	/* pullStoppedAt before pullStartedAt, and startedAt before pullStoppedAt:
+	 * pull and start are negative; provision and total are fine */
+	add_task(&s, "skew", "web", 0, 5, 4, 4.5);
+	add_task(&s, "ok", "web", 0, 1, 2, 3);
+	cr_assert_eq(report_build(&r, &s, &o, &err), 0);
+	cr_expect_eq(r.negative_phases, 1, "pull of 'skew' (start 4.5 - 4 is positive)");
+	cr_expect_eq(r.groups[0].phase[PHASE_PULL].n, 1);
+	cr_expect_eq(r.groups[0].phase[PHASE_TOTAL].n, 2);
+	for (size_t i = 0; i < r.nrows; i++)
+		if (strcmp(row_id(&r, i), "skew") == 0) {
+			report_cell(&r, &r.rows[i], COL_PULL_S, cell, sizeof cell);
+			cr_expect_str_eq(cell, "", "a negative phase prints empty");
+			report_cell(&r, &r.rows[i], COL_TOTAL_S, cell, sizeof cell);
+			cr_expect_str_eq(cell, "4.500");
+		}
+	report_cleanup(&r);
+	task_set_cleanup(&s);
+
+	task_set_init(&s);
+	add_task(&s, "worse", "web", 10, 5, 4, 3);   /* provision, pull, start, total < 0 */
+	cr_assert_eq(report_build(&r, &s, &o, &err), 0);
+	cr_expect_eq(r.negative_phases, 4);
+	report_cleanup(&r);
+	task_set_cleanup(&s);
+}
+
+/* no-soci: 20 tasks pulling ~90 s; soci: 20 tasks pulling ~5 s */
+static void
+soci_experiment(struct task_set *s, size_t n_each)
+{
+	char id[32];
+
+	for (size_t i = 0; i < n_each; i++) {
+		double pull = 88.0 + (double)i * 0.25, provision = 20.0 + (double)(i % 3);
+
+		snprintf(id, sizeof id, "before%02zu", i);
+		add_task(s, id, "no-soci", (double)i, i + provision, i + provision + pull,
+			 i + provision + pull + 4.0);
+		pull = 4.0 + (double)i * 0.125;
+		snprintf(id, sizeof id, "after%02zu", i);
+		add_task(s, id, "soci", 100.0 + (double)i, 100.0 + i + provision,
+			 100.0 + i + provision + pull, 100.0 + i + provision + pull + 4.0);
+	}
+}
+
+Test(report, comparison_against_baseline)
+{
+	struct task_set s;
+	struct report r;
+	struct report_options o = by_team(NULL);
+	struct err err;
+	const struct phase_compare *c;
+	const struct report_group *base, *soci;
+	double p, u, a[20], b[20];
+
+	task_set_init(&s);
+	soci_experiment(&s, 20);
+	cr_assert_eq(report_build(&r, &s, &o, &err), 0);
+	cr_assert_eq(r.ngroups, 2);
+	cr_expect_str_eq(r.groups[r.baseline].name, "no-soci");
+	base = &r.groups[0];
+	soci = &r.groups[1];
+	cr_expect_eq(base->cmp[PHASE_PULL].valid, false, "no comparison on the baseline itself");
+	c = &soci->cmp[PHASE_PULL];
+	cr_assert(c->valid);
+	/* pulls 88 + 0.25 i and 4 + 0.125 i, i = 0..19: p50 at i = 9.5 */
+	cr_expect_float_eq(base->phase[PHASE_PULL].p50, 90.375, 1e-9);
+	cr_expect_float_eq(soci->phase[PHASE_PULL].p50, 5.1875, 1e-9);
+	cr_expect_float_eq(c->p50_delta_s, 5.1875 - 90.375, 1e-9);
+	cr_expect_float_eq(c->p50_ratio, 5.1875 / 90.375, 1e-12);
+	cr_expect_float_eq(c->p90_delta_s, soci->phase[PHASE_PULL].p90 - base->phase[PHASE_PULL].p90,
+			   1e-9);
+	/* no overlap, 20 vs 20: the exact two-sided p is 2 / C(40, 20) */
+	cr_expect_float_eq(c->p_value, 2.0 / 137846528820.0, 1e-20);
+	cr_expect_eq(c->u, 0.0, "U of the soci group: it never pulls slower");
+	/* the same p as the test on the raw durations */
+	for (int i = 0; i < 20; i++) {
+		a[i] = 4.0 + i * 0.125;
+		b[i] = 88.0 + i * 0.25;
+	}
+	cr_assert_eq(stats_mann_whitney(a, 20, b, 20, &p, &u), 0);
+	cr_expect_float_eq(c->p_value, p, 1e-20);
+
+	/* provision is the same distribution in both groups: identical samples, p = 1 */
+	cr_expect(soci->cmp[PHASE_PROVISION].valid);
+	cr_expect_float_eq(soci->cmp[PHASE_PROVISION].p50_delta_s, 0.0, 1e-9);
+	cr_expect_float_eq(soci->cmp[PHASE_PROVISION].p50_ratio, 1.0, 1e-12);
+	cr_expect_float_eq(soci->cmp[PHASE_PROVISION].p_value, 1.0, 1e-12);
+	cr_expect_eq(soci->cmp[PHASE_CONNECTIVITY].valid, false, "no data on either side");
+	report_cleanup(&r);
+
+	/* the other way round */
+	o.baseline = "soci";
+	cr_assert_eq(report_build(&r, &s, &o, &err), 0, "%s", err.msg);
+	cr_expect_eq(r.baseline, 1);
+	cr_expect(r.groups[0].cmp[PHASE_PULL].valid);
+	cr_expect_float_eq(r.groups[0].cmp[PHASE_PULL].p50_delta_s, 90.375 - 5.1875, 1e-9);
+	cr_expect_eq(r.groups[1].cmp[PHASE_PULL].valid, false);
+	report_cleanup(&r);
+	task_set_cleanup(&s);
+}
+
+Test(report, unknown_baseline_lists_the_groups)
+{
+	struct task_set s;
+	struct report r;
+	struct report_options o = by_team("nosoci");
+	struct err err;
+
+	task_set_init(&s);
+	soci_experiment(&s, 2);
+	add_task(&s, "untagged", NULL, 1, 2, 3, 4);
+	err_clear(&err);
+	cr_assert_eq(report_build(&r, &s, &o, &err), -1);
+	cr_expect_eq(err.code, ERR_USAGE);
+	cr_expect_not_null(strstr(err.msg, "'nosoci'"), "%s", err.msg);
+	cr_expect_not_null(strstr(err.msg, "'no-soci'"), "%s", err.msg);
+	cr_expect_not_null(strstr(err.msg, "'soci'"), "%s", err.msg);
+	cr_expect_not_null(strstr(err.msg, "'(none)'"), "%s", err.msg);
+	cr_expect_eq(r.rows, NULL, "a failed build leaves nothing to free");
+	report_cleanup(&r);
+	task_set_cleanup(&s);
+
+	task_set_init(&s);
+	err_clear(&err);
+	cr_assert_eq(report_build(&r, &s, &o, &err), -1);
+	cr_expect_eq(err.code, ERR_USAGE);
+	cr_expect_not_null(strstr(err.msg, "no tasks"), "%s", err.msg);
+	task_set_cleanup(&s);
+}
+
+Test(report, baseline_can_be_none_group)
+{
+	struct task_set s;
+	struct report r;
+	struct report_options o = by_team(GROUP_NONE);
+	struct err err;
+
+	task_set_init(&s);
+	add_task(&s, "a", "web", 0, 1, 2, 3);
+	add_task(&s, "b", NULL, 0, 1, 5, 6);
+	cr_assert_eq(report_build(&r, &s, &o, &err), 0, "%s", err.msg);
+	cr_expect_str_eq(r.groups[r.baseline].name, GROUP_NONE);
+	cr_expect_float_eq(r.groups[0].cmp[PHASE_PULL].p50_delta_s, -3.0, 1e-9);
+	report_cleanup(&r);
+	task_set_cleanup(&s);
+}
+
+Test(report, column_by_name)
+{
+	cr_expect_eq(report_column_by_name("pull_s"), COL_PULL_S);
+	cr_expect_eq(report_column_by_name("pull"), COL_PULL_S);
+	cr_expect_eq(report_column_by_name("PULL"), COL_PULL_S);
+	cr_expect_eq(report_column_by_name("Total"), COL_TOTAL_S);
+	cr_expect_eq(report_column_by_name("connectivity"), COL_CONNECTIVITY_S);
+	cr_expect_eq(report_column_by_name("created_at"), COL_CREATED_AT);
+	cr_expect_eq(report_column_by_name("created"), COL_CREATED_AT);
+	cr_expect_eq(report_column_by_name("TASK"), COL_TASK_ID);
+	cr_expect_eq(report_column_by_name("availability_zone"), COL_AZ);
+	cr_expect_eq(report_column_by_name("soci_evidence"), COL_SOCI_EVIDENCE);
+	cr_expect_eq(report_column_by_name("nope"), -1);
+	cr_expect_eq(report_column_by_name(""), -1);
+	/* the table is in CSV order and names match the enum */
+	for (int i = 0; i < COL_COUNT; i++)
+		cr_expect_eq(report_columns[i].id, (enum col_id)i);
+	cr_expect_str_eq(report_columns[0].name, "task_arn");
+	cr_expect_str_eq(report_columns[COL_COUNT - 1].name, "source");
+}
+
+Test(report, cells)
+{
+	struct task_set s;
+	struct task t;
+	struct report r;
+	struct report_options o = by_team(NULL);
+	struct err err;
+	char cell[128];
+	const struct report_row *row;
+
+	task_set_init(&s);
+	task_init(&t);
+	t.arn = xstrdup("arn:aws:ecs:us-east-1:123456789012:task/prod/0123abcd");
+	t.taskdef_arn = xstrdup("arn:aws:ecs:us-east-1:123456789012:task-definition/web:12");
+	t.cpu = xstrdup("256");
+	t.stopped_reason = xstrdup("=cmd|' /C calc'!A0");
+	t.ts[TS_CREATED] = T0 + 3123;
+	t.ts[TS_PULL_STARTED] = T0 + 5000;
+	t.ts[TS_PULL_STOPPED] = T0 + 17345;
+	t.ts[TS_STARTED] = T0 + 17345;
+	t.soci = SOCI_NO;
+	t.soci_evidence = SOCI_EVIDENCE_RULE;
+	task_derive(&t);
+	task_set_take(&s, &t);
+	cr_assert_eq(report_build(&r, &s, &o, &err), 0);
+	row = &r.rows[0];
+	cr_expect_str_eq(report_cell(&r, row, COL_TASK_ID, cell, sizeof cell), "0123abcd");
+	cr_expect_str_eq(report_cell(&r, row, COL_CLUSTER, cell, sizeof cell), "prod");
+	cr_expect_str_eq(report_cell(&r, row, COL_TASKDEF, cell, sizeof cell), "web:12");
+	cr_expect_str_eq(report_cell(&r, row, COL_CPU, cell, sizeof cell), "256");
+	cr_expect_str_eq(report_cell(&r, row, COL_MEMORY, cell, sizeof cell), "");
+	cr_expect_str_eq(report_cell(&r, row, COL_IMAGE, cell, sizeof cell), "");
+	cr_expect_str_eq(report_cell(&r, row, COL_SOCI, cell, sizeof cell), "no-soci");
+	cr_expect_str_eq(report_cell(&r, row, COL_SOCI_EVIDENCE, cell, sizeof cell), "rule");
+	cr_expect_str_eq(report_cell(&r, row, COL_GROUP, cell, sizeof cell), GROUP_NONE);
+	cr_expect_str_eq(report_cell(&r, row, COL_CREATED_AT, cell, sizeof cell),
+			 "2024-05-01T10:00:03.123Z");
+	cr_expect_str_eq(report_cell(&r, row, COL_STOPPED_AT, cell, sizeof cell), "");
+	cr_expect_str_eq(report_cell(&r, row, COL_PROVISION_S, cell, sizeof cell), "1.877");
+	cr_expect_str_eq(report_cell(&r, row, COL_PULL_S, cell, sizeof cell), "12.345");
+	cr_expect_str_eq(report_cell(&r, row, COL_START_S, cell, sizeof cell), "0.000");
+	cr_expect_str_eq(report_cell(&r, row, COL_TOTAL_S, cell, sizeof cell), "14.222");
+	cr_expect_str_eq(report_cell(&r, row, COL_CONNECTIVITY_S, cell, sizeof cell), "");
+	/* neutralising formulas is the CSV writer's job: the cell is the raw text */
+	cr_expect_str_eq(report_cell(&r, row, COL_STOPPED_REASON, cell, sizeof cell),
+			 "=cmd|' /C calc'!A0");
+	cr_expect_eq(report_cell_ms(row, COL_PULL_S), 12345);
+	cr_expect_eq(report_cell_ms(row, COL_CREATED_AT), T0 + 3123);
+	cr_expect_eq(report_cell_ms(row, COL_TASK_ID), TS_NONE);
+	/* a short buffer truncates, never overflows */
+	cr_expect_str_eq(report_cell(&r, row, COL_CREATED_AT, cell, 5), "2024");
+	report_cleanup(&r);
+	task_set_cleanup(&s);
+}
+
+static void
+ids(const struct report *r, char *out, size_t size)
+{
+	size_t len = 0;
+
+	out[0] = '\0';
+	for (size_t i = 0; i < r->nrows && len < size; i++)
+		len += (size_t)snprintf(out + len, size - len, "%s%s", i ? " " : "", row_id(r, i));
+}
+
+Test(report, sort_by_any_column_missing_last_stable)
+{
+	struct task_set s;
+	struct report r;
+	struct report_options o = by_team(NULL);
+	struct err err;
+	char got[256];
+	struct task *t;
+
+	task_set_init(&s);
+	add_task(&s, "a", "x", 0, 1, 31, 32);     /* pull 30 */
+	add_task(&s, "b", "y", 1, 2, 12, 13);     /* pull 10 */
+	add_task(&s, "c", NULL, 2, NONE, NONE, NONE);
+	add_task(&s, "d", "x", 3, 4, 14, 15);     /* pull 10 */
+	add_task(&s, "e", "y", 4, 5, 25, 26);     /* pull 20 */
+	/* cpu as ECS gives it: strings that sort as numbers */
+	t = task_set_find(&s, "arn:aws:ecs:us-east-1:123456789012:task/prod/a");
+	t->cpu = xstrdup("1024");
+	t = task_set_find(&s, "arn:aws:ecs:us-east-1:123456789012:task/prod/b");
+	t->cpu = xstrdup("256");
+	t = task_set_find(&s, "arn:aws:ecs:us-east-1:123456789012:task/prod/e");
+	t->cpu = xstrdup("4096");
+
+	cr_assert_eq(report_build(&r, &s, &o, &err), 0);
+	ids(&r, got, sizeof got);
+	cr_expect_str_eq(got, "a b c d e");
+
+	report_sort(&r, COL_PULL_S, false);
+	ids(&r, got, sizeof got);
+	cr_expect_str_eq(got, "b d e a c", "ties keep the previous order, missing last");
+	report_sort(&r, COL_PULL_S, true);
+	ids(&r, got, sizeof got);
+	cr_expect_str_eq(got, "a e b d c", "descending: missing still last");
+
+	report_sort(&r, COL_CPU, false);
+	ids(&r, got, sizeof got);
+	cr_expect_str_eq(got, "b a e d c", "256 < 1024 < 4096, then the tasks without cpu");
+
+	report_sort(&r, COL_GROUP, true);
+	ids(&r, got, sizeof got);
+	cr_expect_str_eq(got, "b e a d c", "group descending, '(none)' last");
+	report_sort(&r, COL_GROUP, false);
+	ids(&r, got, sizeof got);
+	cr_expect_str_eq(got, "a d b e c", "group ascending, '(none)' last");
+
+	report_sort(&r, COL_TASK_ID, true);
+	ids(&r, got, sizeof got);
+	cr_expect_str_eq(got, "e d c b a");
+
+	report_sort(&r, -1, false);
+	ids(&r, got, sizeof got);
+	cr_expect_str_eq(got, "a b c d e", "-1 is createdAt order");
+	report_cleanup(&r);
+
+	/* report_build applies the requested sort */
+	o.sort_col = COL_TOTAL_S;
+	o.sort_desc = true;
+	cr_assert_eq(report_build(&r, &s, &o, &err), 0);
+	ids(&r, got, sizeof got);
+	cr_expect_str_eq(got, "a e b d c");
+	report_cleanup(&r);
+	task_set_cleanup(&s);
+}
+
+Test(report, verdict_sentences)
+{
+	struct task_set s;
+	struct report r;
+	struct report_options o = by_team(NULL);
+	struct err err;
+	char v[256];
+
+	task_set_init(&s);
+	soci_experiment(&s, 20);
+	cr_assert_eq(report_build(&r, &s, &o, &err), 0);
+	report_verdict(&r, 1, PHASE_PULL, v, sizeof v);
+	cr_expect_str_eq(v, "pull p50 -85.2 s (x0.06) vs no-soci: significantly faster, "
+			 "p < 0.001, n = 20 vs 20");
+	report_verdict(&r, 1, PHASE_PROVISION, v, sizeof v);
+	cr_expect_str_eq(v, "provision p50 +0.000 s (x1.00) vs no-soci: not significant "
+			 "(p = 1.00) with n = 20 vs 20");
+	report_verdict(&r, 0, PHASE_PULL, v, sizeof v);
+	cr_expect_str_eq(v, "pull: baseline (the others are compared with it), n = 20");
+	report_verdict(&r, 1, PHASE_CONNECTIVITY, v, sizeof v);
+	cr_expect_str_eq(v, "connectivity: no data to compare, n = 0 vs 0");
+	report_cleanup(&r);
+	task_set_cleanup(&s);
+
+	/* 3 against 3, perfectly separated: still cannot be called significant */
+	task_set_init(&s);
+	soci_experiment(&s, 3);
+	cr_assert_eq(report_build(&r, &s, &o, &err), 0);
+	report_verdict(&r, 1, PHASE_PULL, v, sizeof v);
+	cr_expect_str_eq(v, "pull p50 -84.1 s (x0.05) vs no-soci: not significant (p = 0.10) "
+			 "with n = 3 vs 3, too few tasks to tell");
+	/* a short buffer is cut, never overrun */
+	report_verdict(&r, 1, PHASE_PULL, v, 10);
+	cr_expect_str_eq(v, "pull p50 ");
+	report_cleanup(&r);
+	task_set_cleanup(&s);
+}
+
+Test(report, verdict_slower_and_small_p)
+{
+	struct task_set s;
+	struct report r;
+	struct report_options o = by_team("fast");
+	struct err err;
+	char v[256];
+	char id[16];
+
+	task_set_init(&s);
+	/* 6 vs 6, separated: exact p = 2 / C(12, 6) = 0.0022 */
+	for (int i = 0; i < 6; i++) {
+		snprintf(id, sizeof id, "f%d", i);
+		add_task(&s, id, "fast", 0, 1, 1.5 + i * 0.01, 2 + i * 0.01);
+		snprintf(id, sizeof id, "s%d", i);
+		add_task(&s, id, "slow", 0, 1, 1.7 + i * 0.01, 2.2 + i * 0.01);
+	}
+	cr_assert_eq(report_build(&r, &s, &o, &err), 0);
+	report_verdict(&r, 1, PHASE_PULL, v, sizeof v);
+	cr_expect_str_eq(v, "pull p50 +0.200 s (x1.38) vs fast: significantly slower, "
+			 "p = 0.002, n = 6 vs 6");
+	report_cleanup(&r);
+	task_set_cleanup(&s);
+}

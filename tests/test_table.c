@@ -1,0 +1,133 @@
+/* table: the task and summary tables against hand-checked golden files at 80 columns,
+ * wider and verbose layouts, and the properties a reader relies on (fits the width, no
+ * control bytes, a failed start is explained). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <criterion/criterion.h>
+
+#include "ecsprof/table.h"
+#include "fixtures/output/fixture_tasks.h"
+#include "fixtures/output/golden.h"
+
+enum what { TASKS, SUMMARY };
+
+static char *
+capture(enum what w, const char *group_by, int width, bool verbose, size_t *len)
+{
+	struct task_set s;
+	struct report r;
+	struct err err;
+	char *out = NULL;
+	FILE *f;
+	int rc;
+
+	err_clear(&err);
+	fx_build_set(&s);
+	cr_assert_eq(fx_build_report(&r, &s, group_by, &err), 0, "report_build: %s", err.msg);
+	f = open_memstream(&out, len);
+	cr_assert_not_null(f);
+	rc = w == TASKS ? table_write_tasks(f, &r, width, verbose, &err)
+			: table_write_summary(f, &r, width, &err);
+	cr_assert_eq(rc, 0, "writer failed: %s", err.msg);
+	fclose(f);
+	report_cleanup(&r);
+	task_set_cleanup(&s);
+	return out;
+}
+
+/* display columns of one line (UTF-8 code points) */
+static size_t
+line_width(const char *p, const char *end)
+{
+	size_t n = 0;
+
+	for (; p < end; p++)
+		n += ((unsigned char)*p & 0xc0) != 0x80;
+	return n;
+}
+
+static void
+expect_plain_and_narrow(const char *out, size_t width, bool until_blank)
+{
+	for (const char *p = out, *nl; (nl = strchr(p, '\n')) != NULL; p = nl + 1) {
+		if (until_blank && nl == p)
+			break;   /* footnotes may be as long as the reason they quote */
+		cr_expect_leq(line_width(p, nl), width, "line wider than %zu: %.*s", width,
+			      (int)(nl - p), p);
+		for (const char *q = p; q < nl; q++)
+			cr_expect(!((unsigned char)*q < 0x20 || *q == 0x7f), "control byte 0x%02x",
+				  (unsigned char)*q);
+		cr_expect(nl == p || nl[-1] != ' ', "trailing space: %.*s", (int)(nl - p), p);
+	}
+}
+
+Test(table, tasks_golden_80)
+{
+	size_t len;
+	char *out = capture(TASKS, "taskdef", 80, false, &len);
+
+	fx_expect_golden(out, len, "tasks.table");
+	expect_plain_and_narrow(out, 80, true);
+	free(out);
+}
+
+Test(table, tasks_golden_wide)
+{
+	size_t len;
+	char *out = capture(TASKS, "taskdef", 160, false, &len);
+
+	fx_expect_golden(out, len, "tasks-160.table");
+	expect_plain_and_narrow(out, 160, true);
+	free(out);
+}
+
+Test(table, summary_golden)
+{
+	size_t len;
+	char *out = capture(SUMMARY, "taskdef", 80, false, &len);
+
+	fx_expect_golden(out, len, "summary.table");
+	expect_plain_and_narrow(out, 80, false);
+	free(out);
+}
+
+/* the key columns stay and still fit when the terminal is narrow; verbose shows full ids */
+Test(table, layouts)
+{
+	size_t len;
+	char *out = capture(TASKS, "taskdef", 60, false, &len);
+
+	cr_expect_neq(strstr(out, "TOTAL"), NULL);
+	cr_expect_neq(strstr(out, "TASKDEF"), NULL);
+	cr_expect_eq(strstr(out, "IMAGE"), NULL);
+	free(out);
+	out = capture(TASKS, "taskdef", 0, true, &len);
+	cr_expect_neq(strstr(out, "0a1b2c3d99887766554433221100aabb"), NULL);
+	cr_expect_neq(strstr(out, "IMAGE"), NULL);
+	cr_expect_neq(strstr(out, "CONNECT"), NULL);
+	free(out);
+	/* one group: no GROUP column even when there is room */
+	out = capture(TASKS, "cluster", 200, false, &len);
+	cr_expect_eq(strstr(out, "GROUP"), NULL);
+	free(out);
+}
+
+Test(table, write_error_is_reported)
+{
+	struct task_set s;
+	struct report r;
+	struct err err;
+	FILE *f = fopen("/dev/full", "w");
+
+	cr_assert_not_null(f, "/dev/full is needed for this test");
+	err_clear(&err);
+	fx_build_set(&s);
+	cr_assert_eq(fx_build_report(&r, &s, "taskdef", &err), 0, "%s", err.msg);
+	cr_expect_eq(table_write_tasks(f, &r, 80, false, &err), -1);
+	cr_expect_eq(err.code, ERR_IO);
+	fclose(f);
+	report_cleanup(&r);
+	task_set_cleanup(&s);
+}
