@@ -120,9 +120,9 @@ main(int argc, char **argv)
 	/* -k - : interactive, on this terminal */
 	struct tui_options to = { .sort_col = -1, .script = strcmp(keys, "-") == 0 ? NULL : keys,
 				  .stats = &st };
-	if (getenv("COLUMNS") == NULL)
+	if (to.script != NULL && getenv("COLUMNS") == NULL)
 		setenv("COLUMNS", "80", 1);
-	if (getenv("LINES") == NULL)
+	if (to.script != NULL && getenv("LINES") == NULL)
 		setenv("LINES", "24", 1);
 	if (tui_run(&src, &to, &err) != 0) {
 		fprintf(stderr, "bench_tui: %s\n", err.msg);

@@ -323,8 +323,8 @@ get_time(const json_t *obj, const char *key, int64_t *out, struct why *w)
 	}
 	if (timeutil_epoch_seconds_to_ms(secs, out) != 0) {
 		describe(v, d, sizeof d);
-		return why_set(w, "%s: %s is not a time in epoch seconds between 1970 and 9999",
-		    key, d);
+		return why_set(w, "%s: %s is not a time in epoch seconds between 1970 and 9999%s",
+		    key, d, secs > 1e11 && secs < 1e15 ? " (milliseconds? ECS gives seconds)" : "");
 	}
 	return 0;
 }
@@ -590,7 +590,8 @@ task_label(const json_t *o, const char *where, char *out, size_t size)
 		quote_text(q, sizeof q, json_string_value(arn), json_string_length(arn));
 		/* drop the quotes: ARNs read better bare */
 		q[strlen(q) - 1] = '\0';
-		snprintf(out, size, "%s%stask %s", where, where[0] ? " " : "", q + 1);
+		snprintf(out, size, "task %s%s%s%s", q + 1, where[0] ? " (" : "", where,
+		    where[0] ? ")" : "");
 	} else {
 		snprintf(out, size, "%s", where[0] ? where : "task");
 	}

@@ -11,6 +11,7 @@
 #include "ecsprof/input.h"
 #include "ecsprof/live.h"
 #include "ecsprof/log.h"
+#include "ecsprof/record.h"
 #include "ecsprof/timeutil.h"
 #include "ecsprof/xalloc.h"
 
@@ -214,5 +215,39 @@ live_fetch(const struct cli_opts *o, struct task_set *out, struct live_result *e
 int
 live_record(const struct cli_opts *o, struct err *err)
 {
-	return err_set(err, ERR_INTERNAL, "record: waiting for record.h");
+	struct task_set set;
+	struct live_result r;
+	char **lines = NULL;
+	size_t nlines = 0, added = 0, updated = 0;
+	int ret = -1;
+
+	if (o->output == NULL || *o->output == '\0' || strcmp(o->output, "-") == 0)
+		return err_set(err, ERR_USAGE, "record: name the recording with -o FILE "
+			       "(it is merged, so it cannot be stdout)");
+	task_set_init(&set);
+	live_result_init(&r);
+	r.keep_raw = true;
+	/* fetch everything before touching the file: a failed run leaves it as it was */
+	if (live_fetch(o, &set, &r, err) != 0)
+		goto out;
+	lines = xcalloc(r.nraw ? r.nraw : 1, sizeof *lines);
+	for (size_t i = 0; i < r.nraw; i++) {
+		lines[i] = record_line_new(r.raw[i].json, r.raw[i].len, r.region, r.cluster,
+					   r.raw[i].fetched_at_ms, err);
+		if (lines[i] == NULL)
+			goto out;
+		nlines++;
+	}
+	if (record_merge_file(o->output, lines, nlines, &added, &updated, err) != 0)
+		goto out;
+	log_info("%s: %zu tasks fetched, %zu new, %zu updated", o->output, nlines, added,
+		 updated);
+	ret = 0;
+out:
+	for (size_t i = 0; i < nlines; i++)
+		free(lines[i]);
+	free(lines);
+	live_result_cleanup(&r);
+	task_set_cleanup(&set);
+	return ret;
 }

@@ -6,12 +6,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ecsprof/buf.h"
 #include "ecsprof/csv.h"
 #include "ecsprof/jsonout.h"
+#include "ecsprof/live.h"
 #include "ecsprof/log.h"
 #include "ecsprof/phase.h"
+#include "ecsprof/record.h"
 #include "ecsprof/timeutil.h"
 #include "ecsprof/tui.h"
 #include "ecsprof/tui_layout.h"
@@ -362,5 +365,128 @@ out:
 	task_set_cleanup(&w.sets[0]);
 	task_set_cleanup(&w.sets[1]);
 	free(w.changed);
+	return rc;
+}
+
+/* ---- the command: watch over a live session ---- */
+
+struct wlive {
+	const struct cli_opts *o;
+	struct live_session *session;
+	struct live_result last;
+	bool have_last;
+	watch_build_fn *build;
+	void *build_ctx;
+};
+
+static int
+wlive_fetch(void *ctx, struct task_set *out, int64_t *start, struct err *err)
+{
+	struct wlive *w = ctx;
+	const struct ecs_service_list *sl;
+
+	if (w->have_last)
+		live_result_cleanup(&w->last);
+	live_result_init(&w->last);
+	w->have_last = true;
+	w->last.keep_raw = w->o->record != NULL;
+	if (live_session_fetch(w->session, out, &w->last, err) != 0)
+		return -1;
+	/* the scale-out began with the newest deployment of the watched services */
+	*start = TS_NONE;
+	sl = &w->last.services;
+	for (size_t i = 0; i < sl->n; i++)
+		for (size_t j = 0; j < sl->v[i].ndeployments; j++) {
+			int64_t c = sl->v[i].deployments[j].created_ms;
+			if (c != TS_NONE && (*start == TS_NONE || c > *start))
+				*start = c;
+		}
+	return 0;
+}
+
+static int
+wlive_build(void *ctx, struct task_set *set, struct report *out, struct err *err)
+{
+	struct wlive *w = ctx;
+
+	return w->build(w->build_ctx, set, out, err);
+}
+
+static int
+wlive_record(void *ctx, const struct task_set *set, struct err *err)
+{
+	struct wlive *w = ctx;
+	char **lines;
+	size_t n = 0;
+	int rc = 0;
+
+	(void)set;
+	lines = xcalloc(w->last.nraw ? w->last.nraw : 1, sizeof *lines);
+	for (size_t i = 0; i < w->last.nraw; i++) {
+		const struct live_raw_task *raw = &w->last.raw[i];
+		lines[n] = record_line_new(raw->json, raw->len, w->last.region, w->last.cluster,
+					   raw->fetched_at_ms, err);
+		if (lines[n] == NULL) {
+			rc = -1;
+			break;
+		}
+		n++;
+	}
+	if (rc == 0 && n > 0 &&
+	    record_merge_file(w->o->record, lines, n, NULL, NULL, err) != 0)
+		rc = err_prefix(err, "--record %s", w->o->record);
+	for (size_t i = 0; i < n; i++)
+		free(lines[i]);
+	free(lines);
+	return rc;
+}
+
+int
+watch_main(const struct cli_opts *o, watch_build_fn *build, void *build_ctx, struct err *err)
+{
+	struct wlive w = { .o = o, .build = build, .build_ctx = build_ctx };
+	struct watch_source src = { wlive_fetch, wlive_build, NULL, &w };
+	struct watch_options wo = { 0 };
+	char title[256];
+	FILE *out = NULL;
+	int rc;
+
+	if (o->record != NULL)
+		src.record = wlive_record;
+	wo.interval_ms = o->interval_ms;
+	wo.polls = o->once;
+	wo.no_color = o->no_color;
+	switch (o->format) {
+	case FMT_AUTO:
+		wo.format = o->output == NULL && isatty(STDOUT_FILENO) && isatty(STDIN_FILENO) ?
+			    FMT_TUI : FMT_CSV;
+		break;
+	case FMT_TABLE:
+		wo.format = FMT_CSV;   /* a table cannot grow line by line: CSV can */
+		break;
+	default:
+		wo.format = o->format;
+		break;
+	}
+	snprintf(title, sizeof title, "watch %s%s%s", o->cluster ? o->cluster : "default",
+		 o->services.n > 0 ? " / " : "", o->services.n > 0 ? o->services.v[0] : "");
+	wo.title = title;
+	if (wo.format != FMT_TUI && o->output != NULL) {
+		out = fopen(o->output, "w");
+		if (out == NULL)
+			return err_set(err, ERR_IO, "cannot write %s: %s", o->output, strerror(errno));
+		wo.out = out;
+	}
+	if (live_session_new(o, &w.session, err) != 0) {
+		if (out != NULL)
+			fclose(out);
+		return -1;
+	}
+	rc = watch_run(&src, &wo, err);
+	live_session_free(w.session);
+	if (w.have_last)
+		live_result_cleanup(&w.last);
+	if (out != NULL && fclose(out) != 0 && rc == 0)
+		rc = err_set(err, ERR_IO, "cannot write %s: %s", o->output, strerror(errno));
 	return rc;
 }

@@ -10,13 +10,14 @@ otherwise the answer is what AWS would say (InvalidSignatureException, ...).
 Time is virtual: scenario times are seconds relative to t0 (the start of the server, or
 "t0" in the scenario); POST /_fake/advance {"seconds": N} moves it on, and a task shows
 only the timestamps that have passed (PROVISIONING -> PENDING -> RUNNING -> STOPPED).
+{"to": S} sets it to t0 + S instead, and {"freeze": true} stops it there.
 
 Faults, from --inject or POST /_fake/inject (each a count of next matching requests):
 throttle, throttle_429 (HTTP 429 with Retry-After), error_5xx, truncate (connection cut
 mid-body), bad_json (a complete 200 whose JSON is cut), slow (sleep slow_ms first);
 plus skew_s (server clock offset, in the Date header and the signature time check) and
 latency_ms (every request). GET /_fake/stats returns counts per operation and the most
-requests seen in flight at once.
+requests seen in flight at once; GET /_fake/tasks/CLUSTER the ids of the visible tasks.
 
 Scenario:
 { "account": "123456789012", "region": "us-east-1", "t0": 1714557600 (optional),
@@ -64,6 +65,7 @@ class State:
         self.region = scenario.get("region", "us-east-1")
         self.t0 = float(scenario.get("t0", time.time()))
         self.advanced = 0.0
+        self.frozen = None
         self.creds = scenario.get("credentials", {"AKIDFAKE": "fakesecret"})
         self.deny = scenario.get("deny", {})
         self.clusters = {}
@@ -98,6 +100,8 @@ class State:
 
     def now(self):
         """the virtual time tasks live in"""
+        if self.frozen is not None:
+            return self.frozen
         return self.t0 + self.advanced + (time.time() - START)
 
     def arn(self, kind, rest):
@@ -290,6 +294,13 @@ class Handler(BaseHTTPRequestHandler):
             with S.lock:
                 self.send(200, S.stats)
             return
+        if self.path.startswith("/_fake/tasks/"):
+            # the task ids a client should see now, for tests to compare with
+            c = S.clusters.get(self.path.rsplit("/", 1)[-1])
+            now = S.now()
+            ids = [t["id"] for t in c["tasks"] if S.visible(t, now)] if c else []
+            self.send(200, {"ids": ids})
+            return
         self.send(404, {"__type": "UnknownOperationException"})
 
     def take_fault(self, op):
@@ -362,7 +373,12 @@ class Handler(BaseHTTPRequestHandler):
         d = json.loads(body or b"{}")
         if self.path == "/_fake/advance":
             with S.lock:
+                if "to" in d:   # seconds after t0
+                    S.advanced = float(d["to"]) - (time.time() - START)
                 S.advanced += float(d.get("seconds", 0))
+                S.frozen = None
+                if d.get("freeze"):
+                    S.frozen = S.now()
             return self.send(200, {"now": S.now()})
         if self.path == "/_fake/inject":
             S.inject(d)

@@ -1,1 +1,312 @@
+/* Tests for record.c: the recording line, and merging into a file without losing,
+ * duplicating or corrupting anything. */
 #include <criterion/criterion.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ecsprof/input.h"
+#include "ecsprof/record.h"
+#include "ecsprof/xalloc.h"
+
+static char dir[64];
+static char path[128];
+static struct err err;
+
+static void
+setup(void)
+{
+	snprintf(dir, sizeof dir, "/tmp/ecsprof-record-XXXXXX");
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/rec.jsonl", dir);
+	err_clear(&err);
+}
+
+static void
+teardown(void)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char p[400];
+
+	while (d != NULL && (e = readdir(d)) != NULL) {
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+		unlink(p);
+	}
+	if (d != NULL)
+		closedir(d);
+	rmdir(dir);
+}
+
+TestSuite(record, .init = setup, .fini = teardown);
+
+static char *
+slurp(const char *p, size_t *len)
+{
+	FILE *f = fopen(p, "rb");
+	char *s;
+	long n;
+
+	cr_assert_not_null(f, "%s", p);
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	s = xmalloc((size_t)n + 1);
+	cr_assert_eq(fread(s, 1, (size_t)n, f), (size_t)n);
+	s[n] = '\0';
+	fclose(f);
+	if (len)
+		*len = (size_t)n;
+	return s;
+}
+
+static void
+spit(const char *p, const char *s)
+{
+	FILE *f = fopen(p, "wb");
+
+	cr_assert_not_null(f);
+	fputs(s, f);
+	fclose(f);
+}
+
+static size_t
+files_in_dir(void)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	size_t n = 0;
+
+	while ((e = readdir(d)) != NULL)
+		n += e->d_name[0] != '.' || (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."));
+	closedir(d);
+	return n;
+}
+
+/* a recording line for task ID at version v (v < 0: no version), fetched at ms */
+static char *
+line_for(const char *id, int v, int64_t fetched_ms)
+{
+	char raw[300];
+	char *l;
+
+	if (v >= 0)
+		snprintf(raw, sizeof raw, "{\"taskArn\":\"arn:aws:ecs:us-east-1:1:task/c/%s\","
+		    "\"version\":%d,\"createdAt\":1.7145576E9,\"lastStatus\":\"S%d\"}", id, v, v);
+	else
+		snprintf(raw, sizeof raw, "{\"taskArn\":\"arn:aws:ecs:us-east-1:1:task/c/%s\","
+		    "\"createdAt\":1714557600}", id);
+	l = record_line_new(raw, strlen(raw), "us-east-1", "c", fetched_ms, &err);
+	cr_assert_not_null(l, "%s", err.msg);
+	return l;
+}
+
+static void
+free_lines(char **l, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(l[i]);
+}
+
+Test(record, line_format_and_read_back)
+{
+	const char raw[] = "  {\n  \"taskArn\": \"arn:aws:ecs:us-east-1:1:task/c/abc\",\n"
+		"  \"version\": 3,\r\n  \"createdAt\": 1.557134011644E9\n}\n";
+	char *l = record_line_new(raw, sizeof raw - 1, "us-east-1", "prod", 1714557620500LL, &err);
+
+	cr_assert_not_null(l, "%s", err.msg);
+	cr_expect_str_eq(l, "{\"ecsprof\":\"record/1\",\"fetched_at\":\"2024-05-01T10:00:20.500Z\","
+	    "\"region\":\"us-east-1\",\"cluster\":\"prod\",\"source\":\"live\",\"task\":{   "
+	    "\"taskArn\": \"arn:aws:ecs:us-east-1:1:task/c/abc\",   \"version\": 3,    "
+	    "\"createdAt\": 1.557134011644E9 }}");
+
+	struct task_set set;
+	struct input_stats st = { 0 };
+
+	task_set_init(&set);
+	cr_assert_eq(input_read_mem("rec", l, strlen(l), &set, &st, &err), 0, "%s", err.msg);
+	cr_assert_eq(set.len, 1);
+	cr_expect_eq(set.tasks[0].fetched_at_ms, 1714557620500LL);
+	cr_expect_eq(set.tasks[0].ts[TS_CREATED], 1557134011644LL);
+	cr_expect_eq(st.records, 1);
+	task_set_cleanup(&set);
+	free(l);
+}
+
+Test(record, line_escapes_names)
+{
+	const char raw[] = "{\"taskArn\":\"arn:x\"}";
+	char *l = record_line_new(raw, sizeof raw - 1, NULL, "we\"ird\n\\name", 1000, &err);
+	struct input_key k;
+
+	cr_assert_not_null(l, "%s", err.msg);
+	cr_expect(strstr(l, "\"region\":\"\",\"cluster\":\"we\\\"ird\\u000a\\\\name\"") != NULL, "%s",
+	    l);
+	cr_expect_eq(input_peek_record(l, strlen(l), &k, &err), 0, "%s", err.msg);
+	input_key_cleanup(&k);
+	free(l);
+}
+
+Test(record, line_refuses_bad_tasks)
+{
+	cr_expect_null(record_line_new("[1]", 3, "r", "c", 1000, &err));
+	cr_expect_null(record_line_new("{\"version\":1}", 13, "r", "c", 1000, &err));
+	cr_expect(strstr(err.msg, "taskArn") != NULL, "%s", err.msg);
+	cr_expect_null(record_line_new("{\"taskArn\":\"a\"", 14, "r", "c", 1000, &err));
+	cr_expect_null(record_line_new("{\"taskArn\":\"a\"}", 15, "r", "c", TS_NONE, &err));
+}
+
+Test(record, create_then_same_again_is_byte_identical)
+{
+	char *l[3] = { line_for("a", 1, 1000), line_for("b", 2, 1000), line_for("c", 1, 1000) };
+	size_t added = 99, updated = 99, n1, n2;
+	struct stat s1, s2;
+
+	cr_assert_eq(record_merge_file(path, l, 3, &added, &updated, &err), 0, "%s", err.msg);
+	cr_expect_eq(added, 3);
+	cr_expect_eq(updated, 0);
+	char *first = slurp(path, &n1);
+	char expect[2048];
+	snprintf(expect, sizeof expect, "%s\n%s\n%s\n", l[0], l[1], l[2]);
+	cr_expect_str_eq(first, expect);
+	cr_assert_eq(stat(path, &s1), 0);
+
+	/* the same tasks fetched again later: same versions, so nothing changes */
+	char *again[3] = { line_for("c", 1, 5000), line_for("a", 1, 5000), line_for("b", 2, 5000) };
+	cr_assert_eq(record_merge_file(path, again, 3, &added, &updated, &err), 0, "%s", err.msg);
+	cr_expect_eq(added, 0);
+	cr_expect_eq(updated, 0);
+	char *second = slurp(path, &n2);
+	cr_expect_eq(n1, n2);
+	cr_expect_eq(memcmp(first, second, n1), 0);
+	cr_assert_eq(stat(path, &s2), 0);
+	cr_expect_eq(s1.st_ino, s2.st_ino, "an unchanged recording must not be rewritten");
+	cr_expect_eq(files_in_dir(), 1);
+	free(first);
+	free(second);
+	free_lines(l, 3);
+	free_lines(again, 3);
+}
+
+Test(record, newer_versions_replace_in_place_and_new_tasks_append)
+{
+	char *l[2] = { line_for("a", 1, 1000), line_for("b", 5, 1000) };
+	char *m[4] = { line_for("b", 4, 9000), line_for("a", 3, 2000), line_for("d", 1, 2000),
+		line_for("a", 2, 3000) };
+	size_t added, updated;
+
+	cr_assert_eq(record_merge_file(path, l, 2, NULL, NULL, &err), 0, "%s", err.msg);
+	cr_assert_eq(record_merge_file(path, m, 4, &added, &updated, &err), 0, "%s", err.msg);
+	cr_expect_eq(added, 1);
+	cr_expect_eq(updated, 1);
+	char *got = slurp(path, NULL);
+	char expect[2048];
+	/* a: v3 replaces v1 where it was (v2 came later but is older); b: v5 stays; d appended */
+	snprintf(expect, sizeof expect, "%s\n%s\n%s\n", m[1], l[1], m[2]);
+	cr_expect_str_eq(got, expect);
+	cr_expect_eq(files_in_dir(), 1);
+	free(got);
+	free_lines(l, 2);
+	free_lines(m, 4);
+}
+
+Test(record, without_versions_later_fetch_wins)
+{
+	char *l[1] = { line_for("n", -1, 1000) };
+	char *m[1] = { line_for("n", -1, 2000) };
+	char *o[1] = { line_for("n", -1, 1500) };
+	size_t updated;
+
+	cr_assert_eq(record_merge_file(path, l, 1, NULL, NULL, &err), 0, "%s", err.msg);
+	cr_assert_eq(record_merge_file(path, m, 1, NULL, &updated, &err), 0, "%s", err.msg);
+	cr_expect_eq(updated, 1);
+	cr_assert_eq(record_merge_file(path, o, 1, NULL, &updated, &err), 0, "%s", err.msg);
+	cr_expect_eq(updated, 0);
+	char *got = slurp(path, NULL);
+	char expect[1024];
+	snprintf(expect, sizeof expect, "%s\n", m[0]);
+	cr_expect_str_eq(got, expect);
+	free(got);
+	free_lines(l, 1);
+	free_lines(m, 1);
+	free_lines(o, 1);
+}
+
+Test(record, refuses_a_file_that_is_not_a_recording)
+{
+	const char *others[] = {
+		"{\"tasks\":[{\"taskArn\":\"arn:x\"}],\"failures\":[]}\n",
+		"{\n  \"tasks\": []\n}\n",
+		"hello world\n",
+		"{\"ecsprof\":\"record/1\",\"task\":{\"taskArn\":\"arn:x\"}}\nnot json\n",
+	};
+	char *l[1] = { line_for("a", 1, 1000) };
+
+	for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) {
+		spit(path, others[i]);
+		err_clear(&err);
+		cr_expect_eq(record_merge_file(path, l, 1, NULL, NULL, &err), -1, "case %zu", i);
+		cr_expect(strstr(err.msg, "refusing to overwrite") != NULL, "%s", err.msg);
+		cr_expect(strncmp(err.msg, path, strlen(path)) == 0, "%s", err.msg);
+		char *after = slurp(path, NULL);
+		cr_expect_str_eq(after, others[i], "the file must be left alone");
+		free(after);
+		cr_expect_eq(files_in_dir(), 1);
+	}
+	free_lines(l, 1);
+}
+
+Test(record, keeps_mode_and_reads_back_as_newest)
+{
+	char *l[2] = { line_for("a", 1, 1000), line_for("b", 1, 1000) };
+	char *m[1] = { line_for("a", 2, 2000) };
+	struct stat sb;
+
+	cr_assert_eq(record_merge_file(path, l, 2, NULL, NULL, &err), 0, "%s", err.msg);
+	cr_assert_eq(chmod(path, 0600), 0);
+	cr_assert_eq(record_merge_file(path, m, 1, NULL, NULL, &err), 0, "%s", err.msg);
+	cr_assert_eq(stat(path, &sb), 0);
+	cr_expect_eq(sb.st_mode & 0777, 0600);
+
+	struct task_set set;
+	struct input_stats st = { 0 };
+
+	task_set_init(&set);
+	cr_assert_eq(input_read_file(path, &set, &st, &err), 0, "%s", err.msg);
+	cr_assert_eq(set.len, 2);
+	cr_expect_str_eq(set.tasks[0].id, "a");
+	cr_expect_eq(set.tasks[0].version, 2);
+	cr_expect_str_eq(set.tasks[0].last_status, "S2");
+	cr_expect_eq(set.tasks[0].fetched_at_ms, 2000);
+	task_set_cleanup(&set);
+	free_lines(l, 2);
+	free_lines(m, 1);
+}
+
+Test(record, refuses_bad_lines_and_missing_directory)
+{
+	char *bad[1] = { xstrdup("{\"not\":\"a record\"}") };
+	char *l[1] = { line_for("a", 1, 1000) };
+
+	cr_expect_eq(record_merge_file(path, bad, 1, NULL, NULL, &err), -1);
+	cr_expect_eq(access(path, F_OK), -1, "nothing written");
+	cr_expect_eq(record_merge_file("/nonexistent-dir-ecsprof/x.jsonl", l, 1, NULL, NULL, &err),
+	    -1);
+	cr_expect_eq(err.code, ERR_IO);
+	free_lines(bad, 1);
+	free_lines(l, 1);
+}
+
+Test(record, empty_recording_created)
+{
+	cr_assert_eq(record_merge_file(path, NULL, 0, NULL, NULL, &err), 0, "%s", err.msg);
+	cr_expect_eq(access(path, F_OK), 0);
+	struct stat sb;
+	cr_assert_eq(stat(path, &sb), 0);
+	cr_expect_eq(sb.st_size, 0);
+}

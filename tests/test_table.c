@@ -107,6 +107,9 @@ Test(table, layouts)
 	cr_expect_neq(strstr(out, "0a1b2c3d99887766554433221100aabb"), NULL);
 	cr_expect_neq(strstr(out, "IMAGE"), NULL);
 	cr_expect_neq(strstr(out, "CONNECT"), NULL);
+	/* the newline inside t7's image is shown as '?', keeping one task per line */
+	cr_expect_neq(strstr(out, "evil?image:latest"), NULL);
+	expect_plain_and_narrow(out, 1000, true);
 	free(out);
 	/* one group: no GROUP column even when there is room */
 	out = capture(TASKS, "cluster", 200, false, &len);

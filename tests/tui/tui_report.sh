@@ -13,7 +13,7 @@ SOCK="ecsprof-tui-$$"
 N=0
 FAILED=0
 
-echo "1..24"
+echo "1..23"
 
 ok() { N=$((N + 1)); echo "ok $N - $1"; }
 nok() {

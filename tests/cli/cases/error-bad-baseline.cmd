@@ -1,0 +1,1 @@
+ecsprof report --summary --group-by taskdef --baseline nope examples/scaleout.json

@@ -1,0 +1,1 @@
+ecsprof report --format xml examples/scaleout.json

@@ -1,0 +1,1 @@
+ecsprof report --group-by colour examples/scaleout.json

@@ -1,0 +1,1 @@
+ecsprof report --sort speed examples/scaleout.json

@@ -1,0 +1,1 @@
+ecsprof report tests/fixtures/input/bad_tasks_not_array.json

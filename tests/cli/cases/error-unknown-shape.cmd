@@ -1,0 +1,1 @@
+ecsprof report tests/fixtures/input/unknown_shape.json

@@ -1,0 +1,1 @@
+ecsprof report --format csv examples/scaleout-api.json

@@ -1,0 +1,1 @@
+ecsprof report --format csv tests/fixtures/input/describe_cli_iso.json

@@ -1,0 +1,1 @@
+ecsprof report --format csv tests/fixtures/input/event_array.json

@@ -1,0 +1,1 @@
+ecsprof report --format csv tests/fixtures/input/event_single.json

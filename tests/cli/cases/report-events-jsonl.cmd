@@ -1,0 +1,1 @@
+ecsprof report --format csv examples/events.jsonl

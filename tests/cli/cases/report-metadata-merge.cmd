@@ -1,0 +1,1 @@
+ecsprof report --summary --group-by soci examples/scaleout.json examples/metadata/08bc401ce2b8dd8b0f90cbe0f86fee0a.json examples/metadata/1b349c6a242aa2679e450e47d15cb7ea.json examples/metadata/c1b2f35cf4cd8157be4d2f947228f937.json examples/metadata/f513d2e1a9f57ad525d0f76adef968e2.json

@@ -1,0 +1,1 @@
+ecsprof report --status stopped --format csv examples/scaleout.json

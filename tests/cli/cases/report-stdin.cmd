@@ -1,0 +1,2 @@
+ecsprof report --format csv -
+stdin: examples/scaleout-api.json

@@ -1,0 +1,1 @@
+ecsprof report --summary --format csv --group-by taskdef examples/scaleout.json

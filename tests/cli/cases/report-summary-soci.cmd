@@ -1,0 +1,1 @@
+ecsprof report --summary --group-by soci --soci-if taskdef=checkout-api:8 examples/scaleout.json

@@ -1,0 +1,1 @@
+ecsprof report examples/scaleout.json

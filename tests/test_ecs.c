@@ -1,0 +1,601 @@
+/* Unit tests for ecs.c: the awsJson1_1 requests it sends, paging and batching with several
+ * requests in flight, failures[], --since, and the one-line errors, against an in-memory
+ * ECS behind a fake transport. */
+#include <criterion/criterion.h>
+#include <jansson.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ecsprof/ecs.h"
+#include "ecsprof/log.h"
+#include "ecsprof/timeutil.h"
+#include "ecsprof/xalloc.h"
+
+/* ---- the in-memory ECS ------------------------------------------------------------------ */
+
+struct fake {
+	pthread_mutex_t lock;
+	size_t nrunning, nstopped;   /* tasks t0..: running first, then stopped */
+	size_t overlap;              /* stopped list repeats this many running ARNs */
+	bool missing_cluster;
+	int bad_json;                /* next N answers are cut short */
+	int throttle;                /* next N answers are ThrottlingException */
+	size_t requests, list_calls, describe_calls, max_batch;
+	int inflight, max_inflight;
+	char last_error_op[64];
+	bool bad_request;            /* a request broke the protocol */
+	char why[256];
+};
+
+static struct fake F;
+
+static void
+fake_reset(void)
+{
+	memset(&F, 0, sizeof F);
+	pthread_mutex_init(&F.lock, NULL);
+}
+
+static const char *
+hdr(const struct http_request *req, const char *name)
+{
+	for (size_t i = 0; i < req->nheaders; i++)
+		if (strcasecmp(req->headers[i].name, name) == 0)
+			return req->headers[i].value;
+	return NULL;
+}
+
+static void
+protocol_error(const char *why)
+{
+	F.bad_request = true;
+	snprintf(F.why, sizeof F.why, "%s", why);
+}
+
+static void
+reply(struct http_response *resp, long status, const char *headers, char *body)
+{
+	resp->status = status;
+	resp->headers = xstrdup(headers);
+	buf_adds(&resp->body, body);
+	free(body);
+}
+
+static char *
+arn_of(size_t i)
+{
+	return xasprintf("arn:aws:ecs:us-east-1:123456789012:task/prod/t%05zu", i);
+}
+
+static char *
+list_tasks(json_t *req)
+{
+	const char *status = json_string_value(json_object_get(req, "desiredStatus"));
+	const char *token = json_string_value(json_object_get(req, "nextToken"));
+	json_int_t max = json_integer_value(json_object_get(req, "maxResults"));
+	size_t start = token ? strtoul(token + 1, NULL, 10) : 0, first, count;
+	json_t *out = json_object(), *arr = json_array();
+	char *s;
+
+	if (max != 100)
+		protocol_error("maxResults is not 100");
+	if (status == NULL)
+		protocol_error("no desiredStatus");
+	if (status != NULL && strcmp(status, "STOPPED") == 0) {
+		first = F.nrunning - F.overlap;
+		count = F.nstopped + F.overlap;
+	} else {
+		first = 0;
+		count = F.nrunning;
+	}
+	for (size_t i = start; i < count && i < start + 100; i++) {
+		char *a = arn_of(first + i);
+		json_array_append_new(arr, json_string(a));
+		free(a);
+	}
+	json_object_set_new(out, "taskArns", arr);
+	if (start + 100 < count) {
+		char t[32];
+		snprintf(t, sizeof t, "p%zu", start + 100);
+		json_object_set_new(out, "nextToken", json_string(t));
+	}
+	s = json_dumps(out, JSON_COMPACT);
+	json_decref(out);
+	return s;
+}
+
+static char *
+describe_tasks(json_t *req)
+{
+	json_t *tasks = json_object_get(req, "tasks"), *v, *out = json_object();
+	json_t *arr = json_array(), *fail = json_array();
+	json_t *inc = json_object_get(req, "include");
+	size_t i;
+	char *s;
+
+	if (json_array_size(tasks) == 0 || json_array_size(tasks) > 100)
+		protocol_error("DescribeTasks with 0 or more than 100 tasks");
+	if (!json_is_array(inc) || json_array_size(inc) != 1 ||
+	    strcmp(json_string_value(json_array_get(inc, 0)), "TAGS") != 0)
+		protocol_error("include is not [\"TAGS\"]");
+	if (json_array_size(tasks) > F.max_batch)
+		F.max_batch = json_array_size(tasks);
+	json_array_foreach(tasks, i, v) {
+		const char *a = json_string_value(v), *t = strrchr(a, 't');
+		size_t n = strtoul(t + 1, NULL, 10);
+		bool stopped = n >= F.nrunning;
+
+		if (strstr(a, "gone") != NULL) {
+			json_array_append_new(fail, json_pack("{s:s,s:s}", "arn", a, "reason", "MISSING"));
+			continue;
+		}
+		/* createdAt: task n was created n seconds after 1714557600 */
+		json_array_append_new(arr, json_pack("{s:s,s:s,s:f,s:s,s:s,s:I}",
+			"taskArn", a, "clusterArn", "arn:aws:ecs:us-east-1:123456789012:cluster/prod",
+			"createdAt", 1714557600.125 + (double)n,
+			"lastStatus", stopped ? "STOPPED" : "RUNNING",
+			"desiredStatus", stopped ? "STOPPED" : "RUNNING", "version", (json_int_t)3));
+	}
+	json_object_set_new(out, "tasks", arr);
+	json_object_set_new(out, "failures", fail);
+	s = json_dumps(out, JSON_COMPACT);
+	json_decref(out);
+	return s;
+}
+
+static int
+fake_send(void *ctx, const struct http_request *req, struct http_response *resp,
+	  struct err *err)
+{
+	const char *target = hdr(req, "X-Amz-Target"), *op;
+	json_t *body;
+	char *out = NULL;
+
+	pthread_mutex_lock(&F.lock);
+	F.requests++;
+	F.inflight++;
+	if (F.inflight > F.max_inflight)
+		F.max_inflight = F.inflight;
+	pthread_mutex_unlock(&F.lock);
+	/* let other threads overlap with this request */
+	struct timespec ts = { 0, 2 * 1000 * 1000 };
+	nanosleep(&ts, NULL);
+	pthread_mutex_lock(&F.lock);
+
+	if (strcmp(req->method, "POST") != 0 || strcmp(req->url, "https://ecs.example.test/") != 0)
+		protocol_error("not POST https://ecs.example.test/");
+	if (hdr(req, "Content-Type") == NULL ||
+	    strcmp(hdr(req, "Content-Type"), "application/x-amz-json-1.1") != 0)
+		protocol_error("Content-Type");
+	if (hdr(req, "Host") == NULL || strcmp(hdr(req, "Host"), "ecs.example.test") != 0)
+		protocol_error("Host");
+	if (hdr(req, "Authorization") == NULL ||
+	    strstr(hdr(req, "Authorization"), "Credential=AKIDTEST/") == NULL ||
+	    strstr(hdr(req, "Authorization"), "/us-east-1/ecs/aws4_request") == NULL)
+		protocol_error("Authorization");
+	if (hdr(req, "X-Amz-Date") == NULL)
+		protocol_error("X-Amz-Date");
+	if (target == NULL || strncmp(target, "AmazonEC2ContainerServiceV20141113.", 35) != 0) {
+		protocol_error("X-Amz-Target");
+		target = "AmazonEC2ContainerServiceV20141113.?";
+	}
+	op = target + 35;
+	body = json_loadb(req->body, req->body_len, 0, NULL);
+	if (!json_is_object(body))
+		protocol_error("body is not a JSON object");
+
+	if (F.throttle > 0) {
+		F.throttle--;
+		reply(resp, 400, "", xstrdup("{\"__type\":\"ThrottlingException\",\"message\":\"Rate exceeded\"}"));
+	} else if (F.bad_json > 0) {
+		F.bad_json--;
+		reply(resp, 200, "", xstrdup("{\"taskArns\":[\"arn:aws:e"));
+	} else if (F.missing_cluster && strcmp(op, "ListClusters") != 0) {
+		reply(resp, 400, "", xstrdup("{\"__type\":\"ClusterNotFoundException\",\"message\":\"Cluster not found.\"}"));
+	} else if (strcmp(op, "ListTasks") == 0) {
+		F.list_calls++;
+		out = list_tasks(body);
+		reply(resp, 200, "Content-Type: application/x-amz-json-1.1\r\n", out);
+	} else if (strcmp(op, "DescribeTasks") == 0) {
+		F.describe_calls++;
+		out = describe_tasks(body);
+		reply(resp, 200, "", out);
+	} else if (strcmp(op, "ListClusters") == 0) {
+		const char *tok = json_string_value(json_object_get(body, "nextToken"));
+		if (tok == NULL)
+			reply(resp, 200, "", xstrdup("{\"clusterArns\":[\"arn:aws:ecs:us-east-1:1:cluster/prod\",\"arn:aws:ecs:us-east-1:1:cluster/staging\"],\"nextToken\":\"x\"}"));
+		else
+			reply(resp, 200, "", xstrdup("{\"clusterArns\":[\"arn:aws:ecs:us-east-1:1:cluster/batch\"]}"));
+	} else if (strcmp(op, "DescribeServices") == 0) {
+		reply(resp, 200, "", xstrdup(
+			"{\"services\":[{\"serviceName\":\"web\",\"serviceArn\":\"arn:s/web\",\"status\":\"ACTIVE\","
+			"\"desiredCount\":5,\"runningCount\":3,\"pendingCount\":2,\"taskDefinition\":\"arn:td/web:3\","
+			"\"deployments\":[{\"id\":\"ecs-svc/2\",\"status\":\"PRIMARY\",\"taskDefinition\":\"arn:td/web:3\","
+			"\"desiredCount\":5,\"runningCount\":3,\"pendingCount\":2,\"createdAt\":1714557600.5,"
+			"\"rolloutState\":\"IN_PROGRESS\"},{\"id\":\"ecs-svc/1\",\"status\":\"ACTIVE\","
+			"\"taskDefinition\":\"arn:td/web:2\",\"desiredCount\":0,\"runningCount\":1,"
+			"\"pendingCount\":0,\"createdAt\":1714500000}]}],\"failures\":[]}"));
+	} else {
+		reply(resp, 400, "", xstrdup("{\"__type\":\"UnknownOperationException\"}"));
+	}
+	json_decref(body);
+	F.inflight--;
+	pthread_mutex_unlock(&F.lock);
+	return 0;
+}
+
+static int
+fake_transport_new(void *arg, struct http_transport *out, struct err *err)
+{
+	out->send = fake_send;
+	out->ctx = NULL;
+	return 0;
+}
+
+static int
+fake_creds(void *arg, struct aws_creds *out, struct err *err)
+{
+	memset(out, 0, sizeof *out);
+	out->access_key_id = xstrdup("AKIDTEST");
+	out->secret_access_key = xstrdup("secret");
+	out->expires_ms = TS_NONE;
+	out->source = xstrdup("test");
+	return 0;
+}
+
+static void
+no_sleep(int64_t ms)
+{
+	(void)ms;
+}
+
+static char warnings[4096];
+static pthread_mutex_t warn_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void
+capture(enum log_level level, const char *line, void *ctx)
+{
+	pthread_mutex_lock(&warn_lock);
+	size_t n = strlen(warnings);
+	if (level <= LOG_WARN)
+		snprintf(warnings + n, sizeof warnings - n, "%s\n", line);
+	pthread_mutex_unlock(&warn_lock);
+}
+
+static void
+setup(void)
+{
+	fake_reset();
+	timeutil_sleep_ms = no_sleep;
+	warnings[0] = '\0';
+	log_set_sink(capture, NULL);
+}
+
+static void
+teardown(void)
+{
+	log_set_sink(NULL, NULL);
+}
+
+TestSuite(ecs, .init = setup, .fini = teardown);
+
+static struct ecs_client *
+client(long concurrency)
+{
+	struct ecs_client_options o = { 0 };
+	struct ecs_client *c;
+	struct err err;
+
+	o.region = "us-east-1";
+	o.endpoint = "https://ecs.example.test";
+	o.concurrency = concurrency;
+	o.creds = fake_creds;
+	o.transport_new = fake_transport_new;
+	err_clear(&err);
+	cr_assert_eq(ecs_client_new(&o, &c, &err), 0, "%s", err.msg);
+	return c;
+}
+
+struct collected {
+	char **arns;
+	size_t n;
+	int64_t fetched_at;
+};
+
+static int
+collect(void *arg, const char *json, size_t len, int64_t fetched_at_ms, struct err *err)
+{
+	struct collected *k = arg;
+	json_t *t = json_loadb(json, len, 0, NULL);
+
+	cr_assert(json_is_object(t), "callback got no JSON object: %.*s", (int)len, json);
+	k->arns = xreallocarray(k->arns, k->n + 1, sizeof *k->arns);
+	k->arns[k->n++] = xstrdup(json_string_value(json_object_get(t, "taskArn")));
+	/* the task is handed over as ECS sent it, milliseconds intact */
+	cr_expect(strstr(json, ".125") != NULL, "%.*s", (int)len, json);
+	k->fetched_at = fetched_at_ms;
+	json_decref(t);
+	return 0;
+}
+
+static void
+collected_free(struct collected *k)
+{
+	for (size_t i = 0; i < k->n; i++)
+		free(k->arns[i]);
+	free(k->arns);
+}
+
+static void
+check_all_once(struct collected *k, size_t n)
+{
+	cr_assert_eq(k->n, n);
+	for (size_t i = 0; i < n; i++) {
+		char *want = arn_of(i);
+		cr_expect_str_eq(k->arns[i], want, "task %zu in ListTasks order", i);
+		free(want);
+	}
+}
+
+Test(ecs, pages_and_batches_with_one_request_at_a_time)
+{
+	struct ecs_client *c = client(1);
+	struct ecs_query q = { .cluster = "prod", .running = true, .since_ms = TS_NONE };
+	struct collected k = { 0 };
+	struct ecs_fetch_stats st;
+	struct err err;
+
+	F.nrunning = 250;
+	err_clear(&err);
+	cr_assert_eq(ecs_fetch_tasks(c, &q, collect, &k, &st, &err), 0, "%s", err.msg);
+	cr_expect(!F.bad_request, "%s", F.why);
+	check_all_once(&k, 250);
+	cr_expect_eq(F.list_calls, 3);
+	cr_expect_eq(F.describe_calls, 3);
+	cr_expect_eq(F.max_batch, 100);
+	cr_expect_eq(st.pages, 3);
+	cr_expect_eq(st.listed, 250);
+	cr_expect_eq(st.requests, 6);
+	cr_expect_eq(F.max_inflight, 1);
+	collected_free(&k);
+	ecs_client_free(c);
+}
+
+Test(ecs, running_and_stopped_in_parallel_without_duplicates)
+{
+	struct ecs_client *c = client(4);
+	struct ecs_query q = { .cluster = "prod", .running = true, .stopped = true,
+			       .since_ms = TS_NONE };
+	struct collected k = { 0 };
+	struct ecs_fetch_stats st;
+	struct err err;
+
+	F.nrunning = 1000;
+	F.nstopped = 230;
+	F.overlap = 30;   /* tasks that stopped between the two ListTasks chains */
+	err_clear(&err);
+	cr_assert_eq(ecs_fetch_tasks(c, &q, collect, &k, &st, &err), 0, "%s", err.msg);
+	cr_expect(!F.bad_request, "%s", F.why);
+	cr_expect_eq(k.n, 1230);
+	cr_expect_eq(st.listed, 1230);
+	cr_expect_gt(F.max_inflight, 1, "requests should overlap");
+	cr_expect_leq(F.max_inflight, 4);
+	cr_expect_eq(F.max_batch, 100);
+	cr_expect_eq(F.describe_calls, 13);
+	/* each ARN exactly once */
+	for (size_t i = 1; i < k.n; i++)
+		for (size_t j = 0; j < i; j++)
+			if (strcmp(k.arns[i], k.arns[j]) == 0)
+				cr_assert_fail("duplicate %s", k.arns[i]);
+	collected_free(&k);
+	ecs_client_free(c);
+}
+
+Test(ecs, many_in_flight_keeps_list_order)
+{
+	struct ecs_client *c = client(8);
+	struct ecs_query q = { .running = true, .since_ms = TS_NONE };
+	struct collected k = { 0 };
+	struct err err;
+
+	F.nrunning = 777;
+	err_clear(&err);
+	cr_assert_eq(ecs_fetch_tasks(c, &q, collect, &k, NULL, &err), 0, "%s", err.msg);
+	check_all_once(&k, 777);
+	collected_free(&k);
+	ecs_client_free(c);
+}
+
+Test(ecs, since_filters_on_created_at)
+{
+	struct ecs_client *c = client(2);
+	/* task n was created at 1714557600.125 + n s: keep 150.. */
+	struct ecs_query q = { .running = true, .since_ms = (1714557600LL + 150) * 1000 };
+	struct collected k = { 0 };
+	struct ecs_fetch_stats st;
+	struct err err;
+
+	F.nrunning = 200;
+	err_clear(&err);
+	cr_assert_eq(ecs_fetch_tasks(c, &q, collect, &k, &st, &err), 0, "%s", err.msg);
+	cr_expect_eq(k.n, 50);
+	cr_expect_eq(st.described, 200);
+	cr_expect_eq(st.kept, 50);
+	collected_free(&k);
+	ecs_client_free(c);
+}
+
+Test(ecs, given_tasks_skip_list_tasks_and_failures_warn)
+{
+	struct ecs_client *c = client(2);
+	const char *tasks[] = { "arn:aws:ecs:us-east-1:123456789012:task/prod/t00007",
+				"arn:aws:ecs:us-east-1:123456789012:task/prod/gone1",
+				"arn:aws:ecs:us-east-1:123456789012:task/prod/t00007" };
+	struct ecs_query q = { .cluster = "prod", .tasks = tasks, .ntasks = 3,
+			       .since_ms = TS_NONE };
+	struct collected k = { 0 };
+	struct ecs_fetch_stats st;
+	struct err err;
+
+	F.nrunning = 10;
+	err_clear(&err);
+	cr_assert_eq(ecs_fetch_tasks(c, &q, collect, &k, &st, &err), 0, "%s", err.msg);
+	cr_expect_eq(F.list_calls, 0);
+	cr_expect_eq(F.describe_calls, 1);
+	cr_expect_eq(k.n, 1);
+	cr_expect_eq(st.failures, 1);
+	cr_expect(strstr(warnings, "gone1") != NULL && strstr(warnings, "MISSING") != NULL,
+		  "warnings: %s", warnings);
+	collected_free(&k);
+	ecs_client_free(c);
+}
+
+Test(ecs, cluster_not_found_names_the_clusters)
+{
+	struct ecs_client *c = client(3);
+	struct ecs_query q = { .cluster = "prdo", .running = true, .stopped = true,
+			       .since_ms = TS_NONE };
+	struct collected k = { 0 };
+	struct err err;
+
+	F.missing_cluster = true;
+	err_clear(&err);
+	cr_assert_eq(ecs_fetch_tasks(c, &q, collect, &k, NULL, &err), -1);
+	cr_expect_eq(err.code, ERR_AWS);
+	cr_expect_str_eq(err.aws_type, "ClusterNotFoundException");
+	cr_expect(strstr(err.msg, "'prdo'") != NULL, "%s", err.msg);
+	cr_expect(strstr(err.msg, "clusters here are: prod, staging, batch") != NULL, "%s", err.msg);
+	cr_expect_eq(k.n, 0);
+	ecs_client_free(c);
+}
+
+Test(ecs, cut_short_answer_is_asked_again)
+{
+	struct ecs_client *c = client(1);
+	struct ecs_query q = { .running = true, .since_ms = TS_NONE };
+	struct collected k = { 0 };
+	struct err err;
+
+	F.nrunning = 5;
+	F.bad_json = 1;
+	err_clear(&err);
+	cr_assert_eq(ecs_fetch_tasks(c, &q, collect, &k, NULL, &err), 0, "%s", err.msg);
+	cr_expect_eq(k.n, 5);
+	collected_free(&k);
+
+	F.bad_json = 10;
+	err_clear(&err);
+	cr_assert_eq(ecs_fetch_tasks(c, &q, collect, &k, NULL, &err), -1);
+	cr_expect_eq(err.code, ERR_NETWORK);
+	cr_expect(strstr(err.msg, "cut short") != NULL, "%s", err.msg);
+	ecs_client_free(c);
+}
+
+Test(ecs, throttling_is_retried_then_reported)
+{
+	struct ecs_client *c = client(1);
+	struct ecs_query q = { .running = true, .since_ms = TS_NONE };
+	struct collected k = { 0 };
+	struct ecs_fetch_stats st;
+	struct err err;
+
+	F.nrunning = 5;
+	F.throttle = 2;
+	err_clear(&err);
+	cr_assert_eq(ecs_fetch_tasks(c, &q, collect, &k, &st, &err), 0, "%s", err.msg);
+	cr_expect_eq(k.n, 5);
+	cr_expect_eq(st.throttled, 2);
+	collected_free(&k);
+
+	memset(&k, 0, sizeof k);
+	F.throttle = 3;
+	err_clear(&err);
+	cr_assert_eq(ecs_fetch_tasks(c, &q, collect, &k, &st, &err), -1);
+	cr_expect_eq(err.code, ERR_THROTTLED);
+	cr_expect(strstr(err.msg, "ThrottlingException: Rate exceeded (after 3 attempts)") != NULL,
+		  "%s", err.msg);
+	ecs_client_free(c);
+}
+
+Test(ecs, describe_services_keeps_deployments)
+{
+	struct ecs_client *c = client(1);
+	const char *names[] = { "web" };
+	struct ecs_service_list l;
+	struct err err;
+
+	err_clear(&err);
+	cr_assert_eq(ecs_describe_services(c, "prod", names, 1, &l, &err), 0, "%s", err.msg);
+	cr_assert_eq(l.n, 1);
+	cr_expect_str_eq(l.v[0].name, "web");
+	cr_expect_eq(l.v[0].desired, 5);
+	cr_assert_eq(l.v[0].ndeployments, 2);
+	cr_expect_str_eq(l.v[0].deployments[0].id, "ecs-svc/2");
+	cr_expect_str_eq(l.v[0].deployments[0].status, "PRIMARY");
+	cr_expect_str_eq(l.v[0].deployments[0].rollout_state, "IN_PROGRESS");
+	cr_expect_eq(l.v[0].deployments[0].created_ms, 1714557600500);
+	cr_expect_eq(l.v[0].deployments[0].pending, 2);
+	cr_expect_eq(l.v[0].deployments[1].running, 1);
+	cr_expect_null(l.v[0].deployments[1].rollout_state);
+	ecs_service_list_cleanup(&l);
+	ecs_client_free(c);
+}
+
+static void
+expect_error(long status, const char *headers, const char *body, const char *op,
+	     enum err_code ec, const char *code, const char *want)
+{
+	struct http_response r;
+	struct err err;
+
+	http_response_init(&r);
+	r.status = status;
+	r.headers = xstrdup(headers);
+	buf_adds(&r.body, body);
+	err_clear(&err);
+	cr_assert_eq(ecs_error_from_response(op, &r, 1, &err), -1);
+	cr_expect_eq(err.code, ec, "%s", err.msg);
+	cr_expect_str_eq(err.aws_type, code);
+	cr_expect_eq(err.http_status, status);
+	cr_expect_str_eq(err.msg, want);
+	cr_expect(strchr(err.msg, '\n') == NULL);
+	http_response_cleanup(&r);
+}
+
+Test(ecs, errors_become_one_actionable_line)
+{
+	expect_error(400, "", "{\"__type\":\"AccessDeniedException\",\"Message\":\"User: "
+		     "arn:aws:iam::1:user/x is not authorized to perform: ecs:DescribeTasks\"}",
+		     "DescribeTasks", ERR_AWS, "AccessDeniedException",
+		     "AccessDeniedException: User: arn:aws:iam::1:user/x is not authorized to "
+		     "perform: ecs:DescribeTasks — grant ecs:DescribeTasks in the IAM policy of "
+		     "these credentials");
+	expect_error(400, "", "{\"__type\":\"com.amazon.coral.service#InvalidSignatureException\","
+		     "\"message\":\"The request signature we calculated does not match\"}",
+		     "ListTasks", ERR_CREDS, "InvalidSignatureException",
+		     "InvalidSignatureException: The request signature we calculated does not "
+		     "match — check the secret key and the clock");
+	/* moto answers auth failures in the Query protocol's XML */
+	expect_error(403, "Content-Type: text/xml\r\n",
+		     "<?xml version=\"1.0\"?><ErrorResponse><Errors><Error><Type>Sender</Type>"
+		     "<Code>SignatureDoesNotMatch</Code><Message>Check your AWS Secret Access Key "
+		     "&amp; signing method.</Message></Error></Errors></ErrorResponse>",
+		     "ListTasks", ERR_CREDS, "SignatureDoesNotMatch",
+		     "SignatureDoesNotMatch: Check your AWS Secret Access Key & signing method. — "
+		     "check the secret key and the clock");
+	expect_error(400, "X-Amzn-ErrorType: ClusterNotFoundException:http://internal\r\n",
+		     "{\"message\":\"Cluster not found.\"}", "ListTasks", ERR_AWS,
+		     "ClusterNotFoundException",
+		     "ClusterNotFoundException: Cluster not found. — check --cluster and --region");
+	expect_error(502, "", "<html>\n<body>Bad Gateway</body></html>", "ListTasks", ERR_AWS, "",
+		     "ListTasks: HTTP 502 with no AWS error code: <html> <body>Bad Gateway</body>"
+		     "</html> — a failure on the AWS side; retry later");
+	expect_error(400, "", "{\"__type\":\"UnrecognizedClientException\",\"message\":\"The "
+		     "security token included in the request is invalid.\"}", "ListTasks",
+		     ERR_CREDS, "UnrecognizedClientException",
+		     "UnrecognizedClientException: The security token included in the request is "
+		     "invalid. — the access key is unknown here; check AWS_ACCESS_KEY_ID / "
+		     "--profile, the session token and --region");
+}
