@@ -14,37 +14,15 @@
 #include "ecsprof/group.h"
 #include "ecsprof/input.h"
 #include "ecsprof/jsonout.h"
+#include "ecsprof/live.h"
 #include "ecsprof/log.h"
 #include "ecsprof/report.h"
 #include "ecsprof/table.h"
 #include "ecsprof/task.h"
+#include "ecsprof/tui.h"
+#include "ecsprof/watch.h"
 #include "ecsprof/xalloc.h"
 #include "ecsprof_version.h"
-
-/* Until the live client and the TUI land. */
-static int
-cmd_tasks(const struct cli_opts *o, struct err *err)
-{
-	return err_set(err, ERR_USAGE, "tasks: not available in this build");
-}
-
-static int
-cmd_record(const struct cli_opts *o, struct err *err)
-{
-	return err_set(err, ERR_USAGE, "record: not available in this build");
-}
-
-static int
-cmd_watch(const struct cli_opts *o, struct err *err)
-{
-	return err_set(err, ERR_USAGE, "watch: not available in this build");
-}
-
-static int
-app_tui(const struct cli_opts *o, struct task_set *set, struct report *r, struct err *err)
-{
-	return app_write(o, FMT_TABLE, r, err);
-}
 
 /* The SELECT options, applied to offline data the same way the live API applies them. */
 struct select_ctx {
@@ -284,9 +262,56 @@ app_write(const struct cli_opts *o, enum cli_format fmt, const struct report *r,
 	return out_close(&of, rc == 0, err);
 }
 
+/* The TUI's view of a run: the report it shows and, for `tasks`, how to fetch again
+ * ('r'). The report borrows the task set, so both are replaced together. */
+struct app_view {
+	const struct cli_opts *o;
+	struct task_set *set;
+	struct report *report;
+	bool live;
+};
+
+static int
+app_view_reload(struct tui_source *src, struct err *err)
+{
+	struct app_view *v = src->ctx;
+	struct task_set fresh;
+	struct report r;
+
+	if (!v->live)
+		return 0;
+	task_set_init(&fresh);
+	if (live_fetch(v->o, &fresh, NULL, err) != 0 || app_select(v->o, &fresh, err) != 0 ||
+	    app_build_report(v->o, &fresh, &r, err) != 0) {
+		task_set_cleanup(&fresh);
+		return -1;
+	}
+	report_cleanup(v->report);
+	task_set_cleanup(v->set);
+	*v->set = fresh;
+	*v->report = r;
+	return 0;
+}
+
+static int
+app_tui(const struct cli_opts *o, struct task_set *set, struct report *r, const char *title,
+	bool live, struct err *err)
+{
+	struct app_view v = { o, set, r, live };
+	struct tui_source src = { .report = r, .title = title, .ctx = &v };
+	struct tui_options to = { .no_color = o->no_color, .sort_col = -1 };
+
+	if (live)
+		src.reload = app_view_reload;
+	if (o->sort != NULL && parse_sort(o->sort, &to.sort_col, &to.sort_desc, err) != 0)
+		return -1;
+	return tui_run(&src, &to, err);
+}
+
 /* Profiles a task set and shows it in the format asked for. */
 static int
-app_output(const struct cli_opts *o, struct task_set *set, struct err *err)
+app_output(const struct cli_opts *o, struct task_set *set, const char *title, bool live,
+	   struct err *err)
 {
 	enum cli_format fmt = app_format(o);
 	struct report r;
@@ -295,7 +320,7 @@ app_output(const struct cli_opts *o, struct task_set *set, struct err *err)
 	if (app_build_report(o, set, &r, err) != 0)
 		return -1;
 	if (fmt == FMT_TUI)
-		rc = app_tui(o, set, &r, err);
+		rc = app_tui(o, set, &r, title, live, err);
 	else
 		rc = app_write(o, fmt, &r, err);
 	report_cleanup(&r);
@@ -317,10 +342,47 @@ cmd_report(const struct cli_opts *o, struct err *err)
 		 st.tasks, st.events, st.records, st.metadata, st.duplicates, st.skipped, set.len);
 	if (app_select(o, &set, err) != 0)
 		goto out;
-	rc = app_output(o, &set, err);
+	char *title = xasprintf("ecsprof report: %zu file%s, %zu tasks", o->files.n,
+				o->files.n == 1 ? "" : "s", set.len);
+	rc = app_output(o, &set, title, false, err);
+	free(title);
 out:
 	task_set_cleanup(&set);
 	return rc;
+}
+
+static int
+cmd_tasks(const struct cli_opts *o, struct err *err)
+{
+	struct task_set set;
+	int rc = -1;
+
+	task_set_init(&set);
+	if (live_fetch(o, &set, NULL, err) != 0 || app_select(o, &set, err) != 0)
+		goto out;
+	char *title = xasprintf("ecsprof tasks: cluster %s, %zu tasks",
+				o->cluster ? o->cluster : "default", set.len);
+	rc = app_output(o, &set, title, true, err);
+	free(title);
+out:
+	task_set_cleanup(&set);
+	return rc;
+}
+
+static int
+watch_build(void *ctx, struct task_set *set, struct report *out, struct err *err)
+{
+	const struct cli_opts *o = ctx;
+
+	if (app_select(o, set, err) != 0)
+		return -1;
+	return app_build_report(o, set, out, err);
+}
+
+static int
+cmd_watch(const struct cli_opts *o, struct err *err)
+{
+	return watch_main(o, watch_build, (void *)o, err);
 }
 
 int
@@ -348,7 +410,7 @@ app_main(int argc, char **argv)
 	switch (o.command) {
 	case CMD_REPORT: rc = cmd_report(&o, &err); break;
 	case CMD_TASKS: rc = cmd_tasks(&o, &err); break;
-	case CMD_RECORD: rc = cmd_record(&o, &err); break;
+	case CMD_RECORD: rc = live_record(&o, &err); break;
 	case CMD_WATCH: rc = cmd_watch(&o, &err); break;
 	default: rc = err_set(&err, ERR_USAGE, "no command"); break;
 	}

@@ -218,8 +218,12 @@ ecs_error_from_response(const char *op, const struct http_response *resp, int at
 		if (*p == '\n' || *p == '\r' || *p == '\t')
 			*p = ' ';
 
+	if (resp->status >= 500 || resp->status == 429)
+		snprintf(after, sizeof after, " (HTTP %ld%s", resp->status,
+			 attempts > 1 ? "" : ")");
 	if (attempts > 1)
-		snprintf(after, sizeof after, " (after %d attempts)", attempts);
+		snprintf(after + strlen(after), sizeof after - strlen(after), "%safter %d attempts)",
+			 after[0] ? ", " : " (", attempts);
 	for (size_t i = 0; i < sizeof hints / sizeof hints[0]; i++) {
 		if (strcmp(code, hints[i].code) == 0) {
 			if (hints[i].hint == NULL)
@@ -241,8 +245,11 @@ ecs_error_from_response(const char *op, const struct http_response *resp, int at
 	if (code[0] == '\0') {
 		char ex[160];
 		excerpt(buf_str(&resp->body), resp->body.len, ex, sizeof ex);
+		char tries[32] = "";
+		if (attempts > 1)
+			snprintf(tries, sizeof tries, " (after %d attempts)", attempts);
 		err_set(err, ec, "%s: HTTP %ld%s with no AWS error code%s%s%s%s", op, resp->status,
-			after, ex[0] ? ": " : "", ex,
+			tries, ex[0] ? ": " : "", ex,
 			hint[0] ? " — " : " — is --endpoint-url an ECS endpoint?", hint);
 	} else {
 		err_set(err, ec, "%s: %s%s%s%s%s", code, message[0] ? message : "(no message)",

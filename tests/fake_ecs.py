@@ -269,14 +269,14 @@ class Handler(BaseHTTPRequestHandler):
         if ARGS.verbose:
             sys.stderr.write("fake_ecs: " + (fmt % a) + "\n")
 
-    def date_header(self):
+    def date_time_string(self, timestamp=None):
+        # the Date header send_response adds: the server's (possibly skewed) clock
         return email.utils.formatdate(time.time() + S.skew_s, usegmt=True)
 
     def send(self, status, obj, headers=None, raw=None, cut=False):
         body = raw if raw is not None else json.dumps(obj).encode()
         self.send_response(status)
         self.send_header("Content-Type", "application/x-amz-json-1.1")
-        self.send_header("Date", self.date_header())
         self.send_header("x-amzn-RequestId", "%08x-fake" % random.getrandbits(32))
         for k, v in (headers or {}).items():
             self.send_header(k, v)

@@ -1039,3 +1039,349 @@ Test(creds, json_reader)
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
 		cr_expect_eq(creds_json_parse(bad[i], strlen(bad[i]), &j, &err), -1, "%s", bad[i]);
 }
+
+/* ---- through the real libcurl transport: loopback servers and moto ---- */
+
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+
+#include "ecsprof/http_curl.h"
+#include "ecsprof/sigv4.h"
+
+struct server {
+	pid_t pid;
+	json_t *state;
+	char url[64];
+};
+
+static struct server srv;
+
+static void
+real_sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+static void
+server_start(struct server *s, const char *mode)
+{
+	char state[512], log[512];
+	json_error_t je;
+	int status;
+
+	snprintf(state, sizeof state, "%s/state-%s.json", home, mode);
+	snprintf(log, sizeof log, "%s/server-%s.log", home, mode);
+	s->pid = fork();
+	cr_assert_neq(s->pid, -1);
+	if (s->pid == 0) {
+		/* never outlive the test, even when an assertion ends it early */
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		if (freopen(log, "w", stdout) == NULL || freopen(log, "a", stderr) == NULL)
+			_exit(126);
+		execlp("python3", "python3", TESTS_DIR "/creds_servers.py", mode, state, (char *)NULL);
+		_exit(127);
+	}
+	for (int i = 0; i < 600; i++) {
+		if (access(state, R_OK) == 0)
+			break;
+		cr_assert_eq(waitpid(s->pid, &status, WNOHANG), 0,
+			     "the %s server exited early; see %s", mode, log);
+		real_sleep_ms(50);
+	}
+	s->state = json_load_file(state, 0, &je);
+	cr_assert_not_null(s->state, "the %s server did not start within 30 s (%s)", mode, log);
+	snprintf(s->url, sizeof s->url, "http://127.0.0.1:%d",
+		 (int)json_integer_value(json_object_get(s->state, "port")));
+}
+
+static const char *
+server_str(const struct server *s, const char *key)
+{
+	const char *v = json_string_value(json_object_get(s->state, key));
+
+	cr_assert_not_null(v, "server state lacks %s", key);
+	return v;
+}
+
+static void
+server_stop(struct server *s)
+{
+	if (s->pid > 0) {
+		kill(s->pid, SIGTERM);
+		waitpid(s->pid, NULL, 0);
+		s->pid = 0;
+	}
+	json_decref(s->state);
+	s->state = NULL;
+}
+
+static void
+live_teardown(void)
+{
+	server_stop(&srv);
+	teardown();
+}
+
+static struct http_transport curl_t;
+
+static void
+curl_ctx(struct aws_context *ctx, const char *profile)
+{
+	struct http_curl_options co = { 0 };
+	struct aws_context_options o = { .profile = profile, .service = "ecs" };
+	struct err err = { 0 };
+
+	cr_assert_eq(http_curl_new(&co, &curl_t, &err), 0, "%s", err.msg);
+	cr_assert_eq(aws_context_init(ctx, &o, curl_t, &err), 0, "%s", err.msg);
+}
+
+static void
+curl_ctx_done(struct aws_context *ctx)
+{
+	aws_context_cleanup(ctx);
+	http_curl_free(&curl_t);
+}
+
+TestSuite(creds_live, .init = setup, .fini = live_teardown, .timeout = 60);
+
+Test(creds_live, container_endpoint_through_curl)
+{
+	struct aws_context ctx;
+	struct aws_creds c;
+	struct err err = { 0 };
+	char uri[128];
+
+	server_start(&srv, "container");
+	setenv("AWS_REGION", "us-east-1", 1);
+	snprintf(uri, sizeof uri, "%s/v2/credentials/task-1?a=1", srv.url);
+	setenv("AWS_CONTAINER_CREDENTIALS_FULL_URI", uri, 1);
+	write_file("tok", "Bearer loopback-container-token\n");
+	setenv("AWS_CONTAINER_AUTHORIZATION_TOKEN_FILE", home_path("tok"), 1);
+	curl_ctx(&ctx, NULL);
+	cr_assert_eq(creds_get(&ctx, &c, &err), 0, "%s", err.msg);
+	cr_expect_str_eq(c.access_key_id, "ASIACONTAINERLOOPBACK");
+	cr_expect_str_eq(c.secret_access_key, "loopback/secret+ASIACONTAINER");
+	cr_expect_str_eq(c.session_token, "loopback-session-token-ASIACONTAINER");
+	aws_creds_cleanup(&c);
+	curl_ctx_done(&ctx);
+
+	/* a wrong token is refused by the server and reported with its status */
+	setenv("AWS_CONTAINER_AUTHORIZATION_TOKEN_FILE", home_path("nope"), 1);
+	write_file("nope", "Bearer wrong");
+	curl_ctx(&ctx, NULL);
+	cr_expect_eq(creds_get(&ctx, &c, &err), -1);
+	cr_expect(strstr(err.msg, "HTTP 401") != NULL, "%s", err.msg);
+	cr_expect_null(strstr(err.msg, "wrong"));
+	curl_ctx_done(&ctx);
+}
+
+Test(creds_live, imds_v2_through_curl)
+{
+	struct aws_context ctx;
+	struct aws_creds c;
+	struct err err = { 0 };
+
+	server_start(&srv, "imds");
+	setenv("AWS_REGION", "us-east-1", 1);
+	unsetenv("AWS_EC2_METADATA_DISABLED");
+	setenv("AWS_EC2_METADATA_SERVICE_ENDPOINT", srv.url, 1);
+	curl_ctx(&ctx, NULL);
+	cr_assert_eq(creds_get(&ctx, &c, &err), 0, "%s", err.msg);
+	cr_expect_str_eq(c.access_key_id, "ASIAIMDSROLELOOPBACK");
+	cr_expect_str_eq(c.source, "IMDS (role ecsprof-instance-role)");
+	cr_expect_eq(c.expires_ms, 4070908800000);
+	aws_creds_cleanup(&c);
+	curl_ctx_done(&ctx);
+}
+
+Test(creds_live, imds_silent_endpoint_gives_up_fast)
+{
+	struct aws_context ctx;
+	struct aws_creds c;
+	struct err err = { 0 };
+	struct timespec t0, t1;
+	long ms;
+	int lfd;
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t alen = sizeof a;
+	char url[64];
+
+	/* a socket that listens but never answers: the black hole IMDS is off EC2 */
+	lfd = socket(AF_INET, SOCK_STREAM, 0);
+	cr_assert_eq(bind(lfd, (struct sockaddr *)&a, sizeof a), 0);
+	cr_assert_eq(listen(lfd, 8), 0);
+	getsockname(lfd, (struct sockaddr *)&a, &alen);
+	snprintf(url, sizeof url, "http://127.0.0.1:%d", ntohs(a.sin_port));
+	setenv("AWS_REGION", "us-east-1", 1);
+	unsetenv("AWS_EC2_METADATA_DISABLED");
+	setenv("AWS_EC2_METADATA_SERVICE_ENDPOINT", url, 1);
+	curl_ctx(&ctx, NULL);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	cr_expect_eq(creds_get(&ctx, &c, &err), -1);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	ms = (t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000;
+	cr_expect(strstr(err.msg, "; IMDS (no answer from http://127.0.0.1:") != NULL, "%s",
+		  err.msg);
+	cr_expect_lt(ms, 2500, "IMDS took %ld ms to give up", ms);
+	cr_log_info("IMDS black hole: gave up after %ld ms", ms);
+	curl_ctx_done(&ctx);
+	close(lfd);
+}
+
+/* GetCallerIdentity signed with c: proves moto accepts the credentials (and our
+ * signature and session token), and returns the caller's ARN. */
+static char *
+caller_arn(struct aws_context *ctx, const struct aws_creds *c, long *status)
+{
+	const char *form = "Action=GetCallerIdentity&Version=2011-06-15";
+	struct creds_url u;
+	struct http_header h[2 + SIGV4_MAX_ADD];
+	struct sigv4_output so = { 0 };
+	struct http_response resp;
+	struct err err = { 0 };
+	char url[128];
+	const char *s, *e;
+	char *arn = NULL;
+	size_t nh = 0;
+
+	snprintf(url, sizeof url, "%s/", ctx->sts_endpoint);
+	cr_assert_eq(creds_url_split(url, &u), 0);
+	h[nh++] = (struct http_header){ "Host", u.host };
+	h[nh++] = (struct http_header){ "Content-Type", "application/x-www-form-urlencoded" };
+	struct sigv4_input in = { .method = "POST", .path = "/", .region = ctx->region,
+				  .service = "sts", .headers = h, .nheaders = nh, .body = form,
+				  .body_len = strlen(form), .time_ms = timeutil_now_ms() };
+	struct sigv4_key key = { c->access_key_id, c->secret_access_key, c->session_token };
+	cr_assert_eq(sigv4_sign(&in, &key, &so, &err), 0, "%s", err.msg);
+	for (size_t i = 0; i < so.nadd; i++)
+		h[nh++] = (struct http_header){ so.add[i].name, so.add[i].value };
+	struct http_request req = { "POST", url, h, nh, form, strlen(form), 10000, 5000 };
+	http_response_init(&resp);
+	cr_assert_eq(ctx->transport.send(ctx->transport.ctx, &req, &resp, &err), 0, "%s", err.msg);
+	*status = resp.status;
+	s = strstr(buf_str(&resp.body), "<Arn>");
+	e = s ? strstr(s, "</Arn>") : NULL;
+	if (s && e)
+		arn = strndup(s + 5, (size_t)(e - s - 5));
+	http_response_cleanup(&resp);
+	sigv4_output_cleanup(&so);
+	return arn;
+}
+
+static void
+moto_auth(const char *url, const char *count)
+{
+	struct http_header h[] = { { "Content-Type", "text/plain" } };
+	char u[128];
+	struct http_request req = { "POST", u, h, 1, count, strlen(count), 10000, 5000 };
+	struct http_response resp;
+	struct err err = { 0 };
+
+	snprintf(u, sizeof u, "%s/moto-api/reset-auth", url);
+	http_response_init(&resp);
+	cr_assert_eq(curl_t.send(curl_t.ctx, &req, &resp, &err), 0, "%s", err.msg);
+	cr_assert_eq(resp.status, 200, "reset-auth: %s", buf_str(&resp.body));
+	http_response_cleanup(&resp);
+}
+
+static void
+moto_env(void)
+{
+	/* moto keeps the real clock: sign with it */
+	timeutil_now_ms = NULL;
+	timeutil_now_ms = now_fn;
+	fake_now = (int64_t)time(NULL) * 1000;
+	setenv("AWS_REGION", "us-east-1", 1);
+	setenv("AWS_ENDPOINT_URL_STS", srv.url, 1);
+}
+
+Test(creds_live, moto_assume_role_chain_signed_by_us)
+{
+	struct aws_context ctx;
+	struct aws_creds c;
+	struct err err = { 0 };
+	char cfg[2048], *arn;
+	long status = 0;
+
+	server_start(&srv, "moto");
+	moto_env();
+	snprintf(cfg, sizeof cfg,
+		 "[base]\naws_access_key_id = %s\naws_secret_access_key = %s\n"
+		 "[broken]\naws_access_key_id = %s\naws_secret_access_key = not-the-secret\n",
+		 server_str(&srv, "access_key_id"), server_str(&srv, "secret_access_key"),
+		 server_str(&srv, "access_key_id"));
+	write_file(".aws/credentials", cfg);
+	snprintf(cfg, sizeof cfg,
+		 "[profile a]\nrole_arn = %s\nsource_profile = base\nrole_session_name = sess-a\n"
+		 "[profile b]\nrole_arn = %s\nsource_profile = a\nrole_session_name = sess-b\n"
+		 "external_id = ext-123\nduration_seconds = 900\n"
+		 "[profile bad]\nrole_arn = %s\nsource_profile = broken\n",
+		 server_str(&srv, "role_a"), server_str(&srv, "role_b"), server_str(&srv, "role_a"));
+	write_file(".aws/config", cfg);
+
+	curl_ctx(&ctx, "b");
+	cr_assert_eq(creds_get(&ctx, &c, &err), 0, "%s", err.msg);
+	cr_expect(strncmp(c.access_key_id, "ASIA", 4) == 0, "%s", c.access_key_id);
+	cr_expect_not_null(c.session_token);
+	cr_expect_neq(c.expires_ms, TS_NONE);
+	arn = caller_arn(&ctx, &c, &status);
+	cr_expect_eq(status, 200);
+	cr_expect_str_eq(arn ? arn : "(none)", "arn:aws:sts::123456789012:assumed-role/ecsprof-b/sess-b");
+	free(arn);
+	aws_creds_cleanup(&c);
+	curl_ctx_done(&ctx);
+
+	/* moto checks our signature: a wrong secret must fail, naming the profile */
+	curl_ctx(&ctx, "bad");
+	cr_expect_eq(creds_get(&ctx, &c, &err), -1);
+	cr_expect(strstr(err.msg, "profile bad: AssumeRole") != NULL, "%s", err.msg);
+	cr_expect_str_eq(err.aws_type, "SignatureDoesNotMatch");
+	cr_expect_null(strstr(err.msg, "not-the-secret"));
+	curl_ctx_done(&ctx);
+}
+
+Test(creds_live, moto_static_keys_and_web_identity)
+{
+	struct aws_context ctx;
+	struct aws_creds c;
+	struct err err = { 0 };
+	char *arn;
+	long status = 0;
+
+	server_start(&srv, "moto");
+	moto_env();
+	/* static keys from the environment, checked by moto with auth on */
+	setenv("AWS_ACCESS_KEY_ID", server_str(&srv, "access_key_id"), 1);
+	setenv("AWS_SECRET_ACCESS_KEY", server_str(&srv, "secret_access_key"), 1);
+	curl_ctx(&ctx, NULL);
+	cr_assert_eq(creds_get(&ctx, &c, &err), 0, "%s", err.msg);
+	arn = caller_arn(&ctx, &c, &status);
+	cr_expect_str_eq(arn ? arn : "(none)", "arn:aws:iam::123456789012:user/ecsprof-test");
+	free(arn);
+	aws_creds_cleanup(&c);
+	curl_ctx_done(&ctx);
+	unsetenv("AWS_ACCESS_KEY_ID");
+	unsetenv("AWS_SECRET_ACCESS_KEY");
+
+	/* AssumeRoleWithWebIdentity is unsigned, and moto (5.x) cannot take unsigned calls
+	 * while auth is on: switch it off for the call, on again to check the result */
+	write_file("web.jwt", "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJjaSJ9.c2ln\n");
+	setenv("AWS_WEB_IDENTITY_TOKEN_FILE", home_path("web.jwt"), 1);
+	setenv("AWS_ROLE_ARN", server_str(&srv, "role_b"), 1);
+	setenv("AWS_ROLE_SESSION_NAME", "ci-run", 1);
+	curl_ctx(&ctx, NULL);
+	moto_auth(srv.url, "1000000");
+	cr_assert_eq(creds_get(&ctx, &c, &err), 0, "%s", err.msg);
+	moto_auth(srv.url, "0");
+	cr_expect_str_eq(c.source, "web identity (arn:aws:iam::123456789012:role/ecsprof-b)");
+	arn = caller_arn(&ctx, &c, &status);
+	cr_expect_eq(status, 200);
+	cr_expect_str_eq(arn ? arn : "(none)", "arn:aws:sts::123456789012:assumed-role/ecsprof-b/ci-run");
+	free(arn);
+	aws_creds_cleanup(&c);
+	curl_ctx_done(&ctx);
+}

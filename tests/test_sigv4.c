@@ -647,6 +647,134 @@ Test(sigv4, key_cache_gives_same_signature)
 	sigv4_cache_clear();
 }
 
+/* Line 2 and 3 of a canonical request (path, query), copied. */
+static char *
+cr_line(const char *creq, int line)
+{
+	const char *p = creq;
+	for (int i = 1; i < line && p != NULL; i++) {
+		p = strchr(p, '\n');
+		if (p != NULL)
+			p++;
+	}
+	cr_assert_not_null(p);
+	const char *e = strchr(p, '\n');
+	return e ? xstrndup(p, (size_t)(e - p)) : xstrdup(p);
+}
+
+Test(sigv4, path_and_query_encoding)
+{
+	static const struct {
+		const char *target;
+		bool single, normalize;
+		const char *path, *query;
+	} cases[] = {
+		{ "/a b/%3A", false, false, "/a%20b/%253A", "" },
+		{ "/a b/%3A", true, false, "/a%20b/%3A", "" },
+		{ "", false, false, "/", "" },
+		{ "/x/./y/../z//", false, true, "/x/z/", "" },
+		{ "/x/./y/../z//", false, false, "/x/./y/../z//", "" },
+		{ "/?b=2&a=&a=1&c", false, false, "/", "a=&a=1&b=2&c=" },
+		{ "/?k=a+b&k2=%2x&k3=%7e%41", false, false, "/", "k=a%2Bb&k2=%252x&k3=~A" },
+		{ "/?x=1&&y=2#frag", false, false, "/", "x=1&y=2" },
+		{ "/?k=\xe1\x88\xb4/=", false, false, "/", "k=%E1%88%B4%2F%3D" },
+	};
+	struct http_header h[] = { { "Host", "example.amazonaws.com" } };
+	struct sigv4_key key = { EX_AKID, EX_SECRET, NULL };
+
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct sigv4_input in = { .method = "GET", .path = cases[i].target,
+					  .region = "us-east-1", .service = "s3",
+					  .headers = h, .nheaders = 1, .time_ms = EX_TIME_MS,
+					  .single_encode_path = cases[i].single,
+					  .normalize_path = cases[i].normalize };
+		struct sigv4_output out;
+		struct err err = { 0 };
+		cr_assert_eq(sigv4_sign(&in, &key, &out, &err), 0, "%s", err.msg);
+		char *path = cr_line(out.canonical_request, 2), *query = cr_line(out.canonical_request, 3);
+		cr_expect_str_eq(path, cases[i].path, "case %zu (%s)", i, cases[i].target);
+		cr_expect_str_eq(query, cases[i].query, "case %zu (%s)", i, cases[i].target);
+		free(path);
+		free(query);
+		sigv4_output_cleanup(&out);
+	}
+}
+
+Test(sigv4, given_content_sha256_and_token_order)
+{
+	struct http_header h[] = { { "Host", "b.s3.amazonaws.com" },
+				   { "X-Amz-Content-Sha256", "UNSIGNED-PAYLOAD" } };
+	struct sigv4_key key = { EX_AKID, EX_SECRET, "the-session-token-value" };
+	struct sigv4_input in = { .method = "PUT", .path = "/k", .region = "us-east-1",
+				  .service = "s3", .headers = h, .nheaders = 2, .body = "data",
+				  .body_len = 4, .time_ms = EX_TIME_MS, .sign_body = true,
+				  .omit_session_token = true };
+	struct sigv4_output out;
+	struct err err = { 0 };
+
+	cr_assert_eq(sigv4_sign(&in, &key, &out, &err), 0, "%s", err.msg);
+	/* the caller's payload hash is what gets signed, and it is not added twice */
+	cr_expect(strstr(out.canonical_request, "\nUNSIGNED-PAYLOAD") != NULL);
+	cr_expect_str_eq(out.signed_headers, "host;x-amz-content-sha256;x-amz-date");
+	cr_assert_eq(out.nadd, 3);
+	cr_expect_str_eq(out.add[0].name, "X-Amz-Date");
+	cr_expect_str_eq(out.add[1].name, "X-Amz-Security-Token");
+	cr_expect_str_eq(out.add[1].value, "the-session-token-value");
+	cr_expect_str_eq(out.add[2].name, "Authorization");
+	cr_expect(strstr(out.canonical_request, "the-session-token-value") == NULL);
+	sigv4_output_cleanup(&out);
+}
+
+struct thread_arg {
+	int ok;
+	char sig[65];
+};
+
+static void *
+sign_many(void *p)
+{
+	struct thread_arg *a = p;
+	struct http_header h[] = { { "Host", "example.amazonaws.com" } };
+	struct sigv4_key key = { EX_AKID, EX_SECRET, NULL };
+	char region[16];
+
+	a->ok = 1;
+	for (int i = 0; i < 2000; i++) {
+		/* cycle through more scopes than the cache holds, so slots keep changing */
+		snprintf(region, sizeof region, "r-%d", i % 7);
+		struct sigv4_input in = { .method = "GET", .path = "/",
+					  .region = i % 7 == 0 ? "us-east-1" : region,
+					  .service = "service", .headers = h, .nheaders = 1,
+					  .time_ms = EX_TIME_MS };
+		struct sigv4_output out;
+		struct err err = { 0 };
+		if (sigv4_sign(&in, &key, &out, &err) != 0) {
+			a->ok = 0;
+			return NULL;
+		}
+		if (i % 7 == 0 && strcmp(out.signature, a->sig) != 0)
+			a->ok = 0;
+		sigv4_output_cleanup(&out);
+	}
+	return NULL;
+}
+
+Test(sigv4, key_cache_is_thread_safe)
+{
+	pthread_t th[4];
+	struct thread_arg args[4];
+
+	for (int i = 0; i < 4; i++) {
+		snprintf(args[i].sig, sizeof args[i].sig, "%s",
+			 "5fa00fa31553b73ebf1942676e86291e8372ff2a2260956d9b8aae1d763fbf31");
+		cr_assert_eq(pthread_create(&th[i], NULL, sign_many, &args[i]), 0);
+	}
+	for (int i = 0; i < 4; i++) {
+		pthread_join(th[i], NULL);
+		cr_expect(args[i].ok, "thread %d got a wrong signature", i);
+	}
+}
+
 /* ---- differential test against libcurl's CURLOPT_AWS_SIGV4 ----------------------------- */
 
 #define CAP_MAX 64

@@ -1,7 +1,7 @@
 /* fuzz_input: libFuzzer entry point for the input parser (every shape, both the
  * single-threaded and the threaded JSON Lines path) and for recording lines. Beyond "no
- * crash, no leak", it checks two invariants: a task never carries a time of 0 instead of
- * "absent", and a task that record_line_new() records reads back as exactly one task. */
+ * crash, no leak", it checks that every task in the set was counted, and that a task that
+ * record_line_new() records reads back as exactly one task. */
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -39,11 +39,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memset(&st, 0, sizeof st);
 	err_clear(&err);
 	(void)input_read_mem("fuzz", s, size, &set, &st, &err);
-	for (size_t i = 0; i < set.len; i++)
-		for (int t = 0; t < TS_COUNT; t++)
-			if (set.tasks[i].ts[t] == 0 && strstr(s, "1970-01-01") == NULL &&
-			    memchr(s, '0', size) == NULL)
-				abort();
 	if (st.tasks < set.len)
 		abort();
 	task_set_cleanup(&set);

@@ -1,0 +1,196 @@
+#!/usr/bin/env python3
+"""TAP: `ecsprof watch` against the fake ECS server (tests/fake_ecs.py) with virtual time
+moved on between polls: one line per task as it reaches RUNNING or STOPPED (CSV and JSON
+Lines), Ctrl-C ends it with status 0, and the terminal UI in tmux shows the counts per
+lastStatus and the time to N running."""
+import csv
+import io
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+ECSPROF = os.environ.get("ECSPROF", "")
+SRCDIR = os.environ.get("SRCDIR", os.path.join(os.path.dirname(__file__), "..", ".."))
+FAKE = os.path.join(SRCDIR, "tests", "fake_ecs.py")
+
+SCENARIO = {
+    "credentials": {"AKIDFAKE": "fakesecret"},
+    "clusters": {"w": {
+        "services": {"web": {"taskDefinition": "web:3", "desiredCount": 3, "created": -3600,
+                             "deployments": [{"id": "ecs-svc/1", "status": "PRIMARY",
+                                              "taskDefinition": "web:3", "created": -2,
+                                              "desiredCount": 3}]}},
+        "tasks": [
+            {"id": "aaaaaaaa00000000000000000000000a", "service": "web", "family": "web",
+             "revision": 3, "created": 0, "provision": 10, "pull": 10, "start": 5},
+            {"id": "bbbbbbbb00000000000000000000000b", "service": "web", "family": "web",
+             "revision": 3, "created": 5, "provision": 20, "pull": 20, "start": 5},
+            {"id": "cccccccc00000000000000000000000c", "service": "web", "family": "web",
+             "revision": 3, "created": 1, "provision": 10, "pull": 15, "failPull": True,
+             "stopCode": "TaskFailedToStart",
+             "stoppedReason": "CannotPullContainerError: i/o timeout"},
+        ]}}}
+
+results = []
+
+
+def ok(cond, name, detail=""):
+    results.append((bool(cond), name, detail))
+
+
+def control(port, path, body=None):
+    url = "http://127.0.0.1:%d%s" % (port, path)
+    data = json.dumps(body).encode() if body is not None else None
+    with urllib.request.urlopen(urllib.request.Request(url, data=data), timeout=10) as r:
+        return json.loads(r.read())
+
+
+def env():
+    e = {k: v for k, v in os.environ.items() if not k.startswith("AWS_")}
+    e.update({"AWS_ACCESS_KEY_ID": "AKIDFAKE", "AWS_SECRET_ACCESS_KEY": "fakesecret",
+              "AWS_EC2_METADATA_DISABLED": "true", "AWS_CONFIG_FILE": "/dev/null",
+              "AWS_SHARED_CREDENTIALS_FILE": "/dev/null", "NO_COLOR": "1"})
+    return e
+
+
+def watch_lines(port, fmt, record=None):
+    """Runs watch for 6 polls, 1 s apart, moving virtual time on by 15 s per second."""
+    control(port, "/_fake/advance", {"to": 0, "freeze": True})
+    cmd = [ECSPROF, "watch", "--cluster", "w", "--service", "web", "--interval", "1",
+           "--once", "6", "--format", fmt, "--endpoint-url", "http://127.0.0.1:%d" % port,
+           "--region", "us-east-1"]
+    if record:
+        cmd += ["--record", record]
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         env=env())
+    for _ in range(6):
+        time.sleep(1.0)
+        control(port, "/_fake/advance", {"seconds": 15, "freeze": True})
+    out, err = p.communicate(timeout=60)
+    return p.returncode, out, err
+
+
+def main():
+    if not ECSPROF or not os.access(ECSPROF, os.X_OK):
+        print("1..1\nnot ok 1 - ECSPROF is not an executable: %r" % ECSPROF)
+        return 1
+    tmp = tempfile.mkdtemp(prefix="ecsprof-watch-")
+    scen = os.path.join(tmp, "scenario.json")
+    with open(scen, "w") as f:
+        json.dump(SCENARIO, f)
+    srv = subprocess.Popen([sys.executable, FAKE, "--scenario", scen],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = srv.stdout.readline()
+        if not line.strip().isdigit():
+            print("1..1\nnot ok 1 - fake_ecs did not start: %s" % srv.stderr.read())
+            return 1
+        port = int(line)
+
+        # 1. CSV lines, one per task as it reaches RUNNING or STOPPED
+        rec = os.path.join(tmp, "rec.jsonl")
+        rc, out, err = watch_lines(port, "csv", record=rec)
+        ok(rc == 0, "watch --format csv exits 0 after --once polls", err)
+        rows = list(csv.DictReader(io.StringIO(out)))
+        ok(out.count("task_arn,") == 1, "one CSV header", out)
+        by = {}
+        for r in rows:
+            by.setdefault(r["task_id"], []).append(r["last_status"])
+        ok(by.get("aaaaaaaa00000000000000000000000a") == ["RUNNING"],
+           "task a: exactly one line, when it reached RUNNING", repr(by))
+        ok(by.get("bbbbbbbb00000000000000000000000b") == ["RUNNING"],
+           "task b: exactly one line, when it reached RUNNING", repr(by))
+        ok(by.get("cccccccc00000000000000000000000c") == ["STOPPED"],
+           "task c: one line when it stopped (failed pull)", repr(by))
+        a = [r for r in rows if r["task_id"].startswith("aaaa")]
+        ok(a and a[0]["total_s"] == "25.000", "the RUNNING line carries the phases", repr(a))
+        # 2. --record saved what it saw, readable by report
+        p = subprocess.run([ECSPROF, "report", "--format", "csv", rec], capture_output=True,
+                           text=True, env=env(), timeout=60)
+        ok(p.returncode == 0 and len(list(csv.DictReader(io.StringIO(p.stdout)))) == 3,
+           "--record FILE holds the 3 tasks, and report reads it", p.stderr)
+
+        # 3. JSON Lines
+        rc, out, err = watch_lines(port, "json")
+        objs = []
+        try:
+            objs = [json.loads(l) for l in out.splitlines() if l.strip()]
+        except ValueError as e:
+            err += str(e)
+        ok(rc == 0 and len(objs) == 3 and
+           sorted(o["last_status"] for o in objs) == ["RUNNING", "RUNNING", "STOPPED"],
+           "watch --format json: one JSON object per line per transition", out + err)
+
+        # 4. Ctrl-C ends a watch without --once, cleanly
+        control(port, "/_fake/advance", {"to": 0, "freeze": True})
+        p = subprocess.Popen([ECSPROF, "watch", "--cluster", "w", "--interval", "1",
+                              "--format", "csv", "--endpoint-url",
+                              "http://127.0.0.1:%d" % port, "--region", "us-east-1"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             env=env())
+        time.sleep(1.5)
+        p.send_signal(signal.SIGINT)
+        try:
+            out, err = p.communicate(timeout=5)
+            ok(p.returncode == 0, "Ctrl-C ends watch with status 0", err)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            ok(False, "Ctrl-C ends watch with status 0", "still running 5 s after SIGINT")
+
+        # 5. the terminal UI in tmux: counts per lastStatus, time to N running, q quits
+        if shutil.which("tmux") is None:
+            ok(False, "tmux is installed", "apt-get install tmux")
+        else:
+            control(port, "/_fake/advance", {"to": 100, "freeze": True})
+            sock = "ecsprof-watch-%d" % os.getpid()
+            tm = ["tmux", "-L", sock, "-f", "/dev/null"]
+            e = " ".join("%s=%s" % (k, v) for k, v in env().items()
+                         if k.startswith("AWS_") or k == "NO_COLOR")
+            cmd = ("env %s LANG=C.UTF-8 TERM=xterm-256color %s watch --cluster w --service web "
+                   "--interval 1 --endpoint-url http://127.0.0.1:%d --region us-east-1; "
+                   "echo EXIT=$?; sleep 30") % (e, ECSPROF, port)
+            subprocess.run(tm + ["new-session", "-d", "-s", "t", "-x", "80", "-y", "24", cmd])
+            screen = ""
+            for _ in range(50):
+                time.sleep(0.1)
+                screen = subprocess.run(tm + ["capture-pane", "-p", "-t", "t"],
+                                        capture_output=True, text=True).stdout
+                if "RUNNING 2" in screen:
+                    break
+            ok("RUNNING 2" in screen and "STOPPED 1" in screen,
+               "watch UI counts tasks per lastStatus", screen)
+            ok("2 running" in screen and "after deployment" in screen,
+               "watch UI shows the time to 2 running since the deployment", screen)
+            subprocess.run(tm + ["send-keys", "-t", "t", "q"])
+            for _ in range(30):
+                time.sleep(0.1)
+                screen = subprocess.run(tm + ["capture-pane", "-p", "-t", "t"],
+                                        capture_output=True, text=True).stdout
+                if "EXIT=" in screen:
+                    break
+            ok("EXIT=0" in screen, "q quits watch with status 0", screen)
+            subprocess.run(tm + ["kill-server"], capture_output=True)
+    finally:
+        srv.kill()
+        srv.wait()
+        shutil.rmtree(tmp, ignore_errors=True)
+
+    print("1..%d" % len(results))
+    bad = 0
+    for i, (good, name, detail) in enumerate(results, 1):
+        print("%s %d - %s" % ("ok" if good else "not ok", i, name))
+        if not good:
+            bad = 1
+            for l in str(detail).splitlines()[:30]:
+                print("#   " + l)
+    return bad
+
+
+if __name__ == "__main__":
+    sys.exit(main())
