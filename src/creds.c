@@ -115,6 +115,7 @@ aws_context_init(struct aws_context *ctx, const struct aws_context_options *o,
 	ctx->max_attempts = 3;
 	ctx->cache = xcalloc(1, sizeof *ctx->cache);
 	ctx->cache->creds.expires_ms = TS_NONE;
+	pthread_mutex_init(&ctx->cache->lock, NULL);
 
 	awscfg_env_from_process(&env);
 	if (awscfg_locate(&ctx->cache->config_path, &ctx->cache->credentials_path, err) != 0)
@@ -203,6 +204,7 @@ aws_context_cleanup(struct aws_context *ctx)
 			aws_creds_cleanup(&ctx->cache->creds);
 		free(ctx->cache->config_path);
 		free(ctx->cache->credentials_path);
+		pthread_mutex_destroy(&ctx->cache->lock);
 		free(ctx->cache);
 	}
 	if (ctx->cfg != NULL)
@@ -455,15 +457,13 @@ resolve_chain(struct aws_context *ctx, struct aws_creds *out, struct err *err)
 	return rc == CREDS_FOUND ? 0 : -1;
 }
 
-int
-creds_get(struct aws_context *ctx, struct aws_creds *out, struct err *err)
+static int
+creds_get_locked(struct aws_context *ctx, struct aws_creds *out, struct err *err)
 {
 	struct creds_cache *c = ctx->cache;
 	struct aws_creds fresh = { 0 };
 	int64_t now = timeutil_now_ms();
 
-	memset(out, 0, sizeof *out);
-	out->expires_ms = TS_NONE;
 	fresh.expires_ms = TS_NONE;
 	if (c->have && (c->creds.expires_ms == TS_NONE ||
 			now < c->creds.expires_ms - CREDS_REFRESH_MS)) {
@@ -491,11 +491,28 @@ creds_get(struct aws_context *ctx, struct aws_creds *out, struct err *err)
 	return 0;
 }
 
+int
+creds_get(struct aws_context *ctx, struct aws_creds *out, struct err *err)
+{
+	int rc;
+
+	memset(out, 0, sizeof *out);
+	out->expires_ms = TS_NONE;
+	pthread_mutex_lock(&ctx->cache->lock);
+	rc = creds_get_locked(ctx, out, err);
+	pthread_mutex_unlock(&ctx->cache->lock);
+	return rc;
+}
+
 void
 creds_invalidate(struct aws_context *ctx)
 {
-	if (ctx->cache != NULL && ctx->cache->have) {
+	if (ctx->cache == NULL)
+		return;
+	pthread_mutex_lock(&ctx->cache->lock);
+	if (ctx->cache->have) {
 		aws_creds_cleanup(&ctx->cache->creds);
 		ctx->cache->have = false;
 	}
+	pthread_mutex_unlock(&ctx->cache->lock);
 }

@@ -5,6 +5,7 @@
 #ifndef ECSPROF_CREDS_INT_H
 #define ECSPROF_CREDS_INT_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -24,6 +25,7 @@
 #define CREDS_REFRESH_MS (5 * 60 * 1000)
 
 struct creds_cache {
+	pthread_mutex_t lock;         /* creds_get() may be called from worker threads */
 	bool profile_explicit;        /* --profile given: environment keys are skipped */
 	bool use_fips, use_dualstack;
 	char *config_path, *credentials_path;
@@ -55,6 +57,9 @@ void creds_json_free(struct creds_json *j);
 int creds_from_doc(const char *body, size_t len, const char *what, struct aws_creds *out,
 		   struct err *err);
 
+/* A buf for a secret: allocated once at its cap, so it never moves (and leaves no
+ * unwiped copy); adds beyond max fail. Clean up with buf_cleanup_secure(). */
+void creds_buf_secret(struct buf *b, size_t max);
 /* Wipes and frees a string holding a secret. */
 void creds_free_secret(char *s);
 /* Duplicates a string; secrets only pass through here so the copy is counted. */

@@ -78,7 +78,7 @@ creds_process_provider(struct aws_context *ctx, const char *profile, struct aws_
 	if (p == NULL)
 		return err_set(err, ERR_CREDS, "profile %s: credential_process could not be "
 			       "started", profile);
-	buf_init(&b, PROCESS_MAX_OUTPUT);
+	creds_buf_secret(&b, PROCESS_MAX_OUTPUT);
 	while ((n = fread(chunk, 1, sizeof chunk, p)) > 0)
 		if (!too_big && buf_add(&b, chunk, n) != 0)
 			too_big = true;

@@ -67,7 +67,7 @@ cached_token(const char *profile, const char *key, char **token, struct err *err
 				  "cannot be found");
 	sha1_hex(key, hex);
 	path = xasprintf("%s/.aws/sso/cache/%s.json", home, hex);
-	if (creds_read_file(path, 1 << 20, &text, &ferr) != 0) {
+	if (creds_read_file(path, 64 * 1024, &text, &ferr) != 0) {
 		msg = xasprintf("no cached SSO token (%s)", ferr.msg);
 		login_hint(err, profile, msg);
 		free(msg);

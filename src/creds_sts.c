@@ -30,7 +30,7 @@ xml_text(const char *from, const char *tag)
 	e = strstr(s, close);
 	if (e == NULL)
 		return NULL;
-	buf_init(&b, 0);
+	creds_buf_secret(&b, (size_t)(e - s));
 	while (s < e) {
 		static const struct { const char *ent; char c; } ents[] = {
 			{ "&amp;", '&' }, { "&lt;", '<' }, { "&gt;", '>' }, { "&quot;", '"' },

@@ -78,6 +78,16 @@ creds_prof(const struct aws_context *ctx, const char *profile, const char *key)
 }
 
 void
+creds_buf_secret(struct buf *b, size_t max)
+{
+	/* one allocation up front: growing by realloc would leave unwiped copies behind */
+	buf_init(b, max);
+	b->data = xmalloc(max + 1);
+	b->data[0] = '\0';
+	b->cap = max + 1;
+}
+
+void
 creds_response_cleanup(struct http_response *r)
 {
 	buf_cleanup_secure(&r->body);
@@ -95,7 +105,7 @@ creds_read_file(const char *path, size_t max, char **out, struct err *err)
 	*out = NULL;
 	if (f == NULL)
 		return err_set(err, ERR_CREDS, "cannot read %s: %s", path, strerror(errno));
-	buf_init(&b, max);
+	creds_buf_secret(&b, max);
 	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
 		if (buf_add(&b, chunk, n) != 0) {
 			OPENSSL_cleanse(chunk, sizeof chunk);
@@ -382,7 +392,15 @@ jp_value(struct jp *p, const char *path, bool keep)
 		return jp_fail(p, "unexpected end of input");
 	if (++p->depth > 16)
 		return jp_fail(p, "nested too deeply");
-	buf_init(&v, 1 << 20);
+	if (*p->s == '"') {
+		/* the unescaped text is never longer than the quoted one */
+		const char *q = p->s + 1;
+		while (q < p->end && *q != '"')
+			q += *q == '\\' && q + 1 < p->end ? 2 : 1;
+		creds_buf_secret(&v, (size_t)(q - p->s));
+	} else {
+		buf_init(&v, 1 << 20);
+	}
 	if (*p->s == '{') {
 		rc = jp_object(p, path, keep);
 	} else if (*p->s == '[') {

@@ -345,12 +345,15 @@ load_skew(const struct http_retry *r)
 
 enum verdict { V_DONE, V_RETRY, V_THROTTLED, V_SKEW };
 
+/* signed_ms: the time the request was signed with. Comparing the server's Date with it,
+ * not with the current skew, keeps a request that raced another thread's correction from
+ * mistaking its stale signature for a wrong secret. */
 static enum verdict
 judge_response(struct http_retry *r, const struct http_response *resp, bool skew_tried,
-	       char *code, size_t code_size)
+	       int64_t signed_ms, char *code, size_t code_size)
 {
 	char date[128];
-	int64_t server_ms, ours;
+	int64_t server_ms;
 
 	if (resp->status >= 200 && resp->status < 400)
 		return V_DONE;
@@ -359,8 +362,7 @@ judge_response(struct http_retry *r, const struct http_response *resp, bool skew
 	    (in_list(code, skew_codes) || in_list(code, maybe_skew_codes)) &&
 	    http_response_header(resp, "date", date, sizeof date) == 0 &&
 	    http_parse_date(date, &server_ms) == 0) {
-		ours = timeutil_now_ms() + load_skew(r);
-		if (in_list(code, skew_codes) || llabs(server_ms - ours) >= SKEW_SUSPECT_MS) {
+		if (in_list(code, skew_codes) || llabs(server_ms - signed_ms) >= SKEW_SUSPECT_MS) {
 			__atomic_store_n(r->skew_ms, server_ms - timeutil_now_ms(),
 					 __ATOMIC_RELAXED);
 			return V_SKEW;
@@ -398,10 +400,11 @@ http_send_retry(const struct http_transport *t, struct http_retry *r,
 		char code[64] = "";
 		char why[sizeof err->msg];
 		enum verdict v;
-		int64_t delay, ceiling, after;
+		int64_t delay, ceiling, after, signed_ms;
 
 		memset(&req, 0, sizeof req);
-		if (prepare(pctx, timeutil_now_ms() + load_skew(r), &req, err) != 0)
+		signed_ms = timeutil_now_ms() + load_skew(r);
+		if (prepare(pctx, signed_ms, &req, err) != 0)
 			return -1;
 		r->attempts++;
 		buf_reset(&resp->body);
@@ -421,7 +424,7 @@ http_send_retry(const struct http_transport *t, struct http_retry *r,
 			v = V_RETRY;
 			after = -1;
 		} else {
-			v = judge_response(r, resp, skew_tried, code, sizeof code);
+			v = judge_response(r, resp, skew_tried, signed_ms, code, sizeof code);
 			if (v == V_DONE)
 				return 0;
 			if (v == V_SKEW) {

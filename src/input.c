@@ -1120,7 +1120,6 @@ finish_chunk(struct fstate *f, struct chunk *k, struct task_set *set, struct err
 	}
 	free(k->data);
 	k->data = NULL;
-	k->state = SLOT_FREE;
 	return rc;
 }
 
@@ -1157,12 +1156,16 @@ lines_threaded(struct fstate *f, struct reader *r, struct chunk *first, unsigned
 	}
 	for (;;) {
 		struct chunk *k = &p.slots[seq % p.nslots];
+		bool parsed;
 
+		/* a slot goes READY (here), BUSY and DONE (workers), then READY again here
+		 * once merged; workers only touch READY slots, so merging needs no lock */
 		pthread_mutex_lock(&p.mu);
 		while (k->state != SLOT_FREE && k->state != SLOT_DONE)
 			pthread_cond_wait(&p.cv, &p.mu);
+		parsed = k->state == SLOT_DONE;
 		pthread_mutex_unlock(&p.mu);
-		if (k->state == SLOT_DONE) {
+		if (parsed) {
 			if (finish_chunk(f, k, set, err) != 0) {
 				rc = -1;
 				break;
@@ -1172,7 +1175,11 @@ lines_threaded(struct fstate *f, struct reader *r, struct chunk *first, unsigned
 		if (!more)
 			break;
 		if (seq == 0) {
-			*k = *first;
+			/* field by field: state may be read by workers (under the lock) meanwhile */
+			k->data = first->data;
+			k->len = first->len;
+			k->first_line = first->first_line;
+			k->c = first->c;
 			memset(first, 0, sizeof *first);
 		} else {
 			more = reader_next(r, k, &rerr);
@@ -1181,11 +1188,14 @@ lines_threaded(struct fstate *f, struct reader *r, struct chunk *first, unsigned
 				for (size_t s = seq + 1; s < seq + p.nslots && rc == 0; s++) {
 					struct chunk *d = &p.slots[s % p.nslots];
 
+					bool ready;
+
 					pthread_mutex_lock(&p.mu);
 					while (d->state == SLOT_READY || d->state == SLOT_BUSY)
 						pthread_cond_wait(&p.cv, &p.mu);
+					ready = d->state == SLOT_DONE && d->data != NULL;
 					pthread_mutex_unlock(&p.mu);
-					if (d->state == SLOT_DONE && finish_chunk(f, d, set, err) != 0)
+					if (ready && finish_chunk(f, d, set, err) != 0)
 						rc = -1;
 				}
 				if (rc == 0 && more < 0) {

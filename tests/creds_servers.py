@@ -3,6 +3,7 @@
 
   creds_servers.py container STATE_FILE   ECS container credentials endpoint
   creds_servers.py imds STATE_FILE        EC2 IMDSv2
+  creds_servers.py sso STATE_FILE         IAM Identity Center portal GetRoleCredentials
   creds_servers.py moto STATE_FILE        moto (STS + IAM), seeded, then IAM auth on
 
 Each writes STATE_FILE (JSON: port and, for moto, the seeded keys and role) once it
@@ -20,6 +21,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 CONTAINER_TOKEN = "Bearer loopback-container-token"
 IMDS_TOKEN = "imds-session-token-123"
 ROLE = "ecsprof-instance-role"
+SSO_TOKEN = "sso-bearer-token-from-aws-sso-login"
 
 
 def creds_doc(prefix):
@@ -55,6 +57,14 @@ class Handler(BaseHTTPRequestHandler):
         Handler.stats["requests"] += 1
         if self.path == "/stats":
             return self.reply(200, json.dumps(Handler.stats))
+        if Handler.mode == "sso":
+            if self.path != "/federation/credentials?account_id=111122223333&role_name=ReadOnly":
+                return self.reply(404, '{"message":"not found"}')
+            if self.headers.get("x-amz-sso_bearer_token") != SSO_TOKEN:
+                return self.deny()
+            return self.reply(200, json.dumps({"roleCredentials": {
+                "accessKeyId": "ASIASSOLOOPBACK", "secretAccessKey": "sso/secret",
+                "sessionToken": "sso-session-token", "expiration": 4070908800000}}))
         if Handler.mode == "container":
             if self.path != "/v2/credentials/task-1?a=1":
                 return self.reply(404, "{}")
@@ -147,7 +157,7 @@ def serve_moto(state_file):
 
 
 def main():
-    if len(sys.argv) != 3 or sys.argv[1] not in ("container", "imds", "moto"):
+    if len(sys.argv) != 3 or sys.argv[1] not in ("container", "imds", "sso", "moto"):
         print(__doc__, file=sys.stderr)
         return 2
     if sys.argv[1] == "moto":

@@ -44,7 +44,9 @@ import calendar
 import email.utils
 import hashlib
 import json
+import os
 import random
+import signal
 import socket
 import sys
 import threading
@@ -80,7 +82,7 @@ class State:
         self.latency_ms = args.latency_ms
         self.list_cache = {}
         self.stats = {"requests": 0, "ops": {}, "inflight": 0, "max_inflight": 0,
-                      "faults": 0, "bad_signatures": 0}
+                      "faults": 0, "bad_signatures": 0, "busy_ms": 0.0}
         for spec in args.inject or []:
             self.inject(parse_inject(spec))
 
@@ -320,6 +322,7 @@ class Handler(BaseHTTPRequestHandler):
         body = self.rfile.read(n) if n else b""
         if self.path.startswith("/_fake/"):
             return self.control(body)
+        started = time.time()
         with S.lock:
             S.stats["requests"] += 1
             S.stats["inflight"] += 1
@@ -368,6 +371,8 @@ class Handler(BaseHTTPRequestHandler):
         finally:
             with S.lock:
                 S.stats["inflight"] -= 1
+                # time spent beyond the injected latency: the server's own overhead
+                S.stats["busy_ms"] += (time.time() - started) * 1000 - S.latency_ms
 
     def control(self, body):
         d = json.loads(body or b"{}")
@@ -620,6 +625,9 @@ def main():
     ap.add_argument("--latency-ms", type=float, default=0.0)
     ap.add_argument("--inject", action="append",
                     help="faults: throttle=3,error_5xx=1,skew_s=900,ops=ListTasks+...")
+    ap.add_argument("--processes", type=int, default=1,
+                    help="serve from N forked processes (benchmarks: no shared GIL; "
+                         "faults, stats and time control then apply per process)")
     ap.add_argument("--verbose", action="store_true")
     ARGS = ap.parse_args()
     START = time.time()
@@ -628,11 +636,33 @@ def main():
     ThreadingHTTPServer.daemon_threads = True
     ThreadingHTTPServer.request_queue_size = 64
     srv = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    print(srv.server_address[1], flush=True)
-    try:
-        srv.serve_forever()
-    except KeyboardInterrupt:
-        pass
+    children = []
+    parent = os.getpid()
+    for _ in range(max(0, ARGS.processes - 1)):
+        pid = os.fork()
+        if pid == 0:
+            children = None
+            break
+        children.append(pid)
+    if children is None:
+        # a child ends with its parent, however the parent ends
+        def watch_parent():
+            while os.getppid() == parent:
+                time.sleep(0.2)
+            os._exit(0)
+        threading.Thread(target=watch_parent, daemon=True).start()
+    else:
+        def stop(signum, frame):
+            for pid in children:
+                try:
+                    os.kill(pid, signal.SIGTERM)
+                except OSError:
+                    pass
+            os._exit(0)
+        signal.signal(signal.SIGTERM, stop)
+        signal.signal(signal.SIGINT, stop)
+        print(srv.server_address[1], flush=True)
+    srv.serve_forever()
 
 
 if __name__ == "__main__":

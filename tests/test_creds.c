@@ -1043,7 +1043,10 @@ Test(creds, json_reader)
 /* ---- through the real libcurl transport: loopback servers and moto ---- */
 
 #include <signal.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 
@@ -1292,8 +1295,6 @@ static void
 moto_env(void)
 {
 	/* moto keeps the real clock: sign with it */
-	timeutil_now_ms = NULL;
-	timeutil_now_ms = now_fn;
 	fake_now = (int64_t)time(NULL) * 1000;
 	setenv("AWS_REGION", "us-east-1", 1);
 	setenv("AWS_ENDPOINT_URL_STS", srv.url, 1);
@@ -1382,6 +1383,43 @@ Test(creds_live, moto_static_keys_and_web_identity)
 	cr_expect_eq(status, 200);
 	cr_expect_str_eq(arn ? arn : "(none)", "arn:aws:sts::123456789012:assumed-role/ecsprof-b/ci-run");
 	free(arn);
+	aws_creds_cleanup(&c);
+	curl_ctx_done(&ctx);
+}
+
+Test(creds_live, sso_portal_through_curl)
+{
+	struct aws_context ctx;
+	struct aws_creds c;
+	struct err err = { 0 };
+
+	server_start(&srv, "sso");
+	write_file(".aws/config", SSO_CONFIG);
+	sso_cache("corp", "2099-01-01T00:00:00Z");
+	setenv("AWS_ENDPOINT_URL_SSO", srv.url, 1);
+	/* the cache written by sso_cache holds "bearer-secret": the portal refuses it */
+	curl_ctx(&ctx, "s");
+	cr_expect_eq(creds_get(&ctx, &c, &err), -1);
+	cr_expect(strstr(err.msg, "HTTP 401); run 'aws sso login --profile s'") != NULL, "%s",
+		  err.msg);
+	curl_ctx_done(&ctx);
+	{
+		unsigned char md[20];
+		unsigned int n;
+		char hex[41], rel[128];
+
+		EVP_Digest("corp", 4, md, &n, EVP_sha1(), NULL);
+		for (unsigned i = 0; i < 20; i++)
+			snprintf(hex + 2 * i, 3, "%02x", md[i]);
+		snprintf(rel, sizeof rel, ".aws/sso/cache/%s.json", hex);
+		write_file(rel, "{\"accessToken\": \"sso-bearer-token-from-aws-sso-login\", "
+			   "\"expiresAt\": \"2099-01-01T00:00:00Z\", \"region\": \"eu-central-1\"}");
+	}
+	curl_ctx(&ctx, "s");
+	cr_assert_eq(creds_get(&ctx, &c, &err), 0, "%s", err.msg);
+	cr_expect_str_eq(c.access_key_id, "ASIASSOLOOPBACK");
+	cr_expect_str_eq(c.secret_access_key, "sso/secret");
+	cr_expect_eq(c.expires_ms, 4070908800000);
 	aws_creds_cleanup(&c);
 	curl_ctx_done(&ctx);
 }

@@ -28,7 +28,8 @@ struct awscfg *awscfg_new(void);
 void awscfg_free(struct awscfg *cfg);
 
 /* Parses one file's text and merges it in (credentials win over config on a clash, the
- * last duplicate property wins). Errors (ERR_CONFIG) read "FILE:LINE: why". */
+ * last duplicate property wins). Errors (ERR_CONFIG) read "FILE:LINE: why"; after an
+ * error cfg still holds what came before the bad line, so callers normally free it. */
 int awscfg_parse_text(struct awscfg *cfg, const char *text, size_t len,
 		      enum awscfg_file which, const char *filename_for_errors, struct err *err);
 /* Reads both files (either path may be NULL to skip it). A missing file is fine; an

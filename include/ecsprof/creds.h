@@ -32,7 +32,7 @@ struct aws_context_options {
 
 struct aws_context {
 	char *profile;                /* selected profile name */
-	char *region;                 /* resolved; NULL when none could be found */
+	char *region;                 /* resolved (init fails when none can be found) */
 	char *endpoint;               /* resolved service endpoint URL, e.g. https://ecs.us-east-1.amazonaws.com */
 	char *sts_endpoint;
 	char *ca_bundle;              /* AWS_CA_BUNDLE / ca_bundle, or NULL */
@@ -44,14 +44,18 @@ struct aws_context {
 };
 
 /* Reads the environment and the config files; resolves profile, region and endpoint.
- * Does not fetch credentials yet. transport is borrowed for the context's lifetime. */
+ * Does not fetch credentials yet. transport is borrowed for the context's lifetime.
+ * Fails (ERR_CONFIG) on a malformed config file, a named profile that does not exist, no
+ * region at all, FIPS/dual-stack with a custom endpoint, or a bad max_attempts. */
 int aws_context_init(struct aws_context *ctx, const struct aws_context_options *o,
 		     struct http_transport transport, struct err *err);
 void aws_context_cleanup(struct aws_context *ctx);
 
 /* Current credentials, fetched on first use and refreshed before they expire (a watch
  * can run for hours). Copies into out; the caller cleans it up. On failure (ERR_CREDS)
- * the message lists each source tried and why it gave nothing. */
+ * the message lists each source tried and why it gave nothing. Safe to call from several
+ * threads: fetching happens under a lock, the only time ctx->transport is used, so give the
+ * context a transport that no other thread uses. */
 int creds_get(struct aws_context *ctx, struct aws_creds *out, struct err *err);
 void aws_creds_cleanup(struct aws_creds *c);
 

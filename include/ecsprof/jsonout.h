@@ -3,7 +3,9 @@
  * Ownership: the writers borrow the report, its rows and the FILE and keep nothing.
  *
  * Field names are stable; new fields may be added, none renamed or retyped. A missing
- * value is null, never "" or 0. Seconds are numbers rounded to the millisecond.
+ * value is null, never "" or 0. Seconds are numbers rounded to the millisecond. The
+ * document is compact JSON with one task (or group) per line, so it streams and greps;
+ * strings are UTF-8 as read (a stray invalid byte becomes U+FFFD).
  *
  *   {"tasks": [TASK, ...], "groups": [GROUP, ...], "baseline": "NAME"}
  *   with --summary only: {"groups": [GROUP, ...], "baseline": "NAME"}

@@ -6,6 +6,7 @@ import csv
 import io
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -18,6 +19,7 @@ FAKE = os.path.join(SRCDIR, "tests", "fake_ecs.py")
 SMALL = os.path.join(SRCDIR, "tests", "fixtures", "live", "small.json")
 
 results = []
+TMP = tempfile.mkdtemp(prefix="ecsprof-live-")
 
 
 def ok(cond, name, detail=""):
@@ -45,8 +47,10 @@ def run(port, *args, key="AKIDFAKE", secret="fakesecret", env_extra=None):
     env = {k: v for k, v in os.environ.items() if not k.startswith("AWS_")}
     env.update({
         "AWS_ACCESS_KEY_ID": key, "AWS_SECRET_ACCESS_KEY": secret,
-        "AWS_EC2_METADATA_DISABLED": "true", "AWS_CONFIG_FILE": "/dev/null",
-        "AWS_SHARED_CREDENTIALS_FILE": "/dev/null", "NO_COLOR": "1",
+        "AWS_EC2_METADATA_DISABLED": "true", "NO_COLOR": "1",
+        # no config files: only the environment speaks
+        "AWS_CONFIG_FILE": os.path.join(TMP, "no-config"),
+        "AWS_SHARED_CREDENTIALS_FILE": os.path.join(TMP, "no-credentials"),
     })
     env.update(env_extra or {})
     cmd = [ECSPROF] + list(args)
@@ -69,7 +73,7 @@ def main():
     if not ECSPROF or not os.access(ECSPROF, os.X_OK):
         print("1..1\nnot ok 1 - ECSPROF is not an executable: %r" % ECSPROF)
         return 1
-    tmp = tempfile.mkdtemp(prefix="ecsprof-live-")
+    tmp = TMP
     big = os.path.join(tmp, "big.json")
     with open(big, "w") as f:
         json.dump({"credentials": {"AKIDFAKE": "fakesecret"},
@@ -223,6 +227,7 @@ def main():
         for s in servers:
             s.kill()
             s.wait()
+        shutil.rmtree(TMP, ignore_errors=True)
     print("1..%d" % len(results))
     for i, (good, name, detail) in enumerate(results, 1):
         print("%s %d - %s" % ("ok" if good else "not ok", i, name))

@@ -41,6 +41,11 @@ if ! command -v tmux >/dev/null; then
 	echo "not ok 1 - tmux is not installed (apt-get install tmux)"
 	exit 1
 fi
+if [ ! -c /dev/null ]; then
+	# tmux cannot start its server then; seen when a program renamed a file over it
+	echo "not ok 1 - /dev/null is not a character device: $(ls -l /dev/null)"
+	exit 1
+fi
 if [ ! -r "$DATA" ]; then
 	echo "not ok 1 - $DATA is missing"
 	exit 1
@@ -73,7 +78,7 @@ wait_for 'TASK +TASKDEF' ; check "first screen shows the table header" \
 	"screen | grep -Eq 'TASK +TASKDEF +STATUS +AZ +PROV +PULL +START +TOTAL'"
 check "title counts 30 of 30 tasks" "screen | grep -q '30/30 tasks'"
 check "20 task rows fill an 80x24 screen" "[ \$(data_rows) -eq 20 ]"
-check "no line is wider than 80 columns" "[ \$(widest) -le 80 ]"
+check "no line is wider than 80 columns" "[ \$(data_rows) -gt 0 ] && [ \$(widest) -le 80 ]"
 check "waterfall bars drawn with phase glyphs (no colour: shades)" \
 	"screen | grep -E '^[0-9a-f]{8} ' | grep -q '▓'"
 check "the task still pulling shows a growing time (…)" \
@@ -91,7 +96,7 @@ wait_for 'TASK +TASKDEF'; check "q leaves the help, back to the table" "[ \$(dat
 for _ in 1 2 3 4 5 6 7 8; do tm send-keys -t t s; done
 sleep 0.4
 check "s cycles the sort column to TOTAL" "screen | grep -q 'TOTAL▲'"
-check "rows sorted by total, ascending" "totals | sort -n -c"
+check "rows sorted by total, ascending" "[ \$(totals | wc -l) -ge 15 ] && totals | sort -n -c"
 keys I
 check "I inverts: TOTAL▼ and the slowest task first" \
 	"screen | grep -q 'TOTAL▼' && totals | sort -n -r -c && screen | grep -E '^[0-9a-f]{8} ' | head -1 | grep -q '112.7s'"

@@ -51,11 +51,14 @@ def control(port, path, body=None):
         return json.loads(r.read())
 
 
+EMPTY = os.path.join(tempfile.gettempdir(), "ecsprof-watch-empty-%d" % os.getpid())
+
+
 def env():
     e = {k: v for k, v in os.environ.items() if not k.startswith("AWS_")}
     e.update({"AWS_ACCESS_KEY_ID": "AKIDFAKE", "AWS_SECRET_ACCESS_KEY": "fakesecret",
-              "AWS_EC2_METADATA_DISABLED": "true", "AWS_CONFIG_FILE": "/dev/null",
-              "AWS_SHARED_CREDENTIALS_FILE": "/dev/null", "NO_COLOR": "1"})
+              "AWS_EC2_METADATA_DISABLED": "true", "AWS_CONFIG_FILE": EMPTY,
+              "AWS_SHARED_CREDENTIALS_FILE": EMPTY, "NO_COLOR": "1"})
     return e
 
 
@@ -63,7 +66,7 @@ def watch_lines(port, fmt, record=None):
     """Runs watch for 6 polls, 1 s apart, moving virtual time on by 15 s per second."""
     control(port, "/_fake/advance", {"to": 0, "freeze": True})
     cmd = [ECSPROF, "watch", "--cluster", "w", "--service", "web", "--interval", "1",
-           "--once", "6", "--format", fmt, "--endpoint-url", "http://127.0.0.1:%d" % port,
+           "--count", "6", "--format", fmt, "--endpoint-url", "http://127.0.0.1:%d" % port,
            "--region", "us-east-1"]
     if record:
         cmd += ["--record", record]
@@ -81,15 +84,18 @@ def main():
         print("1..1\nnot ok 1 - ECSPROF is not an executable: %r" % ECSPROF)
         return 1
     tmp = tempfile.mkdtemp(prefix="ecsprof-watch-")
+    open(EMPTY, "w").close()
     scen = os.path.join(tmp, "scenario.json")
     with open(scen, "w") as f:
         json.dump(SCENARIO, f)
+    srv_err = open(os.path.join(tmp, "fake.err"), "w+")
     srv = subprocess.Popen([sys.executable, FAKE, "--scenario", scen],
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                           stdout=subprocess.PIPE, stderr=srv_err, text=True)
     try:
         line = srv.stdout.readline()
         if not line.strip().isdigit():
-            print("1..1\nnot ok 1 - fake_ecs did not start: %s" % srv.stderr.read())
+            srv_err.seek(0)
+            print("1..1\nnot ok 1 - fake_ecs did not start: %s" % srv_err.read())
             return 1
         port = int(line)
 
@@ -176,10 +182,14 @@ def main():
                     break
             ok("EXIT=0" in screen, "q quits watch with status 0", screen)
             subprocess.run(tm + ["kill-server"], capture_output=True)
+    except Exception as e:
+        srv_err.seek(0)
+        ok(False, "the test ran to its end", "%r\nfake_ecs stderr:\n%s" % (e, srv_err.read()[-3000:]))
     finally:
         srv.kill()
         srv.wait()
         shutil.rmtree(tmp, ignore_errors=True)
+        os.unlink(EMPTY)
 
     print("1..%d" % len(results))
     bad = 0

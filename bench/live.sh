@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# Live benchmark: `ecsprof tasks` against the fake ECS server (tests/fake_ecs.py) with 3,000
+# running tasks and 20 ms of latency per request. Prints ecsprof's wall time, the floor set
+# by the sequential chain of ListTasks pages (pages x latency), and the time of the AWS CLI
+# pipeline a user would otherwise run (aws ecs list-tasks, then aws ecs describe-tasks per
+# 100 tasks), with ratios. Goals: within 1.5x of the floor, >= 10x faster than the AWS CLI.
+# A benchmark, not a test: it reports the goals but exits 0 unless something broke.
+#
+# usage: bench/live.sh [ECSPROF]    (env: TASKS=3000 LATENCY_MS=20 RUNS=5 AWS_CLI=aws)
+set -euo pipefail
+
+ECSPROF=${1:-${ECSPROF:-}}
+HERE=$(cd "$(dirname "$0")" && pwd)
+FAKE="$HERE/../tests/fake_ecs.py"
+TASKS=${TASKS:-3000}
+LATENCY_MS=${LATENCY_MS:-20}
+RUNS=${RUNS:-5}
+AWS_CLI=${AWS_CLI:-aws}
+
+if [[ -z "$ECSPROF" || ! -x "$ECSPROF" ]]; then
+	echo "live.sh: give the ecsprof binary as argument or in ECSPROF" >&2
+	exit 1
+fi
+
+TMP=$(mktemp -d)
+SERVER_PID=
+cleanup() {
+	[[ -n "$SERVER_PID" ]] && kill "$SERVER_PID" 2>/dev/null && wait "$SERVER_PID" 2>/dev/null
+	rm -rf "$TMP"
+}
+trap cleanup EXIT
+
+cat >"$TMP/scenario.json" <<EOF
+{"credentials": {"AKIDBENCH": "benchsecret"},
+ "clusters": {"bench": {"services": {"web": {}},
+   "generate": {"count": $TASKS, "service": "web", "seed": 11, "spread": 900}}}}
+EOF
+
+mkfifo "$TMP/port"
+python3 "$FAKE" --scenario "$TMP/scenario.json" --latency-ms "$LATENCY_MS" \
+	--processes "${SERVER_PROCESSES:-2}" >"$TMP/port" &
+SERVER_PID=$!
+read -r PORT <"$TMP/port"
+URL="http://127.0.0.1:$PORT"
+
+export AWS_ACCESS_KEY_ID=AKIDBENCH AWS_SECRET_ACCESS_KEY=benchsecret
+export AWS_EC2_METADATA_DISABLED=true AWS_CONFIG_FILE="$TMP/none" \
+	AWS_SHARED_CREDENTIALS_FILE="$TMP/none" AWS_DEFAULT_REGION=us-east-1
+unset AWS_PROFILE AWS_ENDPOINT_URL AWS_ENDPOINT_URL_ECS AWS_MAX_ATTEMPTS || true
+
+now_ms() { date +%s%3N; }
+
+# ecsprof: the median of RUNS runs (each checks it got every task)
+times=()
+for ((i = 0; i < RUNS; i++)); do
+	t0=$(now_ms)
+	n=$("$ECSPROF" tasks --cluster bench --status running --format csv \
+		--endpoint-url "$URL" --region us-east-1 | tail -n +2 | wc -l)
+	t1=$(now_ms)
+	if [[ "$n" -ne "$TASKS" ]]; then
+		echo "live.sh: ecsprof returned $n tasks, not $TASKS" >&2
+		exit 1
+	fi
+	times+=($((t1 - t0)))
+done
+ecsprof_ms=$(printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
+
+pages=$(((TASKS + 99) / 100))
+floor_ms=$((pages * LATENCY_MS))
+
+# the AWS CLI pipeline, as a user would write it
+aws_ms=
+if command -v "$AWS_CLI" >/dev/null 2>&1; then
+	t0=$(now_ms)
+	"$AWS_CLI" ecs list-tasks --cluster bench --endpoint-url "$URL" --region us-east-1 \
+		--query 'taskArns[]' --output text | tr '\t' '\n' | grep . >"$TMP/arns"
+	split -l 100 "$TMP/arns" "$TMP/batch."
+	for b in "$TMP"/batch.*; do
+		# shellcheck disable=SC2046
+		"$AWS_CLI" ecs describe-tasks --cluster bench --endpoint-url "$URL" \
+			--region us-east-1 --include TAGS --tasks $(cat "$b") >>"$TMP/described.json"
+	done
+	t1=$(now_ms)
+	aws_ms=$((t1 - t0))
+	got=$(grep -c '"taskDefinitionArn"' "$TMP/described.json" || true)
+	[[ "$got" -eq "$TASKS" ]] || echo "live.sh: the AWS CLI pipeline described $got tasks" >&2
+fi
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+echo "live benchmark: $TASKS tasks, $LATENCY_MS ms latency per request, $pages ListTasks pages"
+echo "  ecsprof runs (ms):     ${times[*]}"
+echo "  ecsprof (median):      $ecsprof_ms ms"
+echo "  floor (pages x lat):   $floor_ms ms"
+echo "  ecsprof / floor:       $(ratio "$ecsprof_ms" "$floor_ms")x   (goal <= 1.5x)"
+if [[ -n "$aws_ms" ]]; then
+	echo "  AWS CLI pipeline:      $aws_ms ms"
+	echo "  AWS CLI / ecsprof:     $(ratio "$aws_ms" "$ecsprof_ms")x   (goal >= 10x)"
+else
+	echo "  AWS CLI pipeline:      (no '$AWS_CLI' on PATH)"
+fi
+curl -s "$URL/_fake/stats" | python3 -c 'import json,sys; d=json.load(sys.stdin); print("  server: %d requests, %d in flight at most" % (d["requests"], d["max_inflight"]))' || true
