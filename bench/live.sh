@@ -68,6 +68,37 @@ ecsprof_ms=$(printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR]=$1} END {print 
 pages=$(((TASKS + 99) / 100))
 floor_ms=$((pages * LATENCY_MS))
 
+# what the chain of ListTasks pages alone costs against this server on this machine
+# (latency plus the fake server's own time), from a minimal keep-alive client
+chain_ms=$(python3 - "$PORT" <<'PY'
+import http.client, json, sys, time
+from botocore.auth import SigV4Auth
+from botocore.awsrequest import AWSRequest
+from botocore.credentials import Credentials
+port = int(sys.argv[1])
+conn = http.client.HTTPConnection("127.0.0.1", port)
+best = None
+for _ in range(3):
+    tok, t0 = None, time.time()
+    while True:
+        b = {"cluster": "bench", "maxResults": 100, "desiredStatus": "RUNNING"}
+        if tok:
+            b["nextToken"] = tok
+        r = AWSRequest(method="POST", url="http://127.0.0.1:%d/" % port,
+                       data=json.dumps(b).encode(),
+                       headers={"Content-Type": "application/x-amz-json-1.1",
+                                "X-Amz-Target": "AmazonEC2ContainerServiceV20141113.ListTasks"})
+        SigV4Auth(Credentials("AKIDBENCH", "benchsecret"), "ecs", "us-east-1").add_auth(r)
+        conn.request("POST", "/", body=r.body, headers=dict(r.headers))
+        tok = json.loads(conn.getresponse().read()).get("nextToken")
+        if not tok:
+            break
+    ms = (time.time() - t0) * 1000
+    best = ms if best is None else min(best, ms)
+print(int(best))
+PY
+)
+
 # the AWS CLI pipeline, as a user would write it
 aws_ms=
 if command -v "$AWS_CLI" >/dev/null 2>&1; then
@@ -92,6 +123,8 @@ echo "  ecsprof runs (ms):     ${times[*]}"
 echo "  ecsprof (median):      $ecsprof_ms ms"
 echo "  floor (pages x lat):   $floor_ms ms"
 echo "  ecsprof / floor:       $(ratio "$ecsprof_ms" "$floor_ms")x   (goal <= 1.5x)"
+echo "  ListTasks chain alone: $chain_ms ms (minimal client, best of 3: the server's real floor)"
+echo "  ecsprof / chain alone: $(ratio "$ecsprof_ms" "$chain_ms")x"
 if [[ -n "$aws_ms" ]]; then
 	echo "  AWS CLI pipeline:      $aws_ms ms"
 	echo "  AWS CLI / ecsprof:     $(ratio "$aws_ms" "$ecsprof_ms")x   (goal >= 10x)"

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "ecsprof/app.h"
@@ -151,9 +152,20 @@ struct out_file {
 static int
 out_open(struct out_file *of, const char *path, struct err *err)
 {
+	struct stat sb;
+
 	memset(of, 0, sizeof *of);
 	if (path == NULL || strcmp(path, "-") == 0) {
 		of->f = stdout;
+		return 0;
+	}
+	/* /dev/null, a FIFO, a terminal: write straight to it. A rename over it would
+	 * replace the device with a regular file. */
+	if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+		of->f = fopen(path, "w");
+		if (of->f == NULL)
+			return err_set(err, ERR_IO, "cannot write %s: %s", path, strerror(errno));
+		of->path = xstrdup(path);
 		return 0;
 	}
 	of->path = xstrdup(path);
@@ -180,6 +192,10 @@ out_close(struct out_file *of, bool ok, struct err *err)
 	}
 	if (fclose(of->f) != 0 && ok)
 		rc = err_set(err, ERR_IO, "cannot write %s: %s", of->path, strerror(errno));
+	if (of->tmp == NULL) {
+		free(of->path);
+		return ok ? rc : -1;
+	}
 	if (ok && rc == 0 && rename(of->tmp, of->path) != 0)
 		rc = err_set(err, ERR_IO, "cannot rename %s to %s: %s", of->tmp, of->path,
 			     strerror(errno));

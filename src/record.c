@@ -327,6 +327,10 @@ record_merge_file(const char *path, char *const *lines, size_t nlines, size_t *a
 	int rc = -1;
 
 	memset(&f, 0, sizeof f);
+	/* The file is replaced by rename: done over /dev/null or a FIFO that would swap a
+	 * device for a regular file, so only regular files (or none yet) are recordings. */
+	if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode))
+		return err_set(err, ERR_IO, "%s: not a regular file; a recording must be one", path);
 	if (load(path, &f, &exists, err) != 0)
 		goto out;
 	if (exists && stat(path, &sb) == 0)

@@ -182,3 +182,27 @@ Test(csv, write_error_is_reported)
 	report_cleanup(&r);
 	task_set_cleanup(&s);
 }
+
+/* no tasks: the header alone (a CSV always has it), and the contract still holds */
+Test(csv, no_tasks_is_header_only)
+{
+	struct task_set s;
+	struct report r;
+	struct err err;
+	char *out = NULL;
+	size_t len;
+	FILE *f;
+
+	err_clear(&err);
+	task_set_init(&s);
+	cr_assert_eq(fx_build_report(&r, &s, "taskdef", &err), 0, "%s", err.msg);
+	f = open_memstream(&out, &len);
+	cr_assert_eq(csv_write_summary(f, &r, &err), 0);
+	fclose(f);
+	cr_expect_str_eq(out, "group,phase,n,min_s,p50_s,p90_s,p99_s,max_s,mean_s,baseline,"
+			      "p50_delta_s,p50_ratio,p90_delta_s,p90_ratio,p_value,pull_share\n");
+	expect_contract(out, len, true);
+	free(out);
+	report_cleanup(&r);
+	task_set_cleanup(&s);
+}

@@ -166,3 +166,29 @@ Test(jsonout, write_error_is_reported)
 	report_cleanup(&r);
 	task_set_cleanup(&s);
 }
+
+Test(jsonout, no_tasks_is_still_a_document)
+{
+	struct task_set s;
+	struct report r;
+	struct err err;
+	char *out = NULL;
+	size_t len;
+	FILE *f;
+	json_t *doc;
+
+	err_clear(&err);
+	task_set_init(&s);
+	cr_assert_eq(fx_build_report(&r, &s, "taskdef", &err), 0, "%s", err.msg);
+	f = open_memstream(&out, &len);
+	cr_assert_eq(jsonout_write_tasks(f, &r, &err), 0);
+	fclose(f);
+	doc = parse(out);
+	cr_expect_eq(json_array_size(json_object_get(doc, "tasks")), 0);
+	cr_expect(json_is_array(json_object_get(doc, "groups")));
+	cr_expect(json_is_null(json_object_get(doc, "baseline")));
+	json_decref(doc);
+	free(out);
+	report_cleanup(&r);
+	task_set_cleanup(&s);
+}

@@ -310,3 +310,17 @@ Test(record, empty_recording_created)
 	cr_assert_eq(stat(path, &sb), 0);
 	cr_expect_eq(sb.st_size, 0);
 }
+
+/* A rename over /dev/null or a FIFO would replace the device with a regular file. */
+Test(record, refuses_a_fifo_and_leaves_it)
+{
+	struct stat sb;
+	char *l[1] = { line_for("a", 1, 1000) };
+
+	cr_assert_eq(mkfifo(path, 0600), 0);
+	cr_expect_eq(record_merge_file(path, l, 1, NULL, NULL, &err), -1);
+	cr_expect(strstr(err.msg, "not a regular file") != NULL, "%s", err.msg);
+	cr_assert_eq(stat(path, &sb), 0);
+	cr_expect(S_ISFIFO(sb.st_mode), "the FIFO must still be a FIFO");
+	free_lines(l, 1);
+}

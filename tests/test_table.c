@@ -134,3 +134,25 @@ Test(table, write_error_is_reported)
 	report_cleanup(&r);
 	task_set_cleanup(&s);
 }
+
+Test(table, no_tasks_says_so)
+{
+	struct task_set s;
+	struct report r;
+	struct err err;
+	char *out = NULL;
+	size_t len;
+	FILE *f;
+
+	err_clear(&err);
+	task_set_init(&s);
+	cr_assert_eq(fx_build_report(&r, &s, "taskdef", &err), 0, "%s", err.msg);
+	f = open_memstream(&out, &len);
+	cr_assert_eq(table_write_tasks(f, &r, 80, false, &err), 0);
+	cr_assert_eq(table_write_summary(f, &r, 80, &err), 0);
+	fclose(f);
+	cr_expect_str_eq(out, "(no tasks)\n(no tasks)\n");
+	free(out);
+	report_cleanup(&r);
+	task_set_cleanup(&s);
+}

@@ -11,7 +11,8 @@
  *
  * Summary table: per group a header line (name, task count, share of startup spent in
  * pull, which group is the baseline), a PHASE/N/MIN/P50/P90/P99/MAX/MEAN block in
- * seconds, and for every other group one verdict sentence per phase (report_verdict). */
+ * seconds, and for every other group one verdict sentence per phase (report_verdict),
+ * wrapped to `width`. With no tasks at all either table is the line "(no tasks)". */
 #ifndef ECSPROF_TABLE_H
 #define ECSPROF_TABLE_H
 

@@ -9,6 +9,7 @@ import json
 import os
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 import tempfile
@@ -152,6 +153,9 @@ def main():
         # 5. the terminal UI in tmux: counts per lastStatus, time to N running, q quits
         if shutil.which("tmux") is None:
             ok(False, "tmux is installed", "apt-get install tmux")
+        elif not stat.S_ISCHR(os.stat("/dev/null").st_mode):
+            # tmux cannot start its server then; seen when a program renamed a file over it
+            ok(False, "/dev/null is a character device (tmux needs it)", "it is a regular file")
         else:
             control(port, "/_fake/advance", {"to": 100, "freeze": True})
             sock = "ecsprof-watch-%d" % os.getpid()

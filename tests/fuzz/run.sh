@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer harnesses with clang + ASan + UBSan in DIR and runs each for
+# FUZZ_SECONDS (default 45) from its seed corpus. A crash, leak or timeout fails the run
+# and leaves the input in DIR/crashes/. Usage: tests/fuzz/run.sh [DIR]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+dir=${1:-build-fuzz}
+secs=${FUZZ_SECONDS:-45}
+if [ ! -f "$dir/build.ninja" ]; then
+	CC=clang CFLAGS=-fsanitize=fuzzer-no-link meson setup "$dir" -Dfuzz=true \
+		-Db_sanitize=address,undefined -Db_lundef=false >/dev/null
+fi
+ninja -C "$dir" tests/fuzz/fuzz_input tests/fuzz/fuzz_awscfg >/dev/null
+mkdir -p "$dir/crashes"
+for f in input awscfg; do
+	work=$(mktemp -d)
+	echo "fuzz_$f: ${secs}s"
+	"$dir/tests/fuzz/fuzz_$f" -max_total_time="$secs" -max_len=65536 -rss_limit_mb=2048 \
+		-timeout=10 -artifact_prefix="$dir/crashes/$f-" -print_final_stats=1 \
+		"$work" "tests/fuzz/corpus/$f" 2>&1 | grep -E "^(stat::number_of_executed_units|==|SUMMARY|Done)" || true
+	rm -rf "$work"
+	if ls "$dir/crashes/$f-"* >/dev/null 2>&1; then
+		echo "fuzz_$f: found a failing input: $(ls "$dir/crashes/$f-"*)" >&2
+		exit 1
+	fi
+done
