@@ -89,39 +89,7 @@ Test(cli, usage_errors_say_what_is_wrong)
 	}
 }
 
-static char *
-slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	char *data;
-	long n;
-
-	cr_assert_not_null(f, "cannot open %s", path);
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	data = malloc((size_t)n + 1);
-	cr_assert_eq(fread(data, 1, (size_t)n, f), (size_t)n);
-	data[n] = '\0';
-	fclose(f);
-	return data;
-}
-
-/* The man page is the user's reference: every option in the table must be in it. */
-Test(cli, every_option_is_in_the_man_page)
-{
-	char *man = slurp(TESTS_DIR "/../man/ecsprof.1");
-	char want[64];
-
-	for (size_t i = 0; i < cli_noptions; i++) {
-		/* roff writes "--name" as "\-\-name" */
-		snprintf(want, sizeof want, "\\-\\-%s", cli_options[i].name + 2);
-		cr_expect(strstr(man, want) != NULL, "man/ecsprof.1 does not document %s",
-			  cli_options[i].name);
-	}
-	free(man);
-}
-
+/* That every option is in the man page is tests/test_manpage.c's job. */
 Test(cli, help_lists_every_option)
 {
 	char *text = NULL;
