@@ -698,7 +698,7 @@ struct result {
 struct batch {
 	char **arns;
 	size_t n;
-	bool taken;
+	bool done;              /* described; results ready to hand over */
 	struct result *results;
 	size_t nresults;
 };
@@ -756,6 +756,10 @@ struct pool {
 	size_t npending, pending_cap;
 	struct seen seen;
 	size_t inflight;
+	ecs_task_fn *fn;
+	void *arg;
+	size_t next_emit;       /* first batch not yet handed to fn */
+	bool emitting;          /* a thread is handing batches over */
 	bool failed;
 	struct err err;
 	struct ecs_fetch_stats *st;
@@ -923,6 +927,44 @@ pool_fail(struct pool *p, const struct err *err)
 	pthread_cond_broadcast(&p->cond);
 }
 
+/* Hands described batches to the callback in ListTasks order, while later pages are still
+ * being fetched, so that parsing overlaps the network. Called with the lock held; one
+ * thread at a time emits, without the lock, so the callback needs no locking. */
+static void
+pool_emit(struct pool *p)
+{
+	struct err err;
+
+	if (p->emitting)
+		return;
+	p->emitting = true;
+	while (!p->failed && p->next_emit < p->nbatches && p->batches[p->next_emit]->done) {
+		struct batch *b = p->batches[p->next_emit];
+		int rc = 0;
+		size_t kept = 0;
+
+		pthread_mutex_unlock(&p->lock);
+		err_clear(&err);
+		for (size_t j = 0; j < b->nresults && rc == 0; j++) {
+			rc = p->fn(p->arg, b->results[j].json, b->results[j].len,
+				   b->results[j].fetched_at_ms, &err);
+			if (rc == 0)
+				kept++;
+		}
+		for (size_t j = 0; j < b->nresults; j++)
+			free(b->results[j].json);
+		free(b->results);
+		b->results = NULL;
+		b->nresults = 0;
+		pthread_mutex_lock(&p->lock);
+		p->st->kept += kept;
+		p->next_emit++;
+		if (rc != 0)
+			pool_fail(p, &err);
+	}
+	p->emitting = false;
+}
+
 struct worker {
 	struct pool *p;
 	struct http_transport *t;
@@ -1002,8 +1044,12 @@ worker_run(void *arg)
 			pthread_mutex_unlock(&p->lock);
 			rc = do_describe(p, w->t, b, &err);
 			pthread_mutex_lock(&p->lock);
-			if (rc != 0)
+			if (rc != 0) {
 				pool_fail(p, &err);
+			} else {
+				b->done = true;
+				pool_emit(p);
+			}
 		}
 		p->inflight--;
 		pthread_cond_broadcast(&p->cond);
@@ -1029,6 +1075,8 @@ ecs_fetch_tasks(struct ecs_client *c, const struct ecs_query *q, ecs_task_fn *fn
 	p.c = c;
 	p.q = q;
 	p.st = st;
+	p.fn = fn;
+	p.arg = arg;
 	pthread_mutex_init(&p.lock, NULL);
 	pthread_cond_init(&p.cond, NULL);
 	pthread_mutex_lock(&c->creds_lock);
@@ -1094,15 +1142,7 @@ ecs_fetch_tasks(struct ecs_client *c, const struct ecs_query *q, ecs_task_fn *fn
 			explain_cluster_not_found(c, q->cluster, err);
 		goto out;
 	}
-	for (size_t i = 0; i < p.nbatches; i++) {
-		struct batch *b = p.batches[i];
-		for (size_t j = 0; j < b->nresults; j++) {
-			if (fn(arg, b->results[j].json, b->results[j].len,
-			       b->results[j].fetched_at_ms, err) != 0)
-				goto out;
-			st->kept++;
-		}
-	}
+	/* every batch was handed over as it completed */
 	ret = 0;
 out:
 	for (size_t i = 0; i < p.nbatches; i++) {

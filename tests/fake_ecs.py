@@ -48,6 +48,7 @@ import os
 import random
 import signal
 import socket
+import ssl
 import sys
 import threading
 import time
@@ -628,6 +629,8 @@ def main():
     ap.add_argument("--processes", type=int, default=1,
                     help="serve from N forked processes (benchmarks: no shared GIL; "
                          "faults, stats and time control then apply per process)")
+    ap.add_argument("--tls", nargs=2, metavar=("CERT", "KEY"),
+                    help="serve HTTPS with this certificate and key (PEM)")
     ap.add_argument("--verbose", action="store_true")
     ARGS = ap.parse_args()
     START = time.time()
@@ -636,6 +639,10 @@ def main():
     ThreadingHTTPServer.daemon_threads = True
     ThreadingHTTPServer.request_queue_size = 64
     srv = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    if ARGS.tls:
+        ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        ctx.load_cert_chain(ARGS.tls[0], ARGS.tls[1])
+        srv.socket = ctx.wrap_socket(srv.socket, server_side=True)
     children = []
     parent = os.getpid()
     for _ in range(max(0, ARGS.processes - 1)):

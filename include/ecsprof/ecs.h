@@ -64,8 +64,10 @@ struct ecs_fetch_stats {
 	size_t throttled;     /* throttled responses */
 };
 
-/* Receives one described task as raw JSON text (compact, as ECS sent it), on the calling
- * thread, in ListTasks order. fetched_at_ms is when its DescribeTasks answer arrived. */
+/* Receives one described task as raw JSON text (compact, as ECS sent it), in ListTasks
+ * order, one call at a time but not always on the calling thread: tasks are handed over
+ * while later pages are still being fetched. fetched_at_ms is when its DescribeTasks
+ * answer arrived. */
 typedef int ecs_task_fn(void *arg, const char *json, size_t len, int64_t fetched_at_ms,
 			struct err *err);
 

@@ -43,6 +43,15 @@ def control(port, path, body=None):
         return json.loads(r.read())
 
 
+def control_tls_requests(port, cert):
+    """requests that got past TLS so far"""
+    import ssl
+    ctx = ssl.create_default_context(cafile=cert)
+    with urllib.request.urlopen("https://127.0.0.1:%d/_fake/stats" % port, context=ctx,
+                                timeout=10) as r:
+        return json.loads(r.read())["requests"]
+
+
 def run(port, *args, key="AKIDFAKE", secret="fakesecret", env_extra=None):
     env = {k: v for k, v in os.environ.items() if not k.startswith("AWS_")}
     env.update({
@@ -213,6 +222,29 @@ def main():
                            env_extra={"AWS_MAX_ATTEMPTS": "1"})
         ok(rc == 1 and one_line(err) and "127.0.0.1" in err, "connection refused: one line",
            repr(err))
+
+        # 9. TLS: verified always; AWS_CA_BUNDLE names the CA to trust
+        cert, key = os.path.join(tmp, "cert.pem"), os.path.join(tmp, "key.pem")
+        subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes",
+                        "-keyout", key, "-out", cert, "-days", "1", "-subj", "/CN=127.0.0.1",
+                        "-addext", "subjectAltName=IP:127.0.0.1"],
+                       check=True, capture_output=True)
+        tsrv, tport = start_server(SMALL, "--tls", cert, key)
+        servers.append(tsrv)
+        url = "https://127.0.0.1:%d" % tport
+        rc, out, err = run(tport, "tasks", "--cluster", "prod", "--format", "csv",
+                           "--endpoint-url", url, "--region", "us-east-1",
+                           env_extra={"AWS_CA_BUNDLE": cert})
+        ok(rc == 0 and len(rows(out)) == 4, "https with AWS_CA_BUNDLE", "rc=%d %s"
+           % (rc, err.strip()[:300]))
+        before = control_tls_requests(tport, cert)
+        t0 = time.time()
+        rc, out, err = run(tport, "tasks", "--cluster", "prod", "--format", "csv",
+                           "--endpoint-url", url, "--region", "us-east-1")
+        ok(rc == 1 and one_line(err) and "certificate" in err.lower()
+           and "attempts" not in err and time.time() - t0 < 5
+           and control_tls_requests(tport, cert) == before,
+           "an untrusted certificate is refused at once, not retried", repr(err))
 
         # 8. record: merged, idempotent, readable by report
         rec = os.path.join(tmp, "rec.jsonl")

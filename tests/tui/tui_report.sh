@@ -53,11 +53,16 @@ fi
 
 start() {
 	# $1: locale; the rest: ecsprof arguments. The pane stays after exit to show the status.
+	# Each start gets a server of its own: a new session on a server that is still shutting
+	# down after kill-server fails with "server exited unexpectedly".
 	local loc=$1; shift
 	tm kill-server 2>/dev/null
+	STARTS=$((STARTS + 1))
+	SOCK="ecsprof-tui-$$-$STARTS"
 	tm new-session -d -s t -x 80 -y 24 \
 		"env LANG=$loc LC_ALL=$loc NO_COLOR=1 TERM=xterm-256color $ECSPROF $* ; echo EXIT=\$?; sleep 60"
 }
+STARTS=0
 
 widest() {
 	local w=0 l
