@@ -89,7 +89,11 @@ live_session_new(const struct cli_opts *o, struct live_session **out, struct err
 	s->curl.connect_timeout_ms = o->connect_timeout_ms;
 	s->curl.timeout_ms = o->timeout_ms;
 	s->curl.debug = o->debug;
-	if (http_curl_new(&s->curl, &s->ctx_transport, err) != 0)
+	/* The credential sources' exchanges (STS, SSO, container, IMDS) carry secrets in
+	 * bodies and in headers the ECS trace does not know to redact: never trace them. */
+	struct http_curl_options quiet = s->curl;
+	quiet.debug = false;
+	if (http_curl_new(&quiet, &s->ctx_transport, err) != 0)
 		goto fail;
 	co.profile = o->profile;
 	co.region = o->region;

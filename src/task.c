@@ -28,6 +28,158 @@ const struct ts_def ts_defs[TS_COUNT] = {
 
 #define CONTAINER_STRINGS(X) X(name) X(image) X(image_digest) X(last_status) X(reason) X(snapshotter)
 
+/* ---- the string pool of a set --------------------------------------------------------- */
+
+/* Strings are packed into blocks; one longer than POOL_BIG gets a block of its own and
+ * is not looked up (a long stoppedReason rarely repeats, and the index stores lengths
+ * in 32 bits). */
+#define POOL_BLOCK ((size_t)64 << 10)
+#define POOL_BIG ((size_t)4 << 10)
+
+struct pool_block {
+	struct pool_block *next;
+	size_t used, size;
+	char data[];
+};
+
+struct pool_slot {
+	char *s;        /* NULL: free */
+	uint32_t hash;
+	uint32_t len;
+};
+
+struct task_strpool {
+	struct pool_block *blocks;     /* the one being filled first */
+	struct pool_slot *slots;       /* open addressing, at most half full */
+	size_t nslots, len;
+};
+
+static uint64_t
+hash_mem(const char *s, size_t n)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ULL ^ n, w;
+
+	/* eight bytes a step: ARNs and digests are long, and this runs for every string */
+	for (; n >= 8; s += 8, n -= 8) {
+		memcpy(&w, s, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdULL;
+		h ^= h >> 32;
+	}
+	w = 0;
+	memcpy(&w, s, n);
+	h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
+	h ^= h >> 29;
+	h *= 0xff51afd7ed558ccdULL;
+	return h ^ (h >> 32);
+}
+
+static char *
+pool_store(struct task_strpool *p, const char *s, size_t n)
+{
+	struct pool_block *b = p->blocks;
+	char *dst;
+
+	if (n >= POOL_BIG) {
+		/* behind the current block, which keeps filling */
+		struct pool_block *big = xmalloc(sizeof *big + n + 1);
+
+		big->size = big->used = n + 1;
+		if (b != NULL) {
+			big->next = b->next;
+			b->next = big;
+		} else {
+			big->next = NULL;
+			p->blocks = big;
+		}
+		dst = big->data;
+	} else {
+		if (b == NULL || b->size - b->used < n + 1) {
+			b = xmalloc(sizeof *b + POOL_BLOCK);
+			b->size = POOL_BLOCK;
+			b->used = 0;
+			b->next = p->blocks;
+			p->blocks = b;
+		}
+		dst = b->data + b->used;
+		b->used += n + 1;
+	}
+	memcpy(dst, s, n);
+	dst[n] = '\0';
+	return dst;
+}
+
+static void
+pool_grow(struct task_strpool *p)
+{
+	size_t cap = p->nslots ? p->nslots * 2 : 1024, mask = cap - 1;
+	struct pool_slot *slots = xcalloc(cap, sizeof *slots);
+
+	for (size_t i = 0; i < p->nslots; i++) {
+		size_t j;
+
+		if (p->slots[i].s == NULL)
+			continue;
+		for (j = p->slots[i].hash & mask; slots[j].s != NULL; j = (j + 1) & mask)
+			;
+		slots[j] = p->slots[i];
+	}
+	free(p->slots);
+	p->slots = slots;
+	p->nslots = cap;
+}
+
+/* The pool's copy of the n bytes at s (which need not be NUL-terminated). */
+static char *
+pool_intern(struct task_strpool *p, const char *s, size_t n)
+{
+	uint32_t h;
+	size_t mask, i;
+
+	if (n >= POOL_BIG)
+		return pool_store(p, s, n);
+	if ((p->len + 1) * 2 > p->nslots)
+		pool_grow(p);
+	h = (uint32_t)hash_mem(s, n);
+	mask = p->nslots - 1;
+	for (i = h & mask; p->slots[i].s != NULL; i = (i + 1) & mask)
+		if (p->slots[i].hash == h && p->slots[i].len == n &&
+		    memcmp(p->slots[i].s, s, n) == 0)
+			return p->slots[i].s;
+	p->slots[i].s = pool_store(p, s, n);
+	p->slots[i].hash = h;
+	p->slots[i].len = (uint32_t)n;
+	p->len++;
+	return p->slots[i].s;
+}
+
+static void
+pool_free(struct task_strpool *p)
+{
+	struct pool_block *b, *next;
+
+	if (p == NULL)
+		return;
+	for (b = p->blocks; b != NULL; b = next) {
+		next = b->next;
+		free(b);
+	}
+	free(p->slots);
+	free(p);
+}
+
+/* Points *f at the pool's copy; the old copy is freed when the task owned it. */
+static void
+pool_field(struct task_strpool *p, char **f, bool owned)
+{
+	char *old = *f;
+
+	if (old == NULL)
+		return;
+	*f = pool_intern(p, old, strlen(old));
+	if (owned)
+		free(old);
+}
+
 void
 task_init(struct task *t)
 {
@@ -45,10 +197,11 @@ container_cleanup(struct container *c)
 #undef X
 }
 
+/* Pool strings are dropped, not freed: the pool frees them all at once. */
 static void
 task_free_derived(struct task *t)
 {
-#define X(f) free(t->f); t->f = NULL;
+#define X(f) if (t->pool == NULL) free(t->f); t->f = NULL;
 	DERIVED_STRINGS(X)
 #undef X
 }
@@ -56,19 +209,46 @@ task_free_derived(struct task *t)
 void
 task_cleanup(struct task *t)
 {
+	if (t->pool == NULL) {
 #define X(f) free(t->f);
-	TASK_STRINGS(X)
+		TASK_STRINGS(X)
 #undef X
-	task_free_derived(t);
-	for (size_t i = 0; i < t->ncontainers; i++)
-		container_cleanup(&t->containers[i]);
-	free(t->containers);
-	for (size_t i = 0; i < t->ntags; i++) {
-		free(t->tags[i].key);
-		free(t->tags[i].value);
+		for (size_t i = 0; i < t->ncontainers; i++)
+			container_cleanup(&t->containers[i]);
+		for (size_t i = 0; i < t->ntags; i++) {
+			free(t->tags[i].key);
+			free(t->tags[i].value);
+		}
 	}
+	task_free_derived(t);
+	free(t->containers);
 	free(t->tags);
 	task_init(t);
+}
+
+/* Moves every string of t into p (t->pool becomes p). The derived fields are dropped:
+ * task_derive() makes them again, from the pool. */
+static void
+pool_task(struct task_strpool *p, struct task *t)
+{
+	bool owned = t->pool == NULL;
+
+	task_free_derived(t);
+#define X(f) pool_field(p, &t->f, owned);
+	TASK_STRINGS(X)
+#undef X
+	for (size_t i = 0; i < t->ncontainers; i++) {
+		struct container *c = &t->containers[i];
+
+#define X(f) pool_field(p, &c->f, owned);
+		CONTAINER_STRINGS(X)
+#undef X
+	}
+	for (size_t i = 0; i < t->ntags; i++) {
+		pool_field(p, &t->tags[i].key, owned);
+		pool_field(p, &t->tags[i].value, owned);
+	}
+	t->pool = p;
 }
 
 static const char *
@@ -79,42 +259,64 @@ last_segment(const char *s, char sep)
 	return p ? p + 1 : s;
 }
 
+/* A derived field: n bytes at s. In a pooled task a tail of one of its strings (tail
+ * true) is shared where it lies, since the pool keeps it; anything else is interned. */
+static void
+derive_set(struct task *t, char **f, const char *s, size_t n, bool tail)
+{
+	if (t->pool == NULL)
+		*f = xstrndup(s, n);
+	else if (tail)
+		*f = (char *)(uintptr_t)s;
+	else
+		*f = pool_intern(t->pool, s, n);
+}
+
 void
 task_derive(struct task *t)
 {
+	const char *s;
+
 	task_free_derived(t);
 
 	/* arn:aws:ecs:REGION:ACCOUNT:task/CLUSTER/ID (new) or task/ID (old format) */
-	t->id = xstrdup(t->arn ? last_segment(t->arn, '/') : "");
+	if (t->arn != NULL) {
+		s = last_segment(t->arn, '/');
+		derive_set(t, &t->id, s, strlen(s), true);
+	} else {
+		derive_set(t, &t->id, "", 0, false);
+	}
 
 	if (t->cluster_arn != NULL) {
-		t->cluster = xstrdup(last_segment(t->cluster_arn, '/'));
+		s = last_segment(t->cluster_arn, '/');
+		derive_set(t, &t->cluster, s, strlen(s), true);
 	} else if (t->arn != NULL && strstr(t->arn, ":task/") != NULL) {
 		const char *p = strstr(t->arn, ":task/") + 6, *q = strchr(p, '/');
 
-		t->cluster = q ? xstrndup(p, (size_t)(q - p)) : xstrdup("");
+		derive_set(t, &t->cluster, p, q ? (size_t)(q - p) : 0, false);
 	} else {
-		t->cluster = xstrdup("");
+		derive_set(t, &t->cluster, "", 0, false);
 	}
 
 	if (t->group != NULL && strncmp(t->group, "service:", 8) == 0)
-		t->service = xstrdup(t->group + 8);
+		derive_set(t, &t->service, t->group + 8, strlen(t->group + 8), true);
 	else
-		t->service = xstrdup("");
+		derive_set(t, &t->service, "", 0, false);
 
 	/* arn:...:task-definition/FAMILY:REV */
 	if (t->taskdef_arn != NULL) {
 		const char *td = last_segment(t->taskdef_arn, '/');
 		const char *colon = strrchr(td, ':');
+		size_t n = strlen(td);
 
-		t->taskdef = xstrdup(td);
-		t->family = colon ? xstrndup(td, (size_t)(colon - td)) : xstrdup(td);
+		derive_set(t, &t->taskdef, td, n, true);
+		derive_set(t, &t->family, td, colon ? (size_t)(colon - td) : n, colon == NULL);
 	} else if (t->group != NULL && strncmp(t->group, "family:", 7) == 0) {
-		t->taskdef = xstrdup("");
-		t->family = xstrdup(t->group + 7);
+		derive_set(t, &t->taskdef, "", 0, false);
+		derive_set(t, &t->family, t->group + 7, strlen(t->group + 7), true);
 	} else {
-		t->taskdef = xstrdup("");
-		t->family = xstrdup("");
+		derive_set(t, &t->taskdef, "", 0, false);
+		derive_set(t, &t->family, "", 0, false);
 	}
 }
 
@@ -158,6 +360,7 @@ void
 task_copy(struct task *dst, const struct task *src)
 {
 	*dst = *src;
+	dst->pool = NULL;
 #define X(f) dst->f = xstrdup_or_null(src->f);
 	TASK_STRINGS(X)
 	DERIVED_STRINGS(X)
@@ -185,6 +388,7 @@ task_set_cleanup(struct task_set *s)
 		task_cleanup(&s->tasks[i]);
 	free(s->tasks);
 	free(s->index);
+	pool_free(s->pool);
 	memset(s, 0, sizeof *s);
 }
 
@@ -328,8 +532,13 @@ merge_into(struct task *w, struct task *l)
 struct task *
 task_set_take(struct task_set *s, struct task *t)
 {
-	struct task *have = task_set_find(s, t->arn);
+	struct task *have;
 
+	/* first, so that strings merge_into() moves between tasks all belong to the pool */
+	if (s->pool == NULL)
+		s->pool = xcalloc(1, sizeof *s->pool);
+	pool_task(s->pool, t);
+	have = task_set_find(s, t->arn);
 	if (have != NULL) {
 		if (newer(have, t)) {
 			struct task old = *have;
@@ -352,8 +561,7 @@ task_set_take(struct task_set *s, struct task *t)
 	s->tasks[s->len] = *t;
 	task_init(t);
 	struct task *added = &s->tasks[s->len++];
-	if (added->id == NULL)
-		task_derive(added);
+	task_derive(added);
 	if (added->arn != NULL) {
 		if (s->len * 2 + 2 > s->index_cap)
 			index_rebuild(s);

@@ -129,3 +129,277 @@ Test(task, many_tasks_index_and_filter)
 	cr_expect_null(task_set_find(&s, "arn:aws:ecs:r:1:task/c/4321"));
 	task_set_cleanup(&s);
 }
+
+/* ---- the set's string pool ---- */
+
+#define CLUSTER_ARN "arn:aws:ecs:us-east-1:123456789012:cluster/prod"
+#define TASKDEF_ARN "arn:aws:ecs:us-east-1:123456789012:task-definition/web:7"
+#define IMAGE "123456789012.dkr.ecr.us-east-1.amazonaws.com/web:v7"
+
+/* A task as the input reader makes one: every string its own heap copy. */
+static struct task
+mk_full(const char *id, long long version, const char *digest)
+{
+	char arn[128];
+	struct task t;
+
+	snprintf(arn, sizeof arn, "arn:aws:ecs:us-east-1:123456789012:task/prod/%s", id);
+	t = mk(arn, version, 1000, 5000);
+	t.cluster_arn = xstrdup(CLUSTER_ARN);
+	t.taskdef_arn = xstrdup(TASKDEF_ARN);
+	t.group = xstrdup("service:web");
+	t.launch_type = xstrdup("FARGATE");
+	t.last_status = xstrdup("RUNNING");
+	t.source = xstrdup("events.jsonl");
+	t.containers = xcalloc(1, sizeof *t.containers);
+	t.ncontainers = 1;
+	t.containers[0].name = xstrdup("web");
+	t.containers[0].image = xstrdup(IMAGE);
+	t.containers[0].image_digest = digest ? xstrdup(digest) : NULL;
+	t.tags = xcalloc(1, sizeof *t.tags);
+	t.ntags = 1;
+	t.tags[0].key = xstrdup("team");
+	t.tags[0].value = xstrdup("payments");
+	task_derive(&t);
+	return t;
+}
+
+Test(task, pool_shares_repeated_strings)
+{
+	struct task_set s;
+	struct task a = mk_full("aaaa", 3, "sha256:1111"), b = mk_full("bbbb", 3, "sha256:2222");
+	const struct task *x, *y;
+
+	task_set_init(&s);
+	task_set_take(&s, &a);
+	task_set_take(&s, &b);
+	cr_assert_eq(s.len, 2);
+	x = &s.tasks[0];
+	y = &s.tasks[1];
+	cr_expect_not_null(x->pool);
+	cr_expect_eq(x->pool, y->pool);
+	cr_expect_eq(x->pool, s.pool);
+	/* the same text is one copy */
+	cr_expect_eq(x->cluster_arn, y->cluster_arn);
+	cr_expect_eq(x->taskdef_arn, y->taskdef_arn);
+	cr_expect_eq(x->launch_type, y->launch_type);
+	cr_expect_eq(x->source, y->source);
+	cr_expect_eq(x->containers[0].image, y->containers[0].image);
+	cr_expect_eq(x->containers[0].name, y->containers[0].name);
+	cr_expect_eq(x->tags[0].value, y->tags[0].value);
+	cr_expect_eq(x->family, y->family);
+	cr_expect_eq(x->service, y->service);
+	/* ... and different text stays different */
+	cr_expect_neq(x->arn, y->arn);
+	cr_expect_str_eq(x->containers[0].image_digest, "sha256:1111");
+	cr_expect_str_eq(y->containers[0].image_digest, "sha256:2222");
+	cr_expect_str_eq(x->arn, "arn:aws:ecs:us-east-1:123456789012:task/prod/aaaa");
+	/* derived again from the pooled strings */
+	cr_expect_str_eq(x->id, "aaaa");
+	cr_expect_str_eq(y->id, "bbbb");
+	cr_expect_str_eq(x->cluster, "prod");
+	cr_expect_str_eq(x->service, "web");
+	cr_expect_str_eq(x->family, "web");
+	cr_expect_str_eq(x->taskdef, "web:7");
+	cr_expect_str_eq(x->cluster_arn, CLUSTER_ARN);
+	cr_expect_str_eq(y->containers[0].image, IMAGE);
+	cr_expect_str_eq(y->tags[0].key, "team");
+	/* the caller's task was emptied, its strings moved or freed (ASan checks which) */
+	cr_expect_null(a.arn);
+	cr_expect_null(a.containers);
+	cr_expect_null(b.pool);
+	task_set_cleanup(&s);
+	cr_expect_null(s.pool);
+}
+
+Test(task, pool_merge_pooled_tasks_both_ways)
+{
+	struct task_set s;
+	struct task older = mk_full("m1", 3, "sha256:old"), newer = mk_full("m1", 5, NULL);
+	struct task late = mk_full("m1", 4, "sha256:late"), meta = mk("arn:aws:ecs:us-east-1:123456789012:task/prod/m1", -1, 1000, TS_NONE);
+	const struct task *have;
+
+	task_set_init(&s);
+	/* newer lacks the AZ, the digest and the task definition: kept from the older state */
+	older.availability_zone = xstrdup("us-east-1a");
+	free(newer.taskdef_arn);
+	newer.taskdef_arn = NULL;
+	free(newer.last_status);
+	newer.last_status = xstrdup("STOPPED");
+	task_derive(&newer);
+	cr_expect_str_eq(newer.taskdef, "");
+	task_set_take(&s, &older);
+	task_set_take(&s, &newer);          /* replaces the state in the set */
+	task_set_take(&s, &late);           /* older than what the set has: fills gaps only */
+	meta.containers = xcalloc(1, sizeof *meta.containers);
+	meta.ncontainers = 1;
+	meta.containers[0].name = xstrdup("web");
+	meta.containers[0].snapshotter = xstrdup("soci");
+	meta.from_metadata = true;
+	task_set_take(&s, &meta);
+	cr_assert_eq(s.len, 1);
+	have = &s.tasks[0];
+	cr_expect_eq(have->version, 5);
+	cr_expect_str_eq(have->last_status, "STOPPED");
+	cr_expect_str_eq(have->availability_zone, "us-east-1a");
+	cr_expect_str_eq(have->taskdef_arn, TASKDEF_ARN);
+	/* derived after the merge, so the task definition found in the older state shows */
+	cr_expect_str_eq(have->taskdef, "web:7");
+	cr_expect_str_eq(have->family, "web");
+	cr_assert_eq(have->ncontainers, 1);
+	cr_expect_str_eq(have->containers[0].image_digest, "sha256:old");
+	cr_expect_str_eq(have->containers[0].snapshotter, "soci");
+	cr_expect(have->from_metadata);
+	cr_expect_str_eq(have->id, "m1");
+	task_set_cleanup(&s);
+}
+
+static bool
+keep_b(const struct task *t, void *ctx)
+{
+	(void)ctx;
+	return strcmp(t->id, "b") == 0;
+}
+
+Test(task, pool_filter_keeps_shared_strings_alive)
+{
+	struct task_set s;
+	struct task t;
+	const char *cluster;
+
+	task_set_init(&s);
+	t = mk_full("a", 1, "sha256:a");
+	task_set_take(&s, &t);
+	t = mk_full("b", 1, "sha256:b");
+	task_set_take(&s, &t);
+	t = mk_full("c", 1, "sha256:c");
+	task_set_take(&s, &t);
+	cluster = s.tasks[0].cluster_arn;
+	task_set_filter(&s, keep_b, NULL);
+	cr_assert_eq(s.len, 1);
+	/* the dropped tasks shared these strings with the kept one */
+	cr_expect_eq(s.tasks[0].cluster_arn, cluster);
+	cr_expect_str_eq(s.tasks[0].cluster_arn, CLUSTER_ARN);
+	cr_expect_str_eq(s.tasks[0].containers[0].image, IMAGE);
+	cr_expect_str_eq(s.tasks[0].containers[0].image_digest, "sha256:b");
+	cr_expect_not_null(task_set_find(&s, "arn:aws:ecs:us-east-1:123456789012:task/prod/b"));
+	cr_expect_null(task_set_find(&s, "arn:aws:ecs:us-east-1:123456789012:task/prod/a"));
+	/* a task with that ARN again is new, and gets the pool's copy of its strings */
+	t = mk_full("a", 2, "sha256:a");
+	task_set_take(&s, &t);
+	cr_assert_eq(s.len, 2);
+	cr_expect_eq(s.tasks[1].cluster_arn, cluster);
+	cr_expect_eq(s.tasks[1].version, 2);
+	task_set_cleanup(&s);
+}
+
+Test(task, pool_copy_out_of_a_set_owns_its_strings)
+{
+	struct task_set s, other;
+	struct task t, copy;
+
+	task_set_init(&s);
+	t = mk_full("cp", 1, "sha256:cp");
+	t.stopped_reason = xstrdup("Essential container in task exited");
+	task_set_take(&s, &t);
+	task_copy(&copy, &s.tasks[0]);
+	cr_expect_null(copy.pool);
+	cr_expect_neq(copy.arn, s.tasks[0].arn);
+	cr_expect_neq(copy.id, s.tasks[0].id);
+	cr_expect_neq(copy.containers, s.tasks[0].containers);
+	cr_expect_neq(copy.containers[0].image, s.tasks[0].containers[0].image);
+	task_set_cleanup(&s);
+	/* the set and its pool are gone; the copy reads fine (ASan would say otherwise) */
+	cr_expect_str_eq(copy.arn, "arn:aws:ecs:us-east-1:123456789012:task/prod/cp");
+	cr_expect_str_eq(copy.id, "cp");
+	cr_expect_str_eq(copy.family, "web");
+	cr_expect_str_eq(copy.stopped_reason, "Essential container in task exited");
+	cr_expect_str_eq(copy.containers[0].image_digest, "sha256:cp");
+	cr_expect_str_eq(copy.tags[0].value, "payments");
+	/* an owned task again: it can be changed, derived, and taken by another set */
+	free(copy.group);
+	copy.group = xstrdup("service:api");
+	task_derive(&copy);
+	cr_expect_str_eq(copy.service, "api");
+	task_set_init(&other);
+	task_set_take(&other, &copy);
+	cr_expect_str_eq(other.tasks[0].service, "api");
+	task_set_cleanup(&other);
+}
+
+Test(task, pool_derive_on_a_pooled_task)
+{
+	struct task_set s;
+	struct task t;
+	struct task *in;
+	char *id;
+
+	task_set_init(&s);
+	t = mk_full("dv", 1, NULL);
+	in = task_set_take(&s, &t);
+	id = in->id;
+	/* again: nothing freed (the pool owns it all), same answers */
+	task_derive(in);
+	task_derive(in);
+	cr_expect_str_eq(in->id, "dv");
+	cr_expect_eq(in->id, id);
+	cr_expect_str_eq(in->cluster, "prod");
+	cr_expect_str_eq(in->family, "web");
+	cr_expect_str_eq(in->taskdef, "web:7");
+	/* a task from the old ARN format, without cluster: the cluster comes from nowhere */
+	t = mk("arn:aws:ecs:us-east-1:1:task/0123", 1, 0, 0);
+	t.group = xstrdup("family:batch");
+	in = task_set_take(&s, &t);
+	cr_expect_str_eq(in->id, "0123");
+	cr_expect_str_eq(in->cluster, "");
+	cr_expect_str_eq(in->family, "batch");
+	cr_expect_str_eq(in->taskdef, "");
+	cr_expect_str_eq(in->service, "");
+	/* a task without ARN is kept as is, derived */
+	task_init(&t);
+	t.launch_type = xstrdup("EC2");
+	in = task_set_take(&s, &t);
+	cr_expect_str_eq(in->id, "");
+	cr_expect_str_eq(in->launch_type, "EC2");
+	cr_expect_eq(in->launch_type, s.tasks[0].launch_type == NULL ? in->launch_type :
+		     in->launch_type);
+	task_set_cleanup(&s);
+}
+
+Test(task, pool_long_and_many_strings)
+{
+	struct task_set s;
+	char big[10000], arn[64];
+	struct task t;
+
+	memset(big, 'x', sizeof big - 1);
+	big[sizeof big - 1] = '\0';
+	task_set_init(&s);
+	for (int i = 0; i < 3; i++) {
+		t = mk_full(i == 0 ? "l0" : i == 1 ? "l1" : "l2", 1, NULL);
+		t.stopped_reason = xstrdup(big);
+		task_set_take(&s, &t);
+	}
+	for (int i = 0; i < 3; i++) {
+		cr_expect_eq(strlen(s.tasks[i].stopped_reason), sizeof big - 1);
+		cr_expect_eq(s.tasks[i].cluster_arn, s.tasks[0].cluster_arn);
+	}
+	/* enough distinct strings to grow the pool's index and fill many blocks */
+	for (int i = 0; i < 20000; i++) {
+		snprintf(arn, sizeof arn, "arn:aws:ecs:r:1:task/c/%d", i);
+		t = mk(arn, 1, i, TS_NONE);
+		t.stop_code = xasprintf("code-%d", i % 7);
+		task_set_take(&s, &t);
+	}
+	cr_assert_eq(s.len, 20003);
+	for (int i = 0; i < 20000; i++) {
+		char want[32];
+
+		snprintf(want, sizeof want, "%d", i);
+		cr_assert_str_eq(s.tasks[3 + i].id, want);
+		snprintf(want, sizeof want, "code-%d", i % 7);
+		cr_assert_str_eq(s.tasks[3 + i].stop_code, want);
+		cr_assert_eq(s.tasks[3 + i].stop_code, s.tasks[3 + i % 7].stop_code);
+	}
+	task_set_cleanup(&s);
+}

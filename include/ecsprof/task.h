@@ -1,7 +1,9 @@
 /* task: the in-memory model of one ECS task (as DescribeTasks describes it) and the set
  * of tasks a run works on, merged by task ARN from any number of inputs.
  * Ownership: a task_set owns its tasks and every string in them; strings in a struct task
- * are owned by that task (NULL when absent) and freed by task_cleanup(). */
+ * are owned by that task (NULL when absent) and freed by task_cleanup(), except in a task
+ * held by a set (t->pool set), whose strings belong to the set's string pool: read-only,
+ * shared between tasks, freed by task_set_cleanup() (task_copy() one to own its strings). */
 #ifndef ECSPROF_TASK_H
 #define ECSPROF_TASK_H
 
@@ -51,6 +53,10 @@ struct tag {
 	char *value;
 };
 
+/* A set's interned strings: most repeat across tasks (cluster, task definition, image,
+ * statuses), so a set keeps one copy of each distinct text. Private to task.c. */
+struct task_strpool;
+
 struct task {
 	/* as ECS names them */
 	char *arn;
@@ -94,6 +100,10 @@ struct task {
 	/* set by group_apply_soci() */
 	enum soci_label soci;
 	enum soci_evidence soci_evidence;
+
+	/* NULL: the strings are the task's own. Else the pool (a task_set's) that owns them:
+	 * never free or write them; task_cleanup() frees only the containers and tags arrays. */
+	struct task_strpool *pool;
 };
 
 struct task_set {
@@ -103,29 +113,36 @@ struct task_set {
 	/* open-addressing index of arn -> position + 1; private to task.c */
 	size_t *index;
 	size_t index_cap;
+	/* every string of every task in the set (NULL until the first task_set_take()) */
+	struct task_strpool *pool;
 };
 
 void task_init(struct task *t);       /* zeroes, all ts = TS_NONE */
 void task_cleanup(struct task *t);
-/* Fills the derived fields (id, cluster, service, family, taskdef); call after parsing. */
+/* Fills the derived fields (id, cluster, service, family, taskdef); call after parsing.
+ * On a task held by a set the derived strings come from the set's pool. */
 void task_derive(struct task *t);
 /* The first container's image/digest, or NULL. */
 const char *task_image(const struct task *t);
 const char *task_image_digest(const struct task *t);
 const char *task_tag(const struct task *t, const char *key);
-/* Deep copy into dst (initialised by this call). */
+/* Deep copy into dst (initialised by this call); dst owns its strings even when src is
+ * held by a set. */
 void task_copy(struct task *dst, const struct task *src);
 
 void task_set_init(struct task_set *s);
 void task_set_cleanup(struct task_set *s);
 struct task *task_set_find(struct task_set *s, const char *arn);
-/* Adds t, taking ownership of its contents (t is zeroed). A task whose ARN is already in
- * the set is merged: the newer state wins (higher version, else later fetched_at_ms,
- * else more timestamps, else the later arrival) and fields only one side has are kept
- * (e.g. metadata Snapshotter onto a DescribeTasks task). A task without ARN is added as
- * is. Returns the task in the set. */
+/* Adds t, taking ownership of its contents (t is zeroed; it must own its strings, so to
+ * add a task held by another set, take a task_copy() of it): its strings move into the
+ * set's pool, freed where the pool holds the same text already, and its derived fields
+ * are computed again. A task whose ARN is already in the set is merged: the newer state
+ * wins (higher version, else later fetched_at_ms, else more timestamps, else the later
+ * arrival) and fields only one side has are kept (e.g. metadata Snapshotter onto a
+ * DescribeTasks task). A task without ARN is added as is. Returns the task in the set. */
 struct task *task_set_take(struct task_set *s, struct task *t);
-/* Removes tasks for which keep() returns false; keeps order. */
+/* Removes tasks for which keep() returns false; keeps order. Their strings stay in the
+ * pool until task_set_cleanup(). */
 void task_set_filter(struct task_set *s, bool (*keep)(const struct task *, void *), void *ctx);
 
 #endif
