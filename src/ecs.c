@@ -817,12 +817,16 @@ do_list_page(struct pool *p, struct http_transport *t, struct chain *ch, char *t
 	*next = NULL;
 	if (q->cluster != NULL)
 		json_object_set_new(req, "cluster", json_string(q->cluster));
-	if (ch->service != NULL)
-		json_object_set_new(req, "serviceName", json_string(ch->service));
-	if (q->family != NULL)
-		json_object_set_new(req, "family", json_string(q->family));
-	if (q->started_by != NULL)
+	/* ECS refuses startedBy together with another filter; the caller (app_select)
+	 * applies --service and --family to what comes back instead. */
+	if (q->started_by != NULL) {
 		json_object_set_new(req, "startedBy", json_string(q->started_by));
+	} else {
+		if (ch->service != NULL)
+			json_object_set_new(req, "serviceName", json_string(ch->service));
+		if (q->family != NULL)
+			json_object_set_new(req, "family", json_string(q->family));
+	}
 	json_object_set_new(req, "desiredStatus", json_string(ch->status));
 	json_object_set_new(req, "maxResults", json_integer(LIST_PAGE));
 	if (token != NULL)
@@ -1099,13 +1103,15 @@ ecs_fetch_tasks(struct ecs_client *c, const struct ecs_query *q, ecs_task_fn *fn
 		}
 		pool_cut(&p, true);
 	} else {
-		size_t nsvc = q->nservices ? q->nservices : 1, k = 0;
+		/* with startedBy the service filter is applied afterwards: one chain */
+		size_t nsvc = q->nservices && q->started_by == NULL ? q->nservices : 1, k = 0;
 		bool running = q->running || !q->stopped;
 
 		p.nchains = nsvc * ((running ? 1 : 0) + (q->stopped ? 1 : 0));
 		p.chains = xcalloc(p.nchains, sizeof *p.chains);
 		for (size_t i = 0; i < nsvc; i++) {
-			const char *svc = q->nservices ? q->services[i] : NULL;
+			const char *svc = nsvc > 1 || (q->nservices && q->started_by == NULL)
+					  ? q->services[i] : NULL;
 			if (running)
 				p.chains[k++] = (struct chain){ svc, "RUNNING", NULL, true, false };
 			if (q->stopped)

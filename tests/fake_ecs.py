@@ -220,10 +220,8 @@ class State:
             "attachments": [], "attributes": [], "overrides": {"containerOverrides": []},
             "tags": [{"key": k, "value": v} for k, v in t.get("tags", {}).items()],
         }
-        if t.get("service"):
-            task["startedBy"] = t.get("startedBy", "ecs-svc/1234567890123456789")
-        elif t.get("startedBy"):
-            task["startedBy"] = t["startedBy"]
+        if started_by(t):
+            task["startedBy"] = started_by(t)
         for k, v in ts.items():
             task[k] = round(v, 3)
         if "stoppingAt" in ts:
@@ -491,6 +489,11 @@ def list_tasks(req):
     want = req.get("desiredStatus", "RUNNING")
     if want not in ("RUNNING", "PENDING", "STOPPED"):
         raise ApiError(400, "InvalidParameterException", "bad desiredStatus")
+    if req.get("startedBy") and (req.get("serviceName") or req.get("family")
+                                 or req.get("containerInstance")):
+        # as ECS documents it: startedBy must be the only filter
+        raise ApiError(400, "InvalidParameterException",
+                       "startedBy cannot be combined with another filter.")
     svc = req.get("serviceName")
     if svc is not None and svc.rsplit("/", 1)[-1] not in c["services"] and not any(
             t.get("service") == svc for t in c["tasks"]):
@@ -511,6 +514,11 @@ def list_tasks(req):
     return res
 
 
+def started_by(t):
+    """a service's tasks carry its deployment id, as ECS sets startedBy"""
+    return t.get("startedBy") or ("ecs-svc/1234567890123456789" if t.get("service") else None)
+
+
 def filter_tasks(c, now, want, svc, req):
     arns = []
     for t in c["tasks"]:
@@ -523,7 +531,7 @@ def filter_tasks(c, now, want, svc, req):
             continue
         if req.get("family") and t.get("family", "app") != req["family"]:
             continue
-        if req.get("startedBy") and t.get("startedBy") != req["startedBy"]:
+        if req.get("startedBy") and started_by(t) != req["startedBy"]:
             continue
         arns.append(t["arn"])
     return arns

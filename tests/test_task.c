@@ -361,8 +361,7 @@ Test(task, pool_derive_on_a_pooled_task)
 	in = task_set_take(&s, &t);
 	cr_expect_str_eq(in->id, "");
 	cr_expect_str_eq(in->launch_type, "EC2");
-	cr_expect_eq(in->launch_type, s.tasks[0].launch_type == NULL ? in->launch_type :
-		     in->launch_type);
+	cr_expect_neq(in->launch_type, s.tasks[0].launch_type);
 	task_set_cleanup(&s);
 }
 

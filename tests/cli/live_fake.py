@@ -144,6 +144,18 @@ def main():
         ids = sorted(r["task_id"][:2] for r in rows(out))
         ok(rc == 0 and ids == ["a1", "b1", "d1"], "--service web --status running",
            "%s %s" % (ids, err[:200]))
+        # ECS allows startedBy only as the sole filter (the fake refuses the mix): the
+        # service filter must then be applied to what comes back
+        rc, out, err = run(port, "tasks", "--cluster", "prod", "--format", "csv",
+                           "--started-by", "ecs-svc/1234567890123456789", "--service", "web",
+                           "--status", "running")
+        ids = sorted(r["task_id"][:2] for r in rows(out))
+        ok(rc == 0 and ids == ["a1", "b1", "d1"], "--started-by with --service",
+           "%s %s" % (ids, err[:200]))
+        rc, out, err = run(port, "tasks", "--cluster", "prod", "--format", "csv",
+                           "--started-by", "nightly", "--service", "web")
+        ok(rc == 0 and rows(out) == [], "--started-by of a non-service task with --service",
+           "%s %s" % (out[:200], err[:200]))
         rc, out, err = run(port, "tasks", "--cluster", "prod", "--format", "csv",
                            "--since", "8m")
         ids = sorted(r["task_id"][:2] for r in rows(out))
