@@ -27,6 +27,9 @@ log_set_sink(log_sink_fn *fn, void *ctx)
 	log_sink_ctx = ctx;
 }
 
+static void log_v(enum log_level level, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
+
 static void
 log_v(enum log_level level, const char *fmt, va_list ap)
 {

@@ -36,7 +36,8 @@ void err_clear(struct err *err);
 /* Sets code and formats msg; returns -1 so callers can `return err_set(...)`. */
 int err_set(struct err *err, enum err_code code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-int err_vset(struct err *err, enum err_code code, const char *fmt, va_list ap);
+int err_vset(struct err *err, enum err_code code, const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
 /* Prepends "prefix: " to an existing message (adds context as the error travels up). */
 int err_prefix(struct err *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int err_exit_status(enum err_code code);
