@@ -211,7 +211,9 @@ app_format(const struct cli_opts *o)
 {
 	if (o->format != FMT_AUTO)
 		return o->format;
-	return o->output == NULL && isatty(STDOUT_FILENO) ? FMT_TUI : FMT_TABLE;
+	/* the UI reads keys from stdin: both ends must be a terminal */
+	return o->output == NULL && isatty(STDOUT_FILENO) && isatty(STDIN_FILENO) ? FMT_TUI
+										   : FMT_TABLE;
 }
 
 int

@@ -42,6 +42,11 @@ struct ecs_client {
 	pthread_mutex_t creds_lock;
 	/* counters of the current fetch (under creds_lock) */
 	size_t requests, throttled;
+	/* a failed credential chain fails the whole fetch: remember it (under creds_lock)
+	 * so that the other workers do not each run it again (a credential_process, the
+	 * container or IMDS timeouts, serialized by the lock) */
+	bool creds_failed;
+	struct err creds_err;
 };
 
 /* ---- one signed request ------------------------------------------------------------ */
@@ -76,7 +81,13 @@ call_prepare(void *ctx, int64_t now_ms, struct http_request *req, struct err *er
 	k->headers[n++] = (struct http_header){ "X-Amz-Target", k->target };
 
 	pthread_mutex_lock(&c->creds_lock);
-	rc = c->creds(c->creds_arg, &cr, err);
+	if (c->creds_failed) {
+		*err = c->creds_err;
+		rc = -1;
+	} else if ((rc = c->creds(c->creds_arg, &cr, err)) != 0) {
+		c->creds_failed = true;
+		c->creds_err = *err;
+	}
 	pthread_mutex_unlock(&c->creds_lock);
 	if (rc != 0)
 		return -1;
@@ -114,6 +125,15 @@ call_prepare(void *ctx, int64_t now_ms, struct http_request *req, struct err *er
 	c->requests++;
 	pthread_mutex_unlock(&c->creds_lock);
 	return 0;
+}
+
+/* A new fetch tries the credential chain again. */
+static void
+creds_failure_forget(struct ecs_client *c)
+{
+	pthread_mutex_lock(&c->creds_lock);
+	c->creds_failed = false;
+	pthread_mutex_unlock(&c->creds_lock);
 }
 
 /* ---- errors ------------------------------------------------------------------------- */
@@ -453,6 +473,7 @@ ecs_list_clusters(struct ecs_client *c, char ***names, size_t *n, struct err *er
 	char *token = NULL;
 	size_t cap = 0;
 
+	creds_failure_forget(c);
 	*names = NULL;
 	*n = 0;
 	do {
@@ -635,6 +656,7 @@ int
 ecs_describe_services(struct ecs_client *c, const char *cluster, const char *const *names,
 		      size_t n, struct ecs_service_list *out, struct err *err)
 {
+	creds_failure_forget(c);
 	out->v = NULL;
 	out->n = 0;
 	for (size_t at = 0; at < n; at += SERVICES_BATCH) {
@@ -1087,6 +1109,7 @@ ecs_fetch_tasks(struct ecs_client *c, const struct ecs_query *q, ecs_task_fn *fn
 	c->requests = 0;
 	c->throttled = 0;
 	pthread_mutex_unlock(&c->creds_lock);
+	creds_failure_forget(c);
 
 	if (q->ntasks > 0) {
 		for (size_t i = 0; i < q->ntasks; i++) {

@@ -7,6 +7,8 @@
 #include <jansson.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -160,6 +162,7 @@ struct pctx {
 	char other_type[80];
 	bool failed;           /* document-level error in err */
 	struct err err;
+	struct task_strpool *strings;   /* of the tasks in out (those parsed by one_task) */
 };
 
 static void
@@ -193,8 +196,11 @@ emit_task(struct pctx *c, struct task *t, enum origin o)
 
 	it->kind = ITEM_TASK;
 	it->origin = o;
-	t->source = xstrdup(c->name);
-	task_derive(t);
+	/* not derived here: task_set_take() derives every task it takes */
+	if (t->pool != NULL)
+		task_strpool_assign(t->pool, &t->source, c->name, strlen(c->name));
+	else
+		t->source = xstrdup(c->name);
 	it->task = *t;
 	task_init(t);
 }
@@ -251,12 +257,14 @@ why_in(struct why *w, const char *array, size_t i)
 	w->msg[n] = '\0';
 }
 
+/* The string at key, checked; *out is NULL when it is absent or null. */
 static int
-get_str(const json_t *obj, const char *key, char **dst, struct why *w)
+str_value(const json_t *obj, const char *key, const json_t **out, struct why *w)
 {
 	const json_t *v = json_object_get(obj, key);
 	char d[80];
 
+	*out = NULL;
 	if (v == NULL || json_is_null(v))
 		return 0;
 	if (!json_is_string(v)) {
@@ -266,8 +274,38 @@ get_str(const json_t *obj, const char *key, char **dst, struct why *w)
 	if (json_string_length(v) > INPUT_MAX_STRING)
 		return why_set(w, "%s: a string of %zu bytes, longer than the %zu-byte limit", key,
 		    json_string_length(v), INPUT_MAX_STRING);
-	free(*dst);
-	*dst = xstrndup(json_string_value(v), json_string_length(v));
+	*out = v;
+	return 0;
+}
+
+static int
+get_str(const json_t *obj, const char *key, char **dst, struct why *w)
+{
+	const json_t *v;
+
+	if (str_value(obj, key, &v, w) != 0)
+		return -1;
+	if (v != NULL) {
+		free(*dst);
+		*dst = xstrndup(json_string_value(v), json_string_length(v));
+	}
+	return 0;
+}
+
+/* A string of task t: from t's pool when it has one (a worker's chunk: one copy of each
+ * text instead of a malloc per field), else t's own copy. */
+static int
+get_task_str(const struct task *t, const json_t *obj, const char *key, char **dst,
+    struct why *w)
+{
+	const json_t *v;
+
+	if (t->pool == NULL)
+		return get_str(obj, key, dst, w);
+	if (str_value(obj, key, &v, w) != 0)
+		return -1;
+	if (v != NULL)
+		task_strpool_assign(t->pool, dst, json_string_value(v), json_string_length(v));
 	return 0;
 }
 
@@ -407,8 +445,8 @@ parse_containers(const json_t *o, struct task *t, struct why *w)
 		bool has = false;
 
 		for (size_t f = 0; f < sizeof container_strings / sizeof container_strings[0]; f++)
-			if (get_str(c, container_strings[f].key, FIELD(k, container_strings[f].off),
-			    w) != 0)
+			if (get_task_str(t, c, container_strings[f].key,
+			    FIELD(k, container_strings[f].off), w) != 0)
 				goto bad;
 		if (get_int(c, "exitCode", &has, &code, w) != 0)
 			goto bad;
@@ -440,8 +478,8 @@ parse_tags(const json_t *o, struct task *t, struct why *w)
 	for (size_t i = 0; i < t->ntags; i++) {
 		const json_t *g = json_array_get(arr, i);
 
-		if (get_str(g, "key", &t->tags[i].key, w) != 0 ||
-		    get_str(g, "value", &t->tags[i].value, w) != 0) {
+		if (get_task_str(t, g, "key", &t->tags[i].key, w) != 0 ||
+		    get_task_str(t, g, "value", &t->tags[i].value, w) != 0) {
 			why_in(w, "tags", i);
 			return -1;
 		}
@@ -455,7 +493,7 @@ parse_task(const json_t *o, struct task *t, struct why *w)
 {
 	w->msg[0] = '\0';
 	for (size_t f = 0; f < sizeof task_strings / sizeof task_strings[0]; f++)
-		if (get_str(o, task_strings[f].key, FIELD(t, task_strings[f].off), w) != 0)
+		if (get_task_str(t, o, task_strings[f].key, FIELD(t, task_strings[f].off), w) != 0)
 			return -1;
 	if (get_int(o, "version", &t->has_version, &t->version, w) != 0)
 		return -1;
@@ -606,6 +644,9 @@ one_task(struct pctx *c, const json_t *o, const char *where, enum origin origin,
 	char label[260];
 
 	task_init(&t);
+	if (c->strings == NULL)
+		c->strings = task_strpool_new();
+	t.pool = c->strings;
 	if (parse_task(o, &t, &w) != 0) {
 		task_label(o, where, label, sizeof label);
 		emit_warn(c, ITEM_SKIP, "skipped %s: %s", label, w.msg);
@@ -843,6 +884,114 @@ blank(const char *s, size_t n)
 	return true;
 }
 
+/* ---- jansson's memory while parsing JSON Lines ---------------------------------------- */
+
+/* jansson makes a malloc'd node for every value, key and string of a line and frees them
+ * all again a moment later: most of the parsing time. While parse_lines() runs, a thread
+ * gives jansson memory from its own bump arena instead, emptied after each line. The
+ * allocator is process-wide, so it falls back to malloc/free on every thread and at every
+ * moment no arena is open; nothing allocated in an arena outlives the line it parsed. */
+struct jarena {
+	struct jarena *older;   /* blocks filled before this one, freed at the reset */
+	size_t size, used;
+	max_align_t data[];
+};
+
+#define JARENA_BLOCK ((size_t)256 << 10)
+#define JARENA_ALIGN sizeof(max_align_t)
+
+static _Thread_local struct jarena *jarena;
+static _Thread_local bool jarena_open;
+static pthread_once_t jarena_once = PTHREAD_ONCE_INIT;
+
+#if defined(__SANITIZE_ADDRESS__)
+#define JARENA_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define JARENA_ASAN 1
+#endif
+#endif
+#ifdef JARENA_ASAN
+#include <sanitizer/asan_interface.h>
+/* poisoned gaps between blocks of memory, so ASan still sees overruns inside jansson */
+#define JARENA_GAP JARENA_ALIGN
+#define JARENA_POISON(p, n) ASAN_POISON_MEMORY_REGION((p), (n))
+#define JARENA_UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION((p), (n))
+#else
+#define JARENA_GAP 0
+#define JARENA_POISON(p, n) ((void)(p), (void)(n))
+#define JARENA_UNPOISON(p, n) ((void)(p), (void)(n))
+#endif
+
+static void *
+jarena_malloc(size_t n)
+{
+	struct jarena *a = jarena;
+	size_t need;
+	char *p;
+
+	if (!jarena_open)
+		return malloc(n);
+	if (n > SIZE_MAX / 2)
+		return NULL;
+	need = (n + JARENA_ALIGN - 1) / JARENA_ALIGN * JARENA_ALIGN + JARENA_GAP;
+	if (a == NULL || a->size - a->used < need) {
+		size_t size = a != NULL && a->size > JARENA_BLOCK / 2 ? a->size * 2 : JARENA_BLOCK;
+		struct jarena *b;
+
+		while (size < need)
+			size *= 2;
+		b = malloc(sizeof *b + size);
+		if (b == NULL)
+			return NULL; /* jansson reports it as a parse error */
+		b->older = a;
+		b->size = size;
+		b->used = 0;
+		JARENA_POISON(b->data, size);
+		jarena = a = b;
+	}
+	p = (char *)a->data + a->used;
+	a->used += need;
+	JARENA_UNPOISON(p, n);
+	return p;
+}
+
+static void
+jarena_free(void *p)
+{
+	if (!jarena_open)
+		free(p);
+	/* else from the arena: freed with the whole line */
+}
+
+static void
+jarena_install(void)
+{
+	json_set_alloc_funcs(jarena_malloc, jarena_free);
+}
+
+/* After each line: keeps the newest (largest) block for the next line, unless a huge
+ * line made it huge. */
+static void
+jarena_reset(bool keep)
+{
+	struct jarena *a = jarena, *o, *next;
+
+	if (a == NULL)
+		return;
+	for (o = a->older; o != NULL; o = next) {
+		next = o->older;
+		free(o);
+	}
+	a->older = NULL;
+	JARENA_POISON(a->data, a->used);
+	a->used = 0;
+	if (!keep || a->size > 4 * JARENA_BLOCK) {
+		free(a);
+		jarena = NULL;
+	}
+}
+
 /* Parses every line of a chunk of JSON Lines; stops at the first document error, whose
  * earlier results stay valid. */
 static void
@@ -851,6 +1000,8 @@ parse_lines(struct pctx *c, const char *data, size_t len, long first_line)
 	const char *p = data, *end = data + len;
 	long line = first_line;
 
+	pthread_once(&jarena_once, jarena_install);
+	jarena_open = true;
 	while (p < end && !c->failed) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
@@ -862,14 +1013,18 @@ parse_lines(struct pctx *c, const char *data, size_t len, long first_line)
 			c->line = line;
 			if (root == NULL) {
 				json_fail(c, &e, line);
+				jarena_reset(true);
 				break;
 			}
 			dispatch(c, root);
 			json_decref(root);
+			jarena_reset(true);
 		}
 		line++;
 		p += n + 1;
 	}
+	jarena_open = false;
+	jarena_reset(false);
 }
 
 static void
@@ -895,6 +1050,15 @@ struct fstate {
 	size_t other_events;
 	char other_type[80];
 };
+
+/* The results, and the strings of the tasks among them (the set took copies). */
+static void
+pctx_cleanup(struct pctx *c)
+{
+	items_cleanup(&c->out);
+	task_strpool_free(c->strings);
+	c->strings = NULL;
+}
 
 static void
 merge(struct fstate *f, struct pctx *c, struct task_set *set)
@@ -927,7 +1091,7 @@ merge(struct fstate *f, struct pctx *c, struct task_set *set)
 	if (c->other_events > 0 && f->other_events == 0)
 		snprintf(f->other_type, sizeof f->other_type, "%s", c->other_type);
 	f->other_events += c->other_events;
-	items_cleanup(&c->out);
+	pctx_cleanup(c);
 	c->other_events = 0;
 }
 
@@ -1223,14 +1387,14 @@ lines_threaded(struct fstate *f, struct reader *r, struct chunk *first, unsigned
 	for (unsigned i = 0; i < started; i++)
 		pthread_join(tids[i], NULL);
 	for (size_t i = 0; i < p.nslots; i++) {
-		items_cleanup(&p.slots[i].c.out);
+		pctx_cleanup(&p.slots[i].c);
 		free(p.slots[i].data);
 	}
 out:
 	if (more < 0 && started == 0)
 		rc = -1;
 	free(first->data);
-	items_cleanup(&first->c.out);
+	pctx_cleanup(&first->c);
 	free(p.slots);
 	free(tids);
 	pthread_mutex_destroy(&p.mu);

@@ -103,8 +103,16 @@ live_session_new(const struct cli_opts *o, struct live_session **out, struct err
 	if (aws_context_init(&s->ctx, &co, s->ctx_transport, err) != 0)
 		goto fail;
 	s->ctx_ok = true;
-	/* the config file's ca_bundle counts too, not only AWS_CA_BUNDLE */
+	/* the config file's ca_bundle counts too, not only AWS_CA_BUNDLE; it is known only
+	 * now, and no credential request has been made yet, so rebuild that transport */
 	s->curl.ca_bundle = s->ctx.ca_bundle;
+	if (s->ctx.ca_bundle != NULL) {
+		quiet.ca_bundle = s->ctx.ca_bundle;
+		http_curl_free(&s->ctx_transport);
+		if (http_curl_new(&quiet, &s->ctx_transport, err) != 0)
+			goto fail;
+		s->ctx.transport = s->ctx_transport;
+	}
 	if (s->ctx.region == NULL) {
 		err_set(err, ERR_CONFIG, "no AWS region: use --region, set AWS_REGION, or set "
 			"region in the profile of ~/.aws/config");
@@ -184,7 +192,7 @@ live_session_fetch(struct live_session *s, struct task_set *out, struct live_res
 		extra->region = xstrdup(s->ctx.region);
 		extra->cluster = xstrdup(o->cluster ? o->cluster : "default");
 		extra->endpoint = xstrdup_or_null(s->ctx.endpoint);
-		if (o->services.n > 0) {
+		if (extra->want_services && o->services.n > 0) {
 			ecs_service_list_cleanup(&extra->services);
 			if (ecs_describe_services(s->client, o->cluster, o->services.v,
 						  o->services.n, &extra->services, err) != 0)

@@ -152,8 +152,20 @@ pool_intern(struct task_strpool *p, const char *s, size_t n)
 	return p->slots[i].s;
 }
 
-static void
-pool_free(struct task_strpool *p)
+struct task_strpool *
+task_strpool_new(void)
+{
+	return xcalloc(1, sizeof(struct task_strpool));
+}
+
+void
+task_strpool_assign(struct task_strpool *p, char **dst, const char *s, size_t n)
+{
+	*dst = pool_intern(p, s, n);
+}
+
+void
+task_strpool_free(struct task_strpool *p)
 {
 	struct pool_block *b, *next;
 
@@ -226,8 +238,9 @@ task_cleanup(struct task *t)
 	task_init(t);
 }
 
-/* Moves every string of t into p (t->pool becomes p). The derived fields are dropped:
- * task_derive() makes them again, from the pool. */
+/* Moves every string of t into p (t->pool becomes p); strings of another pool are
+ * copied, the task's own are freed. The derived fields are dropped: task_derive() makes
+ * them again, from p. */
 static void
 pool_task(struct task_strpool *p, struct task *t)
 {
@@ -388,7 +401,7 @@ task_set_cleanup(struct task_set *s)
 		task_cleanup(&s->tasks[i]);
 	free(s->tasks);
 	free(s->index);
-	pool_free(s->pool);
+	task_strpool_free(s->pool);
 	memset(s, 0, sizeof *s);
 }
 
@@ -536,7 +549,7 @@ task_set_take(struct task_set *s, struct task *t)
 
 	/* first, so that strings merge_into() moves between tasks all belong to the pool */
 	if (s->pool == NULL)
-		s->pool = xcalloc(1, sizeof *s->pool);
+		s->pool = task_strpool_new();
 	pool_task(s->pool, t);
 	have = task_set_find(s, t->arn);
 	if (have != NULL) {

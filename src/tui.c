@@ -55,7 +55,7 @@ const struct tui_key_help tui_keys[] = {
 	{ "Tab", "summary: groups side by side, percentiles, baseline, pull histogram" },
 	{ "Left Right h l", "summary: scroll through the groups" },
 	{ "a", "waterfall aligned at createdAt / on one shared time axis" },
-	{ "r", "refresh now (watch)" },
+	{ "r", "refresh now (tasks, watch)" },
 	{ "^L", "redraw the screen" },
 	{ "? F1", "this help" },
 	{ "q Esc", "back; quit from the table" },

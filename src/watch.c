@@ -390,6 +390,7 @@ wlive_fetch(void *ctx, struct task_set *out, int64_t *start, struct err *err)
 	live_result_init(&w->last);
 	w->have_last = true;
 	w->last.keep_raw = w->o->record != NULL;
+	w->last.want_services = true;
 	if (live_session_fetch(w->session, out, &w->last, err) != 0)
 		return -1;
 	/* the scale-out began with the newest deployment of the watched services */

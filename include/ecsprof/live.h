@@ -23,6 +23,7 @@ struct live_raw_task {
 
 struct live_result {
 	bool keep_raw;                 /* in: collect raw[] (record, watch --record) */
+	bool want_services;            /* in: DescribeServices for --service (watch) */
 	struct ecs_service_list services;   /* --service: DescribeServices, with deployments */
 	struct live_raw_task *raw;
 	size_t nraw;

@@ -2,8 +2,8 @@
  * of tasks a run works on, merged by task ARN from any number of inputs.
  * Ownership: a task_set owns its tasks and every string in them; strings in a struct task
  * are owned by that task (NULL when absent) and freed by task_cleanup(), except in a task
- * held by a set (t->pool set), whose strings belong to the set's string pool: read-only,
- * shared between tasks, freed by task_set_cleanup() (task_copy() one to own its strings). */
+ * with t->pool set (every task held by a set), whose strings belong to that string pool:
+ * read-only, shared between tasks, freed with the pool (task_set_cleanup() for a set's). */
 #ifndef ECSPROF_TASK_H
 #define ECSPROF_TASK_H
 
@@ -101,8 +101,9 @@ struct task {
 	enum soci_label soci;
 	enum soci_evidence soci_evidence;
 
-	/* NULL: the strings are the task's own. Else the pool (a task_set's) that owns them:
-	 * never free or write them; task_cleanup() frees only the containers and tags arrays. */
+	/* NULL: the strings are the task's own. Else the pool (a task_set's, or one from
+	 * task_strpool_new()) that owns them: never free or write them; task_cleanup() frees
+	 * only the containers and tags arrays. */
 	struct task_strpool *pool;
 };
 
@@ -130,13 +131,23 @@ const char *task_tag(const struct task *t, const char *key);
  * held by a set. */
 void task_copy(struct task *dst, const struct task *src);
 
+/* A pool of one's own, for tasks made in bulk before a set takes them (the input reader's
+ * worker threads): set t->pool and fill t's strings with task_strpool_assign(); then
+ * task_cleanup() frees only t's arrays, and task_strpool_free() every string at once. */
+struct task_strpool *task_strpool_new(void);
+/* Points *dst at the pool's copy of the n bytes at s (NUL-terminated there; not freed
+ * before the pool). */
+void task_strpool_assign(struct task_strpool *p, char **dst, const char *s, size_t n);
+void task_strpool_free(struct task_strpool *p);
+
 void task_set_init(struct task_set *s);
 void task_set_cleanup(struct task_set *s);
 struct task *task_set_find(struct task_set *s, const char *arn);
-/* Adds t, taking ownership of its contents (t is zeroed; it must own its strings, so to
- * add a task held by another set, take a task_copy() of it): its strings move into the
- * set's pool, freed where the pool holds the same text already, and its derived fields
- * are computed again. A task whose ARN is already in the set is merged: the newer state
+/* Adds t, taking ownership of its contents (t is zeroed). Its strings move into the
+ * set's pool: its own are freed where the pool holds the same text already; those of a
+ * pool from task_strpool_new() (t->pool) are copied, and that pool stays the caller's. To
+ * add a task held by another set, take a task_copy() of it. The derived fields are
+ * computed again. A task whose ARN is already in the set is merged: the newer state
  * wins (higher version, else later fetched_at_ms, else more timestamps, else the later
  * arrival) and fields only one side has are kept (e.g. metadata Snapshotter onto a
  * DescribeTasks task). A task without ARN is added as is. Returns the task in the set. */
