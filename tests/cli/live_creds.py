@@ -31,7 +31,6 @@ import os
 import shutil
 import signal
 import socket
-import stat
 import subprocess
 import sys
 import tempfile
@@ -323,7 +322,8 @@ def seed(moto):
     arns = ecs.list_tasks(cluster=CLUSTER)["taskArns"]
 
     # signatures and IAM from here on; the temporary credentials below come from STS
-    # calls boto3 signs with auth on
+    # calls boto3 signs with auth on (AssumeRole: moto's GetSessionToken answers fixed
+    # example keys that its own IAM check then refuses)
     moto.auth(0)
     sts = boto3.client("sts", region_name=REGION, endpoint_url=moto.url,
                        aws_access_key_id=keys["reader"][0],
@@ -415,6 +415,8 @@ def main():
     if not ECSPROF or not os.access(ECSPROF, os.X_OK):
         print("1..1\nnot ok 1 - ECSPROF is not an executable: %r" % ECSPROF)
         return 1
+    # a timeout's SIGTERM still runs the finally below: the servers are stopped by PID
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     tmp = tempfile.mkdtemp(prefix="ecsprof-live-creds-")
     moto_p = meta_p = None
     t_start = time.time()
