@@ -144,6 +144,14 @@ def main():
         ids = sorted(r["task_id"][:2] for r in rows(out))
         ok(rc == 0 and ids == ["a1", "b1", "d1"], "--service web --status running",
            "%s %s" % (ids, err[:200]))
+        # --debug shows the exchange and the canonical request, never the secrets
+        rc, out, err = run(port, "tasks", "--cluster", "prod", "--format", "csv", "--debug",
+                           env_extra={"AWS_SESSION_TOKEN": "TOKEN-must-not-show-0123456789"})
+        ok(rc == 0 and "canonical request" in err and "Signature=<redacted>" in err
+           and "x-amz-security-token:<redacted>" in err and "fakesecret" not in err
+           and "TOKEN-must-not-show" not in err and "TOKEN-must-not-show" not in out,
+           "--debug traces requests with the signature and session token redacted",
+           err[-600:])
         # ECS allows startedBy only as the sole filter (the fake refuses the mix): the
         # service filter must then be applied to what comes back
         rc, out, err = run(port, "tasks", "--cluster", "prod", "--format", "csv",
