@@ -1,0 +1,1 @@
+ecsprof report tests/fixtures/input/bad_record_no_task.jsonl
