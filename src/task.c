@@ -405,27 +405,38 @@ task_set_cleanup(struct task_set *s)
 	memset(s, 0, sizeof *s);
 }
 
+/* The index holds pairs (position + 1, hash of the ARN), so a probe touches a task only
+ * when the hash matches. */
 static uint64_t
-hash_str(const char *s)
+arn_hash(const char *arn)
 {
-	uint64_t h = 1469598103934665603ULL;  /* FNV-1a */
-
-	for (; *s; s++) {
-		h ^= (unsigned char)*s;
-		h *= 1099511628211ULL;
-	}
-	return h;
+	return hash_mem(arn, strlen(arn));
 }
 
 static void
-index_insert(struct task_set *s, size_t pos)
+index_put(size_t *index, size_t cap, size_t pos1, size_t h)
 {
-	size_t mask = s->index_cap - 1;
-	size_t i = hash_str(s->tasks[pos].arn) & mask;
+	size_t mask = cap - 1, i = h & mask;
 
-	while (s->index[i] != 0)
+	while (index[2 * i] != 0)
 		i = (i + 1) & mask;
-	s->index[i] = pos + 1;
+	index[2 * i] = pos1;
+	index[2 * i + 1] = h;
+}
+
+/* For a set that grew: moves the pairs into a table twice the size. */
+static void
+index_grow(struct task_set *s)
+{
+	size_t cap = s->index_cap * 2;
+	size_t *index = xcalloc(cap, 2 * sizeof *index);
+
+	for (size_t i = 0; i < s->index_cap; i++)
+		if (s->index[2 * i] != 0)
+			index_put(index, cap, s->index[2 * i], s->index[2 * i + 1]);
+	free(s->index);
+	s->index = index;
+	s->index_cap = cap;
 }
 
 static void
@@ -436,23 +447,24 @@ index_rebuild(struct task_set *s)
 	while (cap < s->len * 2 + 2)
 		cap *= 2;
 	free(s->index);
-	s->index = xcalloc(cap, sizeof *s->index);
+	s->index = xcalloc(cap, 2 * sizeof *s->index);
 	s->index_cap = cap;
 	for (size_t i = 0; i < s->len; i++)
 		if (s->tasks[i].arn != NULL)
-			index_insert(s, i);
+			index_put(s->index, cap, i + 1, (size_t)arn_hash(s->tasks[i].arn));
 }
 
 struct task *
 task_set_find(struct task_set *s, const char *arn)
 {
-	size_t mask, i, pos;
+	size_t mask, i, pos, h;
 
 	if (arn == NULL || s->index_cap == 0)
 		return NULL;
 	mask = s->index_cap - 1;
-	for (i = hash_str(arn) & mask; (pos = s->index[i]) != 0; i = (i + 1) & mask)
-		if (strcmp(s->tasks[pos - 1].arn, arn) == 0)
+	h = (size_t)arn_hash(arn);
+	for (i = h & mask; (pos = s->index[2 * i]) != 0; i = (i + 1) & mask)
+		if (s->index[2 * i + 1] == h && strcmp(s->tasks[pos - 1].arn, arn) == 0)
 			return &s->tasks[pos - 1];
 	return NULL;
 }
@@ -576,10 +588,13 @@ task_set_take(struct task_set *s, struct task *t)
 	struct task *added = &s->tasks[s->len++];
 	task_derive(added);
 	if (added->arn != NULL) {
-		if (s->len * 2 + 2 > s->index_cap)
-			index_rebuild(s);
-		else
-			index_insert(s, s->len - 1);
+		if (s->index_cap == 0) {
+			index_rebuild(s);   /* the new task included */
+		} else {
+			if (s->len * 2 + 2 > s->index_cap)
+				index_grow(s);
+			index_put(s->index, s->index_cap, s->len, (size_t)arn_hash(added->arn));
+		}
 	}
 	return added;
 }

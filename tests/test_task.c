@@ -402,3 +402,60 @@ Test(task, pool_long_and_many_strings)
 	}
 	task_set_cleanup(&s);
 }
+
+/* The input reader's worker threads fill tasks from a pool of their own (one copy of each
+ * text per chunk); the set copies what it takes, and the worker's pool goes away. */
+Test(task, pool_of_ones_own_is_copied_by_the_set)
+{
+	struct task_strpool *mine = task_strpool_new();
+	struct task_set s;
+	struct task t, spare;
+	char *cluster_in_mine = NULL;
+	const char *arn = "arn:aws:ecs:us-east-1:123456789012:task/prod/own1";
+
+	task_set_init(&s);
+	for (int i = 0; i < 2; i++) {
+		char a[80];
+
+		snprintf(a, sizeof a, "%s%d", arn, i);
+		task_init(&t);
+		t.pool = mine;
+		task_strpool_assign(mine, &t.arn, a, strlen(a));
+		/* only the first 47 bytes: the pool copies n bytes and ends them */
+		task_strpool_assign(mine, &t.cluster_arn, CLUSTER_ARN "/ignored", strlen(CLUSTER_ARN));
+		task_strpool_assign(mine, &t.group, "service:web", 11);
+		t.containers = xcalloc(1, sizeof *t.containers);
+		t.ncontainers = 1;
+		task_strpool_assign(mine, &t.containers[0].image, IMAGE, strlen(IMAGE));
+		if (i == 0)
+			cluster_in_mine = t.cluster_arn;
+		else
+			cr_expect_eq(t.cluster_arn, cluster_in_mine, "one copy per pool");
+		task_set_take(&s, &t);
+		cr_expect_null(t.pool);
+	}
+	/* a task of that pool that no set takes: its arrays are freed, its strings are not */
+	task_init(&spare);
+	spare.pool = mine;
+	task_strpool_assign(mine, &spare.launch_type, "FARGATE", 7);
+	spare.tags = xcalloc(1, sizeof *spare.tags);
+	spare.ntags = 1;
+	task_strpool_assign(mine, &spare.tags[0].key, "team", 4);
+	task_cleanup(&spare);
+	cr_expect_null(spare.pool);
+
+	cr_expect_str_eq(s.tasks[0].cluster_arn, CLUSTER_ARN);
+	cr_expect_neq(s.tasks[0].cluster_arn, cluster_in_mine);
+	task_strpool_free(mine);
+	/* the set's tasks do not point into the freed pool (ASan would tell) */
+	cr_assert_eq(s.len, 2);
+	cr_expect_eq(s.tasks[0].cluster_arn, s.tasks[1].cluster_arn);
+	cr_expect_str_eq(s.tasks[1].arn, "arn:aws:ecs:us-east-1:123456789012:task/prod/own11");
+	cr_expect_str_eq(s.tasks[1].id, "own11");
+	cr_expect_str_eq(s.tasks[0].cluster, "prod");
+	cr_expect_str_eq(s.tasks[0].service, "web");
+	cr_expect_str_eq(s.tasks[1].containers[0].image, IMAGE);
+	cr_expect_eq(s.tasks[0].containers[0].image, s.tasks[1].containers[0].image);
+	cr_expect_eq(s.tasks[0].pool, s.pool);
+	task_set_cleanup(&s);
+}

@@ -111,7 +111,8 @@ struct task_set {
 	struct task *tasks;
 	size_t len;
 	size_t cap;
-	/* open-addressing index of arn -> position + 1; private to task.c */
+	/* open-addressing index of arn: index_cap pairs (position + 1, hash); private to
+	 * task.c */
 	size_t *index;
 	size_t index_cap;
 	/* every string of every task in the set (NULL until the first task_set_take()) */
