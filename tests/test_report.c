@@ -426,13 +426,14 @@ Test(report, sort_by_any_column_missing_last_stable)
 	add_task(&s, "c", NULL, 2, NONE, NONE, NONE);
 	add_task(&s, "d", "x", 3, 4, 14, 15);     /* pull 10 */
 	add_task(&s, "e", "y", 4, 5, 25, 26);     /* pull 20 */
-	/* cpu as ECS gives it: strings that sort as numbers */
+	/* cpu as ECS gives it: strings that sort as numbers (a task in a set keeps its
+	 * strings in the set's pool) */
 	t = task_set_find(&s, "arn:aws:ecs:us-east-1:123456789012:task/prod/a");
-	t->cpu = xstrdup("1024");
+	task_strpool_assign(t->pool, &t->cpu, "1024", strlen("1024"));
 	t = task_set_find(&s, "arn:aws:ecs:us-east-1:123456789012:task/prod/b");
-	t->cpu = xstrdup("256");
+	task_strpool_assign(t->pool, &t->cpu, "256", strlen("256"));
 	t = task_set_find(&s, "arn:aws:ecs:us-east-1:123456789012:task/prod/e");
-	t->cpu = xstrdup("4096");
+	task_strpool_assign(t->pool, &t->cpu, "4096", strlen("4096"));
 
 	cr_assert_eq(report_build(&r, &s, &o, &err), 0);
 	ids(&r, got, sizeof got);
