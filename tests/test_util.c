@@ -1,0 +1,108 @@
+/* err, buf, log: the small shared pieces every module leans on. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ecsprof/buf.h"
+#include "ecsprof/err.h"
+#include "ecsprof/log.h"
+#include "ecsprof/xalloc.h"
+
+Test(err, set_prefix_and_exit_status)
+{
+	struct err e;
+
+	err_clear(&e);
+	cr_expect_eq(err_set(&e, ERR_PARSE, "%s:%d:%d: bad", "f.json", 3, 7), -1);
+	cr_expect_str_eq(e.msg, "f.json:3:7: bad");
+	cr_expect_eq(err_prefix(&e, "--group-by"), -1);
+	cr_expect_str_eq(e.msg, "--group-by: f.json:3:7: bad");
+	cr_expect_eq(err_exit_status(ERR_USAGE), 2);
+	cr_expect_eq(err_exit_status(ERR_PARSE), 1);
+	cr_expect_eq(err_exit_status(ERR_AWS), 1);
+	cr_expect_eq(err_exit_status(ERR_OK), 0);
+	cr_expect_str_eq(err_label(ERR_CREDS), "no credentials");
+}
+
+Test(err, one_line_always)
+{
+	struct err e;
+	char big[2000];
+
+	err_clear(&e);
+	err_set(&e, ERR_AWS, "first\nsecond\r\nthird");
+	cr_expect_str_eq(e.msg, "first second  third");
+	memset(big, 'x', sizeof big - 1);
+	big[sizeof big - 1] = '\0';
+	err_set(&e, ERR_AWS, "%s", big);
+	cr_expect_eq(strlen(e.msg), sizeof e.msg - 1, "truncated, still terminated");
+	err_prefix(&e, "ctx");
+	cr_expect_eq(strncmp(e.msg, "ctx", 3), 0);
+	cr_expect_lt(strlen(e.msg), sizeof e.msg);
+}
+
+Test(buf, grows_formats_and_caps)
+{
+	struct buf b;
+
+	buf_init(&b, 16);
+	cr_expect_str_eq(buf_str(&b), "", "an empty buf is an empty string, never NULL");
+	cr_expect_eq(buf_adds(&b, "0123456789"), 0);
+	cr_expect_eq(buf_addf(&b, "%d%c", 42, '!'), 0);
+	cr_expect_str_eq(buf_str(&b), "012345678942!");
+	cr_expect_eq(buf_adds(&b, "abcd"), -1, "over the cap of 16");
+	cr_expect_str_eq(buf_str(&b), "012345678942!", "a failed add changes nothing");
+	cr_expect_eq(buf_addf(&b, "%s", "xyzw"), -1);
+	cr_expect_eq(buf_addc(&b, 'Z'), 0);
+	cr_expect_eq(b.len, 14);
+	char *s = buf_take(&b);
+	cr_expect_str_eq(s, "012345678942!Z");
+	cr_expect_null(b.data);
+	free(s);
+	buf_reset(&b);
+	cr_expect_eq(buf_add(&b, "a\0b", 3), 0, "binary data keeps its NUL");
+	cr_expect_eq(b.len, 3);
+	cr_expect_eq(memcmp(b.data, "a\0b", 4), 0);
+	buf_cleanup_secure(&b);
+	cr_expect_null(b.data);
+}
+
+static char last_line[256];
+static int last_level = -1;
+
+static void
+sink(enum log_level level, const char *line, void *ctx)
+{
+	(void)ctx;
+	last_level = (int)level;
+	snprintf(last_line, sizeof last_line, "%s", line);
+}
+
+Test(log, levels_and_sink)
+{
+	log_set_sink(sink, NULL);
+	log_set_verbosity(0);
+	log_info("hidden %d", 1);
+	cr_expect_eq(last_level, -1, "info needs --verbose");
+	log_warn("%zu phases", (size_t)3);
+	cr_expect_eq(last_level, LOG_WARN);
+	cr_expect_str_eq(last_line, "3 phases");
+	log_debug("hidden");
+	cr_expect_str_eq(last_line, "3 phases", "debug needs --debug");
+	log_set_verbosity(2);
+	log_debug("shown");
+	cr_expect_str_eq(last_line, "shown");
+	log_set_sink(NULL, NULL);
+}
+
+Test(xalloc, strings)
+{
+	char *a = xstrndup("abcdef", 3), *b = xasprintf("%s-%d", a, 7);
+
+	cr_expect_str_eq(a, "abc");
+	cr_expect_str_eq(b, "abc-7");
+	cr_expect_null(xstrdup_or_null(NULL));
+	free(a);
+	free(b);
+}
