@@ -1,7 +1,8 @@
 /* input: every shape of saved task data into struct task, with jansson kept inside this
- * file. JSON Lines are read as a stream in chunks that worker threads parse while the
- * calling thread reads ahead and merges results in input order, so memory follows the
- * number of tasks, not the file size, and the output never depends on thread timing. */
+ * file and fastjson.c, its reader for plain lines. JSON Lines are read as a stream in
+ * chunks that worker threads parse while the calling thread reads ahead and merges results
+ * in input order, so memory follows the number of tasks, not the file size, and the output
+ * never depends on thread timing. */
 #include <errno.h>
 #include <inttypes.h>
 #include <jansson.h>
@@ -18,6 +19,7 @@
 #include "ecsprof/input.h"
 #include "ecsprof/timeutil.h"
 #include "ecsprof/xalloc.h"
+#include "fastjson.h"
 
 #define RECORD_TAG "record/1"
 #define TASK_EVENT "ECS Task State Change"
@@ -997,280 +999,15 @@ jarena_reset(bool keep)
 	}
 }
 
-/* ---- plain lines without jansson's lexer ----------------------------------------------- */
-
-/* jansson's lexer takes a byte at a time through a callback and copies each into a buffer:
- * two thirds of the time of a run. Lines that are plainly valid (ASCII strings with the
- * short escapes, integers, objects and arrays up to JFAST_DEPTH deep: what ECS and
- * EventBridge write) are read here instead, into the very values json_loadb() builds
- * (jansson's object, array, string and integer constructors, in the same order). On
- * anything else jfast_load() gives up, and json_loadb() reads the line from the start, so
- * jansson alone still decides what is malformed and how to say so. */
-#define JFAST_DEPTH 64
-
-struct jfast {
-	const char *p, *end;
-	char *buf;          /* strings with escapes, decoded; as long as the line */
-	int depth;
-};
-
-static json_t *jfast_value(struct jfast *f);
-
-static void
-jfast_ws(struct jfast *f)
-{
-	while (f->p < f->end && (*f->p == ' ' || *f->p == '\t' || *f->p == '\n' || *f->p == '\r'))
-		f->p++;
-}
-
-static bool
-jfast_at(const struct jfast *f, char c)
-{
-	return f->p < f->end && *f->p == c;
-}
-
-/* The string whose opening quote was just passed: its text in the line, or decoded in
- * f->buf when it has escapes (only when may_escape, since keys must outlive their value).
- * -1: not a plain string. */
-static int
-jfast_string(struct jfast *f, bool may_escape, const char **out, size_t *n)
-{
-	const char *q = f->p;
-	size_t o;
-
-	for (; q < f->end; q++) {
-		unsigned char c = (unsigned char)*q;
-
-		if (c == '"') {
-			*out = f->p;
-			*n = (size_t)(q - f->p);
-			f->p = q + 1;
-			return 0;
-		}
-		if (c == '\\')
-			break;
-		if (c < 0x20 || c >= 0x80)
-			return -1;
-	}
-	if (q >= f->end || !may_escape)
-		return -1;
-	o = (size_t)(q - f->p);
-	memcpy(f->buf, f->p, o);
-	while (q < f->end) {
-		unsigned char c = (unsigned char)*q++;
-
-		if (c == '"') {
-			*out = f->buf;
-			*n = o;
-			f->p = q;
-			return 0;
-		}
-		if (c < 0x20 || c >= 0x80)
-			return -1;
-		if (c == '\\') {
-			if (q >= f->end)
-				return -1;
-			switch (*q++) {
-			case '"': c = '"'; break;
-			case '\\': c = '\\'; break;
-			case '/': c = '/'; break;
-			case 'b': c = '\b'; break;
-			case 'f': c = '\f'; break;
-			case 'n': c = '\n'; break;
-			case 'r': c = '\r'; break;
-			case 't': c = '\t'; break;
-			default: return -1;     /* \u and anything wrong: jansson's */
-			}
-		}
-		f->buf[o++] = (char)c;
-	}
-	return -1;
-}
-
-/* An integer of up to 18 digits, which cannot overflow; reals are jansson's. */
-static json_t *
-jfast_integer(struct jfast *f)
-{
-	const char *q = f->p;
-	bool neg = false;
-	json_int_t v = 0;
-	int digits = 0;
-
-	if (q < f->end && *q == '-') {
-		neg = true;
-		q++;
-	}
-	if (q >= f->end || *q < '0' || *q > '9')
-		return NULL;
-	if (*q == '0') {
-		q++;
-	} else {
-		for (; q < f->end && *q >= '0' && *q <= '9'; q++) {
-			if (++digits > 18)
-				return NULL;
-			v = v * 10 + (*q - '0');
-		}
-	}
-	if (q < f->end && ((*q >= '0' && *q <= '9') || *q == '.' || *q == 'e' || *q == 'E'))
-		return NULL;
-	f->p = q;
-	return json_integer(neg ? -v : v);
-}
-
-static json_t *
-jfast_word(struct jfast *f, const char *word, json_t *value)
-{
-	size_t n = strlen(word);
-
-	if ((size_t)(f->end - f->p) < n || memcmp(f->p, word, n) != 0)
-		return NULL;
-	/* jansson reads a whole run of letters as one word: "truex" is no "true" */
-	if (f->p + n < f->end && ((f->p[n] >= 'a' && f->p[n] <= 'z') ||
-	    (f->p[n] >= 'A' && f->p[n] <= 'Z')))
-		return NULL;
-	f->p += n;
-	return value;
-}
-
-static json_t *
-jfast_object(struct jfast *f)
-{
-	json_t *o = json_object();
-
-	f->p++;
-	jfast_ws(f);
-	if (o == NULL)
-		return NULL;
-	if (jfast_at(f, '}')) {
-		f->p++;
-		return o;
-	}
-	for (;;) {
-		const char *key;
-		size_t len;
-		json_t *v;
-
-		if (!jfast_at(f, '"'))
-			goto fail;
-		f->p++;
-		if (jfast_string(f, false, &key, &len) != 0)
-			goto fail;
-		jfast_ws(f);
-		if (!jfast_at(f, ':'))
-			goto fail;
-		f->p++;
-		jfast_ws(f);
-		if ((v = jfast_value(f)) == NULL || json_object_setn_new_nocheck(o, key, len, v) != 0)
-			goto fail;
-		jfast_ws(f);
-		if (jfast_at(f, '}')) {
-			f->p++;
-			return o;
-		}
-		if (!jfast_at(f, ','))
-			goto fail;
-		f->p++;
-		jfast_ws(f);
-	}
-fail:
-	json_decref(o);
-	return NULL;
-}
-
-static json_t *
-jfast_array(struct jfast *f)
-{
-	json_t *a = json_array();
-
-	f->p++;
-	jfast_ws(f);
-	if (a == NULL)
-		return NULL;
-	if (jfast_at(f, ']')) {
-		f->p++;
-		return a;
-	}
-	for (;;) {
-		json_t *v = jfast_value(f);
-
-		if (v == NULL || json_array_append_new(a, v) != 0)
-			goto fail;
-		jfast_ws(f);
-		if (jfast_at(f, ']')) {
-			f->p++;
-			return a;
-		}
-		if (!jfast_at(f, ','))
-			goto fail;
-		f->p++;
-		jfast_ws(f);
-	}
-fail:
-	json_decref(a);
-	return NULL;
-}
-
-static json_t *
-jfast_value(struct jfast *f)
-{
-	const char *s;
-	size_t n;
-	json_t *v;
-
-	if (f->p >= f->end)
-		return NULL;
-	switch (*f->p) {
-	case '{':
-	case '[':
-		if (++f->depth > JFAST_DEPTH)
-			return NULL;
-		v = *f->p == '{' ? jfast_object(f) : jfast_array(f);
-		f->depth--;
-		return v;
-	case '"':
-		f->p++;
-		return jfast_string(f, true, &s, &n) == 0 ? json_stringn_nocheck(s, n) : NULL;
-	case 't':
-		return jfast_word(f, "true", json_true());
-	case 'f':
-		return jfast_word(f, "false", json_false());
-	case 'n':
-		return jfast_word(f, "null", json_null());
-	default:
-		return jfast_integer(f);
-	}
-}
-
-/* The line as json_loadb(line, n, 0, ...) reads it, or NULL: let jansson read it. buf
- * holds at least n bytes. */
-static json_t *
-jfast_load(const char *line, size_t n, char *buf)
-{
-	struct jfast f = { line, line + n, buf, 0 };
-	json_t *root;
-
-	jfast_ws(&f);
-	if (!jfast_at(&f, '{') && !jfast_at(&f, '['))
-		return NULL;
-	root = jfast_value(&f);
-	if (root == NULL)
-		return NULL;
-	jfast_ws(&f);
-	if (f.p != f.end) {
-		json_decref(root);
-		return NULL;
-	}
-	return root;
-}
-
 /* Parses every line of a chunk of JSON Lines; stops at the first document error, whose
- * earlier results stay valid. */
+ * earlier results stay valid. Plain lines skip jansson's lexer (fastjson.c); on any
+ * other, json_loadb() starts again, so jansson words every error. */
 static void
 parse_lines(struct pctx *c, const char *data, size_t len, long first_line)
 {
 	const char *p = data, *end = data + len;
 	long line = first_line;
-	char *buf = xmalloc(len + 1);   /* for jfast_load(): no line is longer */
+	char *buf = xmalloc(len + 1);   /* for fastjson_load(): no line is longer */
 
 	pthread_once(&jarena_once, jarena_install);
 	jarena_open = true;
@@ -1280,7 +1017,7 @@ parse_lines(struct pctx *c, const char *data, size_t len, long first_line)
 
 		if (!blank(p, n)) {
 			json_error_t e;
-			json_t *root = jfast_load(p, n, buf);
+			json_t *root = fastjson_load(p, n, buf);
 
 			if (root == NULL)
 				root = json_loadb(p, n, 0, &e);
