@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -262,13 +263,49 @@ write_all(int fd, const char *p, size_t n)
 	return 0;
 }
 
+static char *
+dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? xstrndup(path, slash == path ? 1 : (size_t)(slash - path)) : xstrdup(".");
+}
+
+/* Two record runs on one file must not both read the old version and each write back
+ * only their own tasks. The file itself is replaced by rename, so its lock would not
+ * outlive the first writer: lock the directory instead (flock works on directories on
+ * Linux), which serialises writers without leaving a lock file behind. */
+static int
+lock_dir(const char *path, int *out_fd, struct err *err)
+{
+	char *dir = dir_of(path);
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd < 0) {
+		err_set(err, ERR_IO, "%s: cannot open its directory %s: %s", path, dir,
+		    strerror(errno));
+		free(dir);
+		return -1;
+	}
+	while (flock(fd, LOCK_EX) != 0) {
+		if (errno == EINTR)
+			continue;
+		err_set(err, ERR_IO, "%s: cannot lock %s: %s", path, dir, strerror(errno));
+		close(fd);
+		free(dir);
+		return -1;
+	}
+	free(dir);
+	*out_fd = fd;
+	return 0;
+}
+
 /* Writes f to a temporary file in path's directory, then renames it over path. */
 static int
 replace(const char *path, const struct rfile *f, mode_t mode, struct err *err)
 {
 	const char *slash = strrchr(path, '/');
-	char *dir = slash ? xstrndup(path, slash == path ? 1 : (size_t)(slash - path))
-	    : xstrdup(".");
+	char *dir = dir_of(path);
 	char *tmp = xasprintf("%s/.%s.tmp.XXXXXX", dir, slash ? slash + 1 : path);
 	int fd = mkstemp(tmp), dfd, rc = -1;
 
@@ -324,13 +361,15 @@ record_merge_file(const char *path, char *const *lines, size_t nlines, size_t *a
 	bool exists = false;
 	size_t nadd = 0, nupd = 0;
 	mode_t mode = 0644;
-	int rc = -1;
+	int rc = -1, lock_fd = -1;
 
 	memset(&f, 0, sizeof f);
 	/* The file is replaced by rename: done over /dev/null or a FIFO that would swap a
 	 * device for a regular file, so only regular files (or none yet) are recordings. */
 	if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode))
 		return err_set(err, ERR_IO, "%s: not a regular file; a recording must be one", path);
+	if (lock_dir(path, &lock_fd, err) != 0)
+		return -1;
 	if (load(path, &f, &exists, err) != 0)
 		goto out;
 	if (exists && stat(path, &sb) == 0)
@@ -369,5 +408,6 @@ record_merge_file(const char *path, char *const *lines, size_t nlines, size_t *a
 	rc = replace(path, &f, mode, err);
 out:
 	rfile_cleanup(&f);
+	close(lock_fd);   /* releases the lock */
 	return rc;
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "ecsprof/input.h"
@@ -323,4 +324,44 @@ Test(record, refuses_a_fifo_and_leaves_it)
 	cr_assert_eq(stat(path, &sb), 0);
 	cr_expect(S_ISFIFO(sb.st_mode), "the FIFO must still be a FIFO");
 	free_lines(l, 1);
+}
+
+/* Two record runs appending to one file at once: neither may lose the other's tasks. */
+Test(record, concurrent_writers_lose_nothing)
+{
+	enum { WRITERS = 3, EACH = 25 };
+	pid_t pids[WRITERS];
+
+	for (int w = 0; w < WRITERS; w++) {
+		pids[w] = fork();
+		cr_assert_neq(pids[w], -1);
+		if (pids[w] == 0) {
+			for (int i = 0; i < EACH; i++) {
+				char id[32];
+				struct err e;
+
+				snprintf(id, sizeof id, "w%d-%02d", w, i);
+				char *l[1] = { line_for(id, 1, 1000) };
+				err_clear(&e);
+				if (record_merge_file(path, l, 1, NULL, NULL, &e) != 0)
+					_exit(1);
+				free_lines(l, 1);
+			}
+			_exit(0);
+		}
+	}
+	for (int w = 0; w < WRITERS; w++) {
+		int st;
+
+		cr_assert_eq(waitpid(pids[w], &st, 0), pids[w]);
+		cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 0, "writer %d failed", w);
+	}
+	size_t len;
+	char *all = slurp(path, &len);
+	size_t lines = 0;
+	for (size_t i = 0; i < len; i++)
+		lines += all[i] == '\n';
+	cr_expect_eq(lines, (size_t)WRITERS * EACH, "%zu of %d tasks survived", lines,
+		     WRITERS * EACH);
+	free(all);
 }

@@ -39,6 +39,8 @@ char *record_line_new(const char *raw_task_json, size_t len, const char *region,
  * The new file is written beside the old one, fsync'ed and renamed over it, so a crash
  * leaves either the old or the new file, never a mix. Refuses (-1) a file that is not a
  * recording, and leaves it alone. When nothing changes, the file is not rewritten.
+ * Writers take turns on an flock(2) of the file's directory, so concurrent runs
+ * appending to one recording lose nothing.
  * *added and *updated (either may be NULL) tell how many tasks were new or newer. */
 int record_merge_file(const char *path, char *const *lines, size_t nlines, size_t *added,
     size_t *updated, struct err *err);
