@@ -42,7 +42,7 @@ const struct cli_option_def cli_options[] = {
 	{ "--no-color", 0, NULL, "no colours (also when NO_COLOR is set)", "OUTPUT", OPT_NO_COLOR },
 	{ "--interval", 0, "SECONDS", "watch: seconds between polls (default 5)", "WATCH", OPT_INTERVAL },
 	{ "--record", 0, "FILE", "watch: also save every task seen to FILE", "WATCH", OPT_RECORD },
-	{ "--count", 0, "N", "watch: stop after N polls (default: until q or Ctrl-C)", "WATCH", OPT_COUNT },
+	{ "--count", 0, "N", "watch: stop polling after N polls (default: until q or Ctrl-C)", "WATCH", OPT_COUNT },
 	{ "--verbose", 'v', NULL, "say more on stderr (requests, retries, counts)", "GENERAL", 'v' },
 	{ "--debug", 0, NULL, "trace HTTP exchanges and canonical requests (secrets redacted)", "GENERAL", OPT_DEBUG },
 	{ "--help", 'h', NULL, "show this help", "GENERAL", 'h' },

@@ -230,6 +230,14 @@ poll_once(struct watch *w, struct err *err)
 
 /* ---- the terminal UI source ---- */
 
+/* --count N: after N polls the UI stops refreshing by itself and keeps the last screen
+ * ('r' still polls), as line mode stops printing. */
+static bool
+polls_left(const struct watch *w)
+{
+	return w->o->polls <= 0 || w->polls < (size_t)w->o->polls;
+}
+
 static int
 tui_reload(struct tui_source *src, struct err *err)
 {
@@ -237,7 +245,7 @@ tui_reload(struct tui_source *src, struct err *err)
 	int rc = poll_once(w, err);
 
 	src->report = &w->report;
-	src->interval_ms = w->interval_ms;
+	src->interval_ms = polls_left(w) ? w->interval_ms : 0;
 	return rc;
 }
 
@@ -324,7 +332,7 @@ watch_run(const struct watch_source *s, const struct watch_options *o, struct er
 		w.tsrc.reload = tui_reload;
 		w.tsrc.status = tui_status;
 		w.tsrc.changed = tui_changed;
-		w.tsrc.interval_ms = w.interval_ms;
+		w.tsrc.interval_ms = polls_left(&w) ? w.interval_ms : 0;
 		w.tsrc.ctx = &w;
 		rc = tui_run(&w.tsrc, &to, err);
 		goto out;

@@ -186,6 +186,26 @@ def main():
                     break
             ok("EXIT=0" in screen, "q quits watch with status 0", screen)
             subprocess.run(tm + ["kill-server"], capture_output=True)
+
+            # --count 1 in the UI: one poll, then the screen stays without polling again
+            tm = ["tmux", "-L", sock + "-count", "-f", "/dev/null"]
+            subprocess.run(tm + ["new-session", "-d", "-s", "t", "-x", "80", "-y", "24",
+                                 cmd.replace("--interval 1", "--interval 0.3 --count 1")])
+            for _ in range(50):
+                time.sleep(0.1)
+                screen = subprocess.run(tm + ["capture-pane", "-p", "-t", "t"],
+                                        capture_output=True, text=True).stdout
+                if "RUNNING 2" in screen:
+                    break
+            before = control(port, "/_fake/stats")["ops"].get("ListTasks", 0)
+            time.sleep(1.5)
+            after = control(port, "/_fake/stats")["ops"].get("ListTasks", 0)
+            ok("RUNNING 2" in screen and after == before,
+               "watch UI with --count 1 stops polling and keeps the screen",
+               "ListTasks %d -> %d\n%s" % (before, after, screen))
+            subprocess.run(tm + ["send-keys", "-t", "t", "q"])
+            time.sleep(0.5)
+            subprocess.run(tm + ["kill-server"], capture_output=True)
     except Exception as e:
         srv_err.seek(0)
         ok(False, "the test ran to its end", "%r\nfake_ecs stderr:\n%s" % (e, srv_err.read()[-3000:]))
