@@ -971,7 +971,7 @@ draw_summary(struct view *v)
 			snprintf(buf, sizeof buf, "n=%zu", grp->ntasks);
 		put_fit(y++, x, w, buf, false, false, v);
 		attrset(A_UNDERLINE);
-		snprintf(buf, sizeof buf, "%-10s %8s %8s", "phase", "p50", "p90");
+		snprintf(buf, sizeof buf, "%-12s %8s %8s", "phase", "p50", "p90");
 		put_fit(y++, x, w, buf, false, false, v);
 		attrset(A_NORMAL);
 		for (int ph = 0; ph < PHASE_COUNT; ph++) {
@@ -983,7 +983,7 @@ draw_summary(struct view *v)
 				snprintf(a, sizeof a, "-");
 				snprintf(b, sizeof b, "-");
 			}
-			snprintf(buf, sizeof buf, "%-10s %8s %8s", phase_defs[ph].name, a, b);
+			snprintf(buf, sizeof buf, "%-12s %8s %8s", phase_defs[ph].name, a, b);
 			put_fit(y++, x, w, buf, false, false, v);
 		}
 		y++;
