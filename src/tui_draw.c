@@ -1,0 +1,668 @@
+/* tui_draw: draws one screen of the terminal UI from the view model: title and footer, the
+ * table (header, rows, waterfall bars), the details pane, the summary of groups and the
+ * help. Reads the model; changes only what drawing decides (scroll position, clamping). */
+#include <curses.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ecsprof/phase.h"
+#include "ecsprof/task.h"
+#include "ecsprof/timeutil.h"
+#include "ecsprof/tui.h"
+#include "ecsprof/tui_layout.h"
+#include "ecsprof/xalloc.h"
+#include "tui_int.h"
+
+/* ---- drawing ---- */
+
+static void
+put_fit(int y, int x, int w, const char *s, bool right, bool keep_end, const struct view *v)
+{
+	char buf[512];
+	int n;
+
+	if (w <= 0)
+		return;
+	n = tui_fit(s != NULL ? s : "", w, keep_end, v->ellipsis, buf, sizeof buf);
+	if (right && n < w)
+		x += w - n;
+	mvaddstr(y, x, buf);
+}
+
+static void
+line_fill(int y, attr_t a, const struct view *v)
+{
+	move(y, 0);
+	attrset(a);
+	for (int x = 0; x < v->cols; x++)
+		addch(' ');
+}
+
+static const char *
+live_suffix(const struct view *v)
+{
+	return v->utf8 ? "\u2026" : "+";
+}
+
+static void
+draw_duration(int y, int x, int w, const struct task *t, enum phase_id p, int cur, int64_t since,
+	      const struct view *v)
+{
+	char buf[32], cell[40];
+	int64_t ms = phase_ms(t, p);
+
+	if (w <= 0)
+		return;
+	if (ms == TS_NONE && cur >= 0 && (cur == (int)p || p == PHASE_TOTAL)) {
+		/* still in this phase: how long so far, marked as growing */
+		int64_t from = p == PHASE_TOTAL ? t->ts[TS_CREATED] : since;
+		tui_format_duration(v->now_ms - from, w - 1, buf, sizeof buf);
+		snprintf(cell, sizeof cell, "%s%s", buf, live_suffix(v));
+		attron(A_BOLD);
+		put_fit(y, x, w, cell, true, false, v);
+		attroff(A_BOLD);
+		return;
+	}
+	tui_format_duration(ms, w, buf, sizeof buf);
+	put_fit(y, x, w, buf, true, false, v);
+}
+
+static size_t
+task_segments(const struct task *t, int64_t now, struct tui_seg *segs)
+{
+	static const enum tui_seg_kind kinds[3] = { TUI_SEG_PROVISION, TUI_SEG_PULL, TUI_SEG_START };
+	static const enum ts_field marks[4] = { TS_CREATED, TS_PULL_STARTED, TS_PULL_STOPPED,
+						TS_STARTED };
+	int64_t since, end = tui_task_end_ms(t, now);
+	int cur = phase_current(t, &since);
+	size_t n = 0;
+	int last = -1;       /* index in marks of the last timestamp present */
+
+	if (t->ts[TS_CREATED] == TS_NONE)
+		return 0;
+	for (int i = 0; i < 4; i++) {
+		if (t->ts[marks[i]] == TS_NONE)
+			continue;
+		if (last >= 0) {
+			/* a gap (a missing timestamp in between) is drawn as "other" */
+			enum tui_seg_kind k = i == last + 1 ? kinds[last] : TUI_SEG_OTHER;
+			segs[n++] = (struct tui_seg){ k, t->ts[marks[last]], t->ts[marks[i]] };
+		}
+		last = i;
+	}
+	if (last < 3 && end != TS_NONE && end > t->ts[marks[last]]) {
+		/* still starting: the current phase grows to now; stopped early: "other" */
+		enum tui_seg_kind k = cur >= 0 ? kinds[cur] : TUI_SEG_OTHER;
+		segs[n++] = (struct tui_seg){ k, t->ts[marks[last]], end };
+	}
+	return n;
+}
+
+static short
+seg_pair(uint8_t kind)
+{
+	switch (kind) {
+	case TUI_SEG_PROVISION: return CP_PROVISION;
+	case TUI_SEG_PULL: return CP_PULL;
+	case TUI_SEG_START: return CP_START;
+	default: return CP_OTHER;
+	}
+}
+
+static void
+draw_bar(int y, int x, int w, const struct task *t, const struct view *v, bool selected)
+{
+	struct tui_seg segs[5];
+	struct tui_bar_cell cells[TUI_BAR_MAX_W];
+	size_t n = task_segments(t, v->now_ms, segs);
+	int64_t shift = 0;
+
+	if (w <= 0)
+		return;
+	if (w > TUI_BAR_MAX_W)
+		w = TUI_BAR_MAX_W;
+	if (v->bar == BAR_ALIGNED)
+		shift = t->ts[TS_CREATED];
+	for (size_t i = 0; i < n; i++) {
+		segs[i].from_ms -= shift;
+		segs[i].to_ms -= shift;
+	}
+	tui_bar_cells(segs, n, v->axis.origin_ms, v->axis.span_ms, w,
+		      v->utf8 && v->color, cells);
+	move(y, x);
+	for (int c = 0; c < w; c++) {
+		attr_t a = selected ? A_REVERSE : A_NORMAL;
+		if (v->color && cells[c].eighths > 0) {
+			/* a coloured bar keeps its colours on the selected row too */
+			a = COLOR_PAIR(seg_pair(cells[c].kind));
+		}
+		attrset(a);
+		addstr(tui_bar_glyph(v->glyphs, v->color, &cells[c]));
+	}
+	attrset(A_NORMAL);
+}
+
+static bool
+stopped_early(const struct task *t)
+{
+	return t->ts[TS_STARTED] == TS_NONE && t->last_status != NULL &&
+	       strcmp(t->last_status, "STOPPED") == 0;
+}
+
+static void
+draw_header(const struct view *v, const struct tui_columns *c, int y)
+{
+	char buf[128], a[32], b[32];
+
+	attrset(A_BOLD | A_UNDERLINE);
+	line_fill(y, A_BOLD | A_UNDERLINE, v);
+	for (int i = 0; i < TUI_COL_COUNT; i++) {
+		if (c->w[i] <= 0)
+			continue;
+		const char *title = tui_cols[i].title;
+		if (i == TUI_COL_BAR) {
+			/* the axis: where the bar starts and what its full width means */
+			tui_format_duration(v->axis.span_ms, 6, b, sizeof b);
+			if (v->bar == BAR_SHARED) {
+				char iso[TIMEUTIL_ISO_LEN];
+				timeutil_format_iso(v->axis.origin_ms, iso);
+				snprintf(a, sizeof a, "%.8s", iso[0] ? iso + 11 : "");
+				snprintf(buf, sizeof buf, "%s", a);
+			} else {
+				snprintf(buf, sizeof buf, "created+");
+			}
+			int w = c->w[i] - tui_text_width(b) - 1;
+			put_fit(y, c->x[i], w, buf, false, false, v);
+			put_fit(y, c->x[i], c->w[i], b, true, false, v);
+			continue;
+		}
+		if (v->sort_tcol == i) {
+			snprintf(buf, sizeof buf, "%s%s", title,
+				 v->sort_desc ? (v->utf8 ? "\u25bc" : "v") : (v->utf8 ? "\u25b2" : "^"));
+			title = buf;
+		}
+		put_fit(y, c->x[i], c->w[i], title, tui_cols[i].right, false, v);
+	}
+	attrset(A_NORMAL);
+}
+
+static void
+draw_row(const struct view *v, const struct tui_columns *c, int y, size_t i)
+{
+	const struct report_row *row = &tui_rep(v)->rows[v->vis[i]];
+	const struct task *t = row->task;
+	bool selected = i == v->sel;
+	bool changed = v->src->changed != NULL && v->src->changed(v->src, t);
+	int64_t since = 0;
+	int cur = phase_current(t, &since);
+	attr_t base = (selected ? A_REVERSE : A_NORMAL) | (changed ? A_BOLD : A_NORMAL);
+	char status[40];
+
+	line_fill(y, base, v);
+	attrset(base);
+	/* ids are hex: the first characters identify a task, an ellipsis would waste one */
+	mvaddnstr(y, c->x[TUI_COL_ID], t->id != NULL ? t->id : "", c->w[TUI_COL_ID]);
+	if (changed)
+		mvaddstr(y, c->x[TUI_COL_ID] + c->w[TUI_COL_ID], "*");
+	put_fit(y, c->x[TUI_COL_TASKDEF], c->w[TUI_COL_TASKDEF], t->taskdef, false, true, v);
+	snprintf(status, sizeof status, "%s%s", t->last_status ? t->last_status : "",
+		 stopped_early(t) ? "!" : "");
+	if (stopped_early(t) && v->color)
+		attron(COLOR_PAIR(CP_FAILED));
+	put_fit(y, c->x[TUI_COL_STATUS], c->w[TUI_COL_STATUS], status, false, false, v);
+	attrset(base);
+	put_fit(y, c->x[TUI_COL_AZ], c->w[TUI_COL_AZ], t->availability_zone, false, true, v);
+	draw_duration(y, c->x[TUI_COL_PROVISION], c->w[TUI_COL_PROVISION], t, PHASE_PROVISION, cur,
+		      since, v);
+	draw_duration(y, c->x[TUI_COL_PULL], c->w[TUI_COL_PULL], t, PHASE_PULL, cur, since, v);
+	draw_duration(y, c->x[TUI_COL_START], c->w[TUI_COL_START], t, PHASE_START, cur, since, v);
+	draw_duration(y, c->x[TUI_COL_TOTAL], c->w[TUI_COL_TOTAL], t, PHASE_TOTAL, cur, since, v);
+	attrset(A_NORMAL);
+	draw_bar(y, c->x[TUI_COL_BAR], c->w[TUI_COL_BAR], t, v, selected);
+}
+
+static void
+draw_title(const struct view *v)
+{
+	char buf[512], st[256];
+
+	line_fill(0, A_REVERSE, v);
+	snprintf(buf, sizeof buf, " ecsprof  %s", v->src->title ? v->src->title : "");
+	put_fit(0, 0, v->cols, buf, false, false, v);
+	snprintf(buf, sizeof buf, "%zu/%zu tasks ", v->nvis, tui_rep(v)->nrows);
+	if (tui_text_width(buf) < v->cols)
+		put_fit(0, v->cols - tui_text_width(buf), tui_text_width(buf), buf, false, false, v);
+	attrset(A_NORMAL);
+	st[0] = '\0';
+	if (v->src->status != NULL)
+		v->src->status(v->src, st, sizeof st);
+	else
+		snprintf(st, sizeof st, "running %zu  starting %zu  stopped %zu%s  axis: %s",
+			 v->counts_running, v->counts_pending, v->counts_stopped,
+			 v->counts_other ? "  other" : "",
+			 v->bar == BAR_ALIGNED ? "aligned at createdAt" : "shared time");
+	move(1, 0);
+	clrtoeol();
+	put_fit(1, 0, v->cols, st, false, false, v);
+}
+
+static void
+draw_footer(const struct view *v)
+{
+	char buf[512];
+	int y = v->lines - 1;
+
+	move(y, 0);
+	clrtoeol();
+	if (v->editing) {
+		snprintf(buf, sizeof buf, "/%s", v->filter);
+		put_fit(y, 0, v->cols - 1, buf, false, true, v);
+		move(y, tui_text_width(buf) < v->cols ? tui_text_width(buf) : v->cols - 1);
+		return;
+	}
+	if (v->message[0] != '\0') {
+		if (v->color)
+			attron(COLOR_PAIR(CP_FAILED));
+		put_fit(y, 0, v->cols, v->message, false, false, v);
+		attrset(A_NORMAL);
+		return;
+	}
+	const char *legend = v->mode == MODE_TABLE ?
+		"?:help /:filter Enter:details Tab:summary s/I:sort a:axis q:quit" :
+		v->mode == MODE_DETAILS ? "j/k:scroll  q/Esc/Enter:back  Tab:summary" :
+		v->mode == MODE_SUMMARY ? "h/l:groups  Tab/q/Esc:back" : "any key: back";
+	if (v->filter_len > 0 && v->mode == MODE_TABLE)
+		snprintf(buf, sizeof buf, "filter: %s  (Esc clears)  %s", v->filter, legend);
+	else
+		snprintf(buf, sizeof buf, "%s", legend);
+	attrset(A_DIM);
+	put_fit(y, 0, v->cols, buf, false, false, v);
+	attrset(A_NORMAL);
+	/* the colour legend: which colour or glyph is which phase */
+	if (v->mode == MODE_TABLE && v->cols >= 100) {
+		int x = v->cols - 28;
+		static const uint8_t k[3] = { TUI_SEG_PROVISION, TUI_SEG_PULL, TUI_SEG_START };
+		static const char *const names[3] = { "provision", "pull", "start" };
+		for (int i = 0; i < 3; i++) {
+			struct tui_bar_cell cell = { k[i], 8 };
+			if (v->color)
+				attrset(COLOR_PAIR(seg_pair(k[i])));
+			mvaddstr(y, x, tui_bar_glyph(v->glyphs, v->color, &cell));
+			attrset(A_NORMAL);
+			mvaddstr(y, x + 1, names[i]);
+			x += (int)strlen(names[i]) + 2;
+		}
+	}
+}
+
+static void
+draw_table(struct view *v)
+{
+	struct tui_columns c;
+	int rows = v->lines - 4;
+
+	tui_layout_columns(v->cols, &c);
+	draw_header(v, &c, 2);
+	if (rows < 1)
+		return;
+	v->top = tui_scroll_for(v->sel, v->top, (size_t)rows, v->nvis);
+	for (int y = 0; y < rows; y++) {
+		size_t i = v->top + (size_t)y;
+		if (i >= v->nvis) {
+			move(3 + y, 0);
+			clrtoeol();
+			continue;
+		}
+		draw_row(v, &c, 3 + y, i);
+	}
+	if (v->nvis == 0)
+		put_fit(4, 2, v->cols - 2, v->filter_len > 0 ? "no task matches the filter" :
+			"no tasks", false, false, v);
+}
+
+/* Details are built as lines once per draw of the selected task (one task: cheap). */
+struct lines {
+	char **v;
+	size_t n, cap;
+};
+
+static void
+lines_add(struct lines *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void
+lines_add(struct lines *l, const char *fmt, ...)
+{
+	va_list ap;
+	char buf[2048];
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	if (l->n == l->cap) {
+		l->cap = l->cap ? 2 * l->cap : 64;
+		l->v = xreallocarray(l->v, l->cap, sizeof *l->v);
+	}
+	l->v[l->n++] = xstrdup(buf);
+}
+
+static void
+lines_free(struct lines *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->v[i]);
+	free(l->v);
+}
+
+static const char *
+nz(const char *s)
+{
+	return s != NULL && s[0] != '\0' ? s : "-";
+}
+
+static void
+build_details(const struct view *v, const struct report_row *row, struct lines *l)
+{
+	const struct task *t = row->task;
+	const struct report *r = tui_rep(v);
+	char iso[TIMEUTIL_ISO_LEN], d[32];
+
+	lines_add(l, "Task %s", nz(t->arn));
+	lines_add(l, "  id %s  cluster %s  service %s", nz(t->id), nz(t->cluster), nz(t->service));
+	lines_add(l, "  taskdef %s  group %s", nz(t->taskdef),
+		  row->group < r->ngroups ? r->groups[row->group].name : "-");
+	lines_add(l, "  status %s (desired %s)%s%s", nz(t->last_status), nz(t->desired_status),
+		  t->health_status ? ", health " : "", t->health_status ? t->health_status : "");
+	/* why it stopped comes first: it is what a failed start is opened for */
+	if (t->stop_code != NULL || t->stopped_reason != NULL) {
+		lines_add(l, "  stop code %s", nz(t->stop_code));
+		lines_add(l, "  reason %s", nz(t->stopped_reason));
+	}
+	lines_add(l, "  %s %s %s, capacity %s, %s, cpu %s, memory %s", nz(t->launch_type),
+		  nz(t->platform_family), nz(t->platform_version), nz(t->capacity_provider),
+		  nz(t->availability_zone), nz(t->cpu), nz(t->memory));
+	lines_add(l, "  started by %s", nz(t->started_by));
+	lines_add(l, "  source %s", nz(t->source));
+	lines_add(l, "  SOCI %s (evidence: %s)", soci_label_name(t->soci),
+		  soci_evidence_name(t->soci_evidence));
+	lines_add(l, "%s", "");
+	lines_add(l, "Timestamps (UTC)                       since createdAt");
+	for (int f = 0; f < TS_COUNT; f++) {
+		int64_t ts = t->ts[f];
+		timeutil_format_iso(ts, iso);
+		d[0] = '\0';
+		if (ts != TS_NONE && t->ts[TS_CREATED] != TS_NONE) {
+			int64_t delta = ts - t->ts[TS_CREATED];
+			if (delta >= 0)
+				timeutil_format_secs(delta, d, sizeof d);
+			else
+				snprintf(d, sizeof d, "(before createdAt)");
+		}
+		lines_add(l, "  %-20s %-24s %s%s", ts_defs[f].json_name, ts == TS_NONE ? "-" : iso,
+			  d[0] && d[0] != '(' ? "+" : "", d);
+	}
+	lines_add(l, "%s", "");
+	lines_add(l, "Phases (seconds)");
+	for (int p = 0; p < PHASE_COUNT; p++) {
+		int64_t ms = phase_ms(t, (enum phase_id)p);
+		timeutil_format_secs(ms, d, sizeof d);
+		lines_add(l, "  %-13s %10s  %s%s", phase_defs[p].name, ms == TS_NONE ? "-" : d,
+			  phase_defs[p].desc,
+			  phase_is_negative(t, (enum phase_id)p) ? "  [negative: clock skew, dropped]" : "");
+	}
+	int64_t since;
+	int cur = phase_current(t, &since);
+	if (cur >= 0) {
+		tui_format_duration(v->now_ms - since, 12, d, sizeof d);
+		lines_add(l, "  now in %s for %s", phase_defs[cur].name, d);
+	}
+	lines_add(l, "%s", "");
+	lines_add(l, "Containers (%zu)", t->ncontainers);
+	for (size_t i = 0; i < t->ncontainers; i++) {
+		const struct container *c = &t->containers[i];
+		char ex[24] = "";
+		if (c->has_exit_code)
+			snprintf(ex, sizeof ex, ", exit %d", c->exit_code);
+		lines_add(l, "  %s: %s%s", nz(c->name), nz(c->last_status), ex);
+		lines_add(l, "    image        %s", nz(c->image));
+		lines_add(l, "    digest       %s", nz(c->image_digest));
+		if (c->snapshotter != NULL)
+			lines_add(l, "    snapshotter  %s", c->snapshotter);
+		if (c->reason != NULL)
+			lines_add(l, "    reason       %s", c->reason);
+	}
+	if (t->ntags > 0) {
+		lines_add(l, "%s", "");
+		lines_add(l, "Tags");
+		for (size_t i = 0; i < t->ntags; i++)
+			lines_add(l, "  %s = %s", nz(t->tags[i].key), nz(t->tags[i].value));
+	}
+}
+
+static void
+draw_details(struct view *v)
+{
+	struct lines l = { 0 };
+	int y = 2, bottom = v->lines - 1;
+
+	if (v->nvis == 0 || v->sel >= v->nvis) {
+		v->mode = MODE_TABLE;
+		draw_table(v);
+		return;
+	}
+	build_details(v, &tui_rep(v)->rows[v->vis[v->sel]], &l);
+	if (v->detail_top >= l.n)
+		v->detail_top = l.n > 0 ? l.n - 1 : 0;
+	for (size_t i = v->detail_top; i < l.n && y < bottom; i++) {
+		/* long values (a stoppedReason) wrap rather than vanish */
+		const char *s = l.v[i];
+		int w = tui_text_width(s);
+		bool heading = s[0] != ' ' && s[0] != '\0';
+		if (heading)
+			attrset(A_BOLD);
+		do {
+			char piece[1024];
+			size_t off = 0;
+			int cells = 0;
+			while (s[off] != '\0' && cells < v->cols) {
+				off++;
+				while ((s[off] & 0xC0) == 0x80)
+					off++;
+				cells++;
+			}
+			snprintf(piece, sizeof piece, "%.*s", (int)off, s);
+			move(y, 0);
+			clrtoeol();
+			mvaddstr(y, 0, piece);
+			s += off;
+			w -= cells;
+			y++;
+		} while (w > 0 && y < bottom);
+		attrset(A_NORMAL);
+	}
+	for (; y < bottom; y++) {
+		move(y, 0);
+		clrtoeol();
+	}
+	lines_free(&l);
+}
+
+static void
+draw_summary(struct view *v)
+{
+	struct report *r = tui_rep(v);
+	int pw = 38, npanels, y0 = 2;
+	char buf[512], a[16], b[16];
+
+	for (int y = y0; y < v->lines - 1; y++) {
+		move(y, 0);
+		clrtoeol();
+	}
+	if (r->ngroups == 0) {
+		put_fit(y0, 1, v->cols - 1, "no groups", false, false, v);
+		return;
+	}
+	npanels = v->cols / pw;
+	if (npanels < 1)
+		npanels = 1;
+	if ((size_t)npanels > r->ngroups)
+		npanels = (int)r->ngroups;
+	pw = v->cols / npanels;
+	if (v->summary_left + (size_t)npanels > r->ngroups)
+		v->summary_left = r->ngroups - (size_t)npanels;
+
+	/* one pull histogram scale for all groups, so their shapes compare */
+	double hi = 0;
+	for (size_t g = 0; g < r->ngroups; g++)
+		if (r->groups[g].phase[PHASE_PULL].n > 0 && r->groups[g].phase[PHASE_PULL].max > hi)
+			hi = r->groups[g].phase[PHASE_PULL].max;
+	int nbins = pw - 3 > 40 ? 40 : pw - 3;
+	if (nbins < 1)
+		nbins = 1;
+	double *vals = xcalloc(r->nrows ? r->nrows : 1, sizeof *vals);
+	unsigned *counts = xcalloc((size_t)nbins, sizeof *counts);
+
+	for (int p = 0; p < npanels; p++) {
+		size_t g = v->summary_left + (size_t)p;
+		const struct report_group *grp = &r->groups[g];
+		int x = p * pw, w = pw - 2, y = y0;
+		attrset(A_BOLD);
+		snprintf(buf, sizeof buf, "%s%s", grp->name, g == r->baseline ? " (baseline)" : "");
+		put_fit(y++, x, w, buf, false, false, v);
+		attrset(A_NORMAL);
+		if (grp->pull_share == grp->pull_share)
+			snprintf(buf, sizeof buf, "n=%zu  pull share %.0f%%", grp->ntasks,
+				 grp->pull_share * 100.0);
+		else
+			snprintf(buf, sizeof buf, "n=%zu", grp->ntasks);
+		put_fit(y++, x, w, buf, false, false, v);
+		attrset(A_UNDERLINE);
+		snprintf(buf, sizeof buf, "%-12s %8s %8s", "phase", "p50", "p90");
+		put_fit(y++, x, w, buf, false, false, v);
+		attrset(A_NORMAL);
+		for (int ph = 0; ph < PHASE_COUNT; ph++) {
+			const struct stats_summary *s = &grp->phase[ph];
+			if (s->n > 0) {
+				tui_format_duration((int64_t)(s->p50 * 1000.0 + 0.5), 8, a, sizeof a);
+				tui_format_duration((int64_t)(s->p90 * 1000.0 + 0.5), 8, b, sizeof b);
+			} else {
+				snprintf(a, sizeof a, "-");
+				snprintf(b, sizeof b, "-");
+			}
+			snprintf(buf, sizeof buf, "%-12s %8s %8s", phase_defs[ph].name, a, b);
+			put_fit(y++, x, w, buf, false, false, v);
+		}
+		y++;
+		if (g == r->baseline) {
+			put_fit(y++, x, w, "the others are compared to this group", false, false, v);
+		} else {
+			static const enum phase_id show[2] = { PHASE_PULL, PHASE_TOTAL };
+			for (int i = 0; i < 2 && y < v->lines - 4; i++) {
+				report_verdict(r, g, show[i], buf, sizeof buf);
+				/* wrap the sentence over the panel width */
+				const char *s = buf;
+				while (*s != '\0' && y < v->lines - 4) {
+					char piece[256];
+					int n = (int)strlen(s);
+					if (n > w) {
+						n = w;
+						for (int k = w; k > w / 2; k--)
+							if (s[k] == ' ') {
+								n = k;
+								break;
+							}
+					}
+					snprintf(piece, sizeof piece, "%.*s", n, s);
+					put_fit(y++, x, w, piece, false, false, v);
+					s += n;
+					while (*s == ' ')
+						s++;
+				}
+			}
+		}
+		y++;
+		if (y < v->lines - 2) {
+			size_t nv = 0;
+			for (size_t i = 0; i < r->nrows; i++) {
+				if (r->rows[i].group != g)
+					continue;
+				int64_t ms = phase_ms(r->rows[i].task, PHASE_PULL);
+				if (ms != TS_NONE)
+					vals[nv++] = (double)ms / 1000.0;
+			}
+			tui_histogram(vals, nv, 0.0, hi, counts, nbins);
+			unsigned max = 0;
+			for (int i = 0; i < nbins; i++)
+				if (counts[i] > max)
+					max = counts[i];
+			tui_format_duration((int64_t)(hi * 1000.0 + 0.5), 8, a, sizeof a);
+			snprintf(buf, sizeof buf, "pull histogram, 0..%s", a);
+			put_fit(y++, x, w, buf, false, false, v);
+			if (y < v->lines - 1) {
+				move(y, x);
+				if (v->color)
+					attrset(COLOR_PAIR(CP_PULL));
+				for (int i = 0; i < nbins; i++)
+					addstr(tui_spark_glyph(v->glyphs, counts[i], max));
+				attrset(A_NORMAL);
+				y++;
+			}
+		}
+	}
+	if ((size_t)npanels < r->ngroups) {
+		snprintf(buf, sizeof buf, "groups %zu-%zu of %zu (h/l to scroll)",
+			 v->summary_left + 1, v->summary_left + (size_t)npanels, r->ngroups);
+		put_fit(v->lines - 2, 0, v->cols, buf, false, false, v);
+	}
+	free(vals);
+	free(counts);
+}
+
+static void
+draw_help(const struct view *v)
+{
+	int y = 2;
+
+	for (int i = y; i < v->lines - 1; i++) {
+		move(i, 0);
+		clrtoeol();
+	}
+	attrset(A_BOLD);
+	put_fit(y++, 1, v->cols - 1, "Keys", false, false, v);
+	attrset(A_NORMAL);
+	for (size_t i = 0; i < tui_nkeys && y < v->lines - 4; i++) {
+		char buf[256];
+		snprintf(buf, sizeof buf, "%-22s %s", tui_keys[i].keys, tui_keys[i].what);
+		put_fit(y++, 1, v->cols - 1, buf, false, false, v);
+	}
+	y++;
+	if (y < v->lines - 1) {
+		char buf[256];
+		snprintf(buf, sizeof buf, "Bars: provision %s, pull %s, start %s; %s marks a task still starting",
+			 v->color ? "blue" : (v->utf8 ? "\u2591" : "="),
+			 v->color ? "yellow" : (v->utf8 ? "\u2593" : "#"),
+			 v->color ? "green" : (v->utf8 ? "\u2588" : "+"), live_suffix(v));
+		put_fit(y++, 1, v->cols - 1, buf, false, false, v);
+	}
+}
+
+void
+tui_draw(struct view *v)
+{
+	getmaxyx(stdscr, v->lines, v->cols);
+	v->now_ms = v->data_now_ms != TS_NONE ? v->data_now_ms : timeutil_now_ms();
+	if (v->any_live)
+		tui_compute_axis(v);
+	erase();
+	draw_title(v);
+	switch (v->mode) {
+	case MODE_TABLE: draw_table(v); break;
+	case MODE_DETAILS: draw_details(v); break;
+	case MODE_SUMMARY: draw_summary(v); break;
+	case MODE_HELP: draw_help(v); break;
+	}
+	draw_footer(v);
+	curs_set(v->editing ? 1 : 0);
+	refresh();
+}

@@ -1,0 +1,95 @@
+/* tui_int: what src/tui.c, tui_view.c and tui_draw.c share: the view model (struct view),
+ * the reaction bitmask the key handlers return, and the functions one file calls in another.
+ * Private to those three files; no curses types here (only src/tui*.c include curses).
+ * Ownership: tui_run owns the struct view and frees vis; the view borrows src and its
+ * report, which a refresh may replace, so nothing keeps a row or task pointer across one. */
+#ifndef ECSPROF_TUI_INT_H
+#define ECSPROF_TUI_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ecsprof/report.h"
+#include "ecsprof/task.h"
+#include "ecsprof/tui.h"
+#include "ecsprof/tui_layout.h"
+
+enum ui_reaction {
+	UI_NONE = 0,
+	UI_REDRAW = 1 << 0,
+	UI_RESORT = 1 << 1,
+	UI_REFILTER = 1 << 2,
+	UI_REFRESH = 1 << 3,
+	UI_QUIT = 1 << 4,
+};
+
+enum ui_mode { MODE_TABLE, MODE_DETAILS, MODE_SUMMARY, MODE_HELP };
+enum bar_mode { BAR_ALIGNED, BAR_SHARED };
+
+enum ui_color {
+	CP_PROVISION = 1,
+	CP_PULL,
+	CP_START,
+	CP_OTHER,
+	CP_FAILED,
+	CP_TITLE,
+};
+
+struct view {
+	struct tui_source *src;
+	enum ui_mode mode, back_mode;
+	enum bar_mode bar;
+	bool color, utf8;
+	enum tui_glyphs glyphs;
+	const char *ellipsis;
+
+	char filter[128];
+	size_t filter_len;
+	bool editing;
+
+	int sort_tcol;                /* index into tui_cols, -1 = report order */
+	int sort_report_col;          /* from --sort when it is not a table column */
+	bool sort_desc;
+
+	size_t *vis;                  /* indices into report->rows passing the filter */
+	size_t nvis, vis_cap;
+	size_t sel, top;
+	size_t counts_running, counts_pending, counts_stopped, counts_other;
+
+	struct tui_axis axis;
+	bool any_live;                /* a visible task is still starting: bars grow */
+	int64_t now_ms;
+	int64_t data_now_ms;          /* saved data: when it was taken; TS_NONE = live */
+
+	size_t detail_top;
+	size_t summary_left;
+
+	char message[600];            /* bottom line: an error from refresh, etc. */
+	int lines, cols;
+};
+
+static inline struct report *
+tui_rep(const struct view *v)
+{
+	return v->src->report;
+}
+
+static inline const struct task *
+tui_vis_task(const struct view *v, size_t i)
+{
+	return tui_rep(v)->rows[v->vis[i]].task;
+}
+
+/* tui_view.c: the model side and the key handlers */
+int64_t tui_task_end_ms(const struct task *t, int64_t now);
+void tui_compute_axis(struct view *v);
+void tui_refilter(struct view *v);
+void tui_resort(struct view *v);
+/* Changes the view for one key; returns what must happen next (enum ui_reaction bits). */
+int tui_view_key(struct view *v, int key);
+
+/* tui_draw.c: one whole screen from the model */
+void tui_draw(struct view *v);
+
+#endif

@@ -1,0 +1,335 @@
+/* tui_view: the view model of the terminal UI: filter, sort and the bar axis, and the key
+ * handlers, which change the view and return what else must happen as a reaction bitmask
+ * (enum ui_reaction); they never draw. */
+#include <curses.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ecsprof/phase.h"
+#include "ecsprof/task.h"
+#include "ecsprof/tui_layout.h"
+#include "ecsprof/xalloc.h"
+#include "tui_int.h"
+
+/* ---- the model side: filter, sort, axis ---- */
+
+static bool
+row_matches(const struct view *v, const struct report_row *row)
+{
+	const struct task *t = row->task;
+	const char *f = v->filter;
+
+	if (v->filter_len == 0)
+		return true;
+	return tui_contains_ci(t->id, f) || tui_contains_ci(t->taskdef, f) ||
+	       tui_contains_ci(t->last_status, f) || tui_contains_ci(t->availability_zone, f) ||
+	       (row->group < tui_rep(v)->ngroups && tui_contains_ci(tui_rep(v)->groups[row->group].name, f));
+}
+
+/* Where a bar ends: RUNNING, stopped, or now for a task still starting. */
+int64_t
+tui_task_end_ms(const struct task *t, int64_t now)
+{
+	int64_t since;
+
+	if (t->ts[TS_STARTED] != TS_NONE)
+		return t->ts[TS_STARTED];
+	if (phase_current(t, &since) >= 0)
+		return now;
+	for (int f = TS_STOPPING; f <= TS_STOPPED; f++)
+		if (t->ts[f] != TS_NONE)
+			return t->ts[f];
+	for (int f = TS_PULL_STOPPED; f >= TS_CREATED; f--)
+		if (t->ts[f] != TS_NONE && f != TS_CONNECTIVITY)
+			return t->ts[f];
+	return TS_NONE;
+}
+
+void
+tui_compute_axis(struct view *v)
+{
+	int64_t lo = INT64_MAX, hi = INT64_MIN, longest = 0;
+	int64_t since;
+
+	v->any_live = false;
+	for (size_t i = 0; i < v->nvis; i++) {
+		const struct task *t = tui_vis_task(v, i);
+		int64_t c = t->ts[TS_CREATED], e;
+		if (c == TS_NONE)
+			continue;
+		if (phase_current(t, &since) >= 0)
+			v->any_live = true;
+		e = tui_task_end_ms(t, v->now_ms);
+		if (c < lo)
+			lo = c;
+		if (e != TS_NONE && e > hi)
+			hi = e;
+		if (e != TS_NONE && e - c > longest)
+			longest = e - c;
+	}
+	if (lo == INT64_MAX) {
+		v->axis.origin_ms = 0;
+		v->axis.span_ms = 0;
+	} else if (v->bar == BAR_SHARED) {
+		v->axis.origin_ms = lo;
+		v->axis.span_ms = hi > lo ? hi - lo : 1;
+	} else {
+		v->axis.origin_ms = 0;
+		v->axis.span_ms = longest > 0 ? longest : 1;
+	}
+}
+
+void
+tui_refilter(struct view *v)
+{
+	struct report *r = tui_rep(v);
+	const struct task *keep = v->nvis > 0 && v->sel < v->nvis ? tui_vis_task(v, v->sel) : NULL;
+
+	if (v->vis_cap < r->nrows) {
+		free(v->vis);
+		v->vis_cap = r->nrows;
+		v->vis = xcalloc(v->vis_cap ? v->vis_cap : 1, sizeof *v->vis);
+	}
+	v->nvis = 0;
+	v->counts_running = v->counts_pending = v->counts_stopped = v->counts_other = 0;
+	for (size_t i = 0; i < r->nrows; i++) {
+		if (!row_matches(v, &r->rows[i]))
+			continue;
+		v->vis[v->nvis++] = i;
+		const char *s = r->rows[i].task->last_status;
+		if (s == NULL)
+			v->counts_other++;
+		else if (strcmp(s, "RUNNING") == 0)
+			v->counts_running++;
+		else if (strcmp(s, "STOPPED") == 0 || strcmp(s, "DEPROVISIONING") == 0 ||
+			 strcmp(s, "STOPPING") == 0 || strcmp(s, "DEACTIVATING") == 0)
+			v->counts_stopped++;
+		else
+			v->counts_pending++;
+	}
+	v->sel = 0;
+	if (keep != NULL)
+		for (size_t i = 0; i < v->nvis; i++)
+			if (tui_vis_task(v, i) == keep) {
+				v->sel = i;
+				break;
+			}
+	tui_compute_axis(v);
+}
+
+void
+tui_resort(struct view *v)
+{
+	int col = v->sort_tcol >= 0 ? tui_cols[v->sort_tcol].report_col : v->sort_report_col;
+
+	if (col >= 0)
+		report_sort(tui_rep(v), col, v->sort_desc);
+}
+
+/* ---- key handlers: change the view, say what else must happen ---- */
+
+static int
+page_rows(const struct view *v)
+{
+	int n = v->lines - 4;
+	return n > 1 ? n : 1;
+}
+
+static int
+move_sel(struct view *v, long delta)
+{
+	if (v->nvis == 0)
+		return UI_NONE;
+	long s = (long)v->sel + delta;
+	if (s < 0)
+		s = 0;
+	if (s >= (long)v->nvis)
+		s = (long)v->nvis - 1;
+	v->sel = (size_t)s;
+	return UI_REDRAW;
+}
+
+static int
+cycle_sort(struct view *v, int dir)
+{
+	int c = v->sort_tcol < 0 ? (dir > 0 ? 0 : TUI_COL_COUNT - 1) : v->sort_tcol + dir;
+
+	/* past either end: back to no column, then around again */
+	if (c >= TUI_COL_COUNT || c < 0)
+		c = -1;
+	v->sort_tcol = c;
+	if (c < 0) {
+		/* back to created order, as the report first showed it */
+		v->sort_report_col = COL_CREATED_AT;
+		v->sort_desc = false;
+	}
+	return UI_RESORT;
+}
+
+static int
+key_filter(struct view *v, int key)
+{
+	if (key == '\n' || key == '\r' || key == KEY_ENTER) {
+		v->editing = false;
+		return UI_REDRAW;
+	}
+	if (key == 27) {
+		v->editing = false;
+		v->filter_len = 0;
+		v->filter[0] = '\0';
+		return UI_REFILTER;
+	}
+	if (key == KEY_BACKSPACE || key == 127 || key == 8) {
+		if (v->filter_len > 0)
+			v->filter[--v->filter_len] = '\0';
+		return UI_REFILTER;
+	}
+	if (key >= 32 && key < 127 && v->filter_len + 1 < sizeof v->filter) {
+		v->filter[v->filter_len++] = (char)key;
+		v->filter[v->filter_len] = '\0';
+		return UI_REFILTER;
+	}
+	return UI_NONE;
+}
+
+static int
+key_table(struct view *v, int key)
+{
+	switch (key) {
+	case KEY_DOWN: case 'j':
+		return move_sel(v, 1);
+	case KEY_UP: case 'k':
+		return move_sel(v, -1);
+	case KEY_NPAGE: case ' ': case 6:
+		return move_sel(v, page_rows(v));
+	case KEY_PPAGE: case 2:
+		return move_sel(v, -page_rows(v));
+	case KEY_HOME: case 'g':
+		return move_sel(v, -(long)v->nvis);
+	case KEY_END: case 'G':
+		return move_sel(v, (long)v->nvis);
+	case '>': case 's': case KEY_F(6):
+		return cycle_sort(v, 1);
+	case '<':
+		return cycle_sort(v, -1);
+	case 'I':
+		v->sort_desc = !v->sort_desc;
+		return UI_RESORT;
+	case '/':
+		v->editing = true;
+		return UI_REDRAW;
+	case '\n': case '\r': case KEY_ENTER:
+		if (v->nvis == 0)
+			return UI_NONE;
+		v->mode = MODE_DETAILS;
+		v->detail_top = 0;
+		return UI_REDRAW;
+	case '\t':
+		v->mode = MODE_SUMMARY;
+		return UI_REDRAW;
+	case 'a':
+		v->bar = v->bar == BAR_ALIGNED ? BAR_SHARED : BAR_ALIGNED;
+		tui_compute_axis(v);
+		return UI_REDRAW;
+	case 'r': case KEY_F(5):
+		return UI_REFRESH;
+	case 27:
+		if (v->filter_len > 0) {
+			v->filter_len = 0;
+			v->filter[0] = '\0';
+			return UI_REFILTER;
+		}
+		return UI_QUIT;
+	case 'q':
+		return UI_QUIT;
+	default:
+		return UI_NONE;
+	}
+}
+
+static int
+key_other(struct view *v, int key)
+{
+	switch (key) {
+	case 'q': case 27: case KEY_LEFT:
+		if (key == KEY_LEFT && v->mode != MODE_DETAILS)
+			break;
+		v->mode = MODE_TABLE;
+		return UI_REDRAW;
+	case '\n': case '\r': case KEY_ENTER:
+		if (v->mode == MODE_DETAILS) {
+			v->mode = MODE_TABLE;
+			return UI_REDRAW;
+		}
+		return UI_NONE;
+	case '\t':
+		v->mode = v->mode == MODE_SUMMARY ? MODE_TABLE : MODE_SUMMARY;
+		return UI_REDRAW;
+	case 'r': case KEY_F(5):
+		return UI_REFRESH;
+	default:
+		break;
+	}
+	if (v->mode == MODE_DETAILS) {
+		switch (key) {
+		case KEY_DOWN: case 'j':
+			v->detail_top++;
+			return UI_REDRAW;
+		case KEY_UP: case 'k':
+			if (v->detail_top > 0)
+				v->detail_top--;
+			return UI_REDRAW;
+		case KEY_NPAGE: case ' ':
+			v->detail_top += (size_t)page_rows(v);
+			return UI_REDRAW;
+		case KEY_PPAGE:
+			v->detail_top = v->detail_top > (size_t)page_rows(v) ?
+					v->detail_top - (size_t)page_rows(v) : 0;
+			return UI_REDRAW;
+		case 'g': case KEY_HOME:
+			v->detail_top = 0;
+			return UI_REDRAW;
+		default:
+			return UI_NONE;
+		}
+	}
+	if (v->mode == MODE_SUMMARY) {
+		switch (key) {
+		case KEY_RIGHT: case 'l': case 'j': case KEY_DOWN:
+			if (v->summary_left + 1 < tui_rep(v)->ngroups)
+				v->summary_left++;
+			return UI_REDRAW;
+		case KEY_LEFT: case 'h': case 'k': case KEY_UP:
+			if (v->summary_left > 0)
+				v->summary_left--;
+			return UI_REDRAW;
+		default:
+			return UI_NONE;
+		}
+	}
+	return UI_NONE;
+}
+
+int
+tui_view_key(struct view *v, int key)
+{
+	if (key == KEY_RESIZE || key == 12) {
+		if (key == 12)
+			clearok(curscr, TRUE);
+		return UI_REDRAW;
+	}
+	if (v->mode == MODE_TABLE && v->editing)
+		return key_filter(v, key);
+	if (v->mode == MODE_HELP) {
+		v->mode = v->back_mode;
+		return UI_REDRAW;
+	}
+	if (key == '?' || key == KEY_F(1)) {
+		v->back_mode = v->mode;
+		v->mode = MODE_HELP;
+		return UI_REDRAW;
+	}
+	if (v->mode == MODE_TABLE)
+		return key_table(v, key);
+	return key_other(v, key);
+}
