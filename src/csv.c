@@ -70,14 +70,6 @@ write_row(FILE *f, struct buf *row, struct err *err)
 	return 0;
 }
 
-static int
-finish(FILE *f, struct err *err)
-{
-	if (fflush(f) != 0 || ferror(f))
-		return err_set(err, ERR_IO, "csv: write failed: %s", strerror(errno));
-	return 0;
-}
-
 /* report_cell() cuts at the buffer size; grow until the value fits so that a long
  * stoppedReason is never silently truncated */
 static const char *
@@ -119,7 +111,7 @@ csv_write_tasks(FILE *f, const struct report *r, struct err *err)
 		if (write_row(f, &row, err) != 0)
 			goto out;
 	}
-	rc = finish(f, err);
+	rc = err_check_write(f, 0, "csv", err);
 	goto out;
 overflow:
 	err_set(err, ERR_IO, "csv: a row is larger than %zu bytes", row.max);
@@ -203,7 +195,7 @@ csv_write_summary(FILE *f, const struct report *r, struct err *err)
 				goto out;
 		}
 	}
-	rc = finish(f, err);
+	rc = err_check_write(f, 0, "csv", err);
 	goto out;
 overflow:
 	err_set(err, ERR_IO, "csv: a row is larger than %zu bytes", row.max);

@@ -1,4 +1,5 @@
 /* err: filling struct err and mapping codes to exit statuses. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -60,6 +61,15 @@ err_prefix(struct err *err, const char *fmt, ...)
 	if (n >= 0 && (size_t)n + 2 < sizeof err->msg)
 		snprintf(err->msg + n, sizeof err->msg - (size_t)n, ": %s", old);
 	return -1;
+}
+
+int
+err_check_write(FILE *f, int rc, const char *what, struct err *err)
+{
+	if (rc != 0 || fflush(f) != 0 || ferror(f))
+		return err_set(err, ERR_IO, "%s: write failed: %s", what,
+			       errno ? strerror(errno) : "output error");
+	return 0;
 }
 
 int

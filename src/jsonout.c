@@ -256,15 +256,6 @@ write_groups(FILE *f, const struct report *r)
 	return 0;
 }
 
-static int
-finish(FILE *f, int rc, struct err *err)
-{
-	if (rc != 0 || fflush(f) != 0 || ferror(f))
-		return err_set(err, ERR_IO, "json: write failed: %s",
-			       errno ? strerror(errno) : "output error");
-	return 0;
-}
-
 int
 jsonout_write_tasks(FILE *f, const struct report *r, struct err *err)
 {
@@ -283,7 +274,7 @@ jsonout_write_tasks(FILE *f, const struct report *r, struct err *err)
 	if (rc == 0)
 		rc = write_groups(f, r);
 	free(cb.data);
-	return finish(f, rc, err);
+	return err_check_write(f, rc, "json", err);
 }
 
 int
@@ -296,7 +287,7 @@ jsonout_write_summary(FILE *f, const struct report *r, struct err *err)
 		rc = -1;
 	if (rc == 0)
 		rc = write_groups(f, r);
-	return finish(f, rc, err);
+	return err_check_write(f, rc, "json", err);
 }
 
 int

@@ -360,15 +360,6 @@ footnotes(FILE *f, struct buf *line, const struct report *r, const struct layout
 	return 0;
 }
 
-static int
-finish(FILE *f, int rc, struct err *err)
-{
-	if (rc != 0 || fflush(f) != 0 || ferror(f))
-		return err_set(err, ERR_IO, "table: write failed: %s",
-			       errno ? strerror(errno) : "output error");
-	return 0;
-}
-
 int
 table_write_tasks(FILE *f, const struct report *r, int width, bool verbose, struct err *err)
 {
@@ -380,7 +371,7 @@ table_write_tasks(FILE *f, const struct report *r, int width, bool verbose, stru
 		width = TABLE_WIDTH_DEFAULT;
 	errno = 0;
 	if (r->nrows == 0)   /* a header alone reads like a bug; say it */
-		return finish(f, fputs("(no tasks)\n", f) == EOF ? -1 : 0, err);
+		return err_check_write(f, fputs("(no tasks)\n", f) == EOF ? -1 : 0, "table", err);
 	plan(r, width, verbose, &l);
 	buf_init(&line, 1 << 20);
 	rc = row_line(&line, r, NULL, &l) | put_line(f, &line);
@@ -389,7 +380,7 @@ table_write_tasks(FILE *f, const struct report *r, int width, bool verbose, stru
 	if (rc == 0)
 		rc = footnotes(f, &line, r, &l);
 	buf_cleanup(&line);
-	return finish(f, rc, err);
+	return err_check_write(f, rc, "table", err);
 }
 
 static const char *const stat_titles[] = { "N", "MIN", "P50", "P90", "P99", "MAX", "MEAN" };
@@ -491,7 +482,7 @@ table_write_summary(FILE *f, const struct report *r, int width, struct err *err)
 		width = TABLE_WIDTH_DEFAULT;
 	errno = 0;
 	if (r->ngroups == 0)
-		return finish(f, fputs("(no tasks)\n", f) == EOF ? -1 : 0, err);
+		return err_check_write(f, fputs("(no tasks)\n", f) == EOF ? -1 : 0, "table", err);
 	buf_init(&line, 1 << 20);
 	for (size_t g = 0; rc == 0 && g < r->ngroups; g++) {
 		if (g > 0)
@@ -499,5 +490,5 @@ table_write_summary(FILE *f, const struct report *r, int width, struct err *err)
 		rc |= group_block(f, &line, r, g, width);
 	}
 	buf_cleanup(&line);
-	return finish(f, rc, err);
+	return err_check_write(f, rc, "table", err);
 }

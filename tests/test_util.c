@@ -106,3 +106,20 @@ Test(xalloc, strings)
 	free(a);
 	free(b);
 }
+
+Test(err, check_write_reports_a_failed_stream)
+{
+	struct err e;
+	FILE *f = fopen("/dev/full", "w");
+
+	cr_assert_not_null(f);
+	err_clear(&e);
+	fputs("x", f);
+	cr_expect_eq(err_check_write(f, 0, "csv", &e), -1, "/dev/full cannot be flushed");
+	cr_expect(strncmp(e.msg, "csv: write failed: ", 19) == 0, "%s", e.msg);
+	fclose(f);
+	err_clear(&e);
+	cr_expect_eq(err_check_write(stdout, -1, "json", &e), -1, "an earlier failure counts");
+	cr_expect_eq(e.code, ERR_IO);
+	cr_expect_eq(err_check_write(stdout, 0, "json", &e), 0);
+}

@@ -5,6 +5,7 @@
 #define ECSPROF_ERR_H
 
 #include <stdarg.h>
+#include <stdio.h>
 
 /* X(code, exit status, short label) */
 #define ERR_CODES(X)                                   \
@@ -40,6 +41,9 @@ int err_vset(struct err *err, enum err_code code, const char *fmt, va_list ap)
 	__attribute__((format(printf, 3, 0)));
 /* Prepends "prefix: " to an existing message (adds context as the error travels up). */
 int err_prefix(struct err *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The end of every writer: flushes f and turns an earlier failure (rc != 0) or a stream
+ * error into ERR_IO "WHAT: write failed: REASON". Returns 0 or -1. */
+int err_check_write(FILE *f, int rc, const char *what, struct err *err);
 int err_exit_status(enum err_code code);
 const char *err_label(enum err_code code);
 
