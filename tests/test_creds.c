@@ -897,6 +897,7 @@ Test(creds, container_failure_is_an_error)
 
 	setenv("AWS_REGION", "us-east-1", 1);
 	setenv("AWS_CONTAINER_CREDENTIALS_RELATIVE_URI", "/v2/credentials/abc", 1);
+	/* a scripted fake transport: the URL is only compared, no socket is opened */
 	fk = (struct fake){ .n = 1, .script = { { "http://169.254.170.2/v2/credentials/abc", 403,
 		"{}" } } };
 	get_fail(NULL, &err);
