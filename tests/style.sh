@@ -13,12 +13,12 @@ check() {
 echo "1..4"
 # word-boundary match on a call, outside comments' typical "/* ... */" lines
 banned=$(grep -nE '\b(strcpy|strcat|sprintf|vsprintf|strtok|atoi|atol|gmtime|localtime|gets)[[:space:]]*\(' \
-	src/*.c src/*.h include/ecsprof/*.h | grep -vE '^[^:]+:[0-9]+:\s*(/\*|\*)' || true)
+	src/*/*.c src/*/*.h include/ecsprof/*.h | grep -vE '^[^:]+:[0-9]+:\s*(/\*|\*)' || true)
 check "no banned functions (strcpy strcat sprintf strtok atoi gmtime localtime gets)" "$banned"
-curses=$(grep -lE '#include [<"](n?curses|ncursesw/)' src/*.c src/*.h include/ecsprof/*.h | grep -vE '^src/tui[^/]*\.c$' || true)
-check "only src/tui*.c include curses" "$curses"
+curses=$(grep -lE '#include [<"](n?curses|ncursesw/)' src/*/*.c src/*/*.h include/ecsprof/*.h | grep -vE '^src/tui/tui[^/]*\.c$' || true)
+check "only src/tui/tui*.c include curses" "$curses"
 jansson=$(grep -l '#include <jansson.h>' include/ecsprof/*.h || true)
 check "no public header exposes jansson (json_t stays inside its module)" "$jansson"
-config_h=$(ls include/ecsprof/config.h src/config.h 2>/dev/null || true)
+config_h=$(ls include/ecsprof/config.h src/*/config.h 2>/dev/null || true)
 check "no header named config.h" "$config_h"
 exit $((fail > 0))

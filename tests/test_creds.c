@@ -12,7 +12,7 @@
 
 #include "ecsprof/creds.h"
 #include "ecsprof/timeutil.h"
-#include "src/creds_int.h"
+#include "src/aws/creds_int.h"
 
 extern char **environ;
 

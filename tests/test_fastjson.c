@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../src/fastjson.h"
+#include "../src/in/fastjson.h"
 #include "ecsprof/xalloc.h"
 
 #define DUMP_SORTED (JSON_SORT_KEYS | JSON_COMPACT | JSON_ENCODE_ANY)

@@ -365,44 +365,65 @@ Test(manpage, every_grouping_key)
 	free(man);
 }
 
-/* Every "AWS_..." string literal in the .c files of src/ is an environment variable the code reads. */
+/* Checks every "AWS_..." string literal of one .c file against the ENVIRONMENT text. */
+static size_t check_aws_variables(const char *path, const char *name_for_msg, const char *text)
+{
+	char *src = slurp(path);
+	size_t checked = 0;
+
+	for (const char *p = strstr(src, "\"AWS_"); p != NULL; p = strstr(p + 1, "\"AWS_")) {
+		char name[96];
+		size_t n = 0;
+		const char *q = p + 1;
+
+		while ((isupper((unsigned char)*q) || isdigit((unsigned char)*q) || *q == '_') &&
+		       n + 1 < sizeof name)
+			name[n++] = *q++;
+		name[n] = '\0';
+		if (*q != '"' || name[n - 1] == '_')
+			continue;   /* a prefix such as "AWS_ENDPOINT_URL_" + service */
+		cr_expect(has_token(text, name), "%s reads %s; ENVIRONMENT does not list it",
+			  name_for_msg, name);
+		checked++;
+	}
+	free(src);
+	return checked;
+}
+
+/* Every "AWS_..." string literal in the .c files under src/ (one folder per layer) is an
+ * environment variable the code reads. */
 Test(manpage, every_aws_variable_the_code_reads)
 {
 	char *man = slurp(MAN_PATH);
 	char *sec = section(man, ".SH ENVIRONMENT", ".SH ", NULL);
 	char *text = plain(sec);
-	DIR *dir = opendir(SRC_DIR);
-	struct dirent *de;
+	DIR *top = opendir(SRC_DIR);
+	struct dirent *layer;
 	size_t checked = 0;
 
-	cr_assert_not_null(dir, "cannot list %s", SRC_DIR);
-	while ((de = readdir(dir)) != NULL) {
-		char path[1024];
-		size_t len = strlen(de->d_name);
-		char *src;
+	cr_assert_not_null(top, "cannot list %s", SRC_DIR);
+	while ((layer = readdir(top)) != NULL) {
+		char dirpath[1024];
+		DIR *dir;
+		struct dirent *de;
 
-		if (len < 3 || strcmp(de->d_name + len - 2, ".c") != 0)
+		if (layer->d_name[0] == '.')
 			continue;
-		snprintf(path, sizeof path, "%s/%s", SRC_DIR, de->d_name);
-		src = slurp(path);
-		for (const char *p = strstr(src, "\"AWS_"); p != NULL; p = strstr(p + 1, "\"AWS_")) {
-			char name[96];
-			size_t n = 0;
-			const char *q = p + 1;
+		snprintf(dirpath, sizeof dirpath, "%s/%s", SRC_DIR, layer->d_name);
+		if ((dir = opendir(dirpath)) == NULL)
+			continue;   /* a file such as README.md */
+		while ((de = readdir(dir)) != NULL) {
+			char path[2048];
+			size_t len = strlen(de->d_name);
 
-			while ((isupper((unsigned char)*q) || isdigit((unsigned char)*q) || *q == '_') &&
-			       n + 1 < sizeof name)
-				name[n++] = *q++;
-			name[n] = '\0';
-			if (*q != '"' || name[n - 1] == '_')
-				continue;   /* a prefix such as "AWS_ENDPOINT_URL_" + service */
-			cr_expect(has_token(text, name), "%s reads %s; ENVIRONMENT does not list it",
-				  de->d_name, name);
-			checked++;
+			if (len < 3 || strcmp(de->d_name + len - 2, ".c") != 0)
+				continue;
+			snprintf(path, sizeof path, "%s/%s", dirpath, de->d_name);
+			checked += check_aws_variables(path, de->d_name, text);
 		}
-		free(src);
+		closedir(dir);
 	}
-	closedir(dir);
+	closedir(top);
 	cr_expect_gt(checked, 10, "found only %zu AWS_ variables in src/", checked);
 	free(text);
 	free(sec);

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../src/fastjson.h"
+#include "../../src/in/fastjson.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
