@@ -339,8 +339,9 @@ tui_run(struct tui_source *src, const struct tui_options *o, struct err *err)
 		}
 	}
 
-	if (script != NULL && getenv("ECSPROF_TUI_DUMP") != NULL)
-		dump_screen(getenv("ECSPROF_TUI_DUMP"));
+	const char *dump = o->dump != NULL ? o->dump : getenv("ECSPROF_TUI_DUMP");
+	if (script != NULL && dump != NULL)
+		dump_screen(dump);
 	endwin();
 	delscreen(screen);
 	sigaction(SIGINT, &old_sa, NULL);
