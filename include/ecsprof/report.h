@@ -49,7 +49,13 @@ enum col_kind { COL_TEXT, COL_TIME, COL_DURATION };
 	X(COL_START_S,          "start_s",          "START",     COL_DURATION) \
 	X(COL_TOTAL_S,          "total_s",          "TOTAL",     COL_DURATION) \
 	X(COL_CONNECTIVITY_S,   "connectivity_s",   "CONNECT",   COL_DURATION) \
-	X(COL_SOURCE,           "source",           "SOURCE",    COL_TEXT)
+	X(COL_SOURCE,           "source",           "SOURCE",    COL_TEXT)     \
+	X(COL_IMAGE_SIZE,       "image_size_bytes", "IMG-SIZE",  COL_TEXT)     \
+	X(COL_IMAGE_LAYERS,     "image_layers",     "LAYERS",    COL_TEXT)     \
+	X(COL_IMAGE_COMPRESSION,"image_compression","COMPRESS",  COL_TEXT)     \
+	X(COL_SOCI_INDEX,       "soci_index",       "INDEX",     COL_TEXT)     \
+	X(COL_PULL_MBPS,        "pull_mbps",        "MB/S",      COL_TEXT)     \
+	X(COL_SOCI_ADVICE,      "soci_advice",      "ADVICE",    COL_TEXT)
 
 enum col_id {
 #define X(id, name, title, kind) id,
@@ -104,6 +110,7 @@ struct report {
 	size_t ngroups;
 	size_t baseline;                /* index into groups */
 	size_t negative_phases;         /* phases dropped for clock skew (a warning) */
+	const struct image_set *images; /* the set's image facts (image.h), borrowed; NULL */
 };
 
 /* Builds rows, groups, summaries and comparisons. Fails (ERR_USAGE) when --baseline

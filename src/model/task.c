@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ecsprof/image.h"
 #include "ecsprof/task.h"
 #include "ecsprof/xalloc.h"
 
@@ -96,7 +97,7 @@ task_stage(const struct task *t, int64_t *since_ms)
 	X(arn) X(cluster_arn) X(taskdef_arn) X(group) X(started_by) X(launch_type) \
 	X(platform_version) X(platform_family) X(capacity_provider)               \
 	X(availability_zone) X(cpu) X(memory) X(last_status) X(desired_status)   \
-	X(stop_code) X(stopped_reason) X(health_status) X(source)
+	X(stop_code) X(stopped_reason) X(health_status) X(cpu_arch) X(source)
 
 #define DERIVED_STRINGS(X) X(id) X(cluster) X(service) X(family) X(taskdef)
 
@@ -476,6 +477,7 @@ task_set_cleanup(struct task_set *s)
 	free(s->tasks);
 	free(s->index);
 	task_strpool_free(s->pool);
+	image_set_free(s->images);
 	memset(s, 0, sizeof *s);
 }
 

@@ -61,10 +61,13 @@ def run(port, *args, key="AKIDFAKE", secret="fakesecret", env_extra=None):
         "AWS_CONFIG_FILE": os.path.join(TMP, "no-config"),
         "AWS_SHARED_CREDENTIALS_FILE": os.path.join(TMP, "no-credentials"),
     })
-    env.update(env_extra or {})
     cmd = [ECSPROF] + list(args)
     if "--endpoint-url" not in args:
         cmd += ["--endpoint-url", "http://127.0.0.1:%d" % port, "--region", "us-east-1"]
+    # the image lookups go to the fake's ECR side (tests/fake_ecr.py), cached in TMP
+    env["AWS_ENDPOINT_URL_ECR"] = cmd[cmd.index("--endpoint-url") + 1]
+    env["XDG_CACHE_HOME"] = os.path.join(TMP, "cache")
+    env.update(env_extra or {})
     p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=120)
     return p.returncode, p.stdout, p.stderr
 
