@@ -47,6 +47,7 @@ struct cli_opts {
 	const char *baseline;
 	struct cli_list soci_if;
 	const char *sort;
+	const char *prices;           /* --prices FILE (cost.h) */
 	bool no_color;
 	/* watch */
 	long interval_ms;

@@ -20,6 +20,7 @@
 #include "ecsprof/timeutil.h"
 #include "ecsprof/xalloc.h"
 #include "fastjson.h"
+#include "input_serving.h"
 
 #define RECORD_TAG "record/1"
 #define TASK_EVENT "ECS Task State Change"
@@ -509,6 +510,7 @@ parse_task(const json_t *o, struct task *t, struct why *w)
 			return -1;
 	if (parse_containers(o, t, w) != 0 || parse_tags(o, t, w) != 0)
 		return -1;
+	input_serving_task(o, t);
 	return 0;
 }
 
@@ -590,6 +592,7 @@ parse_metadata(const json_t *o, struct task *t, struct why *w)
 			k->exit_code = (int)code;
 		}
 	}
+	input_serving_metadata(o, t);
 	t->from_metadata = true;
 	rc = 0;
 out:

@@ -379,6 +379,7 @@ build_details(const struct view *v, const struct report_row *row, struct lines *
 		lines_add(l, "  stop code %s", nz(t->stop_code));
 		lines_add(l, "  reason %s", nz(t->stopped_reason));
 	}
+	tui_serving_details(r, row, l, lines_add);
 	lines_add(l, "  %s %s %s, capacity %s, %s, cpu %s, memory %s", nz(t->launch_type),
 		  nz(t->platform_family), nz(t->platform_version), nz(t->capacity_provider),
 		  nz(t->availability_zone), nz(t->cpu), nz(t->memory));
