@@ -212,6 +212,10 @@ app_format(const struct cli_opts *o)
 {
 	if (o->format != FMT_AUTO)
 		return o->format;
+	/* --summary asks for the summary: print it, as benchstat does (--format tui opens
+	 * the UI on its summary view instead) */
+	if (o->summary)
+		return FMT_TABLE;
 	/* the UI reads keys from stdin: both ends must be a terminal */
 	return o->output == NULL && isatty(STDOUT_FILENO) && isatty(STDIN_FILENO) ? FMT_TUI
 										   : FMT_TABLE;
@@ -323,7 +327,8 @@ app_tui(const struct cli_opts *o, struct task_set *set, struct report *r, const 
 {
 	struct app_view v = { o, set, r, live };
 	struct tui_source src = { .report = r, .title = title, .ctx = &v };
-	struct tui_options to = { .no_color = o->no_color, .sort_col = -1 };
+	struct tui_options to = { .no_color = o->no_color, .sort_col = -1,
+				  .start_summary = o->summary };
 
 	if (live)
 		src.reload = app_view_reload;
