@@ -67,13 +67,7 @@ html_group_colour(size_t gi)
 bool
 html_task_failed(const struct task *t)
 {
-	if (t->stop_code != NULL && strcmp(t->stop_code, "TaskFailedToStart") == 0)
-		return true;
-	if (t->ts[TS_STARTED] != TS_NONE)
-		return false;
-	return t->stop_code != NULL || t->stopped_reason != NULL ||
-	       t->ts[TS_STOPPED] != TS_NONE || t->ts[TS_STOPPING] != TS_NONE ||
-	       (t->last_status != NULL && strcmp(t->last_status, "STOPPED") == 0);
+	return task_stage(t, NULL) == STAGE_FAILED;
 }
 
 int64_t

@@ -19,7 +19,7 @@ void html_fmt_secs(int64_t ms, char *out, size_t size);
 /* A group's colour (a palette that stays apart for colour-blind readers and in print). */
 const char *html_group_colour(size_t gi);
 
-/* A task that stopped (or is stopping) without having reached RUNNING. */
+/* A task that stopped (or is stopping) without having reached RUNNING: task_stage(). */
 bool html_task_failed(const struct task *t);
 /* The latest timestamp the task has (its end on a waterfall); TS_NONE if it has none. */
 int64_t html_task_end(const struct task *t);
