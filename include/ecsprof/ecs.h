@@ -1,5 +1,6 @@
-/* ecs: the Amazon ECS API over awsJson1_1 (ListTasks, DescribeTasks, DescribeServices,
- * ListClusters), signed with SigV4, retried as the SDKs do, with several requests in flight.
+/* ecs: the Amazon ECS API (ListTasks, DescribeTasks, DescribeServices, ListClusters), sent
+ * through the one AWS JSON-protocol client (src/aws/awsjson.h: signing, retries, errors),
+ * with several requests in flight (ecs_fetch.c).
  * Ownership: an ecs_client borrows its options' strings and callbacks for its lifetime and
  * owns its transports; results (ecs_service_list, cluster names) are the caller's, freed
  * with the matching _cleanup/_free; raw task JSON handed to a callback is borrowed. */
@@ -108,16 +109,15 @@ struct ecs_service_list {
 int ecs_describe_services(struct ecs_client *c, const char *cluster, const char *const *names,
 			  size_t n, struct ecs_service_list *out, struct err *err);
 void ecs_service_list_cleanup(struct ecs_service_list *l);
-/* Deep copy of one service appended to dst (for callers that merge lists). */
-void ecs_service_list_add(struct ecs_service_list *dst, const struct ecs_service *s);
 
 /* ListClusters, every page; short names ("prod", not the ARN). */
 int ecs_list_clusters(struct ecs_client *c, char ***names, size_t *n, struct err *err);
 void ecs_names_free(char **names, size_t n);
 
-/* Turns a failed response (status >= 300) into one line a user can act on:
+/* Turns a failed ECS response (status >= 300) into one line a user can act on:
  * "CODE: message — what to do", with err->aws_type = CODE and err->http_status set.
- * op is the operation ("DescribeTasks"), used for IAM hints. Returns -1. */
+ * op is the operation ("DescribeTasks"), used for IAM hints. Returns -1. (awsjson_error
+ * for ECS.) */
 int ecs_error_from_response(const char *op, const struct http_response *resp, int attempts,
 			    struct err *err);
 

@@ -1,0 +1,94 @@
+/* awsjson: the one client for AWS's JSON protocol (awsJson1_1: POST to the endpoint,
+ * "X-Amz-Target: <prefix><Operation>", a JSON body), shared by ECS, ECR and whatever comes
+ * next: endpoint, SigV4 signing, the standard retries, errors mapped to one line.
+ * Ownership: a client borrows its options' service, callbacks and strings for its lifetime
+ * and owns its copies of the endpoint parts; a json_t answer is the caller's (json_decref);
+ * the request body is borrowed. Private to src/aws/ because it speaks jansson, which no
+ * public header may (tests/style.sh).
+ *
+ * Adding an operation of an existing service (e.g. ECR's DescribeImages):
+ *   1. build the request:  json_t *req = json_pack("{s:s}", "repositoryName", name);
+ *   2. call it:            rc = awsjson_call(c, t, "DescribeImages", req, &resp, NULL, err);
+ *                          json_decref(req);
+ *   3. read the answer with jansson, copy what you keep into your own structs, and
+ *      json_decref(resp). On failure err already reads "Code: message — what to do"; add
+ *      hints for the service's own error codes to the table in awserr.c.
+ * Adding a service: one `const struct awsjson_service` (below, defined in awsjson.c) and
+ * its own client file (ecs.c is the model): resolve the endpoint with
+ * awsjson_endpoint(), create the client, and give each thread its own transport. */
+#ifndef ECSPROF_AWSJSON_H
+#define ECSPROF_AWSJSON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "ecsprof/creds.h"
+#include "ecsprof/err.h"
+#include "ecsprof/http.h"
+
+struct awsjson_service {
+	const char *service_id;     /* "ECS": AWS_ENDPOINT_URL_ECS, [services] key "ecs",
+				     * and the name in messages */
+	const char *signing_name;   /* "ecs": SigV4 service, and the IAM action prefix */
+	const char *target_prefix;  /* "AmazonEC2ContainerServiceV20141113." */
+	const char *host_prefix;    /* "ecs": https://ecs.REGION.amazonaws.com */
+};
+
+extern const struct awsjson_service awsjson_ecs;
+extern const struct awsjson_service awsjson_ecr;
+
+/* The service's endpoint as the AWS CLI resolves it: explicit_url (--endpoint-url) >
+ * AWS_ENDPOINT_URL_<ID> > AWS_ENDPOINT_URL > the profile's services section > the
+ * profile's endpoint_url > the standard regional host (FIPS / dual-stack applied). The
+ * caller frees *url. */
+int awsjson_endpoint(struct aws_context *ctx, const struct awsjson_service *svc,
+		     const char *explicit_url, char **url, struct err *err);
+
+/* Credentials for one request (creds_get in production). Called under the client's lock,
+ * so it need not be thread-safe. */
+typedef int awsjson_creds_fn(void *arg, struct aws_creds *out, struct err *err);
+
+struct awsjson_options {
+	const struct awsjson_service *service;   /* required */
+	const char *region;            /* signing region; required */
+	const char *endpoint;          /* resolved URL (awsjson_endpoint); required */
+	int max_attempts;              /* <= 0: 3 */
+	awsjson_creds_fn *creds;       /* required */
+	void *creds_arg;
+	bool debug;                    /* log the canonical request (token redacted) */
+};
+
+struct awsjson_client;
+
+int awsjson_client_new(const struct awsjson_options *o, struct awsjson_client **out,
+		       struct err *err);
+void awsjson_client_free(struct awsjson_client *c);
+
+/* Sends op with body (borrowed) through t and returns the parsed JSON object answer in
+ * *out. Safe from several threads at once, each with its own transport. A 200 whose body
+ * is not JSON (cut short by a proxy) is asked again like a 5xx. answered_ms (may be NULL)
+ * is when the answer arrived. On failure (-1) err is one line (awsjson_error). */
+int awsjson_call(struct awsjson_client *c, const struct http_transport *t, const char *op,
+		 json_t *body, json_t **out, int64_t *answered_ms, struct err *err);
+
+/* Counters since the last awsjson_reset(); a failed credential chain is remembered until
+ * then, so that the threads of one run do not each run it again. */
+struct awsjson_counts {
+	size_t requests;       /* HTTP attempts, retries included */
+	size_t throttled;      /* throttled responses */
+};
+void awsjson_reset(struct awsjson_client *c);
+void awsjson_counts(struct awsjson_client *c, struct awsjson_counts *out);
+const char *awsjson_region(const struct awsjson_client *c);
+
+/* Turns a failed response (status >= 300) into one line a user can act on:
+ * "CODE: message — what to do", with err->aws_type = CODE and err->http_status set. The
+ * code comes from X-Amzn-ErrorType, the JSON __type or code, or an XML <Code> (moto answers
+ * auth failures in XML); op is the operation, for IAM hints. Returns -1. */
+int awsjson_error(const struct awsjson_service *svc, const char *op,
+		  const struct http_response *resp, int attempts, struct err *err);
+
+#endif

@@ -1,0 +1,446 @@
+/* input_fields: the field readers of every input shape: typed values out of a jansson
+ * object into struct task, each problem worded as "FIELD: what" so that the caller can
+ * name the task first; and the quoting of untrusted text inside messages. */
+#include <errno.h>
+#include <inttypes.h>
+#include <jansson.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ecsprof/xalloc.h"
+#include "input_int.h"
+#include "input_serving.h"
+
+/* Untrusted text inside a message: printable ASCII only, so a message stays one line and
+ * never carries terminal escapes; long values are cut. */
+void
+input_quote(char *out, size_t size, const char *s, size_t len)
+{
+	size_t o = 0, max = size > 200 ? 192 : size - 8;
+
+	if (size < 16)
+		return;
+	out[o++] = '"';
+	for (size_t i = 0; i < len && o + 5 < size; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (i == max) {
+			out[o++] = '.';
+			out[o++] = '.';
+			out[o++] = '.';
+			break;
+		}
+		out[o++] = (c >= 0x20 && c < 0x7f && c != '"') ? (char)c : '?';
+	}
+	out[o++] = '"';
+	out[o] = '\0';
+}
+
+void
+input_sanitize(char *s)
+{
+	for (; *s != '\0'; s++)
+		if ((unsigned char)*s < 0x20 || (unsigned char)*s >= 0x7f)
+			*s = '?';
+}
+
+void
+input_describe(const json_t *v, char *out, size_t size)
+{
+	if (v == NULL) {
+		/* a member that is missing altogether, e.g. a recording line without "task" */
+		snprintf(out, size, "nothing");
+		return;
+	}
+	switch (json_typeof(v)) {
+	case JSON_STRING:
+		input_quote(out, size, json_string_value(v), json_string_length(v));
+		break;
+	case JSON_INTEGER:
+		snprintf(out, size, "the number %" JSON_INTEGER_FORMAT, json_integer_value(v));
+		break;
+	case JSON_REAL:
+		snprintf(out, size, "the number %g", json_real_value(v));
+		break;
+	case JSON_OBJECT:
+		snprintf(out, size, "an object");
+		break;
+	case JSON_ARRAY:
+		snprintf(out, size, "an array");
+		break;
+	case JSON_TRUE:
+	case JSON_FALSE:
+		snprintf(out, size, "a boolean");
+		break;
+	default:
+		snprintf(out, size, "null");
+		break;
+	}
+}
+
+
+int
+input_why_set(struct why *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+int
+input_why_set(struct why *w, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(w->msg, sizeof w->msg, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* "containers[2]." before a field problem found inside an array element */
+static void
+why_in(struct why *w, const char *array, size_t i)
+{
+	char inner[sizeof w->msg + 64];
+	size_t n;
+
+	snprintf(inner, sizeof inner, "%s[%zu].%s", array, i, w->msg);
+	n = strnlen(inner, sizeof w->msg - 1);
+	memcpy(w->msg, inner, n);
+	w->msg[n] = '\0';
+}
+
+/* The string at key, checked; *out is NULL when it is absent or null. */
+static int
+str_value(const json_t *obj, const char *key, const json_t **out, struct why *w)
+{
+	const json_t *v = json_object_get(obj, key);
+	char d[80];
+
+	*out = NULL;
+	if (v == NULL || json_is_null(v))
+		return 0;
+	if (!json_is_string(v)) {
+		input_describe(v, d, sizeof d);
+		return input_why_set(w, "%s: expected a string, got %s", key, d);
+	}
+	if (json_string_length(v) > INPUT_MAX_STRING)
+		return input_why_set(w, "%s: a string of %zu bytes, longer than the %zu-byte limit", key,
+		    json_string_length(v), INPUT_MAX_STRING);
+	*out = v;
+	return 0;
+}
+
+int
+input_get_str(const json_t *obj, const char *key, char **dst, struct why *w)
+{
+	const json_t *v;
+
+	if (str_value(obj, key, &v, w) != 0)
+		return -1;
+	if (v != NULL) {
+		free(*dst);
+		*dst = xstrndup(json_string_value(v), json_string_length(v));
+	}
+	return 0;
+}
+
+/* A string of task t: from t's pool when it has one (a worker's chunk: one copy of each
+ * text instead of a malloc per field), else t's own copy. */
+static int
+get_task_str(const struct task *t, const json_t *obj, const char *key, char **dst,
+    struct why *w)
+{
+	const json_t *v;
+
+	if (t->pool == NULL)
+		return input_get_str(obj, key, dst, w);
+	if (str_value(obj, key, &v, w) != 0)
+		return -1;
+	if (v != NULL)
+		task_strpool_assign(t->pool, dst, json_string_value(v), json_string_length(v));
+	return 0;
+}
+
+/* A whole number that is really a number: "3" or 3.5 are refused, not guessed. */
+int
+input_get_int(const json_t *obj, const char *key, bool *has, int64_t *out, struct why *w)
+{
+	const json_t *v = json_object_get(obj, key);
+	char d[80];
+
+	if (v == NULL || json_is_null(v))
+		return 0;
+	if (!json_is_integer(v)) {
+		input_describe(v, d, sizeof d);
+		return input_why_set(w, "%s: expected a whole number, got %s", key, d);
+	}
+	*has = true;
+	*out = json_integer_value(v);
+	return 0;
+}
+
+/* A timestamp: epoch seconds as a number (the API) or an ISO 8601 string (the AWS CLI,
+ * EventBridge, task metadata). A numeric string is read as epoch seconds too. */
+int
+input_get_time(const json_t *obj, const char *key, int64_t *out, struct why *w)
+{
+	const json_t *v = json_object_get(obj, key);
+	char d[80];
+	double secs;
+
+	if (v == NULL || json_is_null(v))
+		return 0;
+	if (json_is_integer(v)) {
+		secs = (double)json_integer_value(v);
+	} else if (json_is_real(v)) {
+		secs = json_real_value(v);
+	} else if (json_is_string(v)) {
+		const char *s = json_string_value(v);
+		char *end;
+
+		if (json_string_length(v) < 64 && timeutil_parse_iso8601(s, out) == 0)
+			return 0;
+		errno = 0;
+		secs = strtod(s, &end);
+		if (!(s[0] >= '0' && s[0] <= '9') || end == s || *end != '\0' || errno != 0 || json_string_length(v) >= 64) {
+			input_describe(v, d, sizeof d);
+			return input_why_set(w, "%s: expected a time (ISO 8601 or epoch seconds), got %s",
+			    key, d);
+		}
+	} else {
+		input_describe(v, d, sizeof d);
+		return input_why_set(w, "%s: expected a time, got %s", key, d);
+	}
+	if (timeutil_epoch_seconds_to_ms(secs, out) != 0) {
+		input_describe(v, d, sizeof d);
+		return input_why_set(w, "%s: %s is not a time in epoch seconds between 1970 and 9999%s",
+		    key, d, secs > 1e11 && secs < 1e15 ? " (milliseconds? ECS gives seconds)" : "");
+	}
+	return 0;
+}
+
+/* Arrays of objects; absent or null is an empty list. */
+static int
+get_array(const json_t *obj, const char *key, const json_t **arr, struct why *w)
+{
+	const json_t *v = json_object_get(obj, key);
+	char d[80];
+
+	*arr = NULL;
+	if (v == NULL || json_is_null(v))
+		return 0;
+	if (!json_is_array(v)) {
+		input_describe(v, d, sizeof d);
+		return input_why_set(w, "%s: expected an array, got %s", key, d);
+	}
+	for (size_t i = 0; i < json_array_size(v); i++) {
+		if (!json_is_object(json_array_get(v, i))) {
+			input_describe(json_array_get(v, i), d, sizeof d);
+			return input_why_set(w, "%s[%zu]: expected an object, got %s", key, i, d);
+		}
+	}
+	*arr = v;
+	return 0;
+}
+
+static const struct {
+	const char *key;
+	size_t off;
+} task_strings[] = {
+	{ "taskArn", offsetof(struct task, arn) },
+	{ "clusterArn", offsetof(struct task, cluster_arn) },
+	{ "taskDefinitionArn", offsetof(struct task, taskdef_arn) },
+	{ "group", offsetof(struct task, group) },
+	{ "startedBy", offsetof(struct task, started_by) },
+	{ "launchType", offsetof(struct task, launch_type) },
+	{ "platformVersion", offsetof(struct task, platform_version) },
+	{ "platformFamily", offsetof(struct task, platform_family) },
+	{ "capacityProviderName", offsetof(struct task, capacity_provider) },
+	{ "availabilityZone", offsetof(struct task, availability_zone) },
+	{ "cpu", offsetof(struct task, cpu) },
+	{ "memory", offsetof(struct task, memory) },
+	{ "lastStatus", offsetof(struct task, last_status) },
+	{ "desiredStatus", offsetof(struct task, desired_status) },
+	{ "stopCode", offsetof(struct task, stop_code) },
+	{ "stoppedReason", offsetof(struct task, stopped_reason) },
+	{ "healthStatus", offsetof(struct task, health_status) },
+};
+
+static const struct {
+	const char *key;
+	size_t off;
+} container_strings[] = {
+	{ "name", offsetof(struct container, name) },
+	{ "image", offsetof(struct container, image) },
+	{ "imageDigest", offsetof(struct container, image_digest) },
+	{ "lastStatus", offsetof(struct container, last_status) },
+	{ "reason", offsetof(struct container, reason) },
+};
+
+#define FIELD(base, off) ((char **)(void *)((char *)(base) + (off)))
+
+static int
+parse_containers(const json_t *o, struct task *t, struct why *w)
+{
+	const json_t *arr;
+
+	if (get_array(o, "containers", &arr, w) != 0)
+		return -1;
+	if (arr == NULL || json_array_size(arr) == 0)
+		return 0;
+	t->ncontainers = json_array_size(arr);
+	t->containers = xcalloc(t->ncontainers, sizeof *t->containers);
+	for (size_t i = 0; i < t->ncontainers; i++) {
+		const json_t *c = json_array_get(arr, i);
+		struct container *k = &t->containers[i];
+		int64_t code = 0;
+		bool has = false;
+
+		for (size_t f = 0; f < sizeof container_strings / sizeof container_strings[0]; f++)
+			if (get_task_str(t, c, container_strings[f].key,
+			    FIELD(k, container_strings[f].off), w) != 0)
+				goto bad;
+		if (input_get_int(c, "exitCode", &has, &code, w) != 0)
+			goto bad;
+		if (has && (code < INT32_MIN || code > INT32_MAX)) {
+			input_why_set(w, "exitCode: %" PRId64 " is out of range", code);
+			goto bad;
+		}
+		k->has_exit_code = has;
+		k->exit_code = (int)code;
+		continue;
+bad:
+		why_in(w, "containers", i);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+parse_tags(const json_t *o, struct task *t, struct why *w)
+{
+	const json_t *arr;
+
+	if (get_array(o, "tags", &arr, w) != 0)
+		return -1;
+	if (arr == NULL || json_array_size(arr) == 0)
+		return 0;
+	t->ntags = json_array_size(arr);
+	t->tags = xcalloc(t->ntags, sizeof *t->tags);
+	for (size_t i = 0; i < t->ntags; i++) {
+		const json_t *g = json_array_get(arr, i);
+
+		if (get_task_str(t, g, "key", &t->tags[i].key, w) != 0 ||
+		    get_task_str(t, g, "value", &t->tags[i].value, w) != 0) {
+			why_in(w, "tags", i);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* A DescribeTasks Task (camelCase), wherever it was found. */
+int
+input_parse_task(const json_t *o, struct task *t, struct why *w)
+{
+	w->msg[0] = '\0';
+	for (size_t f = 0; f < sizeof task_strings / sizeof task_strings[0]; f++)
+		if (get_task_str(t, o, task_strings[f].key, FIELD(t, task_strings[f].off), w) != 0)
+			return -1;
+	if (input_get_int(o, "version", &t->has_version, &t->version, w) != 0)
+		return -1;
+	for (int i = 0; i < TS_COUNT; i++)
+		if (input_get_time(o, ts_defs[i].json_name, &t->ts[i], w) != 0)
+			return -1;
+	if (parse_containers(o, t, w) != 0 || parse_tags(o, t, w) != 0)
+		return -1;
+	input_serving_task(o, t);
+	return 0;
+}
+
+/* "arn:aws:ecs:us-east-1:123:task/c/id" -> "arn:aws:ecs:us-east-1:123:" (6 fields). */
+static size_t
+arn_prefix_len(const char *arn)
+{
+	size_t colons = 0;
+
+	if (strncmp(arn, "arn:", 4) != 0)
+		return 0;
+	for (size_t i = 0; arn[i] != '\0'; i++)
+		if (arn[i] == ':' && ++colons == 5)
+			return i + 1;
+	return 0;
+}
+
+/* Task metadata endpoint v4 /task (PascalCase). Its Snapshotter is the one proof of a
+ * lazily loaded (SOCI) image. ImageID is the local image config digest, not the registry
+ * digest DescribeTasks reports, so it is not used as image_digest. */
+int
+input_parse_metadata(const json_t *o, struct task *t, struct why *w)
+{
+	char *family = NULL, *revision = NULL, *service = NULL;
+	const json_t *arr, *rev;
+	int rc = -1;
+
+	w->msg[0] = '\0';
+	if (input_get_str(o, "TaskARN", &t->arn, w) != 0 || input_get_str(o, "Cluster", &t->cluster_arn, w) != 0 ||
+	    input_get_str(o, "Family", &family, w) != 0 ||
+	    input_get_str(o, "ServiceName", &service, w) != 0 ||
+	    input_get_str(o, "DesiredStatus", &t->desired_status, w) != 0 ||
+	    input_get_str(o, "KnownStatus", &t->last_status, w) != 0 ||
+	    input_get_str(o, "AvailabilityZone", &t->availability_zone, w) != 0 ||
+	    input_get_str(o, "LaunchType", &t->launch_type, w) != 0)
+		goto out;
+	/* Revision is a string in v4 ("26"); accept a number too */
+	rev = json_object_get(o, "Revision");
+	if (json_is_integer(rev))
+		revision = xasprintf("%" JSON_INTEGER_FORMAT, json_integer_value(rev));
+	else if (input_get_str(o, "Revision", &revision, w) != 0)
+		goto out;
+	for (int i = 0; i < TS_COUNT; i++)
+		if (ts_defs[i].meta_name != NULL &&
+		    input_get_time(o, ts_defs[i].meta_name, &t->ts[i], w) != 0)
+			goto out;
+	if (t->arn == NULL) {
+		input_why_set(w, "TaskARN: missing");
+		goto out;
+	}
+	if (family != NULL) {
+		size_t pl = arn_prefix_len(t->arn);
+
+		t->taskdef_arn = xasprintf("%.*stask-definition/%s%s%s", (int)pl, t->arn, family,
+		    revision ? ":" : "", revision ? revision : "");
+	}
+	if (service != NULL)
+		t->group = xasprintf("service:%s", service);
+	if (get_array(o, "Containers", &arr, w) != 0)
+		goto out;
+	if (arr != NULL && json_array_size(arr) > 0) {
+		t->ncontainers = json_array_size(arr);
+		t->containers = xcalloc(t->ncontainers, sizeof *t->containers);
+		for (size_t i = 0; i < t->ncontainers; i++) {
+			const json_t *c = json_array_get(arr, i);
+			struct container *k = &t->containers[i];
+			int64_t code = 0;
+			bool has = false;
+
+			if (input_get_str(c, "Name", &k->name, w) != 0 ||
+			    input_get_str(c, "Image", &k->image, w) != 0 ||
+			    input_get_str(c, "KnownStatus", &k->last_status, w) != 0 ||
+			    input_get_str(c, "Snapshotter", &k->snapshotter, w) != 0 ||
+			    input_get_int(c, "ExitCode", &has, &code, w) != 0) {
+				why_in(w, "Containers", i);
+				goto out;
+			}
+			k->has_exit_code = has && code >= INT32_MIN && code <= INT32_MAX;
+			k->exit_code = (int)code;
+		}
+	}
+	input_serving_metadata(o, t);
+	t->from_metadata = true;
+	rc = 0;
+out:
+	free(family);
+	free(revision);
+	free(service);
+	return rc;
+}

@@ -1,0 +1,97 @@
+/* input_int: what the files of the input reader share (input.c: the shape dispatch;
+ * input_fields.c: the field readers; input_read.c: bytes to documents, threaded;
+ * input_key.c: record keys). jansson stays inside these files and fastjson.c.
+ * Ownership: a pctx owns its results and the string pool of their tasks until
+ * input_merge() moves the tasks into the set. */
+#ifndef ECSPROF_INPUT_INT_H
+#define ECSPROF_INPUT_INT_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ecsprof/err.h"
+#include "ecsprof/input.h"
+#include "ecsprof/task.h"
+
+#define RECORD_TAG "record/1"
+#define TASK_EVENT "ECS Task State Change"
+
+/* ---- results of parsing one document (input.c) ---- */
+
+enum origin { ORIGIN_TASK, ORIGIN_EVENT, ORIGIN_RECORD, ORIGIN_METADATA };
+
+enum item_kind { ITEM_TASK, ITEM_SKIP, ITEM_FAILURE };
+
+struct item {
+	enum item_kind kind;
+	enum origin origin;
+	struct task task;   /* ITEM_TASK */
+	char *msg;          /* warnings: the whole line, "FILE:LINE: ..." */
+};
+
+struct items {
+	struct item *v;
+	size_t n, cap;
+};
+
+/* What parsing one document needs and produces; one per worker chunk. */
+struct pctx {
+	const char *name;
+	long line;             /* line of the document in the file; 0 for a whole document */
+	struct items out;
+	size_t other_events;   /* EventBridge events that are not task state changes */
+	char other_type[80];
+	bool failed;           /* document-level error in err */
+	struct err err;
+	struct task_strpool *strings;   /* of the tasks in out (those parsed by one_task) */
+};
+
+struct fstate {
+	const char *name;
+	struct input_stats st;
+	size_t other_events;
+	char other_type[80];
+};
+
+/* A finished warning line, to the warning sink (from the calling thread only). */
+void input_warn(const char *line);
+void input_pctx_init(struct pctx *c, const char *name);
+/* The results, and the strings of the tasks among them (the set took copies). */
+void input_pctx_cleanup(struct pctx *c);
+/* Moves c's tasks into set (counting them in f) and delivers its warnings, in order. */
+void input_merge(struct fstate *f, struct pctx *c, struct task_set *set);
+/* Every line of a chunk of JSON Lines; stops at the first document error, whose earlier
+ * results stay valid. Thread-safe: one pctx per thread. */
+void input_parse_lines(struct pctx *c, const char *data, size_t len, long first_line);
+/* One whole document. */
+void input_parse_doc(struct pctx *c, const char *data, size_t len);
+bool input_blank(const char *s, size_t n);
+
+/* ---- field readers (input_fields.c) ---- */
+
+/* Field problems are collected as "FIELD: what" so the caller can name the task first. */
+struct why {
+	char msg[320];
+};
+
+int input_why_set(struct why *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Untrusted text inside a message: printable ASCII only, so a message stays one line and
+ * never carries terminal escapes; long values are cut. */
+void input_quote(char *out, size_t size, const char *s, size_t len);
+/* Control and non-ASCII bytes to '?', in place. */
+void input_sanitize(char *s);
+/* "the number 3", "an array", a quoted string...: what a value is, for messages. */
+void input_describe(const json_t *v, char *out, size_t size);
+/* A string member (NULL when absent or null), a whole number, an ECS time: 0, or -1 with
+ * the problem in w. */
+int input_get_str(const json_t *obj, const char *key, char **dst, struct why *w);
+int input_get_int(const json_t *obj, const char *key, bool *has, int64_t *out, struct why *w);
+int input_get_time(const json_t *obj, const char *key, int64_t *out, struct why *w);
+/* A DescribeTasks task object / a task metadata v4 document into t (strings into t->pool
+ * when set). */
+int input_parse_task(const json_t *o, struct task *t, struct why *w);
+int input_parse_metadata(const json_t *o, struct task *t, struct why *w);
+
+#endif

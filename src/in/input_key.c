@@ -1,0 +1,89 @@
+/* input_key: the identity of a task state (taskArn, version, fetched_at) read without
+ * building a struct task: record.c's merge keys. */
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ecsprof/input.h"
+#include "ecsprof/timeutil.h"
+#include "input_int.h"
+
+void
+input_key_cleanup(struct input_key *k)
+{
+	free(k->arn);
+	k->arn = NULL;
+}
+
+static int
+key_from_task(const json_t *o, struct input_key *k, struct why *w)
+{
+	w->msg[0] = '\0';
+	if (!json_is_object(o))
+		return input_why_set(w, "a task must be a JSON object");
+	if (input_get_str(o, "taskArn", &k->arn, w) != 0)
+		return -1;
+	if (k->arn == NULL)
+		return input_why_set(w, "taskArn: missing");
+	return input_get_int(o, "version", &k->has_version, &k->version, w);
+}
+
+int
+input_peek_task(const char *json, size_t len, struct input_key *k, struct err *err)
+{
+	json_error_t e;
+	json_t *root;
+	struct why w;
+	int rc = 0;
+
+	memset(k, 0, sizeof *k);
+	k->fetched_at_ms = TS_NONE;
+	root = json_loadb(json, len, 0, &e);
+	if (root == NULL) {
+		input_sanitize(e.text);
+		return err_set(err, ERR_PARSE, "malformed task JSON at column %d: %s", e.column,
+		    e.text);
+	}
+	if (key_from_task(root, k, &w) != 0) {
+		input_key_cleanup(k);
+		rc = err_set(err, ERR_PARSE, "task: %s", w.msg);
+	}
+	json_decref(root);
+	return rc;
+}
+
+int
+input_peek_record(const char *line, size_t len, struct input_key *k, struct err *err)
+{
+	json_error_t e;
+	json_t *root;
+	const json_t *tag;
+	struct why w;
+	int rc = -1;
+
+	memset(k, 0, sizeof *k);
+	k->fetched_at_ms = TS_NONE;
+	root = json_loadb(line, len, 0, &e);
+	if (root == NULL) {
+		input_sanitize(e.text);
+		return err_set(err, ERR_PARSE, "not an ecsprof recording line: malformed JSON at "
+		    "column %d: %s", e.column, e.text);
+	}
+	tag = json_object_get(root, "ecsprof");
+	if (!json_is_string(tag) || strcmp(json_string_value(tag), RECORD_TAG) != 0) {
+		err_set(err, ERR_PARSE, "not an ecsprof recording line (no \"ecsprof\":\"%s\")",
+		    RECORD_TAG);
+		goto out;
+	}
+	w.msg[0] = '\0';
+	if (input_get_time(root, "fetched_at", &k->fetched_at_ms, &w) != 0 ||
+	    key_from_task(json_object_get(root, "task"), k, &w) != 0) {
+		input_key_cleanup(k);
+		err_set(err, ERR_PARSE, "recording line: %s", w.msg);
+		goto out;
+	}
+	rc = 0;
+out:
+	json_decref(root);
+	return rc;
+}

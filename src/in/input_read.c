@@ -1,0 +1,519 @@
+/* input_read: bytes from a file, stdin or memory into documents: JSON Lines as a stream
+ * of chunks that worker threads parse while the calling thread reads ahead and merges the
+ * results in input order (so memory follows the number of tasks, not the file size, and
+ * the output never depends on thread timing), or one whole document. */
+#include <errno.h>
+#include <jansson.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ecsprof/buf.h"
+#include "ecsprof/input.h"
+#include "ecsprof/xalloc.h"
+#include "input_int.h"
+
+static unsigned tune_threads;
+static size_t tune_chunk;
+
+void
+input_set_tuning(unsigned threads, size_t chunk_bytes)
+{
+	tune_threads = threads;
+	tune_chunk = chunk_bytes;
+}
+
+/* ---- reading: files, stdin and memory alike ----------------------------------------- */
+
+struct src {
+	FILE *f;
+	const char *mem;
+	size_t len, pos;
+	bool eof;
+	int error;      /* errno of a failed read */
+};
+
+static size_t
+src_read(struct src *s, char *dst, size_t n)
+{
+	size_t got;
+
+	if (s->eof)
+		return 0;
+	if (s->f == NULL) {
+		got = s->len - s->pos < n ? s->len - s->pos : n;
+		memcpy(dst, s->mem + s->pos, got);
+		s->pos += got;
+	} else {
+		got = fread(dst, 1, n, s->f);
+		if (got < n && ferror(s->f))
+			s->error = errno ? errno : EIO;
+	}
+	if (got < n)
+		s->eof = true;
+	return got;
+}
+
+struct chunk {
+	char *data;
+	size_t len;
+	long first_line;
+	struct pctx c;
+	int state;          /* SLOT_FREE, SLOT_READY, SLOT_BUSY, SLOT_DONE */
+	size_t seq;
+};
+
+enum { SLOT_FREE, SLOT_READY, SLOT_BUSY, SLOT_DONE };
+
+/* The reader's state: bytes of an unfinished line carried into the next chunk. */
+struct reader {
+	struct src *src;
+	const char *name;
+	size_t chunk_bytes;
+	char *carry;
+	size_t carry_len;
+	long next_line;
+};
+
+static const char *
+last_nl(const char *p, size_t n)
+{
+	while (n > 0) {
+		if (p[n - 1] == '\n')
+			return p + n - 1;
+		n--;
+	}
+	return NULL;
+}
+
+/* Fills k with whole lines (at least one, unless the input ended). 0 at end of input,
+ * 1 with a chunk, -1 on a line longer than INPUT_MAX_LINE or a read error. */
+static int
+reader_next(struct reader *r, struct chunk *k, struct err *err)
+{
+	size_t cap = r->chunk_bytes > r->carry_len ? r->chunk_bytes : r->carry_len * 2;
+	size_t len = r->carry_len, scanned = 0;
+	char *data = xmalloc(cap);
+	const char *nl;
+
+	if (r->carry_len)
+		memcpy(data, r->carry, r->carry_len);
+	r->carry_len = 0;
+	for (;;) {
+		len += src_read(r->src, data + len, cap - len);
+		if (r->src->error) {
+			free(data);
+			return err_set(err, ERR_IO, "%s: %s", r->name, strerror(r->src->error));
+		}
+		nl = last_nl(data + scanned, len - scanned);
+		if (nl != NULL || r->src->eof)
+			break;
+		scanned = len;
+		if (cap >= INPUT_MAX_LINE) {
+			free(data);
+			return err_set(err, ERR_PARSE, "%s:%ld: a line longer than %zu MiB: not JSON "
+			    "Lines this program can read", r->name, r->next_line, INPUT_MAX_LINE >> 20);
+		}
+		cap *= 2;
+		data = xrealloc(data, cap);
+	}
+	if (len == 0) {
+		free(data);
+		return 0;
+	}
+	if (nl != NULL && !r->src->eof) {
+		size_t keep = (size_t)(nl + 1 - data);
+
+		if (len - keep > 0) {
+			r->carry = xrealloc(r->carry, len - keep);
+			memcpy(r->carry, nl + 1, len - keep);
+		}
+		r->carry_len = len - keep;
+		len = keep;
+	}
+	k->data = data;
+	k->len = len;
+	k->first_line = r->next_line;
+	for (const char *p = data; (p = memchr(p, '\n', len - (size_t)(p - data))) != NULL; p++)
+		r->next_line++;
+	return 1;
+}
+
+/* The worker pool for JSON Lines. */
+struct pool {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	struct chunk *slots;
+	size_t nslots;
+	bool stop;
+};
+
+static void *
+worker(void *arg)
+{
+	struct pool *p = arg;
+
+	pthread_mutex_lock(&p->mu);
+	for (;;) {
+		struct chunk *k = NULL;
+
+		for (size_t i = 0; i < p->nslots; i++)
+			if (p->slots[i].state == SLOT_READY &&
+			    (k == NULL || p->slots[i].seq < k->seq))
+				k = &p->slots[i];
+		if (k == NULL) {
+			if (p->stop)
+				break;
+			pthread_cond_wait(&p->cv, &p->mu);
+			continue;
+		}
+		k->state = SLOT_BUSY;
+		pthread_mutex_unlock(&p->mu);
+		input_parse_lines(&k->c, k->data, k->len, k->first_line);
+		pthread_mutex_lock(&p->mu);
+		k->state = SLOT_DONE;
+		pthread_cond_broadcast(&p->cv);
+	}
+	pthread_mutex_unlock(&p->mu);
+	return NULL;
+}
+
+static unsigned
+thread_count(void)
+{
+	long n;
+
+	if (tune_threads > 0)
+		return tune_threads;
+	n = sysconf(_SC_NPROCESSORS_ONLN);
+	if (n < 1)
+		return 1;
+	return n > 4 ? 4 : (unsigned)n;
+}
+
+/* Merges a finished chunk; returns -1 (err filled) if it ended in a document error. */
+static int
+finish_chunk(struct fstate *f, struct chunk *k, struct task_set *set, struct err *err)
+{
+	int rc = 0;
+
+	input_merge(f, &k->c, set);
+	if (k->c.failed) {
+		*err = k->c.err;
+		rc = -1;
+	}
+	free(k->data);
+	k->data = NULL;
+	return rc;
+}
+
+static int
+lines_threaded(struct fstate *f, struct reader *r, struct chunk *first, unsigned nthreads,
+    struct task_set *set, struct err *err)
+{
+	struct pool p;
+	struct err rerr;
+	pthread_t *tids = xcalloc(nthreads, sizeof *tids);
+	size_t seq = 0, done = 0;
+	unsigned started = 0;
+	int rc = 0, more = 1;
+
+	memset(&p, 0, sizeof p);
+	err_clear(&rerr);
+	pthread_mutex_init(&p.mu, NULL);
+	pthread_cond_init(&p.cv, NULL);
+	p.nslots = (size_t)nthreads * 2;
+	p.slots = xcalloc(p.nslots, sizeof *p.slots);
+	for (unsigned i = 0; i < nthreads; i++)
+		if (pthread_create(&tids[started], NULL, worker, &p) == 0)
+			started++;
+	if (started == 0) {
+		/* no threads to be had: parse on this one, same results */
+		input_parse_lines(&first->c, first->data, first->len, first->first_line);
+		rc = finish_chunk(f, first, set, err);
+		while (rc == 0 && (more = reader_next(r, first, err)) == 1) {
+			input_pctx_init(&first->c, f->name);
+			input_parse_lines(&first->c, first->data, first->len, first->first_line);
+			rc = finish_chunk(f, first, set, err);
+		}
+		goto out;
+	}
+	for (;;) {
+		struct chunk *k = &p.slots[seq % p.nslots];
+		bool parsed;
+
+		/* a slot goes READY (here), BUSY and DONE (workers), then READY again here
+		 * once merged; workers only touch READY slots, so merging needs no lock */
+		pthread_mutex_lock(&p.mu);
+		while (k->state != SLOT_FREE && k->state != SLOT_DONE)
+			pthread_cond_wait(&p.cv, &p.mu);
+		parsed = k->state == SLOT_DONE;
+		pthread_mutex_unlock(&p.mu);
+		if (parsed) {
+			if (finish_chunk(f, k, set, err) != 0) {
+				rc = -1;
+				break;
+			}
+			done++;
+		}
+		if (!more)
+			break;
+		if (seq == 0) {
+			/* field by field: state may be read by workers (under the lock) meanwhile */
+			k->data = first->data;
+			k->len = first->len;
+			k->first_line = first->first_line;
+			k->c = first->c;
+			memset(first, 0, sizeof *first);
+		} else {
+			more = reader_next(r, k, &rerr);
+			if (more <= 0) {
+				/* drain what is in flight, in order */
+				for (size_t s = seq + 1; s < seq + p.nslots && rc == 0; s++) {
+					struct chunk *d = &p.slots[s % p.nslots];
+
+					bool ready;
+
+					pthread_mutex_lock(&p.mu);
+					while (d->state == SLOT_READY || d->state == SLOT_BUSY)
+						pthread_cond_wait(&p.cv, &p.mu);
+					ready = d->state == SLOT_DONE && d->data != NULL;
+					pthread_mutex_unlock(&p.mu);
+					if (ready && finish_chunk(f, d, set, err) != 0)
+						rc = -1;
+				}
+				if (rc == 0 && more < 0) {
+					*err = rerr;
+					rc = -1;
+				}
+				break;
+			}
+			input_pctx_init(&k->c, f->name);
+		}
+		k->seq = seq++;
+		pthread_mutex_lock(&p.mu);
+		k->state = SLOT_READY;
+		pthread_cond_broadcast(&p.cv);
+		pthread_mutex_unlock(&p.mu);
+	}
+	/* stop: workers finish what they hold; then free whatever was not merged */
+	pthread_mutex_lock(&p.mu);
+	p.stop = true;
+	for (size_t i = 0; i < p.nslots; i++)
+		if (p.slots[i].state == SLOT_READY)
+			p.slots[i].state = SLOT_DONE; /* never parsed: nothing inside */
+	pthread_cond_broadcast(&p.cv);
+	pthread_mutex_unlock(&p.mu);
+	for (unsigned i = 0; i < started; i++)
+		pthread_join(tids[i], NULL);
+	for (size_t i = 0; i < p.nslots; i++) {
+		input_pctx_cleanup(&p.slots[i].c);
+		free(p.slots[i].data);
+	}
+out:
+	if (more < 0 && started == 0)
+		rc = -1;
+	free(first->data);
+	input_pctx_cleanup(&first->c);
+	free(p.slots);
+	free(tids);
+	pthread_mutex_destroy(&p.mu);
+	pthread_cond_destroy(&p.cv);
+	return rc;
+}
+
+static int
+read_whole(struct fstate *f, struct reader *r, struct chunk *first, struct task_set *set,
+    struct err *err)
+{
+	struct pctx c;
+	struct buf b;
+	int rc;
+
+	input_pctx_init(&c, f->name);
+	if (r->src->f == NULL) {
+		/* in memory already: parse in place (after a byte order mark, if any) */
+		size_t bom = r->src->len >= 3 && memcmp(r->src->mem, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
+
+		input_parse_doc(&c, r->src->mem + bom, r->src->len - bom);
+	} else {
+		char tmp[65536];
+		size_t n;
+
+		buf_init(&b, INPUT_MAX_DOC);
+		if (buf_add(&b, first->data, first->len) != 0 ||
+		    buf_add(&b, r->carry, r->carry_len) != 0)
+			goto too_big;
+		while ((n = src_read(r->src, tmp, sizeof tmp)) > 0)
+			if (buf_add(&b, tmp, n) != 0)
+				goto too_big;
+		if (r->src->error) {
+			buf_cleanup(&b);
+			return err_set(err, ERR_IO, "%s: %s", f->name, strerror(r->src->error));
+		}
+		input_parse_doc(&c, buf_str(&b), b.len);
+		buf_cleanup(&b);
+	}
+	input_merge(f, &c, set);
+	rc = c.failed ? -1 : 0;
+	if (c.failed)
+		*err = c.err;
+	return rc;
+too_big:
+	buf_cleanup(&b);
+	return err_set(err, ERR_PARSE, "%s: a document larger than %zu MiB is not supported; "
+	    "write it as JSON Lines (one task or event per line)", f->name, INPUT_MAX_DOC >> 20);
+}
+
+/* Decides between JSON Lines and one whole document from the first non-blank line: when
+ * it is a complete JSON value on its own, the input is JSON Lines (a one-line document is
+ * JSON Lines of one line); when it ends early, the document spans lines. */
+static int
+read_src(const char *name, struct src *s, struct task_set *set, struct input_stats *st,
+    struct err *err)
+{
+	struct fstate f;
+	struct reader r;
+	struct chunk first;
+	const char *p, *end;
+	int rc = 0, more;
+	bool whole = false;
+
+	memset(&f, 0, sizeof f);
+	f.name = name;
+	memset(&r, 0, sizeof r);
+	r.src = s;
+	r.name = name;
+	r.chunk_bytes = tune_chunk ? tune_chunk : (size_t)1 << 20;
+	r.next_line = 1;
+	memset(&first, 0, sizeof first);
+	json_object_seed(0); /* before any thread: jansson seeds its hash once */
+
+	more = reader_next(&r, &first, err);
+	if (more < 0)
+		goto out_err;
+	if (more == 0)
+		goto empty;
+	/* a UTF-8 byte order mark, as some Windows editors write, is not JSON */
+	if (first.len >= 3 && memcmp(first.data, "\xef\xbb\xbf", 3) == 0)
+		memset(first.data, ' ', 3);
+	p = first.data;
+	end = first.data + first.len;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+
+		if (!input_blank(p, n)) {
+			json_error_t e;
+			json_t *root = json_loadb(p, n, 0, &e);
+
+			if (root != NULL)
+				json_decref(root);
+			else if (json_error_code(&e) == json_error_premature_end_of_input)
+				whole = true;
+			break;
+		}
+		p += n + 1;
+	}
+	if (p >= end && r.src->eof)
+		goto empty;
+	if (whole) {
+		if (s->f == NULL) {
+			free(first.data);
+			first.data = NULL;
+		}
+		rc = read_whole(&f, &r, &first, set, err);
+		free(first.data);
+	} else {
+		unsigned nt = thread_count();
+
+		input_pctx_init(&first.c, name);
+		if (nt <= 1 || r.src->eof) {
+			/* small input or one CPU: no threads */
+			input_parse_lines(&first.c, first.data, first.len, first.first_line);
+			rc = finish_chunk(&f, &first, set, err);
+			while (rc == 0 && (more = reader_next(&r, &first, err)) == 1) {
+				input_pctx_init(&first.c, name);
+				input_parse_lines(&first.c, first.data, first.len, first.first_line);
+				rc = finish_chunk(&f, &first, set, err);
+			}
+			if (more < 0)
+				rc = -1;
+		} else {
+			rc = lines_threaded(&f, &r, &first, nt, set, err);
+		}
+	}
+	free(r.carry);
+	if (f.other_events > 0) {
+		char msg[400];
+
+		snprintf(msg, sizeof msg, "%s: skipped %zu EventBridge event%s that %s not \"%s\" "
+		    "(first: detail-type %s)", name, f.other_events, f.other_events == 1 ? "" : "s",
+		    f.other_events == 1 ? "is" : "are", TASK_EVENT, f.other_type);
+		input_warn(msg);
+		f.st.skipped += f.other_events;
+	}
+	if (rc == 0 && f.st.tasks == 0 && f.st.skipped > 0)
+		rc = err_set(err, ERR_PARSE, "%s: no usable task in it (%zu skipped, see the warnings)",
+		    name, f.st.skipped);
+	goto add;
+empty:
+	{
+		char msg[300];
+
+		snprintf(msg, sizeof msg, "%s: empty input, no tasks in it", name);
+		input_warn(msg);
+	}
+	free(first.data);
+	free(r.carry);
+	return 0;
+out_err:
+	free(r.carry);
+	rc = -1;
+add:
+	if (st != NULL) {
+		st->tasks += f.st.tasks;
+		st->events += f.st.events;
+		st->records += f.st.records;
+		st->metadata += f.st.metadata;
+		st->duplicates += f.st.duplicates;
+		st->skipped += f.st.skipped;
+		st->failures += f.st.failures;
+	}
+	return rc;
+}
+
+int
+input_read_mem(const char *name, const char *data, size_t len, struct task_set *set,
+    struct input_stats *st, struct err *err)
+{
+	struct src s;
+
+	memset(&s, 0, sizeof s);
+	s.mem = data;
+	s.len = len;
+	return read_src(name, &s, set, st, err);
+}
+
+int
+input_read_file(const char *path, struct task_set *set, struct input_stats *st,
+    struct err *err)
+{
+	struct src s;
+	int rc;
+
+	memset(&s, 0, sizeof s);
+	if (strcmp(path, "-") == 0) {
+		s.f = stdin;
+		return read_src("-", &s, set, st, err);
+	}
+	s.f = fopen(path, "rb");
+	if (s.f == NULL)
+		return err_set(err, ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+	rc = read_src(path, &s, set, st, err);
+	fclose(s.f);
+	return rc;
+}
+
