@@ -38,6 +38,7 @@ struct watch_options {
 	struct atomicfile *out_file;  /* -o FILE instead of out: published at the first line */
 	bool no_color;
 	const char *title;            /* e.g. "watch cluster prod service web" */
+	enum time_format time_format; /* CSV lines' times (--time-format) */
 };
 
 #define WATCH_BACKOFF_MAX_MS 60000
