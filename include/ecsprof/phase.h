@@ -34,8 +34,8 @@ int64_t phase_ms(const struct task *t, enum phase_id p);
 bool phase_is_negative(const struct task *t, enum phase_id p);
 int phase_by_name(const char *name);  /* -1 if unknown */
 
-/* Where a task that has not reached RUNNING stands: the phase it is in (PROVISION, PULL
- * or START), since when (ms); -1 when it is RUNNING, stopped, or has no createdAt. */
+/* task_stage() (task.h) in phase terms: the phase a task still starting is in
+ * (PROVISION, PULL or START) and since when (ms); -1 in any other stage. */
 int phase_current(const struct task *t, int64_t *since_ms);
 
 #endif

@@ -17,8 +17,9 @@ struct stats_summary {
 double stats_percentile_sorted(const double *sorted, size_t n, double q);
 /* Sorts v in place and fills out. */
 void stats_summarize(double *v, size_t n, struct stats_summary *out);
-/* Two-sided Mann-Whitney U test of a vs b. Exact distribution when both samples are
- * small (n <= 20 each) and there are no ties; otherwise the normal approximation with tie
+/* Two-sided Mann-Whitney U test of a vs b. The exact permutation distribution (with ties:
+ * midranks, as R's coin and scipy's permutation test count them) whenever it is cheap to
+ * count (up to about 50 against 50); otherwise the normal approximation with tie
  * correction and continuity correction. *u gets U of sample a. Returns -1 (p untouched)
  * when either sample is empty. p = 1 for identical samples or all ties. */
 int stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb,

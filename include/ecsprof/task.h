@@ -119,6 +119,33 @@ struct task_set {
 	struct task_strpool *pool;
 };
 
+/* Where a task stands: the one answer every output (table, TUI, watch, phases) reads,
+ * so that no two of them can disagree about a task. */
+enum task_stage {
+	STAGE_UNKNOWN,        /* no createdAt, and no status that says more */
+	STAGE_PROVISION,      /* createdAt: capacity, ENI, agent (PROVISIONING, PENDING) */
+	STAGE_PULL,           /* pullStartedAt, no pullStoppedAt yet */
+	STAGE_START,          /* pullStoppedAt, not RUNNING yet */
+	STAGE_RUNNING,        /* startedAt, or lastStatus RUNNING */
+	STAGE_STOPPED,        /* stopping or stopped after it ran */
+	STAGE_FAILED,         /* stopping or stopped without ever running, or stop code
+				 TaskFailedToStart: a failed start */
+	STAGE_COUNT
+};
+extern const char *const task_stage_names[STAGE_COUNT];   /* "provision", ..., "failed" */
+
+/* The task's stage and, in *since_ms (may be NULL), when that stage began (ms since the
+ * epoch; TS_NONE when the data does not say). A task is on its way down from the first
+ * sign of it: stoppingAt, executionStoppedAt or stoppedAt, a stop code or reason, or
+ * lastStatus DEACTIVATING, STOPPING, DEPROVISIONING or STOPPED; it then is STAGE_FAILED
+ * when it never had a startedAt (or ECS says TaskFailedToStart), else STAGE_STOPPED. */
+enum task_stage task_stage(const struct task *t, int64_t *since_ms);
+/* True for STAGE_PROVISION, STAGE_PULL and STAGE_START: still starting. */
+bool task_stage_is_starting(enum task_stage s);
+/* ECS is done with the task: lastStatus STOPPED or a stoppedAt. A stage says where a task
+ * is; this says whether it can still change. */
+bool task_is_final(const struct task *t);
+
 void task_init(struct task *t);       /* zeroes, all ts = TS_NONE */
 void task_cleanup(struct task *t);
 /* Fills the derived fields (id, cluster, service, family, taskdef); call after parsing.

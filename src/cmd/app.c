@@ -24,6 +24,7 @@
 #include "ecsprof/watch.h"
 #include "ecsprof/xalloc.h"
 #include "ecsprof_version.h"
+#include "app_share.h"
 
 /* The SELECT options, applied to offline data the same way the live API applies them. */
 struct select_ctx {
@@ -211,6 +212,10 @@ app_format(const struct cli_opts *o)
 {
 	if (o->format != FMT_AUTO)
 		return o->format;
+	/* --summary asks for the summary: print it, as benchstat does (--format tui opens
+	 * the UI on its summary view instead) */
+	if (o->summary)
+		return FMT_TABLE;
 	/* the UI reads keys from stdin: both ends must be a terminal */
 	return o->output == NULL && isatty(STDOUT_FILENO) && isatty(STDIN_FILENO) ? FMT_TUI
 										   : FMT_TABLE;
@@ -264,10 +269,15 @@ app_write(const struct cli_opts *o, enum cli_format fmt, const struct report *r,
 		return -1;
 	switch (fmt) {
 	case FMT_CSV:
-		rc = o->summary ? csv_write_summary(of.f, r, err) : csv_write_tasks(of.f, r, err);
+		rc = o->summary ? csv_write_summary(of.f, r, err)
+				: csv_write_tasks_as(of.f, r, o->time_format, err);
 		break;
 	case FMT_JSON:
 		rc = o->summary ? jsonout_write_summary(of.f, r, err) : jsonout_write_tasks(of.f, r, err);
+		break;
+	case FMT_HTML:
+	case FMT_XLSX:
+		rc = app_share_write(o, fmt, of.f, r, err);   /* app_share.c */
 		break;
 	default: {
 		int width = of.f == stdout ? terminal_width() : TABLE_WIDTH_DEFAULT;
@@ -317,7 +327,8 @@ app_tui(const struct cli_opts *o, struct task_set *set, struct report *r, const 
 {
 	struct app_view v = { o, set, r, live };
 	struct tui_source src = { .report = r, .title = title, .ctx = &v };
-	struct tui_options to = { .no_color = o->no_color, .sort_col = -1 };
+	struct tui_options to = { .no_color = o->no_color, .sort_col = -1,
+				  .start_summary = o->summary };
 
 	if (live)
 		src.reload = app_view_reload;

@@ -21,8 +21,20 @@
 #include "ecsprof/watch.h"
 #include "ecsprof/xalloc.h"
 
-/* Where a task stands, as far as watch cares. */
-enum wstate { WS_UNKNOWN, WS_PROVISION, WS_PULL, WS_START, WS_RUNNING, WS_STOPPED };
+/* What a line in line mode reports: a task reaches RUNNING (it ran, even if it is already
+ * on its way down), or it is done (ECS will not change it again). Read from the model's
+ * task_stage(), so the lines and the screen agree on every task. */
+enum wline { WL_NONE, WL_RUNNING, WL_DONE };
+
+static enum wline
+line_state(const struct task *t)
+{
+	enum task_stage st = task_stage(t, NULL);
+
+	if ((st == STAGE_STOPPED || st == STAGE_FAILED) && task_is_final(t))
+		return WL_DONE;
+	return st == STAGE_RUNNING || st == STAGE_STOPPED ? WL_RUNNING : WL_NONE;
+}
 
 struct watch {
 	const struct watch_source *s;
@@ -55,25 +67,6 @@ status_is(const struct task *t, const char *s)
 	return t->last_status != NULL && strcmp(t->last_status, s) == 0;
 }
 
-static enum wstate
-task_state(const struct task *t)
-{
-	int64_t since;
-	int p;
-
-	if (t->ts[TS_STOPPED] != TS_NONE || status_is(t, "STOPPED"))
-		return WS_STOPPED;
-	if (t->ts[TS_STARTED] != TS_NONE || status_is(t, "RUNNING"))
-		return WS_RUNNING;
-	p = phase_current(t, &since);
-	switch (p) {
-	case PHASE_PROVISION: return WS_PROVISION;
-	case PHASE_PULL: return WS_PULL;
-	case PHASE_START: return WS_START;
-	default: return WS_UNKNOWN;
-	}
-}
-
 int64_t
 watch_next_interval(int64_t base_ms, int64_t current_ms, bool throttled)
 {
@@ -103,7 +96,7 @@ watch_time_to_running(const struct task_set *set, int64_t start_ms, size_t *n,
 	for (size_t i = 0; i < set->len; i++) {
 		const struct task *t = &set->tasks[i];
 		if (t->ts[TS_CREATED] == TS_NONE || start_ms == TS_NONE ||
-		    t->ts[TS_CREATED] < start_ms || task_state(t) != WS_RUNNING ||
+		    t->ts[TS_CREATED] < start_ms || line_state(t) != WL_RUNNING ||
 		    t->ts[TS_STARTED] == TS_NONE)
 			continue;
 		(*n)++;
@@ -138,7 +131,10 @@ write_csv_line(struct watch *w, FILE *f, const struct report_row *row, struct er
 	for (int c = 0; c < COL_COUNT; c++) {
 		if (c > 0)
 			buf_addc(&b, ',');
-		report_cell(&w->report, row, (enum col_id)c, cell, sizeof cell);
+		if (report_columns[c].kind == COL_TIME)
+			timeutil_format_as(report_cell_ms(row, (enum col_id)c), w->o->time_format, cell);
+		else
+			report_cell(&w->report, row, (enum col_id)c, cell, sizeof cell);
 		if (csv_add_cell(&b, cell, report_columns[c].kind == COL_TEXT) != 0) {
 			rc = err_set(err, ERR_INTERNAL, "watch: a CSV line is too long");
 			break;
@@ -160,13 +156,13 @@ emit_lines(struct watch *w, struct err *err)
 	for (size_t i = 0; i < w->report.nrows; i++) {
 		const struct report_row *row = &w->report.rows[i];
 		const struct task *t = row->task;
-		enum wstate now = task_state(t), before = WS_UNKNOWN;
-		if (now != WS_RUNNING && now != WS_STOPPED)
+		enum wline now = line_state(t), before = WL_NONE;
+		if (now == WL_NONE)
 			continue;
 		if (prev != NULL && t->arn != NULL) {
 			const struct task *p = task_set_find((struct task_set *)prev, t->arn);
 			if (p != NULL)
-				before = task_state(p);
+				before = line_state(p);
 		}
 		if (before == now)
 			continue;
@@ -222,7 +218,7 @@ poll_once(struct watch *w, struct err *err)
 		for (size_t i = 0; i < set->len; i++) {
 			const struct task *t = &set->tasks[i], *p;
 			p = t->arn != NULL ? task_set_find(prev, t->arn) : NULL;
-			w->changed[i] = p == NULL || task_state(p) != task_state(t);
+			w->changed[i] = p == NULL || task_stage(p, NULL) != task_stage(t, NULL);
 		}
 	}
 	return 0;
@@ -469,6 +465,7 @@ watch_main(const struct cli_opts *o, watch_build_fn *build, void *build_ctx, str
 	wo.interval_ms = o->interval_ms;
 	wo.polls = o->once;
 	wo.no_color = o->no_color;
+	wo.time_format = o->time_format;
 	switch (o->format) {
 	case FMT_AUTO:
 		wo.format = o->output == NULL && isatty(STDOUT_FILENO) && isatty(STDIN_FILENO) ?

@@ -44,29 +44,16 @@ phase_by_name(const char *name)
 	return -1;
 }
 
-static bool
-is_stopped(const struct task *t)
-{
-	return t->ts[TS_STOPPED] != TS_NONE || t->ts[TS_STOPPING] != TS_NONE ||
-	       t->ts[TS_EXECUTION_STOPPED] != TS_NONE ||
-	       (t->last_status != NULL && (strcmp(t->last_status, "STOPPED") == 0 ||
-					   strcmp(t->last_status, "DEPROVISIONING") == 0 ||
-					   strcmp(t->last_status, "STOPPING") == 0));
-}
-
 int
 phase_current(const struct task *t, int64_t *since_ms)
 {
-	if (t->ts[TS_STARTED] != TS_NONE || t->ts[TS_CREATED] == TS_NONE || is_stopped(t))
-		return -1;
-	if (t->ts[TS_PULL_STOPPED] != TS_NONE) {
-		*since_ms = t->ts[TS_PULL_STOPPED];
-		return PHASE_START;
+	int64_t since;
+
+	/* the stage is the answer (task.h); a phase is only the name of a starting one */
+	switch (task_stage(t, &since)) {
+	case STAGE_PROVISION: *since_ms = since; return PHASE_PROVISION;
+	case STAGE_PULL: *since_ms = since; return PHASE_PULL;
+	case STAGE_START: *since_ms = since; return PHASE_START;
+	default: return -1;
 	}
-	if (t->ts[TS_PULL_STARTED] != TS_NONE) {
-		*since_ms = t->ts[TS_PULL_STARTED];
-		return PHASE_PULL;
-	}
-	*since_ms = t->ts[TS_CREATED];
-	return PHASE_PROVISION;
 }

@@ -7,10 +7,10 @@
 #include "ecsprof/stats.h"
 #include "ecsprof/xalloc.h"
 
-/* Both samples at or below this size and no ties: the exact null distribution of U is
- * cheap (at most C(40,20) ~ 1.4e11 arrangements, counted, not enumerated) and the normal
- * approximation is poorest there. */
-#define STATS_EXACT_MAX 20
+/* The exact null distribution of the rank sum (ties included) costs about
+ * min(m,n) * (m+n) * (m+n)^2 steps; up to this it takes well under a second, beyond it the
+ * normal approximation is good (both samples are then large). */
+#define STATS_EXACT_MAX_STEPS 6.0e7
 
 static int
 stats_cmp_double(const void *a, const void *b)
@@ -80,38 +80,54 @@ stats_cmp_obs(const void *a, const void *b)
 				&((const struct stats_obs *)b)->v);
 }
 
-/* P(U >= u) under H0 for samples of m and n without ties. Counts the m-subsets of the
- * ranks 1..m+n by their rank sum: cnt[j][s] = number of j-subsets of the ranks seen so
- * far with sum s. U = s - m(m+1)/2. Counts stay below 2^53, so doubles are exact. */
+/* The exact permutation distribution of the rank sum of m of the N observations, with
+ * midranks for ties: ranks are doubled (2 * midrank is a whole number) and counted by tie
+ * group, cnt[j][s] = ways to pick j observations from the groups seen so far with doubled
+ * rank sum s; a group of t tied values at doubled rank r adds C(t,k) ways per k taken.
+ * Returns 2 * min(P(S >= obs), P(S <= obs)), obs the doubled rank sum of the sample. */
 static double
-stats_exact_sf(size_t m, size_t n, double u)
+stats_exact_p(size_t m, size_t N, const size_t *tsize, const size_t *trank2, size_t ngroups,
+	      size_t obs2)
 {
-	size_t N = m + n, smax = N * (N + 1) / 2, base = m * (m + 1) / 2;
-	double *cnt = xcalloc((m + 1) * (smax + 1), sizeof *cnt);
-	double ge = 0, all = 0;
+	size_t smax = N * (N + 1), row = smax + 1;
+	double *cnt = xcalloc((m + 1) * row, sizeof *cnt);
+	double ge = 0, le = 0, all = 0, p;
 
 	cnt[0] = 1;
-	for (size_t k = 1; k <= N; k++) {
-		size_t jtop = k < m ? k : m;
+	for (size_t g = 0; g < ngroups; g++) {
+		size_t t = tsize[g], r = trank2[g];
 
-		/* downwards in j so each rank is used at most once */
-		for (size_t j = jtop; j >= 1; j--) {
-			double *row = cnt + j * (smax + 1);
-			const double *prev = cnt + (j - 1) * (smax + 1);
+		/* downwards in j: cnt[j - k] still holds the counts without this group */
+		for (size_t j = m; j >= 1; j--) {
+			double binom = 1;
 
-			for (size_t s = smax; s >= k; s--)
-				row[s] += prev[s - k];
+			for (size_t k = 1; k <= t && k <= j; k++) {
+				const double *src = cnt + (j - k) * row;
+				double *dst = cnt + j * row;
+				size_t shift = k * r;
+
+				binom = binom * (double)(t - k + 1) / (double)k;
+				for (size_t s = smax; s >= shift; s--) {
+					if (src[s - shift] != 0)
+						dst[s] += binom * src[s - shift];
+					if (s == shift)
+						break;
+				}
+			}
 		}
 	}
-	for (size_t s = base; s <= smax; s++) {
-		double c = cnt[m * (smax + 1) + s];
+	for (size_t s = 0; s <= smax; s++) {
+		double c = cnt[m * row + s];
 
 		all += c;
-		if ((double)(s - base) >= u - 1e-9)
+		if (s >= obs2)
 			ge += c;
+		if (s <= obs2)
+			le += c;
 	}
 	free(cnt);
-	return ge / all;
+	p = 2.0 * (ge < le ? ge : le) / all;
+	return p > 1.0 ? 1.0 : p;
 }
 
 int
@@ -121,7 +137,7 @@ stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
 	size_t N = na + nb;
 	struct stats_obs *obs;
 	double ra = 0, ties = 0, u1, u2, umax, p;
-	bool has_ties = false;
+	size_t *tsize, *trank2, ngroups = 0, ra2 = 0, rb2 = 0;
 
 	if (na == 0 || nb == 0)
 		return -1;
@@ -131,6 +147,8 @@ stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
 	for (size_t i = 0; i < nb; i++)
 		obs[na + i] = (struct stats_obs){ b[i], 0 };
 	qsort(obs, N, sizeof *obs, stats_cmp_obs);
+	tsize = xmalloc(N * sizeof *tsize);
+	trank2 = xmalloc(N * sizeof *trank2);
 
 	/* midranks for runs of equal values; sum of t^3 - t for the tie correction */
 	for (size_t i = 0; i < N;) {
@@ -141,13 +159,18 @@ stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
 			j++;
 		rank = ((double)(i + 1) + (double)(j + 1)) / 2.0;
 		t = (double)(j - i + 1);
-		if (t > 1) {
-			has_ties = true;
+		if (t > 1)
 			ties += t * t * t - t;
-		}
-		for (size_t k = i; k <= j; k++)
-			if (obs[k].from_a)
+		tsize[ngroups] = j - i + 1;
+		trank2[ngroups++] = i + 1 + j + 1;
+		for (size_t k = i; k <= j; k++) {
+			if (obs[k].from_a) {
 				ra += rank;
+				ra2 += i + 1 + j + 1;
+			} else {
+				rb2 += i + 1 + j + 1;
+			}
+		}
 		i = j + 1;
 	}
 	free(obs);
@@ -158,9 +181,14 @@ stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
 	if (u != NULL)
 		*u = u1;
 
-	if (!has_ties && na <= STATS_EXACT_MAX && nb <= STATS_EXACT_MAX) {
-		/* the null distribution is symmetric: P(U >= max) = P(U <= min) */
-		p = 2.0 * stats_exact_sf(na, nb, umax);
+	size_t m = na < nb ? na : nb;
+
+	if (ngroups == 1) {
+		/* every value equal: no evidence of any difference */
+		p = 1.0;
+	} else if ((double)m * (double)N * (double)N * (double)(N + 1) <= STATS_EXACT_MAX_STEPS) {
+		/* the smaller sample's rank sum: the same test, the cheaper count */
+		p = stats_exact_p(m, N, tsize, trank2, ngroups, na <= nb ? ra2 : rb2);
 	} else {
 		double n = (double)N;
 		double mu = (double)na * (double)nb / 2.0;
@@ -177,6 +205,8 @@ stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
 			p = erfc(z / sqrt(2.0));
 		}
 	}
+	free(tsize);
+	free(trank2);
 	*p_two_sided = p > 1.0 ? 1.0 : p;
 	return 0;
 }

@@ -17,6 +17,80 @@ const struct ts_def ts_defs[TS_COUNT] = {
 	{ TS_STOPPED,           "stoppedAt",          "StoppedAt",          "stopped_at" },
 };
 
+const char *const task_stage_names[STAGE_COUNT] = {
+	"unknown", "provision", "pull", "start", "running", "stopped", "failed",
+};
+
+static bool
+status_is(const struct task *t, const char *s)
+{
+	return t->last_status != NULL && strcmp(t->last_status, s) == 0;
+}
+
+bool
+task_is_final(const struct task *t)
+{
+	return t->ts[TS_STOPPED] != TS_NONE || status_is(t, "STOPPED");
+}
+
+bool
+task_stage_is_starting(enum task_stage s)
+{
+	return s == STAGE_PROVISION || s == STAGE_PULL || s == STAGE_START;
+}
+
+/* The first sign that the task is going down, or TS_NONE when there is no timestamp for
+ * it (only a status, a stop code or a reason). */
+static bool
+going_down(const struct task *t, int64_t *since)
+{
+	static const enum ts_field marks[] = { TS_STOPPING, TS_EXECUTION_STOPPED, TS_STOPPED };
+	static const char *const statuses[] = { "DEACTIVATING", "STOPPING", "DEPROVISIONING",
+						"STOPPED" };
+	bool down = t->stop_code != NULL || t->stopped_reason != NULL;
+
+	*since = TS_NONE;
+	for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
+		if (t->ts[marks[i]] != TS_NONE) {
+			if (*since == TS_NONE || t->ts[marks[i]] < *since)
+				*since = t->ts[marks[i]];
+			down = true;
+		}
+	for (size_t i = 0; i < sizeof statuses / sizeof statuses[0] && !down; i++)
+		down = status_is(t, statuses[i]);
+	return down;
+}
+
+enum task_stage
+task_stage(const struct task *t, int64_t *since_ms)
+{
+	int64_t dummy, *since = since_ms != NULL ? since_ms : &dummy;
+	bool failed_code = t->stop_code != NULL && strcmp(t->stop_code, "TaskFailedToStart") == 0;
+
+	if (going_down(t, since))
+		/* ECS's own verdict wins: a task it says failed to start failed, even with a
+		 * startedAt from a container that came up before another one died */
+		return failed_code || t->ts[TS_STARTED] == TS_NONE ? STAGE_FAILED : STAGE_STOPPED;
+	if (t->ts[TS_STARTED] != TS_NONE || status_is(t, "RUNNING")) {
+		*since = t->ts[TS_STARTED];
+		return STAGE_RUNNING;
+	}
+	if (t->ts[TS_CREATED] == TS_NONE) {
+		*since = TS_NONE;
+		return STAGE_UNKNOWN;
+	}
+	if (t->ts[TS_PULL_STOPPED] != TS_NONE) {
+		*since = t->ts[TS_PULL_STOPPED];
+		return STAGE_START;
+	}
+	if (t->ts[TS_PULL_STARTED] != TS_NONE) {
+		*since = t->ts[TS_PULL_STARTED];
+		return STAGE_PULL;
+	}
+	*since = t->ts[TS_CREATED];
+	return STAGE_PROVISION;
+}
+
 /* Every owned string member, so that cleanup, copy and merge cannot forget one. */
 #define TASK_STRINGS(X)                                                           \
 	X(arn) X(cluster_arn) X(taskdef_arn) X(group) X(started_by) X(launch_type) \

@@ -167,17 +167,11 @@ fmt_secs(double s, char *out, size_t size)
 	fmt_tenths((int64_t)llround(s * 1000.0), out, size);
 }
 
-/* stopped (or stopping) without ever reaching RUNNING, or ECS says so */
+/* a failed start, as the model decides it (task_stage) */
 static bool
 failed_start(const struct task *t)
 {
-	if (t->stop_code != NULL && strcmp(t->stop_code, "TaskFailedToStart") == 0)
-		return true;
-	if (t->ts[TS_STARTED] != TS_NONE)
-		return false;
-	return t->stop_code != NULL || t->stopped_reason != NULL ||
-	       t->ts[TS_STOPPED] != TS_NONE || t->ts[TS_STOPPING] != TS_NONE ||
-	       (t->last_status != NULL && strcmp(t->last_status, "STOPPED") == 0);
+	return task_stage(t, NULL) == STAGE_FAILED;
 }
 
 struct layout {

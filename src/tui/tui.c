@@ -232,6 +232,8 @@ tui_run(struct tui_source *src, const struct tui_options *o, struct err *err)
 	v.sort_tcol = -1;
 	v.sort_report_col = o->sort_col;
 	v.sort_desc = o->sort_desc;
+	if (o->start_summary)
+		v.mode = MODE_SUMMARY;
 	for (int i = 0; i < TUI_COL_COUNT; i++)
 		if (o->sort_col >= 0 && tui_cols[i].report_col == o->sort_col && i != TUI_COL_BAR)
 			v.sort_tcol = i;
@@ -339,8 +341,9 @@ tui_run(struct tui_source *src, const struct tui_options *o, struct err *err)
 		}
 	}
 
-	if (script != NULL && getenv("ECSPROF_TUI_DUMP") != NULL)
-		dump_screen(getenv("ECSPROF_TUI_DUMP"));
+	const char *dump = o->dump != NULL ? o->dump : getenv("ECSPROF_TUI_DUMP");
+	if (script != NULL && dump != NULL)
+		dump_screen(dump);
 	endwin();
 	delscreen(screen);
 	sigaction(SIGINT, &old_sa, NULL);

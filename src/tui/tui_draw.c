@@ -144,11 +144,11 @@ draw_bar(int y, int x, int w, const struct task *t, const struct view *v, bool s
 	attrset(A_NORMAL);
 }
 
+/* a failed start, as the model decides it (task_stage): '!' and red */
 static bool
 stopped_early(const struct task *t)
 {
-	return t->ts[TS_STARTED] == TS_NONE && t->last_status != NULL &&
-	       strcmp(t->last_status, "STOPPED") == 0;
+	return task_stage(t, NULL) == STAGE_FAILED;
 }
 
 static void
@@ -207,10 +207,17 @@ draw_row(const struct view *v, const struct tui_columns *c, int y, size_t i)
 	if (changed)
 		mvaddstr(y, c->x[TUI_COL_ID] + c->w[TUI_COL_ID], "*");
 	put_fit(y, c->x[TUI_COL_TASKDEF], c->w[TUI_COL_TASKDEF], t->taskdef, false, true, v);
-	snprintf(status, sizeof status, "%s%s", t->last_status ? t->last_status : "",
-		 stopped_early(t) ? "!" : "");
-	if (stopped_early(t) && v->color)
-		attron(COLOR_PAIR(CP_FAILED));
+	/* the '!' of a failed start survives a status cut to the column ("DEPROVISI…!") */
+	if (stopped_early(t)) {
+		int n = tui_fit(t->last_status ? t->last_status : "", c->w[TUI_COL_STATUS] - 1,
+				false, v->ellipsis, status, sizeof status - 1);
+		if (n >= 0 && c->w[TUI_COL_STATUS] > 0)
+			memcpy(status + strlen(status), "!", 2);
+		if (v->color)
+			attron(COLOR_PAIR(CP_FAILED));
+	} else {
+		snprintf(status, sizeof status, "%s", t->last_status ? t->last_status : "");
+	}
 	put_fit(y, c->x[TUI_COL_STATUS], c->w[TUI_COL_STATUS], status, false, false, v);
 	attrset(base);
 	put_fit(y, c->x[TUI_COL_AZ], c->w[TUI_COL_AZ], t->availability_zone, false, true, v);
