@@ -11,6 +11,7 @@
 
 #include "ecsprof/xalloc.h"
 #include "input_int.h"
+#include "input_serving.h"
 
 /* Untrusted text inside a message: printable ASCII only, so a message stays one line and
  * never carries terminal escapes; long values are cut. */
@@ -337,24 +338,6 @@ parse_tags(const json_t *o, struct task *t, struct why *w)
 	return 0;
 }
 
-/* attributes[] "ecs.cpu-architecture": which platform manifest of an image index the task
- * pulled (image.c). Other attributes are not kept. */
-static int
-parse_cpu_arch(const json_t *o, struct task *t, struct why *w)
-{
-	const json_t *arr = json_object_get(o, "attributes");
-
-	for (size_t i = 0; json_is_array(arr) && i < json_array_size(arr); i++) {
-		const json_t *a = json_array_get(arr, i);
-		const char *name = json_string_value(json_object_get(a, "name"));
-
-		if (name != NULL && strcmp(name, "ecs.cpu-architecture") == 0 &&
-		    json_is_string(json_object_get(a, "value")))
-			return get_task_str(t, a, "value", &t->cpu_arch, w);
-	}
-	return 0;
-}
-
 /* A DescribeTasks Task (camelCase), wherever it was found. */
 int
 input_parse_task(const json_t *o, struct task *t, struct why *w)
@@ -370,7 +353,8 @@ input_parse_task(const json_t *o, struct task *t, struct why *w)
 			return -1;
 	if (parse_containers(o, t, w) != 0 || parse_tags(o, t, w) != 0)
 		return -1;
-	return parse_cpu_arch(o, t, w);
+	input_serving_task(o, t);
+	return 0;
 }
 
 /* "arn:aws:ecs:us-east-1:123:task/c/id" -> "arn:aws:ecs:us-east-1:123:" (6 fields). */
@@ -451,6 +435,7 @@ input_parse_metadata(const json_t *o, struct task *t, struct why *w)
 			k->exit_code = (int)code;
 		}
 	}
+	input_serving_metadata(o, t);
 	t->from_metadata = true;
 	rc = 0;
 out:

@@ -35,6 +35,10 @@ report_column_by_name(const char *name)
 		    strcasecmp(name, report_columns[i].title) == 0)
 			return i;
 	p = phase_by_name(name);
+	if (p == PHASE_READY)
+		return COL_READY_S;
+	if (p == PHASE_SERVING)
+		return COL_SERVING_S;
 	if (p >= 0)
 		return COL_PROVISION_S + p;
 	return -1;
@@ -51,6 +55,7 @@ report_col_ts(enum col_id c)
 	case COL_PULL_STOPPED_AT: return TS_PULL_STOPPED;
 	case COL_STARTED_AT:      return TS_STARTED;
 	case COL_STOPPED_AT:      return TS_STOPPED;
+	case COL_HEALTHY_AT:      return TS_HEALTHY;
 	default:                  return -1;
 	}
 }
@@ -61,6 +66,10 @@ report_col_phase(enum col_id c)
 {
 	if (c >= COL_PROVISION_S && c <= COL_CONNECTIVITY_S)
 		return (int)(c - COL_PROVISION_S);
+	if (c == COL_READY_S)
+		return PHASE_READY;
+	if (c == COL_SERVING_S)
+		return PHASE_SERVING;
 	return -1;
 }
 
@@ -75,7 +84,7 @@ report_cell_ms(const struct report_row *row, enum col_id c)
 		return TS_NONE;
 	if (ph >= 0)
 		return phase_ms(row->task, (enum phase_id)ph);
-	return TS_NONE;
+	return report_serving_ms(NULL, row, c);
 }
 
 /* Text columns, borrowed from the task or the report; NULL when absent. */
@@ -107,7 +116,7 @@ report_text(const struct report *r, const struct report_row *row, enum col_id c)
 	case COL_SOURCE:            return t->source;
 	case COL_IMAGE_COMPRESSION: case COL_SOCI_INDEX: case COL_SOCI_ADVICE:
 		return report_image_text(r != NULL ? r->images : NULL, t, c);
-	default:                    return NULL;
+	default:                    return report_serving_text(r, row, c, NULL, 0);
 	}
 }
 
@@ -139,6 +148,9 @@ report_cell(const struct report *r, const struct report_row *row, enum col_id c,
 		s = report_text(r, row, c);
 		if (s != NULL)
 			snprintf(out, size, "%s", s);
+		break;
+	case COL_NUMBER:
+		report_serving_text(r, row, c, out, size);
 		break;
 	}
 	return out;
@@ -219,6 +231,8 @@ report_sort(struct report *r, int col, bool desc)
 			items[i].text = s;
 		} else if (report_image_is_number(c)) {
 			items[i].ms = report_image_sort_value(r->images, r->rows[i].task, c);
+		} else if (report_columns[c].kind == COL_NUMBER) {
+			items[i].ms = report_serving_ms(r, &r->rows[i], c);
 		} else {
 			items[i].ms = report_cell_ms(&r->rows[i], c);
 		}
@@ -289,6 +303,12 @@ report_build(struct report *r, const struct task_set *set, const struct report_o
 
 	memset(r, 0, sizeof *r);
 	r->images = set->images;
+	cost_prices_init(&r->prices);
+	if (o->prices != NULL && o->prices->n > 0) {
+		r->prices.v = xreallocarray(NULL, o->prices->n, sizeof *r->prices.v);
+		memcpy(r->prices.v, o->prices->v, o->prices->n * sizeof *r->prices.v);
+		r->prices.n = o->prices->n;
+	}
 
 	/* rows, in createdAt order (set order among equal or missing times) */
 	r->rows = xreallocarray(NULL, n ? n : 1, sizeof *r->rows);
@@ -403,6 +423,7 @@ report_build(struct report *r, const struct task_set *set, const struct report_o
 		}
 	}
 
+	report_serving_build(r);
 	report_sort(r, o->sort_col, o->sort_desc);
 out:
 	for (size_t i = 0; i < n; i++)
@@ -423,6 +444,7 @@ report_cleanup(struct report *r)
 		free(r->groups[i].name);
 	free(r->groups);
 	free(r->rows);
+	cost_prices_cleanup(&r->prices);
 	memset(r, 0, sizeof *r);
 }
 
