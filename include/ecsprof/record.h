@@ -13,6 +13,9 @@
  *   region      the AWS region asked; "" if unknown.
  *   cluster     the cluster as given on the command line (name or ARN); "" if unknown.
  *   source      how it was fetched: "live".
+ *   healthy_at, healthy_resolution_ms   (optional, `watch --record`) when a poll first saw
+ *               the task HEALTHY, and how late that may be (health.h); "healthy_at" is
+ *               ISO 8601 UTC, the resolution whole milliseconds.
  *   task        the DescribeTasks Task object exactly as the API returned it (epoch-second
  *               numbers and all), with line breaks between tokens turned into spaces.
  *
@@ -34,6 +37,10 @@
  * must be a JSON object with a taskArn. region and cluster may be NULL. NULL on error. */
 char *record_line_new(const char *raw_task_json, size_t len, const char *region,
     const char *cluster, int64_t fetched_at_ms, struct err *err);
+
+/* The line with the observed healthy_at (and its resolution) added before "task"; takes
+ * line (freed) and returns the new one (record_serving.c). */
+char *record_line_add_healthy(char *line, int64_t healthy_at_ms, int64_t resolution_ms);
 
 /* Merges lines (from record_line_new) into the recording at path, creating it if needed.
  * The new file is written beside the old one, fsync'ed and renamed over it

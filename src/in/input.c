@@ -14,6 +14,7 @@
 #include "ecsprof/xalloc.h"
 #include "fastjson.h"
 #include "input_int.h"
+#include "input_serving.h"
 #include "jarena.h"
 
 /* ---- warnings -------------------------------------------------------------------- */
@@ -170,7 +171,7 @@ task_label(const json_t *o, const char *where, char *out, size_t size)
 
 static void
 one_task(struct pctx *c, const json_t *o, const char *where, enum origin origin,
-    int64_t fetched_at_ms)
+    int64_t fetched_at_ms, const json_t *record)
 {
 	struct task t;
 	struct why w;
@@ -187,6 +188,8 @@ one_task(struct pctx *c, const json_t *o, const char *where, enum origin origin,
 		return;
 	}
 	t.fetched_at_ms = fetched_at_ms;
+	if (record != NULL)
+		input_serving_record(record, &t);
 	emit_task(c, &t, origin);
 }
 
@@ -214,7 +217,7 @@ one_event(struct pctx *c, const json_t *o, const char *where)
 		emit_warn(c, ITEM_SKIP, "skipped event: %s: expected an object, got %s", here, d);
 		return;
 	}
-	one_task(c, detail, where, ORIGIN_EVENT, TS_NONE);
+	one_task(c, detail, where, ORIGIN_EVENT, TS_NONE, NULL);
 }
 
 static int
@@ -247,7 +250,7 @@ one_record(struct pctx *c, const json_t *o, const char *where)
 		emit_warn(c, ITEM_SKIP, "skipped %s: %s", label, w.msg);
 		return 0;
 	}
-	one_task(c, task, where, ORIGIN_RECORD, fetched);
+	one_task(c, task, where, ORIGIN_RECORD, fetched, o);
 	return 0;
 }
 
@@ -292,7 +295,7 @@ one_describe(struct pctx *c, const json_t *o)
 			emit_warn(c, ITEM_SKIP, "skipped %s: expected a task object, got %s", where, d);
 			continue;
 		}
-		one_task(c, t, where, ORIGIN_TASK, TS_NONE);
+		one_task(c, t, where, ORIGIN_TASK, TS_NONE, NULL);
 	}
 	for (size_t i = 0; i < json_array_size(failures); i++) {
 		const json_t *f = json_array_get(failures, i);
@@ -320,7 +323,7 @@ one_object(struct pctx *c, const json_t *o, const char *where)
 {
 	switch (shape_of(o)) {
 	case SHAPE_TASK:
-		one_task(c, o, where, ORIGIN_TASK, TS_NONE);
+		one_task(c, o, where, ORIGIN_TASK, TS_NONE, NULL);
 		return 0;
 	case SHAPE_EVENT:
 		one_event(c, o, where);

@@ -122,3 +122,17 @@ input_serving_metadata(const json_t *o, struct task *t)
 	}
 	health_from_containers(t);
 }
+
+void
+input_serving_record(const json_t *rec, struct task *t)
+{
+	const json_t *res = json_object_get(rec, "healthy_resolution_ms");
+	int64_t at;
+
+	if (!serving_time(json_object_get(rec, "healthy_at"), &at))
+		return;
+	t->ts[TS_HEALTHY] = at;
+	t->healthy_observed = true;
+	t->healthy_resolution_ms = json_is_integer(res) && json_integer_value(res) >= 0 ?
+				   (int64_t)json_integer_value(res) : 0;
+}

@@ -15,4 +15,8 @@ void input_serving_task(const json_t *o, struct task *t);
  * then healthy_at from the containers' health (health_from_containers). */
 void input_serving_metadata(const json_t *o, struct task *t);
 
+/* A recording line's observed health (record_serving.c writes it): "healthy_at" (ISO
+ * 8601) and "healthy_resolution_ms", beside "task". */
+void input_serving_record(const json_t *rec, struct task *t);
+
 #endif
