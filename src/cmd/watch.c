@@ -347,6 +347,10 @@ watch_run(const struct watch_source *s, const struct watch_options *o, struct er
 	sigaction(SIGINT, &sa, &old_sa);
 	for (long attempts = 1; !watch_sigint; attempts++) {
 		if (poll_once(&w, err) != 0) {
+			if (watch_sigint) {
+				err_clear(err);   /* Ctrl-C during a poll: stop as during a sleep */
+				break;
+			}
 			/* throttling and network blips are expected in a long watch: keep going */
 			if (err->code != ERR_THROTTLED && err->code != ERR_NETWORK) {
 				rc = -1;
@@ -495,6 +499,7 @@ watch_main(const struct cli_opts *o, watch_build_fn *build, void *build_ctx, str
 		atomicfile_abort(&out);
 		return -1;
 	}
+	live_session_set_interrupt(w.session, &watch_sigint);
 	rc = watch_run(&src, &wo, err);
 	live_session_free(w.session);
 	if (w.have_last)
