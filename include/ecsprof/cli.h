@@ -48,6 +48,7 @@ struct cli_opts {
 	const char *baseline;
 	struct cli_list soci_if;
 	const char *sort;
+	const char *prices;           /* --prices FILE (cost.h) */
 	bool no_color;
 	enum time_format time_format; /* CSV times, --time-format (default ISO 8601) */
 	bool time_format_set;

@@ -11,6 +11,7 @@
 
 #include "ecsprof/app.h"
 #include "ecsprof/atomicfile.h"
+#include "ecsprof/cost.h"
 #include "ecsprof/cli.h"
 #include "ecsprof/csv.h"
 #include "ecsprof/group.h"
@@ -163,10 +164,12 @@ app_build_report(const struct cli_opts *o, struct task_set *set, struct report *
 {
 	struct report_options ro = { .group_by = { GK_ALL, NULL }, .sort_col = -1 };
 	struct soci_rule *rules = NULL;
+	struct cost_prices prices;
 	size_t nrules = 0;
 	int rc = -1;
 
 	memset(r, 0, sizeof *r);
+	cost_prices_init(&prices);
 	if (o->sort != NULL && parse_sort(o->sort, &ro.sort_col, &ro.sort_desc, err) != 0)
 		return -1;
 	if (o->group_by != NULL && group_key_parse(o->group_by, &ro.group_by, err) != 0)
@@ -179,6 +182,9 @@ app_build_report(const struct cli_opts *o, struct task_set *set, struct report *
 		}
 	group_apply_soci(set, rules, nrules);
 	ro.baseline = o->baseline;
+	if (o->prices != NULL && cost_prices_load(&prices, o->prices, err) != 0)
+		goto out;
+	ro.prices = &prices;
 	if (report_build(r, set, &ro, err) != 0)
 		goto out;
 	if (ro.sort_col >= 0)
@@ -191,6 +197,7 @@ out:
 	for (size_t i = 0; i < nrules; i++)
 		soci_rule_cleanup(&rules[i]);
 	free(rules);
+	cost_prices_cleanup(&prices);
 	group_key_cleanup(&ro.group_by);
 	return rc;
 }

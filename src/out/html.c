@@ -348,6 +348,9 @@ write_verdicts(FILE *f, const struct report *r, size_t gi)
 		const struct phase_compare *c = &r->groups[gi].cmp[p];
 		const char *cls = "ns";
 
+		if (!report_phase_shown(r, (enum phase_id)p))
+			continue;
+
 		report_verdict(r, gi, (enum phase_id)p, verdict, sizeof verdict);
 		if (c->valid && isfinite(c->p_value) && c->p_value < 0.05)
 			cls = c->p50_delta_s < 0 ? "faster" : "slower";
@@ -388,6 +391,8 @@ write_summary(FILE *f, const struct report *r)
 		for (int p = 0; p < PHASE_COUNT; p++) {
 			const struct stats_summary *s = &gr->phase[p];
 
+			if (!report_phase_shown(r, (enum phase_id)p))
+				continue;
 			fprintf(f, "<tr><td>%s</td><td class=\"n\">%zu</td>", phase_defs[p].name, s->n);
 			write_stat(f, s, s->min);
 			write_stat(f, s, s->p50);

@@ -158,6 +158,10 @@ tasks_sheet(struct xlsx *x, const struct report *r)
 					put_text(x, ws, y, (lxw_col_t)c, s);
 				break;
 			}
+			case COL_NUMBER:   /* startup_cost_usd */
+				if (as_number(report_cell(r, row, (enum col_id)c, cell, sizeof cell), &v))
+					put_num(x, ws, y, (lxw_col_t)c, v, x->num);
+				break;
 			}
 		}
 	}
@@ -203,6 +207,12 @@ summary_sheet(struct xlsx *x, const struct report *r)
 			const struct stats_summary *s = &gr->phase[p];
 			const struct phase_compare *cmp = &gr->cmp[p];
 			bool have = s->n > 0, compared = g != r->baseline && cmp->valid;
+
+			/* the summary CSV's phases: ready and serving are task columns there */
+			if (phase_is_extra((enum phase_id)p)) {
+				y--;
+				continue;
+			}
 			double st[] = { s->min, s->p50, s->p90, s->p99, s->max, s->mean };
 
 			put_text(x, ws, y, 0, gr->name);
