@@ -29,9 +29,10 @@ NS = {"m": "http://schemas.openxmlformats.org/spreadsheetml/2006/main",
       "c": "http://schemas.openxmlformats.org/drawingml/2006/chart",
       "pr": "http://schemas.openxmlformats.org/package/2006/relationships"}
 TIME_COLS = {"created_at", "connectivity_at", "pull_started_at", "pull_stopped_at",
-             "started_at", "stopped_at"}
-DURATION_COLS = {"provision_s", "pull_s", "start_s", "total_s", "connectivity_s"}
-NUMBER_COLS = {"cpu", "memory"}
+             "started_at", "stopped_at", "healthy_at"}
+DURATION_COLS = {"provision_s", "pull_s", "start_s", "total_s", "connectivity_s",
+                 "healthy_resolution_s", "ready_s", "serving_s", "billed_startup_s"}
+NUMBER_COLS = {"cpu", "memory", "startup_cost_usd"}
 
 n = 0
 failed = 0
