@@ -485,6 +485,10 @@ wlive_record(void *ctx, const struct task_set *set, struct err *err)
 		err_clear(err);
 		n++;
 	}
+	/* --service: the deployments and events DescribeServices gave (record.h) */
+	for (size_t i = 0; rc == 0 && i < w->last.services.n; i++)
+		record_service_lines(w->last.services.v[i].raw_json, w->last.region,
+				     w->last.cluster, timeutil_now_ms(), &lines, &n);
 	if (rc == 0 && n > 0 &&
 	    record_merge_file(w->o->record, lines, n, NULL, NULL, err) != 0)
 		rc = err_prefix(err, "--record %s", w->o->record);

@@ -200,6 +200,9 @@ one_event(struct pctx *c, const json_t *o, const char *where)
 	const json_t *detail = json_object_get(o, "detail");
 	char d[80], here[160];
 
+	/* deployment and service events: input_deploy.c's, for report --deployments */
+	if (json_is_string(dt) && input_deploy_event_type(json_string_value(dt)))
+		return;
 	if (!json_is_string(dt) || strcmp(json_string_value(dt), TASK_EVENT) != 0) {
 		/* container-instance or service events in the same stream: counted, not noise */
 		if (c->other_events++ == 0) {
@@ -238,6 +241,8 @@ one_record(struct pctx *c, const json_t *o, const char *where)
 		return doc_error(c, "recording format %s is not supported (this ecsprof reads \"%s\")",
 		    d, RECORD_TAG);
 	}
+	if (input_deploy_record_line(o))
+		return 0;   /* a service's deployment or event: input_deploy.c reads those */
 	if (!json_is_object(task)) {
 		input_describe(task, d, sizeof d);
 		emit_warn(c, ITEM_SKIP, "skipped record%s%s: task: expected an object, got %s",

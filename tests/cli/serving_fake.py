@@ -26,14 +26,23 @@ SCENARIO = {
         "services": {"api": {"taskDefinition": "api:5", "desiredCount": 2, "created": -3600,
                              "deployments": [{"id": "ecs-svc/7", "status": "PRIMARY",
                                               "taskDefinition": "api:5", "created": -1,
-                                              "desiredCount": 2}]}},
+                                              "desiredCount": 2}],
+                             "events": [
+                                 {"created": 1, "message": "(service api) has started 2 "
+                                  "tasks: (task 11111111) (task 22222222)."},
+                                 {"created": 8, "message": "(service api) registered 2 "
+                                  "targets in (target-group arn:aws:elasticloadbalancing:"
+                                  "us-east-1:123456789012:targetgroup/api/0123456789abcdef)"},
+                                 {"created": 10, "message": "(service api) has reached a "
+                                  "steady state."}]}},
         "tasks": [
             {"id": "1111111100000000000000000000000a", "service": "api", "family": "api",
              "revision": 5, "created": 0, "provision": 1, "pull": 1, "start": 1,
-             "healthy": 4, "eni": True, "cpu": "512", "memory": "1024"},
+             "healthy": 4, "eni": True, "cpu": "512", "memory": "1024", "startedBy": "ecs-svc/7"},
             {"id": "2222222200000000000000000000000b", "service": "api", "family": "api",
              "revision": 5, "created": 0, "provision": 1, "pull": 1, "start": 1,
-             "healthy": 6, "eni": True, "arch": "arm64", "cpu": "1024", "memory": "2048"},
+             "healthy": 6, "eni": True, "arch": "arm64", "cpu": "1024", "memory": "2048",
+             "startedBy": "ecs-svc/7"},
         ]}}}
 
 results = []
@@ -130,6 +139,45 @@ def main():
                            text=True, env=env(), timeout=60)
         ok(r.returncode == 0 and "\nready " in r.stdout and "\nserving " in r.stdout,
            "report --summary has the ready and serving phases", r.stdout + r.stderr)
+        # deployments: measured from the deployment's start (t0 - 1 s); the tasks RUNNING
+        # at t0 + 3 s, HEALTHY at +7 s and +9 s (observed by the polls), steady at +10 s
+        live = ["--endpoint-url", "http://127.0.0.1:%d" % port, "--region", "us-east-1",
+                "--cluster", "s", "--service", "api"]
+        r = subprocess.run([ECSPROF, "tasks", "--deployments", "--format", "csv"] + live,
+                           capture_output=True, text=True, env=env(), timeout=60)
+        d = list(csv.DictReader(io.StringIO(r.stdout)))
+        ok(r.returncode == 0 and len(d) == 1 and d[0]["deployment_id"] == "ecs-svc/7" and
+           d[0]["tasks_started"] == "2" and d[0]["first_running_s"] == "4.000" and
+           d[0]["all_running_s"] == "4.000" and d[0]["steady_state_s"] == "11.000",
+           "tasks --deployments: DescribeServices deployments and events, live",
+           r.stdout + r.stderr)
+        r = subprocess.run([ECSPROF, "report", "--deployments", "--format", "csv", rec],
+                           capture_output=True, text=True, env=env(), timeout=60)
+        d = list(csv.DictReader(io.StringIO(r.stdout)))
+        hs = fnum(d[0]["all_healthy_s"]) if d else None
+        ok(r.returncode == 0 and len(d) == 1 and d[0]["steady_state_s"] == "11.000" and
+           hs is not None and 10.0 <= hs <= 11.6,
+           "watch --record kept the deployment, its events and the observed health",
+           r.stdout + r.stderr)
+        r = subprocess.run([ECSPROF, "report", "--deployments", rec], capture_output=True,
+                           text=True, env=env(), timeout=60)
+        ok("+9.0 s  (service api) registered 2 targets" in r.stdout and
+           "+11.0 s  (service api) has reached a steady state." in r.stdout,
+           "the service events are on the deployment's time line", r.stdout + r.stderr)
+        rec2 = os.path.join(tmp, "rec2.jsonl")
+        r = subprocess.run([ECSPROF, "record", "-o", rec2] + live, capture_output=True,
+                           text=True, env=env(), timeout=60)
+        lines = [json.loads(l) for l in open(rec2)] if r.returncode == 0 else []
+        ok(sum(1 for l in lines if "deployment" in l) == 1 and
+           sum(1 for l in lines if "event" in l) == 3 and
+           sum(1 for l in lines if "task" in l) == 2,
+           "record --service saves the deployment and event lines beside the tasks",
+           r.stderr + repr(lines)[:2000])
+        r = subprocess.run([ECSPROF, "record", "-o", rec2] + live, capture_output=True,
+                           text=True, env=env(), timeout=60)
+        ok(r.returncode == 0 and len(open(rec2).readlines()) == len(lines),
+           "recording again duplicates no deployment or event", r.stderr)
+
         # the terminal UI: a fourth segment (ready) on the waterfall, in its legend
         if shutil.which("tmux") is None:
             ok(False, "tmux is installed", "apt-get install tmux")
