@@ -255,6 +255,22 @@ layers_into(struct image_facts *facts, struct image_manifest_info *m)
 	m->config_digest = NULL;
 }
 
+/* Replaces x by the cached facts of its digest, keeping how this run refers to it. */
+static bool
+from_cache(struct image_fetch *f, struct image_facts *x, const char *platform)
+{
+	struct image_facts c;
+
+	if (x->digest == NULL || !cache_read(f, x->digest, platform, &c))
+		return false;
+	image_facts_cleanup(x);
+	*x = c;
+	pthread_mutex_lock(&f->lock);
+	f->st.cached++;
+	pthread_mutex_unlock(&f->lock);
+	return true;
+}
+
 static void
 lookup(struct image_fetch *f, const struct http_transport *t, struct job *j)
 {
@@ -285,12 +301,8 @@ lookup(struct image_fetch *f, const struct http_transport *t, struct job *j)
 	}
 	if (x->digest == NULL && ref.digest != NULL)
 		x->digest = xstrdup(ref.digest);
-	if (x->digest != NULL && cache_read(f, x->digest, j->platform, &j->facts)) {
-		pthread_mutex_lock(&f->lock);
-		f->st.cached++;
-		pthread_mutex_unlock(&f->lock);
+	if (from_cache(f, x, j->platform))
 		goto out;
-	}
 	c = client_for(f, ref.region, &e);
 	if (c == NULL) {
 		set_failure(x, IMAGE_ERROR, &e);
@@ -303,10 +315,15 @@ lookup(struct image_fetch *f, const struct http_transport *t, struct job *j)
 	/* DescribeImages: tags, push time, size; it resolves a tag to a digest too */
 	if (ecr_describe_image(c, t, ref.account, ref.repository, x->digest, ref.tag, &json,
 	    &e) == 0) {
+		bool had_digest = x->digest != NULL;
+
 		image_parse_describe_answer(json, strlen(json), x, &e);
 		free(json);
 		json = NULL;
 		x->status = IMAGE_OK;
+		/* a tag resolved to a digest we may know already */
+		if (!had_digest && from_cache(f, x, j->platform))
+			goto out;
 	} else if (strcmp(e.aws_type, "RepositoryNotFoundException") == 0 ||
 	    strcmp(e.aws_type, "ImageNotFoundException") == 0) {
 		set_failure(x, IMAGE_NOT_FOUND, &e);

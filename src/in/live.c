@@ -9,6 +9,7 @@
 #include "ecsprof/ecs.h"
 #include "ecsprof/http_curl.h"
 #include "ecsprof/image_fetch.h"
+#include "ecsprof/image_io.h"
 #include "ecsprof/input.h"
 #include "ecsprof/live.h"
 #include "ecsprof/log.h"
@@ -307,6 +308,15 @@ live_record(const struct cli_opts *o, struct err *err)
 	for (size_t i = 0; i < r.services.n; i++)
 		record_service_lines(r.services.v[i].raw_json, r.region, r.cluster,
 				     timeutil_now_ms(), &lines, &nlines);
+	/* image facts beside the tasks, one line per digest, so report shows them offline */
+	for (size_t i = 0; i < image_set_len(set.images); i++) {
+		const struct image_facts *f = image_set_at(set.images, i);
+
+		if (f->status != IMAGE_OK)
+			continue;
+		lines = xreallocarray(lines, nlines + 1, sizeof *lines);
+		lines[nlines++] = image_record_line(f, r.region);
+	}
 	if (record_merge_file(o->output, lines, nlines, &added, &updated, err) != 0)
 		goto out;
 	log_info("%s: %zu tasks fetched, %zu new, %zu updated", o->output, nlines, added,

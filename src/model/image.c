@@ -112,7 +112,8 @@ better(const struct image_facts *a, const struct image_facts *b)
 		return a->history;
 	if (a->v1_checked != b->v1_checked)
 		return a->v1_checked;
-	return a->fetched_ms != TS_NONE && (b->fetched_ms == TS_NONE || a->fetched_ms >= b->fetched_ms);
+	/* digests are immutable: with as much known, the facts already held stay */
+	return false;
 }
 
 const struct image_facts *
