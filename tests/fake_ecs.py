@@ -28,13 +28,20 @@ Scenario:
                            "created": -3600,
                            "deployments": [{"id": "ecs-svc/1", "status": "PRIMARY",
                                             "taskDefinition": "web:3", "created": -600,
-                                            "desiredCount": 2}]}},
+                                            "desiredCount": 2}],
+                           "events": [{"created": 30, "message": "(service web) has
+                                       reached a steady state."}]}},
+      (a deployment may have "rolloutState", "failedTasks", "updated": S; events and
+       deployments show only once their time has passed, newest event first)
       "tasks": [ {"id": "...", "service": "web", "family": "web", "revision": 3,
                   "created": -300, "provision": 20.5, "pull": 12.25, "start": 2.5,
                   "connectivity": 8.0, "stop_after": 100, "stopCode": "...",
                   "stoppedReason": "...", "failPull": false, "launchType": "FARGATE",
                   "image": "...", "digest": "sha256:...", "az": "us-east-1a",
-                  "cpu": "256", "memory": "512", "tags": {"k": "v"}} ],
+                  "cpu": "256", "memory": "512", "tags": {"k": "v"},
+                  "healthy": 12.0 (HEALTHY 12 s after startedAt, UNHEALTHY before; without
+                  it a running task is UNKNOWN), "eni": true (an ENI attachment),
+                  "arch": "arm64" (attribute ecs.cpu-architecture)} ],
       "generate": {"count": 3000, "service": "web", "family": "web", "seed": 1,
                    "spread": 600, "stopped_fraction": 0.1} } } }
 """
@@ -234,7 +241,25 @@ class State:
                 task["stoppedReason"] = t.get("stoppedReason", "Essential container exited")
         if last == "RUNNING":
             task["healthStatus"] = "UNKNOWN"
+            if t.get("healthy") is not None:
+                h = "HEALTHY" if self.healthy(t, now) else "UNHEALTHY"
+                task["healthStatus"] = cont["healthStatus"] = h
+                if h == "HEALTHY":
+                    task["version"] = version + 1
+        if t.get("eni"):
+            task["attachments"] = [{
+                "id": "eni-att-" + t["id"][:8], "type": "ElasticNetworkInterface",
+                "status": "ATTACHED" if last == "RUNNING" else "PRECREATED",
+                "details": [{"name": "subnetId", "value": "subnet-0fake"},
+                            {"name": "privateIPv4Address", "value": "10.0.0.10"}]}]
+        if t.get("arch"):
+            task["attributes"] = [{"name": "ecs.cpu-architecture", "value": t["arch"]}]
         return task
+
+    def healthy(self, t, now):
+        st = self.times(t).get("startedAt")
+        return (t.get("healthy") is not None and st is not None and
+                st + float(t["healthy"]) <= now)
 
 
 def parse_inject(spec):
@@ -555,7 +580,7 @@ def describe_tasks(req):
             continue
         # a task's JSON changes only when another timestamp becomes visible
         tags = "TAGS" in (req.get("include") or [])
-        key = (len(S.status(t, now)[0]), tags)
+        key = (len(S.status(t, now)[0]), tags, S.healthy(t, now))
         cache = t.setdefault("_json", {})
         text = cache.get(key)
         if text is None:
@@ -591,6 +616,8 @@ def describe_services(req):
         td = S.arn("task-definition", s.get("taskDefinition", short + ":1"))
         deps = []
         for d in s.get("deployments", [{"id": "ecs-svc/1", "status": "PRIMARY"}]):
+            if S.t0 + float(d.get("created", -600)) > now:
+                continue
             deps.append({
                 "id": d.get("id"), "status": d.get("status", "PRIMARY"),
                 "taskDefinition": S.arn("task-definition",
@@ -599,9 +626,10 @@ def describe_services(req):
                 "desiredCount": d.get("desiredCount", s.get("desiredCount", 1)),
                 "pendingCount": pending if d.get("status", "PRIMARY") == "PRIMARY" else 0,
                 "runningCount": running if d.get("status", "PRIMARY") == "PRIMARY" else 0,
-                "failedTasks": 0,
+                "failedTasks": d.get("failedTasks", 0),
                 "createdAt": round(S.t0 + float(d.get("created", -600)), 3),
-                "updatedAt": round(S.t0 + float(d.get("created", -600)) + 5, 3),
+                "updatedAt": round(S.t0 + float(d.get("updated", float(d.get("created", -600))
+                                                       + 5)), 3),
                 "launchType": "FARGATE", "rolloutState": d.get("rolloutState", "IN_PROGRESS"),
             })
         out.append({
@@ -610,6 +638,11 @@ def describe_services(req):
             "desiredCount": s.get("desiredCount", 1), "runningCount": running,
             "pendingCount": pending, "launchType": "FARGATE", "taskDefinition": td,
             "deployments": deps, "createdAt": round(S.t0 + float(s.get("created", -3600)), 3),
+            "events": [{"id": "ev-%d" % i, "createdAt": round(S.t0 + float(e["created"]), 3),
+                        "message": e["message"]}
+                       for i, e in sorted(enumerate(s.get("events", [])),
+                                          key=lambda x: -float(x[1]["created"]))
+                       if S.t0 + float(e["created"]) <= now],
         })
     return {"services": out, "failures": failures}
 

@@ -49,6 +49,7 @@ struct cli_opts {
 	struct cli_list soci_if;
 	const char *sort;
 	const char *prices;           /* --prices FILE (cost.h) */
+	bool deployments;             /* --deployments (deploy.h) */
 	bool no_color;
 	enum time_format time_format; /* CSV times, --time-format (default ISO 8601) */
 	bool time_format_set;

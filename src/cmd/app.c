@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "app_deploy.h"
 #include "ecsprof/app.h"
 #include "ecsprof/atomicfile.h"
 #include "ecsprof/cost.h"
@@ -326,6 +327,10 @@ cmd_report(const struct cli_opts *o, struct err *err)
 		 st.tasks, st.events, st.records, st.metadata, st.duplicates, st.skipped, set.len);
 	if (app_select(o, &set, err) != 0)
 		goto out;
+	if (o->deployments) {
+		rc = app_deploy_report(o, &set, err);   /* app_deploy.c */
+		goto out;
+	}
 	char *title = xasprintf("ecsprof report: %zu file%s, %zu tasks", o->files.n,
 				o->files.n == 1 ? "" : "s", set.len);
 	rc = app_output(o, &set, title, false, err);
@@ -341,6 +346,8 @@ cmd_tasks(const struct cli_opts *o, struct err *err)
 	struct task_set set;
 	int rc = -1;
 
+	if (o->deployments)
+		return app_deploy_tasks(o, err);   /* app_deploy.c */
 	task_set_init(&set);
 	if (live_fetch(o, &set, NULL, err) != 0 || app_select(o, &set, err) != 0)
 		goto out;

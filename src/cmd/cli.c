@@ -15,7 +15,7 @@ enum {
 	OPT_SINCE, OPT_PROFILE, OPT_REGION, OPT_ENDPOINT_URL, OPT_CONCURRENCY,
 	OPT_CONNECT_TIMEOUT, OPT_TIMEOUT, OPT_FORMAT, OPT_SUMMARY, OPT_GROUP_BY,
 	OPT_BASELINE, OPT_SOCI_IF, OPT_SORT, OPT_NO_COLOR, OPT_INTERVAL, OPT_RECORD,
-	OPT_COUNT, OPT_DEBUG, OPT_TIME_FORMAT, OPT_PRICES,
+	OPT_COUNT, OPT_DEBUG, OPT_TIME_FORMAT, OPT_PRICES, OPT_DEPLOYMENTS,
 };
 
 const struct cli_option_def cli_options[] = {
@@ -40,6 +40,7 @@ const struct cli_option_def cli_options[] = {
 	{ "--baseline", 0, "GROUP", "group the others are compared with (default: the first)", "OUTPUT", OPT_BASELINE },
 	{ "--soci-if", 0, "KEY=GLOB", "label tasks matching as SOCI, the others as no-soci (repeatable)", "OUTPUT", OPT_SOCI_IF },
 	{ "--sort", 0, "COLUMN[:desc]", "sort tasks by a column (default created_at)", "OUTPUT", OPT_SORT },
+	{ "--deployments", 0, NULL, "one row per service deployment (report; tasks with --service)", "OUTPUT", OPT_DEPLOYMENTS },
 	{ "--prices", 0, "FILE", "Fargate prices per region/architecture/capacity for startup_cost_usd (see ecsprof(1))", "OUTPUT", OPT_PRICES },
 	{ "--no-color", 0, NULL, "no colours (also when NO_COLOR is set)", "OUTPUT", OPT_NO_COLOR },
 	{ "--interval", 0, "SECONDS", "watch: seconds between polls (default 5)", "WATCH", OPT_INTERVAL },
@@ -246,6 +247,7 @@ cli_parse(int argc, char **argv, struct cli_opts *o, struct err *err)
 		case OPT_SOCI_IF: list_add(&o->soci_if, optarg); break;
 		case OPT_SORT: o->sort = optarg; break;
 		case OPT_PRICES: o->prices = optarg; break;
+		case OPT_DEPLOYMENTS: o->deployments = true; break;
 		case OPT_NO_COLOR: o->no_color = true; break;
 		case OPT_INTERVAL:
 			if (parse_seconds(name, optarg, &o->interval_ms, err))

@@ -14,6 +14,7 @@
 #include "ecsprof/xalloc.h"
 #include "fastjson.h"
 #include "input_int.h"
+#include "input_serving.h"
 #include "jarena.h"
 
 /* ---- warnings -------------------------------------------------------------------- */
@@ -170,7 +171,7 @@ task_label(const json_t *o, const char *where, char *out, size_t size)
 
 static void
 one_task(struct pctx *c, const json_t *o, const char *where, enum origin origin,
-    int64_t fetched_at_ms)
+    int64_t fetched_at_ms, const json_t *record)
 {
 	struct task t;
 	struct why w;
@@ -187,6 +188,8 @@ one_task(struct pctx *c, const json_t *o, const char *where, enum origin origin,
 		return;
 	}
 	t.fetched_at_ms = fetched_at_ms;
+	if (record != NULL)
+		input_serving_record(record, &t);
 	emit_task(c, &t, origin);
 }
 
@@ -197,6 +200,9 @@ one_event(struct pctx *c, const json_t *o, const char *where)
 	const json_t *detail = json_object_get(o, "detail");
 	char d[80], here[160];
 
+	/* deployment and service events: input_deploy.c's, for report --deployments */
+	if (json_is_string(dt) && input_deploy_event_type(json_string_value(dt)))
+		return;
 	if (!json_is_string(dt) || strcmp(json_string_value(dt), TASK_EVENT) != 0) {
 		/* container-instance or service events in the same stream: counted, not noise */
 		if (c->other_events++ == 0) {
@@ -214,7 +220,7 @@ one_event(struct pctx *c, const json_t *o, const char *where)
 		emit_warn(c, ITEM_SKIP, "skipped event: %s: expected an object, got %s", here, d);
 		return;
 	}
-	one_task(c, detail, where, ORIGIN_EVENT, TS_NONE);
+	one_task(c, detail, where, ORIGIN_EVENT, TS_NONE, NULL);
 }
 
 static int
@@ -235,6 +241,8 @@ one_record(struct pctx *c, const json_t *o, const char *where)
 		return doc_error(c, "recording format %s is not supported (this ecsprof reads \"%s\")",
 		    d, RECORD_TAG);
 	}
+	if (input_deploy_record_line(o))
+		return 0;   /* a service's deployment or event: input_deploy.c reads those */
 	if (!json_is_object(task)) {
 		input_describe(task, d, sizeof d);
 		emit_warn(c, ITEM_SKIP, "skipped record%s%s: task: expected an object, got %s",
@@ -247,7 +255,7 @@ one_record(struct pctx *c, const json_t *o, const char *where)
 		emit_warn(c, ITEM_SKIP, "skipped %s: %s", label, w.msg);
 		return 0;
 	}
-	one_task(c, task, where, ORIGIN_RECORD, fetched);
+	one_task(c, task, where, ORIGIN_RECORD, fetched, o);
 	return 0;
 }
 
@@ -292,7 +300,7 @@ one_describe(struct pctx *c, const json_t *o)
 			emit_warn(c, ITEM_SKIP, "skipped %s: expected a task object, got %s", where, d);
 			continue;
 		}
-		one_task(c, t, where, ORIGIN_TASK, TS_NONE);
+		one_task(c, t, where, ORIGIN_TASK, TS_NONE, NULL);
 	}
 	for (size_t i = 0; i < json_array_size(failures); i++) {
 		const json_t *f = json_array_get(failures, i);
@@ -320,7 +328,7 @@ one_object(struct pctx *c, const json_t *o, const char *where)
 {
 	switch (shape_of(o)) {
 	case SHAPE_TASK:
-		one_task(c, o, where, ORIGIN_TASK, TS_NONE);
+		one_task(c, o, where, ORIGIN_TASK, TS_NONE, NULL);
 		return 0;
 	case SHAPE_EVENT:
 		one_event(c, o, where);

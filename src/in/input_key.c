@@ -7,6 +7,7 @@
 #include "ecsprof/input.h"
 #include "ecsprof/timeutil.h"
 #include "input_int.h"
+#include "input_serving.h"
 
 void
 input_key_cleanup(struct input_key *k)
@@ -77,7 +78,8 @@ input_peek_record(const char *line, size_t len, struct input_key *k, struct err 
 	}
 	w.msg[0] = '\0';
 	if (input_get_time(root, "fetched_at", &k->fetched_at_ms, &w) != 0 ||
-	    key_from_task(json_object_get(root, "task"), k, &w) != 0) {
+	    (input_deploy_record_key(root, &k->arn) != 0 &&
+	     key_from_task(json_object_get(root, "task"), k, &w) != 0)) {
 		input_key_cleanup(k);
 		err_set(err, ERR_PARSE, "recording line: %s", w.msg);
 		goto out;

@@ -122,3 +122,46 @@ input_serving_metadata(const json_t *o, struct task *t)
 	}
 	health_from_containers(t);
 }
+
+void
+input_serving_record(const json_t *rec, struct task *t)
+{
+	const json_t *res = json_object_get(rec, "healthy_resolution_ms");
+	int64_t at;
+
+	if (!serving_time(json_object_get(rec, "healthy_at"), &at))
+		return;
+	t->ts[TS_HEALTHY] = at;
+	t->healthy_observed = true;
+	t->healthy_resolution_ms = json_is_integer(res) && json_integer_value(res) >= 0 ?
+				   (int64_t)json_integer_value(res) : 0;
+}
+
+bool
+input_deploy_record_line(const json_t *rec)
+{
+	return json_object_get(rec, "task") == NULL &&
+	       (json_is_object(json_object_get(rec, "deployment")) ||
+		json_is_object(json_object_get(rec, "event")));
+}
+
+int
+input_deploy_record_key(const json_t *rec, char **arn)
+{
+	const char *svc = json_string_value(json_object_get(rec, "service")), *id;
+	const json_t *d = json_object_get(rec, "deployment"), *e = json_object_get(rec, "event");
+
+	if (!input_deploy_record_line(rec))
+		return -1;
+	id = json_string_value(json_object_get(json_is_object(d) ? d : e, "id"));
+	*arn = xasprintf("%s:%s/%s", json_is_object(d) ? "deployment" : "event",
+			 svc ? svc : "", id ? id : "");
+	return 0;
+}
+
+bool
+input_deploy_event_type(const char *t)
+{
+	return strcmp(t, "ECS Deployment State Change") == 0 ||
+	       strcmp(t, "ECS Service Action") == 0;
+}

@@ -15,4 +15,17 @@ void input_serving_task(const json_t *o, struct task *t);
  * then healthy_at from the containers' health (health_from_containers). */
 void input_serving_metadata(const json_t *o, struct task *t);
 
+/* A recording line's observed health (record_serving.c writes it): "healthy_at" (ISO
+ * 8601) and "healthy_resolution_ms", beside "task". */
+void input_serving_record(const json_t *rec, struct task *t);
+
+/* A recording's deployment or event line (record.h): its key into *arn (allocated),
+ * "deployment:SERVICE/ID" or "event:SERVICE/ID"; -1 when the line is a task's. */
+int input_deploy_record_key(const json_t *rec, char **arn);
+/* Such a line, which the task reader passes over. */
+bool input_deploy_record_line(const json_t *rec);
+
+/* "ECS Deployment State Change" or "ECS Service Action": read by input_deploy.c. */
+bool input_deploy_event_type(const char *detail_type);
+
 #endif

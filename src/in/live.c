@@ -247,6 +247,7 @@ live_record(const struct cli_opts *o, struct err *err)
 	task_set_init(&set);
 	live_result_init(&r);
 	r.keep_raw = true;
+	r.want_services = o->services.n > 0;   /* their deployments and events too */
 	/* fetch everything before touching the file: a failed run leaves it as it was */
 	if (live_fetch(o, &set, &r, err) != 0)
 		goto out;
@@ -258,6 +259,9 @@ live_record(const struct cli_opts *o, struct err *err)
 			goto out;
 		nlines++;
 	}
+	for (size_t i = 0; i < r.services.n; i++)
+		record_service_lines(r.services.v[i].raw_json, r.region, r.cluster,
+				     timeutil_now_ms(), &lines, &nlines);
 	if (record_merge_file(o->output, lines, nlines, &added, &updated, err) != 0)
 		goto out;
 	log_info("%s: %zu tasks fetched, %zu new, %zu updated", o->output, nlines, added,

@@ -97,6 +97,9 @@ task_segments(const struct task *t, int64_t now, struct tui_seg *segs)
 		enum tui_seg_kind k = cur >= 0 ? kinds[cur] : TUI_SEG_OTHER;
 		segs[n++] = (struct tui_seg){ k, t->ts[marks[last]], end };
 	}
+	/* the fourth segment: the app's own start, RUNNING to HEALTHY (health.h) */
+	if (last == 3 && t->ts[TS_HEALTHY] != TS_NONE && t->ts[TS_HEALTHY] > t->ts[TS_STARTED])
+		segs[n++] = (struct tui_seg){ TUI_SEG_READY, t->ts[TS_STARTED], t->ts[TS_HEALTHY] };
 	return n;
 }
 
@@ -107,6 +110,7 @@ seg_pair(uint8_t kind)
 	case TUI_SEG_PROVISION: return CP_PROVISION;
 	case TUI_SEG_PULL: return CP_PULL;
 	case TUI_SEG_START: return CP_START;
+	case TUI_SEG_READY: return CP_READY;
 	default: return CP_OTHER;
 	}
 }
@@ -289,10 +293,12 @@ draw_footer(const struct view *v)
 	attrset(A_NORMAL);
 	/* the colour legend: which colour or glyph is which phase */
 	if (v->mode == MODE_TABLE && v->cols >= 100) {
-		int x = v->cols - 28;
-		static const uint8_t k[3] = { TUI_SEG_PROVISION, TUI_SEG_PULL, TUI_SEG_START };
-		static const char *const names[3] = { "provision", "pull", "start" };
-		for (int i = 0; i < 3; i++) {
+		static const uint8_t k[4] = { TUI_SEG_PROVISION, TUI_SEG_PULL, TUI_SEG_START,
+					      TUI_SEG_READY };
+		static const char *const names[4] = { "provision", "pull", "start", "ready" };
+		int nk = tui_rep(v)->any_healthy ? 4 : 3;   /* ready: once a task is healthy */
+		int x = v->cols - (nk == 4 ? 35 : 28);
+		for (int i = 0; i < nk; i++) {
 			struct tui_bar_cell cell = { k[i], 8 };
 			if (v->color)
 				attrset(COLOR_PAIR(seg_pair(k[i])));

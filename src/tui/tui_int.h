@@ -33,6 +33,7 @@ enum ui_color {
 	CP_START,
 	CP_OTHER,
 	CP_FAILED,
+	CP_READY,      /* the waterfall's fourth segment: RUNNING to HEALTHY */
 	CP_TITLE,
 };
 

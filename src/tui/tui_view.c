@@ -30,6 +30,10 @@ row_matches(const struct view *v, const struct report_row *row)
 int64_t
 tui_task_end_ms(const struct task *t, int64_t now)
 {
+	/* a bar ends where its last segment does: healthy_at, else RUNNING */
+	if (t->ts[TS_STARTED] != TS_NONE && t->ts[TS_HEALTHY] != TS_NONE &&
+	    t->ts[TS_HEALTHY] > t->ts[TS_STARTED])
+		return t->ts[TS_HEALTHY];
 	if (t->ts[TS_STARTED] != TS_NONE)
 		return t->ts[TS_STARTED];
 	if (task_stage_is_starting(task_stage(t, NULL)))
