@@ -65,6 +65,8 @@ from botocore.auth import SigV4Auth
 from botocore.awsrequest import AWSRequest
 from botocore.credentials import Credentials
 
+import fake_ecr
+
 TARGET = "AmazonEC2ContainerServiceV20141113."
 
 
@@ -93,6 +95,7 @@ class State:
                       "faults": 0, "bad_signatures": 0, "busy_ms": 0.0}
         for spec in args.inject or []:
             self.inject(parse_inject(spec))
+        self.ecr = fake_ecr.Registry(scenario, self.account, ApiError)
 
     def inject(self, d):
         with self.lock:
@@ -136,6 +139,9 @@ class State:
                     "connectivity": round(rnd.uniform(2, 5), 3),
                     "az": "%s%s" % (self.region, "abc"[i % 3]),
                 }
+                if g.get("images"):   # spread over N images (the benchmark's 20)
+                    t["image"] = "%s.dkr.ecr.%s.amazonaws.com/img%d:latest" % (
+                        self.account, self.region, i % int(g["images"]))
                 if rnd.random() < float(g.get("stopped_fraction", 0)):
                     t["stop_after"] = 30
                     t["stopCode"] = "EssentialContainerExited"
@@ -318,7 +324,7 @@ class Handler(BaseHTTPRequestHandler):
     def do_GET(self):
         if self.path == "/_fake/stats":
             with S.lock:
-                self.send(200, S.stats)
+                self.send(200, dict(S.stats, **S.ecr.stats))
             return
         if self.path.startswith("/_fake/tasks/"):
             # the task ids a client should see now, for tests to compare with
@@ -356,12 +362,15 @@ class Handler(BaseHTTPRequestHandler):
                 time.sleep(S.latency_ms / 1000.0)
             target = self.headers.get("X-Amz-Target", "")
             op = target[len(TARGET):] if target.startswith(TARGET) else target
+            service = "ecs"
+            if target.startswith(fake_ecr.TARGET):   # the ECR side (fake_ecr.py)
+                op, service = target[len(fake_ecr.TARGET):], "ecr"
             with S.lock:
                 S.stats["ops"][op] = S.stats["ops"].get(op, 0) + 1
             fault = self.take_fault(op)
             if fault == "slow":
                 time.sleep(S.slow_ms / 1000.0)
-            akid = self.check_signature(body)
+            akid = self.check_signature(body, service)
             if fault == "throttle":
                 raise ApiError(400, "ThrottlingException", "Rate exceeded")
             if fault == "throttle_429":
@@ -372,15 +381,16 @@ class Handler(BaseHTTPRequestHandler):
             if op in S.deny.get(akid, []):
                 raise ApiError(400, "AccessDeniedException",
                                "User: arn:aws:iam::%s:user/limited is not authorized to "
-                               "perform: ecs:%s on resource: * because no identity-based "
-                               "policy allows the ecs:%s action" % (S.account, op, op))
+                               "perform: %s:%s on resource: * because no identity-based "
+                               "policy allows the %s:%s action"
+                               % (S.account, service, op, service, op))
             if self.headers.get("Content-Type") != "application/x-amz-json-1.1":
                 raise ApiError(400, "SerializationException", "bad Content-Type")
             try:
                 req = json.loads(body or b"{}")
             except ValueError:
                 raise ApiError(400, "SerializationException", "body is not JSON")
-            fn = OPS.get(op)
+            fn = OPS.get(op) if service == "ecs" else S.ecr.ops().get(op)
             if fn is None:
                 raise ApiError(400, "UnknownOperationException", "unknown operation " + op)
             out = fn(req)
@@ -414,7 +424,7 @@ class Handler(BaseHTTPRequestHandler):
             return self.send(200, {"ok": True})
         self.send(404, {"__type": "UnknownOperationException"})
 
-    def check_signature(self, body):
+    def check_signature(self, body, service_want="ecs"):
         auth = self.headers.get("Authorization")
         if not auth:
             raise ApiError(400, "MissingAuthenticationTokenException",
@@ -439,7 +449,7 @@ class Handler(BaseHTTPRequestHandler):
         if "host" not in signed or "x-amz-date" not in signed:
             raise ApiError(400, "IncompleteSignatureException",
                            "host and x-amz-date must be signed")
-        if service != "ecs" or region != S.region or date != amz[:8]:
+        if service != service_want or region != S.region or date != amz[:8]:
             raise ApiError(400, "InvalidSignatureException",
                            "Credential should be scoped to a valid region/service: %s/%s"
                            % (region, service))
@@ -466,7 +476,7 @@ class Handler(BaseHTTPRequestHandler):
                                                                    self.path),
                          data=body, headers=headers)
         req.context["timestamp"] = amz
-        signer = SigV4Auth(Credentials(akid, secret), "ecs", region)
+        signer = SigV4Auth(Credentials(akid, secret), service, region)
         canonical = signer.canonical_request(req)
         want = signer.signature(signer.string_to_sign(req, canonical), req)
         if want != sig:
@@ -679,6 +689,7 @@ def main():
         S = State(json.load(f), ARGS)
     ThreadingHTTPServer.daemon_threads = True
     ThreadingHTTPServer.request_queue_size = 64
+    S.ecr.start_blob_host()
     srv = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     if ARGS.tls:
         ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)

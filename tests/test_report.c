@@ -344,8 +344,8 @@ Test(report, column_by_name)
 		cr_expect_eq(report_columns[i].id, (enum col_id)i);
 	cr_expect_str_eq(report_columns[0].name, "task_arn");
 	cr_expect_str_eq(report_columns[COL_SOURCE].name, "source");
-	/* columns added after the contract's go at the end, never between */
-	cr_expect_str_eq(report_columns[COL_COUNT - 1].name, "diagnosis_next_step");
+	/* the image columns come after the contract's first ones */
+	cr_expect_str_eq(report_columns[COL_COUNT - 1].name, "soci_advice");
 }
 
 Test(report, cells)

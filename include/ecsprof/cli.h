@@ -14,7 +14,7 @@
 #include "ecsprof/err.h"
 #include "ecsprof/timeutil.h"
 
-enum cli_command { CMD_NONE, CMD_TASKS, CMD_WATCH, CMD_RECORD, CMD_REPORT };
+enum cli_command { CMD_NONE, CMD_TASKS, CMD_WATCH, CMD_RECORD, CMD_REPORT, CMD_IMAGES };
 enum cli_format { FMT_AUTO, FMT_TUI, FMT_TABLE, FMT_CSV, FMT_JSON, FMT_HTML, FMT_XLSX };
 enum cli_status { STATUS_ALL, STATUS_RUNNING, STATUS_STOPPED };
 
@@ -57,6 +57,9 @@ struct cli_opts {
 	long interval_ms;
 	const char *record;           /* watch --record FILE */
 	long once;                    /* watch: stop after N polls (tests; 0 = forever) */
+	/* images (image.h) */
+	bool no_images;               /* --no-images: no ECR lookups */
+	struct cli_list images;       /* images --image REF (repeatable) */
 	/* misc */
 	int verbose;
 	bool debug;

@@ -61,7 +61,13 @@ enum col_kind { COL_TEXT, COL_TIME, COL_DURATION, COL_NUMBER };
 	X(COL_STARTUP_COST_USD, "startup_cost_usd", "COST-USD",  COL_NUMBER)   \
 	X(COL_DIAGNOSIS,        "diagnosis",        "DIAGNOSIS", COL_TEXT)     \
 	X(COL_DIAGNOSIS_CAUSE,  "diagnosis_cause",  "CAUSE",     COL_TEXT)     \
-	X(COL_DIAGNOSIS_NEXT,   "diagnosis_next_step", "NEXT-STEP", COL_TEXT)
+	X(COL_DIAGNOSIS_NEXT,   "diagnosis_next_step", "NEXT-STEP", COL_TEXT)     \
+	X(COL_IMAGE_SIZE,       "image_size_bytes", "IMG-SIZE",  COL_TEXT)     \
+	X(COL_IMAGE_LAYERS,     "image_layers",     "LAYERS",    COL_TEXT)     \
+	X(COL_IMAGE_COMPRESSION,"image_compression","COMPRESS",  COL_TEXT)     \
+	X(COL_SOCI_INDEX,       "soci_index",       "INDEX",     COL_TEXT)     \
+	X(COL_PULL_MBPS,        "pull_mbps",        "MB/S",      COL_TEXT)     \
+	X(COL_SOCI_ADVICE,      "soci_advice",      "ADVICE",    COL_TEXT)
 
 enum col_id {
 #define X(id, name, title, kind) id,
@@ -122,6 +128,7 @@ struct report {
 	size_t ngroups;
 	size_t baseline;                /* index into groups */
 	size_t negative_phases;         /* phases dropped for clock skew (a warning) */
+	const struct image_set *images; /* the set's image facts (image.h), borrowed; NULL */
 	struct cost_prices prices;      /* a copy of the options' */
 	bool any_healthy;               /* some task has healthy_at: show ready and serving */
 };

@@ -39,7 +39,8 @@ extern const struct ts_def ts_defs[TS_COUNT];
 enum tri { TRI_UNKNOWN, TRI_NO, TRI_YES };
 
 enum soci_label { SOCI_UNKNOWN, SOCI_YES, SOCI_NO };
-enum soci_evidence { SOCI_EVIDENCE_NONE, SOCI_EVIDENCE_METADATA, SOCI_EVIDENCE_RULE };
+enum soci_evidence { SOCI_EVIDENCE_NONE, SOCI_EVIDENCE_METADATA, SOCI_EVIDENCE_RULE,
+		     SOCI_EVIDENCE_ECR };
 
 struct container {
 	char *name;
@@ -135,6 +136,9 @@ struct task_set {
 	size_t index_cap;
 	/* every string of every task in the set (NULL until the first task_set_take()) */
 	struct task_strpool *pool;
+	/* image facts by digest (image.h), NULL until a reader or a lookup adds some;
+	 * owned, freed by task_set_cleanup() */
+	struct image_set *images;
 };
 
 /* Where a task stands: the one answer every output (table, TUI, watch, phases) reads,

@@ -8,6 +8,7 @@
 
 #include "ecsprof/buf.h"
 #include "ecsprof/report.h"
+#include "report_image.h"
 #include "ecsprof/timeutil.h"
 #include "ecsprof/xalloc.h"
 
@@ -79,6 +80,8 @@ report_cell_ms(const struct report_row *row, enum col_id c)
 
 	if (ts >= 0)
 		return row->task->ts[ts];
+	if (report_image_is_number(c))
+		return TS_NONE;
 	if (ph >= 0)
 		return phase_ms(row->task, (enum phase_id)ph);
 	return report_serving_ms(NULL, row, c);
@@ -111,6 +114,8 @@ report_text(const struct report *r, const struct report_row *row, enum col_id c)
 	case COL_STOP_CODE:         return t->stop_code;
 	case COL_STOPPED_REASON:    return t->stopped_reason;
 	case COL_SOURCE:            return t->source;
+	case COL_IMAGE_COMPRESSION: case COL_SOCI_INDEX: case COL_SOCI_ADVICE:
+		return report_image_text(r != NULL ? r->images : NULL, t, c);
 	default:                    return report_serving_text(r, row, c, NULL, 0);
 	}
 }
@@ -138,6 +143,8 @@ report_cell(const struct report *r, const struct report_row *row, enum col_id c,
 		timeutil_format_secs(report_cell_ms(row, c), out, size);
 		break;
 	case COL_TEXT:
+		if (report_image_number(r != NULL ? r->images : NULL, row->task, c, out, size))
+			break;
 		s = report_text(r, row, c);
 		if (s != NULL)
 			snprintf(out, size, "%s", s);
@@ -205,7 +212,7 @@ report_sort(struct report *r, int col, bool desc)
 		return;
 	/* -1: the default order, by createdAt */
 	c = col >= 0 && col < COL_COUNT ? (enum col_id)col : COL_CREATED_AT;
-	ctx.text = report_columns[c].kind == COL_TEXT;
+	ctx.text = report_columns[c].kind == COL_TEXT && !report_image_is_number(c);
 	ctx.desc = desc;
 	items = xreallocarray(NULL, r->nrows, sizeof *items);
 	for (size_t i = 0; i < r->nrows; i++) {
@@ -222,6 +229,8 @@ report_sort(struct report *r, int col, bool desc)
 					  (c == COL_GROUP && strcmp(s, GROUP_NONE) == 0)))
 				s = NULL;
 			items[i].text = s;
+		} else if (report_image_is_number(c)) {
+			items[i].ms = report_image_sort_value(r->images, r->rows[i].task, c);
 		} else if (report_columns[c].kind == COL_NUMBER) {
 			items[i].ms = report_serving_ms(r, &r->rows[i], c);
 		} else {
@@ -293,6 +302,7 @@ report_build(struct report *r, const struct task_set *set, const struct report_o
 	int rc = 0;
 
 	memset(r, 0, sizeof *r);
+	r->images = set->images;
 	cost_prices_init(&r->prices);
 	if (o->prices != NULL && o->prices->n > 0) {
 		r->prices.v = xreallocarray(NULL, o->prices->n, sizeof *r->prices.v);
@@ -314,7 +324,8 @@ report_build(struct report *r, const struct task_set *set, const struct report_o
 	/* groups: sort (name, task) pairs, then each run of one name is a group */
 	names = xreallocarray(NULL, n ? n : 1, sizeof *names);
 	for (size_t i = 0; i < n; i++) {
-		names[i].name = xstrdup(group_value(&set->tasks[i], &o->group_by, vbuf, sizeof vbuf));
+		names[i].name = xstrdup(group_value_images(&set->tasks[i], &o->group_by, set->images, vbuf,
+						    sizeof vbuf));
 		names[i].task = i;
 	}
 	qsort(names, n, sizeof *names, report_cmp_name_items);

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ecsprof/image.h"
 #include "ecsprof/task.h"
 #include "ecsprof/xalloc.h"
 
@@ -479,6 +480,7 @@ task_set_cleanup(struct task_set *s)
 	free(s->tasks);
 	free(s->index);
 	task_strpool_free(s->pool);
+	image_set_free(s->images);
 	memset(s, 0, sizeof *s);
 }
 
