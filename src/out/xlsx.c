@@ -20,7 +20,7 @@
 
 struct xlsx {
 	lxw_workbook *wb;
-	lxw_format *head, *when, *secs, *num, *ratio, *pval, *text;
+	lxw_format *head, *when, *secs, *num, *usd, *ratio, *pval, *text;
 	lxw_error error;     /* the first failure */
 };
 
@@ -92,6 +92,8 @@ formats(struct xlsx *x)
 	format_set_num_format(x->secs, "0.000");
 	x->num = workbook_add_format(x->wb);
 	format_set_num_format(x->num, "0");
+	x->usd = workbook_add_format(x->wb);
+	format_set_num_format(x->usd, "0.000000");   /* a start costs fractions of a cent */
 	x->ratio = workbook_add_format(x->wb);
 	format_set_num_format(x->ratio, "0.000");
 	x->pval = workbook_add_format(x->wb);
@@ -160,7 +162,7 @@ tasks_sheet(struct xlsx *x, const struct report *r)
 			}
 			case COL_NUMBER:   /* startup_cost_usd */
 				if (as_number(report_cell(r, row, (enum col_id)c, cell, sizeof cell), &v))
-					put_num(x, ws, y, (lxw_col_t)c, v, x->num);
+					put_num(x, ws, y, (lxw_col_t)c, v, x->usd);
 				break;
 			}
 		}
