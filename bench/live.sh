@@ -33,7 +33,8 @@ trap cleanup EXIT
 cat >"$TMP/scenario.json" <<EOF
 {"credentials": {"AKIDBENCH": "benchsecret"},
  "clusters": {"bench": {"services": {"web": {}},
-   "generate": {"count": $TASKS, "service": "web", "seed": 11, "spread": 900}}}}
+   "generate": {"count": $TASKS, "service": "web", "seed": 11, "spread": 900,
+                "images": ${IMAGES:-20}}}}}
 EOF
 
 mkfifo "$TMP/port"
@@ -47,14 +48,17 @@ export AWS_ACCESS_KEY_ID=AKIDBENCH AWS_SECRET_ACCESS_KEY=benchsecret
 export AWS_EC2_METADATA_DISABLED=true AWS_CONFIG_FILE="$TMP/none" \
 	AWS_SHARED_CREDENTIALS_FILE="$TMP/none" AWS_DEFAULT_REGION=us-east-1
 unset AWS_PROFILE AWS_ENDPOINT_URL AWS_ENDPOINT_URL_ECS AWS_MAX_ATTEMPTS || true
+# the image lookups go to the fake's ECR side; each timed run starts with a cold cache
+export AWS_ENDPOINT_URL_ECR="$URL"
 
 now_ms() { date +%s%3N; }
 
 # ecsprof: the median of RUNS runs (each checks it got every task)
 times=()
 for ((i = 0; i < RUNS; i++)); do
+	rm -rf "$TMP/cache"
 	t0=$(now_ms)
-	n=$("$ECSPROF" tasks --cluster bench --status running --format csv \
+	n=$(XDG_CACHE_HOME="$TMP/cache" "$ECSPROF" tasks --cluster bench --status running --format csv \
 		--endpoint-url "$URL" --region us-east-1 | tail -n +2 | wc -l)
 	t1=$(now_ms)
 	if [[ "$n" -ne "$TASKS" ]]; then
@@ -64,6 +68,24 @@ for ((i = 0; i < RUNS; i++)); do
 	times+=($((t1 - t0)))
 done
 ecsprof_ms=$(printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
+
+# what the image lookups add: the same run with --no-images, and with a warm cache
+median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+noimg=() warm=()
+for ((i = 0; i < RUNS; i++)); do
+	t0=$(now_ms)
+	"$ECSPROF" tasks --cluster bench --status running --format csv --no-images \
+		--endpoint-url "$URL" --region us-east-1 >/dev/null
+	t1=$(now_ms)
+	XDG_CACHE_HOME="$TMP/cache" "$ECSPROF" tasks --cluster bench --status running \
+		--format csv --endpoint-url "$URL" --region us-east-1 >/dev/null
+	t2=$(now_ms)
+	noimg+=($((t1 - t0)))
+	warm+=($((t2 - t1)))
+done
+noimg_ms=$(printf '%s\n' "${noimg[@]}" | median)
+warm_ms=$(printf '%s\n' "${warm[@]}" | median)
+echo "images: ${IMAGES:-20} images over $TASKS tasks: cold cache ${ecsprof_ms} ms, --no-images ${noimg_ms} ms, warm cache ${warm_ms} ms (one ECR round trip: ${LATENCY_MS} ms)"
 
 pages=$(((TASKS + 99) / 100))
 floor_ms=$((pages * LATENCY_MS))

@@ -1,0 +1,114 @@
+/* image: references, compression names and the SOCI advice at its edges (250 MiB,
+ * platform 1.4.0), with facts built in memory. */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ecsprof/image.h"
+#include "ecsprof/xalloc.h"
+
+#define DIG "sha256:aaaa"
+
+static struct image_set *
+one_image(int64_t size, enum image_comp comp, enum image_soci soci)
+{
+	struct image_set *s = image_set_new();
+	struct image_facts f;
+
+	image_facts_init(&f);
+	f.digest = xstrdup(DIG);
+	f.platform = xstrdup("linux/amd64");
+	f.status = IMAGE_OK;
+	f.soci = soci;
+	f.size_bytes = size;
+	f.nlayers = 1;
+	f.layers = xcalloc(1, sizeof *f.layers);
+	f.layers[0].size = size;
+	f.layers[0].comp = comp;
+	image_set_put(s, &f);
+	return s;
+}
+
+static enum soci_advice
+advice(struct image_set *s, const char *pv, const char *snap)
+{
+	struct task t;
+	struct container c = { 0 };
+	struct image_task_info in;
+
+	task_init(&t);
+	c.image = (char *)"123456789012.dkr.ecr.us-east-1.amazonaws.com/web:1";
+	c.image_digest = (char *)DIG;
+	c.snapshotter = (char *)snap;
+	t.containers = &c;
+	t.ncontainers = 1;
+	t.launch_type = (char *)"FARGATE";
+	t.platform_version = (char *)pv;
+	image_task_info(s, &t, &in);
+	return in.advice;
+}
+
+Test(image, size_edge_250_mib)
+{
+	struct image_set *a = one_image(IMAGE_SOCI_MIN_BYTES, IMAGE_COMP_GZIP, IMAGE_SOCI_NONE);
+	struct image_set *b = one_image(IMAGE_SOCI_MIN_BYTES - 1, IMAGE_COMP_GZIP, IMAGE_SOCI_NONE);
+
+	cr_expect_eq(advice(a, "1.4.0", NULL), ADVICE_WORTH_INDEXING);
+	cr_expect_eq(advice(b, "1.4.0", NULL), ADVICE_TOO_SMALL);
+	image_set_free(a);
+	image_set_free(b);
+}
+
+Test(image, platform_edge_1_4_0)
+{
+	struct image_set *a = one_image(IMAGE_SOCI_MIN_BYTES, IMAGE_COMP_GZIP, IMAGE_SOCI_NONE);
+
+	cr_expect_eq(advice(a, "1.3.0", NULL), ADVICE_PLATFORM);
+	cr_expect_eq(advice(a, "1.4.0", NULL), ADVICE_WORTH_INDEXING);
+	cr_expect_eq(advice(a, "LATEST", NULL), ADVICE_WORTH_INDEXING);
+	cr_expect(image_platform_too_old("1.3.9"));
+	cr_expect(!image_platform_too_old("1.10.0"));
+	image_set_free(a);
+}
+
+Test(image, every_advice)
+{
+	struct image_set *v2 = one_image(1 << 30, IMAGE_COMP_GZIP, IMAGE_SOCI_V2);
+	struct image_set *v1 = one_image(1 << 30, IMAGE_COMP_GZIP, IMAGE_SOCI_V1);
+	struct image_set *zs = one_image(1 << 30, IMAGE_COMP_ZSTD, IMAGE_SOCI_NONE);
+
+	cr_expect_eq(advice(v2, "1.4.0", "soci"), ADVICE_LAZY_LOADED);
+	cr_expect_eq(advice(v2, "1.4.0", "overlayfs"), ADVICE_INDEX_NOT_USED);
+	cr_expect_eq(advice(v2, "1.4.0", NULL), ADVICE_INDEX_V2);
+	cr_expect_eq(advice(v1, "1.4.0", NULL), ADVICE_INDEX_V1_ONLY);
+	cr_expect_eq(advice(zs, "1.4.0", NULL), ADVICE_ZSTD);
+	cr_expect_eq(advice(NULL, "1.4.0", NULL), ADVICE_NONE);
+	cr_expect_str_eq(soci_advice_name(ADVICE_INDEX_V1_ONLY), "index-v1-only");
+	image_set_free(v2);
+	image_set_free(v1);
+	image_set_free(zs);
+}
+
+Test(image, references)
+{
+	struct image_ref r;
+
+	cr_assert_eq(image_ref_parse("123456789012.dkr.ecr.eu-west-1.amazonaws.com/team/web:1.2", &r), 0);
+	cr_expect(r.private_ecr);
+	cr_expect_str_eq(r.account, "123456789012");
+	cr_expect_str_eq(r.region, "eu-west-1");
+	cr_expect_str_eq(r.repository, "team/web");
+	cr_expect_str_eq(r.tag, "1.2");
+	image_ref_cleanup(&r);
+	cr_assert_eq(image_ref_parse("nginx", &r), 0);
+	cr_expect(!r.private_ecr);
+	cr_expect_str_eq(r.repository, "library/nginx");
+	image_ref_cleanup(&r);
+	cr_assert_eq(image_ref_parse("public.ecr.aws/docker/library/busybox@sha256:ab", &r), 0);
+	cr_expect(!r.private_ecr);
+	cr_expect_str_eq(r.digest, "sha256:ab");
+	image_ref_cleanup(&r);
+	cr_expect_eq(image_comp_of("application/vnd.docker.image.rootfs.diff.tar.gzip"), IMAGE_COMP_GZIP);
+	cr_expect_eq(image_comp_of("application/vnd.oci.image.layer.v1.tar+zstd"), IMAGE_COMP_ZSTD);
+	cr_expect_eq(image_comp_of("application/vnd.oci.image.layer.v1.tar"), IMAGE_COMP_NONE);
+}
