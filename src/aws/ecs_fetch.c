@@ -23,6 +23,7 @@ struct chain {
 	char *token;            /* next page; NULL before the first and after the last */
 	bool queued;            /* a page of this chain waits for a worker */
 	bool done;
+	size_t pages;           /* answered so far (ecs_page_continue bounds them) */
 };
 
 struct result {
@@ -224,6 +225,13 @@ do_describe(struct pool *p, struct http_transport *t, struct batch *b, struct er
 
 		if (!json_is_object(task))
 			continue;
+		if (!ecs_task_was_asked(b->arns, b->n, q->cluster,
+					json_string_value(json_object_get(task, "taskArn")))) {
+			log_warn("DescribeTasks: the answer holds task %.200s, which was not asked "
+				 "for; dropped", json_string_value(json_object_get(task, "taskArn"))
+				 ? json_string_value(json_object_get(task, "taskArn")) : "(no ARN)");
+			continue;
+		}
 		pthread_mutex_lock(&p->lock);
 		p->st->described++;
 		pthread_mutex_unlock(&p->lock);
@@ -350,7 +358,6 @@ worker_run(void *arg)
 			ch->token = NULL;
 			pthread_mutex_unlock(&p->lock);
 			rc = do_list_page(p, w->t, ch, token, &arns, &narns, &next, &err);
-			free(token);
 			pthread_mutex_lock(&p->lock);
 			if (rc != 0) {
 				pool_fail(p, &err);
@@ -369,14 +376,17 @@ worker_run(void *arg)
 					p->pending[p->npending++] = arns[i];
 					p->st->listed++;
 				}
-				if (next != NULL) {
+				ch->pages++;
+				if (ecs_page_continue("ListTasks", token, next, ch->pages)) {
 					ch->token = next;
 					ch->queued = true;
 				} else {
+					free(next);
 					ch->done = true;
 				}
 				pool_cut(p, chains_done(p));
 			}
+			free(token);
 			free(arns);
 		} else {
 			int rc;
@@ -446,9 +456,9 @@ ecs_fetch_tasks(struct ecs_client *c, const struct ecs_query *q, ecs_task_fn *fn
 			const char *svc = nsvc > 1 || (q->nservices && q->started_by == NULL)
 					  ? q->services[i] : NULL;
 			if (running)
-				p.chains[k++] = (struct chain){ svc, "RUNNING", NULL, true, false };
+				p.chains[k++] = (struct chain){ svc, "RUNNING", NULL, true, false, 0 };
 			if (q->stopped)
-				p.chains[k++] = (struct chain){ svc, "STOPPED", NULL, true, false };
+				p.chains[k++] = (struct chain){ svc, "STOPPED", NULL, true, false, 0 };
 		}
 	}
 
