@@ -36,6 +36,7 @@ struct watch_options {
 	FILE *out;                    /* line output; NULL = stdout */
 	bool no_color;
 	const char *title;            /* e.g. "watch cluster prod service web" */
+	enum time_format time_format; /* CSV lines' times (--time-format) */
 };
 
 #define WATCH_BACKOFF_MAX_MS 60000

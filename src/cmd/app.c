@@ -24,6 +24,7 @@
 #include "ecsprof/watch.h"
 #include "ecsprof/xalloc.h"
 #include "ecsprof_version.h"
+#include "app_share.h"
 
 /* The SELECT options, applied to offline data the same way the live API applies them. */
 struct select_ctx {
@@ -268,10 +269,15 @@ app_write(const struct cli_opts *o, enum cli_format fmt, const struct report *r,
 		return -1;
 	switch (fmt) {
 	case FMT_CSV:
-		rc = o->summary ? csv_write_summary(of.f, r, err) : csv_write_tasks(of.f, r, err);
+		rc = o->summary ? csv_write_summary(of.f, r, err)
+				: csv_write_tasks_as(of.f, r, o->time_format, err);
 		break;
 	case FMT_JSON:
 		rc = o->summary ? jsonout_write_summary(of.f, r, err) : jsonout_write_tasks(of.f, r, err);
+		break;
+	case FMT_HTML:
+	case FMT_XLSX:
+		rc = app_share_write(o, fmt, of.f, r, err);   /* app_share.c */
 		break;
 	default: {
 		int width = of.f == stdout ? terminal_width() : TABLE_WIDTH_DEFAULT;

@@ -15,7 +15,7 @@ enum {
 	OPT_SINCE, OPT_PROFILE, OPT_REGION, OPT_ENDPOINT_URL, OPT_CONCURRENCY,
 	OPT_CONNECT_TIMEOUT, OPT_TIMEOUT, OPT_FORMAT, OPT_SUMMARY, OPT_GROUP_BY,
 	OPT_BASELINE, OPT_SOCI_IF, OPT_SORT, OPT_NO_COLOR, OPT_INTERVAL, OPT_RECORD,
-	OPT_COUNT, OPT_DEBUG,
+	OPT_COUNT, OPT_DEBUG, OPT_TIME_FORMAT,
 };
 
 const struct cli_option_def cli_options[] = {
@@ -32,7 +32,8 @@ const struct cli_option_def cli_options[] = {
 	{ "--concurrency", 0, "N", "DescribeTasks requests in flight (default 4)", "AWS", OPT_CONCURRENCY },
 	{ "--connect-timeout", 0, "SECONDS", "connect timeout per request (default 5)", "AWS", OPT_CONNECT_TIMEOUT },
 	{ "--timeout", 0, "SECONDS", "timeout per request (default 30)", "AWS", OPT_TIMEOUT },
-	{ "--format", 0, "tui|table|csv|json", "output format (default: tui on a terminal, else table)", "OUTPUT", OPT_FORMAT },
+	{ "--format", 0, "tui|table|csv|json|html|xlsx", "output format (default: tui on a terminal, else table)", "OUTPUT", OPT_FORMAT },
+	{ "--time-format", 0, "iso|spreadsheet|epoch", "CSV times: ISO 8601 Z (default), YYYY-MM-DD HH:MM:SS.mmm UTC, or epoch seconds", "OUTPUT", OPT_TIME_FORMAT },
 	{ "--output", 'o', "FILE", "write to FILE instead of stdout (record: the recording)", "OUTPUT", 'o' },
 	{ "--summary", 0, NULL, "one row per group and phase instead of one per task", "OUTPUT", OPT_SUMMARY },
 	{ "--group-by", 0, "KEY", "group tasks by KEY (family, taskdef, service, soci, tag:NAME, ...)", "OUTPUT", OPT_GROUP_BY },
@@ -162,7 +163,8 @@ option_name(int val)
 int
 cli_parse(int argc, char **argv, struct cli_opts *o, struct err *err)
 {
-	static const char *const formats[] = { "auto", "tui", "table", "csv", "json" };
+	static const char *const formats[] = { "auto", "tui", "table", "csv", "json", "html", "xlsx" };
+	static const char *const time_formats[] = { "iso", "spreadsheet", "epoch" };
 	static const char *const statuses[] = { "all", "running", "stopped" };
 	struct option longopts[NOPTIONS + 1];
 	char shortopts[32] = "";
@@ -226,9 +228,15 @@ cli_parse(int argc, char **argv, struct cli_opts *o, struct err *err)
 				return -1;
 			break;
 		case OPT_FORMAT:
-			if (parse_choice(name, optarg, formats, 5, &choice, err))
+			if (parse_choice(name, optarg, formats, 7, &choice, err))
 				return -1;
 			o->format = (enum cli_format)choice;
+			break;
+		case OPT_TIME_FORMAT:
+			if (parse_choice(name, optarg, time_formats, 3, &choice, err))
+				return -1;
+			o->time_format = (enum time_format)choice;
+			o->time_format_set = true;
 			break;
 		case 'o': o->output = optarg; break;
 		case OPT_SUMMARY: o->summary = true; break;
@@ -282,6 +290,12 @@ cli_parse(int argc, char **argv, struct cli_opts *o, struct err *err)
 		return err_set(err, ERR_USAGE, "record needs -o FILE (the recording to append to)");
 	if (o->baseline != NULL && o->group_by == NULL)
 		return err_set(err, ERR_USAGE, "--baseline needs --group-by (groups to compare)");
+	if (o->time_format_set && o->format != FMT_AUTO && o->format != FMT_CSV)
+		return err_set(err, ERR_USAGE, "--time-format is for --format csv (xlsx has typed dates)");
+	if (o->command == CMD_WATCH && (o->format == FMT_HTML || o->format == FMT_XLSX))
+		return err_set(err, ERR_USAGE,
+			       "watch prints line by line (csv, json) or the UI; for %s, record the tasks and run 'ecsprof report --format %s'",
+			       o->format == FMT_HTML ? "html" : "xlsx", o->format == FMT_HTML ? "html" : "xlsx");
 	if (o->record != NULL && o->command != CMD_WATCH)
 		return err_set(err, ERR_USAGE, "--record is for watch; use 'ecsprof record -o FILE'");
 	return 0;

@@ -131,7 +131,10 @@ write_csv_line(struct watch *w, FILE *f, const struct report_row *row, struct er
 	for (int c = 0; c < COL_COUNT; c++) {
 		if (c > 0)
 			buf_addc(&b, ',');
-		report_cell(&w->report, row, (enum col_id)c, cell, sizeof cell);
+		if (report_columns[c].kind == COL_TIME)
+			timeutil_format_as(report_cell_ms(row, (enum col_id)c), w->o->time_format, cell);
+		else
+			report_cell(&w->report, row, (enum col_id)c, cell, sizeof cell);
 		if (csv_add_cell(&b, cell, report_columns[c].kind == COL_TEXT) != 0) {
 			rc = err_set(err, ERR_INTERNAL, "watch: a CSV line is too long");
 			break;
@@ -458,6 +461,7 @@ watch_main(const struct cli_opts *o, watch_build_fn *build, void *build_ctx, str
 	wo.interval_ms = o->interval_ms;
 	wo.polls = o->once;
 	wo.no_color = o->no_color;
+	wo.time_format = o->time_format;
 	switch (o->format) {
 	case FMT_AUTO:
 		wo.format = o->output == NULL && isatty(STDOUT_FILENO) && isatty(STDIN_FILENO) ?

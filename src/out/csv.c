@@ -88,6 +88,12 @@ cell_text(const struct report *r, const struct report_row *row, enum col_id c, c
 int
 csv_write_tasks(FILE *f, const struct report *r, struct err *err)
 {
+	return csv_write_tasks_as(f, r, TIME_FORMAT_ISO, err);
+}
+
+int
+csv_write_tasks_as(FILE *f, const struct report *r, enum time_format tf, struct err *err)
+{
 	struct buf row;
 	size_t size = CSV_CELL_START;
 	char *cell = xmalloc(size);
@@ -102,7 +108,13 @@ csv_write_tasks(FILE *f, const struct report *r, struct err *err)
 		goto out;
 	for (size_t i = 0; i < r->nrows; i++) {
 		for (int c = 0; c < COL_COUNT; c++) {
-			const char *v = cell_text(r, &r->rows[i], (enum col_id)c, &cell, &size);
+			char when[TIMEUTIL_ISO_LEN];
+			const char *v = when;
+
+			if (report_columns[c].kind == COL_TIME)
+				timeutil_format_as(report_cell_ms(&r->rows[i], (enum col_id)c), tf, when);
+			else
+				v = cell_text(r, &r->rows[i], (enum col_id)c, &cell, &size);
 
 			if ((c > 0 && buf_addc(&row, ',') != 0) ||
 			    csv_add_cell(&row, v, report_columns[c].kind == COL_TEXT) != 0)
