@@ -72,3 +72,17 @@ Test(phase, current)
 	cr_expect_eq(phase_by_name("pull"), PHASE_PULL);
 	cr_expect_eq(phase_by_name("nope"), -1);
 }
+
+#include "fixtures/failed_start.h"
+
+/* phase_current is task_stage in phase terms: a failed start being torn down is in no
+ * phase, so no output draws it as still provisioning */
+Test(phase, current_of_a_deprovisioning_failed_start)
+{
+	struct task t;
+	int64_t since = 0;
+
+	fs_failed_task(&t, false);
+	cr_expect_eq(phase_current(&t, &since), -1);
+	task_cleanup(&t);
+}

@@ -156,3 +156,37 @@ Test(table, no_tasks_says_so)
 	report_cleanup(&r);
 	task_set_cleanup(&s);
 }
+
+#include "fixtures/failed_start.h"
+
+/* The DEPROVISIONING + TaskFailedToStart task is a failed start in the table too: '*' on
+ * its status and a footnote with the stop code and reason. */
+Test(table, deprovisioning_failed_start_is_marked)
+{
+	struct task_set s;
+	struct task t;
+	struct report r;
+	struct report_options o = { .group_by = { GK_ALL, NULL }, .sort_col = -1 };
+	struct err err;
+	char *out = NULL;
+	size_t len;
+	FILE *f;
+
+	err_clear(&err);
+	task_set_init(&s);
+	fs_failed_task(&t, false);
+	task_set_take(&s, &t);
+	fs_pulling_task(&t, "arn:aws:ecs:us-east-1:123456789012:task/prod/b0b0b0b0");
+	task_set_take(&s, &t);
+	cr_assert_eq(report_build(&r, &s, &o, &err), 0, "%s", err.msg);
+	f = open_memstream(&out, &len);
+	cr_assert_eq(table_write_tasks(f, &r, 120, false, &err), 0, "%s", err.msg);
+	fclose(f);
+	cr_expect_neq(strstr(out, "DEPROVISIONING*"), NULL, "%s", out);
+	cr_expect_neq(strstr(out, "* d0d0d0d0 stopped before RUNNING (TaskFailedToStart): "
+			      "CannotPullContainerError"), NULL, "%s", out);
+	cr_expect_eq(strstr(out, "PENDING*"), NULL, "%s", out);
+	free(out);
+	report_cleanup(&r);
+	task_set_cleanup(&s);
+}

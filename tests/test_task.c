@@ -459,3 +459,96 @@ Test(task, pool_of_ones_own_is_copied_by_the_set)
 	cr_expect_eq(s.tasks[0].pool, s.pool);
 	task_set_cleanup(&s);
 }
+
+/* ---- task_stage: the one answer to "where is this task" ---- */
+
+#include "fixtures/failed_start.h"
+
+Test(task, stage_walks_the_lifecycle)
+{
+	struct task t = mk("arn:aws:ecs:us-east-1:1:task/c/a", -1, 1000, TS_NONE);
+	int64_t since = 0;
+
+	cr_expect_eq(task_stage(&t, &since), STAGE_PROVISION);
+	cr_expect_eq(since, 1000);
+	t.ts[TS_PULL_STARTED] = 5000;
+	cr_expect_eq(task_stage(&t, &since), STAGE_PULL);
+	cr_expect_eq(since, 5000);
+	t.ts[TS_PULL_STOPPED] = 9000;
+	cr_expect_eq(task_stage(&t, &since), STAGE_START);
+	cr_expect_eq(since, 9000);
+	t.ts[TS_STARTED] = 9500;
+	cr_expect_eq(task_stage(&t, &since), STAGE_RUNNING);
+	cr_expect_eq(since, 9500);
+	cr_expect_not(task_is_final(&t));
+	/* stopping after it ran: stopped, since the first sign of it */
+	t.ts[TS_STOPPING] = 20000;
+	cr_expect_eq(task_stage(&t, &since), STAGE_STOPPED);
+	cr_expect_eq(since, 20000);
+	cr_expect_not(task_is_final(&t));
+	t.ts[TS_STOPPED] = 22000;
+	cr_expect_eq(task_stage(&t, &since), STAGE_STOPPED);
+	cr_expect_eq(since, 20000);
+	cr_expect(task_is_final(&t));
+	cr_expect_str_eq(task_stage_names[STAGE_STOPPED], "stopped");
+	task_cleanup(&t);
+}
+
+Test(task, stage_without_times)
+{
+	struct task t = mk("arn:aws:ecs:us-east-1:1:task/c/a", -1, TS_NONE, TS_NONE);
+	int64_t since = 0;
+
+	cr_expect_eq(task_stage(&t, &since), STAGE_UNKNOWN);
+	cr_expect_eq(since, TS_NONE);
+	cr_expect_eq(task_stage(&t, NULL), STAGE_UNKNOWN);
+	t.last_status = xstrdup("RUNNING");
+	cr_expect_eq(task_stage(&t, &since), STAGE_RUNNING);
+	cr_expect_eq(since, TS_NONE);
+	task_cleanup(&t);
+	/* a status alone says the task is on its way down */
+	t = mk("arn:aws:ecs:us-east-1:1:task/c/b", -1, 1000, 2000);
+	t.last_status = xstrdup("DEACTIVATING");
+	cr_expect_eq(task_stage(&t, &since), STAGE_STOPPED);
+	cr_expect_eq(since, TS_NONE);
+	task_cleanup(&t);
+}
+
+/* the task the TUI did not mark failed: DEPROVISIONING, no stoppedAt, TaskFailedToStart */
+Test(task, stage_deprovisioning_failed_start_is_failed)
+{
+	struct task t;
+	int64_t since = 0;
+
+	fs_failed_task(&t, false);
+	cr_expect_eq(task_stage(&t, &since), STAGE_FAILED);
+	cr_expect_eq(since, FS_T0 + 40000);
+	cr_expect_not(task_is_final(&t));
+	cr_expect_not(task_stage_is_starting(task_stage(&t, NULL)));
+	task_cleanup(&t);
+	fs_failed_task(&t, true);
+	cr_expect_eq(task_stage(&t, NULL), STAGE_FAILED);
+	cr_expect(task_is_final(&t));
+	task_cleanup(&t);
+	/* the same with no stop code at all: still failed, it never ran */
+	fs_failed_task(&t, false);
+	free(t.stop_code);
+	free(t.stopped_reason);
+	t.stop_code = t.stopped_reason = NULL;
+	cr_expect_eq(task_stage(&t, NULL), STAGE_FAILED);
+	task_cleanup(&t);
+}
+
+/* ECS's verdict wins over a startedAt (one container came up, another one died) */
+Test(task, stage_task_failed_to_start_wins)
+{
+	struct task t;
+
+	fs_failed_task(&t, true);
+	t.ts[TS_STARTED] = FS_T0 + 30000;
+	cr_expect_eq(task_stage(&t, NULL), STAGE_FAILED);
+	free(t.stop_code);
+	t.stop_code = xstrdup("EssentialContainerExited");
+	cr_expect_eq(task_stage(&t, NULL), STAGE_STOPPED);
+	task_cleanup(&t);
+}

@@ -8,8 +8,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ecsprof/atomicfile.h"
 #include "ecsprof/buf.h"
 #include "ecsprof/csv.h"
+#include "ecsprof/health.h"
+#include "ecsprof/input.h"
 #include "ecsprof/jsonout.h"
 #include "ecsprof/live.h"
 #include "ecsprof/log.h"
@@ -21,8 +24,20 @@
 #include "ecsprof/watch.h"
 #include "ecsprof/xalloc.h"
 
-/* Where a task stands, as far as watch cares. */
-enum wstate { WS_UNKNOWN, WS_PROVISION, WS_PULL, WS_START, WS_RUNNING, WS_STOPPED };
+/* What a line in line mode reports: a task reaches RUNNING (it ran, even if it is already
+ * on its way down), or it is done (ECS will not change it again). Read from the model's
+ * task_stage(), so the lines and the screen agree on every task. */
+enum wline { WL_NONE, WL_RUNNING, WL_DONE };
+
+static enum wline
+line_state(const struct task *t)
+{
+	enum task_stage st = task_stage(t, NULL);
+
+	if ((st == STAGE_STOPPED || st == STAGE_FAILED) && task_is_final(t))
+		return WL_DONE;
+	return st == STAGE_RUNNING || st == STAGE_STOPPED ? WL_RUNNING : WL_NONE;
+}
 
 struct watch {
 	const struct watch_source *s;
@@ -55,25 +70,6 @@ status_is(const struct task *t, const char *s)
 	return t->last_status != NULL && strcmp(t->last_status, s) == 0;
 }
 
-static enum wstate
-task_state(const struct task *t)
-{
-	int64_t since;
-	int p;
-
-	if (t->ts[TS_STOPPED] != TS_NONE || status_is(t, "STOPPED"))
-		return WS_STOPPED;
-	if (t->ts[TS_STARTED] != TS_NONE || status_is(t, "RUNNING"))
-		return WS_RUNNING;
-	p = phase_current(t, &since);
-	switch (p) {
-	case PHASE_PROVISION: return WS_PROVISION;
-	case PHASE_PULL: return WS_PULL;
-	case PHASE_START: return WS_START;
-	default: return WS_UNKNOWN;
-	}
-}
-
 int64_t
 watch_next_interval(int64_t base_ms, int64_t current_ms, bool throttled)
 {
@@ -103,7 +99,7 @@ watch_time_to_running(const struct task_set *set, int64_t start_ms, size_t *n,
 	for (size_t i = 0; i < set->len; i++) {
 		const struct task *t = &set->tasks[i];
 		if (t->ts[TS_CREATED] == TS_NONE || start_ms == TS_NONE ||
-		    t->ts[TS_CREATED] < start_ms || task_state(t) != WS_RUNNING ||
+		    t->ts[TS_CREATED] < start_ms || line_state(t) != WL_RUNNING ||
 		    t->ts[TS_STARTED] == TS_NONE)
 			continue;
 		(*n)++;
@@ -138,7 +134,10 @@ write_csv_line(struct watch *w, FILE *f, const struct report_row *row, struct er
 	for (int c = 0; c < COL_COUNT; c++) {
 		if (c > 0)
 			buf_addc(&b, ',');
-		report_cell(&w->report, row, (enum col_id)c, cell, sizeof cell);
+		if (report_columns[c].kind == COL_TIME)
+			timeutil_format_as(report_cell_ms(row, (enum col_id)c), w->o->time_format, cell);
+		else
+			report_cell(&w->report, row, (enum col_id)c, cell, sizeof cell);
 		if (csv_add_cell(&b, cell, report_columns[c].kind == COL_TEXT) != 0) {
 			rc = err_set(err, ERR_INTERNAL, "watch: a CSV line is too long");
 			break;
@@ -151,24 +150,38 @@ write_csv_line(struct watch *w, FILE *f, const struct report_row *row, struct er
 	return rc;
 }
 
+/* t has a healthy_at that the previous poll's state of it lacked */
+static bool
+p_healthy_new(const struct task_set *prev, const struct task *t)
+{
+	const struct task *p;
+
+	if (prev == NULL || t->ts[TS_HEALTHY] == TS_NONE || t->arn == NULL)
+		return false;
+	p = task_set_find((struct task_set *)prev, t->arn);
+	return p != NULL && p->ts[TS_HEALTHY] == TS_NONE;
+}
+
 static int
 emit_lines(struct watch *w, struct err *err)
 {
-	FILE *f = w->o->out != NULL ? w->o->out : stdout;
+	FILE *f = w->o->out_file != NULL ? w->o->out_file->f : w->o->out != NULL ? w->o->out : stdout;
 	const struct task_set *prev = w->polls > 1 ? &w->sets[!w->cur] : NULL;
+	bool wrote = false;
 
 	for (size_t i = 0; i < w->report.nrows; i++) {
 		const struct report_row *row = &w->report.rows[i];
 		const struct task *t = row->task;
-		enum wstate now = task_state(t), before = WS_UNKNOWN;
-		if (now != WS_RUNNING && now != WS_STOPPED)
+		enum wline now = line_state(t), before = WL_NONE;
+		if (now == WL_NONE)
 			continue;
 		if (prev != NULL && t->arn != NULL) {
 			const struct task *p = task_set_find((struct task_set *)prev, t->arn);
 			if (p != NULL)
-				before = task_state(p);
+				before = line_state(p);
 		}
-		if (before == now)
+		/* a line again when it became HEALTHY (ready_s, serving_s filled) */
+		if (before == now && !(p_healthy_new(prev, t)))
 			continue;
 		if (w->o->format == FMT_JSON) {
 			if (jsonout_write_task_line(f, &w->report, row) != 0 || fflush(f) != 0)
@@ -177,7 +190,11 @@ emit_lines(struct watch *w, struct err *err)
 		} else if (write_csv_line(w, f, row, err) != 0) {
 			return -1;
 		}
+		wrote = true;
 	}
+	/* -o FILE: FILE is replaced once there is a first line, and grows from there */
+	if (wrote && w->o->out_file != NULL)
+		return atomicfile_publish(w->o->out_file, err);
 	return 0;
 }
 
@@ -201,6 +218,9 @@ poll_once(struct watch *w, struct err *err)
 		return -1;
 	}
 	w->interval_ms = watch_next_interval(w->base_ms, w->interval_ms, false);
+	/* healthy_at from what this poll saw against the last one (health.h) */
+	health_observe(set, w->polls > 0 ? &w->sets[w->cur] : NULL, w->last_poll_ms,
+		       timeutil_now_ms());
 	if (w->s->record != NULL && w->s->record(w->s->ctx, set, err) != 0)
 		return -1;
 	memset(&r, 0, sizeof r);
@@ -222,7 +242,7 @@ poll_once(struct watch *w, struct err *err)
 		for (size_t i = 0; i < set->len; i++) {
 			const struct task *t = &set->tasks[i], *p;
 			p = t->arn != NULL ? task_set_find(prev, t->arn) : NULL;
-			w->changed[i] = p == NULL || task_state(p) != task_state(t);
+			w->changed[i] = p == NULL || task_stage(p, NULL) != task_stage(t, NULL);
 		}
 	}
 	return 0;
@@ -270,7 +290,7 @@ tui_status(struct tui_source *src, char *out, size_t size)
 		"DEPROVISIONING", "STOPPED",
 	};
 	size_t counts[sizeof names / sizeof names[0] + 1] = { 0 };
-	size_t n, at = 0;
+	size_t n, at = 0, healthy = 0;
 	int64_t elapsed, start;
 	char d[16], iv[16];
 
@@ -290,6 +310,15 @@ tui_status(struct tui_source *src, char *out, size_t size)
 		if (k < 0)
 			break;
 		at += (size_t)k;
+	}
+	/* HEALTHY now (health-checked tasks only: the others are never HEALTHY) */
+	for (size_t i = 0; i < set->len; i++)
+		healthy += health_is_healthy(&set->tasks[i]);
+	if (healthy > 0 && at < size) {
+		int k = snprintf(out + at, size - at, "HEALTHY %zu  ", healthy);
+
+		if (k > 0)
+			at += (size_t)k;
 	}
 	watch_time_to_running(set, w->scale_start_ms, &n, &elapsed, &start);
 	tui_format_duration(w->interval_ms, 6, iv, sizeof iv);
@@ -345,6 +374,10 @@ watch_run(const struct watch_source *s, const struct watch_options *o, struct er
 	sigaction(SIGINT, &sa, &old_sa);
 	for (long attempts = 1; !watch_sigint; attempts++) {
 		if (poll_once(&w, err) != 0) {
+			if (watch_sigint) {
+				err_clear(err);   /* Ctrl-C during a poll: stop as during a sleep */
+				break;
+			}
 			/* throttling and network blips are expected in a long watch: keep going */
 			if (err->code != ERR_THROTTLED && err->code != ERR_NETWORK) {
 				rc = -1;
@@ -429,18 +462,33 @@ wlive_record(void *ctx, const struct task_set *set, struct err *err)
 	size_t n = 0;
 	int rc = 0;
 
-	(void)set;
 	lines = xcalloc(w->last.nraw ? w->last.nraw : 1, sizeof *lines);
 	for (size_t i = 0; i < w->last.nraw; i++) {
 		const struct live_raw_task *raw = &w->last.raw[i];
+		const struct task *t;
+		struct input_key k;
+
 		lines[n] = record_line_new(raw->json, raw->len, w->last.region, w->last.cluster,
 					   raw->fetched_at_ms, err);
 		if (lines[n] == NULL) {
 			rc = -1;
 			break;
 		}
+		/* what the polls saw of its health goes with it (record.h) */
+		if (input_peek_task(raw->json, raw->len, &k, err) == 0) {
+			t = task_set_find((struct task_set *)set, k.arn);
+			if (t != NULL && t->healthy_observed && t->ts[TS_HEALTHY] != TS_NONE)
+				lines[n] = record_line_add_healthy(lines[n], t->ts[TS_HEALTHY],
+								   t->healthy_resolution_ms);
+			input_key_cleanup(&k);
+		}
+		err_clear(err);
 		n++;
 	}
+	/* --service: the deployments and events DescribeServices gave (record.h) */
+	for (size_t i = 0; rc == 0 && i < w->last.services.n; i++)
+		record_service_lines(w->last.services.v[i].raw_json, w->last.region,
+				     w->last.cluster, timeutil_now_ms(), &lines, &n);
 	if (rc == 0 && n > 0 &&
 	    record_merge_file(w->o->record, lines, n, NULL, NULL, err) != 0)
 		rc = err_prefix(err, "--record %s", w->o->record);
@@ -457,7 +505,8 @@ watch_main(const struct cli_opts *o, watch_build_fn *build, void *build_ctx, str
 	struct watch_source src = { wlive_fetch, wlive_build, NULL, &w };
 	struct watch_options wo = { 0 };
 	char title[256];
-	FILE *out = NULL;
+	struct atomicfile out = { .slot = -1 };
+	bool to_file = false;
 	int rc;
 
 	if (o->record != NULL)
@@ -465,6 +514,7 @@ watch_main(const struct cli_opts *o, watch_build_fn *build, void *build_ctx, str
 	wo.interval_ms = o->interval_ms;
 	wo.polls = o->once;
 	wo.no_color = o->no_color;
+	wo.time_format = o->time_format;
 	switch (o->format) {
 	case FMT_AUTO:
 		wo.format = o->output == NULL && isatty(STDOUT_FILENO) && isatty(STDIN_FILENO) ?
@@ -480,22 +530,31 @@ watch_main(const struct cli_opts *o, watch_build_fn *build, void *build_ctx, str
 	snprintf(title, sizeof title, "watch %s%s%s", o->cluster ? o->cluster : "default",
 		 o->services.n > 0 ? " / " : "", o->services.n > 0 ? o->services.v[0] : "");
 	wo.title = title;
-	if (wo.format != FMT_TUI && o->output != NULL) {
-		out = fopen(o->output, "w");
-		if (out == NULL)
-			return err_set(err, ERR_IO, "cannot write %s: %s", o->output, strerror(errno));
-		wo.out = out;
+	if (wo.format != FMT_TUI && o->output != NULL && strcmp(o->output, "-") != 0) {
+		/* FILE itself is not touched before the first line (atomicfile_publish) */
+		if (atomicfile_open(&out, o->output, 0, err) != 0)
+			return -1;
+		to_file = true;
+		wo.out_file = &out;
 	}
 	if (live_session_new(o, &w.session, err) != 0) {
-		if (out != NULL)
-			fclose(out);
+		atomicfile_abort(&out);
 		return -1;
 	}
+	live_session_set_interrupt(w.session, &watch_sigint);
 	rc = watch_run(&src, &wo, err);
 	live_session_free(w.session);
 	if (w.have_last)
 		live_result_cleanup(&w.last);
-	if (out != NULL && fclose(out) != 0 && rc == 0)
-		rc = err_set(err, ERR_IO, "cannot write %s: %s", o->output, strerror(errno));
+	if (to_file) {
+		/* lines already written are kept, even when a later poll failed; a watch that
+		 * never had a line leaves FILE as it was */
+		if (out.tmp == NULL || out.in_place) {
+			if (atomicfile_commit(&out, rc == 0 ? err : &(struct err){ 0 }) != 0 && rc == 0)
+				rc = -1;
+		} else {
+			atomicfile_abort(&out);
+		}
+	}
 	return rc;
 }

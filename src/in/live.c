@@ -8,6 +8,8 @@
 #include "ecsprof/creds.h"
 #include "ecsprof/ecs.h"
 #include "ecsprof/http_curl.h"
+#include "ecsprof/image_fetch.h"
+#include "ecsprof/image_io.h"
 #include "ecsprof/input.h"
 #include "ecsprof/live.h"
 #include "ecsprof/log.h"
@@ -22,7 +24,15 @@ struct live_session {
 	bool ctx_ok;
 	struct ecs_client *client;
 	struct http_curl_options curl;
+	struct image_fetch *images;            /* NULL with --no-images */
+	const volatile sig_atomic_t *interrupt;
 };
+
+void
+live_session_set_interrupt(struct live_session *s, const volatile sig_atomic_t *flag)
+{
+	s->interrupt = flag;
+}
 
 void
 live_result_init(struct live_result *r)
@@ -70,11 +80,38 @@ live_session_free(struct live_session *s)
 {
 	if (s == NULL)
 		return;
+	image_fetch_free(s->images);
 	ecs_client_free(s->client);
 	if (s->ctx_ok)
 		aws_context_cleanup(&s->ctx);
 	http_curl_free(&s->ctx_transport);
 	free(s);
+}
+
+static int
+image_transport_new(void *arg, struct http_transport *out, struct err *err)
+{
+	struct live_session *s = arg;
+	/* never traced: a layer download URL carries its own signature */
+	struct http_curl_options quiet = s->curl;
+
+	quiet.debug = false;
+	return http_curl_new(&quiet, out, err);
+}
+
+/* The image lookups run on threads of their own while the tasks are fetched. */
+static int
+live_images_start(struct live_session *s, struct err *err)
+{
+	struct image_fetch_options io = { 0 };
+
+	io.ctx = &s->ctx;
+	io.concurrency = s->o->concurrency;
+	io.transport_new = image_transport_new;
+	io.transport_free = session_transport_free;
+	io.transport_arg = s;
+	io.debug = s->o->debug;
+	return image_fetch_new(&io, &s->images, err);
 }
 
 int
@@ -130,6 +167,8 @@ live_session_new(const struct cli_opts *o, struct live_session **out, struct err
 	eo.debug = o->debug;
 	if (ecs_client_new(&eo, &s->client, err) != 0)
 		goto fail;
+	if (!o->no_images && live_images_start(s, err) != 0)
+		goto fail;
 	*out = s;
 	return 0;
 fail:
@@ -140,15 +179,20 @@ fail:
 struct sink {
 	struct task_set *set;
 	struct live_result *extra;
+	struct image_fetch *images;
 };
 
 static int
 take_task(void *arg, const char *json, size_t len, int64_t fetched_at_ms, struct err *err)
 {
 	struct sink *k = arg;
+	size_t before = k->set->len;
 
 	if (input_parse_task_json(json, len, "live", fetched_at_ms, k->set, err) != 0)
 		return err_prefix(err, "DescribeTasks answer");
+	/* a new task is the last one; its images are looked up while the fetch goes on */
+	if (k->images != NULL && k->set->len > before)
+		image_fetch_want_task(k->images, &k->set->tasks[k->set->len - 1]);
 	if (k->extra != NULL && k->extra->keep_raw) {
 		struct live_result *r = k->extra;
 		r->raw = xreallocarray(r->raw, r->nraw + 1, sizeof *r->raw);
@@ -167,7 +211,7 @@ live_session_fetch(struct live_session *s, struct task_set *out, struct live_res
 	const struct cli_opts *o = s->o;
 	struct ecs_query q = { 0 };
 	struct ecs_fetch_stats st;
-	struct sink k = { out, extra };
+	struct sink k = { out, extra, s->images };
 	int64_t t0 = timeutil_now_ms();
 
 	q.cluster = o->cluster;
@@ -180,6 +224,7 @@ live_session_fetch(struct live_session *s, struct task_set *out, struct live_res
 	q.tasks = o->tasks.v;
 	q.ntasks = o->tasks.n;
 	q.since_ms = TS_NONE;
+	q.interrupt = s->interrupt;
 	if (o->since != NULL &&
 	    timeutil_parse_since(o->since, timeutil_now_ms(), &q.since_ms) != 0)
 		return err_set(err, ERR_USAGE,
@@ -203,6 +248,15 @@ live_session_fetch(struct live_session *s, struct task_set *out, struct live_res
 		return -1;
 	if (extra != NULL)
 		extra->stats = st;
+	if (s->images != NULL) {
+		struct image_fetch_stats is;
+
+		image_fetch_collect(s->images, &out->images, &is);
+		log_info("images: %zu distinct, %zu from the cache, %zu looked up in ECR "
+			 "(%zu requests, %zu throttled), %zu failed, %zu not in private ECR",
+			 is.wanted, is.cached, is.looked_up, is.requests, is.throttled, is.failed,
+			 is.not_ecr);
+	}
 	log_info("%s: %zu tasks listed in %zu pages, %zu described, %zu kept; %zu requests, "
 		 "%zu throttled; %.3f s", o->cluster ? o->cluster : "default", st.listed,
 		 st.pages, st.described, st.kept, st.requests, st.throttled,
@@ -239,6 +293,7 @@ live_record(const struct cli_opts *o, struct err *err)
 	task_set_init(&set);
 	live_result_init(&r);
 	r.keep_raw = true;
+	r.want_services = o->services.n > 0;   /* their deployments and events too */
 	/* fetch everything before touching the file: a failed run leaves it as it was */
 	if (live_fetch(o, &set, &r, err) != 0)
 		goto out;
@@ -249,6 +304,18 @@ live_record(const struct cli_opts *o, struct err *err)
 		if (lines[i] == NULL)
 			goto out;
 		nlines++;
+	}
+	for (size_t i = 0; i < r.services.n; i++)
+		record_service_lines(r.services.v[i].raw_json, r.region, r.cluster,
+				     timeutil_now_ms(), &lines, &nlines);
+	/* image facts beside the tasks, one line per digest, so report shows them offline */
+	for (size_t i = 0; i < image_set_len(set.images); i++) {
+		const struct image_facts *f = image_set_at(set.images, i);
+
+		if (f->status != IMAGE_OK)
+			continue;
+		lines = xreallocarray(lines, nlines + 1, sizeof *lines);
+		lines[nlines++] = image_record_line(f, r.region);
 	}
 	if (record_merge_file(o->output, lines, nlines, &added, &updated, err) != 0)
 		goto out;

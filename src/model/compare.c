@@ -182,6 +182,9 @@ compare_group_lines(const struct report *r, size_t g, const struct compare_style
 	sink(ctx, CMP_LINE_HEADER, line);
 	for (int p = 0; p < PHASE_COUNT; p++) {
 		const struct stats_summary *s = &grp->phase[p];
+
+		if (!report_phase_shown(r, (enum phase_id)p))
+			continue;
 		double vals[] = { s->min, s->p50, s->p90, s->p99, s->max, s->mean };
 
 		line[0] = '\0';
@@ -232,6 +235,8 @@ compare_vs_lines(const struct report *r, size_t g, const struct compare_style *s
 	cell(line, sizeof line, "  DELTA", 0, false);
 	sink(ctx, CMP_LINE_HEADER, line);
 	for (int p = 0; p < PHASE_COUNT; p++) {
+		if (!report_phase_shown(r, (enum phase_id)p))
+			continue;
 		line[0] = '\0';
 		cell(line, sizeof line, phase_defs[p].name, 12, false);
 		median_cell(&base->phase[p], st, spread, &note1, a, sizeof a);

@@ -15,7 +15,17 @@ const struct phase_def phase_defs[PHASE_COUNT] = {
 	  TS_CREATED, TS_STARTED },
 	{ PHASE_CONNECTIVITY, "connectivity", "connectivity_s", "createdAt to connectivityAt",
 	  TS_CREATED, TS_CONNECTIVITY },
+	{ PHASE_READY,        "ready",        "ready_s",        "startedAt to healthy: the app's own start",
+	  TS_STARTED, TS_HEALTHY },
+	{ PHASE_SERVING,      "serving",      "serving_s",      "createdAt to healthy: time to serving",
+	  TS_CREATED, TS_HEALTHY },
 };
+
+bool
+phase_is_extra(enum phase_id p)
+{
+	return p == PHASE_READY || p == PHASE_SERVING;
+}
 
 int64_t
 phase_ms(const struct task *t, enum phase_id p)
@@ -44,29 +54,16 @@ phase_by_name(const char *name)
 	return -1;
 }
 
-static bool
-is_stopped(const struct task *t)
-{
-	return t->ts[TS_STOPPED] != TS_NONE || t->ts[TS_STOPPING] != TS_NONE ||
-	       t->ts[TS_EXECUTION_STOPPED] != TS_NONE ||
-	       (t->last_status != NULL && (strcmp(t->last_status, "STOPPED") == 0 ||
-					   strcmp(t->last_status, "DEPROVISIONING") == 0 ||
-					   strcmp(t->last_status, "STOPPING") == 0));
-}
-
 int
 phase_current(const struct task *t, int64_t *since_ms)
 {
-	if (t->ts[TS_STARTED] != TS_NONE || t->ts[TS_CREATED] == TS_NONE || is_stopped(t))
-		return -1;
-	if (t->ts[TS_PULL_STOPPED] != TS_NONE) {
-		*since_ms = t->ts[TS_PULL_STOPPED];
-		return PHASE_START;
+	int64_t since;
+
+	/* the stage is the answer (task.h); a phase is only the name of a starting one */
+	switch (task_stage(t, &since)) {
+	case STAGE_PROVISION: *since_ms = since; return PHASE_PROVISION;
+	case STAGE_PULL: *since_ms = since; return PHASE_PULL;
+	case STAGE_START: *since_ms = since; return PHASE_START;
+	default: return -1;
 	}
-	if (t->ts[TS_PULL_STARTED] != TS_NONE) {
-		*since_ms = t->ts[TS_PULL_STARTED];
-		return PHASE_PULL;
-	}
-	*since_ms = t->ts[TS_CREATED];
-	return PHASE_PROVISION;
 }

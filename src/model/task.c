@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ecsprof/image.h"
 #include "ecsprof/task.h"
 #include "ecsprof/xalloc.h"
 
@@ -15,18 +16,95 @@ const struct ts_def ts_defs[TS_COUNT] = {
 	{ TS_STOPPING,          "stoppingAt",         NULL,                 "stopping_at" },
 	{ TS_EXECUTION_STOPPED, "executionStoppedAt", "ExecutionStoppedAt", "execution_stopped_at" },
 	{ TS_STOPPED,           "stoppedAt",          "StoppedAt",          "stopped_at" },
+	/* ecsprof's own: from Containers[].Health or a watch poll (health.h) */
+	{ TS_HEALTHY,           "healthyAt",          NULL,                 "healthy_at" },
 };
+
+const char *const task_stage_names[STAGE_COUNT] = {
+	"unknown", "provision", "pull", "start", "running", "stopped", "failed",
+};
+
+static bool
+status_is(const struct task *t, const char *s)
+{
+	return t->last_status != NULL && strcmp(t->last_status, s) == 0;
+}
+
+bool
+task_is_final(const struct task *t)
+{
+	return t->ts[TS_STOPPED] != TS_NONE || status_is(t, "STOPPED");
+}
+
+bool
+task_stage_is_starting(enum task_stage s)
+{
+	return s == STAGE_PROVISION || s == STAGE_PULL || s == STAGE_START;
+}
+
+/* The first sign that the task is going down, or TS_NONE when there is no timestamp for
+ * it (only a status, a stop code or a reason). */
+static bool
+going_down(const struct task *t, int64_t *since)
+{
+	static const enum ts_field marks[] = { TS_STOPPING, TS_EXECUTION_STOPPED, TS_STOPPED };
+	static const char *const statuses[] = { "DEACTIVATING", "STOPPING", "DEPROVISIONING",
+						"STOPPED" };
+	bool down = t->stop_code != NULL || t->stopped_reason != NULL;
+
+	*since = TS_NONE;
+	for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
+		if (t->ts[marks[i]] != TS_NONE) {
+			if (*since == TS_NONE || t->ts[marks[i]] < *since)
+				*since = t->ts[marks[i]];
+			down = true;
+		}
+	for (size_t i = 0; i < sizeof statuses / sizeof statuses[0] && !down; i++)
+		down = status_is(t, statuses[i]);
+	return down;
+}
+
+enum task_stage
+task_stage(const struct task *t, int64_t *since_ms)
+{
+	int64_t dummy, *since = since_ms != NULL ? since_ms : &dummy;
+	bool failed_code = t->stop_code != NULL && strcmp(t->stop_code, "TaskFailedToStart") == 0;
+
+	if (going_down(t, since))
+		/* ECS's own verdict wins: a task it says failed to start failed, even with a
+		 * startedAt from a container that came up before another one died */
+		return failed_code || t->ts[TS_STARTED] == TS_NONE ? STAGE_FAILED : STAGE_STOPPED;
+	if (t->ts[TS_STARTED] != TS_NONE || status_is(t, "RUNNING")) {
+		*since = t->ts[TS_STARTED];
+		return STAGE_RUNNING;
+	}
+	if (t->ts[TS_CREATED] == TS_NONE) {
+		*since = TS_NONE;
+		return STAGE_UNKNOWN;
+	}
+	if (t->ts[TS_PULL_STOPPED] != TS_NONE) {
+		*since = t->ts[TS_PULL_STOPPED];
+		return STAGE_START;
+	}
+	if (t->ts[TS_PULL_STARTED] != TS_NONE) {
+		*since = t->ts[TS_PULL_STARTED];
+		return STAGE_PULL;
+	}
+	*since = t->ts[TS_CREATED];
+	return STAGE_PROVISION;
+}
 
 /* Every owned string member, so that cleanup, copy and merge cannot forget one. */
 #define TASK_STRINGS(X)                                                           \
 	X(arn) X(cluster_arn) X(taskdef_arn) X(group) X(started_by) X(launch_type) \
 	X(platform_version) X(platform_family) X(capacity_provider)               \
 	X(availability_zone) X(cpu) X(memory) X(last_status) X(desired_status)   \
-	X(stop_code) X(stopped_reason) X(health_status) X(source)
+	X(stop_code) X(stopped_reason) X(health_status) X(cpu_arch) X(source)
 
 #define DERIVED_STRINGS(X) X(id) X(cluster) X(service) X(family) X(taskdef)
 
-#define CONTAINER_STRINGS(X) X(name) X(image) X(image_digest) X(last_status) X(reason) X(snapshotter)
+#define CONTAINER_STRINGS(X) X(name) X(image) X(image_digest) X(last_status) X(reason) X(snapshotter) \
+	X(health_status)
 
 /* ---- the string pool of a set --------------------------------------------------------- */
 
@@ -402,6 +480,7 @@ task_set_cleanup(struct task_set *s)
 	free(s->tasks);
 	free(s->index);
 	task_strpool_free(s->pool);
+	image_set_free(s->images);
 	memset(s, 0, sizeof *s);
 }
 
@@ -511,9 +590,17 @@ merge_into(struct task *w, struct task *l)
 #define X(f) take_str(&w->f, &l->f);
 	TASK_STRINGS(X)
 #undef X
+	if (w->ts[TS_HEALTHY] == TS_NONE && l->ts[TS_HEALTHY] != TS_NONE) {
+		w->healthy_observed = l->healthy_observed;
+		w->healthy_resolution_ms = l->healthy_resolution_ms;
+	}
 	for (int i = 0; i < TS_COUNT; i++)
 		if (w->ts[i] == TS_NONE)
 			w->ts[i] = l->ts[i];
+	if (w->awsvpc == TRI_UNKNOWN)
+		w->awsvpc = l->awsvpc;
+	if (w->public_ip == TRI_UNKNOWN)
+		w->public_ip = l->public_ip;
 	if (!w->has_version && l->has_version) {
 		w->has_version = true;
 		w->version = l->version;
@@ -542,6 +629,12 @@ merge_into(struct task *w, struct task *l)
 						wc->has_exit_code = true;
 						wc->exit_code = lc->exit_code;
 					}
+					if (!wc->has_health_since && lc->has_health_since) {
+						wc->has_health_since = true;
+						wc->health_since_ms = lc->health_since_ms;
+					}
+					if (wc->essential == TRI_UNKNOWN)
+						wc->essential = lc->essential;
 				}
 			}
 		}

@@ -212,6 +212,7 @@ init_colors(struct view *v, const struct tui_options *o)
 	init_pair(CP_START, COLOR_GREEN, -1);
 	init_pair(CP_OTHER, COLOR_MAGENTA, -1);
 	init_pair(CP_FAILED, COLOR_RED, -1);
+	init_pair(CP_READY, COLOR_CYAN, -1);
 	init_pair(CP_TITLE, COLOR_BLACK, COLOR_CYAN);
 }
 
@@ -341,8 +342,9 @@ tui_run(struct tui_source *src, const struct tui_options *o, struct err *err)
 		}
 	}
 
-	if (script != NULL && getenv("ECSPROF_TUI_DUMP") != NULL)
-		dump_screen(getenv("ECSPROF_TUI_DUMP"));
+	const char *dump = o->dump != NULL ? o->dump : getenv("ECSPROF_TUI_DUMP");
+	if (script != NULL && dump != NULL)
+		dump_screen(dump);
 	endwin();
 	delscreen(screen);
 	sigaction(SIGINT, &old_sa, NULL);

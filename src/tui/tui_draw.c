@@ -103,6 +103,9 @@ task_segments(const struct task *t, int64_t now, struct tui_seg *segs)
 		enum tui_seg_kind k = cur >= 0 ? kinds[cur] : TUI_SEG_OTHER;
 		segs[n++] = (struct tui_seg){ k, t->ts[marks[last]], end };
 	}
+	/* the fourth segment: the app's own start, RUNNING to HEALTHY (health.h) */
+	if (last == 3 && t->ts[TS_HEALTHY] != TS_NONE && t->ts[TS_HEALTHY] > t->ts[TS_STARTED])
+		segs[n++] = (struct tui_seg){ TUI_SEG_READY, t->ts[TS_STARTED], t->ts[TS_HEALTHY] };
 	return n;
 }
 
@@ -113,6 +116,7 @@ seg_pair(uint8_t kind)
 	case TUI_SEG_PROVISION: return CP_PROVISION;
 	case TUI_SEG_PULL: return CP_PULL;
 	case TUI_SEG_START: return CP_START;
+	case TUI_SEG_READY: return CP_READY;
 	default: return CP_OTHER;
 	}
 }
@@ -150,11 +154,11 @@ draw_bar(int y, int x, int w, const struct task *t, const struct view *v, bool s
 	attrset(A_NORMAL);
 }
 
+/* a failed start, as the model decides it (task_stage): '!' and red */
 static bool
 stopped_early(const struct task *t)
 {
-	return t->ts[TS_STARTED] == TS_NONE && t->last_status != NULL &&
-	       strcmp(t->last_status, "STOPPED") == 0;
+	return task_stage(t, NULL) == STAGE_FAILED;
 }
 
 static void
@@ -213,10 +217,17 @@ draw_row(const struct view *v, const struct tui_columns *c, int y, size_t i)
 	if (changed)
 		mvaddstr(y, c->x[TUI_COL_ID] + c->w[TUI_COL_ID], "*");
 	put_fit(y, c->x[TUI_COL_TASKDEF], c->w[TUI_COL_TASKDEF], t->taskdef, false, true, v);
-	snprintf(status, sizeof status, "%s%s", t->last_status ? t->last_status : "",
-		 stopped_early(t) ? "!" : "");
-	if (stopped_early(t) && v->color)
-		attron(COLOR_PAIR(CP_FAILED));
+	/* the '!' of a failed start survives a status cut to the column ("DEPROVISI…!") */
+	if (stopped_early(t)) {
+		int n = tui_fit(t->last_status ? t->last_status : "", c->w[TUI_COL_STATUS] - 1,
+				false, v->ellipsis, status, sizeof status - 1);
+		if (n >= 0 && c->w[TUI_COL_STATUS] > 0)
+			memcpy(status + strlen(status), "!", 2);
+		if (v->color)
+			attron(COLOR_PAIR(CP_FAILED));
+	} else {
+		snprintf(status, sizeof status, "%s", t->last_status ? t->last_status : "");
+	}
 	put_fit(y, c->x[TUI_COL_STATUS], c->w[TUI_COL_STATUS], status, false, false, v);
 	attrset(base);
 	put_fit(y, c->x[TUI_COL_AZ], c->w[TUI_COL_AZ], t->availability_zone, false, true, v);
@@ -292,10 +303,12 @@ draw_footer(const struct view *v)
 	attrset(A_NORMAL);
 	/* the colour legend: which colour or glyph is which phase */
 	if (v->mode == MODE_TABLE && v->cols >= 100) {
-		int x = v->cols - 28;
-		static const uint8_t k[3] = { TUI_SEG_PROVISION, TUI_SEG_PULL, TUI_SEG_START };
-		static const char *const names[3] = { "provision", "pull", "start" };
-		for (int i = 0; i < 3; i++) {
+		static const uint8_t k[4] = { TUI_SEG_PROVISION, TUI_SEG_PULL, TUI_SEG_START,
+					      TUI_SEG_READY };
+		static const char *const names[4] = { "provision", "pull", "start", "ready" };
+		int nk = tui_rep(v)->any_healthy ? 4 : 3;   /* ready: once a task is healthy */
+		int x = v->cols - (nk == 4 ? 35 : 28);
+		for (int i = 0; i < nk; i++) {
 			struct tui_bar_cell cell = { k[i], 8 };
 			if (v->color)
 				attrset(COLOR_PAIR(seg_pair(k[i])));
@@ -389,6 +402,7 @@ build_details(const struct view *v, const struct report_row *row, struct lines *
 		lines_add(l, "  stop code %s", nz(t->stop_code));
 		lines_add(l, "  reason %s", nz(t->stopped_reason));
 	}
+	tui_serving_details(r, row, l, lines_add);
 	lines_add(l, "  %s %s %s, capacity %s, %s, cpu %s, memory %s", nz(t->launch_type),
 		  nz(t->platform_family), nz(t->platform_version), nz(t->capacity_provider),
 		  nz(t->availability_zone), nz(t->cpu), nz(t->memory));

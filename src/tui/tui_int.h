@@ -33,6 +33,7 @@ enum ui_color {
 	CP_START,
 	CP_OTHER,
 	CP_FAILED,
+	CP_READY,      /* the waterfall's fourth segment: RUNNING to HEALTHY */
 	CP_TITLE,
 };
 
@@ -100,5 +101,11 @@ void put_fit_text(const struct view *v, int y, int x, int w, const char *s);
 void tui_draw_summary(struct view *v);
 size_t tui_summary_compared(const struct view *v);   /* group index, ngroups if none */
 size_t tui_summary_choices(const struct view *v);    /* groups that can be compared */
+
+/* tui_serving.c: the details pane's diagnosis, time to serving and startup cost lines,
+ * added through add (tui_draw.c's line list). */
+struct lines;
+void tui_serving_details(const struct report *r, const struct report_row *row, struct lines *l,
+			 void (*add)(struct lines *, const char *, ...));
 
 #endif

@@ -30,11 +30,13 @@ row_matches(const struct view *v, const struct report_row *row)
 int64_t
 tui_task_end_ms(const struct task *t, int64_t now)
 {
-	int64_t since;
-
+	/* a bar ends where its last segment does: healthy_at, else RUNNING */
+	if (t->ts[TS_STARTED] != TS_NONE && t->ts[TS_HEALTHY] != TS_NONE &&
+	    t->ts[TS_HEALTHY] > t->ts[TS_STARTED])
+		return t->ts[TS_HEALTHY];
 	if (t->ts[TS_STARTED] != TS_NONE)
 		return t->ts[TS_STARTED];
-	if (phase_current(t, &since) >= 0)
+	if (task_stage_is_starting(task_stage(t, NULL)))
 		return now;
 	for (int f = TS_STOPPING; f <= TS_STOPPED; f++)
 		if (t->ts[f] != TS_NONE)
@@ -49,7 +51,6 @@ void
 tui_compute_axis(struct view *v)
 {
 	int64_t lo = INT64_MAX, hi = INT64_MIN, longest = 0;
-	int64_t since;
 
 	v->any_live = false;
 	for (size_t i = 0; i < v->nvis; i++) {
@@ -57,7 +58,7 @@ tui_compute_axis(struct view *v)
 		int64_t c = t->ts[TS_CREATED], e;
 		if (c == TS_NONE)
 			continue;
-		if (phase_current(t, &since) >= 0)
+		if (task_stage_is_starting(task_stage(t, NULL)))
 			v->any_live = true;
 		e = tui_task_end_ms(t, v->now_ms);
 		if (c < lo)
@@ -96,16 +97,15 @@ tui_refilter(struct view *v)
 		if (!row_matches(v, &r->rows[i]))
 			continue;
 		v->vis[v->nvis++] = i;
-		const char *s = r->rows[i].task->last_status;
-		if (s == NULL)
-			v->counts_other++;
-		else if (strcmp(s, "RUNNING") == 0)
+		enum task_stage st = task_stage(r->rows[i].task, NULL);
+		if (st == STAGE_RUNNING)
 			v->counts_running++;
-		else if (strcmp(s, "STOPPED") == 0 || strcmp(s, "DEPROVISIONING") == 0 ||
-			 strcmp(s, "STOPPING") == 0 || strcmp(s, "DEACTIVATING") == 0)
+		else if (st == STAGE_STOPPED || st == STAGE_FAILED)
 			v->counts_stopped++;
-		else
+		else if (task_stage_is_starting(st))
 			v->counts_pending++;
+		else
+			v->counts_other++;
 	}
 	v->sel = 0;
 	if (keep != NULL)

@@ -1,0 +1,203 @@
+/* watch: the poll loop against a scripted source (no network): which lines line mode
+ * prints, the changed marker and the failed-start mark on the watch screen, and the
+ * backoff while ECS throttles. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <criterion/criterion.h>
+
+#include "ecsprof/report.h"
+#include "ecsprof/timeutil.h"
+#include "ecsprof/watch.h"
+#include "fixtures/failed_start.h"
+
+#define PULLING_ARN "arn:aws:ecs:us-east-1:123456789012:task/prod/b0b0b0b0c1c1c1c1"
+
+/* Poll n shows the failed task in state[n] (0 pulling, 1 DEPROVISIONING + TaskFailedToStart,
+ * 2 STOPPED) next to a task that keeps pulling; throttle: every poll fails with
+ * ERR_THROTTLED. */
+struct fake {
+	const int *states;
+	size_t nstates;
+	size_t polls;
+	bool throttle;
+	int64_t at_ms[16];
+};
+
+static int
+fake_fetch(void *ctx, struct task_set *out, int64_t *start, struct err *err)
+{
+	struct fake *f = ctx;
+	size_t i = f->polls < f->nstates ? f->polls : f->nstates - 1;
+	struct task t;
+
+	if (f->polls < 16)
+		f->at_ms[f->polls] = timeutil_now_ms();
+	f->polls++;
+	*start = TS_NONE;
+	if (f->throttle)
+		return err_set(err, ERR_THROTTLED, "ThrottlingException: Rate exceeded");
+	if (f->states[i] == 0)
+		fs_pulling_task(&t, FS_ARN);
+	else
+		fs_failed_task(&t, f->states[i] == 2);
+	task_set_take(out, &t);
+	fs_pulling_task(&t, PULLING_ARN);
+	task_set_take(out, &t);
+	return 0;
+}
+
+static int
+fake_build(void *ctx, struct task_set *set, struct report *out, struct err *err)
+{
+	struct report_options ro = { .group_by = { GK_ALL, NULL }, .sort_col = -1 };
+
+	return report_build(out, set, &ro, err);
+}
+
+static char *
+slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *s = NULL;
+	size_t cap = 0;
+
+	cr_assert_not_null(f, "nothing at %s", path);
+	cr_assert_geq(getdelim(&s, &cap, '\0', f), 0);
+	fclose(f);
+	return s;
+}
+
+static char *
+line_with(const char *screen, const char *what)
+{
+	const char *p = strstr(screen, what), *b, *e;
+
+	if (p == NULL)
+		return strdup("");
+	for (b = p; b > screen && b[-1] != '\n'; b--)
+		;
+	e = strchr(p, '\n');
+	return strndup(b, e ? (size_t)(e - b) : strlen(b));
+}
+
+/* Runs watch on the terminal UI (in memory) for the keys; returns the last screen. */
+static char *
+watch_screen(struct fake *f, const char *keys)
+{
+	struct watch_source src = { fake_fetch, fake_build, NULL, f };
+	struct watch_options o = { .interval_ms = 60000, .format = FMT_TUI, .title = "test" };
+	char dump[] = "/tmp/ecsprof-test-watch-XXXXXX";
+	struct err err;
+	int fd = mkstemp(dump);
+	char *scr;
+
+	cr_assert_geq(fd, 0);
+	close(fd);
+	setenv("TERM", "xterm-256color", 1);
+	setenv("COLUMNS", "140", 1);
+	setenv("LINES", "12", 1);
+	setenv("ECSPROF_TUI_SCRIPT", keys, 1);
+	setenv("ECSPROF_TUI_DUMP", dump, 1);
+	err_clear(&err);
+	cr_assert_eq(watch_run(&src, &o, &err), 0, "%s", err.msg);
+	scr = slurp(dump);
+	unlink(dump);
+	return scr;
+}
+
+/* On the watch screen, the DEPROVISIONING + TaskFailedToStart task is a failed start
+ * ('!'), and the refresh that moved it there marks it changed ('*' after the id) while
+ * the task still pulling is not. */
+Test(watch, screen_marks_failed_start_and_changes)
+{
+	static const int states[] = { 0, 1 };
+	struct fake f = { states, 2, 0, false, { 0 } };
+	char *scr = watch_screen(&f, "r"), *failed, *pulling;
+
+	cr_expect_eq(f.polls, 2, "'r' polls again");
+	failed = line_with(scr, "d0d0d0d0");
+	pulling = line_with(scr, "b0b0b0b0");
+	cr_expect_neq(strstr(failed, "!"), NULL, "failed start not marked: '%s'\n%s", failed, scr);
+	cr_expect_neq(strstr(failed, "d0d0d0d0*"), NULL, "changed task not marked: '%s'\n%s",
+		      failed, scr);
+	cr_expect_eq(strstr(pulling, "*"), NULL, "unchanged task marked: '%s'", pulling);
+	free(failed);
+	free(pulling);
+	free(scr);
+}
+
+/* the first screen has nothing to compare with: nothing is marked changed */
+Test(watch, first_screen_marks_nothing_changed)
+{
+	static const int states[] = { 0 };
+	struct fake f = { states, 1, 0, false, { 0 } };
+	char *scr = watch_screen(&f, "");
+
+	cr_expect_eq(strstr(scr, "d0d0d0d0*"), NULL, "%s", scr);
+	cr_expect_eq(strstr(scr, "b0b0b0b0*"), NULL, "%s", scr);
+	free(scr);
+}
+
+/* Line mode: one line per task as it reaches RUNNING or is done. The failed start gets
+ * one line, when ECS is done with it (STOPPED, with its stop code), not one while it is
+ * still being torn down, and never one while it is pulling. */
+Test(watch, lines_failed_start_once_when_done)
+{
+	static const int states[] = { 0, 1, 1, 2, 2 };
+	struct fake f = { states, 5, 0, false, { 0 } };
+	struct watch_source src = { fake_fetch, fake_build, NULL, &f };
+	char *out = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&out, &len);
+	struct watch_options o = { .interval_ms = 1, .polls = 5, .format = FMT_CSV, .out = mem };
+	struct err err;
+	size_t lines = 0;
+
+	err_clear(&err);
+	cr_assert_eq(watch_run(&src, &o, &err), 0, "%s", err.msg);
+	fclose(mem);
+	for (const char *p = out; (p = strchr(p, '\n')) != NULL; p++)
+		lines++;
+	cr_expect_eq(lines, 2, "a header and one line:\n%s", out);
+	cr_expect_neq(strstr(out, "d0d0d0d0e1e1e1e1f2f2f2f2a3a3a3a3,"), NULL, "%s", out);
+	cr_expect_neq(strstr(out, ",STOPPED,"), NULL, "%s", out);
+	cr_expect_neq(strstr(out, ",TaskFailedToStart,"), NULL, "%s", out);
+	cr_expect_eq(strstr(out, "DEPROVISIONING"), NULL, "%s", out);
+	free(out);
+}
+
+/* While ECS throttles, each wait is twice the one before (from --interval up to
+ * WATCH_BACKOFF_MAX_MS), measured between the polls the source saw. */
+Test(watch, throttling_doubles_the_interval)
+{
+	static const int states[] = { 0 };
+	struct fake f = { states, 1, 0, true, { 0 } };
+	struct watch_source src = { fake_fetch, fake_build, NULL, &f };
+	struct watch_options o = { .interval_ms = 60, .polls = 4, .format = FMT_CSV, .out = stdout };
+	struct err err;
+	int64_t g1, g2, g3;
+
+	err_clear(&err);
+	cr_assert_eq(watch_run(&src, &o, &err), 0, "throttling does not end a watch: %s", err.msg);
+	cr_assert_eq(f.polls, 4);
+	g1 = f.at_ms[1] - f.at_ms[0];
+	g2 = f.at_ms[2] - f.at_ms[1];
+	g3 = f.at_ms[3] - f.at_ms[2];
+	cr_expect_geq(g1, 115, "first wait %lld ms, want 2 x 60", (long long)g1);
+	cr_expect_geq(g2, 235, "second wait %lld ms, want 4 x 60", (long long)g2);
+	cr_expect_geq(g3, 475, "third wait %lld ms, want 8 x 60", (long long)g3);
+	cr_expect_lt(g1, 235, "first wait %lld ms", (long long)g1);
+}
+
+Test(watch, next_interval)
+{
+	cr_expect_eq(watch_next_interval(5000, 5000, true), 10000);
+	cr_expect_eq(watch_next_interval(5000, 10000, true), 20000);
+	cr_expect_eq(watch_next_interval(5000, 40000, true), WATCH_BACKOFF_MAX_MS);
+	cr_expect_eq(watch_next_interval(5000, WATCH_BACKOFF_MAX_MS, true), WATCH_BACKOFF_MAX_MS);
+	cr_expect_eq(watch_next_interval(5000, 40000, false), 5000);
+	cr_expect_eq(watch_next_interval(0, 0, false), 5000);
+}
