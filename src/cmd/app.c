@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "app_deploy.h"
+#include "cmd_images.h"
 #include "ecsprof/app.h"
 #include "ecsprof/atomicfile.h"
 #include "ecsprof/cost.h"
@@ -403,6 +404,7 @@ app_main(int argc, char **argv)
 	case CMD_TASKS: rc = cmd_tasks(&o, &err); break;
 	case CMD_RECORD: rc = live_record(&o, &err); break;
 	case CMD_WATCH: rc = cmd_watch(&o, &err); break;
+	case CMD_IMAGES: rc = cmd_images(&o, &err); break;   /* cmd_images.c */
 	default: rc = err_set(&err, ERR_USAGE, "no command"); break;
 	}
 	if (rc != 0) {

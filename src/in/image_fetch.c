@@ -263,6 +263,9 @@ from_cache(struct image_fetch *f, struct image_facts *x, const char *platform)
 
 	if (x->digest == NULL || !cache_read(f, x->digest, platform, &c))
 		return false;
+	free(c.image);
+	c.image = x->image;   /* the reference this run knows it by */
+	x->image = NULL;
 	image_facts_cleanup(x);
 	*x = c;
 	pthread_mutex_lock(&f->lock);

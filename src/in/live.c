@@ -9,6 +9,7 @@
 #include "ecsprof/ecs.h"
 #include "ecsprof/http_curl.h"
 #include "ecsprof/image_fetch.h"
+#include "ecsprof/image.h"
 #include "ecsprof/image_io.h"
 #include "ecsprof/input.h"
 #include "ecsprof/live.h"
@@ -329,4 +330,32 @@ out:
 	live_result_cleanup(&r);
 	task_set_cleanup(&set);
 	return ret;
+}
+
+int
+live_images(const struct cli_opts *o, struct task_set *out, struct err *err)
+{
+	struct live_session *s;
+	struct image_fetch_stats is;
+
+	if (o->images.n == 0)
+		return live_fetch(o, out, NULL, err);
+	for (size_t i = 0; i < o->images.n; i++) {
+		struct image_ref r;
+
+		if (image_ref_parse(o->images.v[i], &r) != 0)
+			return err_set(err, ERR_USAGE, "--image '%s': expected REPO[:TAG|@DIGEST], "
+				       "e.g. 123456789012.dkr.ecr.us-east-1.amazonaws.com/web:1.2",
+				       o->images.v[i]);
+		image_ref_cleanup(&r);
+	}
+	if (live_session_new(o, &s, err) != 0)
+		return -1;
+	for (size_t i = 0; i < o->images.n; i++)
+		image_fetch_want(s->images, o->images.v[i], NULL, "linux/amd64");
+	image_fetch_collect(s->images, &out->images, &is);
+	log_info("images: %zu asked, %zu from the cache, %zu looked up in ECR (%zu requests)",
+		 is.wanted, is.cached, is.looked_up, is.requests);
+	live_session_free(s);
+	return 0;
 }

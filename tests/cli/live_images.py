@@ -205,6 +205,21 @@ def main():
            in warn[0] and rows(out4)["v1"]["soci_advice"] == "worth-indexing",
            "no ecr:ListImageReferrers: one warning, v1 not seen", err4)
 
+        rc, out6, err6 = run(port, "images", "--cluster", "img", "--format", "csv")
+        imgs = list(csv.DictReader(io.StringIO(out6)))
+        edge = [r for r in imgs if r["repository"] == "edge"]
+        ok(rc == 0 and len(edge) == 1 and edge[0]["tasks"] == "3" and
+           edge[0]["soci_advice"] == "worth-indexing" and
+           edge[0]["largest_layers"].startswith("%d STEP edge 0" % (EDGE - 1000)),
+           "images: one row per image, its tasks and largest layer's build step",
+           out6 + err6[-300:])
+        rc, out7, err7 = run(port, "images", "--format", "json", "--image",
+                             "%s/multi:2" % REG)
+        j = json.loads(out7) if rc == 0 else []
+        ok(len(j) == 1 and j[0]["soci_index"] == "v2" and j[0]["tasks"] == 0 and
+           j[0]["tag"] == "2" and j[0]["manifest_digest"] == amd["digest"],
+           "images --image REPO:TAG, without any task", out7 + err7)
+
         rec = os.path.join(TMP, "rec.jsonl")
         rc, _, err5 = run(port, "record", "--cluster", "img", "-o", rec)
         lines = open(rec).read().splitlines() if rc == 0 else []
