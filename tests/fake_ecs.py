@@ -28,13 +28,20 @@ Scenario:
                            "created": -3600,
                            "deployments": [{"id": "ecs-svc/1", "status": "PRIMARY",
                                             "taskDefinition": "web:3", "created": -600,
-                                            "desiredCount": 2}]}},
+                                            "desiredCount": 2}],
+                           "events": [{"created": 30, "message": "(service web) has
+                                       reached a steady state."}]}},
+      (a deployment may have "rolloutState", "failedTasks", "updated": S; events and
+       deployments show only once their time has passed, newest event first)
       "tasks": [ {"id": "...", "service": "web", "family": "web", "revision": 3,
                   "created": -300, "provision": 20.5, "pull": 12.25, "start": 2.5,
                   "connectivity": 8.0, "stop_after": 100, "stopCode": "...",
                   "stoppedReason": "...", "failPull": false, "launchType": "FARGATE",
                   "image": "...", "digest": "sha256:...", "az": "us-east-1a",
-                  "cpu": "256", "memory": "512", "tags": {"k": "v"}} ],
+                  "cpu": "256", "memory": "512", "tags": {"k": "v"},
+                  "healthy": 12.0 (HEALTHY 12 s after startedAt, UNHEALTHY before; without
+                  it a running task is UNKNOWN), "eni": true (an ENI attachment),
+                  "arch": "arm64" (attribute ecs.cpu-architecture)} ],
       "generate": {"count": 3000, "service": "web", "family": "web", "seed": 1,
                    "spread": 600, "stopped_fraction": 0.1} } } }
 """
@@ -57,6 +64,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from botocore.auth import SigV4Auth
 from botocore.awsrequest import AWSRequest
 from botocore.credentials import Credentials
+
+import fake_ecr
 
 TARGET = "AmazonEC2ContainerServiceV20141113."
 
@@ -86,6 +95,7 @@ class State:
                       "faults": 0, "bad_signatures": 0, "busy_ms": 0.0}
         for spec in args.inject or []:
             self.inject(parse_inject(spec))
+        self.ecr = fake_ecr.Registry(scenario, self.account, ApiError)
 
     def inject(self, d):
         with self.lock:
@@ -129,6 +139,9 @@ class State:
                     "connectivity": round(rnd.uniform(2, 5), 3),
                     "az": "%s%s" % (self.region, "abc"[i % 3]),
                 }
+                if g.get("images"):   # spread over N images (the benchmark's 20)
+                    t["image"] = "%s.dkr.ecr.%s.amazonaws.com/img%d:latest" % (
+                        self.account, self.region, i % int(g["images"]))
                 if rnd.random() < float(g.get("stopped_fraction", 0)):
                     t["stop_after"] = 30
                     t["stopCode"] = "EssentialContainerExited"
@@ -234,7 +247,25 @@ class State:
                 task["stoppedReason"] = t.get("stoppedReason", "Essential container exited")
         if last == "RUNNING":
             task["healthStatus"] = "UNKNOWN"
+            if t.get("healthy") is not None:
+                h = "HEALTHY" if self.healthy(t, now) else "UNHEALTHY"
+                task["healthStatus"] = cont["healthStatus"] = h
+                if h == "HEALTHY":
+                    task["version"] = version + 1
+        if t.get("eni"):
+            task["attachments"] = [{
+                "id": "eni-att-" + t["id"][:8], "type": "ElasticNetworkInterface",
+                "status": "ATTACHED" if last == "RUNNING" else "PRECREATED",
+                "details": [{"name": "subnetId", "value": "subnet-0fake"},
+                            {"name": "privateIPv4Address", "value": "10.0.0.10"}]}]
+        if t.get("arch"):
+            task["attributes"] = [{"name": "ecs.cpu-architecture", "value": t["arch"]}]
         return task
+
+    def healthy(self, t, now):
+        st = self.times(t).get("startedAt")
+        return (t.get("healthy") is not None and st is not None and
+                st + float(t["healthy"]) <= now)
 
 
 def parse_inject(spec):
@@ -293,7 +324,7 @@ class Handler(BaseHTTPRequestHandler):
     def do_GET(self):
         if self.path == "/_fake/stats":
             with S.lock:
-                self.send(200, S.stats)
+                self.send(200, dict(S.stats, **S.ecr.stats))
             return
         if self.path.startswith("/_fake/tasks/"):
             # the task ids a client should see now, for tests to compare with
@@ -331,12 +362,15 @@ class Handler(BaseHTTPRequestHandler):
                 time.sleep(S.latency_ms / 1000.0)
             target = self.headers.get("X-Amz-Target", "")
             op = target[len(TARGET):] if target.startswith(TARGET) else target
+            service = "ecs"
+            if target.startswith(fake_ecr.TARGET):   # the ECR side (fake_ecr.py)
+                op, service = target[len(fake_ecr.TARGET):], "ecr"
             with S.lock:
                 S.stats["ops"][op] = S.stats["ops"].get(op, 0) + 1
             fault = self.take_fault(op)
             if fault == "slow":
                 time.sleep(S.slow_ms / 1000.0)
-            akid = self.check_signature(body)
+            akid = self.check_signature(body, service)
             if fault == "throttle":
                 raise ApiError(400, "ThrottlingException", "Rate exceeded")
             if fault == "throttle_429":
@@ -347,15 +381,16 @@ class Handler(BaseHTTPRequestHandler):
             if op in S.deny.get(akid, []):
                 raise ApiError(400, "AccessDeniedException",
                                "User: arn:aws:iam::%s:user/limited is not authorized to "
-                               "perform: ecs:%s on resource: * because no identity-based "
-                               "policy allows the ecs:%s action" % (S.account, op, op))
+                               "perform: %s:%s on resource: * because no identity-based "
+                               "policy allows the %s:%s action"
+                               % (S.account, service, op, service, op))
             if self.headers.get("Content-Type") != "application/x-amz-json-1.1":
                 raise ApiError(400, "SerializationException", "bad Content-Type")
             try:
                 req = json.loads(body or b"{}")
             except ValueError:
                 raise ApiError(400, "SerializationException", "body is not JSON")
-            fn = OPS.get(op)
+            fn = OPS.get(op) if service == "ecs" else S.ecr.ops().get(op)
             if fn is None:
                 raise ApiError(400, "UnknownOperationException", "unknown operation " + op)
             out = fn(req)
@@ -389,7 +424,7 @@ class Handler(BaseHTTPRequestHandler):
             return self.send(200, {"ok": True})
         self.send(404, {"__type": "UnknownOperationException"})
 
-    def check_signature(self, body):
+    def check_signature(self, body, service_want="ecs"):
         auth = self.headers.get("Authorization")
         if not auth:
             raise ApiError(400, "MissingAuthenticationTokenException",
@@ -414,7 +449,7 @@ class Handler(BaseHTTPRequestHandler):
         if "host" not in signed or "x-amz-date" not in signed:
             raise ApiError(400, "IncompleteSignatureException",
                            "host and x-amz-date must be signed")
-        if service != "ecs" or region != S.region or date != amz[:8]:
+        if service != service_want or region != S.region or date != amz[:8]:
             raise ApiError(400, "InvalidSignatureException",
                            "Credential should be scoped to a valid region/service: %s/%s"
                            % (region, service))
@@ -441,7 +476,7 @@ class Handler(BaseHTTPRequestHandler):
                                                                    self.path),
                          data=body, headers=headers)
         req.context["timestamp"] = amz
-        signer = SigV4Auth(Credentials(akid, secret), "ecs", region)
+        signer = SigV4Auth(Credentials(akid, secret), service, region)
         canonical = signer.canonical_request(req)
         want = signer.signature(signer.string_to_sign(req, canonical), req)
         if want != sig:
@@ -555,7 +590,7 @@ def describe_tasks(req):
             continue
         # a task's JSON changes only when another timestamp becomes visible
         tags = "TAGS" in (req.get("include") or [])
-        key = (len(S.status(t, now)[0]), tags)
+        key = (len(S.status(t, now)[0]), tags, S.healthy(t, now))
         cache = t.setdefault("_json", {})
         text = cache.get(key)
         if text is None:
@@ -591,6 +626,8 @@ def describe_services(req):
         td = S.arn("task-definition", s.get("taskDefinition", short + ":1"))
         deps = []
         for d in s.get("deployments", [{"id": "ecs-svc/1", "status": "PRIMARY"}]):
+            if S.t0 + float(d.get("created", -600)) > now:
+                continue
             deps.append({
                 "id": d.get("id"), "status": d.get("status", "PRIMARY"),
                 "taskDefinition": S.arn("task-definition",
@@ -599,9 +636,10 @@ def describe_services(req):
                 "desiredCount": d.get("desiredCount", s.get("desiredCount", 1)),
                 "pendingCount": pending if d.get("status", "PRIMARY") == "PRIMARY" else 0,
                 "runningCount": running if d.get("status", "PRIMARY") == "PRIMARY" else 0,
-                "failedTasks": 0,
+                "failedTasks": d.get("failedTasks", 0),
                 "createdAt": round(S.t0 + float(d.get("created", -600)), 3),
-                "updatedAt": round(S.t0 + float(d.get("created", -600)) + 5, 3),
+                "updatedAt": round(S.t0 + float(d.get("updated", float(d.get("created", -600))
+                                                       + 5)), 3),
                 "launchType": "FARGATE", "rolloutState": d.get("rolloutState", "IN_PROGRESS"),
             })
         out.append({
@@ -610,6 +648,11 @@ def describe_services(req):
             "desiredCount": s.get("desiredCount", 1), "runningCount": running,
             "pendingCount": pending, "launchType": "FARGATE", "taskDefinition": td,
             "deployments": deps, "createdAt": round(S.t0 + float(s.get("created", -3600)), 3),
+            "events": [{"id": "ev-%d" % i, "createdAt": round(S.t0 + float(e["created"]), 3),
+                        "message": e["message"]}
+                       for i, e in sorted(enumerate(s.get("events", [])),
+                                          key=lambda x: -float(x[1]["created"]))
+                       if S.t0 + float(e["created"]) <= now],
         })
     return {"services": out, "failures": failures}
 
@@ -646,6 +689,7 @@ def main():
         S = State(json.load(f), ARGS)
     ThreadingHTTPServer.daemon_threads = True
     ThreadingHTTPServer.request_queue_size = 64
+    S.ecr.start_blob_host()
     srv = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     if ARGS.tls:
         ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)

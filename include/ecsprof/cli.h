@@ -14,7 +14,7 @@
 #include "ecsprof/err.h"
 #include "ecsprof/timeutil.h"
 
-enum cli_command { CMD_NONE, CMD_TASKS, CMD_WATCH, CMD_RECORD, CMD_REPORT };
+enum cli_command { CMD_NONE, CMD_TASKS, CMD_WATCH, CMD_RECORD, CMD_REPORT, CMD_IMAGES };
 enum cli_format { FMT_AUTO, FMT_TUI, FMT_TABLE, FMT_CSV, FMT_JSON, FMT_HTML, FMT_XLSX };
 enum cli_status { STATUS_ALL, STATUS_RUNNING, STATUS_STOPPED };
 
@@ -48,6 +48,8 @@ struct cli_opts {
 	const char *baseline;
 	struct cli_list soci_if;
 	const char *sort;
+	const char *prices;           /* --prices FILE (cost.h) */
+	bool deployments;             /* --deployments (deploy.h) */
 	bool no_color;
 	enum time_format time_format; /* CSV times, --time-format (default ISO 8601) */
 	bool time_format_set;
@@ -55,6 +57,9 @@ struct cli_opts {
 	long interval_ms;
 	const char *record;           /* watch --record FILE */
 	long once;                    /* watch: stop after N polls (tests; 0 = forever) */
+	/* images (image.h) */
+	bool no_images;               /* --no-images: no ECR lookups */
+	struct cli_list images;       /* images --image REF (repeatable) */
 	/* misc */
 	int verbose;
 	bool debug;

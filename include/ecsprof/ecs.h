@@ -126,6 +126,8 @@ struct ecs_service {
 	int64_t created_ms;
 	struct ecs_deployment *deployments;
 	size_t ndeployments;
+	char *raw_json;                    /* the Service object as received (compact JSON):
+					      deployments and events for recordings */
 };
 
 struct ecs_service_list {

@@ -33,6 +33,10 @@ enum group_key_kind {
 	GK_CLUSTER,
 	GK_TAG,
 	GK_SOCI,
+	GK_SOCI_INDEX,        /* image facts (image.h): v2, v1, none */
+	GK_SOCI_ADVICE,
+	GK_COMPRESSION,
+	GK_REGISTRY,          /* the image's registry host */
 };
 
 struct group_key {
@@ -48,6 +52,11 @@ void group_key_cleanup(struct group_key *k);
 /* The key's value for t, or GROUP_NONE when the task lacks it. buf is used when the
  * value has to be built (size, tag lookups...); the result is borrowed. */
 const char *group_value(const struct task *t, const struct group_key *k, char *buf, size_t size);
+/* The same with the run's image facts, which the image keys (soci-index, soci-advice,
+ * compression) need; images may be NULL. */
+struct image_set;
+const char *group_value_images(const struct task *t, const struct group_key *k,
+			       const struct image_set *images, char *buf, size_t size);
 
 struct soci_rule {
 	struct group_key key;
@@ -56,7 +65,9 @@ struct soci_rule {
 /* "KEY=GLOB" */
 int soci_rule_parse(const char *s, struct soci_rule *out, struct err *err);
 void soci_rule_cleanup(struct soci_rule *r);
-/* Labels every task: metadata Snapshotter (proof) > rules > unknown. With at least one
+/* Labels every task: metadata Snapshotter (proof) > ECR (s->images: SOCI_YES where a v2
+ * index exists for the task's digest, SOCI_NO where ECR shows none; a rule that says
+ * otherwise is one warning) > rules > unknown. With at least one
  * rule, a task matching none is SOCI_NO (evidence "rule").
  * Metadata: any container with Snapshotter "soci" -> SOCI_YES; every container that
  * reports one says "overlayfs" -> SOCI_NO; none reports one -> the rules decide.

@@ -53,6 +53,10 @@ void live_session_set_interrupt(struct live_session *s, const volatile sig_atomi
 int live_fetch(const struct cli_opts *o, struct task_set *out, struct live_result *extra,
 	       struct err *err);
 
+/* `ecsprof images`: with --image, looks those references up (no task fetched); else
+ * fetches the selected tasks as live_fetch() does, with their images. */
+int live_images(const struct cli_opts *o, struct task_set *out, struct err *err);
+
 /* `ecsprof record -o FILE`: fetches and merges the raw tasks into FILE (record.h). */
 int live_record(const struct cli_opts *o, struct err *err);
 

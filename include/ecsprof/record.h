@@ -13,8 +13,16 @@
  *   region      the AWS region asked; "" if unknown.
  *   cluster     the cluster as given on the command line (name or ARN); "" if unknown.
  *   source      how it was fetched: "live".
+ *   healthy_at, healthy_resolution_ms   (optional, `watch --record`) when a poll first saw
+ *               the task HEALTHY, and how late that may be (health.h); "healthy_at" is
+ *               ISO 8601 UTC, the resolution whole milliseconds.
  *   task        the DescribeTasks Task object exactly as the API returned it (epoch-second
  *               numbers and all), with line breaks between tokens turned into spaces.
+ *
+ * With --service, a recording also holds the services' deployments and events, one line
+ * each, with "service" (the name) and "deployment" (a DescribeServices Deployment) or
+ * "event" (a ServiceEvent) in place of "task": keyed by service and deployment id (the
+ * newer fetched_at wins) or event id (an event never changes).
  *
  * One line per task (taskArn): a file holds the newest state seen of each task. The newest
  * is the higher "version"; when either side has no version, the later fetched_at; on a
@@ -34,6 +42,15 @@
  * must be a JSON object with a taskArn. region and cluster may be NULL. NULL on error. */
 char *record_line_new(const char *raw_task_json, size_t len, const char *region,
     const char *cluster, int64_t fetched_at_ms, struct err *err);
+
+/* The line with the observed healthy_at (and its resolution) added before "task"; takes
+ * line (freed) and returns the new one (record_serving.c). */
+char *record_line_add_healthy(char *line, int64_t healthy_at_ms, int64_t resolution_ms);
+
+/* The deployment and event lines of one DescribeServices Service object (raw compact
+ * JSON), appended to *lines (grown; each line the caller's to free). Returns how many. */
+size_t record_service_lines(const char *service_json, const char *region, const char *cluster,
+			    int64_t fetched_at_ms, char ***lines, size_t *nlines);
 
 /* Merges lines (from record_line_new) into the recording at path, creating it if needed.
  * The new file is written beside the old one, fsync'ed and renamed over it

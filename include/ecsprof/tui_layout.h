@@ -62,7 +62,10 @@ int tui_text_width(const char *s);
  * drawn in its own colour or glyph, placed on an axis of width cells from origin_ms over
  * span_ms. Every segment's end is known to 1/8 of a cell; the bar's start is rounded to
  * a cell, so that a UTF-8 left block ("▍") can show the trailing fraction. */
-enum tui_seg_kind { TUI_SEG_NONE, TUI_SEG_PROVISION, TUI_SEG_PULL, TUI_SEG_START, TUI_SEG_OTHER };
+/* READY (startedAt to healthy_at, the fourth segment) comes last so the others keep their
+ * numbers. */
+enum tui_seg_kind { TUI_SEG_NONE, TUI_SEG_PROVISION, TUI_SEG_PULL, TUI_SEG_START, TUI_SEG_OTHER,
+	TUI_SEG_READY };
 
 struct tui_seg {
 	enum tui_seg_kind kind;
@@ -87,7 +90,7 @@ enum tui_glyphs { TUI_GLYPHS_ASCII, TUI_GLYPHS_UTF8 };
 
 /* The text for one bar cell: with colour every segment is a full block (or '#') and the
  * colour tells phases apart; without colour each phase has its own glyph ('=' '#' '+' in
- * ASCII; '░' '▓' '█' in UTF-8). Returns a static string (" " for blank). */
+ * ASCII, '-' for ready; '░' '▓' '█', '▒' for ready, in UTF-8). Returns a static string (" " for blank). */
 const char *tui_bar_glyph(enum tui_glyphs g, bool color, const struct tui_bar_cell *c);
 
 /* The axis for a set of bars. aligned: every bar starts at its own createdAt, the span is

@@ -198,6 +198,23 @@ ecs_json_time(json_t *o, const char *key)
 	return TS_NONE;
 }
 
+/* json_dumps() allocates with jansson's allocator, which the input reader may replace:
+ * the copy is ours, freed with free(). */
+static char *
+service_raw(const json_t *o)
+{
+	json_malloc_t jm;
+	json_free_t jf;
+	char *j = json_dumps(o, JSON_COMPACT), *copy;
+
+	if (j == NULL)
+		return NULL;
+	copy = xstrdup(j);
+	json_get_alloc_funcs(&jm, &jf);
+	(jf != NULL ? jf : free)(j);
+	return copy;
+}
+
 static void
 service_from_json(struct ecs_service *s, json_t *o)
 {
@@ -214,6 +231,7 @@ service_from_json(struct ecs_service *s, json_t *o)
 	s->running = jlong(o, "runningCount");
 	s->pending = jlong(o, "pendingCount");
 	s->created_ms = ecs_json_time(o, "createdAt");
+	s->raw_json = service_raw(o);
 	if (json_array_size(deps) > 0)
 		s->deployments = xcalloc(json_array_size(deps), sizeof *s->deployments);
 	json_array_foreach(deps, i, d) {
@@ -241,6 +259,7 @@ service_cleanup(struct ecs_service *s)
 		free(s->deployments[i].taskdef_arn);
 	}
 	free(s->deployments);
+	free(s->raw_json);
 	free(s->name);
 	free(s->arn);
 	free(s->status);

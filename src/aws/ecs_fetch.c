@@ -112,7 +112,9 @@ cut_batches(struct ecs_fetch *f, bool flush)
 		add_batch(f, f->pending + at, n);
 		at += n;
 	}
-	memmove(f->pending, f->pending + at, (f->npending - at) * sizeof *f->pending);
+	/* nothing cut: pending may still be NULL, and memmove(NULL, ...) is undefined */
+	if (at > 0)
+		memmove(f->pending, f->pending + at, (f->npending - at) * sizeof *f->pending);
 	f->npending -= at;
 }
 

@@ -9,8 +9,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "app_deploy.h"
+#include "cmd_images.h"
 #include "ecsprof/app.h"
 #include "ecsprof/atomicfile.h"
+#include "ecsprof/cost.h"
 #include "ecsprof/cli.h"
 #include "ecsprof/csv.h"
 #include "ecsprof/group.h"
@@ -163,10 +166,12 @@ app_build_report(const struct cli_opts *o, struct task_set *set, struct report *
 {
 	struct report_options ro = { .group_by = { GK_ALL, NULL }, .sort_col = -1 };
 	struct soci_rule *rules = NULL;
+	struct cost_prices prices;
 	size_t nrules = 0;
 	int rc = -1;
 
 	memset(r, 0, sizeof *r);
+	cost_prices_init(&prices);
 	if (o->sort != NULL && parse_sort(o->sort, &ro.sort_col, &ro.sort_desc, err) != 0)
 		return -1;
 	if (o->group_by != NULL && group_key_parse(o->group_by, &ro.group_by, err) != 0)
@@ -179,6 +184,9 @@ app_build_report(const struct cli_opts *o, struct task_set *set, struct report *
 		}
 	group_apply_soci(set, rules, nrules);
 	ro.baseline = o->baseline;
+	if (o->prices != NULL && cost_prices_load(&prices, o->prices, err) != 0)
+		goto out;
+	ro.prices = &prices;
 	if (report_build(r, set, &ro, err) != 0)
 		goto out;
 	if (ro.sort_col >= 0)
@@ -191,6 +199,7 @@ out:
 	for (size_t i = 0; i < nrules; i++)
 		soci_rule_cleanup(&rules[i]);
 	free(rules);
+	cost_prices_cleanup(&prices);
 	group_key_cleanup(&ro.group_by);
 	return rc;
 }
@@ -319,6 +328,10 @@ cmd_report(const struct cli_opts *o, struct err *err)
 		 st.tasks, st.events, st.records, st.metadata, st.duplicates, st.skipped, set.len);
 	if (app_select(o, &set, err) != 0)
 		goto out;
+	if (o->deployments) {
+		rc = app_deploy_report(o, &set, err);   /* app_deploy.c */
+		goto out;
+	}
 	char *title = xasprintf("ecsprof report: %zu file%s, %zu tasks", o->files.n,
 				o->files.n == 1 ? "" : "s", set.len);
 	rc = app_output(o, &set, title, false, err);
@@ -334,6 +347,8 @@ cmd_tasks(const struct cli_opts *o, struct err *err)
 	struct task_set set;
 	int rc = -1;
 
+	if (o->deployments)
+		return app_deploy_tasks(o, err);   /* app_deploy.c */
 	task_set_init(&set);
 	if (live_fetch(o, &set, NULL, err) != 0 || app_select(o, &set, err) != 0)
 		goto out;
@@ -389,6 +404,7 @@ app_main(int argc, char **argv)
 	case CMD_TASKS: rc = cmd_tasks(&o, &err); break;
 	case CMD_RECORD: rc = live_record(&o, &err); break;
 	case CMD_WATCH: rc = cmd_watch(&o, &err); break;
+	case CMD_IMAGES: rc = cmd_images(&o, &err); break;   /* cmd_images.c */
 	default: rc = err_set(&err, ERR_USAGE, "no command"); break;
 	}
 	if (rc != 0) {

@@ -15,7 +15,8 @@ enum {
 	OPT_SINCE, OPT_PROFILE, OPT_REGION, OPT_ENDPOINT_URL, OPT_CONCURRENCY,
 	OPT_CONNECT_TIMEOUT, OPT_TIMEOUT, OPT_FORMAT, OPT_SUMMARY, OPT_GROUP_BY,
 	OPT_BASELINE, OPT_SOCI_IF, OPT_SORT, OPT_NO_COLOR, OPT_INTERVAL, OPT_RECORD,
-	OPT_COUNT, OPT_DEBUG, OPT_TIME_FORMAT,
+	OPT_COUNT, OPT_DEBUG, OPT_TIME_FORMAT, OPT_PRICES, OPT_DEPLOYMENTS, OPT_NO_IMAGES,
+	OPT_IMAGE,
 };
 
 const struct cli_option_def cli_options[] = {
@@ -26,12 +27,14 @@ const struct cli_option_def cli_options[] = {
 	{ "--status", 0, "running|stopped|all", "desired status of the tasks (default all)", "SELECT", OPT_STATUS },
 	{ "--task", 0, "ARN_OR_ID", "only this task (repeatable)", "SELECT", OPT_TASK },
 	{ "--since", 0, "WHEN", "only tasks created since WHEN: 30m, 2h, 1d or an ISO 8601 time", "SELECT", OPT_SINCE },
+	{ "--image", 0, "REPO[:TAG|@DIGEST]", "images: this image, without any task (repeatable)", "SELECT", OPT_IMAGE },
 	{ "--profile", 0, "NAME", "AWS profile (default: AWS_PROFILE, else \"default\")", "AWS", OPT_PROFILE },
 	{ "--region", 0, "REGION", "AWS region (default: AWS_REGION, AWS_DEFAULT_REGION, profile)", "AWS", OPT_REGION },
 	{ "--endpoint-url", 0, "URL", "ECS endpoint (default: AWS_ENDPOINT_URL_ECS, AWS_ENDPOINT_URL, profile, standard)", "AWS", OPT_ENDPOINT_URL },
 	{ "--concurrency", 0, "N", "DescribeTasks requests in flight (default 4)", "AWS", OPT_CONCURRENCY },
 	{ "--connect-timeout", 0, "SECONDS", "connect timeout per request (default 5)", "AWS", OPT_CONNECT_TIMEOUT },
 	{ "--timeout", 0, "SECONDS", "timeout per request (default 30)", "AWS", OPT_TIMEOUT },
+	{ "--no-images", 0, NULL, "no ECR lookups of the tasks' images (image columns empty)", "AWS", OPT_NO_IMAGES },
 	{ "--format", 0, "tui|table|csv|json|html|xlsx", "output format (default: tui on a terminal, else table)", "OUTPUT", OPT_FORMAT },
 	{ "--time-format", 0, "iso|spreadsheet|epoch", "CSV times: ISO 8601 Z (default), YYYY-MM-DD HH:MM:SS.mmm UTC, or epoch seconds", "OUTPUT", OPT_TIME_FORMAT },
 	{ "--output", 'o', "FILE", "write to FILE instead of stdout (record: the recording)", "OUTPUT", 'o' },
@@ -40,6 +43,8 @@ const struct cli_option_def cli_options[] = {
 	{ "--baseline", 0, "GROUP", "group the others are compared with (default: the first)", "OUTPUT", OPT_BASELINE },
 	{ "--soci-if", 0, "KEY=GLOB", "label tasks matching as SOCI, the others as no-soci (repeatable)", "OUTPUT", OPT_SOCI_IF },
 	{ "--sort", 0, "COLUMN[:desc]", "sort tasks by a column (default created_at)", "OUTPUT", OPT_SORT },
+	{ "--deployments", 0, NULL, "one row per service deployment (report; tasks with --service)", "OUTPUT", OPT_DEPLOYMENTS },
+	{ "--prices", 0, "FILE", "Fargate prices per region/architecture/capacity for startup_cost_usd (see ecsprof(1))", "OUTPUT", OPT_PRICES },
 	{ "--no-color", 0, NULL, "no colours (also when NO_COLOR is set)", "OUTPUT", OPT_NO_COLOR },
 	{ "--interval", 0, "SECONDS", "watch: seconds between polls (default 5)", "WATCH", OPT_INTERVAL },
 	{ "--record", 0, "FILE", "watch: also save every task seen to FILE", "WATCH", OPT_RECORD },
@@ -62,6 +67,7 @@ static const struct {
 	{ "watch", CMD_WATCH, "watch  [SELECT] [OUTPUT]      live, polling: follow a scale-out as it happens" },
 	{ "record", CMD_RECORD, "record [SELECT] -o FILE       live: save the raw tasks (JSON Lines) for later" },
 	{ "report", CMD_REPORT, "report [OUTPUT] FILE...       offline: profile saved data ('-' reads stdin)" },
+	{ "images", CMD_IMAGES, "images [SELECT] [OUTPUT]      live: what was pulled (ECR): size, layers, SOCI, advice" },
 };
 
 void
@@ -244,6 +250,8 @@ cli_parse(int argc, char **argv, struct cli_opts *o, struct err *err)
 		case OPT_BASELINE: o->baseline = optarg; break;
 		case OPT_SOCI_IF: list_add(&o->soci_if, optarg); break;
 		case OPT_SORT: o->sort = optarg; break;
+		case OPT_PRICES: o->prices = optarg; break;
+		case OPT_DEPLOYMENTS: o->deployments = true; break;
 		case OPT_NO_COLOR: o->no_color = true; break;
 		case OPT_INTERVAL:
 			if (parse_seconds(name, optarg, &o->interval_ms, err))
@@ -256,6 +264,8 @@ cli_parse(int argc, char **argv, struct cli_opts *o, struct err *err)
 			break;
 		case 'v': o->verbose++; break;
 		case OPT_DEBUG: o->debug = true; break;
+		case OPT_NO_IMAGES: o->no_images = true; break;
+		case OPT_IMAGE: list_add(&o->images, optarg); break;
 		case 'h': o->help = true; break;
 		case 'V': o->version = true; break;
 		case ':':
@@ -271,13 +281,13 @@ cli_parse(int argc, char **argv, struct cli_opts *o, struct err *err)
 
 	if (optind >= argc)
 		return err_set(err, ERR_USAGE,
-			       "no command given: use tasks, watch, record or report (see 'ecsprof --help')");
+			       "no command given: use tasks, watch, record, report or images (see 'ecsprof --help')");
 	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
 		if (strcmp(argv[optind], commands[i].name) == 0)
 			o->command = commands[i].cmd;
 	if (o->command == CMD_NONE)
 		return err_set(err, ERR_USAGE,
-			       "unknown command '%s': use tasks, watch, record or report", argv[optind]);
+			       "unknown command '%s': use tasks, watch, record, report or images", argv[optind]);
 	for (int i = optind + 1; i < argc; i++)
 		list_add(&o->files, argv[i]);
 
@@ -290,6 +300,10 @@ cli_parse(int argc, char **argv, struct cli_opts *o, struct err *err)
 		return err_set(err, ERR_USAGE, "record needs -o FILE (the recording to append to)");
 	if (o->baseline != NULL && o->group_by == NULL)
 		return err_set(err, ERR_USAGE, "--baseline needs --group-by (groups to compare)");
+	if (o->images.n > 0 && o->command != CMD_IMAGES)
+		return err_set(err, ERR_USAGE, "--image is for 'ecsprof images'");
+	if (o->no_images && o->command == CMD_IMAGES)
+		return err_set(err, ERR_USAGE, "--no-images: 'ecsprof images' is the image lookup");
 	if (o->time_format_set && o->format != FMT_AUTO && o->format != FMT_CSV)
 		return err_set(err, ERR_USAGE, "--time-format is for --format csv (xlsx has typed dates)");
 	if (o->command == CMD_WATCH && (o->format == FMT_HTML || o->format == FMT_XLSX))
@@ -308,5 +322,6 @@ cli_opts_cleanup(struct cli_opts *o)
 	free(o->tasks.v);
 	free(o->soci_if.v);
 	free(o->files.v);
+	free(o->images.v);
 	memset(o, 0, sizeof *o);
 }

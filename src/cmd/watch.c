@@ -11,6 +11,8 @@
 #include "ecsprof/atomicfile.h"
 #include "ecsprof/buf.h"
 #include "ecsprof/csv.h"
+#include "ecsprof/health.h"
+#include "ecsprof/input.h"
 #include "ecsprof/jsonout.h"
 #include "ecsprof/live.h"
 #include "ecsprof/log.h"
@@ -148,6 +150,18 @@ write_csv_line(struct watch *w, FILE *f, const struct report_row *row, struct er
 	return rc;
 }
 
+/* t has a healthy_at that the previous poll's state of it lacked */
+static bool
+p_healthy_new(const struct task_set *prev, const struct task *t)
+{
+	const struct task *p;
+
+	if (prev == NULL || t->ts[TS_HEALTHY] == TS_NONE || t->arn == NULL)
+		return false;
+	p = task_set_find((struct task_set *)prev, t->arn);
+	return p != NULL && p->ts[TS_HEALTHY] == TS_NONE;
+}
+
 static int
 emit_lines(struct watch *w, struct err *err)
 {
@@ -166,7 +180,8 @@ emit_lines(struct watch *w, struct err *err)
 			if (p != NULL)
 				before = line_state(p);
 		}
-		if (before == now)
+		/* a line again when it became HEALTHY (ready_s, serving_s filled) */
+		if (before == now && !(p_healthy_new(prev, t)))
 			continue;
 		if (w->o->format == FMT_JSON) {
 			if (jsonout_write_task_line(f, &w->report, row) != 0 || fflush(f) != 0)
@@ -203,6 +218,9 @@ poll_once(struct watch *w, struct err *err)
 		return -1;
 	}
 	w->interval_ms = watch_next_interval(w->base_ms, w->interval_ms, false);
+	/* healthy_at from what this poll saw against the last one (health.h) */
+	health_observe(set, w->polls > 0 ? &w->sets[w->cur] : NULL, w->last_poll_ms,
+		       timeutil_now_ms());
 	if (w->s->record != NULL && w->s->record(w->s->ctx, set, err) != 0)
 		return -1;
 	memset(&r, 0, sizeof r);
@@ -272,7 +290,7 @@ tui_status(struct tui_source *src, char *out, size_t size)
 		"DEPROVISIONING", "STOPPED",
 	};
 	size_t counts[sizeof names / sizeof names[0] + 1] = { 0 };
-	size_t n, at = 0;
+	size_t n, at = 0, healthy = 0;
 	int64_t elapsed, start;
 	char d[16], iv[16];
 
@@ -292,6 +310,15 @@ tui_status(struct tui_source *src, char *out, size_t size)
 		if (k < 0)
 			break;
 		at += (size_t)k;
+	}
+	/* HEALTHY now (health-checked tasks only: the others are never HEALTHY) */
+	for (size_t i = 0; i < set->len; i++)
+		healthy += health_is_healthy(&set->tasks[i]);
+	if (healthy > 0 && at < size) {
+		int k = snprintf(out + at, size - at, "HEALTHY %zu  ", healthy);
+
+		if (k > 0)
+			at += (size_t)k;
 	}
 	watch_time_to_running(set, w->scale_start_ms, &n, &elapsed, &start);
 	tui_format_duration(w->interval_ms, 6, iv, sizeof iv);
@@ -435,18 +462,33 @@ wlive_record(void *ctx, const struct task_set *set, struct err *err)
 	size_t n = 0;
 	int rc = 0;
 
-	(void)set;
 	lines = xcalloc(w->last.nraw ? w->last.nraw : 1, sizeof *lines);
 	for (size_t i = 0; i < w->last.nraw; i++) {
 		const struct live_raw_task *raw = &w->last.raw[i];
+		const struct task *t;
+		struct input_key k;
+
 		lines[n] = record_line_new(raw->json, raw->len, w->last.region, w->last.cluster,
 					   raw->fetched_at_ms, err);
 		if (lines[n] == NULL) {
 			rc = -1;
 			break;
 		}
+		/* what the polls saw of its health goes with it (record.h) */
+		if (input_peek_task(raw->json, raw->len, &k, err) == 0) {
+			t = task_set_find((struct task_set *)set, k.arn);
+			if (t != NULL && t->healthy_observed && t->ts[TS_HEALTHY] != TS_NONE)
+				lines[n] = record_line_add_healthy(lines[n], t->ts[TS_HEALTHY],
+								   t->healthy_resolution_ms);
+			input_key_cleanup(&k);
+		}
+		err_clear(err);
 		n++;
 	}
+	/* --service: the deployments and events DescribeServices gave (record.h) */
+	for (size_t i = 0; rc == 0 && i < w->last.services.n; i++)
+		record_service_lines(w->last.services.v[i].raw_json, w->last.region,
+				     w->last.cluster, timeutil_now_ms(), &lines, &n);
 	if (rc == 0 && n > 0 &&
 	    record_merge_file(w->o->record, lines, n, NULL, NULL, err) != 0)
 		rc = err_prefix(err, "--record %s", w->o->record);

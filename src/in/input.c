@@ -12,8 +12,11 @@
 #include "ecsprof/input.h"
 #include "ecsprof/timeutil.h"
 #include "ecsprof/xalloc.h"
+#include "ecsprof/image.h"
 #include "fastjson.h"
+#include "image_int.h"
 #include "input_int.h"
+#include "input_serving.h"
 #include "jarena.h"
 
 /* ---- warnings -------------------------------------------------------------------- */
@@ -60,6 +63,7 @@ items_cleanup(struct items *it)
 	for (size_t i = 0; i < it->n; i++) {
 		if (it->v[i].kind == ITEM_TASK)
 			task_cleanup(&it->v[i].task);
+		image_set_free(it->v[i].images);
 		free(it->v[i].msg);
 	}
 	free(it->v);
@@ -128,7 +132,7 @@ doc_error(struct pctx *c, const char *fmt, ...)
 /* ---- document shapes ------------------------------------------------------------- */
 
 enum shape { SHAPE_UNKNOWN, SHAPE_TASK, SHAPE_EVENT, SHAPE_RECORD, SHAPE_METADATA,
-	SHAPE_DESCRIBE };
+	SHAPE_ECR, SHAPE_DESCRIBE };
 
 static enum shape
 shape_of(const json_t *o)
@@ -143,6 +147,9 @@ shape_of(const json_t *o)
 		return SHAPE_METADATA;
 	if (json_object_get(o, "taskArn") != NULL)
 		return SHAPE_TASK;
+	if (json_is_array(json_object_get(o, "imageDetails")) ||
+	    (json_is_array(json_object_get(o, "images")) && json_object_get(o, "tasks") == NULL))
+		return SHAPE_ECR;   /* aws ecr describe-images / batch-get-image */
 	if (json_object_get(o, "tasks") != NULL || json_object_get(o, "failures") != NULL)
 		return SHAPE_DESCRIBE;
 	return SHAPE_UNKNOWN;
@@ -170,7 +177,7 @@ task_label(const json_t *o, const char *where, char *out, size_t size)
 
 static void
 one_task(struct pctx *c, const json_t *o, const char *where, enum origin origin,
-    int64_t fetched_at_ms)
+    int64_t fetched_at_ms, const json_t *record)
 {
 	struct task t;
 	struct why w;
@@ -187,6 +194,8 @@ one_task(struct pctx *c, const json_t *o, const char *where, enum origin origin,
 		return;
 	}
 	t.fetched_at_ms = fetched_at_ms;
+	if (record != NULL)
+		input_serving_record(record, &t);
 	emit_task(c, &t, origin);
 }
 
@@ -197,6 +206,9 @@ one_event(struct pctx *c, const json_t *o, const char *where)
 	const json_t *detail = json_object_get(o, "detail");
 	char d[80], here[160];
 
+	/* deployment and service events: input_deploy.c's, for report --deployments */
+	if (json_is_string(dt) && input_deploy_event_type(json_string_value(dt)))
+		return;
 	if (!json_is_string(dt) || strcmp(json_string_value(dt), TASK_EVENT) != 0) {
 		/* container-instance or service events in the same stream: counted, not noise */
 		if (c->other_events++ == 0) {
@@ -214,7 +226,35 @@ one_event(struct pctx *c, const json_t *o, const char *where)
 		emit_warn(c, ITEM_SKIP, "skipped event: %s: expected an object, got %s", here, d);
 		return;
 	}
-	one_task(c, detail, where, ORIGIN_EVENT, TS_NONE);
+	one_task(c, detail, where, ORIGIN_EVENT, TS_NONE, NULL);
+}
+
+/* Image facts: a recording's image line, or saved aws ecr output (image_parse.c). */
+static int
+one_images(struct pctx *c, const json_t *o, const char *where)
+{
+	struct image_set *s = image_set_new();
+	struct item *it;
+	char why[200];
+
+	if (json_object_get(o, "ecsprof") != NULL) {
+		struct image_facts f;
+
+		if (image_facts_from_jobj(json_object_get(o, "image"), &f, why, sizeof why) != 0) {
+			emit_warn(c, ITEM_SKIP, "skipped image line%s%s: %s", where[0] ? " " : "",
+			    where, why);
+			image_set_free(s);
+			return 0;
+		}
+		image_set_put(s, &f);
+	} else if (image_read_describe_images(o, s) < 0 && image_read_batch_get_image(o, s) < 0) {
+		image_set_free(s);
+		return -1;
+	}
+	it = items_push(&c->out);
+	it->kind = ITEM_IMAGES;
+	it->images = s;
+	return 0;
 }
 
 static int
@@ -235,6 +275,10 @@ one_record(struct pctx *c, const json_t *o, const char *where)
 		return doc_error(c, "recording format %s is not supported (this ecsprof reads \"%s\")",
 		    d, RECORD_TAG);
 	}
+	if (input_deploy_record_line(o))
+		return 0;   /* a service's deployment or event: input_deploy.c reads those */
+	if (json_object_get(o, "image") != NULL && task == NULL)
+		return one_images(c, o, where);   /* image facts (image_parse.c) */
 	if (!json_is_object(task)) {
 		input_describe(task, d, sizeof d);
 		emit_warn(c, ITEM_SKIP, "skipped record%s%s: task: expected an object, got %s",
@@ -247,7 +291,7 @@ one_record(struct pctx *c, const json_t *o, const char *where)
 		emit_warn(c, ITEM_SKIP, "skipped %s: %s", label, w.msg);
 		return 0;
 	}
-	one_task(c, task, where, ORIGIN_RECORD, fetched);
+	one_task(c, task, where, ORIGIN_RECORD, fetched, o);
 	return 0;
 }
 
@@ -292,7 +336,7 @@ one_describe(struct pctx *c, const json_t *o)
 			emit_warn(c, ITEM_SKIP, "skipped %s: expected a task object, got %s", where, d);
 			continue;
 		}
-		one_task(c, t, where, ORIGIN_TASK, TS_NONE);
+		one_task(c, t, where, ORIGIN_TASK, TS_NONE, NULL);
 	}
 	for (size_t i = 0; i < json_array_size(failures); i++) {
 		const json_t *f = json_array_get(failures, i);
@@ -320,7 +364,7 @@ one_object(struct pctx *c, const json_t *o, const char *where)
 {
 	switch (shape_of(o)) {
 	case SHAPE_TASK:
-		one_task(c, o, where, ORIGIN_TASK, TS_NONE);
+		one_task(c, o, where, ORIGIN_TASK, TS_NONE, NULL);
 		return 0;
 	case SHAPE_EVENT:
 		one_event(c, o, where);
@@ -330,6 +374,8 @@ one_object(struct pctx *c, const json_t *o, const char *where)
 	case SHAPE_METADATA:
 		one_metadata(c, o, where);
 		return 0;
+	case SHAPE_ECR:
+		return where[0] == '\0' ? one_images(c, o, where) : -1;
 	case SHAPE_DESCRIBE:
 		/* a response nested in an array is not a shape anyone writes */
 		return where[0] == '\0' ? one_describe(c, o) : -1;
@@ -346,6 +392,7 @@ items_truncate(struct items *it, size_t n)
 	for (size_t i = n; i < it->n; i++) {
 		if (it->v[i].kind == ITEM_TASK)
 			task_cleanup(&it->v[i].task);
+		image_set_free(it->v[i].images);
 		free(it->v[i].msg);
 	}
 	it->n = n;
@@ -488,6 +535,12 @@ input_merge(struct fstate *f, struct pctx *c, struct task_set *set)
 		struct item *it = &c->out.v[i];
 		struct task *have;
 
+		if (it->kind == ITEM_IMAGES) {
+			if (set->images == NULL)
+				set->images = image_set_new();
+			image_set_merge(set->images, it->images);
+			continue;
+		}
 		if (it->kind != ITEM_TASK) {
 			input_warn(it->msg);
 			if (it->kind == ITEM_FAILURE)

@@ -22,12 +22,13 @@
 
 enum origin { ORIGIN_TASK, ORIGIN_EVENT, ORIGIN_RECORD, ORIGIN_METADATA };
 
-enum item_kind { ITEM_TASK, ITEM_SKIP, ITEM_FAILURE };
+enum item_kind { ITEM_TASK, ITEM_SKIP, ITEM_FAILURE, ITEM_IMAGES };
 
 struct item {
 	enum item_kind kind;
 	enum origin origin;
 	struct task task;   /* ITEM_TASK */
+	struct image_set *images;   /* ITEM_IMAGES: image facts (image_int.h), owned */
 	char *msg;          /* warnings: the whole line, "FILE:LINE: ..." */
 };
 

@@ -6,7 +6,9 @@
 
 #include "ecsprof/input.h"
 #include "ecsprof/timeutil.h"
+#include "ecsprof/xalloc.h"
 #include "input_int.h"
+#include "input_serving.h"
 
 void
 input_key_cleanup(struct input_key *k)
@@ -52,6 +54,21 @@ input_peek_task(const char *json, size_t len, struct input_key *k, struct err *e
 	return rc;
 }
 
+/* An image line's key: "image:DIGEST@PLATFORM" (a digest's facts never change, so the
+ * line already in a recording stays unless a later one is newer). -1 if not one. */
+static int
+image_key(const json_t *root, char **arn)
+{
+	const json_t *img = json_object_get(root, "image");
+	const char *d = json_string_value(json_object_get(img, "digest"));
+	const char *p = json_string_value(json_object_get(img, "platform"));
+
+	if (json_object_get(root, "task") != NULL || d == NULL)
+		return -1;
+	*arn = xasprintf("image:%s@%s", d, p ? p : "");
+	return 0;
+}
+
 int
 input_peek_record(const char *line, size_t len, struct input_key *k, struct err *err)
 {
@@ -77,7 +94,8 @@ input_peek_record(const char *line, size_t len, struct input_key *k, struct err 
 	}
 	w.msg[0] = '\0';
 	if (input_get_time(root, "fetched_at", &k->fetched_at_ms, &w) != 0 ||
-	    key_from_task(json_object_get(root, "task"), k, &w) != 0) {
+	    (input_deploy_record_key(root, &k->arn) != 0 && image_key(root, &k->arn) != 0 &&
+	     key_from_task(json_object_get(root, "task"), k, &w) != 0)) {
 		input_key_cleanup(k);
 		err_set(err, ERR_PARSE, "recording line: %s", w.msg);
 		goto out;

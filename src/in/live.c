@@ -8,6 +8,9 @@
 #include "ecsprof/creds.h"
 #include "ecsprof/ecs.h"
 #include "ecsprof/http_curl.h"
+#include "ecsprof/image_fetch.h"
+#include "ecsprof/image.h"
+#include "ecsprof/image_io.h"
 #include "ecsprof/input.h"
 #include "ecsprof/live.h"
 #include "ecsprof/log.h"
@@ -22,6 +25,7 @@ struct live_session {
 	bool ctx_ok;
 	struct ecs_client *client;
 	struct http_curl_options curl;
+	struct image_fetch *images;            /* NULL with --no-images */
 	const volatile sig_atomic_t *interrupt;
 };
 
@@ -77,11 +81,38 @@ live_session_free(struct live_session *s)
 {
 	if (s == NULL)
 		return;
+	image_fetch_free(s->images);
 	ecs_client_free(s->client);
 	if (s->ctx_ok)
 		aws_context_cleanup(&s->ctx);
 	http_curl_free(&s->ctx_transport);
 	free(s);
+}
+
+static int
+image_transport_new(void *arg, struct http_transport *out, struct err *err)
+{
+	struct live_session *s = arg;
+	/* never traced: a layer download URL carries its own signature */
+	struct http_curl_options quiet = s->curl;
+
+	quiet.debug = false;
+	return http_curl_new(&quiet, out, err);
+}
+
+/* The image lookups run on threads of their own while the tasks are fetched. */
+static int
+live_images_start(struct live_session *s, struct err *err)
+{
+	struct image_fetch_options io = { 0 };
+
+	io.ctx = &s->ctx;
+	io.concurrency = s->o->concurrency;
+	io.transport_new = image_transport_new;
+	io.transport_free = session_transport_free;
+	io.transport_arg = s;
+	io.debug = s->o->debug;
+	return image_fetch_new(&io, &s->images, err);
 }
 
 int
@@ -137,6 +168,8 @@ live_session_new(const struct cli_opts *o, struct live_session **out, struct err
 	eo.debug = o->debug;
 	if (ecs_client_new(&eo, &s->client, err) != 0)
 		goto fail;
+	if (!o->no_images && live_images_start(s, err) != 0)
+		goto fail;
 	*out = s;
 	return 0;
 fail:
@@ -147,15 +180,20 @@ fail:
 struct sink {
 	struct task_set *set;
 	struct live_result *extra;
+	struct image_fetch *images;
 };
 
 static int
 take_task(void *arg, const char *json, size_t len, int64_t fetched_at_ms, struct err *err)
 {
 	struct sink *k = arg;
+	size_t before = k->set->len;
 
 	if (input_parse_task_json(json, len, "live", fetched_at_ms, k->set, err) != 0)
 		return err_prefix(err, "DescribeTasks answer");
+	/* a new task is the last one; its images are looked up while the fetch goes on */
+	if (k->images != NULL && k->set->len > before)
+		image_fetch_want_task(k->images, &k->set->tasks[k->set->len - 1]);
 	if (k->extra != NULL && k->extra->keep_raw) {
 		struct live_result *r = k->extra;
 		r->raw = xreallocarray(r->raw, r->nraw + 1, sizeof *r->raw);
@@ -174,7 +212,7 @@ live_session_fetch(struct live_session *s, struct task_set *out, struct live_res
 	const struct cli_opts *o = s->o;
 	struct ecs_query q = { 0 };
 	struct ecs_fetch_stats st;
-	struct sink k = { out, extra };
+	struct sink k = { out, extra, s->images };
 	int64_t t0 = timeutil_now_ms();
 
 	q.cluster = o->cluster;
@@ -211,6 +249,15 @@ live_session_fetch(struct live_session *s, struct task_set *out, struct live_res
 		return -1;
 	if (extra != NULL)
 		extra->stats = st;
+	if (s->images != NULL) {
+		struct image_fetch_stats is;
+
+		image_fetch_collect(s->images, &out->images, &is);
+		log_info("images: %zu distinct, %zu from the cache, %zu looked up in ECR "
+			 "(%zu requests, %zu throttled), %zu failed, %zu not in private ECR",
+			 is.wanted, is.cached, is.looked_up, is.requests, is.throttled, is.failed,
+			 is.not_ecr);
+	}
 	log_info("%s: %zu tasks listed in %zu pages, %zu described, %zu kept; %zu requests, "
 		 "%zu throttled; %.3f s", o->cluster ? o->cluster : "default", st.listed,
 		 st.pages, st.described, st.kept, st.requests, st.throttled,
@@ -247,6 +294,7 @@ live_record(const struct cli_opts *o, struct err *err)
 	task_set_init(&set);
 	live_result_init(&r);
 	r.keep_raw = true;
+	r.want_services = o->services.n > 0;   /* their deployments and events too */
 	/* fetch everything before touching the file: a failed run leaves it as it was */
 	if (live_fetch(o, &set, &r, err) != 0)
 		goto out;
@@ -257,6 +305,18 @@ live_record(const struct cli_opts *o, struct err *err)
 		if (lines[i] == NULL)
 			goto out;
 		nlines++;
+	}
+	for (size_t i = 0; i < r.services.n; i++)
+		record_service_lines(r.services.v[i].raw_json, r.region, r.cluster,
+				     timeutil_now_ms(), &lines, &nlines);
+	/* image facts beside the tasks, one line per digest, so report shows them offline */
+	for (size_t i = 0; i < image_set_len(set.images); i++) {
+		const struct image_facts *f = image_set_at(set.images, i);
+
+		if (f->status != IMAGE_OK)
+			continue;
+		lines = xreallocarray(lines, nlines + 1, sizeof *lines);
+		lines[nlines++] = image_record_line(f, r.region);
 	}
 	if (record_merge_file(o->output, lines, nlines, &added, &updated, err) != 0)
 		goto out;
@@ -270,4 +330,32 @@ out:
 	live_result_cleanup(&r);
 	task_set_cleanup(&set);
 	return ret;
+}
+
+int
+live_images(const struct cli_opts *o, struct task_set *out, struct err *err)
+{
+	struct live_session *s;
+	struct image_fetch_stats is;
+
+	if (o->images.n == 0)
+		return live_fetch(o, out, NULL, err);
+	for (size_t i = 0; i < o->images.n; i++) {
+		struct image_ref r;
+
+		if (image_ref_parse(o->images.v[i], &r) != 0)
+			return err_set(err, ERR_USAGE, "--image '%s': expected REPO[:TAG|@DIGEST], "
+				       "e.g. 123456789012.dkr.ecr.us-east-1.amazonaws.com/web:1.2",
+				       o->images.v[i]);
+		image_ref_cleanup(&r);
+	}
+	if (live_session_new(o, &s, err) != 0)
+		return -1;
+	for (size_t i = 0; i < o->images.n; i++)
+		image_fetch_want(s->images, o->images.v[i], NULL, "linux/amd64");
+	image_fetch_collect(s->images, &out->images, &is);
+	log_info("images: %zu asked, %zu from the cache, %zu looked up in ECR (%zu requests)",
+		 is.wanted, is.cached, is.looked_up, is.requests);
+	live_session_free(s);
+	return 0;
 }

@@ -7,6 +7,8 @@
 
 #include "ecsprof/buf.h"
 #include "ecsprof/group.h"
+#include "ecsprof/image.h"
+#include "ecsprof/log.h"
 #include "ecsprof/xalloc.h"
 
 /* The names users type, in the order the error message and the man page list them. */
@@ -32,6 +34,10 @@ static const struct {
 	{ GK_CLUSTER,           "cluster" },
 	{ GK_TAG,               "tag:NAME" },
 	{ GK_SOCI,              "soci" },
+	{ GK_SOCI_INDEX,        "soci-index" },
+	{ GK_SOCI_ADVICE,       "soci-advice" },
+	{ GK_COMPRESSION,       "compression" },
+	{ GK_REGISTRY,          "registry" },
 };
 #define GROUP_NKEYS (sizeof group_key_names / sizeof group_key_names[0])
 
@@ -97,9 +103,42 @@ group_or_none(const char *v)
 	return v != NULL && *v != '\0' ? v : NULL;
 }
 
+/* The image's registry host: "123456789012.dkr.ecr.us-east-1.amazonaws.com" */
+static const char *
+registry_of(const struct task *t, char *buf, size_t size)
+{
+	struct image_ref r;
+	const char *img = task_image(t);
+
+	if (img == NULL || image_ref_parse(img, &r) != 0)
+		return NULL;
+	snprintf(buf, size, "%s", r.registry);
+	image_ref_cleanup(&r);
+	return buf;
+}
+
+static const char *
+image_key_value(const struct task *t, const struct group_key *k, const struct image_set *s)
+{
+	struct image_task_info in;
+	const char *v = NULL;
+
+	image_task_info(s, t, &in);
+	if (k->kind == GK_SOCI_INDEX)
+		v = image_soci_name(in.soci);
+	else if (k->kind == GK_SOCI_ADVICE)
+		v = soci_advice_name(in.advice);
+	else if (in.compression[0] != '\0')
+		v = strcmp(in.compression, "gzip") == 0 ? "gzip" :
+		    strcmp(in.compression, "zstd") == 0 ? "zstd" :
+		    strcmp(in.compression, "none") == 0 ? "none" : "mixed";
+	return v != NULL && *v != '\0' ? v : NULL;
+}
+
 /* The raw value, or NULL when missing; buf holds built values. */
 static const char *
-group_raw_value(const struct task *t, const struct group_key *k, char *buf, size_t size)
+group_raw_value(const struct task *t, const struct group_key *k, const struct image_set *images,
+		char *buf, size_t size)
 {
 	switch (k->kind) {
 	case GK_ALL:
@@ -151,6 +190,12 @@ group_raw_value(const struct task *t, const struct group_key *k, char *buf, size
 		return k->tag != NULL ? group_or_none(task_tag(t, k->tag)) : NULL;
 	case GK_SOCI:
 		return soci_label_name(t->soci);
+	case GK_SOCI_INDEX:
+	case GK_SOCI_ADVICE:
+	case GK_COMPRESSION:
+		return image_key_value(t, k, images);
+	case GK_REGISTRY:
+		return registry_of(t, buf, size);
 	}
 	return NULL;
 }
@@ -158,7 +203,14 @@ group_raw_value(const struct task *t, const struct group_key *k, char *buf, size
 const char *
 group_value(const struct task *t, const struct group_key *k, char *buf, size_t size)
 {
-	const char *v = group_raw_value(t, k, buf, size);
+	return group_value_images(t, k, NULL, buf, size);
+}
+
+const char *
+group_value_images(const struct task *t, const struct group_key *k,
+		   const struct image_set *images, char *buf, size_t size)
+{
+	const char *v = group_raw_value(t, k, images, buf, size);
 
 	return v != NULL ? v : GROUP_NONE;
 }
@@ -208,7 +260,7 @@ static bool
 soci_rule_matches(const struct soci_rule *r, const struct task *t)
 {
 	char buf[256];
-	const char *v = group_raw_value(t, &r->key, buf, sizeof buf);
+	const char *v = group_raw_value(t, &r->key, NULL, buf, sizeof buf);
 
 	if (v == NULL)
 		return false;
@@ -245,9 +297,38 @@ soci_from_metadata(const struct task *t)
 	return known > 0 && overlay == known ? SOCI_NO : SOCI_UNKNOWN;
 }
 
+/* What ECR shows for the digest the task ran: a v2 index (SOCI_YES), none (SOCI_NO), or
+ * nothing to say (no facts, or only a v1 index, which current snapshotters ignore). */
+static enum soci_label
+soci_from_ecr(const struct task *t, const struct image_set *images)
+{
+	struct image_task_info in;
+
+	if (images == NULL)
+		return SOCI_UNKNOWN;
+	image_task_info(images, t, &in);
+	if (in.soci == IMAGE_SOCI_V2)
+		return SOCI_YES;
+	if (in.soci == IMAGE_SOCI_NONE)
+		return SOCI_NO;
+	return SOCI_UNKNOWN;
+}
+
+static bool
+soci_rules_match(const struct soci_rule *rules, size_t nrules, const struct task *t)
+{
+	for (size_t j = 0; j < nrules; j++)
+		if (soci_rule_matches(&rules[j], t))
+			return true;
+	return false;
+}
+
 void
 group_apply_soci(struct task_set *s, const struct soci_rule *rules, size_t nrules)
 {
+	size_t contradicted = 0;
+	const char *example = NULL;
+
 	for (size_t i = 0; i < s->len; i++) {
 		struct task *t = &s->tasks[i];
 		enum soci_label l = soci_from_metadata(t);
@@ -255,6 +336,15 @@ group_apply_soci(struct task_set *s, const struct soci_rule *rules, size_t nrule
 		if (l != SOCI_UNKNOWN) {
 			t->soci = l;
 			t->soci_evidence = SOCI_EVIDENCE_METADATA;
+			continue;
+		}
+		if ((l = soci_from_ecr(t, s->images)) != SOCI_UNKNOWN) {
+			t->soci = l;
+			t->soci_evidence = SOCI_EVIDENCE_ECR;
+			if (nrules > 0 && soci_rules_match(rules, nrules, t) != (l == SOCI_YES)) {
+				contradicted++;
+				example = example ? example : t->id;
+			}
 			continue;
 		}
 		if (nrules == 0) {
@@ -271,6 +361,10 @@ group_apply_soci(struct task_set *s, const struct soci_rule *rules, size_t nrule
 			}
 		}
 	}
+	if (contradicted > 0)
+		log_warn("--soci-if: %zu task%s (e.g. %s) labelled otherwise by the rules than ECR "
+			 "shows; ECR's SOCI index decides (soci_evidence ecr)", contradicted,
+			 contradicted == 1 ? "" : "s", example);
 }
 
 const char *
@@ -295,6 +389,8 @@ soci_evidence_name(enum soci_evidence e)
 		return "metadata";
 	case SOCI_EVIDENCE_RULE:
 		return "rule";
+	case SOCI_EVIDENCE_ECR:
+		return "ecr";
 	case SOCI_EVIDENCE_NONE:
 		break;
 	}

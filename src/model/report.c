@@ -8,6 +8,7 @@
 
 #include "ecsprof/buf.h"
 #include "ecsprof/report.h"
+#include "report_image.h"
 #include "ecsprof/timeutil.h"
 #include "ecsprof/xalloc.h"
 
@@ -34,6 +35,10 @@ report_column_by_name(const char *name)
 		    strcasecmp(name, report_columns[i].title) == 0)
 			return i;
 	p = phase_by_name(name);
+	if (p == PHASE_READY)
+		return COL_READY_S;
+	if (p == PHASE_SERVING)
+		return COL_SERVING_S;
 	if (p >= 0)
 		return COL_PROVISION_S + p;
 	return -1;
@@ -50,6 +55,7 @@ report_col_ts(enum col_id c)
 	case COL_PULL_STOPPED_AT: return TS_PULL_STOPPED;
 	case COL_STARTED_AT:      return TS_STARTED;
 	case COL_STOPPED_AT:      return TS_STOPPED;
+	case COL_HEALTHY_AT:      return TS_HEALTHY;
 	default:                  return -1;
 	}
 }
@@ -60,6 +66,10 @@ report_col_phase(enum col_id c)
 {
 	if (c >= COL_PROVISION_S && c <= COL_CONNECTIVITY_S)
 		return (int)(c - COL_PROVISION_S);
+	if (c == COL_READY_S)
+		return PHASE_READY;
+	if (c == COL_SERVING_S)
+		return PHASE_SERVING;
 	return -1;
 }
 
@@ -70,9 +80,11 @@ report_cell_ms(const struct report_row *row, enum col_id c)
 
 	if (ts >= 0)
 		return row->task->ts[ts];
+	if (report_image_is_number(c))
+		return TS_NONE;
 	if (ph >= 0)
 		return phase_ms(row->task, (enum phase_id)ph);
-	return TS_NONE;
+	return report_serving_ms(NULL, row, c);
 }
 
 /* Text columns, borrowed from the task or the report; NULL when absent. */
@@ -102,7 +114,9 @@ report_text(const struct report *r, const struct report_row *row, enum col_id c)
 	case COL_STOP_CODE:         return t->stop_code;
 	case COL_STOPPED_REASON:    return t->stopped_reason;
 	case COL_SOURCE:            return t->source;
-	default:                    return NULL;
+	case COL_IMAGE_COMPRESSION: case COL_SOCI_INDEX: case COL_SOCI_ADVICE:
+		return report_image_text(r != NULL ? r->images : NULL, t, c);
+	default:                    return report_serving_text(r, row, c, NULL, 0);
 	}
 }
 
@@ -129,9 +143,14 @@ report_cell(const struct report *r, const struct report_row *row, enum col_id c,
 		timeutil_format_secs(report_cell_ms(row, c), out, size);
 		break;
 	case COL_TEXT:
+		if (report_image_number(r != NULL ? r->images : NULL, row->task, c, out, size))
+			break;
 		s = report_text(r, row, c);
 		if (s != NULL)
 			snprintf(out, size, "%s", s);
+		break;
+	case COL_NUMBER:
+		report_serving_text(r, row, c, out, size);
 		break;
 	}
 	return out;
@@ -193,7 +212,7 @@ report_sort(struct report *r, int col, bool desc)
 		return;
 	/* -1: the default order, by createdAt */
 	c = col >= 0 && col < COL_COUNT ? (enum col_id)col : COL_CREATED_AT;
-	ctx.text = report_columns[c].kind == COL_TEXT;
+	ctx.text = report_columns[c].kind == COL_TEXT && !report_image_is_number(c);
 	ctx.desc = desc;
 	items = xreallocarray(NULL, r->nrows, sizeof *items);
 	for (size_t i = 0; i < r->nrows; i++) {
@@ -210,6 +229,10 @@ report_sort(struct report *r, int col, bool desc)
 					  (c == COL_GROUP && strcmp(s, GROUP_NONE) == 0)))
 				s = NULL;
 			items[i].text = s;
+		} else if (report_image_is_number(c)) {
+			items[i].ms = report_image_sort_value(r->images, r->rows[i].task, c);
+		} else if (report_columns[c].kind == COL_NUMBER) {
+			items[i].ms = report_serving_ms(r, &r->rows[i], c);
 		} else {
 			items[i].ms = report_cell_ms(&r->rows[i], c);
 		}
@@ -268,6 +291,8 @@ report_baseline_missing(const struct report *r, const char *name, struct err *er
 	return rc;
 }
 
+static double report_min_p(size_t m, size_t n);
+
 int
 report_build(struct report *r, const struct task_set *set, const struct report_options *o,
 	     struct err *err)
@@ -279,6 +304,13 @@ report_build(struct report *r, const struct task_set *set, const struct report_o
 	int rc = 0;
 
 	memset(r, 0, sizeof *r);
+	r->images = set->images;
+	cost_prices_init(&r->prices);
+	if (o->prices != NULL && o->prices->n > 0) {
+		r->prices.v = xreallocarray(NULL, o->prices->n, sizeof *r->prices.v);
+		memcpy(r->prices.v, o->prices->v, o->prices->n * sizeof *r->prices.v);
+		r->prices.n = o->prices->n;
+	}
 
 	/* rows, in createdAt order (set order among equal or missing times) */
 	r->rows = xreallocarray(NULL, n ? n : 1, sizeof *r->rows);
@@ -294,7 +326,8 @@ report_build(struct report *r, const struct task_set *set, const struct report_o
 	/* groups: sort (name, task) pairs, then each run of one name is a group */
 	names = xreallocarray(NULL, n ? n : 1, sizeof *names);
 	for (size_t i = 0; i < n; i++) {
-		names[i].name = xstrdup(group_value(&set->tasks[i], &o->group_by, vbuf, sizeof vbuf));
+		names[i].name = xstrdup(group_value_images(&set->tasks[i], &o->group_by, set->images, vbuf,
+						    sizeof vbuf));
 		names[i].task = i;
 	}
 	qsort(names, n, sizeof *names, report_cmp_name_items);
@@ -375,6 +408,7 @@ report_build(struct report *r, const struct task_set *set, const struct report_o
 
 			memset(c, 0, sizeof *c);
 			c->p_value = NAN;
+			c->p_holm = NAN;
 			c->u = NAN;
 			c->p50_delta_s = c->p50_ratio = c->p90_delta_s = c->p90_ratio = NAN;
 			if (gi == r->baseline || bs->n == 0 || gs->n == 0)
@@ -389,9 +423,20 @@ report_build(struct report *r, const struct task_set *set, const struct report_o
 					       vals[p] + gstart[r->baseline], bs->n,
 					       &c->p_value, &c->u) < 0)
 				c->p_value = NAN;
+			c->too_few = report_min_p(gs->n, bs->n) >= REPORT_ALPHA;
 		}
+		/* five phases compared at once: Holm keeps the chance of any false
+		 * "significant" among them at alpha */
+		double praw[PHASE_COUNT], padj[PHASE_COUNT];
+
+		for (int p = 0; p < PHASE_COUNT; p++)
+			praw[p] = g->cmp[p].valid ? g->cmp[p].p_value : NAN;
+		stats_holm(praw, PHASE_COUNT, padj);
+		for (int p = 0; p < PHASE_COUNT; p++)
+			g->cmp[p].p_holm = padj[p];
 	}
 
+	report_serving_build(r);
 	report_sort(r, o->sort_col, o->sort_desc);
 out:
 	for (size_t i = 0; i < n; i++)
@@ -412,6 +457,7 @@ report_cleanup(struct report *r)
 		free(r->groups[i].name);
 	free(r->groups);
 	free(r->rows);
+	cost_prices_cleanup(&r->prices);
 	memset(r, 0, sizeof *r);
 }
 
@@ -481,13 +527,16 @@ report_verdict(const struct report *r, size_t group, enum phase_id p, char *out,
 		ratio[0] = '\0';
 	else
 		snprintf(ratio, sizeof ratio, " (x%.2f)", c->p50_ratio);
-	if (isnan(c->p_value)) {
+	/* significance after the Holm correction over the phases, as the table shows it */
+	double pa = isnan(c->p_holm) ? c->p_value : c->p_holm;
+
+	if (isnan(pa)) {
 		snprintf(out, size, "%s p50 %s%s vs %s, significance not computable, n = %zu vs %zu",
 			 phase, delta, ratio, base->name, ng, nb);
 		return;
 	}
-	report_fmt_p(c->p_value, pv, sizeof pv);
-	if (c->p_value < REPORT_ALPHA) {
+	report_fmt_p(pa, pv, sizeof pv);
+	if (pa < REPORT_ALPHA) {
 		const char *how = c->p50_delta_s < 0 ? "significantly faster"
 				: c->p50_delta_s > 0 ? "significantly slower"
 				: "significantly different";

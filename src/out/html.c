@@ -120,7 +120,7 @@ static const char *const css[] = {
 	".legend i.p0{background:var(--p0)}.legend i.p1{background:var(--p1)}"
 	".legend i.p2{background:var(--p2)}.legend i.conn{background:var(--conn);width:3px}\n",
 	".legend .xmark{color:var(--fail);margin-right:5px}\n",
-	".scroll{overflow-x:auto;-webkit-overflow-scrolling:touch}\n",
+	".scroll{overflow-x:auto;-webkit-overflow-scrolling:touch}.hint{display:none}\n",
 	"svg{display:block;width:100%;height:auto}\n",
 	"svg text{font:11px system-ui,-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;fill:var(--muted)}\n",
 	"svg.wf{min-width:640px}\n",
@@ -147,7 +147,7 @@ static const char *const css[] = {
 	"table{border-collapse:collapse;width:100%;font-size:13.5px;font-variant-numeric:tabular-nums}\n",
 	"th,td{padding:4px 8px;border-bottom:1px solid var(--line);text-align:left;vertical-align:top}\n",
 	"th{font-weight:600;color:var(--muted);font-size:12.5px;white-space:nowrap;background:var(--card)}\n",
-	"td.n,th.n{text-align:right;white-space:nowrap}\n",
+	"td.n,th.n{text-align:right;white-space:nowrap}td.w{white-space:nowrap}\n",
 	"td.id{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12px;"
 	"overflow-wrap:anywhere;min-width:10em}\n",
 	"tr.failed td{background:#fdecec}tr.failed td.st{color:var(--fail);font-weight:600}\n",
@@ -164,7 +164,7 @@ static const char *const css[] = {
 	"@media (max-width:640px){main{padding:14px 12px 32px}body{font-size:14px}h1{font-size:21px}"
 	"h2{font-size:17px;margin-top:26px}.card{min-width:0;flex:1 1 100%}"
 	".cdfs{grid-template-columns:1fr}table{font-size:12.5px}th,td{padding:3px 5px}"
-	"dl.meta{grid-template-columns:1fr}dl.meta dt{margin-top:4px}}\n",
+	"dl.meta{grid-template-columns:1fr}dl.meta dt{margin-top:4px}.hint{display:block}}\n",
 	"@media print{@page{margin:14mm}body{font-size:10pt}main{max-width:none;padding:0}"
 	".scroll{overflow:visible}svg.wf{min-width:0}h2{break-after:avoid}"
 	"figure.cdf,.card,.group,tr{break-inside:avoid}svg .row:hover .band{fill:transparent}"
@@ -348,6 +348,9 @@ write_verdicts(FILE *f, const struct report *r, size_t gi)
 		const struct phase_compare *c = &r->groups[gi].cmp[p];
 		const char *cls = "ns";
 
+		if (!report_phase_shown(r, (enum phase_id)p))
+			continue;
+
 		report_verdict(r, gi, (enum phase_id)p, verdict, sizeof verdict);
 		if (c->valid && isfinite(c->p_value) && c->p_value < 0.05)
 			cls = c->p50_delta_s < 0 ? "faster" : "slower";
@@ -388,6 +391,8 @@ write_summary(FILE *f, const struct report *r)
 		for (int p = 0; p < PHASE_COUNT; p++) {
 			const struct stats_summary *s = &gr->phase[p];
 
+			if (!report_phase_shown(r, (enum phase_id)p))
+				continue;
 			fprintf(f, "<tr><td>%s</td><td class=\"n\">%zu</td>", phase_defs[p].name, s->n);
 			write_stat(f, s, s->min);
 			write_stat(f, s, s->p50);
@@ -450,7 +455,17 @@ write_tasks(FILE *f, const struct report *r, size_t max_rows)
 	static const char *const heads[] = { "task", "group", "status", "AZ", "created (UTC)",
 					     "provision", "pull", "start", "total", "connectivity" };
 	size_t n = r->nrows < max_rows ? r->nrows : max_rows;
-	char cell[1024];
+	char cell[1024], day[16] = "";
+	bool one_day = true;
+
+	/* created: the clock time alone when every task was created on the same day */
+	for (size_t i = 0; i < r->nrows && one_day; i++) {
+		report_cell(r, &r->rows[i], COL_CREATED_AT, cell, sizeof cell);
+		if (cell[0] != '\0' && day[0] == '\0')
+			snprintf(day, sizeof day, "%.10s", cell);
+		else if (cell[0] != '\0')
+			one_day = strncmp(day, cell, 10) == 0;
+	}
 
 	fprintf(f, "<section id=\"tasks\"><h2>Tasks (%zu)</h2>\n<p class=\"note\">Phases in "
 		   "seconds, in the order of the waterfall.", r->nrows);
@@ -459,9 +474,15 @@ write_tasks(FILE *f, const struct report *r, size_t max_rows)
 			   "<code>--format csv</code> or <code>--format xlsx</code> has them all.",
 			n, r->nrows);
 	fputs("</p>\n<div class=\"scroll\"><table><thead><tr>", f);
-	for (size_t c = 0; c < sizeof cols / sizeof cols[0]; c++)
-		fprintf(f, "<th%s>%s</th>", report_columns[cols[c]].kind == COL_DURATION ?
-					    " class=\"n\"" : "", heads[c]);
+	for (size_t c = 0; c < sizeof cols / sizeof cols[0]; c++) {
+		fprintf(f, "<th%s>", report_columns[cols[c]].kind == COL_DURATION ?
+				     " class=\"n\"" : "");
+		if (cols[c] == COL_CREATED_AT && one_day && day[0] != '\0')
+			fprintf(f, "created %s (UTC)", day);
+		else
+			fputs(heads[c], f);
+		fputs("</th>", f);
+	}
 	fputs("</tr></thead><tbody>\n", f);
 	for (size_t i = 0; i < n; i++) {
 		const struct report_row *row = &r->rows[i];
@@ -472,10 +493,11 @@ write_tasks(FILE *f, const struct report *r, size_t max_rows)
 			enum col_id id = cols[c];
 			const char *cls = id == COL_TASK_ID ? " class=\"id\"" :
 					  report_columns[id].kind == COL_DURATION ? " class=\"n\"" :
-					  id == COL_LAST_STATUS && failed ? " class=\"st\"" : "";
+					  id == COL_LAST_STATUS && failed ? " class=\"st w\"" :
+					  " class=\"w\"";
 
 			report_cell(r, row, id, cell, sizeof cell);
-			if (id == COL_CREATED_AT && strlen(cell) > 11)   /* the date is in the header */
+			if (id == COL_CREATED_AT && one_day && strlen(cell) > 11)
 				memmove(cell, cell + 11, strlen(cell + 11) + 1);
 			fprintf(f, "<td%s>", cls);
 			html_esc(f, cell[0] ? cell : "-");

@@ -287,7 +287,8 @@ html_write_waterfall(FILE *f, const struct report *r, size_t max_rows)
 			html_esc(f, r->groups[g].name);
 			fputs("</span>", f);
 		}
-	fputs("</div>\n", f);
+	fputs("</div><p class=\"note hint\">Scroll the waterfall sideways for the whole time "
+	      "axis.</p>\n", f);
 
 	double height = WF_TOP + (double)nw * WF_ROW + 6;
 	fprintf(f, "<div class=\"scroll\"><svg class=\"wf\" viewBox=\"0 0 %d %.0f\" "

@@ -20,7 +20,7 @@
 
 struct xlsx {
 	lxw_workbook *wb;
-	lxw_format *head, *when, *secs, *num, *ratio, *pval, *text;
+	lxw_format *head, *when, *secs, *num, *usd, *ratio, *pval, *text;
 	lxw_error error;     /* the first failure */
 };
 
@@ -92,6 +92,8 @@ formats(struct xlsx *x)
 	format_set_num_format(x->secs, "0.000");
 	x->num = workbook_add_format(x->wb);
 	format_set_num_format(x->num, "0");
+	x->usd = workbook_add_format(x->wb);
+	format_set_num_format(x->usd, "0.000000");   /* a start costs fractions of a cent */
 	x->ratio = workbook_add_format(x->wb);
 	format_set_num_format(x->ratio, "0.000");
 	x->pval = workbook_add_format(x->wb);
@@ -158,6 +160,10 @@ tasks_sheet(struct xlsx *x, const struct report *r)
 					put_text(x, ws, y, (lxw_col_t)c, s);
 				break;
 			}
+			case COL_NUMBER:   /* startup_cost_usd */
+				if (as_number(report_cell(r, row, (enum col_id)c, cell, sizeof cell), &v))
+					put_num(x, ws, y, (lxw_col_t)c, v, x->usd);
+				break;
 			}
 		}
 	}
@@ -203,6 +209,12 @@ summary_sheet(struct xlsx *x, const struct report *r)
 			const struct stats_summary *s = &gr->phase[p];
 			const struct phase_compare *cmp = &gr->cmp[p];
 			bool have = s->n > 0, compared = g != r->baseline && cmp->valid;
+
+			/* the summary CSV's phases: ready and serving are task columns there */
+			if (phase_is_extra((enum phase_id)p)) {
+				y--;
+				continue;
+			}
 			double st[] = { s->min, s->p50, s->p90, s->p99, s->max, s->mean };
 
 			put_text(x, ws, y, 0, gr->name);

@@ -212,6 +212,7 @@ init_colors(struct view *v, const struct tui_options *o)
 	init_pair(CP_START, COLOR_GREEN, -1);
 	init_pair(CP_OTHER, COLOR_MAGENTA, -1);
 	init_pair(CP_FAILED, COLOR_RED, -1);
+	init_pair(CP_READY, COLOR_CYAN, -1);
 	init_pair(CP_TITLE, COLOR_BLACK, COLOR_CYAN);
 }
 

@@ -316,11 +316,13 @@ tui_bar_glyph(enum tui_glyphs g, bool color, const struct tui_bar_cell *c)
 	static const char *const eighths[9] = {
 		" ", "\u258f", "\u258e", "\u258d", "\u258c", "\u258b", "\u258a", "\u2589", "\u2588",
 	};
-	static const char *const ascii[] = { " ", "=", "#", "+", "." };
-	/* light shade, dark shade, full block, middle dot: tell phases apart without colour */
-	static const char *const shades[] = { " ", "\u2591", "\u2593", "\u2588", "\u00b7" };
+	static const char *const ascii[] = { " ", "=", "#", "+", ".", "-" };
+	/* light shade, dark shade, full block, middle dot, medium shade (ready): tell phases
+	 * apart without colour */
+	static const char *const shades[] = { " ", "\u2591", "\u2593", "\u2588", "\u00b7",
+					      "\u2592" };
 
-	if (c->kind == TUI_SEG_NONE || c->kind > TUI_SEG_OTHER || c->eighths == 0)
+	if (c->kind == TUI_SEG_NONE || c->kind > TUI_SEG_READY || c->eighths == 0)
 		return " ";
 	if (g == TUI_GLYPHS_ASCII)
 		return ascii[c->kind];

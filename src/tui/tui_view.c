@@ -30,6 +30,10 @@ row_matches(const struct view *v, const struct report_row *row)
 int64_t
 tui_task_end_ms(const struct task *t, int64_t now)
 {
+	/* a bar ends where its last segment does: healthy_at, else RUNNING */
+	if (t->ts[TS_STARTED] != TS_NONE && t->ts[TS_HEALTHY] != TS_NONE &&
+	    t->ts[TS_HEALTHY] > t->ts[TS_STARTED])
+		return t->ts[TS_HEALTHY];
 	if (t->ts[TS_STARTED] != TS_NONE)
 		return t->ts[TS_STARTED];
 	if (task_stage_is_starting(task_stage(t, NULL)))
@@ -291,13 +295,30 @@ key_other(struct view *v, int key)
 	}
 	if (v->mode == MODE_SUMMARY) {
 		switch (key) {
-		case KEY_RIGHT: case 'l': case 'j': case KEY_DOWN:
-			if (v->summary_left + 1 < tui_rep(v)->ngroups)
+		case KEY_RIGHT: case 'l':
+			if (v->summary_left + 1 < tui_summary_choices(v))
 				v->summary_left++;
 			return UI_REDRAW;
-		case KEY_LEFT: case 'h': case 'k': case KEY_UP:
+		case KEY_LEFT: case 'h':
 			if (v->summary_left > 0)
 				v->summary_left--;
+			return UI_REDRAW;
+		case KEY_DOWN: case 'j':
+			v->summary_top++;
+			return UI_REDRAW;
+		case KEY_UP: case 'k':
+			if (v->summary_top > 0)
+				v->summary_top--;
+			return UI_REDRAW;
+		case KEY_NPAGE: case ' ':
+			v->summary_top += (size_t)page_rows(v);
+			return UI_REDRAW;
+		case KEY_PPAGE:
+			v->summary_top = v->summary_top > (size_t)page_rows(v) ?
+					 v->summary_top - (size_t)page_rows(v) : 0;
+			return UI_REDRAW;
+		case 'g': case KEY_HOME:
+			v->summary_top = 0;
 			return UI_REDRAW;
 		default:
 			return UI_NONE;

@@ -55,8 +55,13 @@ def control(port, path, body=None):
 EMPTY = os.path.join(tempfile.gettempdir(), "ecsprof-watch-empty-%d" % os.getpid())
 
 
+FAKE_PORT = [0]   # the image lookups go to the fake's ECR side (tests/fake_ecr.py)
+
+
 def env():
     e = {k: v for k, v in os.environ.items() if not k.startswith("AWS_")}
+    e.update({"AWS_ENDPOINT_URL_ECR": "http://127.0.0.1:%d" % FAKE_PORT[0],
+              "XDG_CACHE_HOME": EMPTY + "-cache"})
     e.update({"AWS_ACCESS_KEY_ID": "AKIDFAKE", "AWS_SECRET_ACCESS_KEY": "fakesecret",
               "AWS_EC2_METADATA_DISABLED": "true", "AWS_CONFIG_FILE": EMPTY,
               "AWS_SHARED_CREDENTIALS_FILE": EMPTY, "NO_COLOR": "1"})
@@ -99,6 +104,7 @@ def main():
             print("1..1\nnot ok 1 - fake_ecs did not start: %s" % srv_err.read())
             return 1
         port = int(line)
+        FAKE_PORT[0] = port
 
         # 1. CSV lines, one per task as it reaches RUNNING or STOPPED
         rec = os.path.join(tmp, "rec.jsonl")
@@ -214,6 +220,7 @@ def main():
         srv.wait()
         shutil.rmtree(tmp, ignore_errors=True)
         os.unlink(EMPTY)
+        shutil.rmtree(EMPTY + "-cache", ignore_errors=True)
 
     print("1..%d" % len(results))
     bad = 0

@@ -1,0 +1,113 @@
+/* app_deploy: the deployments view, from files or from the live API, to --format table,
+ * csv or json (the terminal UI shows the table). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app_deploy.h"
+#include "ecsprof/app.h"
+#include "ecsprof/atomicfile.h"
+#include "ecsprof/deploy.h"
+#include "ecsprof/deployout.h"
+#include "ecsprof/input_deploy.h"
+#include "ecsprof/live.h"
+
+/* --service also narrows the deployments */
+static bool
+app_deploy_wanted(const struct cli_opts *o, const struct deployment *d)
+{
+	for (size_t k = 0; k < o->services.n; k++)
+		if (d->service != NULL && strcmp(d->service, o->services.v[k]) == 0)
+			return true;
+	return o->services.n == 0;
+}
+
+static int
+app_deploy_write(const struct cli_opts *o, const struct deploy_set *ds,
+		 const struct task_set *set, struct err *err)
+{
+	struct atomicfile of = { .f = stdout, .slot = -1 };
+	bool to_stdout = o->output == NULL || strcmp(o->output, "-") == 0;
+	struct deploy_row *rows;
+	size_t n;
+	int rc;
+
+	if (o->format == FMT_HTML || o->format == FMT_XLSX)
+		return err_set(err, ERR_USAGE, "--deployments: --format table, csv or json");
+	if (!to_stdout && atomicfile_open(&of, o->output, 0, err) != 0)
+		return -1;
+	deploy_rows(ds, set, &rows, &n);
+	for (size_t i = 0, j = 0; i < n; i++) {
+		if (app_deploy_wanted(o, rows[i].d)) {
+			rows[j++] = rows[i];
+		} else {
+			free(rows[i].events);
+		}
+		if (i == n - 1)
+			n = j;
+	}
+	switch (o->format) {
+	case FMT_CSV: rc = deployout_csv(of.f, rows, n, err); break;
+	case FMT_JSON: rc = deployout_json(of.f, rows, n, err); break;
+	default: rc = deployout_table(of.f, rows, n, err); break;
+	}
+	deploy_rows_free(rows, n);
+	if (to_stdout) {
+		if (fflush(stdout) != 0 && rc == 0)
+			rc = err_set(err, ERR_IO, "cannot write to standard output: %s",
+				     strerror(errno));
+		return rc;
+	}
+	if (rc != 0) {
+		atomicfile_abort(&of);
+		return -1;
+	}
+	return atomicfile_commit(&of, err);
+}
+
+int
+app_deploy_report(const struct cli_opts *o, const struct task_set *set, struct err *err)
+{
+	struct deploy_set ds;
+	int rc = -1;
+
+	deploy_set_init(&ds);
+	for (size_t i = 0; i < o->files.n; i++)
+		if (input_deploy_read_file(o->files.v[i], &ds, err) != 0)
+			goto out;
+	rc = app_deploy_write(o, &ds, set, err);
+out:
+	deploy_set_cleanup(&ds);
+	return rc;
+}
+
+int
+app_deploy_tasks(const struct cli_opts *o, struct err *err)
+{
+	struct task_set set;
+	struct live_result r;
+	struct deploy_set ds;
+	int rc = -1;
+
+	if (o->services.n == 0)
+		return err_set(err, ERR_USAGE, "tasks --deployments: name the services with "
+			       "--service NAME (DescribeServices needs them)");
+	task_set_init(&set);
+	live_result_init(&r);
+	deploy_set_init(&ds);
+	r.want_services = true;
+	if (live_fetch(o, &set, &r, err) != 0 || app_select(o, &set, err) != 0)
+		goto out;
+	for (size_t i = 0; i < r.services.n; i++)
+		if (r.services.v[i].raw_json != NULL &&
+		    input_deploy_read_mem("DescribeServices", r.services.v[i].raw_json,
+					  strlen(r.services.v[i].raw_json), &ds, err) != 0)
+			goto out;
+	rc = app_deploy_write(o, &ds, &set, err);
+out:
+	deploy_set_cleanup(&ds);
+	live_result_cleanup(&r);
+	task_set_cleanup(&set);
+	return rc;
+}

@@ -1,0 +1,58 @@
+/* cmd_images: `ecsprof images [SELECT] [OUTPUT]`: what was pulled, one row per image. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd_images.h"
+#include "ecsprof/app.h"
+#include "ecsprof/atomicfile.h"
+#include "ecsprof/image_rows.h"
+#include "ecsprof/images_out.h"
+#include "ecsprof/live.h"
+#include "ecsprof/log.h"
+
+int
+cmd_images(const struct cli_opts *o, struct err *err)
+{
+	struct task_set set;
+	struct image_rows rows;
+	struct atomicfile of = { .f = stdout, .slot = -1 };
+	bool to_stdout = o->output == NULL || strcmp(o->output, "-") == 0;
+	enum cli_format fmt = app_format(o);
+	int rc = -1;
+
+	task_set_init(&set);
+	memset(&rows, 0, sizeof rows);
+	if (live_images(o, &set, err) != 0 || app_select(o, &set, err) != 0)
+		goto out;
+	image_rows_build(&set, &rows);
+	if (rows.n == 0)
+		log_warn("images: no image facts (no private ECR image among the tasks, or every "
+			 "lookup failed)");
+	if (!to_stdout && atomicfile_open(&of, o->output, 0, err) != 0)
+		goto out;
+	switch (fmt) {
+	case FMT_CSV: rc = images_write_csv(of.f, &rows, err); break;
+	case FMT_JSON: rc = images_write_json(of.f, &rows, err); break;
+	case FMT_TABLE: case FMT_TUI: case FMT_AUTO:
+		/* the images view of the UI is the table: one screen holds a run's images */
+		rc = images_write_table(of.f, &rows, err);
+		break;
+	default:
+		rc = err_set(err, ERR_USAGE, "images: --format is table, csv, json or tui");
+		break;
+	}
+	if (to_stdout) {
+		if (fflush(stdout) != 0 && rc == 0)
+			rc = err_set(err, ERR_IO, "cannot write to standard output: %s",
+				     strerror(errno));
+	} else if (rc != 0) {
+		atomicfile_abort(&of);
+	} else {
+		rc = atomicfile_commit(&of, err);
+	}
+out:
+	image_rows_cleanup(&rows);
+	task_set_cleanup(&set);
+	return rc;
+}

@@ -1,0 +1,680 @@
+/* image_fetch: the image lookups of a run, on worker threads (each with its own
+ * transport), per (digest, platform): cache, then ECR (BatchGetImage, DescribeImages,
+ * the platform manifest, ListImageReferrers, the config's history). One ECR client per
+ * registry region. Warnings are collected and printed by the calling thread. */
+#include <errno.h>
+#include <stdarg.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ecsprof/ecr.h"
+#include "ecsprof/image_fetch.h"
+#include "ecsprof/image_io.h"
+#include "ecsprof/log.h"
+#include "ecsprof/timeutil.h"
+#include "ecsprof/xalloc.h"
+
+#define IMAGE_MAX_THREADS 16
+#define CONFIG_MAX ((size_t)4 << 20)
+
+struct job {
+	char *image, *digest, *platform;
+	bool done;
+	struct image_facts facts;
+};
+
+struct region_client {
+	char *region;
+	struct ecr_client *c;
+};
+
+struct image_fetch {
+	struct image_fetch_options o;
+	char *cache_dir;
+	pthread_mutex_t lock;
+	pthread_cond_t more, idle;
+	struct job *jobs;              /* under lock */
+	size_t njobs, jcap, next, busy;
+	bool stop;
+	struct region_client *clients; /* under lock */
+	size_t nclients;
+	char **warnings;               /* under lock; deduplicated */
+	size_t nwarnings;
+	size_t warned;                 /* printed so far */
+	struct image_fetch_stats st;   /* under lock */
+	pthread_t threads[IMAGE_MAX_THREADS];
+	struct http_transport transports[IMAGE_MAX_THREADS];
+	size_t nthreads;
+};
+
+static void
+warn(struct image_fetch *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void
+warn(struct image_fetch *f, const char *fmt, ...)
+{
+	char line[600];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof line, fmt, ap);
+	va_end(ap);
+	pthread_mutex_lock(&f->lock);
+	for (size_t i = 0; i < f->nwarnings; i++)
+		if (strcmp(f->warnings[i], line) == 0) {
+			pthread_mutex_unlock(&f->lock);
+			return;
+		}
+	f->warnings = xreallocarray(f->warnings, f->nwarnings + 1, sizeof *f->warnings);
+	f->warnings[f->nwarnings++] = xstrdup(line);
+	pthread_mutex_unlock(&f->lock);
+}
+
+/* ---- the cache ------------------------------------------------------------------------ */
+
+static char *
+cache_path(const struct image_fetch *f, const char *digest, const char *platform)
+{
+	char name[300];
+	size_t j = 0;
+
+	for (const char *p = digest; *p && j + 1 < 200; p++)
+		name[j++] = (*p == ':' || *p == '/') ? '-' : *p;
+	name[j++] = '_';
+	for (const char *p = platform; *p && j + 1 < sizeof name - 8; p++)
+		name[j++] = *p == '/' ? '-' : *p;
+	name[j] = '\0';
+	return xasprintf("%s/images/%s.json", f->cache_dir, name);
+}
+
+static bool
+cache_read(struct image_fetch *f, const char *digest, const char *platform,
+    struct image_facts *out)
+{
+	char *path, *data;
+	FILE *fp;
+	long n;
+	struct err e;
+	bool ok = false;
+
+	if (f->cache_dir == NULL || digest == NULL)
+		return false;
+	path = cache_path(f, digest, platform);
+	fp = fopen(path, "rb");
+	free(path);
+	if (fp == NULL)
+		return false;
+	data = xmalloc(1 << 22);
+	n = (long)fread(data, 1, (1 << 22) - 1, fp);
+	fclose(fp);
+	if (n > 0 && image_facts_from_json(data, (size_t)n, out, &e) == 0 &&
+	    out->status == IMAGE_OK && strcmp(out->digest, digest) == 0)
+		ok = true;
+	else if (n > 0)
+		image_facts_cleanup(out);
+	free(data);
+	return ok;
+}
+
+static int
+mkdirs(const char *dir)
+{
+	char *p = xstrdup(dir);
+
+	for (char *s = p + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = '\0';
+		if (mkdir(p, 0700) != 0 && errno != EEXIST) {
+			free(p);
+			return -1;
+		}
+		*s = '/';
+	}
+	int rc = mkdir(p, 0700) != 0 && errno != EEXIST ? -1 : 0;
+	free(p);
+	return rc;
+}
+
+/* temporary file and rename: a reader sees the old file or the whole new one */
+static void
+cache_write(struct image_fetch *f, const struct image_facts *facts)
+{
+	char *dir, *path, *tmp, *json;
+	FILE *fp;
+	bool ok;
+
+	if (f->cache_dir == NULL || facts->status != IMAGE_OK)
+		return;
+	dir = xasprintf("%s/images", f->cache_dir);
+	if (mkdirs(dir) != 0) {
+		warn(f, "image cache: cannot create %s: %s", dir, strerror(errno));
+		free(dir);
+		return;
+	}
+	free(dir);
+	path = cache_path(f, facts->digest, facts->platform);
+	tmp = xasprintf("%s.tmp.%ld.%lx", path, (long)getpid(), (unsigned long)pthread_self());
+	json = image_facts_to_json(facts);
+	fp = fopen(tmp, "wb");
+	ok = fp != NULL && fputs(json, fp) >= 0 && fputc('\n', fp) != EOF;
+	if (fp != NULL && fclose(fp) != 0)
+		ok = false;
+	if (ok && rename(tmp, path) != 0)
+		ok = false;
+	if (!ok) {
+		warn(f, "image cache: cannot write %s: %s", path, strerror(errno));
+		unlink(tmp);
+	}
+	free(json);
+	free(tmp);
+	free(path);
+}
+
+/* ---- one lookup ----------------------------------------------------------------------- */
+
+static int
+fetch_creds(void *arg, struct aws_creds *out, struct err *err)
+{
+	struct image_fetch *f = arg;
+	return creds_get(f->o.ctx, out, err);
+}
+
+static struct ecr_client *
+client_for(struct image_fetch *f, const char *region, struct err *err)
+{
+	struct ecr_client_options eo = { 0 };
+	struct ecr_client *c = NULL;
+	char *url = NULL;
+
+	pthread_mutex_lock(&f->lock);
+	for (size_t i = 0; i < f->nclients; i++)
+		if (strcmp(f->clients[i].region, region) == 0) {
+			c = f->clients[i].c;
+			break;
+		}
+	if (c == NULL && ecr_endpoint(f->o.ctx, region, &url, err) == 0) {
+		eo.region = region;
+		eo.endpoint = url;
+		eo.max_attempts = f->o.ctx->max_attempts;
+		eo.creds = fetch_creds;
+		eo.creds_arg = f;
+		eo.debug = f->o.debug;
+		if (ecr_client_new(&eo, &c, err) == 0) {
+			f->clients = xreallocarray(f->clients, f->nclients + 1, sizeof *f->clients);
+			f->clients[f->nclients].region = xstrdup(region);
+			f->clients[f->nclients++].c = c;
+		}
+		free(url);
+	}
+	pthread_mutex_unlock(&f->lock);
+	return c;
+}
+
+static bool
+denied(const struct err *e)
+{
+	return strstr(e->aws_type, "AccessDenied") != NULL ||
+	    strcmp(e->aws_type, "UnauthorizedOperation") == 0;
+}
+
+/* What a missing permission costs, in the words of the warning. */
+static void
+warn_call(struct image_fetch *f, const char *what, const char *op, const char *lost,
+    const struct err *e)
+{
+	if (denied(e))
+		warn(f, "no ecr:%s: %s (grant ecr:%s to see them)", op, lost, op);
+	else
+		warn(f, "%s: %s: %s", what, op, e->msg);
+}
+
+static void
+set_failure(struct image_facts *facts, enum image_status st, const struct err *e)
+{
+	facts->status = st;
+	free(facts->error);
+	facts->error = xstrdup(e->msg);
+}
+
+static void
+layers_into(struct image_facts *facts, struct image_manifest_info *m)
+{
+	facts->layers = m->layers;
+	facts->nlayers = m->nlayers;
+	m->layers = NULL;
+	m->nlayers = 0;
+	facts->size_bytes = 0;
+	for (size_t i = 0; i < facts->nlayers; i++)
+		facts->size_bytes += facts->layers[i].size;
+	facts->config_digest = m->config_digest;
+	m->config_digest = NULL;
+}
+
+/* Replaces x by the cached facts of its digest, keeping how this run refers to it. */
+static bool
+from_cache(struct image_fetch *f, struct image_facts *x, const char *platform)
+{
+	struct image_facts c;
+
+	if (x->digest == NULL || !cache_read(f, x->digest, platform, &c))
+		return false;
+	free(c.image);
+	c.image = x->image;   /* the reference this run knows it by */
+	x->image = NULL;
+	image_facts_cleanup(x);
+	*x = c;
+	pthread_mutex_lock(&f->lock);
+	f->st.cached++;
+	pthread_mutex_unlock(&f->lock);
+	return true;
+}
+
+static void
+lookup(struct image_fetch *f, const struct http_transport *t, struct job *j)
+{
+	struct image_facts *x = &j->facts;
+	struct image_ref ref;
+	struct ecr_client *c;
+	struct image_manifest_info m = { 0 };
+	struct err e;
+	char *json = NULL, *manifest = NULL, *mt = NULL;
+	const char *who = j->image;
+
+	err_clear(&e);
+	x->digest = xstrdup_or_null(j->digest);
+	x->platform = xstrdup(j->platform);
+	x->image = xstrdup(j->image);
+	if (image_ref_parse(j->image, &ref) != 0) {
+		err_set(&e, ERR_PARSE, "'%s' is not an image reference", j->image);
+		set_failure(x, IMAGE_ERROR, &e);
+		warn(f, "image %s: not an image reference: no ECR facts", j->image);
+		return;
+	}
+	x->registry = xstrdup(ref.registry);
+	x->repository = xstrdup(ref.repository);
+	if (!ref.private_ecr) {
+		x->status = IMAGE_NOT_ECR;
+		warn(f, "image %s is not in private ECR (%s): no image facts", j->image, ref.registry);
+		goto out;
+	}
+	if (x->digest == NULL && ref.digest != NULL)
+		x->digest = xstrdup(ref.digest);
+	if (from_cache(f, x, j->platform))
+		goto out;
+	c = client_for(f, ref.region, &e);
+	if (c == NULL) {
+		set_failure(x, IMAGE_ERROR, &e);
+		warn(f, "image %s: %s", who, e.msg);
+		goto out;
+	}
+	pthread_mutex_lock(&f->lock);
+	f->st.looked_up++;
+	pthread_mutex_unlock(&f->lock);
+	/* DescribeImages: tags, push time, size; it resolves a tag to a digest too */
+	if (ecr_describe_image(c, t, ref.account, ref.repository, x->digest, ref.tag, &json,
+	    &e) == 0) {
+		bool had_digest = x->digest != NULL;
+
+		image_parse_describe_answer(json, strlen(json), x, &e);
+		free(json);
+		json = NULL;
+		x->status = IMAGE_OK;
+		/* a tag resolved to a digest we may know already */
+		if (!had_digest && from_cache(f, x, j->platform))
+			goto out;
+	} else if (strcmp(e.aws_type, "RepositoryNotFoundException") == 0 ||
+	    strcmp(e.aws_type, "ImageNotFoundException") == 0) {
+		set_failure(x, IMAGE_NOT_FOUND, &e);
+		warn(f, "image %s: %s", who, e.msg);
+		goto out;
+	} else {
+		warn_call(f, who, "DescribeImages", "image tags and push times not shown", &e);
+		if (!denied(&e)) {
+			set_failure(x, IMAGE_ERROR, &e);
+			goto out;
+		}
+	}
+	if (x->digest == NULL) {
+		err_set(&e, ERR_AWS, "no digest for %s", who);
+		set_failure(x, IMAGE_ERROR, &e);
+		warn(f, "image %s: the digest is unknown (the task has none yet and DescribeImages did not say)", who);
+		goto out;
+	}
+	if (ecr_batch_get_image(c, t, ref.account, ref.repository, x->digest, &json, &e) != 0 ||
+	    image_parse_batch_answer(json, strlen(json), &manifest, &mt, &e) != 0) {
+		if (strcmp(e.aws_type, "ImageNotFound") == 0 ||
+		    strcmp(e.aws_type, "RepositoryNotFoundException") == 0) {
+			set_failure(x, IMAGE_NOT_FOUND, &e);
+			warn(f, "image %s: %s", who, e.msg);
+		} else {
+			warn_call(f, who, "BatchGetImage",
+			    "layers, compression and SOCI indexes not checked", &e);
+			if (x->status != IMAGE_OK)
+				set_failure(x, IMAGE_ERROR, &e);
+		}
+		goto out;
+	}
+	free(json);
+	json = NULL;
+	x->status = IMAGE_OK;
+	free(x->media_type);
+	x->media_type = mt;
+	mt = NULL;
+	if (image_parse_manifest(manifest, strlen(manifest), j->platform, &m, &e) != 0) {
+		warn(f, "image %s: %s", who, e.msg);
+		goto out;
+	}
+	if (m.is_index) {
+		if (m.manifest_digest == NULL) {
+			warn(f, "image %s: the image index has no %s manifest (it has: %s)", who,
+			    j->platform, m.platforms && *m.platforms ? m.platforms : "none");
+			goto out;
+		}
+		x->manifest_digest = xstrdup(m.manifest_digest);
+		if (m.soci_v2_digest != NULL) {
+			x->soci = IMAGE_SOCI_V2;
+			x->soci_index_digest = xstrdup(m.soci_v2_digest);
+		}
+		image_manifest_info_cleanup(&m);
+		free(manifest);
+		manifest = NULL;
+		if (ecr_batch_get_image(c, t, ref.account, ref.repository, x->manifest_digest,
+		    &json, &e) != 0 ||
+		    image_parse_batch_answer(json, strlen(json), &manifest, &mt, &e) != 0 ||
+		    image_parse_manifest(manifest, strlen(manifest), NULL, &m, &e) != 0) {
+			warn(f, "image %s: platform manifest %s: %s", who, x->manifest_digest, e.msg);
+			goto out;
+		}
+		free(json);
+		json = NULL;
+	} else {
+		x->manifest_digest = xstrdup(x->digest);
+		if (m.soci_v2_digest != NULL) {
+			x->soci = IMAGE_SOCI_V2;
+			x->soci_index_digest = xstrdup(m.soci_v2_digest);
+		}
+	}
+	layers_into(x, &m);
+	if (x->soci != IMAGE_SOCI_V2)
+		x->soci = IMAGE_SOCI_NONE;
+	/* SOCI index v1: a referrer of the platform manifest */
+	if (ecr_list_referrers(c, t, ref.account, ref.repository, x->manifest_digest,
+	    IMAGE_SOCI_V1_TYPE, &json, &e) == 0) {
+		char *v1 = NULL;
+
+		x->v1_checked = true;
+		if (image_parse_referrers(json, strlen(json), &v1, &e) == 0 && v1 != NULL &&
+		    x->soci != IMAGE_SOCI_V2) {
+			x->soci = IMAGE_SOCI_V1;
+			free(x->soci_index_digest);
+			x->soci_index_digest = v1;
+			v1 = NULL;
+		}
+		free(v1);
+		free(json);
+		json = NULL;
+	} else {
+		warn_call(f, who, "ListImageReferrers", "SOCI v1 indexes not checked", &e);
+	}
+	/* the config's history names the build step of each layer */
+	if (x->config_digest != NULL) {
+		char *url = NULL, *body = NULL;
+		size_t len = 0;
+
+		if (ecr_download_url(c, t, ref.account, ref.repository, x->config_digest, &url,
+		    &e) != 0) {
+			warn_call(f, who, "GetDownloadUrlForLayer", "the build step of each layer not shown", &e);
+		} else if (ecr_get_url(t, url, CONFIG_MAX, &body, &len, &e) != 0) {
+			warn(f, "image %s: image config: %s", who, e.msg);
+		} else if (image_parse_config(body, len, x, &e) != 0) {
+			warn(f, "image %s: image config: %s", who, e.msg);
+		}
+		free(url);
+		free(body);
+	}
+	x->fetched_ms = timeutil_now_ms();
+	cache_write(f, x);
+out:
+	if (x->status == IMAGE_ERROR) {
+		pthread_mutex_lock(&f->lock);
+		f->st.failed++;
+		pthread_mutex_unlock(&f->lock);
+	}
+	free(json);
+	free(manifest);
+	free(mt);
+	image_manifest_info_cleanup(&m);
+	image_ref_cleanup(&ref);
+}
+
+/* ---- the workers ---------------------------------------------------------------------- */
+
+struct worker_arg {
+	struct image_fetch *f;
+	size_t i;
+};
+
+static void *
+worker(void *arg)
+{
+	struct worker_arg *wa = arg;
+	struct image_fetch *f = wa->f;
+	const struct http_transport *t = &f->transports[wa->i];
+
+	free(wa);
+	pthread_mutex_lock(&f->lock);
+	for (;;) {
+		struct job j;
+		size_t at;
+
+		while (!f->stop && f->next == f->njobs)
+			pthread_cond_wait(&f->more, &f->lock);
+		if (f->next == f->njobs)
+			break;
+		at = f->next++;
+		f->busy++;
+		/* work on a copy: the array may move while the lock is not held */
+		j = f->jobs[at];
+		pthread_mutex_unlock(&f->lock);
+		image_facts_init(&j.facts);
+		lookup(f, t, &j);
+		pthread_mutex_lock(&f->lock);
+		f->jobs[at].facts = j.facts;
+		f->jobs[at].done = true;
+		f->busy--;
+		pthread_cond_broadcast(&f->idle);
+	}
+	pthread_mutex_unlock(&f->lock);
+	return NULL;
+}
+
+static char *
+default_cache_dir(void)
+{
+	const char *x = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+
+	if (x != NULL && *x == '/')
+		return xasprintf("%s/ecsprof", x);
+	if (home != NULL && *home == '/')
+		return xasprintf("%s/.cache/ecsprof", home);
+	return NULL;
+}
+
+int
+image_fetch_new(const struct image_fetch_options *o, struct image_fetch **out, struct err *err)
+{
+	struct image_fetch *f = xcalloc(1, sizeof *f);
+	size_t n = o->concurrency > 0 ? (size_t)o->concurrency : 4;
+
+	*out = NULL;
+	if (n > IMAGE_MAX_THREADS)
+		n = IMAGE_MAX_THREADS;
+	f->o = *o;
+	f->cache_dir = o->no_cache ? NULL : o->cache_dir ? xstrdup(o->cache_dir)
+	    : default_cache_dir();
+	pthread_mutex_init(&f->lock, NULL);
+	pthread_cond_init(&f->more, NULL);
+	pthread_cond_init(&f->idle, NULL);
+	for (size_t i = 0; i < n; i++) {
+		struct worker_arg *wa;
+
+		if (o->transport_new(o->transport_arg, &f->transports[i], err) != 0)
+			break;
+		wa = xmalloc(sizeof *wa);
+		wa->f = f;
+		wa->i = i;
+		if (pthread_create(&f->threads[i], NULL, worker, wa) != 0) {
+			free(wa);
+			if (o->transport_free != NULL)
+				o->transport_free(o->transport_arg, &f->transports[i]);
+			err_set(err, ERR_INTERNAL, "image lookups: cannot start a thread");
+			break;
+		}
+		f->nthreads++;
+	}
+	if (f->nthreads == 0) {
+		image_fetch_free(f);
+		return -1;
+	}
+	*out = f;
+	return 0;
+}
+
+void
+image_fetch_free(struct image_fetch *f)
+{
+	if (f == NULL)
+		return;
+	pthread_mutex_lock(&f->lock);
+	f->stop = true;
+	f->njobs = f->next;    /* the lookups not started are dropped */
+	pthread_cond_broadcast(&f->more);
+	pthread_mutex_unlock(&f->lock);
+	for (size_t i = 0; i < f->nthreads; i++) {
+		pthread_join(f->threads[i], NULL);
+		if (f->o.transport_free != NULL)
+			f->o.transport_free(f->o.transport_arg, &f->transports[i]);
+	}
+	for (size_t i = 0; i < f->jcap && i < f->njobs; i++) {
+		free(f->jobs[i].image);
+		free(f->jobs[i].digest);
+		free(f->jobs[i].platform);
+		image_facts_cleanup(&f->jobs[i].facts);
+	}
+	for (size_t i = f->njobs; i < f->jcap; i++) {
+		/* dropped before they started */
+		if (f->jobs[i].image == NULL)
+			continue;
+		free(f->jobs[i].image);
+		free(f->jobs[i].digest);
+		free(f->jobs[i].platform);
+	}
+	free(f->jobs);
+	for (size_t i = 0; i < f->nclients; i++) {
+		ecr_client_free(f->clients[i].c);
+		free(f->clients[i].region);
+	}
+	free(f->clients);
+	for (size_t i = 0; i < f->nwarnings; i++)
+		free(f->warnings[i]);
+	free(f->warnings);
+	free(f->cache_dir);
+	pthread_cond_destroy(&f->more);
+	pthread_cond_destroy(&f->idle);
+	pthread_mutex_destroy(&f->lock);
+	free(f);
+}
+
+static bool
+same(const char *a, const char *b)
+{
+	return (a == NULL && b == NULL) || (a != NULL && b != NULL && strcmp(a, b) == 0);
+}
+
+void
+image_fetch_want(struct image_fetch *f, const char *image, const char *digest,
+    const char *platform)
+{
+	struct job *j;
+
+	if (image == NULL || *image == '\0')
+		return;
+	if (digest != NULL && *digest == '\0')
+		digest = NULL;
+	pthread_mutex_lock(&f->lock);
+	for (size_t i = 0; i < f->njobs; i++) {
+		j = &f->jobs[i];
+		/* a digest names the image wherever it is pushed: one lookup per digest */
+		if (digest != NULL ? same(j->digest, digest) && same(j->platform, platform)
+				   : j->digest == NULL && same(j->image, image) &&
+				     same(j->platform, platform)) {
+			pthread_mutex_unlock(&f->lock);
+			return;
+		}
+	}
+	if (f->njobs == f->jcap) {
+		size_t old = f->jcap;
+
+		f->jcap = f->jcap ? f->jcap * 2 : 16;
+		f->jobs = xreallocarray(f->jobs, f->jcap, sizeof *f->jobs);
+		memset(f->jobs + old, 0, (f->jcap - old) * sizeof *f->jobs);
+	}
+	j = &f->jobs[f->njobs++];
+	memset(j, 0, sizeof *j);
+	j->image = xstrdup(image);
+	j->digest = xstrdup_or_null(digest);
+	j->platform = xstrdup(platform ? platform : "linux/amd64");
+	image_facts_init(&j->facts);
+	f->st.wanted++;
+	pthread_cond_signal(&f->more);
+	pthread_mutex_unlock(&f->lock);
+}
+
+void
+image_fetch_want_task(struct image_fetch *f, const struct task *t)
+{
+	for (size_t i = 0; i < t->ncontainers; i++)
+		image_fetch_want(f, t->containers[i].image, t->containers[i].image_digest,
+		    image_task_platform(t));
+}
+
+void
+image_fetch_collect(struct image_fetch *f, struct image_set **set, struct image_fetch_stats *st)
+{
+	size_t req = 0, thr = 0;
+
+	pthread_mutex_lock(&f->lock);
+	while (f->next < f->njobs || f->busy > 0)
+		pthread_cond_wait(&f->idle, &f->lock);
+	if (*set == NULL)
+		*set = image_set_new();
+	f->st.not_ecr = 0;
+	for (size_t i = 0; i < f->njobs; i++) {
+		struct image_facts copy;
+
+		if (!f->jobs[i].done || f->jobs[i].facts.digest == NULL)
+			continue;
+		f->st.not_ecr += f->jobs[i].facts.status == IMAGE_NOT_ECR;
+		image_facts_copy(&copy, &f->jobs[i].facts);
+		image_set_put(*set, &copy);
+	}
+	for (; f->warned < f->nwarnings; f->warned++)
+		log_warn("%s", f->warnings[f->warned]);
+	for (size_t i = 0; i < f->nclients; i++) {
+		size_t r, t;
+
+		ecr_client_counts(f->clients[i].c, &r, &t);
+		req += r;
+		thr += t;
+	}
+	f->st.requests = req;
+	f->st.throttled = thr;
+	if (st != NULL)
+		*st = f->st;
+	pthread_mutex_unlock(&f->lock);
+}

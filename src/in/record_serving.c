@@ -1,0 +1,91 @@
+/* record_serving: the observed health a `watch --record` line carries beside its task. */
+#include <inttypes.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ecsprof/record.h"
+#include "ecsprof/timeutil.h"
+#include "ecsprof/xalloc.h"
+
+char *
+record_line_add_healthy(char *line, int64_t healthy_at_ms, int64_t resolution_ms)
+{
+	/* record_line_new() writes ...,"source":"live","task":{...}}: insert before "task" */
+	const char *at = strstr(line, ",\"task\":");
+	char iso[TIMEUTIL_ISO_LEN], *out;
+
+	if (at == NULL || healthy_at_ms == TS_NONE)
+		return line;
+	timeutil_format_iso(healthy_at_ms, iso);
+	out = xasprintf("%.*s,\"healthy_at\":\"%s\",\"healthy_resolution_ms\":%" PRId64 "%s",
+			(int)(at - line), line, iso, resolution_ms < 0 ? 0 : resolution_ms, at);
+	free(line);
+	return out;
+}
+
+/* jansson's dump, copied into our own allocation (its allocator may be the reader's) */
+static char *
+record_dump(const json_t *o)
+{
+	json_malloc_t jm;
+	json_free_t jf;
+	char *j = json_dumps(o, JSON_COMPACT | JSON_ENSURE_ASCII | JSON_ENCODE_ANY), *copy;
+
+	if (j == NULL)
+		return NULL;
+	copy = xstrdup(j);
+	json_get_alloc_funcs(&jm, &jf);
+	(jf != NULL ? jf : free)(j);
+	return copy;
+}
+
+static void
+record_push(char ***lines, size_t *n, const char *head, const char *svc, const char *kind,
+	    const json_t *obj)
+{
+	json_t *name = json_string(svc);
+	char *body = record_dump(obj), *q = name != NULL ? record_dump(name) : NULL;
+
+	if (body != NULL && q != NULL) {
+		*lines = xreallocarray(*lines, *n + 1, sizeof **lines);
+		(*lines)[(*n)++] = xasprintf("%s,\"service\":%s,\"%s\":%s}", head, q, kind, body);
+	}
+	free(body);
+	free(q);
+	json_decref(name);
+}
+
+size_t
+record_service_lines(const char *service_json, const char *region, const char *cluster,
+		     int64_t fetched_at_ms, char ***lines, size_t *nlines)
+{
+	json_error_t e;
+	json_t *svc = service_json ? json_loads(service_json, 0, &e) : NULL, *v, *meta;
+	const char *name;
+	char iso[TIMEUTIL_ISO_LEN], *head, *m;
+	size_t before = *nlines, i;
+
+	if (svc == NULL)
+		return 0;
+	name = json_string_value(json_object_get(svc, "serviceName"));
+	timeutil_format_iso(fetched_at_ms, iso);
+	meta = json_pack("{s:s,s:s,s:s,s:s,s:s}", "ecsprof", RECORD_FORMAT, "fetched_at", iso,
+			 "region", region ? region : "", "cluster", cluster ? cluster : "",
+			 "source", "live");
+	m = meta != NULL ? record_dump(meta) : NULL;
+	if (name != NULL && m != NULL) {
+		/* the head without its closing brace: the line goes on after it */
+		m[strlen(m) - 1] = '\0';
+		head = m;
+		json_array_foreach(json_object_get(svc, "deployments"), i, v)
+			record_push(lines, nlines, head, name, "deployment", v);
+		json_array_foreach(json_object_get(svc, "events"), i, v)
+			record_push(lines, nlines, head, name, "event", v);
+	}
+	free(m);
+	json_decref(meta);
+	json_decref(svc);
+	return *nlines - before;
+}

@@ -1,0 +1,139 @@
+/* image_rows: one row per image of a run, joined with the tasks that pulled it. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "ecsprof/image_rows.h"
+#include "ecsprof/phase.h"
+#include "ecsprof/stats.h"
+#include "ecsprof/xalloc.h"
+
+static bool
+task_uses(const struct task *t, const struct image_set *s, const struct image_facts *f)
+{
+	for (size_t i = 0; i < t->ncontainers; i++)
+		if (image_set_find(s, t->containers[i].image_digest, image_task_platform(t)) == f)
+			return true;
+	return false;
+}
+
+static int
+by_size(const void *a, const void *b)
+{
+	const struct image_row *x = a, *y = b;
+
+	if (x->facts->size_bytes != y->facts->size_bytes)
+		return x->facts->size_bytes < y->facts->size_bytes ? 1 : -1;
+	return strcmp(x->facts->digest, y->facts->digest);
+}
+
+static void
+top_layers(struct image_row *r)
+{
+	const struct image_facts *f = r->facts;
+
+	for (size_t k = 0; k < IMAGE_ROWS_TOP_LAYERS; k++) {
+		size_t best = (size_t)-1;
+
+		for (size_t i = 0; i < f->nlayers; i++) {
+			bool taken = false;
+
+			for (size_t j = 0; j < r->ntop; j++)
+				taken |= r->top[j] == i;
+			if (!taken && (best == (size_t)-1 || f->layers[i].size > f->layers[best].size))
+				best = i;
+		}
+		if (best == (size_t)-1)
+			break;
+		r->top[r->ntop++] = best;
+	}
+}
+
+void
+image_rows_build(const struct task_set *set, struct image_rows *out)
+{
+	const struct image_set *s = set->images;
+	size_t n = image_set_len(s);
+	double *pulls = xcalloc(set->len ? set->len : 1, sizeof *pulls);
+
+	memset(out, 0, sizeof *out);
+	out->v = xcalloc(n ? n : 1, sizeof *out->v);
+	for (size_t i = 0; i < n; i++) {
+		const struct image_facts *f = image_set_at(s, i);
+		struct image_row *r;
+		struct stats_summary sum;
+		const struct task *first = NULL;
+		size_t np = 0;
+
+		if (f->status != IMAGE_OK)
+			continue;
+		r = &out->v[out->n++];
+		r->facts = f;
+		r->pull_p50_s = r->pull_p90_s = r->pull_mbps = NAN;
+		for (size_t k = 0; k < set->len; k++) {
+			const struct task *t = &set->tasks[k];
+			int64_t p;
+
+			if (!task_uses(t, s, f))
+				continue;
+			r->ntasks++;
+			first = first ? first : t;
+			if ((p = phase_ms(t, PHASE_PULL)) != TS_NONE && p > 0)
+				pulls[np++] = (double)p / 1000.0;
+		}
+		if (np > 0) {
+			stats_summarize(pulls, np, &sum);
+			r->pull_p50_s = sum.p50;
+			r->pull_p90_s = sum.p90;
+			if (f->size_bytes >= 0 && sum.p50 > 0)
+				r->pull_mbps = (double)f->size_bytes / 1e6 / sum.p50;
+		}
+		if (first != NULL) {
+			struct image_task_info in;
+
+			image_task_info(s, first, &in);
+			r->advice = in.advice;
+		} else {
+			/* asked for by --image: advise as for a Linux task on Fargate 1.4.0 */
+			struct task t;
+			struct container c = { 0 };
+
+			task_init(&t);
+			c.image = f->image;
+			c.image_digest = f->digest;
+			t.containers = &c;
+			t.ncontainers = 1;
+			t.launch_type = (char *)"FARGATE";
+			t.platform_version = (char *)"1.4.0";
+			t.cpu_arch = f->platform != NULL && strstr(f->platform, "arm64") ? (char *)"arm64" : NULL;
+			struct image_task_info in;
+
+			image_task_info(s, &t, &in);
+			r->advice = in.advice;
+		}
+		if (f->image != NULL) {
+			struct image_ref ref;
+
+			if (image_ref_parse(f->image, &ref) == 0) {
+				/* borrowed from the facts: find the tag in f->image's text */
+				const char *colon = ref.tag ? strrchr(f->image, ':') : NULL;
+
+				r->tag = colon ? colon + 1 : NULL;
+				image_ref_cleanup(&ref);
+			}
+		}
+		if (r->tag == NULL)
+			r->tag = f->tags;
+		top_layers(r);
+	}
+	free(pulls);
+	qsort(out->v, out->n, sizeof *out->v, by_size);
+}
+
+void
+image_rows_cleanup(struct image_rows *r)
+{
+	free(r->v);
+	memset(r, 0, sizeof *r);
+}

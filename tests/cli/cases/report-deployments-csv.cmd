@@ -1,0 +1,1 @@
+ecsprof report --deployments --format csv examples/scaleout.json tests/fixtures/deploy/describe-services.json

@@ -1,0 +1,1 @@
+ecsprof report --deployments --service nope examples/scaleout.json tests/fixtures/deploy/describe-services.json

@@ -1,0 +1,1 @@
+ecsprof report --deployments examples/scaleout.json tests/fixtures/deploy/describe-services.json

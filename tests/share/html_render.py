@@ -1,0 +1,288 @@
+#!/usr/bin/env python3
+"""--format html in a real browser: headless Chromium with the network off renders the page
+at desktop and phone width (the screenshots must not be blank), prints it, dumps the DOM
+(every task id and every verdict sentence must be in it) and logs its network activity
+(the page must request nothing; a control page with one image and one style sheet from
+the network proves that the log would show it). Then the size and shape for 50,000 tasks.
+TAP output. Needs chromium (scripts/deps) and either root or user namespaces for
+`unshare -n`."""
+import html
+import json
+import os
+import re
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+import zlib
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import bigset  # noqa: E402
+
+ECSPROF = os.environ["ECSPROF"]
+SRCDIR = os.environ["SRCDIR"]
+EXAMPLE = os.path.join(SRCDIR, "examples", "scaleout.json")
+GROUPING = ["--group-by", "soci", "--soci-if", "taskdef=checkout-api:8"]
+
+n = 0
+failed = 0
+
+
+def ok(cond, what, detail=""):
+    global n, failed
+    n += 1
+    if cond:
+        print("ok %d - %s" % (n, what))
+    else:
+        failed += 1
+        print("not ok %d - %s" % (n, what))
+        for line in str(detail).splitlines()[:20]:
+            print("# " + line)
+    sys.stdout.flush()
+
+
+def ecsprof(*args, env=None):
+    e = dict(os.environ, SOURCE_DATE_EPOCH="1796047331")
+    if env:
+        e.update(env)
+    return subprocess.run([ECSPROF] + list(args), capture_output=True, env=e, timeout=120)
+
+
+def chromium_bin():
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        p = shutil.which(name)
+        if p:
+            return p
+    return None
+
+
+def netns_prefix():
+    """unshare -n as root; an unprivileged user gets a user namespace too (-r)."""
+    for pre in (["unshare", "-n"], ["unshare", "-rn"]):
+        try:
+            if subprocess.run(pre + ["true"], capture_output=True, timeout=10).returncode == 0:
+                return pre
+        except (OSError, subprocess.TimeoutExpired):
+            pass
+    return None
+
+
+class Browser:
+    def __init__(self, work, prefix, binary):
+        self.work, self.prefix, self.binary, self.runs = work, prefix, binary, 0
+
+    def run(self, url, *extra, netlog=None):
+        """one fresh profile per run, so that nothing is cached between pages"""
+        self.runs += 1
+        prof = os.path.join(self.work, "profile%d" % self.runs)
+        args = self.prefix + [self.binary, "--headless", "--no-sandbox", "--disable-gpu",
+                              "--no-first-run", "--disable-background-networking",
+                              "--disable-component-update", "--disable-sync",
+                              "--disable-extensions", "--disable-default-apps",
+                              "--hide-scrollbars", "--user-data-dir=" + prof]
+        if netlog:
+            args.append("--log-net-log=" + netlog)
+        args += list(extra) + [url]
+        return subprocess.run(args, capture_output=True, timeout=120)
+
+
+def png_pixels(path):
+    """(width, height, rows of RGB tuples) from an 8-bit RGB or RGBA PNG, no PIL"""
+    data = open(path, "rb").read()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+    pos, idat, w = 8, b"", 0
+    while pos < len(data):
+        ln, typ = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + ln]
+        if typ == b"IHDR":
+            w, h, depth, ctype = struct.unpack(">IIBB", body[:10])
+            assert depth == 8 and ctype in (2, 6), "PNG type %d/%d" % (depth, ctype)
+            bpp = 3 if ctype == 2 else 4
+        elif typ == b"IDAT":
+            idat += body
+        pos += 12 + ln
+    raw = zlib.decompress(idat)
+    stride = w * bpp
+    rows, prev = [], bytearray(stride)
+    for y in range(h):
+        ft = raw[y * (stride + 1)]
+        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - bpp] if i >= bpp else 0
+            b = prev[i]
+            c = prev[i - bpp] if i >= bpp else 0
+            if ft == 1:
+                line[i] = (line[i] + a) & 255
+            elif ft == 2:
+                line[i] = (line[i] + b) & 255
+            elif ft == 3:
+                line[i] = (line[i] + (a + b) // 2) & 255
+            elif ft == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append([tuple(line[x * bpp:x * bpp + 3]) for x in range(w)])
+        prev = line
+    return w, h, rows
+
+
+def near(px, rgb, tol=40):
+    return all(abs(a - b) <= tol for a, b in zip(px, rgb))
+
+
+def screenshot_checks(path, width, label):
+    w, h, rows = png_pixels(path)
+    ok(w == width, "%s: the screenshot is %d px wide" % (label, width), "got %d" % w)
+    sample = [px for row in rows[::4] for px in row[::4]]
+    ink = sum(1 for px in sample if min(px) < 200)
+    colours = len(set(sample))
+    ok(ink > len(sample) * 0.03 and colours > 50,
+       "%s: the page is not blank (%.1f%% ink, %d colours)" % (label, 100.0 * ink / len(sample), colours))
+    # the waterfall's bars: the pull orange and the provision grey-blue are on screen
+    orange = sum(1 for px in sample if near(px, (0xe8, 0x83, 0x3a)))
+    slate = sum(1 for px in sample if near(px, (0x8e, 0x9b, 0xb0), 12))
+    ok(orange > 100 and slate > 100,
+       "%s: the waterfall's bars are drawn (%d pull pixels, %d provision pixels sampled)"
+       % (label, orange, slate))
+    # nothing is cut at the right edge: the last columns are background (the page fits)
+    edge = [row[-3] for row in rows[::2]]
+    ok(sum(1 for px in edge if min(px) < 200) < len(edge) * 0.02,
+       "%s: nothing runs off the right edge" % label)
+
+
+def page_requests(netlog):
+    """requests the page made: the browser's own (component updater) are 'not an origin'"""
+    d = json.load(open(netlog))
+    types = {v: k for k, v in d["constants"]["logEventTypes"].items()}
+    out = []
+    for e in d["events"]:
+        p = e.get("params") or {}
+        if types.get(e["type"]) == "URL_REQUEST_START_JOB" and "url" in p:
+            if p.get("initiator") != "not an origin":
+                out.append(p["url"])
+    return out
+
+
+def main():
+    work = tempfile.mkdtemp(prefix="ecsprof-html-")
+    try:
+        run_all(work)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    print("1..%d" % n)
+    return 1 if failed else 0
+
+
+def run_all(work):
+    page = os.path.join(work, "scaleout.html")
+    r = ecsprof("report", "--format", "html", "-o", page, *GROUPING, EXAMPLE)
+    ok(r.returncode == 0 and os.path.getsize(page) > 10000, "ecsprof writes the page",
+       r.stderr.decode())
+    text = open(page, encoding="utf-8").read()
+
+    # self-contained, by reading the file
+    ext = re.findall(r'''(?:src|href|xlink:href)\s*=\s*["']?\s*(?:https?:)?//''', text, re.I)
+    ok(not ext, "no src or href in the file points outside it", ext[:5])
+    ok(re.search(r"<script|<link|<iframe|<img|@import|url\(", text, re.I) is None,
+       "no script, link, iframe, img, @import or url() in the file")
+    ok("@media print" in text and "@media (max-width" in text,
+       "the style sheet has print and phone-width rules")
+
+    csv = ecsprof("report", "--format", "csv", *GROUPING, EXAMPLE).stdout.decode()
+    ids = [line.split(",")[1] for line in csv.splitlines()[1:]]
+    summary = json.loads(ecsprof("report", "--format", "json", "--summary", *GROUPING,
+                                 EXAMPLE).stdout)
+    verdicts = [c["verdict"] for g in summary["groups"] if g["compare"]
+                for c in g["compare"].values() if c]
+
+    binary, prefix = chromium_bin(), netns_prefix()
+    ok(binary is not None, "chromium is installed (scripts/deps)")
+    ok(prefix is not None, "unshare -n can take the network away")
+    if binary is None or prefix is None:
+        return
+    br = Browser(work, prefix, binary)
+    url = "file://" + page
+
+    netlog = os.path.join(work, "net.json")
+    r = br.run(url, "--dump-dom", netlog=netlog)
+    dom = html.unescape(r.stdout.decode("utf-8", "replace"))
+    ok(r.returncode == 0 and "</html>" in r.stdout.decode(), "chromium renders the page",
+       r.stderr.decode()[-2000:])
+    missing = [i for i in ids if i not in dom]
+    ok(len(ids) == 30 and not missing, "the DOM has every task id (%d)" % len(ids), missing[:5])
+    missing = [v for v in verdicts if v not in dom]
+    ok(len(verdicts) == 5 and not missing, "the DOM has every verdict line (%d)" % len(verdicts),
+       missing)
+    ok("313da244" in dom and "failed to start" in dom and "CannotPullContainerError" in dom,
+       "the failed start is marked with its reason")
+    ok(dom.count("<title>") >= 31, "each waterfall row has a title with its values")
+    reqs = page_requests(netlog)
+    ok(not reqs, "the page makes no network request", reqs)
+
+    # the control: the same log does show a page's requests
+    ctl = os.path.join(work, "control.html")
+    with open(ctl, "w", encoding="utf-8") as f:
+        f.write(text.replace("<main>", '<main><img src="http://127.0.0.1:9/x.png">'
+                             '<link rel="stylesheet" href="https://example.invalid/x.css">', 1))
+    br.run("file://" + ctl, "--dump-dom", netlog=netlog)
+    reqs = page_requests(netlog)
+    ok(len(reqs) == 2, "control: a page that fetches is caught by the same check", reqs)
+
+    for width, height, label in ((1280, 1800, "desktop"), (390, 2400, "phone")):
+        shot = os.path.join(work, label + ".png")
+        r = br.run(url, "--window-size=%d,%d" % (width, height), "--screenshot=" + shot)
+        ok(r.returncode == 0 and os.path.exists(shot), "%s: screenshot taken" % label,
+           r.stderr.decode()[-1000:])
+        if os.path.exists(shot):
+            screenshot_checks(shot, width, label)
+            if os.environ.get("KEEP_SHOTS"):
+                shutil.copy(shot, os.path.join(os.environ["KEEP_SHOTS"], label + ".png"))
+
+    pdf = os.path.join(work, "print.pdf")
+    r = br.run(url, "--no-pdf-header-footer", "--print-to-pdf=" + pdf)
+    pages = len(re.findall(rb"/Type\s*/Page[^s]", open(pdf, "rb").read())) if os.path.exists(pdf) else 0
+    ok(r.returncode == 0 and pages >= 2, "it prints (%d PDF pages)" % pages, r.stderr.decode()[-1000:])
+
+    # hostile text stays text: markup in every string the page shows
+    evil = '<script>alert(1)</script>"><img src=x onerror=alert(2)>'
+    hostile = os.path.join(work, "hostile.json")
+    with open(hostile, "w") as f:
+        json.dump({"tasks": [{
+            "taskArn": "arn:aws:ecs:us-east-1:1:task/prod/abc<b>def",
+            "clusterArn": "arn:aws:ecs:us-east-1:1:cluster/" + evil,
+            "taskDefinitionArn": "arn:aws:ecs:us-east-1:1:task-definition/" + evil + ":1",
+            "group": "service:" + evil, "lastStatus": "STOPPED", "stopCode": evil,
+            "stoppedReason": evil, "createdAt": "2026-11-30T08:00:00Z",
+            "pullStartedAt": "2026-11-30T08:00:10Z", "stoppedAt": "2026-11-30T08:00:40Z",
+            "tags": [{"key": "team", "value": evil}]}]}, f)
+    r = ecsprof("report", "--format", "html", "--group-by", "tag:team", hostile)
+    out = r.stdout.decode("utf-8", "replace")
+    ok(r.returncode == 0 and "<script" not in out.lower() and "<img" not in out.lower()
+       and "abc<b>def" not in out and "abc&lt;b&gt;def" in out and "&lt;script&gt;" in out,
+       "markup in the input is escaped, never run", r.stderr.decode() + out[:0])
+
+    # 50,000 tasks: the waterfall aggregates and says so, the file stays small
+    big = os.path.join(work, "big.json")
+    bigset.write(big, 50000)
+    bigpage = os.path.join(work, "big.html")
+    t0 = time.monotonic()
+    r = ecsprof("report", "--format", "html", "-o", bigpage, "--group-by", "taskdef", big)
+    secs = time.monotonic() - t0
+    size = os.path.getsize(bigpage) if os.path.exists(bigpage) else 0
+    ok(r.returncode == 0, "50,000 tasks: written in %.1f s" % secs, r.stderr.decode())
+    ok(0 < size < 3 * 1024 * 1024, "50,000 tasks: the page is %.2f MB (under 3 MB)" % (size / 1048576))
+    bigtext = open(bigpage, encoding="utf-8").read() if size else ""
+    rows = bigtext.count('<g class="row')
+    ok(0 < rows <= 400 and "each row stands for 125 consecutive tasks" in bigtext,
+       "50,000 tasks: the waterfall has %d rows of 125 tasks and says so" % rows)
+    ok("The first 2000 of 50000 tasks are listed" in bigtext,
+       "50,000 tasks: the task table says it is cut")
+    r = br.run("file://" + bigpage, "--dump-dom")
+    ok(r.returncode == 0 and b"Where the time went: 50000 tasks" in r.stdout,
+       "50,000 tasks: chromium renders it", r.stderr.decode()[-1000:])
+
+
+if __name__ == "__main__":
+    sys.exit(main())
