@@ -133,6 +133,28 @@ Test(http, retries_503_then_429_retry_after_then_200)
 	http_response_cleanup(&resp);
 }
 
+/* issue 10 item 8: seconds * 1000 overflowed (UBSan), and the wrapped negative delay
+ * made the retry come at once instead of after the cap */
+Test(http, retry_after_overflow_is_capped)
+{
+	static const struct step steps[] = {
+		{ 429, "Retry-After: 9223372036854775807\r\n", "{}", NULL },
+		{ 429, "Retry-After: 99999999999999999999999\r\n", "{}", NULL },
+		{ 200, "", "{}", NULL },
+	};
+	struct script s = { 0 };
+	struct http_retry r = { 0 };
+	struct http_response resp;
+	struct err err;
+
+	cr_assert_eq(run(steps, 3, &r, &resp, &err, &s), 0);
+	cr_expect_eq(resp.status, 200);
+	cr_assert_eq(nslept, 2);
+	cr_expect_eq(slept[0], 20000, "slept %lld", (long long)slept[0]);
+	cr_expect_eq(slept[1], 20000, "slept %lld", (long long)slept[1]);
+	http_response_cleanup(&resp);
+}
+
 Test(http, throttling_body_is_retried_until_attempts_run_out)
 {
 	static const struct step steps[] = {

@@ -358,3 +358,40 @@ Test(stats, mwu_separated_groups_significant)
 	cr_expect_eq(u, 0.0);
 	cr_expect(close_rel(p, 2.0 / 137846528820.0, 1e-12), "p = %.17g", p);
 }
+
+/* ---- Holm and the confidence interval of the median ---- */
+
+/* Holm's step-down by hand: sorted 0.005 0.01 0.03 0.04 times 4 3 2 1 gives 0.02 0.03
+ * 0.06 0.04, made monotone: 0.02 0.03 0.06 0.06; NAN stays out of the family. */
+Test(stats, holm_step_down)
+{
+	double p[] = { 0.01, 0.04, NAN, 0.03, 0.005 }, adj[5];
+
+	stats_holm(p, 5, adj);
+	cr_expect(close_rel(adj[0], 0.03, 1e-12), "adj[0] = %g", adj[0]);
+	cr_expect(close_rel(adj[1], 0.06, 1e-12), "adj[1] = %g", adj[1]);
+	cr_expect(isnan(adj[2]));
+	cr_expect(close_rel(adj[3], 0.06, 1e-12), "adj[3] = %g", adj[3]);
+	cr_expect(close_rel(adj[4], 0.02, 1e-12), "adj[4] = %g", adj[4]);
+	double q[] = { 0.5, 0.6 };
+	stats_holm(q, 2, adj);
+	cr_expect_eq(adj[0], 1.0, "capped at 1");
+	cr_expect_eq(adj[1], 1.0);
+}
+
+/* Order statistics: n = 5 cannot give 95% (1 - 2/32 = 0.9375); n = 6 gives [x1, x6]
+ * (0.969); n = 20 gives [x6, x15] (1 - 2 P(Bin(20, 1/2) <= 5) = 0.9586, while <= 6 would
+ * be 0.8847), the same as benchstat's table. */
+Test(stats, median_ci_order_statistics)
+{
+	double v[20], lo = -1, hi = -1;
+
+	for (int i = 0; i < 20; i++)
+		v[i] = i + 1;
+	cr_expect_eq(stats_median_ci(v, 5, 0.95, &lo, &hi), -1);
+	cr_expect_eq(lo, -1, "untouched");
+	cr_assert_eq(stats_median_ci(v, 6, 0.95, &lo, &hi), 0);
+	cr_expect(lo == 1 && hi == 6, "n=6: [%g, %g]", lo, hi);
+	cr_assert_eq(stats_median_ci(v, 20, 0.95, &lo, &hi), 0);
+	cr_expect(lo == 6 && hi == 15, "n=20: [%g, %g]", lo, hi);
+}

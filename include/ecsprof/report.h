@@ -97,6 +97,8 @@ struct phase_compare {
 	double p50_delta_s, p50_ratio;
 	double p90_delta_s, p90_ratio;
 	double p_value;            /* two-sided Mann-Whitney; NAN if not computable */
+	double p_holm;             /* p_value Holm-corrected over the phases compared */
+	bool too_few;              /* even fully separated samples this small give p >= 0.05 */
 	double u;
 };
 

@@ -9,6 +9,9 @@
 struct stats_summary {
 	size_t n;
 	double min, p50, p90, p99, max, mean;   /* NAN when n == 0 */
+	/* the 95% confidence interval of the median from order statistics (distribution
+	 * free, as benchstat's); NAN when n < 6, too few for 95% */
+	double ci_lo, ci_hi;
 };
 
 /* Linear interpolation between closest ranks (numpy's default "linear", spreadsheet
@@ -24,5 +27,13 @@ void stats_summarize(double *v, size_t n, struct stats_summary *out);
  * when either sample is empty. p = 1 for identical samples or all ties. */
 int stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
 		       double *p_two_sided, double *u);
+
+/* The distribution-free confidence interval of the median at level (0.95): the order
+ * statistics x[k-1], x[n-k] (0-based) for the largest k with 1 - 2 P(Bin(n, 1/2) < k) >=
+ * level. sorted ascending. Returns -1 (lo, hi untouched) when n is too small for it. */
+int stats_median_ci(const double *sorted, size_t n, double level, double *lo, double *hi);
+/* Holm-Bonferroni: adj[i] is p[i] adjusted for the n tests of the family (step-down,
+ * monotone, capped at 1). NAN p-values are left out of the family and stay NAN. */
+void stats_holm(const double *p, size_t n, double *adj);
 
 #endif

@@ -91,8 +91,8 @@ after_slash(const char *arn)
 int
 ecs_list_clusters(struct ecs_client *c, char ***names, size_t *n, struct err *err)
 {
-	char *token = NULL;
-	size_t cap = 0;
+	char *token = NULL, *prev = NULL;
+	size_t cap = 0, pages = 0;
 
 	awsjson_reset(c->api);
 	*names = NULL;
@@ -108,9 +108,12 @@ ecs_list_clusters(struct ecs_client *c, char ***names, size_t *n, struct err *er
 			json_object_set_new(req, "nextToken", json_string(token));
 		rc = awsjson_call(c->api, &c->transports[0], "ListClusters", req, &resp, NULL, err);
 		json_decref(req);
-		free(token);
+		free(prev);
+		prev = token;
 		token = NULL;
+		pages++;
 		if (rc != 0) {
+			free(prev);
 			ecs_names_free(*names, *n);
 			*names = NULL;
 			*n = 0;
@@ -129,7 +132,12 @@ ecs_list_clusters(struct ecs_client *c, char ***names, size_t *n, struct err *er
 		if (json_is_string(json_object_get(resp, "nextToken")))
 			token = xstrdup(json_string_value(json_object_get(resp, "nextToken")));
 		json_decref(resp);
+		if (token != NULL && !ecs_page_continue("ListClusters", prev, token, pages)) {
+			free(token);
+			token = NULL;
+		}
 	} while (token != NULL);
+	free(prev);
 	return 0;
 }
 

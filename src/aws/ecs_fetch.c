@@ -30,6 +30,7 @@ struct chain {
 	char *token;            /* next page; NULL before the first and after the last */
 	bool queued;            /* a page of this chain waits for a worker */
 	bool done;
+	size_t pages;           /* answered so far (ecs_page_continue bounds them) */
 };
 
 struct result {
@@ -111,7 +112,9 @@ cut_batches(struct ecs_fetch *f, bool flush)
 		add_batch(f, f->pending + at, n);
 		at += n;
 	}
-	memmove(f->pending, f->pending + at, (f->npending - at) * sizeof *f->pending);
+	/* nothing cut: pending may still be NULL, and memmove(NULL, ...) is undefined */
+	if (at > 0)
+		memmove(f->pending, f->pending + at, (f->npending - at) * sizeof *f->pending);
 	f->npending -= at;
 }
 
@@ -182,7 +185,7 @@ do_list_page(struct ecs_fetch *f, struct http_transport *t, const struct chain *
 
 /* A page's ARNs and next token into the fetch; called with the lock held. */
 static void
-take_page(struct ecs_fetch *f, struct chain *ch, json_t *resp)
+take_page(struct ecs_fetch *f, struct chain *ch, json_t *resp, const char *token)
 {
 	json_t *v = json_object_get(resp, "taskArns"), *a;
 	size_t i;
@@ -192,7 +195,9 @@ take_page(struct ecs_fetch *f, struct chain *ch, json_t *resp)
 		if (json_is_string(a) && add_arn(f, xstrdup(json_string_value(a))))
 			f->st.listed++;
 	v = json_object_get(resp, "nextToken");
-	if (json_is_string(v) && json_string_length(v) > 0) {
+	ch->pages++;
+	if (json_is_string(v) && json_string_length(v) > 0 &&
+	    ecs_page_continue("ListTasks", token, json_string_value(v), ch->pages)) {
 		ch->token = xstrdup(json_string_value(v));
 		ch->queued = true;
 	} else {
@@ -218,7 +223,7 @@ do_describe(struct ecs_fetch *f, struct http_transport *t, struct batch *b, stru
 {
 	const struct ecs_query *q = &f->q;
 	json_t *req = json_object(), *arr = json_array(), *inc = json_array(), *resp = NULL, *v;
-	size_t i, described = 0;
+	size_t i, described = 0, unasked = 0;
 	int64_t at;
 	int rc;
 
@@ -239,6 +244,17 @@ do_describe(struct ecs_fetch *f, struct http_transport *t, struct batch *b, stru
 
 		if (!json_is_object(task))
 			continue;
+		if (!ecs_task_was_asked(b->arns, b->n, q->cluster,
+					json_string_value(json_object_get(task, "taskArn")))) {
+			const char *arn = json_string_value(json_object_get(task, "taskArn"));
+			b->warnings = xgrow(b->warnings, b->nwarnings + 1, &b->warnings_cap,
+					    sizeof *b->warnings);
+			b->warnings[b->nwarnings++] = (struct warning){ xasprintf(
+				"DescribeTasks: the answer holds task %.200s, which was not asked "
+				"for; dropped", arn ? arn : "(no ARN)"), false };
+			unasked++;
+			continue;
+		}
 		described++;
 		if (!task_wanted(q, task))
 			continue;
@@ -266,7 +282,7 @@ do_describe(struct ecs_fetch *f, struct http_transport *t, struct batch *b, stru
 	json_decref(resp);
 	pthread_mutex_lock(&f->lock);
 	f->st.described += described;
-	f->st.failures += b->nwarnings;
+	f->st.failures += b->nwarnings - unasked;
 	pthread_mutex_unlock(&f->lock);
 	return 0;
 }
@@ -323,12 +339,12 @@ worker_run(void *arg)
 			ch->token = NULL;
 			pthread_mutex_unlock(&f->lock);
 			rc = do_list_page(f, w->t, ch, token, &resp, &err);
-			free(token);
 			pthread_mutex_lock(&f->lock);
 			if (rc != 0)
 				fail(f, &err);
 			else
-				take_page(f, ch, resp);
+				take_page(f, ch, resp, token);
+			free(token);
 			json_decref(resp);
 		} else {
 			int rc;
@@ -384,9 +400,9 @@ ecs_fetch_start(struct ecs_client *c, const struct ecs_query *q, struct ecs_fetc
 			const char *svc = nsvc > 1 || (q->nservices && q->started_by == NULL)
 					  ? q->services[i] : NULL;
 			if (running)
-				f->chains[k++] = (struct chain){ svc, "RUNNING", NULL, true, false };
+				f->chains[k++] = (struct chain){ svc, "RUNNING", NULL, true, false, 0 };
 			if (q->stopped)
-				f->chains[k++] = (struct chain){ svc, "STOPPED", NULL, true, false };
+				f->chains[k++] = (struct chain){ svc, "STOPPED", NULL, true, false, 0 };
 		}
 	}
 

@@ -4,12 +4,17 @@
 #ifndef ECSPROF_ECS_INT_H
 #define ECSPROF_ECS_INT_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 #include <jansson.h>
 
 #include "awsjson.h"
 #include "ecsprof/ecs.h"
 
 #define ECS_MAX_CONCURRENCY 64
+/* pages of one ListTasks or ListClusters chain: 100,000 tasks, beyond any real cluster */
+#define ECS_MAX_PAGES 1000
 
 struct ecs_client {
 	struct awsjson_client *api;
@@ -23,5 +28,12 @@ struct ecs_client {
 void ecs_explain_cluster_not_found(struct ecs_client *c, const char *cluster, struct err *err);
 /* An ECS time (epoch seconds, or ISO 8601 from some tools) to ms; TS_NONE if absent. */
 int64_t ecs_json_time(json_t *o, const char *key);
+
+/* ecs_limits.c. Whether to ask for the page after pages pages: false (with a warning) at
+ * the end, on a nextToken equal to the previous one, and at ECS_MAX_PAGES. */
+bool ecs_page_continue(const char *op, const char *prev, const char *next, size_t pages);
+/* Whether a task ARN that DescribeTasks returned is one of the n asked (ARNs, or ids of
+ * cluster). */
+bool ecs_task_was_asked(char *const *asked, size_t n, const char *cluster, const char *arn);
 
 #endif

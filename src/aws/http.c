@@ -19,6 +19,7 @@
 /* the InvalidSignature family means skew only when the clocks are this far apart;
  * AWS rejects requests more than 5 minutes off */
 #define SKEW_SUSPECT_MS (4 * 60 * 1000)
+#define RETRY_AFTER_MAX_S 86400L
 
 void
 http_response_init(struct http_response *r)
@@ -317,8 +318,10 @@ retry_after_ms(const struct http_response *resp, int64_t now_ms)
 		return -1;
 	errno = 0;
 	secs = strtol(v, &end, 10);
-	if (end != v && *end == '\0' && errno == 0 && secs >= 0)
-		return (int64_t)secs * 1000;
+	/* any delay beyond a day is a day: the caller caps it far lower, and seconds * 1000
+	 * must not overflow (Retry-After: 9223372036854775807) */
+	if (end != v && *end == '\0' && (errno == 0 || errno == ERANGE) && secs >= 0)
+		return (int64_t)(secs > RETRY_AFTER_MAX_S ? RETRY_AFTER_MAX_S : secs) * 1000;
 	if (http_parse_date(v, &when) == 0)
 		return when > now_ms ? when - now_ms : 0;
 	return -1;

@@ -291,6 +291,8 @@ report_baseline_missing(const struct report *r, const char *name, struct err *er
 	return rc;
 }
 
+static double report_min_p(size_t m, size_t n);
+
 int
 report_build(struct report *r, const struct task_set *set, const struct report_options *o,
 	     struct err *err)
@@ -406,6 +408,7 @@ report_build(struct report *r, const struct task_set *set, const struct report_o
 
 			memset(c, 0, sizeof *c);
 			c->p_value = NAN;
+			c->p_holm = NAN;
 			c->u = NAN;
 			c->p50_delta_s = c->p50_ratio = c->p90_delta_s = c->p90_ratio = NAN;
 			if (gi == r->baseline || bs->n == 0 || gs->n == 0)
@@ -420,7 +423,17 @@ report_build(struct report *r, const struct task_set *set, const struct report_o
 					       vals[p] + gstart[r->baseline], bs->n,
 					       &c->p_value, &c->u) < 0)
 				c->p_value = NAN;
+			c->too_few = report_min_p(gs->n, bs->n) >= REPORT_ALPHA;
 		}
+		/* five phases compared at once: Holm keeps the chance of any false
+		 * "significant" among them at alpha */
+		double praw[PHASE_COUNT], padj[PHASE_COUNT];
+
+		for (int p = 0; p < PHASE_COUNT; p++)
+			praw[p] = g->cmp[p].valid ? g->cmp[p].p_value : NAN;
+		stats_holm(praw, PHASE_COUNT, padj);
+		for (int p = 0; p < PHASE_COUNT; p++)
+			g->cmp[p].p_holm = padj[p];
 	}
 
 	report_serving_build(r);
@@ -514,13 +527,16 @@ report_verdict(const struct report *r, size_t group, enum phase_id p, char *out,
 		ratio[0] = '\0';
 	else
 		snprintf(ratio, sizeof ratio, " (x%.2f)", c->p50_ratio);
-	if (isnan(c->p_value)) {
+	/* significance after the Holm correction over the phases, as the table shows it */
+	double pa = isnan(c->p_holm) ? c->p_value : c->p_holm;
+
+	if (isnan(pa)) {
 		snprintf(out, size, "%s p50 %s%s vs %s, significance not computable, n = %zu vs %zu",
 			 phase, delta, ratio, base->name, ng, nb);
 		return;
 	}
-	report_fmt_p(c->p_value, pv, sizeof pv);
-	if (c->p_value < REPORT_ALPHA) {
+	report_fmt_p(pa, pv, sizeof pv);
+	if (pa < REPORT_ALPHA) {
 		const char *how = c->p50_delta_s < 0 ? "significantly faster"
 				: c->p50_delta_s > 0 ? "significantly slower"
 				: "significantly different";

@@ -66,6 +66,63 @@ stats_summarize(double *v, size_t n, struct stats_summary *out)
 	out->p90 = stats_percentile_sorted(v, n, 0.90);
 	out->p99 = stats_percentile_sorted(v, n, 0.99);
 	out->mean = sum / (double)n;
+	out->ci_lo = out->ci_hi = NAN;
+	stats_median_ci(v, n, 0.95, &out->ci_lo, &out->ci_hi);
+}
+
+int
+stats_median_ci(const double *sorted, size_t n, double level, double *lo, double *hi)
+{
+	/* P(Bin(n, 1/2) <= j), summed term by term in logs (n may be large) */
+	double cdf = 0;
+	size_t k = 0;
+
+	if (n == 0)
+		return -1;
+	for (size_t j = 0; j < n / 2; j++) {
+		double lt = lgamma((double)n + 1) - lgamma((double)j + 1) -
+			    lgamma((double)(n - j) + 1) - (double)n * log(2.0);
+
+		cdf += exp(lt);
+		/* [x(j+1), x(n-j)] (1-based) covers the median with 1 - 2 P(B <= j) */
+		if (1.0 - 2.0 * cdf < level)
+			break;
+		k = j + 1;
+	}
+	if (k == 0)
+		return -1;
+	*lo = sorted[k - 1];
+	*hi = sorted[n - k];
+	return 0;
+}
+
+void
+stats_holm(const double *p, size_t n, double *adj)
+{
+	size_t *order = xmalloc((n ? n : 1) * sizeof *order), m = 0;
+	double run = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		adj[i] = NAN;
+		if (!isnan(p[i]))
+			order[m++] = i;
+	}
+	/* ascending p, by insertion: a family is a handful of phases */
+	for (size_t i = 1; i < m; i++)
+		for (size_t j = i; j > 0 && p[order[j]] < p[order[j - 1]]; j--) {
+			size_t t = order[j];
+
+			order[j] = order[j - 1];
+			order[j - 1] = t;
+		}
+	for (size_t r = 0; r < m; r++) {
+		double a = (double)(m - r) * p[order[r]];
+
+		if (a > run)
+			run = a;
+		adj[order[r]] = run > 1.0 ? 1.0 : run;
+	}
+	free(order);
 }
 
 struct stats_obs {

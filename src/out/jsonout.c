@@ -232,6 +232,7 @@ group_object(const struct report *r, size_t gi)
 		json_object_set_new(jc, "p90_delta_s", jnum(c->p90_delta_s, true));
 		json_object_set_new(jc, "p90_ratio", jnum(c->p90_ratio, false));
 		json_object_set_new(jc, "p_value", jnum(c->p_value, false));
+		json_object_set_new(jc, "p_holm", jnum(c->p_holm, false));
 		json_object_set_new(jc, "u", jnum(c->u, false));
 		report_verdict(r, gi, (enum phase_id)p, verdict, sizeof verdict);
 		json_object_set_new(jc, "verdict", jstr(verdict));

@@ -12,6 +12,7 @@
 #include "ecsprof/buf.h"
 #include "ecsprof/diagnose.h"
 #include "ecsprof/phase.h"
+#include "ecsprof/compare.h"
 #include "ecsprof/table.h"
 #include "ecsprof/xalloc.h"
 
@@ -163,15 +164,6 @@ fmt_tenths(int64_t ms, char *out, size_t size)
 	snprintf(out, size, "%lld.%lld", (long long)(t / 10), (long long)(t % 10));
 }
 
-static void
-fmt_secs(double s, char *out, size_t size)
-{
-	if (!isfinite(s) || s < 0) {
-		snprintf(out, size, "-");
-		return;
-	}
-	fmt_tenths((int64_t)llround(s * 1000.0), out, size);
-}
 
 /* a failed start, as the model decides it (task_stage) */
 static bool
@@ -418,9 +410,6 @@ table_write_tasks(FILE *f, const struct report *r, int width, bool verbose, stru
 	return err_check_write(f, rc, "table", err);
 }
 
-static const char *const stat_titles[] = { "N", "MIN", "P50", "P90", "P99", "MAX", "MEAN" };
-#define PHASE_W 12
-#define STAT_W 8
 
 /* Not inside "n = 12 vs 18" or "p = 0.41": a reader takes those in at a glance. */
 static bool
@@ -462,66 +451,46 @@ put_wrapped(FILE *f, struct buf *line, const char *text, int width)
 	return rc;
 }
 
+struct summary_sink {
+	FILE *f;
+	struct buf *line;
+	int width;
+	int rc;
+};
+
+static void
+summary_line(void *ctx, enum compare_line_kind kind, const char *text)
+{
+	struct summary_sink *ss = ctx;
+	char clean[CELL_SIZE];
+
+	sanitise(text, clean, sizeof clean);
+	if (kind == CMP_LINE_VERDICT) {
+		ss->rc |= put_wrapped(ss->f, ss->line, clean, ss->width);
+		return;
+	}
+	ss->rc |= buf_adds(ss->line, clean);
+	ss->rc |= put_line(ss->f, ss->line);
+}
+
+/* The group's startup cost, under its statistics. */
 static int
-group_block(FILE *f, struct buf *line, const struct report *r, size_t gi, int width)
+cost_line(FILE *f, struct buf *line, const struct report *r, size_t gi, int width)
 {
 	const struct report_group *g = &r->groups[gi];
-	char name[CELL_SIZE], v[64], verdict[512];
-	int rc = 0;
+	char text[512], more[160] = "";
 
-	sanitise(g->name, name, sizeof name);
-	rc |= buf_addf(line, "GROUP %s%s: %zu task%s", name,
-		       gi == r->baseline && r->ngroups > 1 ? " (baseline)" : "", g->ntasks,
-		       g->ntasks == 1 ? "" : "s");
-	if (isfinite(g->pull_share))
-		rc |= buf_addf(line, ", pull is %.1f%% of total startup", g->pull_share * 100.0);
-	rc |= put_line(f, line);
-	rc |= put_cell(line, "PHASE", PHASE_W, false, false);
-	for (size_t s = 0; s < sizeof stat_titles / sizeof stat_titles[0]; s++)
-		rc |= put_cell(line, stat_titles[s], s == 0 ? 4 : STAT_W, true, false);
-	rc |= buf_adds(line, "   (seconds)");
-	rc |= put_line(f, line);
-	for (int p = 0; p < PHASE_COUNT; p++) {
-		const struct stats_summary *st = &g->phase[p];
-		double vals[] = { st->min, st->p50, st->p90, st->p99, st->max, st->mean };
-
-		if (!report_phase_shown(r, (enum phase_id)p))
-			continue;
-		rc |= put_cell(line, phase_defs[p].name, PHASE_W, false, false);
-		snprintf(v, sizeof v, "%zu", st->n);
-		rc |= put_cell(line, v, 4, true, false);
-		for (size_t s = 0; s < sizeof vals / sizeof vals[0]; s++) {
-			if (st->n > 0)
-				fmt_secs(vals[s], v, sizeof v);
-			else
-				snprintf(v, sizeof v, "-");
-			rc |= put_cell(line, v, STAT_W, true, false);
-		}
-		rc |= put_line(f, line);
-	}
-	if (g->cost_n > 0) {
-		char text[512], more[160] = "";
-
-		if (isfinite(g->cost_delta_per_1000_usd))
-			snprintf(more, sizeof more, ", $%.2f %s per 1,000 starts than %s",
-				 fabs(g->cost_delta_per_1000_usd),
-				 g->cost_delta_per_1000_usd < 0 ? "less" : "more",
-				 r->groups[r->baseline].name);
-		snprintf(text, sizeof text, "startup cost: $%.6f per start (mean of %zu, $%.2f per "
-			 "1,000 starts)%s", g->cost_mean_usd, g->cost_n, g->cost_mean_usd * 1000.0,
-			 more);
-		rc |= put_wrapped(f, line, text, width);
-	}
-	if (gi == r->baseline || r->ngroups < 2)
-		return rc;
-	for (int p = 0; p < PHASE_COUNT; p++) {
-		if (!report_phase_shown(r, (enum phase_id)p))
-			continue;
-		report_verdict(r, gi, (enum phase_id)p, verdict, sizeof verdict);
-		sanitise(verdict, name, sizeof name);
-		rc |= put_wrapped(f, line, name, width);
-	}
-	return rc;
+	if (g->cost_n == 0)
+		return 0;
+	if (isfinite(g->cost_delta_per_1000_usd))
+		snprintf(more, sizeof more, ", $%.2f %s per 1,000 starts than %s",
+			 fabs(g->cost_delta_per_1000_usd),
+			 g->cost_delta_per_1000_usd < 0 ? "less" : "more",
+			 r->groups[r->baseline].name);
+	snprintf(text, sizeof text, "startup cost: $%.6f per start (mean of %zu, $%.2f per "
+		 "1,000 starts)%s", g->cost_mean_usd, g->cost_n, g->cost_mean_usd * 1000.0,
+		 more);
+	return put_wrapped(f, line, text, width);
 }
 
 /* Stopped tasks counted per cause, each with its next step. */
@@ -563,12 +532,34 @@ table_write_summary(FILE *f, const struct report *r, int width, struct err *err)
 	if (r->ngroups == 0)
 		return err_check_write(f, fputs("(no tasks)\n", f) == EOF ? -1 : 0, "table", err);
 	buf_init(&line, 1 << 20);
-	for (size_t g = 0; rc == 0 && g < r->ngroups; g++) {
+	struct summary_sink ss = { f, &line, width, 0 };
+	struct compare_style st = { width, true };
+	char verdict[512];
+
+	/* each group's statistics, then benchstat's comparison of each with the baseline,
+	 * then hyperfine's one-line verdicts last, where a terminal leaves the eye */
+	for (size_t g = 0; ss.rc == 0 && g < r->ngroups; g++) {
 		if (g > 0)
-			rc |= put_line(f, &line);
-		rc |= group_block(f, &line, r, g, width);
+			ss.rc |= put_line(f, &line);
+		compare_group_lines(r, g, &st, summary_line, &ss);
+		ss.rc |= cost_line(f, &line, r, g, width);
 	}
-	rc |= diagnosis_block(f, &line, r, width);
+	for (size_t g = 0; ss.rc == 0 && g < r->ngroups; g++) {
+		if (g == r->baseline)
+			continue;
+		ss.rc |= put_line(f, &line);
+		compare_vs_lines(r, g, &st, summary_line, &ss);
+	}
+	ss.rc |= diagnosis_block(f, &line, r, width);
+	if (r->ngroups > 1)
+		ss.rc |= put_line(f, &line);
+	for (size_t g = 0; ss.rc == 0 && g < r->ngroups; g++) {
+		if (g == r->baseline)
+			continue;
+		compare_verdict(r, g, verdict, sizeof verdict);
+		summary_line(&ss, CMP_LINE_VERDICT, verdict);
+	}
+	rc = ss.rc;
 	buf_cleanup(&line);
 	return err_check_write(f, rc, "table", err);
 }

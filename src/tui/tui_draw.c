@@ -31,6 +31,12 @@ put_fit(int y, int x, int w, const char *s, bool right, bool keep_end, const str
 	mvaddstr(y, x, buf);
 }
 
+void
+put_fit_text(const struct view *v, int y, int x, int w, const char *s)
+{
+	put_fit(y, x, w, s, false, false, v);
+}
+
 static void
 line_fill(int y, attr_t a, const struct view *v)
 {
@@ -283,7 +289,11 @@ draw_footer(const struct view *v)
 	const char *legend = v->mode == MODE_TABLE ?
 		"?:help /:filter Enter:details Tab:summary s/I:sort a:axis q:quit" :
 		v->mode == MODE_DETAILS ? "j/k:scroll  q/Esc/Enter:back  Tab:summary" :
-		v->mode == MODE_SUMMARY ? "h/l:groups  Tab/q/Esc:back" : "any key: back";
+		v->mode == MODE_SUMMARY ? (tui_summary_choices(v) > 1 ?
+			(v->summary_more ? "j/k:more below  h/l:group  Tab:tasks  q:back" :
+					   "j/k:scroll  h/l:group  Tab:tasks  q:back") :
+			(v->summary_more ? "j/k:more below  Tab:tasks  q:back" :
+					   "j/k:scroll  Tab:tasks  q:back")) : "any key: back";
 	if (v->filter_len > 0 && v->mode == MODE_TABLE)
 		snprintf(buf, sizeof buf, "filter: %s  (Esc clears)  %s", v->filter, legend);
 	else
@@ -503,139 +513,6 @@ draw_details(struct view *v)
 }
 
 static void
-draw_summary(struct view *v)
-{
-	struct report *r = tui_rep(v);
-	int pw = 38, npanels, y0 = 2;
-	char buf[512], a[16], b[16];
-
-	for (int y = y0; y < v->lines - 1; y++) {
-		move(y, 0);
-		clrtoeol();
-	}
-	if (r->ngroups == 0) {
-		put_fit(y0, 1, v->cols - 1, "no groups", false, false, v);
-		return;
-	}
-	npanels = v->cols / pw;
-	if (npanels < 1)
-		npanels = 1;
-	if ((size_t)npanels > r->ngroups)
-		npanels = (int)r->ngroups;
-	pw = v->cols / npanels;
-	if (v->summary_left + (size_t)npanels > r->ngroups)
-		v->summary_left = r->ngroups - (size_t)npanels;
-
-	/* one pull histogram scale for all groups, so their shapes compare */
-	double hi = 0;
-	for (size_t g = 0; g < r->ngroups; g++)
-		if (r->groups[g].phase[PHASE_PULL].n > 0 && r->groups[g].phase[PHASE_PULL].max > hi)
-			hi = r->groups[g].phase[PHASE_PULL].max;
-	int nbins = pw - 3 > 40 ? 40 : pw - 3;
-	if (nbins < 1)
-		nbins = 1;
-	double *vals = xcalloc(r->nrows ? r->nrows : 1, sizeof *vals);
-	unsigned *counts = xcalloc((size_t)nbins, sizeof *counts);
-
-	for (int p = 0; p < npanels; p++) {
-		size_t g = v->summary_left + (size_t)p;
-		const struct report_group *grp = &r->groups[g];
-		int x = p * pw, w = pw - 2, y = y0;
-		attrset(A_BOLD);
-		snprintf(buf, sizeof buf, "%s%s", grp->name, g == r->baseline ? " (baseline)" : "");
-		put_fit(y++, x, w, buf, false, false, v);
-		attrset(A_NORMAL);
-		if (grp->pull_share == grp->pull_share)
-			snprintf(buf, sizeof buf, "n=%zu  pull share %.0f%%", grp->ntasks,
-				 grp->pull_share * 100.0);
-		else
-			snprintf(buf, sizeof buf, "n=%zu", grp->ntasks);
-		put_fit(y++, x, w, buf, false, false, v);
-		attrset(A_UNDERLINE);
-		snprintf(buf, sizeof buf, "%-12s %8s %8s", "phase", "p50", "p90");
-		put_fit(y++, x, w, buf, false, false, v);
-		attrset(A_NORMAL);
-		for (int ph = 0; ph < PHASE_COUNT; ph++) {
-			const struct stats_summary *s = &grp->phase[ph];
-			if (!report_phase_shown(r, (enum phase_id)ph))
-				continue;
-			if (s->n > 0) {
-				tui_format_duration((int64_t)(s->p50 * 1000.0 + 0.5), 8, a, sizeof a);
-				tui_format_duration((int64_t)(s->p90 * 1000.0 + 0.5), 8, b, sizeof b);
-			} else {
-				snprintf(a, sizeof a, "-");
-				snprintf(b, sizeof b, "-");
-			}
-			snprintf(buf, sizeof buf, "%-12s %8s %8s", phase_defs[ph].name, a, b);
-			put_fit(y++, x, w, buf, false, false, v);
-		}
-		y++;
-		if (g == r->baseline) {
-			put_fit(y++, x, w, "the others are compared to this group", false, false, v);
-		} else {
-			static const enum phase_id show[2] = { PHASE_PULL, PHASE_TOTAL };
-			for (int i = 0; i < 2 && y < v->lines - 4; i++) {
-				report_verdict(r, g, show[i], buf, sizeof buf);
-				/* wrap the sentence over the panel width */
-				const char *s = buf;
-				while (*s != '\0' && y < v->lines - 4) {
-					char piece[256];
-					int n = (int)strlen(s);
-					if (n > w) {
-						n = w;
-						for (int k = w; k > w / 2; k--)
-							if (s[k] == ' ') {
-								n = k;
-								break;
-							}
-					}
-					snprintf(piece, sizeof piece, "%.*s", n, s);
-					put_fit(y++, x, w, piece, false, false, v);
-					s += n;
-					while (*s == ' ')
-						s++;
-				}
-			}
-		}
-		y++;
-		if (y < v->lines - 2) {
-			size_t nv = 0;
-			for (size_t i = 0; i < r->nrows; i++) {
-				if (r->rows[i].group != g)
-					continue;
-				int64_t ms = phase_ms(r->rows[i].task, PHASE_PULL);
-				if (ms != TS_NONE)
-					vals[nv++] = (double)ms / 1000.0;
-			}
-			tui_histogram(vals, nv, 0.0, hi, counts, nbins);
-			unsigned max = 0;
-			for (int i = 0; i < nbins; i++)
-				if (counts[i] > max)
-					max = counts[i];
-			tui_format_duration((int64_t)(hi * 1000.0 + 0.5), 8, a, sizeof a);
-			snprintf(buf, sizeof buf, "pull histogram, 0..%s", a);
-			put_fit(y++, x, w, buf, false, false, v);
-			if (y < v->lines - 1) {
-				move(y, x);
-				if (v->color)
-					attrset(COLOR_PAIR(CP_PULL));
-				for (int i = 0; i < nbins; i++)
-					addstr(tui_spark_glyph(v->glyphs, counts[i], max));
-				attrset(A_NORMAL);
-				y++;
-			}
-		}
-	}
-	if ((size_t)npanels < r->ngroups) {
-		snprintf(buf, sizeof buf, "groups %zu-%zu of %zu (h/l to scroll)",
-			 v->summary_left + 1, v->summary_left + (size_t)npanels, r->ngroups);
-		put_fit(v->lines - 2, 0, v->cols, buf, false, false, v);
-	}
-	free(vals);
-	free(counts);
-}
-
-static void
 draw_help(const struct view *v)
 {
 	int y = 2;
@@ -675,7 +552,7 @@ tui_draw(struct view *v)
 	switch (v->mode) {
 	case MODE_TABLE: draw_table(v); break;
 	case MODE_DETAILS: draw_details(v); break;
-	case MODE_SUMMARY: draw_summary(v); break;
+	case MODE_SUMMARY: tui_draw_summary(v); break;
 	case MODE_HELP: draw_help(v); break;
 	}
 	draw_footer(v);

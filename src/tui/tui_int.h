@@ -64,7 +64,9 @@ struct view {
 	int64_t data_now_ms;          /* saved data: when it was taken; TS_NONE = live */
 
 	size_t detail_top;
-	size_t summary_left;
+	size_t summary_left;          /* which non-baseline group is compared (h/l) */
+	size_t summary_top;           /* scroll of the summary under its verdict (j/k) */
+	bool summary_more;            /* the summary goes on below the screen */
 
 	char message[600];            /* bottom line: an error from refresh, etc. */
 	int lines, cols;
@@ -92,6 +94,13 @@ int tui_view_key(struct view *v, int key);
 
 /* tui_draw.c: one whole screen from the model */
 void tui_draw(struct view *v);
+/* Text at y, x cut to w cells with the view's ellipsis. */
+void put_fit_text(const struct view *v, int y, int x, int w, const char *s);
+
+/* tui_summary.c: the summary view */
+void tui_draw_summary(struct view *v);
+size_t tui_summary_compared(const struct view *v);   /* group index, ngroups if none */
+size_t tui_summary_choices(const struct view *v);    /* groups that can be compared */
 
 /* tui_serving.c: the details pane's diagnosis, time to serving and startup cost lines,
  * added through add (tui_draw.c's line list). */

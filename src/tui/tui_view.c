@@ -295,13 +295,30 @@ key_other(struct view *v, int key)
 	}
 	if (v->mode == MODE_SUMMARY) {
 		switch (key) {
-		case KEY_RIGHT: case 'l': case 'j': case KEY_DOWN:
-			if (v->summary_left + 1 < tui_rep(v)->ngroups)
+		case KEY_RIGHT: case 'l':
+			if (v->summary_left + 1 < tui_summary_choices(v))
 				v->summary_left++;
 			return UI_REDRAW;
-		case KEY_LEFT: case 'h': case 'k': case KEY_UP:
+		case KEY_LEFT: case 'h':
 			if (v->summary_left > 0)
 				v->summary_left--;
+			return UI_REDRAW;
+		case KEY_DOWN: case 'j':
+			v->summary_top++;
+			return UI_REDRAW;
+		case KEY_UP: case 'k':
+			if (v->summary_top > 0)
+				v->summary_top--;
+			return UI_REDRAW;
+		case KEY_NPAGE: case ' ':
+			v->summary_top += (size_t)page_rows(v);
+			return UI_REDRAW;
+		case KEY_PPAGE:
+			v->summary_top = v->summary_top > (size_t)page_rows(v) ?
+					 v->summary_top - (size_t)page_rows(v) : 0;
+			return UI_REDRAW;
+		case 'g': case KEY_HOME:
+			v->summary_top = 0;
 			return UI_REDRAW;
 		default:
 			return UI_NONE;

@@ -98,7 +98,7 @@ import sys
 t = sys.stdin.read()
 assert \"GROUP checkout-api:7 (baseline):\" in t, t
 assert \"GROUP checkout-api:8:\" in t, t
-assert \"vs checkout-api:7\" in t and \"n = \" in t, t
+assert \"vs checkout-api:7\" in t and \"n=12+16)\" in t, t
 assert max(map(len, t.split(\"\n\"))) <= 80
 "' "$ECSPROF" "${EX[@]}"
 exit $((fails > 0))

@@ -64,6 +64,32 @@ start() {
 	tm set-option -t t history-limit 1000 >/dev/null 2>&1
 }
 
+# ---- the README shows the output as it is ----
+readme_sample() {
+	# $1: the command after "$ ecsprof "; prints the README's sample under it, unindented
+	python3 - "$SRCDIR/README.md" "$1" <<'PY'
+import sys
+lines = open(sys.argv[1], encoding="utf-8").read().split("\n")
+i = lines.index("    $ ecsprof " + sys.argv[2]) + 1
+out = []
+while i < len(lines) and (lines[i].startswith("    ") or lines[i] == ""):
+    out.append(lines[i][4:])
+    i += 1
+while out and out[-1] == "":
+    out.pop()
+print("\n".join(out))
+PY
+}
+(cd "$SRCDIR" && eval "set -- $CMD2" && COLUMNS=100 "$ECSPROF" "$@") >/tmp/readme-actual.$$ 2>&1
+readme_sample "$CMD2" >/tmp/readme-sample.$$
+check "README's sample of '$CMD2' is what it prints (COLUMNS=100)" \
+	"diff -u /tmp/readme-sample.$$ /tmp/readme-actual.$$ >&2"
+(cd "$SRCDIR" && eval "set -- $CMD1" && COLUMNS=100 "$ECSPROF" "$@") >/tmp/readme-actual.$$ 2>&1
+readme_sample "$CMD1" | grep -v '^\.\.\.$' >/tmp/readme-sample.$$
+check "every line of README's sample of '$CMD1' is in what it prints, in order (a line ending in ... as a prefix)" \
+	"python3 $SRCDIR/tests/tui/lines_in_order.py /tmp/readme-actual.$$ /tmp/readme-sample.$$"
+rm -f /tmp/readme-actual.$$ /tmp/readme-sample.$$
+
 for size in 80x24 60x15 200x50; do
 	cols=${size%x*}
 	# ---- the first command: the task table ----
@@ -80,6 +106,24 @@ for size in 80x24 60x15 200x50; do
 	wait_for 'EXIT='
 	check "$size: 'ecsprof report --summary ...' on a terminal prints the summary, not the task table" \
 		"screen | grep -q 'GROUP no-soci (baseline): 18 tasks' && screen | grep -q 'GROUP soci: 12 tasks' && ! screen | grep -Eq 'TASK +TASKDEF' && screen | grep -q 'EXIT=0'"
+	check "$size: the summary compares as benchstat does: start +86.9% (p<0.001 n=12+16), provision ~" \
+		"screen | grep -Eq '^start .*\+86\.9% \(p<0\.001 n=12\+16\)' && screen | grep -Eq '^provision .* ~ \(p=0\.83 n=12\+18\)'"
+	check "$size: and ends with hyperfine's verdict: soci x3.1 faster than no-soci" \
+		"screen | grep -v '^EXIT=' | tail -3 | grep -q 'soci: x3.1 faster than no-soci'"
+	check "$size: no line of the printed summary is wider than the terminal" "[ \$(widest) -le $cols ]"
+
+	# ---- the same in the terminal UI's summary view ----
+	start "$size" "report --format tui ${CMD2#report }"
+	wait_for 'faster'
+	check "$size: --format tui --summary opens the summary view with the verdict on top" \
+		"visible | sed -n 3p | grep -q 'soci: x3.1 faster than no-soci'"
+	check "$size: the summary view shows the significant start regression" \
+		"visible | grep -Eq '^start .*\+86\.9% \(p<0\.001 n=12\+16\)'"
+	check "$size: the summary view fits the terminal" "[ \$(widest) -le $cols ]"
+	keys Tab
+	wait_for 'TASK '
+	check "$size: Tab goes from the summary to the task table" "visible | grep -Eq '^TASK .*TOTAL'"
+	keys q
 done
 
 echo "1..$N"

@@ -13,7 +13,7 @@ SOCK="ecsprof-tui-$$"
 N=0
 FAILED=0
 
-echo "1..23"
+echo "1..24"
 
 ok() { N=$((N + 1)); echo "ok $N - $1"; }
 nok() {
@@ -130,9 +130,13 @@ wait_for '30/30 tasks'
 
 # ---- summary ----
 keys Tab
-wait_for 'p50'; check "Tab shows the groups side by side with p50 and p90" \
-	"screen | grep -q 'checkout-api:7 (baseline)' && screen | grep -q 'checkout-api:8' && screen | grep -q 'p90'"
-check "summary has a pull histogram per group" "[ \$(screen | grep -c 'pull histogram') -ge 1 ]"
+wait_for 'p50'; check "Tab shows the verdict first: checkout-api:8 x3.1 faster than checkout-api:7" \
+	"screen | sed -n 3p | grep -q 'checkout-api:8: x3.1 faster than checkout-api:7'"
+check "and benchstat's comparison: the start regression is there, significant, with n" \
+	"screen | grep -Eq '^start .*\+86\.9% \(p<0\.001 n=12\+16\)' && screen | grep -Eq '^provision .* ~ \(p=0\.83 n=12\+18\)'"
+keys j j j j j j j j j j j j j j j j j j j j
+check "j scrolls under the verdict to each group's n, min, p99, max, mean and the pull histograms" \
+	"screen | sed -n 3p | grep -q 'x3.1 faster' && screen | grep -q 'pull histogram' && screen | grep -Eq 'N +MIN +P50 +P90 +P99 +MAX +MEAN'"
 keys Tab
 wait_for 'TASK +TASKDEF'
 

@@ -1,0 +1,210 @@
+#!/usr/bin/env python3
+"""TAP: `ecsprof tasks` and `record` against a hostile ECS server (tests/hostile_ecs.py),
+one server per attack: endless pagination, tasks nobody asked for, terminal escapes,
+bad tasks, Retry-After overflow, and the faults that already pass (throttling, 5xx, cut
+connections, cut JSON, a 1 GiB body, slowloris, redirects, clock skew)."""
+import csv
+import io
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+ECSPROF = os.environ.get("ECSPROF", "")
+SRCDIR = os.environ.get("SRCDIR", os.path.join(os.path.dirname(__file__), "..", ".."))
+HOSTILE = os.path.join(SRCDIR, "tests", "hostile_ecs.py")
+TMP = tempfile.mkdtemp(prefix="ecsprof-hostile-")
+BAD = ("\x1b", "\x07", "\u202e", "\u202d", "\u2066")
+results = []
+
+
+def ok(cond, name, detail=""):
+    results.append((bool(cond), name, detail))
+
+
+class Server:
+    def __init__(self, mode, *extra):
+        self.p = subprocess.Popen([sys.executable, HOSTILE, "--mode", mode,
+                                   "--max-seconds", "150", "--max-requests", "300"]
+                                  + list(extra),
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        line = self.p.stdout.readline()
+        if not line.strip().isdigit():
+            self.p.kill()
+            raise RuntimeError("hostile_ecs did not start: " + self.p.stderr.read())
+        self.port = int(line)
+
+    def stats(self):
+        with urllib.request.urlopen("http://127.0.0.1:%d/_stats" % self.port,
+                                    timeout=10) as r:
+            return json.loads(r.read())
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *a):
+        self.p.kill()
+        self.p.wait()
+
+
+def run(srv, *args, env_extra=None, timeout=60):
+    env = {k: v for k, v in os.environ.items() if not k.startswith("AWS_")}
+    env.update({
+        "AWS_ACCESS_KEY_ID": "AKIDFAKE", "AWS_SECRET_ACCESS_KEY": "fakesecret",
+        "AWS_EC2_METADATA_DISABLED": "true", "NO_COLOR": "1", "COLUMNS": "200",
+        "AWS_CONFIG_FILE": os.path.join(TMP, "no-config"),
+        "AWS_SHARED_CREDENTIALS_FILE": os.path.join(TMP, "no-credentials"),
+    })
+    env.update(env_extra or {})
+    cmd = [ECSPROF] + list(args) + ["--endpoint-url", "http://127.0.0.1:%d" % srv.port,
+                                    "--region", "us-east-1"]
+    t = time.time()
+    try:
+        p = subprocess.run(cmd, capture_output=True, env=env, timeout=timeout)
+    except subprocess.TimeoutExpired as e:
+        return -9, "", "timed out after %d s: %s" % (timeout, (e.stderr or b"")[-300:]), \
+            time.time() - t
+    out = p.stdout.decode("utf-8", "replace")
+    err = p.stderr.decode("utf-8", "replace")
+    return p.returncode, out, err, time.time() - t
+
+
+def rows(out):
+    return list(csv.DictReader(io.StringIO(out)))
+
+
+def clean(text):
+    return not any(c in text for c in BAD)
+
+
+def one_line(err):
+    return len([l for l in err.strip().splitlines() if l.strip()]) == 1
+
+
+def escapes(csvargs):
+    # item 5: terminal escapes, from every server string
+    with Server("escapes") as s:
+        rc, out, err, secs = run(s, *csvargs)
+        ok(rc == 0 and len(rows(out)) == 5 and clean(out) and clean(err),
+           "escapes in task strings and failures[]: CSV and warnings stripped",
+           "rc=%d %r %r" % (rc, out[:300], err[:300]))
+        rc, out, err, secs = run(s, "tasks", "--cluster", "prod", "--format", "table")
+        ok(rc == 0 and clean(out) and clean(err), "escapes: the table is clean",
+           "rc=%d %r" % (rc, out[:300]))
+        rc, out, err, secs = run(s, "tasks", "--cluster", "prod", "--format", "json")
+        ok(rc == 0 and clean(out) and "\\u001b" in out,
+           "escapes: JSON keeps them, escaped", "rc=%d %r" % (rc, out[:200]))
+        rc, out, err, secs = run(s, "tasks", "--cluster", "nope", "--format", "csv")
+        ok(rc == 1 and clean(err) and "ClusterNotFoundException" in err,
+           "escapes in an error message and in cluster names: stripped",
+           "rc=%d %r" % (rc, err))
+        rc, out, err, secs = run(s, *csvargs, "--debug")
+        ok(rc == 0 and clean(err) and "< HTTP 200" in err, "escapes: --debug bodies stripped",
+           "rc=%d %r" % (rc, err[:300]))
+
+
+def bad_tasks(csvargs):
+    # item 3: one bad task never aborts a live run
+    with Server("bad_tasks") as s:
+        rc, out, err, secs = run(s, *csvargs)
+        ids = sorted(r["task_id"][-1] for r in rows(out))
+        ok(rc == 0 and len(ids) >= 5 and "warning" in err,
+           "bad tasks: the good ones are kept, with warnings",
+           "rc=%d %s %s" % (rc, ids, err[-500:]))
+        rec = os.path.join(TMP, "bad.jsonl")
+        rc, out, err, secs = run(s, "record", "--cluster", "prod", "-o", rec)
+        lines = open(rec).read().splitlines() if os.path.exists(rec) else []
+        ok(rc == 0 and len(lines) == 9 and any("yesterday" in l for l in lines)
+           and any("x" * 1000 in l for l in lines),
+           "bad tasks: record keeps every task's raw JSON",
+           "rc=%d lines=%d %s" % (rc, len(lines), err[-500:]))
+        rc, out, err, secs = run(s, "report", "--format", "csv", rec)
+        ok(rc == 0 and len(rows(out)) >= 5, "bad tasks: report reads that recording",
+           "rc=%d %s" % (rc, err[-300:]))
+
+
+# sections switched on as their items land
+SECTIONS = []
+
+
+def main():
+    if not ECSPROF or not os.access(ECSPROF, os.X_OK):
+        print("1..1\nnot ok 1 - ECSPROF is not an executable: %r" % ECSPROF)
+        return 1
+    csvargs = ("tasks", "--cluster", "prod", "--format", "csv")
+
+    # item 2: pagination bounded
+    with Server("token_repeat") as s:
+        rc, out, err, secs = run(s, *csvargs, "--status", "running")
+        st = s.stats()
+        ok(rc == 0 and st["ops"].get("ListTasks", 0) <= 3 and len(rows(out)) == 1
+           and "nextToken" in err, "ListTasks repeating its nextToken: paging stops",
+           "rc=%d %s %s" % (rc, st, err[-300:]))
+        rc, out, err, secs = run(s, "tasks", "--cluster", "nope", "--format", "csv")
+        st2 = s.stats()
+        ok(rc == 1 and st2["ops"].get("ListClusters", 0) <= 3 and "prod" in err,
+           "ListClusters repeating its nextToken: paging stops",
+           "rc=%d %s %s" % (rc, st2, err[-300:]))
+    with Server("token_endless", "--max-requests", "1200") as s:
+        rc, out, err, secs = run(s, *csvargs, "--status", "running")
+        st = s.stats()
+        ok(rc == 0 and st["ops"].get("ListTasks", 0) == 1000 and len(rows(out)) == 1000
+           and "1000 pages" in err, "ListTasks with endless new tokens: capped at 1000 pages",
+           "rc=%d %s %.1fs %s" % (rc, st["ops"], secs, err[-300:]))
+
+    # item 4: answers matched to requests
+    with Server("unasked") as s:
+        rc, out, err, secs = run(s, *csvargs)
+        ids = sorted(r["task_id"] for r in rows(out))
+        ok(rc == 0 and len(ids) == 5 and all(i.startswith("a000") and int(i, 16) & 0xfff < 5
+                                             for i in ids)
+           and "not asked for" in err, "DescribeTasks tasks not asked for are dropped",
+           "rc=%d %s %s" % (rc, ids, err[-400:]))
+
+    for section in SECTIONS:
+        section(csvargs)
+
+    # item 8 and what already passed: retries
+    for mode, extra, name in (
+            ("retry_after_max", ["--faults", "1"], "Retry-After 9223372036854775807"),
+            ("throttle_huge", ["--faults", "1"], "ThrottlingException, Retry-After 1e6 s"),
+            ("error_5xx", [], "2 x HTTP 503"),
+            ("reset", [], "2 x a connection cut mid-body"),
+            ("truncated", [], "2 x a 200 whose JSON is cut"),
+            ("skew", [], "a server clock 20 minutes ahead")):
+        with Server(mode, *extra) as s:
+            rc, out, err, secs = run(s, *csvargs, timeout=90)
+            ok(rc == 0 and len(rows(out)) == 5 and secs < 45,
+               "recovers from %s (%.1f s)" % (name, secs), "rc=%d %s" % (rc, err[-300:]))
+
+    # what must fail, quickly and in one line
+    with Server("body_1gib") as s:
+        rc, out, err, secs = run(s, *csvargs)
+        ok(rc == 1 and one_line(err) and "larger than" in err and secs < 60,
+           "a 1 GiB answer is refused (%.1f s)" % secs, "rc=%d %r" % (rc, err))
+    with Server("slowloris") as s:
+        rc, out, err, secs = run(s, *csvargs, "--timeout", "2")
+        ok(rc == 1 and one_line(err) and secs < 20,
+           "slowloris: --timeout ends it (%.1f s)" % secs, "rc=%d %r" % (rc, err))
+    with Server("redirect") as s:
+        rc, out, err, secs = run(s, *csvargs)
+        st = s.stats()
+        ok(rc == 1 and one_line(err) and st["redirect_hits"] == 0 and "307" in err,
+           "a redirect is not followed", "rc=%d %s %r" % (rc, st, err))
+
+    print("1..%d" % len(results))
+    failed = 0
+    for i, (good, name, detail) in enumerate(results, 1):
+        print("%s %d - %s" % ("ok" if good else "not ok", i, name))
+        if not good:
+            failed += 1
+            for line in detail.splitlines()[:20]:
+                print("# " + line.encode("unicode_escape").decode())
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
