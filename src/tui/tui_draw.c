@@ -550,6 +550,10 @@ draw_summary(struct view *v)
 				 grp->pull_share * 100.0);
 		else
 			snprintf(buf, sizeof buf, "n=%zu", grp->ntasks);
+		if (grp->cost_n > 0 && strlen(buf) + 32 < sizeof buf)
+			/* the startup cost per 1,000 starts (cost.h) */
+			snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "  $%.2f/1k starts",
+				 grp->cost_mean_usd * 1000.0);
 		put_fit(y++, x, w, buf, false, false, v);
 		attrset(A_UNDERLINE);
 		snprintf(buf, sizeof buf, "%-12s %8s %8s", "phase", "p50", "p90");
