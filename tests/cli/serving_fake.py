@@ -188,7 +188,7 @@ def main():
                    "sleep 30") % (ECSPROF, rec)
             subprocess.run(tm + ["new-session", "-d", "-s", "t", "-x", "120", "-y", "24", cmd])
             screen = ""
-            for _ in range(50):
+            for _ in range(150):
                 time.sleep(0.1)
                 screen = subprocess.run(tm + ["capture-pane", "-p", "-t", "t"],
                                         capture_output=True, text=True).stdout
@@ -199,6 +199,22 @@ def main():
                "the TUI legend names the ready segment", screen)
             ok(rows_a and "+-" in rows_a[0], "task a's bar ends in ready cells ('-')", screen)
             subprocess.run(tm + ["send-keys", "-t", "t", "q"])
+            subprocess.run(tm + ["kill-server"], capture_output=True)
+            # watch's status line counts the HEALTHY tasks beside the lastStatus counts
+            e = " ".join("%s=%s" % (k, v) for k, v in env().items() if k.startswith("AWS_"))
+            cmd = ("env %s NO_COLOR=1 LANG=C TERM=xterm %s watch --interval 1 %s; echo EXIT=$?; "
+                   "sleep 30") % (e, ECSPROF, " ".join(live))
+            tm = ["tmux", "-L", sock + "-watch", "-f", "/dev/null"]
+            subprocess.run(tm + ["new-session", "-d", "-s", "w", "-x", "120", "-y", "24", cmd])
+            for _ in range(150):
+                time.sleep(0.1)
+                screen = subprocess.run(tm + ["capture-pane", "-p", "-t", "w"],
+                                        capture_output=True, text=True).stdout
+                if "HEALTHY" in screen:
+                    break
+            ok("RUNNING 2  HEALTHY 2" in screen, "the watch status line counts HEALTHY tasks",
+               screen)
+            subprocess.run(tm + ["send-keys", "-t", "w", "q"])
             subprocess.run(tm + ["kill-server"], capture_output=True)
     finally:
         srv.terminate()
