@@ -1,0 +1,239 @@
+/* The threaded code driven hard, without Criterion (whose process arena ThreadSanitizer
+ * breaks: Snaipe/Criterion#274), so that .ci/run can run it under -fsanitize=thread:
+ * the fetch pool (many workers, delivery on the calling thread, a failure cancelling
+ * the rest, progress read while it runs) and the threaded JSON Lines reader. Prints TAP;
+ * in an ordinary build it is one more test of the same code. */
+#include <jansson.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "ecsprof/buf.h"
+#include "ecsprof/ecs.h"
+#include "ecsprof/input.h"
+#include "ecsprof/log.h"
+#include "ecsprof/task.h"
+#include "ecsprof/timeutil.h"
+#include "ecsprof/xalloc.h"
+
+static int ntests, nfailed;
+
+static void
+ok(int cond, const char *what)
+{
+	ntests++;
+	if (!cond)
+		nfailed++;
+	printf("%sok %d - %s\n", cond ? "" : "not ", ntests, what);
+}
+
+/* ---- a fake ECS behind the transport: N running tasks, optional failure ---- */
+
+static pthread_mutex_t fake_lock = PTHREAD_MUTEX_INITIALIZER;
+static size_t fake_tasks;
+static bool fake_fail_describe;   /* the 3rd DescribeTasks answers AccessDenied */
+static size_t fake_describes;
+
+static const char *
+hdr(const struct http_request *req, const char *name)
+{
+	for (size_t i = 0; i < req->nheaders; i++)
+		if (strcasecmp(req->headers[i].name, name) == 0)
+			return req->headers[i].value;
+	return NULL;
+}
+
+static int
+fake_send(void *ctx, const struct http_request *req, struct http_response *resp,
+	  struct err *err)
+{
+	const char *target = hdr(req, "X-Amz-Target");
+	json_t *body = json_loadb(req->body, req->body_len, 0, NULL), *out = json_object();
+	struct timespec ts = { 0, 1000 * 1000 };
+	char *text;
+
+	(void)ctx, (void)err;
+	nanosleep(&ts, NULL);   /* let requests overlap */
+	resp->status = 200;
+	resp->headers = xstrdup("");
+	if (target != NULL && strstr(target, ".ListTasks") != NULL) {
+		const char *tok = json_string_value(json_object_get(body, "nextToken"));
+		size_t start = tok ? strtoul(tok, NULL, 10) : 0;
+		json_t *arr = json_array();
+
+		for (size_t i = start; i < fake_tasks && i < start + 100; i++) {
+			char arn[96];
+			snprintf(arn, sizeof arn, "arn:aws:ecs:us-east-1:1:task/c/t%05zu", i);
+			json_array_append_new(arr, json_string(arn));
+		}
+		json_object_set_new(out, "taskArns", arr);
+		if (start + 100 < fake_tasks) {
+			char t[32];
+			snprintf(t, sizeof t, "%zu", start + 100);
+			json_object_set_new(out, "nextToken", json_string(t));
+		}
+	} else {
+		json_t *arr = json_array(), *v;
+		size_t i, n;
+
+		pthread_mutex_lock(&fake_lock);
+		n = ++fake_describes;
+		pthread_mutex_unlock(&fake_lock);
+		if (fake_fail_describe && n == 3) {
+			resp->status = 400;
+			json_object_set_new(out, "__type", json_string("AccessDeniedException"));
+		}
+		json_array_foreach(json_object_get(body, "tasks"), i, v)
+			json_array_append_new(arr, json_pack("{s:O,s:f,s:s,s:s}", "taskArn", v,
+				"createdAt", 1714557600.0 + (double)i, "lastStatus", "RUNNING",
+				"desiredStatus", "RUNNING"));
+		json_object_set_new(out, "tasks", arr);
+		json_object_set_new(out, "failures", json_array());
+	}
+	text = json_dumps(out, JSON_COMPACT);
+	buf_adds(&resp->body, text);
+	free(text);
+	json_decref(out);
+	json_decref(body);
+	return 0;
+}
+
+static int
+fake_transport_new(void *arg, struct http_transport *out, struct err *err)
+{
+	(void)arg, (void)err;
+	out->send = fake_send;
+	out->ctx = NULL;
+	return 0;
+}
+
+static int
+fake_creds(void *arg, struct aws_creds *out, struct err *err)
+{
+	(void)arg, (void)err;
+	memset(out, 0, sizeof *out);
+	out->access_key_id = xstrdup("AKIDTEST");
+	out->secret_access_key = xstrdup("secret");
+	out->expires_ms = TS_NONE;
+	out->source = xstrdup("test");
+	return 0;
+}
+
+struct got {
+	pthread_t thread;
+	size_t n;
+	bool in_order, same_thread;
+	struct task_set set;
+};
+
+static int
+take(void *arg, const char *json, size_t len, int64_t fetched_at_ms, struct err *err)
+{
+	struct got *g = arg;
+	char want[96];
+
+	snprintf(want, sizeof want, "t%05zu\"", g->n);
+	if (strstr(json, want) == NULL)
+		g->in_order = false;
+	if (!pthread_equal(pthread_self(), g->thread))
+		g->same_thread = false;
+	g->n++;
+	return input_parse_task_json(json, len, "live", fetched_at_ms, &g->set, err);
+}
+
+static struct ecs_client *
+client(long concurrency)
+{
+	struct ecs_client_options o = { 0 };
+	struct ecs_client *c = NULL;
+	struct err err;
+
+	o.region = "us-east-1";
+	o.endpoint = "https://ecs.example.test";
+	o.concurrency = concurrency;
+	o.creds = fake_creds;
+	o.transport_new = fake_transport_new;
+	err_clear(&err);
+	if (ecs_client_new(&o, &c, &err) != 0)
+		fprintf(stderr, "%s\n", err.msg);
+	return c;
+}
+
+static void
+fetch_pool(void)
+{
+	struct ecs_client *c = client(8);
+	struct ecs_query q = { .running = true, .since_ms = TS_NONE };
+	struct ecs_fetch_stats st;
+	struct ecs_fetch *f;
+	struct got g = { pthread_self(), 0, true, true, { 0 } };
+	struct err err;
+	int rc;
+
+	fake_tasks = 2500;
+	fake_fail_describe = false;
+	task_set_init(&g.set);
+	err_clear(&err);
+	rc = ecs_fetch_start(c, &q, &f, &err);
+	if (rc == 0) {
+		while ((rc = ecs_fetch_poll(f, 2, take, &g, &err)) == 1)
+			ecs_fetch_progress(f, &st);
+		ecs_fetch_free(f);
+	}
+	if (rc != 0)
+		printf("# %s\n", err.msg);
+	ok(rc == 0 && g.n == 2500 && g.set.len == 2500, "8 workers: every task, once");
+	ok(g.in_order, "... in ListTasks order");
+	ok(g.same_thread, "... each handed over on the polling thread");
+	task_set_cleanup(&g.set);
+
+	/* a failure while the others run: cancelled, reported once, nothing leaks */
+	fake_describes = 0;
+	fake_fail_describe = true;
+	memset(&g, 0, sizeof g);
+	g.thread = pthread_self();
+	task_set_init(&g.set);
+	err_clear(&err);
+	rc = ecs_fetch_tasks(c, &q, take, &g, &st, &err);
+	ok(rc == -1 && strstr(err.msg, "AccessDeniedException") != NULL,
+	   "a failed DescribeTasks stops the fetch with its own error");
+	task_set_cleanup(&g.set);
+	ecs_client_free(c);
+}
+
+static void
+threaded_reader(void)
+{
+	struct buf b;
+	struct task_set set;
+	struct input_stats st = { 0 };
+	struct err err;
+	int rc;
+
+	buf_init(&b, 0);
+	for (int i = 0; i < 4000; i++)
+		buf_addf(&b, "{\"taskArn\":\"arn:aws:ecs:us-east-1:1:task/c/r%05d\",\"lastStatus\":"
+			 "\"RUNNING\",\"createdAt\":%d.5,\"startedAt\":%d.75,\"version\":%d}\n", i,
+			 1714557600 + i, 1714557610 + i, 1 + i % 3);
+	task_set_init(&set);
+	input_set_tuning(4, 4096);   /* many small chunks over 4 threads */
+	err_clear(&err);
+	rc = input_read_mem("threads.jsonl", buf_str(&b), b.len, &set, &st, &err);
+	input_set_tuning(0, 0);
+	ok(rc == 0 && set.len == 4000 && st.tasks == 4000, "JSON Lines over 4 threads: every task");
+	task_set_cleanup(&set);
+	buf_cleanup(&b);
+}
+
+int
+main(void)
+{
+	printf("1..5\n");
+	log_set_verbosity(0);
+	fetch_pool();
+	threaded_reader();
+	return nfailed > 0;
+}
