@@ -11,6 +11,7 @@
 
 #include "ecsprof/app.h"
 #include "ecsprof/cli.h"
+#include "ecsprof/cmd_experiment.h"
 #include "ecsprof/csv.h"
 #include "ecsprof/group.h"
 #include "ecsprof/input.h"
@@ -435,6 +436,7 @@ app_main(int argc, char **argv)
 	case CMD_TASKS: rc = cmd_tasks(&o, &err); break;
 	case CMD_RECORD: rc = live_record(&o, &err); break;
 	case CMD_WATCH: rc = cmd_watch(&o, &err); break;
+	case CMD_EXPERIMENT: rc = cmd_experiment(&o, &err); break;
 	default: rc = err_set(&err, ERR_USAGE, "no command"); break;
 	}
 	if (rc != 0) {
