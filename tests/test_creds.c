@@ -1263,7 +1263,7 @@ caller_arn(struct aws_context *ctx, const struct aws_creds *c, long *status)
 	cr_assert_eq(sigv4_sign(&in, &key, &so, &err), 0, "%s", err.msg);
 	for (size_t i = 0; i < so.nadd; i++)
 		h[nh++] = (struct http_header){ so.add[i].name, so.add[i].value };
-	struct http_request req = { "POST", url, h, nh, form, strlen(form), 10000, 5000 };
+	struct http_request req = { "POST", url, h, nh, form, strlen(form), 10000, 5000, NULL, NULL };
 	http_response_init(&resp);
 	cr_assert_eq(ctx->transport.send(ctx->transport.ctx, &req, &resp, &err), 0, "%s", err.msg);
 	*status = resp.status;
@@ -1281,7 +1281,7 @@ moto_auth(const char *url, const char *count)
 {
 	struct http_header h[] = { { "Content-Type", "text/plain" } };
 	char u[128];
-	struct http_request req = { "POST", u, h, 1, count, strlen(count), 10000, 5000 };
+	struct http_request req = { "POST", u, h, 1, count, strlen(count), 10000, 5000, NULL, NULL };
 	struct http_response resp;
 	struct err err = { 0 };
 

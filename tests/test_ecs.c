@@ -25,6 +25,8 @@ struct fake {
 	size_t requests, list_calls, describe_calls, max_batch;
 	int inflight, max_inflight;
 	char last_error_op[64];
+	bool deny_stopped;           /* ListTasks STOPPED: AccessDeniedException */
+	bool unavailable_running;    /* ListTasks RUNNING: 503, every time */
 	bool bad_request;            /* a request broke the protocol */
 	char why[256];
 };
@@ -194,6 +196,12 @@ fake_send(void *ctx, const struct http_request *req, struct http_response *resp,
 		reply(resp, 200, "", xstrdup("{\"taskArns\":[\"arn:aws:e"));
 	} else if (F.missing_cluster && strcmp(op, "ListClusters") != 0) {
 		reply(resp, 400, "", xstrdup("{\"__type\":\"ClusterNotFoundException\",\"message\":\"Cluster not found.\"}"));
+	} else if (strcmp(op, "ListTasks") == 0 && F.deny_stopped &&
+		   strcmp(json_string_value(json_object_get(body, "desiredStatus")), "STOPPED") == 0) {
+		reply(resp, 400, "", xstrdup("{\"__type\":\"AccessDeniedException\",\"message\":\"no\"}"));
+	} else if (strcmp(op, "ListTasks") == 0 && F.unavailable_running &&
+		   strcmp(json_string_value(json_object_get(body, "desiredStatus")), "RUNNING") == 0) {
+		reply(resp, 503, "", xstrdup("{\"__type\":\"ServiceUnavailableException\"}"));
 	} else if (strcmp(op, "ListTasks") == 0) {
 		F.list_calls++;
 		out = list_tasks(body);
@@ -302,6 +310,8 @@ struct collected {
 	char **arns;
 	size_t n;
 	int64_t fetched_at;
+	pthread_t want_thread;       /* set: every callback must come on this thread */
+	bool check_thread, wrong_thread;
 };
 
 static int
@@ -311,6 +321,8 @@ collect(void *arg, const char *json, size_t len, int64_t fetched_at_ms, struct e
 	json_t *t = json_loadb(json, len, 0, NULL);
 
 	cr_assert(json_is_object(t), "callback got no JSON object: %.*s", (int)len, json);
+	if (k->check_thread && !pthread_equal(pthread_self(), k->want_thread))
+		k->wrong_thread = true;
 	k->arns = xreallocarray(k->arns, k->n + 1, sizeof *k->arns);
 	k->arns[k->n++] = xstrdup(json_string_value(json_object_get(t, "taskArn")));
 	/* the task is handed over as ECS sent it, milliseconds intact */
@@ -598,4 +610,172 @@ Test(ecs, errors_become_one_actionable_line)
 		     "UnrecognizedClientException: The security token included in the request is "
 		     "invalid. — the access key is unknown here; check AWS_ACCESS_KEY_ID / "
 		     "--profile, the session token and --region");
+}
+
+/* The hint that names the clusters: for DescribeServices (watch --service) as for the
+ * fetch. */
+Test(ecs, describe_services_cluster_not_found_names_the_clusters)
+{
+	struct ecs_client *c = client(1);
+	const char *names[] = { "web" };
+	struct ecs_service_list l;
+	struct err err;
+
+	F.missing_cluster = true;
+	err_clear(&err);
+	cr_assert_eq(ecs_describe_services(c, "prdo", names, 1, &l, &err), -1);
+	cr_expect_str_eq(err.aws_type, "ClusterNotFoundException");
+	cr_expect(strstr(err.msg, "cluster 'prdo' not found in us-east-1") != NULL, "%s", err.msg);
+	cr_expect(strstr(err.msg, "clusters here are: prod, staging, batch") != NULL, "%s", err.msg);
+	cr_expect_eq(l.n, 0);
+	ecs_client_free(c);
+}
+
+static void
+real_sleep(int64_t ms)
+{
+	struct timespec ts = { (time_t)(ms / 1000), (long)(ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+static struct ecs_client *
+client_attempts(long concurrency, int attempts)
+{
+	struct ecs_client_options o = { 0 };
+	struct ecs_client *c;
+	struct err err;
+
+	o.region = "us-east-1";
+	o.endpoint = "https://ecs.example.test";
+	o.concurrency = concurrency;
+	o.max_attempts = attempts;
+	o.creds = fake_creds;
+	o.transport_new = fake_transport_new;
+	err_clear(&err);
+	cr_assert_eq(ecs_client_new(&o, &c, &err), 0, "%s", err.msg);
+	return c;
+}
+
+/* One chain fails at once while the other retries a 503 with real backoff (10 attempts:
+ * about 25 s on average): the failure must end the fetch without waiting for them. */
+Test(ecs, a_failure_cancels_the_retries_in_flight)
+{
+	struct ecs_client *c = client_attempts(2, 10);
+	struct ecs_query q = { .running = true, .stopped = true, .since_ms = TS_NONE };
+	struct collected k = { 0 };
+	struct err err;
+	int64_t t0;
+
+	timeutil_sleep_ms = real_sleep;
+	F.deny_stopped = true;
+	F.unavailable_running = true;
+	err_clear(&err);
+	t0 = timeutil_now_ms();
+	cr_assert_eq(ecs_fetch_tasks(c, &q, collect, &k, NULL, &err), -1);
+	cr_expect_str_eq(err.aws_type, "AccessDeniedException", "%s", err.msg);
+	cr_expect_lt(timeutil_now_ms() - t0, 2000, "the retries of the other chain ran on");
+	ecs_client_free(c);
+}
+
+static volatile sig_atomic_t interrupted;
+
+static void *
+interrupt_later(void *arg)
+{
+	(void)arg;
+	real_sleep(200);
+	interrupted = 1;
+	return NULL;
+}
+
+/* Ctrl-C (watch's SIGINT flag) stops a fetch stuck in retries. */
+Test(ecs, interrupt_flag_stops_the_fetch)
+{
+	struct ecs_client *c = client_attempts(2, 10);
+	struct ecs_query q = { .running = true, .since_ms = TS_NONE, .interrupt = &interrupted };
+	struct collected k = { 0 };
+	struct err err;
+	pthread_t th;
+	int64_t t0;
+
+	timeutil_sleep_ms = real_sleep;
+	F.unavailable_running = true;
+	interrupted = 0;
+	err_clear(&err);
+	t0 = timeutil_now_ms();
+	cr_assert_eq(pthread_create(&th, NULL, interrupt_later, NULL), 0);
+	cr_assert_eq(ecs_fetch_tasks(c, &q, collect, &k, NULL, &err), -1);
+	pthread_join(th, NULL);
+	cr_expect_str_eq(err.aws_type, HTTP_CANCELLED, "%s", err.msg);
+	cr_expect_lt(timeutil_now_ms() - t0, 2000, "the interrupt was not seen");
+	ecs_client_free(c);
+}
+
+/* Tasks reach the callback on the polling thread, in ListTasks order, and progress can be
+ * read while the fetch runs. */
+Test(ecs, poll_delivers_on_the_calling_thread_with_progress)
+{
+	struct ecs_client *c = client(4);
+	struct ecs_query q = { .running = true, .since_ms = TS_NONE };
+	struct collected k = { 0 };
+	struct ecs_fetch_stats st = { 0 };
+	struct ecs_fetch *f;
+	struct err err;
+	int rc, polls = 0;
+
+	F.nrunning = 450;
+	k.check_thread = true;
+	k.want_thread = pthread_self();
+	err_clear(&err);
+	cr_assert_eq(ecs_fetch_start(c, &q, &f, &err), 0, "%s", err.msg);
+	while ((rc = ecs_fetch_poll(f, 5, collect, &k, &err)) == 1) {
+		ecs_fetch_progress(f, &st);
+		cr_expect_leq(st.kept, st.described);
+		cr_expect_leq(st.described, st.listed);
+		polls++;
+	}
+	cr_assert_eq(rc, 0, "%s", err.msg);
+	ecs_fetch_progress(f, &st);
+	ecs_fetch_free(f);
+	cr_expect(!k.wrong_thread, "a task was handed over on a worker thread");
+	cr_expect_gt(polls, 0);
+	cr_expect_eq(st.pages, 5);
+	cr_expect_eq(st.kept, 450);
+	check_all_once(&k, 450);
+	collected_free(&k);
+	ecs_client_free(c);
+}
+
+static int
+no_creds(void *arg, struct aws_creds *out, struct err *err)
+{
+	(void)arg, (void)out;
+	return err_set(err, ERR_CREDS, "no credentials here");
+}
+
+/* A fetch that fails before ecs_fetch_start() returns (workers race the start) still
+ * reports its own error. */
+Test(ecs, an_immediate_failure_is_reported_as_itself)
+{
+	struct ecs_client_options o = { 0 };
+	struct ecs_query q = { .running = true, .stopped = true, .since_ms = TS_NONE };
+	struct collected k = { 0 };
+	struct ecs_client *c;
+	struct err err;
+
+	o.region = "us-east-1";
+	o.endpoint = "https://ecs.example.test";
+	o.concurrency = 8;
+	o.creds = no_creds;
+	o.transport_new = fake_transport_new;
+	err_clear(&err);
+	cr_assert_eq(ecs_client_new(&o, &c, &err), 0, "%s", err.msg);
+	for (int i = 0; i < 50; i++) {
+		err_clear(&err);
+		cr_assert_eq(ecs_fetch_tasks(c, &q, collect, &k, NULL, &err), -1);
+		cr_assert(strstr(err.msg, "no credentials here") != NULL, "run %d: %s", i, err.msg);
+	}
+	cr_expect_eq(F.requests, 0);
+	ecs_client_free(c);
 }

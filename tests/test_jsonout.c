@@ -78,7 +78,8 @@ Test(jsonout, document_shape)
 			json_t *v = json_object_get(t, report_columns[c].name);
 
 			cr_assert_not_null(v, "task %zu lacks %s", i, report_columns[c].name);
-			if (report_columns[c].kind == COL_DURATION)
+			if (report_columns[c].kind == COL_DURATION ||
+			    report_columns[c].kind == COL_NUMBER)
 				cr_expect(json_is_null(v) || (json_is_number(v) &&
 							      json_number_value(v) >= 0));
 			else

@@ -2,6 +2,8 @@
  * duplicating or corrupting anything. */
 #include <criterion/criterion.h>
 #include <dirent.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -364,4 +366,73 @@ Test(record, concurrent_writers_lose_nothing)
 	cr_expect_eq(lines, (size_t)WRITERS * EACH, "%zu of %d tasks survived", lines,
 		     WRITERS * EACH);
 	free(all);
+}
+
+/* issue 10, item 6: a recording holds container environment overrides; a new one follows
+ * the umask and is never wider than 0600 (it was 0644 whatever the umask) */
+Test(record, new_recording_is_private)
+{
+	char *l[1] = { line_for("a", 1, 1000) };
+	struct stat sb;
+	mode_t old = umask(022);
+
+	cr_assert_eq(record_merge_file(path, l, 1, NULL, NULL, &err), 0, "%s", err.msg);
+	cr_assert_eq(stat(path, &sb), 0);
+	cr_expect_eq(sb.st_mode & 07777, 0600, "mode %o", sb.st_mode & 07777);
+	unlink(path);
+	umask(0277);
+	cr_assert_eq(record_merge_file(path, l, 1, NULL, NULL, &err), 0, "%s", err.msg);
+	cr_assert_eq(stat(path, &sb), 0);
+	cr_expect_eq(sb.st_mode & 07777, 0400, "the umask counts: mode %o", sb.st_mode & 07777);
+	umask(old);
+	chmod(path, 0600);
+	free_lines(l, 1);
+}
+
+/* issue 10, item 1: record -o LINK updated the link's name (the rename replaced the link
+ * with a new file, so the recording forked in two). It must update the real file, and
+ * take its turn on the real file's directory. */
+Test(record, symlink_updates_the_real_file_under_its_directory_lock)
+{
+	char other[192], link[256], real_lines[2048];
+	char *l[1] = { line_for("a", 1, 1000) }, *m[1] = { line_for("b", 1, 1000) };
+	struct stat sb;
+	int lock_fd, st;
+	pid_t pid;
+
+	snprintf(other, sizeof other, "%s/other", dir);
+	cr_assert_eq(mkdir(other, 0700), 0);
+	snprintf(link, sizeof link, "%s/link.jsonl", other);
+	cr_assert_eq(record_merge_file(path, l, 1, NULL, NULL, &err), 0, "%s", err.msg);
+	cr_assert_eq(symlink(path, link), 0);
+
+	/* hold the lock of the real file's directory: a writer through the link must wait */
+	lock_fd = open(dir, O_RDONLY | O_DIRECTORY);
+	cr_assert_geq(lock_fd, 0);
+	cr_assert_eq(flock(lock_fd, LOCK_EX), 0);
+	pid = fork();
+	cr_assert_geq(pid, 0);
+	if (pid == 0) {
+		struct err e;
+		err_clear(&e);
+		_exit(record_merge_file(link, m, 1, NULL, NULL, &e) == 0 ? 0 : 1);
+	}
+	usleep(300 * 1000);
+	cr_expect_eq(waitpid(pid, &st, WNOHANG), 0,
+		     "a writer through the link did not wait for the real directory's lock");
+	flock(lock_fd, LOCK_UN);
+	close(lock_fd);
+	waitpid(pid, &st, 0);
+	cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+
+	cr_assert_eq(lstat(link, &sb), 0);
+	cr_expect(S_ISLNK(sb.st_mode), "the link is still a link");
+	char *got = slurp(path, NULL);
+	snprintf(real_lines, sizeof real_lines, "%s\n%s\n", l[0], m[0]);
+	cr_expect_str_eq(got, real_lines, "the real file holds both tasks");
+	free(got);
+	unlink(link);
+	rmdir(other);
+	free_lines(l, 1);
+	free_lines(m, 1);
 }

@@ -343,7 +343,9 @@ Test(report, column_by_name)
 	for (int i = 0; i < COL_COUNT; i++)
 		cr_expect_eq(report_columns[i].id, (enum col_id)i);
 	cr_expect_str_eq(report_columns[0].name, "task_arn");
-	cr_expect_str_eq(report_columns[COL_COUNT - 1].name, "source");
+	cr_expect_str_eq(report_columns[COL_SOURCE].name, "source");
+	/* columns added after the contract's go at the end, never between */
+	cr_expect_str_eq(report_columns[COL_COUNT - 1].name, "diagnosis_next_step");
 }
 
 Test(report, cells)

@@ -12,9 +12,10 @@
 #include <stdio.h>
 
 #include "ecsprof/err.h"
+#include "ecsprof/timeutil.h"
 
 enum cli_command { CMD_NONE, CMD_TASKS, CMD_WATCH, CMD_RECORD, CMD_REPORT, CMD_EXPERIMENT };
-enum cli_format { FMT_AUTO, FMT_TUI, FMT_TABLE, FMT_CSV, FMT_JSON };
+enum cli_format { FMT_AUTO, FMT_TUI, FMT_TABLE, FMT_CSV, FMT_JSON, FMT_HTML, FMT_XLSX };
 enum cli_status { STATUS_ALL, STATUS_RUNNING, STATUS_STOPPED };
 
 struct cli_list {
@@ -67,7 +68,10 @@ struct cli_opts {
 	const char *baseline;
 	struct cli_list soci_if;
 	const char *sort;
+	const char *prices;           /* --prices FILE (cost.h) */
 	bool no_color;
+	enum time_format time_format; /* CSV times, --time-format (default ISO 8601) */
+	bool time_format_set;
 	/* watch */
 	long interval_ms;
 	const char *record;           /* watch --record FILE */

@@ -59,10 +59,6 @@ void aws_context_cleanup(struct aws_context *ctx);
 int creds_get(struct aws_context *ctx, struct aws_creds *out, struct err *err);
 void aws_creds_cleanup(struct aws_creds *c);
 
-/* Drops cached credentials so the next creds_get() fetches again (e.g. after an
- * ExpiredToken answer). */
-void creds_invalidate(struct aws_context *ctx);
-
 /* The URL the container provider calls, from AWS_CONTAINER_CREDENTIALS_RELATIVE_URI and
  * _FULL_URI (NULL = unset; relative wins). Plain http is allowed only to loopback and the
  * ECS/EKS link-local agents. -1 (ERR_CREDS) when neither is set or the URI is refused;

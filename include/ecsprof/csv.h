@@ -4,7 +4,8 @@
  * csv_add_cell() appends to the caller's buf.
  *
  * Task CSV: one header row, then the columns of REPORT_COLUMNS in order (product.md's
- * list plus soci_evidence and source). Times ISO 8601 UTC with ms, durations "12.345"
+ * list plus soci_evidence and source). Times ISO 8601 UTC with ms (or as --time-format
+ * says: see timeutil_format_as), durations "12.345"
  * seconds, a missing value is an empty cell.
  *
  * Summary CSV: group, phase, n, min_s, p50_s, p90_s, p99_s, max_s, mean_s, baseline,
@@ -25,8 +26,11 @@
 #include "ecsprof/buf.h"
 #include "ecsprof/err.h"
 #include "ecsprof/report.h"
+#include "ecsprof/timeutil.h"
 
 int csv_write_tasks(FILE *f, const struct report *r, struct err *err);
+/* The same with the times written as tf says (--time-format; csv_write_tasks is ISO). */
+int csv_write_tasks_as(FILE *f, const struct report *r, enum time_format tf, struct err *err);
 int csv_write_summary(FILE *f, const struct report *r, struct err *err);
 
 /* Appends one cell (without separator) to b. A text cell (is_text) starting with '=',

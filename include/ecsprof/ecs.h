@@ -7,6 +7,7 @@
 #ifndef ECSPROF_ECS_H
 #define ECSPROF_ECS_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -53,6 +54,8 @@ struct ecs_query {
 	const char *const *tasks;          /* ARNs or ids: describe these, skip ListTasks */
 	size_t ntasks;
 	int64_t since_ms;                  /* keep tasks created at or after; TS_NONE = all */
+	const volatile sig_atomic_t *interrupt;   /* may be NULL: non-zero (a SIGINT
+						   * handler's flag) stops the fetch */
 };
 
 struct ecs_fetch_stats {
@@ -66,16 +69,42 @@ struct ecs_fetch_stats {
 };
 
 /* Receives one described task as raw JSON text (compact, as ECS sent it), in ListTasks
- * order, one call at a time but not always on the calling thread: tasks are handed over
- * while later pages are still being fetched. fetched_at_ms is when its DescribeTasks
- * answer arrived. */
+ * order, on the thread that calls ecs_fetch_poll() (or ecs_fetch_tasks()), while later
+ * pages are still being fetched. fetched_at_ms is when its DescribeTasks answer arrived.
+ * Returning -1 (err filled) stops the fetch with that error. */
 typedef int ecs_task_fn(void *arg, const char *json, size_t len, int64_t fetched_at_ms,
 			struct err *err);
 
-/* Lists and describes; on a ClusterNotFoundException the message names the clusters that
- * do exist. Every failure is one line (see ecs_error_from_response). */
+/* Lists and describes, blocking; on a ClusterNotFoundException the message names the
+ * clusters that do exist. Every failure is one line (see ecs_error_from_response); the
+ * first one stops the requests in flight at once. st (may be NULL) is filled. */
 int ecs_fetch_tasks(struct ecs_client *c, const struct ecs_query *q, ecs_task_fn *fn,
 		    void *arg, struct ecs_fetch_stats *st, struct err *err);
+
+/* The same as a fetch in progress that a loop polls (the terminal UI keeps reading keys):
+ *   ecs_fetch_start(c, &q, &f, err);
+ *   while ((rc = ecs_fetch_poll(f, 100, fn, arg, err)) == 1)
+ *           ecs_fetch_progress(f, &st);      // pages, listed, described, kept so far
+ *   ecs_fetch_free(f);
+ * The workers run on their own threads (one per --concurrency, each with its own
+ * transport); fn and the warnings come only from inside ecs_fetch_poll(), on its caller's
+ * thread. q and its strings are borrowed until ecs_fetch_free(); one fetch per client at
+ * a time. */
+struct ecs_fetch;
+int ecs_fetch_start(struct ecs_client *c, const struct ecs_query *q, struct ecs_fetch **out,
+		    struct err *err);
+/* Hands over every task described so far, waiting up to wait_ms (0: not at all) for
+ * more. 1: still running; 0: done, every task handed over; -1: failed or interrupted
+ * (err; HTTP_CANCELLED as err->aws_type when cancelled or interrupted). */
+int ecs_fetch_poll(struct ecs_fetch *f, int64_t wait_ms, ecs_task_fn *fn, void *arg,
+		   struct err *err);
+/* Counters so far; never blocks for long (a lock held only for bookkeeping). */
+void ecs_fetch_progress(struct ecs_fetch *f, struct ecs_fetch_stats *st);
+/* Stops the requests in flight and the backoff waits; the next poll returns -1. From any
+ * thread but not from a signal handler (use ecs_query.interrupt there). */
+void ecs_fetch_cancel(struct ecs_fetch *f);
+/* Cancels if still running, waits for the workers and frees. NULL is fine. */
+void ecs_fetch_free(struct ecs_fetch *f);
 
 struct ecs_deployment {
 	char *id;

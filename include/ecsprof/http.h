@@ -26,6 +26,11 @@ struct http_request {
 	size_t body_len;
 	long timeout_ms;            /* whole request; 0 = transport default */
 	long connect_timeout_ms;
+	const int *cancel;          /* may be NULL; non-zero (read atomically): give up now,
+				     * err->aws_type HTTP_CANCELLED */
+	struct buf *trace;          /* may be NULL; with a debug transport the trace of this
+				     * exchange goes here instead of stderr (one block per
+				     * request, so that requests in flight do not interleave) */
 };
 
 struct http_response {
@@ -55,6 +60,8 @@ int http_response_header(const struct http_response *r, const char *name, char *
  * (certificate, bad URL, response too large). */
 #define HTTP_NET_TIMEOUT "RequestTimeout"
 #define HTTP_NET_CONNECTION "ConnectionError"
+/* err->aws_type (ERR_NETWORK) of a request given up because its cancel flag was set */
+#define HTTP_CANCELLED "Cancelled"
 
 /* Builds the request of one attempt. Called again before every attempt so that the
  * signature carries a fresh time; now_ms is our clock corrected by the server's skew.
@@ -69,6 +76,10 @@ struct http_retry {
 	int64_t cap_ms;        /* <= 0: 20000 */
 	int64_t *skew_ms;      /* in/out, may be NULL: server clock minus ours, shared by
 				* the threads of a run (read and written atomically) */
+	const int *cancel;     /* may be NULL; non-zero (read atomically): no further
+				* attempt, the backoff wait cut short (HTTP_CANCELLED) */
+	struct buf *trace;     /* may be NULL: written (log_block) and emptied after each
+				* attempt; prepare and the transport fill it (--debug) */
 	/* out */
 	int attempts;
 	int throttled;         /* how many responses were throttling */
@@ -88,6 +99,8 @@ int http_send_retry(const struct http_transport *t, struct http_retry *r,
  * X-Amzn-Errortype header, the JSON "__type"/"code", or an XML <Code>. -1 if none. */
 int http_aws_error_code(const struct http_response *r, char *out, size_t size);
 bool http_is_throttling_code(const char *code);
+/* True when cancel is set (NULL: never). */
+bool http_cancelled(const int *cancel);
 /* RFC 7231 HTTP-date ("Sun, 06 Nov 1994 08:49:37 GMT", also the RFC 850 and asctime
  * forms) to ms; -1 if not one. */
 int http_parse_date(const char *s, int64_t *out_ms);

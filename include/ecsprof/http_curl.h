@@ -12,7 +12,8 @@
 #include "ecsprof/http.h"
 
 struct http_curl_options {
-	const char *ca_bundle;      /* PEM file; NULL = AWS_CA_BUNDLE, else the system store */
+	const char *ca_bundle;      /* PEM file (aws_context: AWS_CA_BUNDLE or the profile's
+				     * ca_bundle); NULL = the system store */
 	long connect_timeout_ms;    /* 0 = 10 s */
 	long timeout_ms;            /* whole request; 0 = 60 s */
 	size_t max_body;            /* 0 = 64 MiB */

@@ -6,6 +6,7 @@
 #ifndef ECSPROF_LIVE_H
 #define ECSPROF_LIVE_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -48,6 +49,9 @@ void live_session_free(struct live_session *s);
  * (experiment's RunTask and StopTask). */
 struct ecs_client *live_session_ecs(struct live_session *s);
 const char *live_session_region(const struct live_session *s);
+/* A flag a SIGINT handler sets (borrowed; NULL: none): a fetch in progress stops at once
+ * when it becomes non-zero, with HTTP_CANCELLED in err->aws_type. */
+void live_session_set_interrupt(struct live_session *s, const volatile sig_atomic_t *flag);
 
 /* One-shot: session, fetch, free. */
 int live_fetch(const struct cli_opts *o, struct task_set *out, struct live_result *extra,

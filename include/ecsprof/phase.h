@@ -15,6 +15,10 @@ enum phase_id {
 	PHASE_START,          /* startedAt - pullStoppedAt */
 	PHASE_TOTAL,          /* startedAt - createdAt */
 	PHASE_CONNECTIVITY,   /* connectivityAt - createdAt (not part of the sum) */
+	/* time to serving (health.h): not in the contract's summary CSV, and shown elsewhere
+	 * only when some task has a healthy_at (phase_is_extra) */
+	PHASE_READY,          /* healthyAt - startedAt: the app's own start */
+	PHASE_SERVING,        /* healthyAt - createdAt */
 	PHASE_COUNT
 };
 
@@ -33,6 +37,8 @@ int64_t phase_ms(const struct task *t, enum phase_id p);
 /* True when both ends exist and to < from (clock skew in the data). */
 bool phase_is_negative(const struct task *t, enum phase_id p);
 int phase_by_name(const char *name);  /* -1 if unknown */
+/* READY and SERVING: beyond the five phases of the contract's summary CSV. */
+bool phase_is_extra(enum phase_id p);
 
 /* task_stage() (task.h) in phase terms: the phase a task still starting is in
  * (PROVISION, PULL or START) and since when (ms); -1 in any other stage. */

@@ -36,10 +36,12 @@ char *record_line_new(const char *raw_task_json, size_t len, const char *region,
     const char *cluster, int64_t fetched_at_ms, struct err *err);
 
 /* Merges lines (from record_line_new) into the recording at path, creating it if needed.
- * The new file is written beside the old one, fsync'ed and renamed over it, so a crash
- * leaves either the old or the new file, never a mix. Refuses (-1) a file that is not a
+ * The new file is written beside the old one, fsync'ed and renamed over it
+ * (atomicfile.h), so a crash leaves either the old or the new file, never a mix; a
+ * symlink is followed to the real file, which is updated; a new recording is 0600 minus
+ * the umask, an old one keeps its mode. Refuses (-1) a file that is not a
  * recording, and leaves it alone. When nothing changes, the file is not rewritten.
- * Writers take turns on an flock(2) of the file's directory, so concurrent runs
+ * Writers take turns on an flock(2) of the real file's directory, so concurrent runs
  * appending to one recording lose nothing.
  * *added and *updated (either may be NULL) tell how many tasks were new or newer. */
 int record_merge_file(const char *path, char *const *lines, size_t nlines, size_t *added,

@@ -10,13 +10,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ecsprof/cost.h"
 #include "ecsprof/err.h"
 #include "ecsprof/group.h"
 #include "ecsprof/phase.h"
 #include "ecsprof/stats.h"
 #include "ecsprof/task.h"
 
-enum col_kind { COL_TEXT, COL_TIME, COL_DURATION };
+/* COL_NUMBER: a plain decimal that is not seconds (startup_cost_usd) */
+enum col_kind { COL_TEXT, COL_TIME, COL_DURATION, COL_NUMBER };
 
 /* X(id, csv/json name, short title for the table, kind) — the CSV column order. */
 #define REPORT_COLUMNS(X)                                                  \
@@ -49,7 +51,17 @@ enum col_kind { COL_TEXT, COL_TIME, COL_DURATION };
 	X(COL_START_S,          "start_s",          "START",     COL_DURATION) \
 	X(COL_TOTAL_S,          "total_s",          "TOTAL",     COL_DURATION) \
 	X(COL_CONNECTIVITY_S,   "connectivity_s",   "CONNECT",   COL_DURATION) \
-	X(COL_SOURCE,           "source",           "SOURCE",    COL_TEXT)
+	X(COL_SOURCE,           "source",           "SOURCE",    COL_TEXT)     \
+	X(COL_HEALTHY_AT,       "healthy_at",       "HEALTHY",   COL_TIME)     \
+	X(COL_HEALTHY_SOURCE,   "healthy_source",   "HEALTH-SRC",COL_TEXT)     \
+	X(COL_HEALTHY_RES_S,    "healthy_resolution_s", "HEALTH-RES", COL_DURATION) \
+	X(COL_READY_S,          "ready_s",          "READY",     COL_DURATION) \
+	X(COL_SERVING_S,        "serving_s",        "SERVING",   COL_DURATION) \
+	X(COL_BILLED_STARTUP_S, "billed_startup_s", "BILLED",    COL_DURATION) \
+	X(COL_STARTUP_COST_USD, "startup_cost_usd", "COST-USD",  COL_NUMBER)   \
+	X(COL_DIAGNOSIS,        "diagnosis",        "DIAGNOSIS", COL_TEXT)     \
+	X(COL_DIAGNOSIS_CAUSE,  "diagnosis_cause",  "CAUSE",     COL_TEXT)     \
+	X(COL_DIAGNOSIS_NEXT,   "diagnosis_next_step", "NEXT-STEP", COL_TEXT)
 
 enum col_id {
 #define X(id, name, title, kind) id,
@@ -88,6 +100,11 @@ struct report_group {
 	struct stats_summary phase[PHASE_COUNT];   /* seconds */
 	struct phase_compare cmp[PHASE_COUNT];     /* against the baseline group */
 	double pull_share;         /* sum(pull)/sum(total) over tasks having both; NAN if none */
+	/* startup cost (cost.h) over the group's tasks that have one */
+	size_t cost_n;
+	double cost_sum_usd;
+	double cost_mean_usd;      /* NAN when cost_n is 0 */
+	double cost_delta_per_1000_usd;   /* (mean - baseline mean) x 1000; NAN on the baseline */
 };
 
 struct report_options {
@@ -95,6 +112,7 @@ struct report_options {
 	const char *baseline;           /* group name, NULL = first group in name order */
 	int sort_col;                   /* enum col_id, -1 = created_at order */
 	bool sort_desc;
+	const struct cost_prices *prices;   /* --prices; NULL: the built-in table (copied) */
 };
 
 struct report {
@@ -104,6 +122,8 @@ struct report {
 	size_t ngroups;
 	size_t baseline;                /* index into groups */
 	size_t negative_phases;         /* phases dropped for clock skew (a warning) */
+	struct cost_prices prices;      /* a copy of the options' */
+	bool any_healthy;               /* some task has healthy_at: show ready and serving */
 };
 
 /* Builds rows, groups, summaries and comparisons. Fails (ERR_USAGE) when --baseline
@@ -121,6 +141,19 @@ const char *report_cell(const struct report *r, const struct report_row *row, en
 			char *out, size_t size);
 /* The value to sort by for time/duration columns (ms), TS_NONE when missing. */
 int64_t report_cell_ms(const struct report_row *row, enum col_id c);
+
+/* report_serving.c: the healthy, cost and diagnosis columns (text NULL when absent; ms
+ * TS_NONE; cost sorts in micro-dollars), the groups' cost figures, and the phases an output
+ * shows (the contract's five, plus ready and serving when r->any_healthy). */
+const char *report_serving_text(const struct report *r, const struct report_row *row,
+				enum col_id c, char *buf, size_t size);
+int64_t report_serving_ms(const struct report *r, const struct report_row *row, enum col_id c);
+void report_serving_build(struct report *r);
+bool report_phase_shown(const struct report *r, enum phase_id p);
+/* Counts of stopped tasks per diagnosis, in the order of the rules table: ids[i] (borrowed)
+ * and counts[i] for i < the return value (at most max). */
+size_t report_diagnosis_counts(const struct report *r, const char **ids, size_t *counts,
+			       size_t max);
 
 /* One sentence a reader understands without the man page, starting with the phase:
  * "pull p50 -85.2 s (x0.06) vs no-soci: significantly faster, p < 0.001, n = 20 vs 20",

@@ -23,6 +23,7 @@ enum ts_field {
 	TS_STOPPING,
 	TS_EXECUTION_STOPPED,
 	TS_STOPPED,
+	TS_HEALTHY,          /* not an ECS field: when the task was first HEALTHY (health.h) */
 	TS_COUNT
 };
 
@@ -34,6 +35,9 @@ struct ts_def {
 };
 extern const struct ts_def ts_defs[TS_COUNT];
 
+/* A fact an input may or may not state. */
+enum tri { TRI_UNKNOWN, TRI_NO, TRI_YES };
+
 enum soci_label { SOCI_UNKNOWN, SOCI_YES, SOCI_NO };
 enum soci_evidence { SOCI_EVIDENCE_NONE, SOCI_EVIDENCE_METADATA, SOCI_EVIDENCE_RULE };
 
@@ -44,8 +48,12 @@ struct container {
 	char *last_status;
 	char *reason;
 	char *snapshotter;   /* task metadata v4 only: "soci", "overlayfs"; NULL if unknown */
+	char *health_status; /* healthStatus / metadata Health.status: HEALTHY, UNHEALTHY, ... */
 	bool has_exit_code;
 	int exit_code;
+	bool has_health_since;   /* metadata Health.statusSince */
+	int64_t health_since_ms;
+	enum tri essential;      /* metadata "Essential" where a document has it */
 };
 
 struct tag {
@@ -76,6 +84,7 @@ struct task {
 	char *stop_code;
 	char *stopped_reason;
 	char *health_status;
+	char *cpu_arch;          /* attribute ecs.cpu-architecture: "x86_64", "arm64" */
 	bool has_version;
 	int64_t version;
 	int64_t ts[TS_COUNT];
@@ -84,6 +93,15 @@ struct task {
 	size_t ncontainers;
 	struct tag *tags;
 	size_t ntags;
+
+	/* network facts for the diagnosis (input_serving.c): an ENI attachment (awsvpc) and
+	 * a public IPv4 address in its details */
+	enum tri awsvpc;
+	enum tri public_ip;
+	/* ts[TS_HEALTHY] seen by a poll rather than stated by task metadata: then true, with
+	 * the poll interval as its resolution (how late it may be) */
+	bool healthy_observed;
+	int64_t healthy_resolution_ms;
 
 	/* derived by task_derive() from the above; never NULL after it ran */
 	char *id;                /* last ARN segment */

@@ -22,6 +22,12 @@ int timeutil_parse_iso8601(const char *s, int64_t *out_ms);
 int timeutil_epoch_seconds_to_ms(double seconds, int64_t *out_ms);
 /* "2024-05-01T10:00:03.123Z"; writes "" for TS_NONE. */
 void timeutil_format_iso(int64_t ms, char out[TIMEUTIL_ISO_LEN]);
+/* How a time is written where the reader chooses (--time-format): ISO 8601 as above;
+ * SPREADSHEET "2024-05-01 10:00:03.123" (UTC, no zone: what Excel, LibreOffice and Google
+ * Sheets read as a date-time in any locale); EPOCH "1714557603.123" (seconds). */
+enum time_format { TIME_FORMAT_ISO, TIME_FORMAT_SPREADSHEET, TIME_FORMAT_EPOCH };
+/* writes "" for TS_NONE */
+void timeutil_format_as(int64_t ms, enum time_format f, char out[TIMEUTIL_ISO_LEN]);
 /* days since 1970-01-01 <-> civil date (proleptic Gregorian), so we never need gmtime. */
 int64_t timeutil_days_from_civil(int64_t y, unsigned m, unsigned d);
 void timeutil_civil_from_days(int64_t days, int64_t *y, unsigned *m, unsigned *d);

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "ecsprof/atomicfile.h"
 #include "ecsprof/cli.h"
 #include "ecsprof/err.h"
 #include "ecsprof/report.h"
@@ -34,8 +35,10 @@ struct watch_options {
 	long polls;                   /* stop after this many polls (tests); 0 = until Ctrl-C */
 	enum cli_format format;       /* FMT_TUI, or FMT_CSV / FMT_JSON lines (FMT_TABLE = CSV) */
 	FILE *out;                    /* line output; NULL = stdout */
+	struct atomicfile *out_file;  /* -o FILE instead of out: published at the first line */
 	bool no_color;
 	const char *title;            /* e.g. "watch cluster prod service web" */
+	enum time_format time_format; /* CSV lines' times (--time-format) */
 };
 
 #define WATCH_BACKOFF_MAX_MS 60000

@@ -11,6 +11,10 @@ void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t size);
 /* reallocarray with overflow check */
 void *xreallocarray(void *p, size_t n, size_t size);
+/* The one growth rule for arrays: returns p with room for at least need elements of size
+ * bytes, growing *cap by doubling (from 16); p unchanged when it is big enough already.
+ *   v = xgrow(v, n + 1, &cap, sizeof *v);  v[n++] = x; */
+void *xgrow(void *p, size_t need, size_t *cap, size_t size);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 /* NULL in, NULL out */

@@ -73,7 +73,17 @@ struct call {
 	struct http_header headers[3 + SIGV4_MAX_ADD];
 	struct sigv4_output sig;
 	bool signed_once;
+	const int *cancel;
+	struct buf trace;   /* --debug: this attempt's trace, written as one block */
 };
+
+static void
+trace_flush(struct call *k)
+{
+	if (k->trace.len > 0)
+		log_block(LOG_DEBUG, buf_str(&k->trace));
+	buf_reset(&k->trace);
+}
 
 static int
 call_prepare(void *ctx, int64_t now_ms, struct http_request *req, struct err *err)
@@ -123,8 +133,8 @@ call_prepare(void *ctx, int64_t now_ms, struct http_request *req, struct err *er
 		return -1;
 	k->signed_once = true;
 	if (c->debug)
-		fprintf(stderr, "ecsprof: debug: %s canonical request:\n%s\n", k->op,
-			k->sig.canonical_request_redacted ? k->sig.canonical_request_redacted : "");
+		buf_addf(&k->trace, "ecsprof: debug: %s canonical request:\n%s\n", k->op,
+			 k->sig.canonical_request_redacted ? k->sig.canonical_request_redacted : "");
 	for (size_t i = 0; i < k->sig.nadd; i++)
 		k->headers[n++] = (struct http_header){ k->sig.add[i].name, k->sig.add[i].value };
 
@@ -134,6 +144,8 @@ call_prepare(void *ctx, int64_t now_ms, struct http_request *req, struct err *er
 	req->nheaders = n;
 	req->body = k->body;
 	req->body_len = k->body_len;
+	req->cancel = k->cancel;
+	req->trace = c->debug ? &k->trace : NULL;
 	pthread_mutex_lock(&c->lock);
 	c->counts.requests++;
 	pthread_mutex_unlock(&c->lock);
@@ -143,6 +155,19 @@ call_prepare(void *ctx, int64_t now_ms, struct http_request *req, struct err *er
 int
 awsjson_call(struct awsjson_client *c, const struct http_transport *t, const char *op,
 	     json_t *body_obj, json_t **out, int64_t *answered_ms, struct err *err)
+{
+	struct awsjson_call_options o = { 0 };
+	int rc = awsjson_call_opt(c, t, op, body_obj, &o, out, err);
+
+	if (answered_ms != NULL)
+		*answered_ms = o.answered_ms;
+	return rc;
+}
+
+int
+awsjson_call_opt(struct awsjson_client *c, const struct http_transport *t, const char *op,
+		 json_t *body_obj, struct awsjson_call_options *o, json_t **out,
+		 struct err *err)
 {
 	struct call k;
 	struct http_response resp;
@@ -161,10 +186,14 @@ awsjson_call(struct awsjson_client *c, const struct http_transport *t, const cha
 	k.op = op;
 	k.body = body;
 	k.body_len = strlen(body);
+	k.cancel = o->cancel;
+	buf_init(&k.trace, 0);
 	snprintf(k.target, sizeof k.target, "%s%s", c->svc->target_prefix, op);
 	http_response_init(&resp);
 	r.max_attempts = max;
 	r.skew_ms = &c->skew_ms;
+	r.cancel = o->cancel;
+	r.trace = c->debug ? &k.trace : NULL;
 	for (;;) {
 		if (http_send_retry(t, &r, call_prepare, &k, &resp, err) != 0) {
 			err_prefix(err, "%s", op);
@@ -193,10 +222,11 @@ awsjson_call(struct awsjson_client *c, const struct http_transport *t, const cha
 		log_info("%s: the answer is not valid JSON (%s); asking again", op, je.text);
 		timeutil_sleep_ms(100);
 	}
-	if (answered_ms != NULL)
-		*answered_ms = timeutil_now_ms();
+	o->answered_ms = timeutil_now_ms();
 	ret = 0;
 out:
+	trace_flush(&k);
+	buf_cleanup(&k.trace);
 	if (k.signed_once)
 		sigv4_output_cleanup(&k.sig);
 	http_response_cleanup(&resp);

@@ -74,6 +74,17 @@ void awsjson_client_free(struct awsjson_client *c);
 int awsjson_call(struct awsjson_client *c, const struct http_transport *t, const char *op,
 		 json_t *body, json_t **out, int64_t *answered_ms, struct err *err);
 
+/* The same with per-call options. */
+struct awsjson_call_options {
+	const int *cancel;     /* in, may be NULL: non-zero (read atomically) gives up at
+				* once, retries and backoff included (err->aws_type
+				* HTTP_CANCELLED) */
+	int64_t answered_ms;   /* out: when the answer arrived */
+};
+int awsjson_call_opt(struct awsjson_client *c, const struct http_transport *t,
+		     const char *op, json_t *body, struct awsjson_call_options *o, json_t **out,
+		     struct err *err);
+
 /* Counters since the last awsjson_reset(); a failed credential chain is remembered until
  * then, so that the threads of one run do not each run it again. */
 struct awsjson_counts {

@@ -503,16 +503,3 @@ creds_get(struct aws_context *ctx, struct aws_creds *out, struct err *err)
 	pthread_mutex_unlock(&ctx->cache->lock);
 	return rc;
 }
-
-void
-creds_invalidate(struct aws_context *ctx)
-{
-	if (ctx->cache == NULL)
-		return;
-	pthread_mutex_lock(&ctx->cache->lock);
-	if (ctx->cache->have) {
-		aws_creds_cleanup(&ctx->cache->creds);
-		ctx->cache->have = false;
-	}
-	pthread_mutex_unlock(&ctx->cache->lock);
-}

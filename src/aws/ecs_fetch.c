@@ -1,21 +1,28 @@
 /* ecs_fetch: ListTasks and DescribeTasks on a small pool of threads. ListTasks is a chain
  * of pages, each waiting for the previous page's nextToken, so the run cannot be faster
  * than that chain; everything else (DescribeTasks batches, other chains) runs beside it,
- * each thread with its own transport, so the wall time stays close to the chain. */
+ * each thread with its own transport, so the wall time stays close to the chain.
+ * The workers only talk to ECS; the calling thread, in ecs_fetch_poll(), hands the
+ * described tasks to the callback in ListTasks order, logs the failures[] and decides when
+ * the fetch is over. One failure cancels the others: their requests and backoff waits end
+ * at once (http.h, cancel) instead of running out their retries. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <jansson.h>
 
 #include "ecs_int.h"
 #include "ecsprof/log.h"
+#include "ecsprof/strset.h"
 #include "ecsprof/timeutil.h"
 #include "ecsprof/xalloc.h"
 
 #define LIST_PAGE 100      /* ListTasks maxResults: the API's maximum */
 #define DESCRIBE_BATCH 100 /* DescribeTasks: at most 100 tasks per call */
+#define INTERRUPT_CHECK_MS 50
 
 struct chain {
 	const char *service;
@@ -31,126 +38,127 @@ struct result {
 	int64_t fetched_at_ms;
 };
 
+struct warning {
+	char *line;
+	bool missing;           /* reason MISSING: say why, after it */
+};
+
 struct batch {
-	char **arns;
+	char **arns;            /* borrowed from the fetch's arns */
 	size_t n;
 	bool done;              /* described; results ready to hand over */
 	struct result *results;
-	size_t nresults;
+	size_t nresults, results_cap;
+	struct warning *warnings;   /* failures[], logged by the calling thread */
+	size_t nwarnings, warnings_cap;
 };
 
-/* set of strings seen, open addressing */
-struct seen {
-	char **v;
-	size_t cap, n;
+struct worker {
+	struct ecs_fetch *f;
+	struct http_transport *t;
+	pthread_t thread;
+	bool started;
 };
 
-static uint64_t
-hash_str(const char *s)
-{
-	uint64_t h = 1469598103934665603ULL;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-	return h;
-}
-
-/* true when s was not yet in the set (and adds it; the set borrows s) */
-static bool
-seen_add(struct seen *set, char *s)
-{
-	size_t i;
-
-	if ((set->n + 1) * 2 > set->cap) {
-		struct seen bigger = { xcalloc(set->cap ? set->cap * 2 : 256, sizeof(char *)),
-				       set->cap ? set->cap * 2 : 256, 0 };
-		for (i = 0; i < set->cap; i++)
-			if (set->v[i] != NULL)
-				seen_add(&bigger, set->v[i]);
-		free(set->v);
-		*set = bigger;
-	}
-	for (i = hash_str(s) & (set->cap - 1); set->v[i] != NULL; i = (i + 1) & (set->cap - 1))
-		if (strcmp(set->v[i], s) == 0)
-			return false;
-	set->v[i] = s;
-	set->n++;
-	return true;
-}
-
-struct pool {
+struct ecs_fetch {
 	struct ecs_client *c;
-	const struct ecs_query *q;
+	struct ecs_query q;     /* its strings borrowed until ecs_fetch_free() */
 	pthread_mutex_t lock;
-	pthread_cond_t cond;
+	pthread_cond_t work;    /* workers: a page or a batch is waiting, or stop */
+	pthread_cond_t news;    /* the calling thread: a batch is done, or a worker left */
 	struct chain *chains;
 	size_t nchains;
 	struct batch **batches;
 	size_t nbatches, batches_cap;
 	size_t next_batch;      /* first batch no worker took yet */
-	char **pending;         /* listed ARNs not yet in a batch */
+	char **pending;         /* listed ARNs not yet in a batch (borrowed from arns) */
 	size_t npending, pending_cap;
-	struct seen seen;
+	char **arns;            /* every ARN, owned, for the seen set and the batches */
+	size_t narns, arns_cap;
+	struct strset seen;
 	size_t inflight;
-	ecs_task_fn *fn;
-	void *arg;
-	size_t next_emit;       /* first batch not yet handed to fn */
-	bool emitting;          /* a thread is handing batches over */
+	size_t next_emit;       /* first batch not yet handed over */
+	int cancel;             /* read by the HTTP layer without the lock (atomically) */
 	bool failed;
 	struct err err;
-	struct ecs_fetch_stats *st;
+	bool explained;         /* the ClusterNotFound message names the clusters */
+	struct ecs_fetch_stats st;
+	struct worker *workers;
+	long nworkers, running;
 };
 
 static void
-pool_add_batch(struct pool *p, char **arns, size_t n)
+add_batch(struct ecs_fetch *f, char **arns, size_t n)
 {
 	struct batch *b = xcalloc(1, sizeof *b);
 
-	b->arns = arns;
+	b->arns = xcalloc(n, sizeof *b->arns);
+	memcpy(b->arns, arns, n * sizeof *arns);
 	b->n = n;
-	if (p->nbatches == p->batches_cap) {
-		p->batches_cap = p->batches_cap ? p->batches_cap * 2 : 32;
-		p->batches = xreallocarray(p->batches, p->batches_cap, sizeof *p->batches);
-	}
-	p->batches[p->nbatches++] = b;
+	f->batches = xgrow(f->batches, f->nbatches + 1, &f->batches_cap, sizeof *f->batches);
+	f->batches[f->nbatches++] = b;
 }
 
 /* Cuts full batches from the pending ARNs; with flush, the remainder too. */
 static void
-pool_cut(struct pool *p, bool flush)
+cut_batches(struct ecs_fetch *f, bool flush)
 {
-	while (p->npending >= DESCRIBE_BATCH || (flush && p->npending > 0)) {
-		size_t n = p->npending < DESCRIBE_BATCH ? p->npending : DESCRIBE_BATCH;
-		char **arns = xcalloc(n, sizeof *arns);
+	size_t at = 0;
 
-		memcpy(arns, p->pending, n * sizeof *arns);
-		memmove(p->pending, p->pending + n, (p->npending - n) * sizeof *arns);
-		p->npending -= n;
-		pool_add_batch(p, arns, n);
+	while (f->npending - at >= DESCRIBE_BATCH || (flush && f->npending > at)) {
+		size_t n = f->npending - at < DESCRIBE_BATCH ? f->npending - at : DESCRIBE_BATCH;
+
+		add_batch(f, f->pending + at, n);
+		at += n;
 	}
+	memmove(f->pending, f->pending + at, (f->npending - at) * sizeof *f->pending);
+	f->npending -= at;
+}
+
+/* Takes s (owned) as a listed ARN; false (s freed) when it was listed already. */
+static bool
+add_arn(struct ecs_fetch *f, char *s)
+{
+	if (!strset_add(&f->seen, s, 0)) {
+		free(s);
+		return false;
+	}
+	f->arns = xgrow(f->arns, f->narns + 1, &f->arns_cap, sizeof *f->arns);
+	f->arns[f->narns++] = s;
+	f->pending = xgrow(f->pending, f->npending + 1, &f->pending_cap, sizeof *f->pending);
+	f->pending[f->npending++] = s;
+	return true;
 }
 
 static bool
-chains_done(const struct pool *p)
+chains_done(const struct ecs_fetch *f)
 {
-	for (size_t i = 0; i < p->nchains; i++)
-		if (!p->chains[i].done)
+	for (size_t i = 0; i < f->nchains; i++)
+		if (!f->chains[i].done)
 			return false;
 	return true;
 }
 
 static int
-do_list_page(struct pool *p, struct http_transport *t, struct chain *ch, char *token,
-	     char ***arns, size_t *narns, char **next, struct err *err)
+call(struct ecs_fetch *f, struct http_transport *t, const char *op, json_t *req, json_t **resp,
+     int64_t *answered_ms, struct err *err)
 {
-	const struct ecs_query *q = p->q;
-	json_t *req = json_object(), *resp = NULL, *v;
-	size_t i;
+	struct awsjson_call_options o = { .cancel = &f->cancel };
+	int rc = awsjson_call_opt(f->c->api, t, op, req, &o, resp, err);
+
+	if (answered_ms != NULL)
+		*answered_ms = o.answered_ms;
+	return rc;
+}
+
+static int
+do_list_page(struct ecs_fetch *f, struct http_transport *t, const struct chain *ch,
+	     const char *token, json_t **resp, struct err *err)
+{
+	const struct ecs_query *q = &f->q;
+	json_t *req = json_object();
 	int rc;
 
-	*arns = NULL;
-	*narns = 0;
-	*next = NULL;
 	if (q->cluster != NULL)
 		json_object_set_new(req, "cluster", json_string(q->cluster));
 	/* ECS refuses startedBy together with another filter; the caller (app_select)
@@ -167,22 +175,30 @@ do_list_page(struct pool *p, struct http_transport *t, struct chain *ch, char *t
 	json_object_set_new(req, "maxResults", json_integer(LIST_PAGE));
 	if (token != NULL)
 		json_object_set_new(req, "nextToken", json_string(token));
-	rc = awsjson_call(p->c->api, t, "ListTasks", req, &resp, NULL, err);
+	rc = call(f, t, "ListTasks", req, resp, NULL, err);
 	json_decref(req);
-	if (rc != 0)
-		return -1;
-	v = json_object_get(resp, "taskArns");
-	if (json_array_size(v) > 0)
-		*arns = xcalloc(json_array_size(v), sizeof **arns);
-	json_t *a;
+	return rc;
+}
+
+/* A page's ARNs and next token into the fetch; called with the lock held. */
+static void
+take_page(struct ecs_fetch *f, struct chain *ch, json_t *resp)
+{
+	json_t *v = json_object_get(resp, "taskArns"), *a;
+	size_t i;
+
+	f->st.pages++;
 	json_array_foreach(v, i, a)
-		if (json_is_string(a))
-			(*arns)[(*narns)++] = xstrdup(json_string_value(a));
+		if (json_is_string(a) && add_arn(f, xstrdup(json_string_value(a))))
+			f->st.listed++;
 	v = json_object_get(resp, "nextToken");
-	if (json_is_string(v) && json_string_length(v) > 0)
-		*next = xstrdup(json_string_value(v));
-	json_decref(resp);
-	return 0;
+	if (json_is_string(v) && json_string_length(v) > 0) {
+		ch->token = xstrdup(json_string_value(v));
+		ch->queued = true;
+	} else {
+		ch->done = true;
+	}
+	cut_batches(f, chains_done(f));
 }
 
 static bool
@@ -196,13 +212,14 @@ task_wanted(const struct ecs_query *q, json_t *task)
 	return created != TS_NONE && created >= q->since_ms;
 }
 
+/* Describes b's tasks into b (a worker's own batch: no lock needed but for counters). */
 static int
-do_describe(struct pool *p, struct http_transport *t, struct batch *b, struct err *err)
+do_describe(struct ecs_fetch *f, struct http_transport *t, struct batch *b, struct err *err)
 {
-	const struct ecs_query *q = p->q;
+	const struct ecs_query *q = &f->q;
 	json_t *req = json_object(), *arr = json_array(), *inc = json_array(), *resp = NULL, *v;
+	size_t i, described = 0;
 	int64_t at;
-	size_t i;
 	int rc;
 
 	if (q->cluster != NULL)
@@ -212,299 +229,382 @@ do_describe(struct pool *p, struct http_transport *t, struct batch *b, struct er
 	json_object_set_new(req, "tasks", arr);
 	json_array_append_new(inc, json_string("TAGS"));
 	json_object_set_new(req, "include", inc);
-	rc = awsjson_call(p->c->api, t, "DescribeTasks", req, &resp, &at, err);
+	rc = call(f, t, "DescribeTasks", req, &resp, &at, err);
 	json_decref(req);
 	if (rc != 0)
 		return -1;
-	v = json_object_get(resp, "tasks");
-	b->results = json_array_size(v) ? xcalloc(json_array_size(v), sizeof *b->results) : NULL;
 	json_t *task;
-	json_array_foreach(v, i, task) {
+	json_array_foreach(json_object_get(resp, "tasks"), i, task) {
 		char *text;
 
 		if (!json_is_object(task))
 			continue;
-		pthread_mutex_lock(&p->lock);
-		p->st->described++;
-		pthread_mutex_unlock(&p->lock);
+		described++;
 		if (!task_wanted(q, task))
 			continue;
 		/* 16 digits keep epoch seconds with milliseconds exact */
 		text = json_dumps(task, JSON_COMPACT | JSON_REAL_PRECISION(16));
 		if (text == NULL)
 			continue;
-		b->results[b->nresults].json = text;
-		b->results[b->nresults].len = strlen(text);
-		b->results[b->nresults].fetched_at_ms = at;
-		b->nresults++;
+		b->results = xgrow(b->results, b->nresults + 1, &b->results_cap,
+				   sizeof *b->results);
+		b->results[b->nresults++] = (struct result){ text, strlen(text), at };
 	}
 	json_array_foreach(json_object_get(resp, "failures"), i, v) {
 		const char *arn = json_string_value(json_object_get(v, "arn"));
 		const char *reason = json_string_value(json_object_get(v, "reason"));
 		const char *detail = json_string_value(json_object_get(v, "detail"));
-		bool missing = reason != NULL && strcmp(reason, "MISSING") == 0;
 
-		pthread_mutex_lock(&p->lock);
-		p->st->failures++;
-		pthread_mutex_unlock(&p->lock);
-		log_warn("DescribeTasks: %s: %s%s%s%s", arn ? arn : "(no ARN)",
-			 reason ? reason : "failed", detail ? " (" : "", detail ? detail : "",
-			 detail ? ")" : "");
-		if (missing)
-			log_info("ECS forgets a task about an hour after it stops");
+		b->warnings = xgrow(b->warnings, b->nwarnings + 1, &b->warnings_cap,
+				    sizeof *b->warnings);
+		b->warnings[b->nwarnings].missing = reason != NULL && strcmp(reason, "MISSING") == 0;
+		b->warnings[b->nwarnings++].line = xasprintf(
+			"DescribeTasks: %s: %s%s%s%s", arn ? arn : "(no ARN)",
+			reason ? reason : "failed", detail ? " (" : "", detail ? detail : "",
+			detail ? ")" : "");
 	}
 	json_decref(resp);
+	pthread_mutex_lock(&f->lock);
+	f->st.described += described;
+	f->st.failures += b->nwarnings;
+	pthread_mutex_unlock(&f->lock);
 	return 0;
 }
 
+/* The first failure wins; it stops every worker. Called with the lock held. */
 static void
-pool_fail(struct pool *p, const struct err *err)
+fail(struct ecs_fetch *f, const struct err *err)
 {
-	if (!p->failed) {
-		p->failed = true;
-		p->err = *err;
+	if (!f->failed) {
+		f->failed = true;
+		f->err = *err;
 	}
-	pthread_cond_broadcast(&p->cond);
+	__atomic_store_n(&f->cancel, 1, __ATOMIC_RELAXED);
+	pthread_cond_broadcast(&f->work);
+	pthread_cond_broadcast(&f->news);
 }
-
-/* Hands described batches to the callback in ListTasks order, while later pages are still
- * being fetched, so that parsing overlaps the network. Called with the lock held; one
- * thread at a time emits, without the lock, so the callback needs no locking. */
-static void
-pool_emit(struct pool *p)
-{
-	struct err err;
-
-	if (p->emitting)
-		return;
-	p->emitting = true;
-	while (!p->failed && p->next_emit < p->nbatches && p->batches[p->next_emit]->done) {
-		struct batch *b = p->batches[p->next_emit];
-		int rc = 0;
-		size_t kept = 0;
-
-		pthread_mutex_unlock(&p->lock);
-		err_clear(&err);
-		for (size_t j = 0; j < b->nresults && rc == 0; j++) {
-			rc = p->fn(p->arg, b->results[j].json, b->results[j].len,
-				   b->results[j].fetched_at_ms, &err);
-			if (rc == 0)
-				kept++;
-		}
-		for (size_t j = 0; j < b->nresults; j++)
-			free(b->results[j].json);
-		free(b->results);
-		b->results = NULL;
-		b->nresults = 0;
-		pthread_mutex_lock(&p->lock);
-		p->st->kept += kept;
-		p->next_emit++;
-		if (rc != 0)
-			pool_fail(p, &err);
-	}
-	p->emitting = false;
-}
-
-struct worker {
-	struct pool *p;
-	struct http_transport *t;
-	pthread_t thread;
-};
 
 static void *
 worker_run(void *arg)
 {
 	struct worker *w = arg;
-	struct pool *p = w->p;
+	struct ecs_fetch *f = w->f;
 	struct err err;
 
-	pthread_mutex_lock(&p->lock);
+	pthread_mutex_lock(&f->lock);
 	for (;;) {
 		struct chain *ch = NULL;
 		struct batch *b = NULL;
 
-		if (p->failed)
+		if (f->failed || __atomic_load_n(&f->cancel, __ATOMIC_RELAXED))
 			break;
 		/* ListTasks pages first: they are the critical path */
-		for (size_t i = 0; i < p->nchains; i++)
-			if (p->chains[i].queued) {
-				ch = &p->chains[i];
+		for (size_t i = 0; i < f->nchains; i++)
+			if (f->chains[i].queued) {
+				ch = &f->chains[i];
 				break;
 			}
-		if (ch == NULL && p->next_batch < p->nbatches)
-			b = p->batches[p->next_batch++];
+		if (ch == NULL && f->next_batch < f->nbatches)
+			b = f->batches[f->next_batch++];
 		if (ch == NULL && b == NULL) {
-			if (p->inflight == 0 && chains_done(p))
+			if (f->inflight == 0 && chains_done(f) && f->next_batch == f->nbatches)
 				break;
-			pthread_cond_wait(&p->cond, &p->lock);
+			pthread_cond_wait(&f->work, &f->lock);
 			continue;
 		}
-		p->inflight++;
+		f->inflight++;
 		err_clear(&err);
 		if (ch != NULL) {
-			char *token = ch->token, *next = NULL, **arns = NULL;
-			size_t narns = 0;
+			char *token = ch->token;
+			json_t *resp = NULL;
 			int rc;
 
 			ch->queued = false;
 			ch->token = NULL;
-			pthread_mutex_unlock(&p->lock);
-			rc = do_list_page(p, w->t, ch, token, &arns, &narns, &next, &err);
+			pthread_mutex_unlock(&f->lock);
+			rc = do_list_page(f, w->t, ch, token, &resp, &err);
 			free(token);
-			pthread_mutex_lock(&p->lock);
-			if (rc != 0) {
-				pool_fail(p, &err);
-			} else {
-				p->st->pages++;
-				for (size_t i = 0; i < narns; i++) {
-					if (!seen_add(&p->seen, arns[i])) {
-						free(arns[i]);
-						continue;
-					}
-					if (p->npending == p->pending_cap) {
-						p->pending_cap = p->pending_cap ? p->pending_cap * 2 : 256;
-						p->pending = xreallocarray(p->pending, p->pending_cap,
-									   sizeof *p->pending);
-					}
-					p->pending[p->npending++] = arns[i];
-					p->st->listed++;
-				}
-				if (next != NULL) {
-					ch->token = next;
-					ch->queued = true;
-				} else {
-					ch->done = true;
-				}
-				pool_cut(p, chains_done(p));
-			}
-			free(arns);
+			pthread_mutex_lock(&f->lock);
+			if (rc != 0)
+				fail(f, &err);
+			else
+				take_page(f, ch, resp);
+			json_decref(resp);
 		} else {
 			int rc;
 
-			pthread_mutex_unlock(&p->lock);
-			rc = do_describe(p, w->t, b, &err);
-			pthread_mutex_lock(&p->lock);
-			if (rc != 0) {
-				pool_fail(p, &err);
-			} else {
+			pthread_mutex_unlock(&f->lock);
+			rc = do_describe(f, w->t, b, &err);
+			pthread_mutex_lock(&f->lock);
+			if (rc != 0)
+				fail(f, &err);
+			else
 				b->done = true;
-				pool_emit(p);
-			}
+			pthread_cond_broadcast(&f->news);
 		}
-		p->inflight--;
-		pthread_cond_broadcast(&p->cond);
+		f->inflight--;
+		pthread_cond_broadcast(&f->work);
 	}
-	pthread_mutex_unlock(&p->lock);
+	f->running--;
+	/* the last one out wakes the others (all waiting for work that will not come) */
+	pthread_cond_broadcast(&f->work);
+	pthread_cond_broadcast(&f->news);
+	pthread_mutex_unlock(&f->lock);
 	return NULL;
+}
+
+int
+ecs_fetch_start(struct ecs_client *c, const struct ecs_query *q, struct ecs_fetch **out,
+		struct err *err)
+{
+	struct ecs_fetch *f = xcalloc(1, sizeof *f);
+	long started = 0;
+
+	*out = NULL;
+	f->c = c;
+	f->q = *q;
+	strset_init(&f->seen);
+	pthread_mutex_init(&f->lock, NULL);
+	pthread_cond_init(&f->work, NULL);
+	pthread_cond_init(&f->news, NULL);
+	awsjson_reset(c->api);
+
+	if (q->ntasks > 0) {
+		for (size_t i = 0; i < q->ntasks; i++)
+			add_arn(f, xstrdup(q->tasks[i]));
+		cut_batches(f, true);
+	} else {
+		/* with startedBy the service filter is applied afterwards: one chain */
+		size_t nsvc = q->nservices && q->started_by == NULL ? q->nservices : 1, k = 0;
+		bool running = q->running || !q->stopped;
+
+		f->nchains = nsvc * ((running ? 1 : 0) + (q->stopped ? 1 : 0));
+		f->chains = xcalloc(f->nchains, sizeof *f->chains);
+		for (size_t i = 0; i < nsvc; i++) {
+			const char *svc = nsvc > 1 || (q->nservices && q->started_by == NULL)
+					  ? q->services[i] : NULL;
+			if (running)
+				f->chains[k++] = (struct chain){ svc, "RUNNING", NULL, true, false };
+			if (q->stopped)
+				f->chains[k++] = (struct chain){ svc, "STOPPED", NULL, true, false };
+		}
+	}
+
+	f->nworkers = c->concurrency > 0 ? c->concurrency : 1;
+	f->workers = xcalloc((size_t)f->nworkers, sizeof *f->workers);
+	pthread_mutex_lock(&f->lock);
+	for (long i = 0; i < f->nworkers; i++) {
+		f->workers[i].f = f;
+		f->workers[i].t = &c->transports[i];
+		if (pthread_create(&f->workers[i].thread, NULL, worker_run, &f->workers[i]) == 0) {
+			f->workers[i].started = true;
+			f->running++;
+			started++;
+		}
+	}
+	/* (f->running may drop to 0 as soon as the lock is released: a fetch can fail, or
+	 * have nothing to do, before this function returns) */
+	pthread_mutex_unlock(&f->lock);
+	if (started == 0) {
+		ecs_fetch_free(f);
+		return err_set(err, ERR_INTERNAL, "cannot start a thread to fetch tasks");
+	}
+	*out = f;
+	return 0;
+}
+
+static void
+join_workers(struct ecs_fetch *f)
+{
+	for (long i = 0; i < f->nworkers; i++)
+		if (f->workers[i].started) {
+			pthread_join(f->workers[i].thread, NULL);
+			f->workers[i].started = false;
+		}
+}
+
+static void
+batch_free(struct batch *b)
+{
+	for (size_t j = 0; j < b->nresults; j++)
+		free(b->results[j].json);
+	free(b->results);
+	for (size_t j = 0; j < b->nwarnings; j++)
+		free(b->warnings[j].line);
+	free(b->warnings);
+	free(b->arns);
+	free(b);
+}
+
+/* Hands one described batch over on the calling thread, without the lock (the batch is
+ * done: no worker touches it again). */
+static int
+deliver(struct ecs_fetch *f, struct batch *b, ecs_task_fn *fn, void *arg, size_t *kept,
+	struct err *err)
+{
+	for (size_t j = 0; j < b->nwarnings; j++) {
+		log_warn("%s", b->warnings[j].line);
+		if (b->warnings[j].missing)
+			log_info("ECS forgets a task about an hour after it stops");
+	}
+	for (size_t j = 0; j < b->nresults; j++) {
+		if (fn(arg, b->results[j].json, b->results[j].len, b->results[j].fetched_at_ms,
+		       err) != 0)
+			return -1;
+		(*kept)++;
+	}
+	return 0;
+}
+
+int
+ecs_fetch_poll(struct ecs_fetch *f, int64_t wait_ms, ecs_task_fn *fn, void *arg,
+	       struct err *err)
+{
+	int64_t until = timeutil_now_ms() + (wait_ms > 0 ? wait_ms : 0);
+	struct err e;
+
+	pthread_mutex_lock(&f->lock);
+	for (;;) {
+		while (!f->failed && f->next_emit < f->nbatches && f->batches[f->next_emit]->done) {
+			struct batch *b = f->batches[f->next_emit];
+			size_t kept = 0;
+			int rc;
+
+			pthread_mutex_unlock(&f->lock);
+			err_clear(&e);
+			rc = deliver(f, b, fn, arg, &kept, &e);
+			pthread_mutex_lock(&f->lock);
+			f->st.kept += kept;
+			/* delivered: the results are not needed any more */
+			for (size_t j = 0; j < b->nresults; j++)
+				free(b->results[j].json);
+			b->nresults = 0;
+			f->next_emit++;
+			if (rc != 0)
+				fail(f, &e);
+		}
+		if (f->failed || f->running == 0)
+			break;
+		if (wait_ms <= 0 || timeutil_now_ms() >= until ||
+		    (f->q.interrupt != NULL && *f->q.interrupt))
+			break;
+		{
+			/* short slices, so that an interrupt flag set by a signal handler (which
+			 * cannot signal a condition variable) is seen soon */
+			int64_t now = timeutil_now_ms(), slice = until - now;
+			struct timespec ts;
+
+			if (f->q.interrupt != NULL && slice > INTERRUPT_CHECK_MS)
+				slice = INTERRUPT_CHECK_MS;
+			clock_gettime(CLOCK_REALTIME, &ts);
+			ts.tv_sec += (time_t)(slice / 1000);
+			ts.tv_nsec += (long)(slice % 1000) * 1000000L;
+			if (ts.tv_nsec >= 1000000000L) {
+				ts.tv_sec++;
+				ts.tv_nsec -= 1000000000L;
+			}
+			pthread_cond_timedwait(&f->news, &f->lock, &ts);
+		}
+	}
+	if (!f->failed && f->q.interrupt != NULL && *f->q.interrupt) {
+		err_set(&e, ERR_NETWORK, "interrupted");
+		snprintf(e.aws_type, sizeof e.aws_type, "%s", HTTP_CANCELLED);
+		fail(f, &e);
+	}
+	if (f->failed) {
+		pthread_mutex_unlock(&f->lock);
+		/* the others were cancelled: they return promptly */
+		join_workers(f);
+		*err = f->err;
+		if (!f->explained && strcmp(err->aws_type, "ClusterNotFoundException") == 0) {
+			ecs_explain_cluster_not_found(f->c, f->q.cluster, err);
+			f->err = *err;
+			f->explained = true;
+		}
+		return -1;
+	}
+	if (f->running == 0 && f->next_emit == f->nbatches) {
+		pthread_mutex_unlock(&f->lock);
+		join_workers(f);
+		return 0;
+	}
+	pthread_mutex_unlock(&f->lock);
+	return 1;
+}
+
+void
+ecs_fetch_progress(struct ecs_fetch *f, struct ecs_fetch_stats *st)
+{
+	struct awsjson_counts n;
+
+	pthread_mutex_lock(&f->lock);
+	*st = f->st;
+	pthread_mutex_unlock(&f->lock);
+	awsjson_counts(f->c->api, &n);
+	st->requests = n.requests;
+	st->throttled = n.throttled;
+}
+
+void
+ecs_fetch_cancel(struct ecs_fetch *f)
+{
+	struct err e;
+
+	err_set(&e, ERR_NETWORK, "cancelled");
+	snprintf(e.aws_type, sizeof e.aws_type, "%s", HTTP_CANCELLED);
+	pthread_mutex_lock(&f->lock);
+	fail(f, &e);
+	pthread_mutex_unlock(&f->lock);
+}
+
+void
+ecs_fetch_free(struct ecs_fetch *f)
+{
+	if (f == NULL)
+		return;
+	pthread_mutex_lock(&f->lock);
+	if (f->running > 0) {
+		struct err e;
+
+		err_set(&e, ERR_NETWORK, "cancelled");
+		snprintf(e.aws_type, sizeof e.aws_type, "%s", HTTP_CANCELLED);
+		fail(f, &e);
+	}
+	pthread_mutex_unlock(&f->lock);
+	join_workers(f);
+	for (size_t i = 0; i < f->nbatches; i++)
+		batch_free(f->batches[i]);
+	free(f->batches);
+	for (size_t i = 0; i < f->nchains; i++)
+		free(f->chains[i].token);
+	free(f->chains);
+	for (size_t i = 0; i < f->narns; i++)
+		free(f->arns[i]);
+	free(f->arns);
+	free(f->pending);
+	strset_cleanup(&f->seen);
+	free(f->workers);
+	pthread_cond_destroy(&f->news);
+	pthread_cond_destroy(&f->work);
+	pthread_mutex_destroy(&f->lock);
+	free(f);
 }
 
 int
 ecs_fetch_tasks(struct ecs_client *c, const struct ecs_query *q, ecs_task_fn *fn, void *arg,
 		struct ecs_fetch_stats *st, struct err *err)
 {
-	struct ecs_fetch_stats local;
-	struct pool p;
-	struct worker *w;
-	long nw = c->concurrency;
-	int ret = -1;
+	struct ecs_fetch *f;
+	int rc;
 
-	if (st == NULL)
-		st = &local;
-	memset(st, 0, sizeof *st);
-	memset(&p, 0, sizeof p);
-	p.c = c;
-	p.q = q;
-	p.st = st;
-	p.fn = fn;
-	p.arg = arg;
-	pthread_mutex_init(&p.lock, NULL);
-	pthread_cond_init(&p.cond, NULL);
-	awsjson_reset(c->api);
-
-	if (q->ntasks > 0) {
-		for (size_t i = 0; i < q->ntasks; i++) {
-			char *s = xstrdup(q->tasks[i]);
-			if (!seen_add(&p.seen, s)) {
-				free(s);
-				continue;
-			}
-			if (p.npending == p.pending_cap) {
-				p.pending_cap = p.pending_cap ? p.pending_cap * 2 : 64;
-				p.pending = xreallocarray(p.pending, p.pending_cap, sizeof *p.pending);
-			}
-			p.pending[p.npending++] = s;
-		}
-		pool_cut(&p, true);
-	} else {
-		/* with startedBy the service filter is applied afterwards: one chain */
-		size_t nsvc = q->nservices && q->started_by == NULL ? q->nservices : 1, k = 0;
-		bool running = q->running || !q->stopped;
-
-		p.nchains = nsvc * ((running ? 1 : 0) + (q->stopped ? 1 : 0));
-		p.chains = xcalloc(p.nchains, sizeof *p.chains);
-		for (size_t i = 0; i < nsvc; i++) {
-			const char *svc = nsvc > 1 || (q->nservices && q->started_by == NULL)
-					  ? q->services[i] : NULL;
-			if (running)
-				p.chains[k++] = (struct chain){ svc, "RUNNING", NULL, true, false };
-			if (q->stopped)
-				p.chains[k++] = (struct chain){ svc, "STOPPED", NULL, true, false };
-		}
-	}
-
-	if (nw < 1)
-		nw = 1;
-	w = xcalloc((size_t)nw, sizeof *w);
-	for (long i = 0; i < nw; i++) {
-		w[i].p = &p;
-		w[i].t = &c->transports[i];
-	}
-	/* the calling thread is worker 0 */
-	for (long i = 1; i < nw; i++)
-		if (pthread_create(&w[i].thread, NULL, worker_run, &w[i]) != 0) {
-			nw = i;
-			break;
-		}
-	worker_run(&w[0]);
-	for (long i = 1; i < nw; i++)
-		pthread_join(w[i].thread, NULL);
-	free(w);
-
-	{
-		struct awsjson_counts n;
-
-		awsjson_counts(c->api, &n);
-		st->requests = n.requests;
-		st->throttled = n.throttled;
-	}
-
-	if (p.failed) {
-		*err = p.err;
-		if (strcmp(err->aws_type, "ClusterNotFoundException") == 0)
-			ecs_explain_cluster_not_found(c, q->cluster, err);
-		goto out;
-	}
-	/* every batch was handed over as it completed */
-	ret = 0;
-out:
-	for (size_t i = 0; i < p.nbatches; i++) {
-		struct batch *b = p.batches[i];
-		for (size_t j = 0; j < b->nresults; j++)
-			free(b->results[j].json);
-		free(b->results);
-		free(b->arns);
-		free(b);
-	}
-	free(p.batches);
-	for (size_t i = 0; i < p.nchains; i++)
-		free(p.chains[i].token);
-	free(p.chains);
-	/* the seen set owns every ARN string (batches and pending only borrow them) */
-	for (size_t i = 0; i < p.seen.cap; i++)
-		free(p.seen.v[i]);
-	free(p.seen.v);
-	free(p.pending);
-	pthread_cond_destroy(&p.cond);
-	pthread_mutex_destroy(&p.lock);
-	return ret;
+	if (st != NULL)
+		memset(st, 0, sizeof *st);
+	if (ecs_fetch_start(c, q, &f, err) != 0)
+		return -1;
+	while ((rc = ecs_fetch_poll(f, 1000, fn, arg, err)) == 1)
+		;
+	if (st != NULL)
+		ecs_fetch_progress(f, st);
+	ecs_fetch_free(f);
+	return rc;
 }

@@ -376,6 +376,22 @@ judge_response(struct http_retry *r, const struct http_response *resp, bool skew
 	return V_DONE;
 }
 
+#define CANCEL_SLICE_MS 20
+
+bool
+http_cancelled(const int *cancel)
+{
+	return cancel != NULL && __atomic_load_n(cancel, __ATOMIC_RELAXED) != 0;
+}
+
+static int
+cancelled(struct err *err)
+{
+	err_set(err, ERR_NETWORK, "cancelled");
+	snprintf(err->aws_type, sizeof err->aws_type, "%s", HTTP_CANCELLED);
+	return -1;
+}
+
 int
 http_send_retry(const struct http_transport *t, struct http_retry *r,
 		http_prepare_fn *prepare, void *pctx, struct http_response *resp,
@@ -388,7 +404,7 @@ http_send_retry(const struct http_transport *t, struct http_retry *r,
 	uint64_t rng = (uint64_t)timeutil_now_ms() ^ ((uint64_t)(uintptr_t)r << 16) ^
 		       (__atomic_add_fetch(&counter, 1, __ATOMIC_RELAXED) * 0x9E3779B97F4A7C15ULL);
 	bool skew_tried = false;
-	int retries = 0;
+	int retries = 0, rc;
 
 	if (rng == 0)
 		rng = 1;
@@ -403,15 +419,27 @@ http_send_retry(const struct http_transport *t, struct http_retry *r,
 		int64_t delay, ceiling, after, signed_ms;
 
 		memset(&req, 0, sizeof req);
+		if (http_cancelled(r->cancel))
+			return cancelled(err);
 		signed_ms = timeutil_now_ms() + load_skew(r);
 		if (prepare(pctx, signed_ms, &req, err) != 0)
 			return -1;
+		if (req.cancel == NULL)
+			req.cancel = r->cancel;
 		r->attempts++;
 		buf_reset(&resp->body);
 		free(resp->headers);
 		resp->headers = NULL;
 		resp->status = 0;
-		if (t->send(t->ctx, &req, resp, err) != 0) {
+		rc = t->send(t->ctx, &req, resp, err);
+		if (r->trace != NULL && r->trace->len > 0) {
+			/* this attempt's trace, before the retry's own lines */
+			log_block(LOG_DEBUG, buf_str(r->trace));
+			buf_reset(r->trace);
+		}
+		if (rc != 0) {
+			if (http_cancelled(r->cancel))
+				return cancelled(err);
 			if (strcmp(err->aws_type, HTTP_NET_TIMEOUT) != 0 &&
 			    strcmp(err->aws_type, HTTP_NET_CONNECTION) != 0)
 				return -1;
@@ -453,6 +481,12 @@ http_send_retry(const struct http_transport *t, struct http_retry *r,
 			delay = after > cap ? cap : after;
 		log_info("%s; retry %d of %d in %lld ms", why, retries, max - 1,
 			 (long long)delay);
-		timeutil_sleep_ms(delay);
+		/* in slices, so that a cancelled run does not wait out a 20 s backoff */
+		if (r->cancel == NULL)
+			timeutil_sleep_ms(delay);
+		for (int64_t slept = 0; r->cancel != NULL && slept < delay &&
+					!http_cancelled(r->cancel); slept += CANCEL_SLICE_MS)
+			timeutil_sleep_ms(delay - slept < CANCEL_SLICE_MS ? delay - slept
+									 : CANCEL_SLICE_MS);
 	}
 }

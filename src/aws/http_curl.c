@@ -1,6 +1,7 @@
 /* http_curl: one CURL easy handle per transport, so that keep-alive connections and TLS
  * sessions are reused from one request to the next; libcurl appears nowhere else. */
 #include <ctype.h>
+#include <stdarg.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,40 +70,72 @@ write_header(char *ptr, size_t size, size_t nmemb, void *userdata)
 	return n;
 }
 
+/* A line of the debug trace: into the request's trace when it has one (written as one
+ * block by its owner), else straight to stderr. */
+static void trace(const struct http_request *req, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void
+trace(const struct http_request *req, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (req->trace != NULL) {
+		char line[4096];
+
+		vsnprintf(line, sizeof line, fmt, ap);
+		buf_adds(req->trace, line);
+	} else {
+		vfprintf(stderr, fmt, ap);
+	}
+	va_end(ap);
+}
+
 /* A header line for the debug trace, with credentials cut out. */
 static void
-debug_header(const char *dir, const char *line)
+debug_header(const struct http_request *req, const char *dir, const char *line)
 {
 	const char *sig;
 
 	if (strncasecmp(line, "x-amz-security-token:", 21) == 0) {
-		fprintf(stderr, "%s x-amz-security-token: <redacted>\n", dir);
+		trace(req, "%s x-amz-security-token: <redacted>\n", dir);
 		return;
 	}
 	if (strncasecmp(line, "authorization:", 14) == 0 &&
 	    (sig = strstr(line, "Signature=")) != NULL) {
-		fprintf(stderr, "%s %.*sSignature=<redacted>\n", dir, (int)(sig - line), line);
+		trace(req, "%s %.*sSignature=<redacted>\n", dir, (int)(sig - line), line);
 		return;
 	}
-	fprintf(stderr, "%s %s\n", dir, line);
+	trace(req, "%s %s\n", dir, line);
 }
 
 static void
-debug_response(const struct http_response *resp)
+debug_response(const struct http_request *req, const struct http_response *resp)
 {
 	const char *p = resp->headers ? resp->headers : "";
 
-	fprintf(stderr, "< HTTP %ld\n", resp->status);
+	trace(req, "< HTTP %ld\n", resp->status);
 	while (*p != '\0') {
 		size_t n = strcspn(p, "\r\n");
 		if (n > 0)
-			fprintf(stderr, "< %.*s\n", (int)n, p);
+			trace(req, "< %.*s\n", (int)n, p);
 		p += n;
 		p += strspn(p, "\r\n");
 	}
 	if (resp->body.len > 0)
-		fprintf(stderr, "< %.*s%s\n", resp->body.len > 2048 ? 2048 : (int)resp->body.len,
-			buf_str(&resp->body), resp->body.len > 2048 ? " ..." : "");
+		trace(req, "< %.*s%s\n", resp->body.len > 2048 ? 2048 : (int)resp->body.len,
+		      buf_str(&resp->body), resp->body.len > 2048 ? " ..." : "");
+}
+
+/* libcurl asks this during a transfer (about once a second when nothing moves, more
+ * often otherwise): non-zero aborts it, which is how a cancelled run stops waiting. */
+static int
+xfer_info(void *clientp, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal,
+	  curl_off_t ulnow)
+{
+	(void)dltotal, (void)dlnow, (void)ultotal, (void)ulnow;
+	return http_cancelled(clientp) ? 1 : 0;
 }
 
 /* Which network failures the retry policy may retry: timeouts and broken or refused
@@ -186,14 +219,17 @@ curl_send(void *ctx, const struct http_request *req, struct http_response *resp,
 	curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, write_header);
 	curl_easy_setopt(c, CURLOPT_HEADERDATA, &w);
 	curl_easy_setopt(c, CURLOPT_ERRORBUFFER, errbuf);
+	curl_easy_setopt(c, CURLOPT_NOPROGRESS, req->cancel != NULL ? 0L : 1L);
+	curl_easy_setopt(c, CURLOPT_XFERINFOFUNCTION, req->cancel != NULL ? xfer_info : NULL);
+	curl_easy_setopt(c, CURLOPT_XFERINFODATA, (void *)req->cancel);
 
 	if (ct->debug) {
-		fprintf(stderr, "> %s %s\n", req->method, req->url);
+		trace(req, "> %s %s\n", req->method, req->url);
 		for (struct curl_slist *l = list; l != NULL; l = l->next)
 			if (strcmp(l->data, "Expect:") != 0)
-				debug_header(">", l->data);
+				debug_header(req, ">", l->data);
 		if (req->body_len > 0)
-			fprintf(stderr, "> %.*s\n", (int)req->body_len, req->body);
+			trace(req, "> %.*s\n", (int)req->body_len, req->body);
 	}
 
 	rc = curl_easy_perform(c);
@@ -204,20 +240,23 @@ curl_send(void *ctx, const struct http_request *req, struct http_response *resp,
 			err_set(err, ERR_NETWORK, "%s: response body larger than %zu bytes",
 				req->url, ct->max_body);
 			snprintf(err->aws_type, sizeof err->aws_type, "%s", "");
+		} else if (rc == CURLE_ABORTED_BY_CALLBACK) {
+			err_set(err, ERR_NETWORK, "%s: cancelled", req->url);
+			snprintf(err->aws_type, sizeof err->aws_type, "%s", HTTP_CANCELLED);
 		} else {
 			err_set(err, ERR_NETWORK, "%s: %s", req->url,
 				errbuf[0] ? errbuf : curl_easy_strerror(rc));
 			snprintf(err->aws_type, sizeof err->aws_type, "%s", classify(rc));
 		}
 		if (ct->debug)
-			fprintf(stderr, "< (no response) %s\n", err->msg);
+			trace(req, "< (no response) %s\n", err->msg);
 		goto out;
 	}
 	curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
 	resp->status = status;
 	resp->headers = buf_take(&w.headers);
 	if (ct->debug)
-		debug_response(resp);
+		debug_response(req, resp);
 	ret = 0;
 	goto out;
 oom:
@@ -249,9 +288,10 @@ http_curl_new(const struct http_curl_options *o, struct http_transport *out,
 		free(ct);
 		return err_set(err, ERR_NETWORK, "cannot initialise libcurl");
 	}
+	/* AWS_CA_BUNDLE and the profile's ca_bundle are the AWS context's to weigh
+	 * (aws_context_init): reading the variable here too would let it win where the
+	 * caller decided otherwise */
 	ca = o->ca_bundle;
-	if (ca == NULL || *ca == '\0')
-		ca = getenv("AWS_CA_BUNDLE");
 	ct->ca_bundle = (ca != NULL && *ca != '\0') ? xstrdup(ca) : NULL;
 	ct->connect_timeout_ms = o->connect_timeout_ms > 0 ? o->connect_timeout_ms
 							   : DEFAULT_CONNECT_TIMEOUT_MS;

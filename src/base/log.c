@@ -1,6 +1,7 @@
 /* log: one-line diagnostics on stderr (or a test's sink). */
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "ecsprof/log.h"
 
@@ -55,7 +56,25 @@ log_v(enum log_level level, const char *fmt, va_list ap)
 		va_end(ap);                  \
 	}
 
-LOG_FN(log_error, LOG_ERROR)
 LOG_FN(log_warn, LOG_WARN)
 LOG_FN(log_info, LOG_INFO)
 LOG_FN(log_debug, LOG_DEBUG)
+
+void
+log_block(enum log_level level, const char *text)
+{
+	if (log_sink != NULL) {
+		while (*text != '\0') {
+			size_t n = strcspn(text, "\n");
+			char line[2048];
+
+			snprintf(line, sizeof line, "%.*s", (int)n, text);
+			log_sink(level, line, log_sink_ctx);
+			text += n + (text[n] == '\n');
+		}
+		return;
+	}
+	flockfile(stderr);
+	fputs(text, stderr);
+	funlockfile(stderr);
+}

@@ -153,6 +153,32 @@ timeutil_format_iso(int64_t ms, char out[TIMEUTIL_ISO_LEN])
 }
 
 void
+timeutil_format_as(int64_t ms, enum time_format f, char out[TIMEUTIL_ISO_LEN])
+{
+	switch (f) {
+	case TIME_FORMAT_EPOCH:
+		timeutil_format_secs(ms, out, TIMEUTIL_ISO_LEN);
+		return;
+	case TIME_FORMAT_SPREADSHEET:
+		timeutil_format_iso(ms, out);
+		if (out[0] != '\0') {
+			/* "2024-05-01T10:00:03.123Z" -> "2024-05-01 10:00:03.123" */
+			char *t = strchr(out, 'T'), *z = strchr(out, 'Z');
+
+			if (t != NULL)
+				*t = ' ';
+			if (z != NULL)
+				*z = '\0';
+		}
+		return;
+	case TIME_FORMAT_ISO:
+	default:
+		timeutil_format_iso(ms, out);
+		return;
+	}
+}
+
+void
 timeutil_format_secs(int64_t ms, char *out, size_t size)
 {
 	if (ms == TS_NONE) {

@@ -52,6 +52,25 @@ xreallocarray(void *p, size_t n, size_t size)
 	return xrealloc(p, n * size);
 }
 
+void *
+xgrow(void *p, size_t need, size_t *cap, size_t size)
+{
+	size_t n = *cap;
+
+	if (need <= n && p != NULL)
+		return p;
+	if (n < 16)
+		n = 16;
+	while (n < need) {
+		if (n > SIZE_MAX / 2)
+			xalloc_fatal(SIZE_MAX);
+		n *= 2;
+	}
+	p = xreallocarray(p, n, size);
+	*cap = n;
+	return p;
+}
+
 char *
 xstrndup(const char *s, size_t n)
 {

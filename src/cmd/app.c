@@ -10,6 +10,8 @@
 #include <unistd.h>
 
 #include "ecsprof/app.h"
+#include "ecsprof/atomicfile.h"
+#include "ecsprof/cost.h"
 #include "ecsprof/cli.h"
 #include "ecsprof/cmd_experiment.h"
 #include "ecsprof/csv.h"
@@ -25,6 +27,7 @@
 #include "ecsprof/watch.h"
 #include "ecsprof/xalloc.h"
 #include "ecsprof_version.h"
+#include "app_share.h"
 
 /* The SELECT options, applied to offline data the same way the live API applies them. */
 struct select_ctx {
@@ -142,71 +145,6 @@ terminal_width(void)
 	return TABLE_WIDTH_DEFAULT;
 }
 
-/* Writes to a temporary file beside FILE and renames it into place only when everything
- * was written, so a failure never leaves half a CSV where a good one was. */
-struct out_file {
-	FILE *f;
-	char *path;
-	char *tmp;
-};
-
-static int
-out_open(struct out_file *of, const char *path, struct err *err)
-{
-	struct stat sb;
-
-	memset(of, 0, sizeof *of);
-	if (path == NULL || strcmp(path, "-") == 0) {
-		of->f = stdout;
-		return 0;
-	}
-	/* /dev/null, a FIFO, a terminal: write straight to it. A rename over it would
-	 * replace the device with a regular file. */
-	if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
-		of->f = fopen(path, "w");
-		if (of->f == NULL)
-			return err_set(err, ERR_IO, "cannot write %s: %s", path, strerror(errno));
-		of->path = xstrdup(path);
-		return 0;
-	}
-	of->path = xstrdup(path);
-	of->tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
-	of->f = fopen(of->tmp, "w");
-	if (of->f == NULL) {
-		err_set(err, ERR_IO, "cannot write %s: %s", path, strerror(errno));
-		free(of->path);
-		free(of->tmp);
-		return -1;
-	}
-	return 0;
-}
-
-static int
-out_close(struct out_file *of, bool ok, struct err *err)
-{
-	int rc = 0;
-
-	if (of->f == stdout) {
-		if (fflush(stdout) != 0 && ok)
-			rc = err_set(err, ERR_IO, "cannot write to standard output: %s", strerror(errno));
-		return ok ? rc : -1;
-	}
-	if (fclose(of->f) != 0 && ok)
-		rc = err_set(err, ERR_IO, "cannot write %s: %s", of->path, strerror(errno));
-	if (of->tmp == NULL) {
-		free(of->path);
-		return ok ? rc : -1;
-	}
-	if (ok && rc == 0 && rename(of->tmp, of->path) != 0)
-		rc = err_set(err, ERR_IO, "cannot rename %s to %s: %s", of->tmp, of->path,
-			     strerror(errno));
-	if (!ok || rc != 0)
-		unlink(of->tmp);
-	free(of->path);
-	free(of->tmp);
-	return ok ? rc : -1;
-}
-
 enum cli_format
 app_format(const struct cli_opts *o)
 {
@@ -227,10 +165,12 @@ app_build_report(const struct cli_opts *o, struct task_set *set, struct report *
 {
 	struct report_options ro = { .group_by = { GK_ALL, NULL }, .sort_col = -1 };
 	struct soci_rule *rules = NULL;
+	struct cost_prices prices;
 	size_t nrules = 0;
 	int rc = -1;
 
 	memset(r, 0, sizeof *r);
+	cost_prices_init(&prices);
 	if (o->sort != NULL && parse_sort(o->sort, &ro.sort_col, &ro.sort_desc, err) != 0)
 		return -1;
 	if (o->group_by != NULL && group_key_parse(o->group_by, &ro.group_by, err) != 0)
@@ -243,6 +183,9 @@ app_build_report(const struct cli_opts *o, struct task_set *set, struct report *
 		}
 	group_apply_soci(set, rules, nrules);
 	ro.baseline = o->baseline;
+	if (o->prices != NULL && cost_prices_load(&prices, o->prices, err) != 0)
+		goto out;
+	ro.prices = &prices;
 	if (report_build(r, set, &ro, err) != 0)
 		goto out;
 	if (ro.sort_col >= 0)
@@ -255,6 +198,7 @@ out:
 	for (size_t i = 0; i < nrules; i++)
 		soci_rule_cleanup(&rules[i]);
 	free(rules);
+	cost_prices_cleanup(&prices);
 	group_key_cleanup(&ro.group_by);
 	return rc;
 }
@@ -262,17 +206,24 @@ out:
 int
 app_write(const struct cli_opts *o, enum cli_format fmt, const struct report *r, struct err *err)
 {
-	struct out_file of;
+	struct atomicfile of = { .f = stdout, .slot = -1 };
+	bool to_stdout = o->output == NULL || strcmp(o->output, "-") == 0;
 	int rc;
 
-	if (out_open(&of, o->output, err) != 0)
+	/* a file is replaced only once the new one is complete (atomicfile.h) */
+	if (!to_stdout && atomicfile_open(&of, o->output, 0, err) != 0)
 		return -1;
 	switch (fmt) {
 	case FMT_CSV:
-		rc = o->summary ? csv_write_summary(of.f, r, err) : csv_write_tasks(of.f, r, err);
+		rc = o->summary ? csv_write_summary(of.f, r, err)
+				: csv_write_tasks_as(of.f, r, o->time_format, err);
 		break;
 	case FMT_JSON:
 		rc = o->summary ? jsonout_write_summary(of.f, r, err) : jsonout_write_tasks(of.f, r, err);
+		break;
+	case FMT_HTML:
+	case FMT_XLSX:
+		rc = app_share_write(o, fmt, of.f, r, err);   /* app_share.c */
 		break;
 	default: {
 		int width = of.f == stdout ? terminal_width() : TABLE_WIDTH_DEFAULT;
@@ -282,7 +233,17 @@ app_write(const struct cli_opts *o, enum cli_format fmt, const struct report *r,
 		break;
 	}
 	}
-	return out_close(&of, rc == 0, err);
+	if (to_stdout) {
+		if (fflush(stdout) != 0 && rc == 0)
+			rc = err_set(err, ERR_IO, "cannot write to standard output: %s",
+				     strerror(errno));
+		return rc;
+	}
+	if (rc != 0) {
+		atomicfile_abort(&of);
+		return -1;
+	}
+	return atomicfile_commit(&of, err);
 }
 
 /* The TUI's view of a run: the report it shows and, for `tasks`, how to fetch again

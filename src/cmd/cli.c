@@ -16,7 +16,7 @@ enum {
 	OPT_SINCE, OPT_PROFILE, OPT_REGION, OPT_ENDPOINT_URL, OPT_CONCURRENCY,
 	OPT_CONNECT_TIMEOUT, OPT_TIMEOUT, OPT_FORMAT, OPT_SUMMARY, OPT_GROUP_BY,
 	OPT_BASELINE, OPT_SOCI_IF, OPT_SORT, OPT_NO_COLOR, OPT_INTERVAL, OPT_RECORD,
-	OPT_COUNT, OPT_DEBUG,
+	OPT_COUNT, OPT_DEBUG, OPT_TIME_FORMAT, OPT_PRICES,
 	/* experiment: the ids live in cli_int.h, parsed by cli_experiment.c */
 };
 
@@ -34,13 +34,15 @@ const struct cli_option_def cli_options[] = {
 	{ "--concurrency", 0, "N", "DescribeTasks requests in flight (default 4)", "AWS", OPT_CONCURRENCY },
 	{ "--connect-timeout", 0, "SECONDS", "connect timeout per request (default 5)", "AWS", OPT_CONNECT_TIMEOUT },
 	{ "--timeout", 0, "SECONDS", "timeout per request (default 30)", "AWS", OPT_TIMEOUT },
-	{ "--format", 0, "tui|table|csv|json", "output format (default: tui on a terminal, else table)", "OUTPUT", OPT_FORMAT },
+	{ "--format", 0, "tui|table|csv|json|html|xlsx", "output format (default: tui on a terminal, else table)", "OUTPUT", OPT_FORMAT },
+	{ "--time-format", 0, "iso|spreadsheet|epoch", "CSV times: ISO 8601 Z (default), YYYY-MM-DD HH:MM:SS.mmm UTC, or epoch seconds", "OUTPUT", OPT_TIME_FORMAT },
 	{ "--output", 'o', "FILE", "write to FILE instead of stdout (record: the recording)", "OUTPUT", 'o' },
 	{ "--summary", 0, NULL, "one row per group and phase instead of one per task", "OUTPUT", OPT_SUMMARY },
 	{ "--group-by", 0, "KEY", "group tasks by KEY (family, taskdef, service, soci, tag:NAME, ...)", "OUTPUT", OPT_GROUP_BY },
 	{ "--baseline", 0, "GROUP", "group the others are compared with (default: the first)", "OUTPUT", OPT_BASELINE },
 	{ "--soci-if", 0, "KEY=GLOB", "label tasks matching as SOCI, the others as no-soci (repeatable)", "OUTPUT", OPT_SOCI_IF },
 	{ "--sort", 0, "COLUMN[:desc]", "sort tasks by a column (default created_at)", "OUTPUT", OPT_SORT },
+	{ "--prices", 0, "FILE", "Fargate prices per region/architecture/capacity for startup_cost_usd (see ecsprof(1))", "OUTPUT", OPT_PRICES },
 	{ "--no-color", 0, NULL, "no colours (also when NO_COLOR is set)", "OUTPUT", OPT_NO_COLOR },
 	{ "--interval", 0, "SECONDS", "watch: seconds between polls (default 5)", "WATCH", OPT_INTERVAL },
 	{ "--record", 0, "FILE", "watch: also save every task seen to FILE", "WATCH", OPT_RECORD },
@@ -184,7 +186,8 @@ option_name(int val)
 int
 cli_parse(int argc, char **argv, struct cli_opts *o, struct err *err)
 {
-	static const char *const formats[] = { "auto", "tui", "table", "csv", "json" };
+	static const char *const formats[] = { "auto", "tui", "table", "csv", "json", "html", "xlsx" };
+	static const char *const time_formats[] = { "iso", "spreadsheet", "epoch" };
 	static const char *const statuses[] = { "all", "running", "stopped" };
 	struct option longopts[NOPTIONS + 1];
 	char shortopts[32] = "";
@@ -246,9 +249,15 @@ cli_parse(int argc, char **argv, struct cli_opts *o, struct err *err)
 			break;
 		case OPT_TIMEOUT: o->timeout_arg = optarg; break;   /* its unit depends on the command */
 		case OPT_FORMAT:
-			if (parse_choice(name, optarg, formats, 5, &choice, err))
+			if (parse_choice(name, optarg, formats, 7, &choice, err))
 				return -1;
 			o->format = (enum cli_format)choice;
+			break;
+		case OPT_TIME_FORMAT:
+			if (parse_choice(name, optarg, time_formats, 3, &choice, err))
+				return -1;
+			o->time_format = (enum time_format)choice;
+			o->time_format_set = true;
 			break;
 		case 'o': o->output = optarg; break;
 		case OPT_SUMMARY: o->summary = true; break;
@@ -256,6 +265,7 @@ cli_parse(int argc, char **argv, struct cli_opts *o, struct err *err)
 		case OPT_BASELINE: o->baseline = optarg; break;
 		case OPT_SOCI_IF: list_add(&o->soci_if, optarg); break;
 		case OPT_SORT: o->sort = optarg; break;
+		case OPT_PRICES: o->prices = optarg; break;
 		case OPT_NO_COLOR: o->no_color = true; break;
 		case OPT_INTERVAL:
 			if (parse_seconds(name, optarg, &o->interval_ms, err))
@@ -314,6 +324,12 @@ cli_parse(int argc, char **argv, struct cli_opts *o, struct err *err)
 		return err_set(err, ERR_USAGE, "record needs -o FILE (the recording to append to)");
 	if (o->baseline != NULL && o->group_by == NULL)
 		return err_set(err, ERR_USAGE, "--baseline needs --group-by (groups to compare)");
+	if (o->time_format_set && o->format != FMT_AUTO && o->format != FMT_CSV)
+		return err_set(err, ERR_USAGE, "--time-format is for --format csv (xlsx has typed dates)");
+	if (o->command == CMD_WATCH && (o->format == FMT_HTML || o->format == FMT_XLSX))
+		return err_set(err, ERR_USAGE,
+			       "watch prints line by line (csv, json) or the UI; for %s, record the tasks and run 'ecsprof report --format %s'",
+			       o->format == FMT_HTML ? "html" : "xlsx", o->format == FMT_HTML ? "html" : "xlsx");
 	if (o->record != NULL && o->command != CMD_WATCH)
 		return err_set(err, ERR_USAGE, "--record is for watch; use 'ecsprof record -o FILE'");
 	return 0;

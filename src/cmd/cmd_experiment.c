@@ -359,7 +359,7 @@ cmd_experiment(const struct cli_opts *o, struct err *err)
 			*err = e2;
 			rc = -1;
 		} else if (stop_rc != 0) {
-			log_error("%s", e2.msg);
+			fprintf(stderr, "ecsprof: %s\n", e2.msg);
 		}
 	}
 	xrun_signals_restore();

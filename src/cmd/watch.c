@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ecsprof/atomicfile.h"
 #include "ecsprof/buf.h"
 #include "ecsprof/csv.h"
 #include "ecsprof/jsonout.h"
@@ -131,7 +132,10 @@ write_csv_line(struct watch *w, FILE *f, const struct report_row *row, struct er
 	for (int c = 0; c < COL_COUNT; c++) {
 		if (c > 0)
 			buf_addc(&b, ',');
-		report_cell(&w->report, row, (enum col_id)c, cell, sizeof cell);
+		if (report_columns[c].kind == COL_TIME)
+			timeutil_format_as(report_cell_ms(row, (enum col_id)c), w->o->time_format, cell);
+		else
+			report_cell(&w->report, row, (enum col_id)c, cell, sizeof cell);
 		if (csv_add_cell(&b, cell, report_columns[c].kind == COL_TEXT) != 0) {
 			rc = err_set(err, ERR_INTERNAL, "watch: a CSV line is too long");
 			break;
@@ -147,8 +151,9 @@ write_csv_line(struct watch *w, FILE *f, const struct report_row *row, struct er
 static int
 emit_lines(struct watch *w, struct err *err)
 {
-	FILE *f = w->o->out != NULL ? w->o->out : stdout;
+	FILE *f = w->o->out_file != NULL ? w->o->out_file->f : w->o->out != NULL ? w->o->out : stdout;
 	const struct task_set *prev = w->polls > 1 ? &w->sets[!w->cur] : NULL;
+	bool wrote = false;
 
 	for (size_t i = 0; i < w->report.nrows; i++) {
 		const struct report_row *row = &w->report.rows[i];
@@ -170,7 +175,11 @@ emit_lines(struct watch *w, struct err *err)
 		} else if (write_csv_line(w, f, row, err) != 0) {
 			return -1;
 		}
+		wrote = true;
 	}
+	/* -o FILE: FILE is replaced once there is a first line, and grows from there */
+	if (wrote && w->o->out_file != NULL)
+		return atomicfile_publish(w->o->out_file, err);
 	return 0;
 }
 
@@ -338,6 +347,10 @@ watch_run(const struct watch_source *s, const struct watch_options *o, struct er
 	sigaction(SIGINT, &sa, &old_sa);
 	for (long attempts = 1; !watch_sigint; attempts++) {
 		if (poll_once(&w, err) != 0) {
+			if (watch_sigint) {
+				err_clear(err);   /* Ctrl-C during a poll: stop as during a sleep */
+				break;
+			}
 			/* throttling and network blips are expected in a long watch: keep going */
 			if (err->code != ERR_THROTTLED && err->code != ERR_NETWORK) {
 				rc = -1;
@@ -450,7 +463,8 @@ watch_main(const struct cli_opts *o, watch_build_fn *build, void *build_ctx, str
 	struct watch_source src = { wlive_fetch, wlive_build, NULL, &w };
 	struct watch_options wo = { 0 };
 	char title[256];
-	FILE *out = NULL;
+	struct atomicfile out = { .slot = -1 };
+	bool to_file = false;
 	int rc;
 
 	if (o->record != NULL)
@@ -458,6 +472,7 @@ watch_main(const struct cli_opts *o, watch_build_fn *build, void *build_ctx, str
 	wo.interval_ms = o->interval_ms;
 	wo.polls = o->once;
 	wo.no_color = o->no_color;
+	wo.time_format = o->time_format;
 	switch (o->format) {
 	case FMT_AUTO:
 		wo.format = o->output == NULL && isatty(STDOUT_FILENO) && isatty(STDIN_FILENO) ?
@@ -473,22 +488,31 @@ watch_main(const struct cli_opts *o, watch_build_fn *build, void *build_ctx, str
 	snprintf(title, sizeof title, "watch %s%s%s", o->cluster ? o->cluster : "default",
 		 o->services.n > 0 ? " / " : "", o->services.n > 0 ? o->services.v[0] : "");
 	wo.title = title;
-	if (wo.format != FMT_TUI && o->output != NULL) {
-		out = fopen(o->output, "w");
-		if (out == NULL)
-			return err_set(err, ERR_IO, "cannot write %s: %s", o->output, strerror(errno));
-		wo.out = out;
+	if (wo.format != FMT_TUI && o->output != NULL && strcmp(o->output, "-") != 0) {
+		/* FILE itself is not touched before the first line (atomicfile_publish) */
+		if (atomicfile_open(&out, o->output, 0, err) != 0)
+			return -1;
+		to_file = true;
+		wo.out_file = &out;
 	}
 	if (live_session_new(o, &w.session, err) != 0) {
-		if (out != NULL)
-			fclose(out);
+		atomicfile_abort(&out);
 		return -1;
 	}
+	live_session_set_interrupt(w.session, &watch_sigint);
 	rc = watch_run(&src, &wo, err);
 	live_session_free(w.session);
 	if (w.have_last)
 		live_result_cleanup(&w.last);
-	if (out != NULL && fclose(out) != 0 && rc == 0)
-		rc = err_set(err, ERR_IO, "cannot write %s: %s", o->output, strerror(errno));
+	if (to_file) {
+		/* lines already written are kept, even when a later poll failed; a watch that
+		 * never had a line leaves FILE as it was */
+		if (out.tmp == NULL || out.in_place) {
+			if (atomicfile_commit(&out, rc == 0 ? err : &(struct err){ 0 }) != 0 && rc == 0)
+				rc = -1;
+		} else {
+			atomicfile_abort(&out);
+		}
+	}
 	return rc;
 }

@@ -11,6 +11,7 @@
 
 #include "ecsprof/xalloc.h"
 #include "input_int.h"
+#include "input_serving.h"
 
 /* Untrusted text inside a message: printable ASCII only, so a message stays one line and
  * never carries terminal escapes; long values are cut. */
@@ -352,6 +353,7 @@ input_parse_task(const json_t *o, struct task *t, struct why *w)
 			return -1;
 	if (parse_containers(o, t, w) != 0 || parse_tags(o, t, w) != 0)
 		return -1;
+	input_serving_task(o, t);
 	return 0;
 }
 
@@ -433,6 +435,7 @@ input_parse_metadata(const json_t *o, struct task *t, struct why *w)
 			k->exit_code = (int)code;
 		}
 	}
+	input_serving_metadata(o, t);
 	t->from_metadata = true;
 	rc = 0;
 out:

@@ -22,7 +22,14 @@ struct live_session {
 	bool ctx_ok;
 	struct ecs_client *client;
 	struct http_curl_options curl;
+	const volatile sig_atomic_t *interrupt;
 };
+
+void
+live_session_set_interrupt(struct live_session *s, const volatile sig_atomic_t *flag)
+{
+	s->interrupt = flag;
+}
 
 void
 live_result_init(struct live_result *r)
@@ -192,6 +199,7 @@ live_session_fetch(struct live_session *s, struct task_set *out, struct live_res
 	q.tasks = o->tasks.v;
 	q.ntasks = o->tasks.n;
 	q.since_ms = TS_NONE;
+	q.interrupt = s->interrupt;
 	if (o->since != NULL &&
 	    timeutil_parse_since(o->since, timeutil_now_ms(), &q.since_ms) != 0)
 		return err_set(err, ERR_USAGE,

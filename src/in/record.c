@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "ecsprof/atomicfile.h"
 #include "ecsprof/buf.h"
 #include "ecsprof/input.h"
 #include "ecsprof/record.h"
@@ -246,39 +247,15 @@ load(const char *path, struct rfile *f, bool *exists, struct err *err)
 	return rc;
 }
 
-static int
-write_all(int fd, const char *p, size_t n)
-{
-	while (n > 0) {
-		ssize_t w = write(fd, p, n);
-
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
-static char *
-dir_of(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	return slash ? xstrndup(path, slash == path ? 1 : (size_t)(slash - path)) : xstrdup(".");
-}
-
 /* Two record runs on one file must not both read the old version and each write back
  * only their own tasks. The file itself is replaced by rename, so its lock would not
  * outlive the first writer: lock the directory instead (flock works on directories on
- * Linux), which serialises writers without leaving a lock file behind. */
+ * Linux), which serialises writers without leaving a lock file behind. path is the real
+ * file (symlinks resolved), so two names for one recording share one lock. */
 static int
 lock_dir(const char *path, int *out_fd, struct err *err)
 {
-	char *dir = dir_of(path);
+	char *dir = atomicfile_dir(path);
 	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
 	if (fd < 0) {
@@ -300,56 +277,24 @@ lock_dir(const char *path, int *out_fd, struct err *err)
 	return 0;
 }
 
-/* Writes f to a temporary file in path's directory, then renames it over path. */
+/* Writes f through the one atomic writer: a private temporary file beside the real file,
+ * synced and renamed over it (atomicfile.h). */
 static int
-replace(const char *path, const struct rfile *f, mode_t mode, struct err *err)
+replace(const char *path, const struct rfile *f, struct err *err)
 {
-	const char *slash = strrchr(path, '/');
-	char *dir = dir_of(path);
-	char *tmp = xasprintf("%s/.%s.tmp.XXXXXX", dir, slash ? slash + 1 : path);
-	int fd = mkstemp(tmp), dfd, rc = -1;
+	struct atomicfile af;
 
-	if (fd < 0) {
-		err_set(err, ERR_IO, "%s: cannot create a temporary file in %s: %s", path, dir,
-		    strerror(errno));
-		goto out;
-	}
+	if (atomicfile_open(&af, path, ATOMICFILE_PRIVATE | ATOMICFILE_REGULAR, err) != 0)
+		return -1;
 	for (size_t i = 0; i < f->n; i++) {
-		if (write_all(fd, f->v[i].line, f->v[i].len) != 0 || write_all(fd, "\n", 1) != 0) {
-			err_set(err, ERR_IO, "%s: write failed: %s", tmp, strerror(errno));
-			goto fail;
+		if (fwrite(f->v[i].line, 1, f->v[i].len, af.f) != f->v[i].len ||
+		    putc('\n', af.f) == EOF) {
+			err_set(err, ERR_IO, "%s: write failed: %s", path, strerror(errno));
+			atomicfile_abort(&af);
+			return -1;
 		}
 	}
-	if (fchmod(fd, mode) != 0 || fsync(fd) != 0) {
-		err_set(err, ERR_IO, "%s: %s", tmp, strerror(errno));
-		goto fail;
-	}
-	if (close(fd) != 0) {
-		fd = -1;
-		err_set(err, ERR_IO, "%s: %s", tmp, strerror(errno));
-		goto fail;
-	}
-	fd = -1;
-	if (rename(tmp, path) != 0) {
-		err_set(err, ERR_IO, "%s: cannot replace it: %s", path, strerror(errno));
-		goto fail;
-	}
-	/* the rename itself must reach the disk too */
-	dfd = open(dir, O_RDONLY | O_DIRECTORY);
-	if (dfd >= 0) {
-		fsync(dfd);
-		close(dfd);
-	}
-	rc = 0;
-	goto out;
-fail:
-	if (fd >= 0)
-		close(fd);
-	unlink(tmp);
-out:
-	free(tmp);
-	free(dir);
-	return rc;
+	return atomicfile_commit(&af, err);
 }
 
 int
@@ -360,20 +305,23 @@ record_merge_file(const char *path, char *const *lines, size_t nlines, size_t *a
 	struct stat sb;
 	bool exists = false;
 	size_t nadd = 0, nupd = 0;
-	mode_t mode = 0644;
 	int rc = -1, lock_fd = -1;
+	char *real;
 
 	memset(&f, 0, sizeof f);
 	/* The file is replaced by rename: done over /dev/null or a FIFO that would swap a
 	 * device for a regular file, so only regular files (or none yet) are recordings. */
 	if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode))
 		return err_set(err, ERR_IO, "%s: not a regular file; a recording must be one", path);
-	if (lock_dir(path, &lock_fd, err) != 0)
+	/* a symlink names the recording: update that file, never fork it into a new one */
+	if ((real = atomicfile_resolve(path, err)) == NULL)
 		return -1;
-	if (load(path, &f, &exists, err) != 0)
+	if (lock_dir(real, &lock_fd, err) != 0) {
+		free(real);
+		return -1;
+	}
+	if (load(real, &f, &exists, err) != 0)
 		goto out;
-	if (exists && stat(path, &sb) == 0)
-		mode = sb.st_mode & 07777;
 	for (size_t i = 0; i < nlines; i++) {
 		struct input_key k;
 		size_t len = strlen(lines[i]);
@@ -405,9 +353,10 @@ record_merge_file(const char *path, char *const *lines, size_t nlines, size_t *a
 		rc = 0; /* unchanged: not even the modification time moves */
 		goto out;
 	}
-	rc = replace(path, &f, mode, err);
+	rc = replace(real, &f, err);
 out:
 	rfile_cleanup(&f);
 	close(lock_fd);   /* releases the lock */
+	free(real);
 	return rc;
 }

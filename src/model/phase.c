@@ -15,7 +15,17 @@ const struct phase_def phase_defs[PHASE_COUNT] = {
 	  TS_CREATED, TS_STARTED },
 	{ PHASE_CONNECTIVITY, "connectivity", "connectivity_s", "createdAt to connectivityAt",
 	  TS_CREATED, TS_CONNECTIVITY },
+	{ PHASE_READY,        "ready",        "ready_s",        "startedAt to healthy: the app's own start",
+	  TS_STARTED, TS_HEALTHY },
+	{ PHASE_SERVING,      "serving",      "serving_s",      "createdAt to healthy: time to serving",
+	  TS_CREATED, TS_HEALTHY },
 };
+
+bool
+phase_is_extra(enum phase_id p)
+{
+	return p == PHASE_READY || p == PHASE_SERVING;
+}
 
 int64_t
 phase_ms(const struct task *t, enum phase_id p)

@@ -34,6 +34,10 @@ report_column_by_name(const char *name)
 		    strcasecmp(name, report_columns[i].title) == 0)
 			return i;
 	p = phase_by_name(name);
+	if (p == PHASE_READY)
+		return COL_READY_S;
+	if (p == PHASE_SERVING)
+		return COL_SERVING_S;
 	if (p >= 0)
 		return COL_PROVISION_S + p;
 	return -1;
@@ -50,6 +54,7 @@ report_col_ts(enum col_id c)
 	case COL_PULL_STOPPED_AT: return TS_PULL_STOPPED;
 	case COL_STARTED_AT:      return TS_STARTED;
 	case COL_STOPPED_AT:      return TS_STOPPED;
+	case COL_HEALTHY_AT:      return TS_HEALTHY;
 	default:                  return -1;
 	}
 }
@@ -60,6 +65,10 @@ report_col_phase(enum col_id c)
 {
 	if (c >= COL_PROVISION_S && c <= COL_CONNECTIVITY_S)
 		return (int)(c - COL_PROVISION_S);
+	if (c == COL_READY_S)
+		return PHASE_READY;
+	if (c == COL_SERVING_S)
+		return PHASE_SERVING;
 	return -1;
 }
 
@@ -72,7 +81,7 @@ report_cell_ms(const struct report_row *row, enum col_id c)
 		return row->task->ts[ts];
 	if (ph >= 0)
 		return phase_ms(row->task, (enum phase_id)ph);
-	return TS_NONE;
+	return report_serving_ms(NULL, row, c);
 }
 
 /* Text columns, borrowed from the task or the report; NULL when absent. */
@@ -102,7 +111,7 @@ report_text(const struct report *r, const struct report_row *row, enum col_id c)
 	case COL_STOP_CODE:         return t->stop_code;
 	case COL_STOPPED_REASON:    return t->stopped_reason;
 	case COL_SOURCE:            return t->source;
-	default:                    return NULL;
+	default:                    return report_serving_text(r, row, c, NULL, 0);
 	}
 }
 
@@ -132,6 +141,9 @@ report_cell(const struct report *r, const struct report_row *row, enum col_id c,
 		s = report_text(r, row, c);
 		if (s != NULL)
 			snprintf(out, size, "%s", s);
+		break;
+	case COL_NUMBER:
+		report_serving_text(r, row, c, out, size);
 		break;
 	}
 	return out;
@@ -210,6 +222,8 @@ report_sort(struct report *r, int col, bool desc)
 					  (c == COL_GROUP && strcmp(s, GROUP_NONE) == 0)))
 				s = NULL;
 			items[i].text = s;
+		} else if (report_columns[c].kind == COL_NUMBER) {
+			items[i].ms = report_serving_ms(r, &r->rows[i], c);
 		} else {
 			items[i].ms = report_cell_ms(&r->rows[i], c);
 		}
@@ -279,6 +293,12 @@ report_build(struct report *r, const struct task_set *set, const struct report_o
 	int rc = 0;
 
 	memset(r, 0, sizeof *r);
+	cost_prices_init(&r->prices);
+	if (o->prices != NULL && o->prices->n > 0) {
+		r->prices.v = xreallocarray(NULL, o->prices->n, sizeof *r->prices.v);
+		memcpy(r->prices.v, o->prices->v, o->prices->n * sizeof *r->prices.v);
+		r->prices.n = o->prices->n;
+	}
 
 	/* rows, in createdAt order (set order among equal or missing times) */
 	r->rows = xreallocarray(NULL, n ? n : 1, sizeof *r->rows);
@@ -392,6 +412,7 @@ report_build(struct report *r, const struct task_set *set, const struct report_o
 		}
 	}
 
+	report_serving_build(r);
 	report_sort(r, o->sort_col, o->sort_desc);
 out:
 	for (size_t i = 0; i < n; i++)
@@ -412,6 +433,7 @@ report_cleanup(struct report *r)
 		free(r->groups[i].name);
 	free(r->groups);
 	free(r->rows);
+	cost_prices_cleanup(&r->prices);
 	memset(r, 0, sizeof *r);
 }
 

@@ -15,6 +15,8 @@ const struct ts_def ts_defs[TS_COUNT] = {
 	{ TS_STOPPING,          "stoppingAt",         NULL,                 "stopping_at" },
 	{ TS_EXECUTION_STOPPED, "executionStoppedAt", "ExecutionStoppedAt", "execution_stopped_at" },
 	{ TS_STOPPED,           "stoppedAt",          "StoppedAt",          "stopped_at" },
+	/* ecsprof's own: from Containers[].Health or a watch poll (health.h) */
+	{ TS_HEALTHY,           "healthyAt",          NULL,                 "healthy_at" },
 };
 
 const char *const task_stage_names[STAGE_COUNT] = {
@@ -96,11 +98,12 @@ task_stage(const struct task *t, int64_t *since_ms)
 	X(arn) X(cluster_arn) X(taskdef_arn) X(group) X(started_by) X(launch_type) \
 	X(platform_version) X(platform_family) X(capacity_provider)               \
 	X(availability_zone) X(cpu) X(memory) X(last_status) X(desired_status)   \
-	X(stop_code) X(stopped_reason) X(health_status) X(source)
+	X(stop_code) X(stopped_reason) X(health_status) X(cpu_arch) X(source)
 
 #define DERIVED_STRINGS(X) X(id) X(cluster) X(service) X(family) X(taskdef)
 
-#define CONTAINER_STRINGS(X) X(name) X(image) X(image_digest) X(last_status) X(reason) X(snapshotter)
+#define CONTAINER_STRINGS(X) X(name) X(image) X(image_digest) X(last_status) X(reason) X(snapshotter) \
+	X(health_status)
 
 /* ---- the string pool of a set --------------------------------------------------------- */
 
@@ -585,9 +588,17 @@ merge_into(struct task *w, struct task *l)
 #define X(f) take_str(&w->f, &l->f);
 	TASK_STRINGS(X)
 #undef X
+	if (w->ts[TS_HEALTHY] == TS_NONE && l->ts[TS_HEALTHY] != TS_NONE) {
+		w->healthy_observed = l->healthy_observed;
+		w->healthy_resolution_ms = l->healthy_resolution_ms;
+	}
 	for (int i = 0; i < TS_COUNT; i++)
 		if (w->ts[i] == TS_NONE)
 			w->ts[i] = l->ts[i];
+	if (w->awsvpc == TRI_UNKNOWN)
+		w->awsvpc = l->awsvpc;
+	if (w->public_ip == TRI_UNKNOWN)
+		w->public_ip = l->public_ip;
 	if (!w->has_version && l->has_version) {
 		w->has_version = true;
 		w->version = l->version;
@@ -616,6 +627,12 @@ merge_into(struct task *w, struct task *l)
 						wc->has_exit_code = true;
 						wc->exit_code = lc->exit_code;
 					}
+					if (!wc->has_health_since && lc->has_health_since) {
+						wc->has_health_since = true;
+						wc->health_since_ms = lc->health_since_ms;
+					}
+					if (wc->essential == TRI_UNKNOWN)
+						wc->essential = lc->essential;
 				}
 			}
 		}

@@ -88,6 +88,12 @@ cell_text(const struct report *r, const struct report_row *row, enum col_id c, c
 int
 csv_write_tasks(FILE *f, const struct report *r, struct err *err)
 {
+	return csv_write_tasks_as(f, r, TIME_FORMAT_ISO, err);
+}
+
+int
+csv_write_tasks_as(FILE *f, const struct report *r, enum time_format tf, struct err *err)
+{
 	struct buf row;
 	size_t size = CSV_CELL_START;
 	char *cell = xmalloc(size);
@@ -102,7 +108,13 @@ csv_write_tasks(FILE *f, const struct report *r, struct err *err)
 		goto out;
 	for (size_t i = 0; i < r->nrows; i++) {
 		for (int c = 0; c < COL_COUNT; c++) {
-			const char *v = cell_text(r, &r->rows[i], (enum col_id)c, &cell, &size);
+			char when[TIMEUTIL_ISO_LEN];
+			const char *v = when;
+
+			if (report_columns[c].kind == COL_TIME)
+				timeutil_format_as(report_cell_ms(&r->rows[i], (enum col_id)c), tf, when);
+			else
+				v = cell_text(r, &r->rows[i], (enum col_id)c, &cell, &size);
 
 			if ((c > 0 && buf_addc(&row, ',') != 0) ||
 			    csv_add_cell(&row, v, report_columns[c].kind == COL_TEXT) != 0)
@@ -121,10 +133,13 @@ out:
 	return rc;
 }
 
+/* The startup cost per 1,000 starts of the group and of the baseline (so a spreadsheet
+ * takes the difference; a negative number would be read as a formula by the contract's
+ * rules for columns that are not seconds). */
 static const char *const summary_columns[] = {
 	"group", "phase", "n", "min_s", "p50_s", "p90_s", "p99_s", "max_s", "mean_s",
 	"baseline", "p50_delta_s", "p50_ratio", "p90_delta_s", "p90_ratio", "p_value",
-	"pull_share",
+	"pull_share", "startup_cost_per_1000_usd", "baseline_startup_cost_per_1000_usd",
 };
 
 /* ",12.345" (fixed) or ",0.0001234" (significant digits); "," when not a number. A
@@ -172,7 +187,11 @@ summary_row(struct buf *b, const struct report *r, size_t gi, enum phase_id p)
 	    add_num(b, compared ? cmp->p90_ratio : none, false, 3) != 0 ||
 	    add_num(b, compared ? cmp->p_value : none, true, 4) != 0)
 		return -1;
-	return add_num(b, g->pull_share, false, 3);
+	return add_num(b, g->pull_share, false, 3) != 0 ||
+	       add_num(b, g->cost_mean_usd * 1000.0, false, 6) != 0 ||
+	       add_num(b, gi != r->baseline && g->cost_n > 0 ?
+		       r->groups[r->baseline].cost_mean_usd * 1000.0 : none,
+		       false, 6) != 0 ? -1 : 0;
 }
 
 int
@@ -189,6 +208,10 @@ csv_write_summary(FILE *f, const struct report *r, struct err *err)
 		goto out;
 	for (size_t g = 0; g < r->ngroups; g++) {
 		for (int p = 0; p < PHASE_COUNT; p++) {
+			/* the contract's summary has five phases: ready and serving are per-task
+			 * columns here (ready_s, serving_s) and phases in the other formats */
+			if (phase_is_extra((enum phase_id)p))
+				continue;
 			if (summary_row(&row, r, g, (enum phase_id)p) != 0)
 				goto overflow;
 			if (write_row(f, &row, err) != 0)

@@ -9,6 +9,7 @@
 
 #include <jansson.h>
 
+#include "ecsprof/diagnose.h"
 #include "ecsprof/jsonout.h"
 #include "ecsprof/phase.h"
 #include "ecsprof/xalloc.h"
@@ -133,9 +134,13 @@ task_object(const struct report *r, const struct report_row *row, struct cellbuf
 	for (int c = 0; c < COL_COUNT; c++) {
 		json_t *v;
 
-		if (report_columns[c].kind == COL_DURATION)
+		if (report_columns[c].kind == COL_DURATION) {
 			v = jsecs(report_cell_ms(row, (enum col_id)c));
-		else
+		} else if (report_columns[c].kind == COL_NUMBER) {
+			const char *num = cell(r, row, (enum col_id)c, cb);
+
+			v = num[0] != '\0' ? json_real(strtod(num, NULL)) : json_null();
+		} else
 			v = jstr(cell(r, row, (enum col_id)c, cb));
 		json_object_set_new(o, report_columns[c].name, v);
 	}
@@ -154,6 +159,7 @@ task_object(const struct report *r, const struct report_row *row, struct cellbuf
 		json_object_set_new(jc, "exit_code",
 				    k->has_exit_code ? json_integer(k->exit_code) : json_null());
 		json_object_set_new(jc, "snapshotter", jstr(k->snapshotter));
+		json_object_set_new(jc, "health_status", jstr(k->health_status));
 		json_array_append_new(cs, jc);
 	}
 	json_object_set_new(o, "containers", cs);
@@ -197,8 +203,13 @@ group_object(const struct report *r, size_t gi)
 	json_object_set_new(o, "n", json_integer((json_int_t)g->ntasks));
 	json_object_set_new(o, "baseline", json_boolean(gi == r->baseline));
 	json_object_set_new(o, "pull_share", jnum(g->pull_share, false));
+	json_object_set_new(o, "startup_cost_n", json_integer((json_int_t)g->cost_n));
+	json_object_set_new(o, "startup_cost_mean_usd", jnum(g->cost_mean_usd, false));
+	json_object_set_new(o, "startup_cost_delta_per_1000_usd",
+			    jnum(g->cost_delta_per_1000_usd, false));
 	for (int p = 0; p < PHASE_COUNT; p++)
-		json_object_set_new(phases, phase_defs[p].name, stats_object(&g->phase[p]));
+		if (report_phase_shown(r, (enum phase_id)p))
+			json_object_set_new(phases, phase_defs[p].name, stats_object(&g->phase[p]));
 	json_object_set_new(o, "phases", phases);
 	if (gi == r->baseline) {
 		json_object_set_new(o, "compare", json_null());
@@ -209,6 +220,8 @@ group_object(const struct report *r, size_t gi)
 		const struct phase_compare *c = &g->cmp[p];
 		json_t *jc;
 
+		if (!report_phase_shown(r, (enum phase_id)p))
+			continue;
 		if (!c->valid) {
 			json_object_set_new(cmp, phase_defs[p].name, json_null());
 			continue;
@@ -238,6 +251,27 @@ dump(FILE *f, json_t *j)
 	return rc;
 }
 
+/* stopped tasks per diagnosis: [{"diagnosis":ID,"cause":...,"next_step":...,"n":N}] */
+static json_t *
+diagnosis_array(const struct report *r)
+{
+	const char *ids[64];
+	size_t counts[64], n = report_diagnosis_counts(r, ids, counts, 64);
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < n; i++) {
+		const struct diag_rule *d = diagnose_rule(ids[i]);
+		json_t *o = json_object();
+
+		json_object_set_new(o, "diagnosis", jstr(ids[i]));
+		json_object_set_new(o, "cause", jstr(d->cause));
+		json_object_set_new(o, "next_step", jstr(d->next_step));
+		json_object_set_new(o, "n", json_integer((json_int_t)counts[i]));
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
 static int
 write_groups(FILE *f, const struct report *r)
 {
@@ -248,7 +282,8 @@ write_groups(FILE *f, const struct report *r)
 	for (size_t g = 0; g < r->ngroups; g++)
 		if (fputs(g ? ",\n" : "\n", f) == EOF || dump(f, group_object(r, g)) != 0)
 			return -1;
-	if (fputs("\n],\n\"baseline\":", f) == EOF)
+	if (fputs("\n],\n\"diagnosis\":", f) == EOF || dump(f, diagnosis_array(r)) != 0 ||
+	    fputs(",\n\"baseline\":", f) == EOF)
 		return -1;
 	base = r->ngroups > 0 ? jstr(r->groups[r->baseline].name) : json_null();
 	if (dump(f, base) != 0 || fputs("}\n", f) == EOF)

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "ecsprof/buf.h"
+#include "ecsprof/diagnose.h"
 #include "ecsprof/phase.h"
 #include "ecsprof/table.h"
 #include "ecsprof/xalloc.h"
@@ -41,8 +42,13 @@ static const struct tcol tcols[] = {
 	{ COL_PULL_S,          0, 0,  0,  false },
 	{ COL_START_S,         0, 0,  0,  false },
 	{ COL_TOTAL_S,         0, 0,  0,  false },
+	{ COL_READY_S,         1, 0,  0,  false },
+	{ COL_SERVING_S,       1, 0,  0,  false },
 	{ COL_CONNECTIVITY_S,  5, 0,  0,  false },
 	{ COL_IMAGE,           7, 48, 0,  false },
+	{ COL_BILLED_STARTUP_S, 8, 0, 0,  false },
+	{ COL_STARTUP_COST_USD, 8, 0, 0,  false },
+	{ COL_DIAGNOSIS,       8, 0,  0,  false },
 };
 #define NTCOLS (sizeof tcols / sizeof tcols[0])
 
@@ -271,13 +277,17 @@ plan(const struct report *r, int width, bool verbose, struct layout *l)
 		l->width[c] -= cut;
 		total -= cut;
 	}
-	for (int prio = 1; prio <= 7; prio++) {
+	for (int prio = 1; prio <= 8; prio++) {
 		for (size_t c = 0; c < NTCOLS; c++) {
 			int w = natural[c];
 
 			if (tcols[c].priority != prio)
 				continue;
 			if (tcols[c].col == COL_GROUP && r->ngroups < 2)
+				continue;
+			/* time to serving only where some task has a healthy_at */
+			if ((tcols[c].col == COL_READY_S || tcols[c].col == COL_SERVING_S) &&
+			    !r->any_healthy)
 				continue;
 			if (!verbose && tcols[c].cap > 0 && w > tcols[c].cap)
 				w = tcols[c].cap;
@@ -316,7 +326,8 @@ row_line(struct buf *line, const struct report *r, const struct report_row *row,
 
 		if (l->width[c] == 0)
 			continue;
-		right = report_columns[tcols[c].col].kind == COL_DURATION;
+		right = report_columns[tcols[c].col].kind == COL_DURATION ||
+			report_columns[tcols[c].col].kind == COL_NUMBER;
 		s = row != NULL ? tcell(r, row, &tcols[c], l, out, sizeof out)
 				: report_columns[tcols[c].col].title;
 		if (!first)
@@ -325,6 +336,19 @@ row_line(struct buf *line, const struct report *r, const struct report_row *row,
 		first = false;
 	}
 	return rc;
+}
+
+/* "  -> cause; next: step" under a footnote, when a rule knows the reason */
+static int
+diagnosis_note(FILE *f, struct buf *line, const struct task *t)
+{
+	const struct diag_rule *d = diagnose_task(t);
+
+	if (d == NULL)
+		return 0;
+	if (buf_addf(line, "  -> %s; next: %s", d->cause, d->next_step) != 0)
+		return -1;
+	return put_line(f, line);
 }
 
 static int
@@ -347,7 +371,24 @@ footnotes(FILE *f, struct buf *line, const struct report *r, const struct layout
 		sanitise(why != NULL ? why : "no reason given", reason, sizeof reason);
 		if ((!any && put_line(f, line) != 0) ||
 		    buf_addf(line, "* %s stopped before RUNNING (%s): %s", id, code, reason) != 0 ||
-		    put_line(f, line) != 0)
+		    put_line(f, line) != 0 || diagnosis_note(f, line, t) != 0)
+			return -1;
+		any = true;
+	}
+	/* and tasks that ran, then stopped for a reason worth fixing */
+	for (size_t i = 0; i < r->nrows; i++) {
+		const struct task *t = r->rows[i].task;
+		const struct diag_rule *d = diagnose_task(t);
+
+		if (failed_start(t) || d == NULL || strcmp(d->next_step, "nothing to fix") == 0)
+			continue;
+		tcell(r, &r->rows[i], &tcols[0], l, id, sizeof id);
+		sanitise(t->stop_code != NULL ? t->stop_code : "no stop code", code, sizeof code);
+		sanitise(t->stopped_reason != NULL ? t->stopped_reason : "no reason given", reason,
+			 sizeof reason);
+		if ((!any && put_line(f, line) != 0) ||
+		    buf_addf(line, "* %s stopped after RUNNING (%s): %s", id, code, reason) != 0 ||
+		    put_line(f, line) != 0 || diagnosis_note(f, line, t) != 0)
 			return -1;
 		any = true;
 	}
@@ -444,6 +485,8 @@ group_block(FILE *f, struct buf *line, const struct report *r, size_t gi, int wi
 		const struct stats_summary *st = &g->phase[p];
 		double vals[] = { st->min, st->p50, st->p90, st->p99, st->max, st->mean };
 
+		if (!report_phase_shown(r, (enum phase_id)p))
+			continue;
 		rc |= put_cell(line, phase_defs[p].name, PHASE_W, false, false);
 		snprintf(v, sizeof v, "%zu", st->n);
 		rc |= put_cell(line, v, 4, true, false);
@@ -456,12 +499,54 @@ group_block(FILE *f, struct buf *line, const struct report *r, size_t gi, int wi
 		}
 		rc |= put_line(f, line);
 	}
+	if (g->cost_n > 0) {
+		char text[512], more[160] = "";
+
+		if (isfinite(g->cost_delta_per_1000_usd))
+			snprintf(more, sizeof more, ", $%.2f %s per 1,000 starts than %s",
+				 fabs(g->cost_delta_per_1000_usd),
+				 g->cost_delta_per_1000_usd < 0 ? "less" : "more",
+				 r->groups[r->baseline].name);
+		snprintf(text, sizeof text, "startup cost: $%.6f per start (mean of %zu, $%.2f per "
+			 "1,000 starts)%s", g->cost_mean_usd, g->cost_n, g->cost_mean_usd * 1000.0,
+			 more);
+		rc |= put_wrapped(f, line, text, width);
+	}
 	if (gi == r->baseline || r->ngroups < 2)
 		return rc;
 	for (int p = 0; p < PHASE_COUNT; p++) {
+		if (!report_phase_shown(r, (enum phase_id)p))
+			continue;
 		report_verdict(r, gi, (enum phase_id)p, verdict, sizeof verdict);
 		sanitise(verdict, name, sizeof name);
 		rc |= put_wrapped(f, line, name, width);
+	}
+	return rc;
+}
+
+/* Stopped tasks counted per cause, each with its next step. */
+static int
+diagnosis_block(FILE *f, struct buf *line, const struct report *r, int width)
+{
+	const char *ids[64];
+	size_t counts[64], n = report_diagnosis_counts(r, ids, counts, 64), total = 0;
+	char text[CELL_SIZE];
+	int rc = 0;
+
+	if (n == 0)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		total += counts[i];
+	rc |= put_line(f, line);
+	rc |= buf_addf(line, "DIAGNOSIS: %zu stopped task%s with a known cause", total,
+		       total == 1 ? "" : "s");
+	rc |= put_line(f, line);
+	for (size_t i = 0; i < n; i++) {
+		const struct diag_rule *d = diagnose_rule(ids[i]);
+
+		snprintf(text, sizeof text, "%zu x %s: %s; next: %s", counts[i], d->id, d->cause,
+			 d->next_step);
+		rc |= put_wrapped(f, line, text, width);
 	}
 	return rc;
 }
@@ -483,6 +568,7 @@ table_write_summary(FILE *f, const struct report *r, int width, struct err *err)
 			rc |= put_line(f, &line);
 		rc |= group_block(f, &line, r, g, width);
 	}
+	rc |= diagnosis_block(f, &line, r, width);
 	buf_cleanup(&line);
 	return err_check_write(f, rc, "table", err);
 }

@@ -386,6 +386,7 @@ build_details(const struct view *v, const struct report_row *row, struct lines *
 		lines_add(l, "  stop code %s", nz(t->stop_code));
 		lines_add(l, "  reason %s", nz(t->stopped_reason));
 	}
+	tui_serving_details(r, row, l, lines_add);
 	lines_add(l, "  %s %s %s, capacity %s, %s, cpu %s, memory %s", nz(t->launch_type),
 		  nz(t->platform_family), nz(t->platform_version), nz(t->capacity_provider),
 		  nz(t->availability_zone), nz(t->cpu), nz(t->memory));
@@ -550,6 +551,8 @@ draw_summary(struct view *v)
 		attrset(A_NORMAL);
 		for (int ph = 0; ph < PHASE_COUNT; ph++) {
 			const struct stats_summary *s = &grp->phase[ph];
+			if (!report_phase_shown(r, (enum phase_id)ph))
+				continue;
 			if (s->n > 0) {
 				tui_format_duration((int64_t)(s->p50 * 1000.0 + 0.5), 8, a, sizeof a);
 				tui_format_duration((int64_t)(s->p90 * 1000.0 + 0.5), 8, b, sizeof b);

@@ -92,4 +92,10 @@ int tui_view_key(struct view *v, int key);
 /* tui_draw.c: one whole screen from the model */
 void tui_draw(struct view *v);
 
+/* tui_serving.c: the details pane's diagnosis, time to serving and startup cost lines,
+ * added through add (tui_draw.c's line list). */
+struct lines;
+void tui_serving_details(const struct report *r, const struct report_row *row, struct lines *l,
+			 void (*add)(struct lines *, const char *, ...));
+
 #endif

@@ -60,11 +60,12 @@ assert len(d[\"tasks\"]) == len(rows) > 0, (len(d[\"tasks\"]), len(rows))
 assert [t[\"task_arn\"] for t in d[\"tasks\"]] == [r[\"task_arn\"] for r in rows]
 assert all(isinstance(g[\"phases\"][\"pull\"][\"n\"], int) for g in d[\"groups\"])
 " "$1/t.json" "$1/t.csv"' "$ECSPROF" "$TMP" "${EX[@]}"
-ok "summary json has only groups and the baseline" \
+ok "summary json has only groups, the diagnosis counts and the baseline" \
 	bash -c '"$0" report --summary --format json "${@:2}" | python3 -c "
 import json, sys
 d = json.load(sys.stdin)
-assert sorted(d) == [\"baseline\", \"groups\"], sorted(d)
+assert sorted(d) == [\"baseline\", \"diagnosis\", \"groups\"], sorted(d)
+assert all(sorted(x) == [\"cause\", \"diagnosis\", \"n\", \"next_step\"] for x in d[\"diagnosis\"])
 assert [g[\"name\"] for g in d[\"groups\"] if g[\"baseline\"]] == [d[\"baseline\"]]
 "' "$ECSPROF" "${EX[@]}"
 ok "hostile cells: json parses and keeps them verbatim" \

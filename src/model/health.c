@@ -1,0 +1,65 @@
+/* health: healthy_at from task metadata, or from what successive polls saw. */
+#include <string.h>
+
+#include "ecsprof/health.h"
+
+void
+health_from_containers(struct task *t)
+{
+	int64_t last = TS_NONE;
+
+	for (size_t i = 0; i < t->ncontainers; i++) {
+		const struct container *c = &t->containers[i];
+
+		if (c->essential == TRI_NO || c->health_status == NULL)
+			continue;
+		if (strcmp(c->health_status, "HEALTHY") != 0 || !c->has_health_since)
+			return;
+		if (last == TS_NONE || c->health_since_ms > last)
+			last = c->health_since_ms;
+	}
+	if (last == TS_NONE)
+		return;
+	t->ts[TS_HEALTHY] = last;
+	t->healthy_observed = false;
+	t->healthy_resolution_ms = 0;
+}
+
+bool
+health_is_healthy(const struct task *t)
+{
+	return t->health_status != NULL && strcmp(t->health_status, "HEALTHY") == 0;
+}
+
+void
+health_observe(struct task_set *cur, struct task_set *prev, int64_t prev_poll_ms,
+	       int64_t now_ms)
+{
+	for (size_t i = 0; i < cur->len; i++) {
+		struct task *t = &cur->tasks[i];
+		const struct task *p;
+		int64_t at, res;
+
+		if (t->ts[TS_HEALTHY] != TS_NONE || prev == NULL)
+			continue;
+		p = t->arn != NULL ? task_set_find(prev, t->arn) : NULL;
+		if (p != NULL && p->ts[TS_HEALTHY] != TS_NONE) {
+			t->ts[TS_HEALTHY] = p->ts[TS_HEALTHY];
+			t->healthy_observed = p->healthy_observed;
+			t->healthy_resolution_ms = p->healthy_resolution_ms;
+			continue;
+		}
+		if (!health_is_healthy(t))
+			continue;
+		if (p != NULL ? health_is_healthy(p)
+			      : t->ts[TS_CREATED] == TS_NONE || t->ts[TS_CREATED] < prev_poll_ms)
+			continue;
+		at = t->fetched_at_ms != TS_NONE ? t->fetched_at_ms : now_ms;
+		res = at - prev_poll_ms;
+		if (t->ts[TS_STARTED] != TS_NONE && at - t->ts[TS_STARTED] < res)
+			res = at - t->ts[TS_STARTED];
+		t->ts[TS_HEALTHY] = at;
+		t->healthy_observed = true;
+		t->healthy_resolution_ms = res > 0 ? res : 0;
+	}
+}

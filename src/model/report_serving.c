@@ -1,0 +1,132 @@
+/* report_serving: the report's time-to-serving, startup-cost and diagnosis columns, the
+ * groups' cost figures and the diagnosis counts, kept apart from report.c so that the
+ * column table stays the one place every output reads. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ecsprof/cost.h"
+#include "ecsprof/diagnose.h"
+#include "ecsprof/report.h"
+
+const char *
+report_serving_text(const struct report *r, const struct report_row *row, enum col_id c,
+		    char *buf, size_t size)
+{
+	const struct task *t = row->task;
+	const struct diag_rule *d;
+
+	switch (c) {
+	case COL_HEALTHY_SOURCE:
+		if (t->ts[TS_HEALTHY] == TS_NONE)
+			return NULL;
+		return t->healthy_observed ? "observed" : "metadata";
+	case COL_DIAGNOSIS:
+		return (d = diagnose_task(t)) != NULL ? d->id : NULL;
+	case COL_DIAGNOSIS_CAUSE:
+		return (d = diagnose_task(t)) != NULL ? d->cause : NULL;
+	case COL_DIAGNOSIS_NEXT:
+		return (d = diagnose_task(t)) != NULL ? d->next_step : NULL;
+	case COL_STARTUP_COST_USD: {
+		double usd = cost_startup_usd(r != NULL ? &r->prices : NULL, t);
+
+		if (buf == NULL || size == 0)
+			return NULL;
+		buf[0] = '\0';
+		if (isfinite(usd))
+			snprintf(buf, size, "%.6f", usd);
+		return buf;
+	}
+	default:
+		return NULL;
+	}
+}
+
+int64_t
+report_serving_ms(const struct report *r, const struct report_row *row, enum col_id c)
+{
+	const struct task *t = row->task;
+
+	switch (c) {
+	case COL_HEALTHY_RES_S:
+		return t->ts[TS_HEALTHY] != TS_NONE && t->healthy_observed ?
+		       t->healthy_resolution_ms : TS_NONE;
+	case COL_BILLED_STARTUP_S:
+		return cost_billed_ms(t);
+	case COL_STARTUP_COST_USD: {
+		double usd;
+
+		if (r == NULL)
+			return TS_NONE;
+		usd = cost_startup_usd(&r->prices, t);
+		return isfinite(usd) ? (int64_t)llround(usd * 1e6) : TS_NONE;
+	}
+	default:
+		return TS_NONE;
+	}
+}
+
+void
+report_serving_build(struct report *r)
+{
+	for (size_t i = 0; i < r->nrows; i++) {
+		const struct task *t = r->rows[i].task;
+		double usd = cost_startup_usd(&r->prices, t);
+
+		if (t->ts[TS_HEALTHY] != TS_NONE)
+			r->any_healthy = true;
+		if (r->rows[i].group < r->ngroups && isfinite(usd)) {
+			struct report_group *g = &r->groups[r->rows[i].group];
+
+			g->cost_n++;
+			g->cost_sum_usd += usd;
+		}
+	}
+	for (size_t g = 0; g < r->ngroups; g++) {
+		struct report_group *gr = &r->groups[g];
+
+		gr->cost_mean_usd = gr->cost_n > 0 ? gr->cost_sum_usd / (double)gr->cost_n : NAN;
+	}
+	for (size_t g = 0; g < r->ngroups; g++) {
+		const struct report_group *base = &r->groups[r->baseline];
+		struct report_group *gr = &r->groups[g];
+
+		gr->cost_delta_per_1000_usd = NAN;
+		if (g != r->baseline && gr->cost_n > 0 && base->cost_n > 0)
+			gr->cost_delta_per_1000_usd = (gr->cost_mean_usd - base->cost_mean_usd) * 1000.0;
+	}
+}
+
+bool
+report_phase_shown(const struct report *r, enum phase_id p)
+{
+	return !phase_is_extra(p) || r->any_healthy;
+}
+
+size_t
+report_diagnosis_counts(const struct report *r, const char **ids, size_t *counts, size_t max)
+{
+	size_t n = 0;
+
+	/* a rule id may appear on several rows of the table: count by id */
+	for (size_t k = 0; k < diag_nrules; k++) {
+		const char *id = diag_rules[k].id;
+		size_t c = 0, j;
+
+		for (j = 0; j < n; j++)
+			if (strcmp(ids[j], id) == 0)
+				break;
+		if (j < n)
+			continue;
+		for (size_t i = 0; i < r->nrows; i++) {
+			const struct diag_rule *d = diagnose_task(r->rows[i].task);
+
+			c += d != NULL && strcmp(d->id, id) == 0;
+		}
+		if (c > 0 && n < max) {
+			ids[n] = id;
+			counts[n++] = c;
+		}
+	}
+	return n;
+}

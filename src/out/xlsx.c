@@ -1,0 +1,376 @@
+/* xlsx: the workbook. libxlsxwriter writes a named file, so the workbook goes to a
+ * temporary file first and is then copied to the caller's stream, which keeps -o atomic
+ * (app_write's rename) and lets a pipe take it too. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <xlsxwriter.h>
+
+#include "ecsprof/phase.h"
+#include "ecsprof/xalloc.h"
+#include "ecsprof/xlsx.h"
+
+/* Excel refuses longer strings in a cell */
+#define XLSX_CELL_MAX 32767
+/* above this many rows keep memory flat: rows go straight to disk (inline strings) */
+#define XLSX_CONSTANT_MEMORY_ROWS 20000
+
+struct xlsx {
+	lxw_workbook *wb;
+	lxw_format *head, *when, *secs, *num, *ratio, *pval, *text;
+	lxw_error error;     /* the first failure */
+};
+
+static void
+note(struct xlsx *x, lxw_error e)
+{
+	if (e != LXW_NO_ERROR && x->error == LXW_NO_ERROR)
+		x->error = e;
+}
+
+static void
+put_text(struct xlsx *x, lxw_worksheet *ws, lxw_row_t r, lxw_col_t c, const char *s)
+{
+	if (s == NULL || *s == '\0')
+		return;
+	if (strlen(s) > XLSX_CELL_MAX) {
+		char *cut = xstrndup(s, XLSX_CELL_MAX);
+
+		/* do not leave half a UTF-8 sequence at the end */
+		for (size_t n = XLSX_CELL_MAX; n > 0 && ((unsigned char)cut[n - 1] & 0xc0) == 0x80; n--)
+			cut[n - 1] = '\0';
+		size_t n = strlen(cut);
+		if (n > 0 && (unsigned char)cut[n - 1] >= 0xc0)
+			cut[n - 1] = '\0';
+		note(x, worksheet_write_string(ws, r, c, cut, x->text));
+		free(cut);
+		return;
+	}
+	note(x, worksheet_write_string(ws, r, c, s, x->text));
+}
+
+static void
+put_num(struct xlsx *x, lxw_worksheet *ws, lxw_row_t r, lxw_col_t c, double v, lxw_format *fmt)
+{
+	if (isfinite(v))
+		note(x, worksheet_write_number(ws, r, c, v, fmt));
+}
+
+/* epoch ms -> Excel's serial date (days since 1899-12-30, UTC) */
+static double
+excel_date(int64_t ms)
+{
+	return (double)ms / 86400000.0 + 25569.0;
+}
+
+/* "256" -> 256; "1 vCPU" stays text */
+static bool
+as_number(const char *s, double *v)
+{
+	char *end;
+
+	if (s == NULL || *s == '\0')
+		return false;
+	errno = 0;
+	*v = strtod(s, &end);
+	return errno == 0 && *end == '\0' && isfinite(*v);
+}
+
+static void
+formats(struct xlsx *x)
+{
+	x->head = workbook_add_format(x->wb);
+	format_set_bold(x->head);
+	format_set_bg_color(x->head, 0xE8ECF1);
+	format_set_bottom(x->head, LXW_BORDER_THIN);
+	x->when = workbook_add_format(x->wb);
+	format_set_num_format(x->when, "yyyy-mm-dd hh:mm:ss.000");
+	x->secs = workbook_add_format(x->wb);
+	format_set_num_format(x->secs, "0.000");
+	x->num = workbook_add_format(x->wb);
+	format_set_num_format(x->num, "0");
+	x->ratio = workbook_add_format(x->wb);
+	format_set_num_format(x->ratio, "0.000");
+	x->pval = workbook_add_format(x->wb);
+	format_set_num_format(x->pval, "0.0000");
+	x->text = NULL;
+}
+
+static void
+tasks_sheet(struct xlsx *x, const struct report *r)
+{
+	lxw_worksheet *ws = workbook_add_worksheet(x->wb, "Tasks");
+	double width[COL_COUNT];
+	char cell[1024];
+
+	if (ws == NULL) {
+		note(x, LXW_ERROR_MEMORY_MALLOC_FAILED);
+		return;
+	}
+	/* widths first: in constant-memory mode rows leave as they are written */
+	for (int c = 0; c < COL_COUNT; c++) {
+		size_t w = strlen(report_columns[c].name) + 3;
+
+		if (report_columns[c].kind == COL_TIME)
+			w = w < 24 ? 24 : w;
+		else if (report_columns[c].kind == COL_DURATION)
+			w = w < 11 ? 11 : w;
+		else
+			for (size_t i = 0; i < r->nrows && i < 2000; i++) {
+				size_t n = strlen(report_cell(r, &r->rows[i], (enum col_id)c, cell,
+							      sizeof cell)) + 2;
+				if (n > w)
+					w = n;
+			}
+		width[c] = w > 60 ? 60 : (double)w;
+		note(x, worksheet_set_column(ws, (lxw_col_t)c, (lxw_col_t)c, width[c], NULL));
+	}
+	for (int c = 0; c < COL_COUNT; c++)
+		note(x, worksheet_write_string(ws, 0, (lxw_col_t)c, report_columns[c].name, x->head));
+	for (size_t i = 0; i < r->nrows; i++) {
+		const struct report_row *row = &r->rows[i];
+		lxw_row_t y = (lxw_row_t)(i + 1);
+
+		for (int c = 0; c < COL_COUNT; c++) {
+			int64_t ms;
+			double v;
+
+			switch (report_columns[c].kind) {
+			case COL_TIME:
+				if ((ms = report_cell_ms(row, (enum col_id)c)) != TS_NONE)
+					put_num(x, ws, y, (lxw_col_t)c, excel_date(ms), x->when);
+				break;
+			case COL_DURATION:
+				if ((ms = report_cell_ms(row, (enum col_id)c)) != TS_NONE)
+					put_num(x, ws, y, (lxw_col_t)c, (double)ms / 1000.0, x->secs);
+				break;
+			case COL_TEXT: {
+				/* report_cell cuts at the buffer: long reasons come straight from the task */
+				const char *s = c == COL_STOPPED_REASON ? row->task->stopped_reason :
+						report_cell(r, row, (enum col_id)c, cell, sizeof cell);
+
+				if ((c == COL_CPU || c == COL_MEMORY) && as_number(s, &v))
+					put_num(x, ws, y, (lxw_col_t)c, v, x->num);
+				else
+					put_text(x, ws, y, (lxw_col_t)c, s);
+				break;
+			}
+			case COL_NUMBER:   /* startup_cost_usd */
+				if (as_number(report_cell(r, row, (enum col_id)c, cell, sizeof cell), &v))
+					put_num(x, ws, y, (lxw_col_t)c, v, x->num);
+				break;
+			}
+		}
+	}
+	worksheet_freeze_panes(ws, 1, 0);
+	note(x, worksheet_autofilter(ws, 0, 0, (lxw_row_t)r->nrows, COL_COUNT - 1));
+}
+
+static const char *const summary_heads[] = {
+	"group", "phase", "n", "min_s", "p50_s", "p90_s", "p99_s", "max_s", "mean_s",
+	"baseline", "p50_delta_s", "p50_ratio", "p90_delta_s", "p90_ratio", "p_value",
+	"pull_share", "verdict",
+};
+#define NSUMMARY (sizeof summary_heads / sizeof summary_heads[0])
+
+static void
+summary_sheet(struct xlsx *x, const struct report *r)
+{
+	lxw_worksheet *ws = workbook_add_worksheet(x->wb, "Summary");
+	lxw_row_t y = 1;
+	char verdict[512];
+	size_t gw = 8;
+
+	if (ws == NULL) {
+		note(x, LXW_ERROR_MEMORY_MALLOC_FAILED);
+		return;
+	}
+	for (size_t g = 0; g < r->ngroups; g++)
+		if (strlen(r->groups[g].name) + 2 > gw)
+			gw = strlen(r->groups[g].name) + 2;
+	gw = gw > 40 ? 40 : gw;
+	note(x, worksheet_set_column(ws, 0, 0, (double)gw, NULL));
+	note(x, worksheet_set_column(ws, 1, 1, 14, NULL));
+	note(x, worksheet_set_column(ws, 2, 8, 9, NULL));
+	note(x, worksheet_set_column(ws, 9, 9, (double)gw, NULL));
+	note(x, worksheet_set_column(ws, 10, 15, 12, NULL));
+	note(x, worksheet_set_column(ws, 16, 16, 90, NULL));
+	for (size_t c = 0; c < NSUMMARY; c++)
+		note(x, worksheet_write_string(ws, 0, (lxw_col_t)c, summary_heads[c], x->head));
+	for (size_t g = 0; g < r->ngroups; g++) {
+		const struct report_group *gr = &r->groups[g];
+
+		for (int p = 0; p < PHASE_COUNT; p++, y++) {
+			const struct stats_summary *s = &gr->phase[p];
+			const struct phase_compare *cmp = &gr->cmp[p];
+			bool have = s->n > 0, compared = g != r->baseline && cmp->valid;
+
+			/* the summary CSV's phases: ready and serving are task columns there */
+			if (phase_is_extra((enum phase_id)p)) {
+				y--;
+				continue;
+			}
+			double st[] = { s->min, s->p50, s->p90, s->p99, s->max, s->mean };
+
+			put_text(x, ws, y, 0, gr->name);
+			put_text(x, ws, y, 1, phase_defs[p].name);
+			put_num(x, ws, y, 2, (double)s->n, x->num);
+			for (int k = 0; k < 6 && have; k++)
+				put_num(x, ws, y, (lxw_col_t)(3 + k), st[k], x->secs);
+			if (compared) {
+				put_text(x, ws, y, 9, r->groups[r->baseline].name);
+				put_num(x, ws, y, 10, cmp->p50_delta_s, x->secs);
+				put_num(x, ws, y, 11, cmp->p50_ratio, x->ratio);
+				put_num(x, ws, y, 12, cmp->p90_delta_s, x->secs);
+				put_num(x, ws, y, 13, cmp->p90_ratio, x->ratio);
+				put_num(x, ws, y, 14, cmp->p_value, x->pval);
+			}
+			put_num(x, ws, y, 15, gr->pull_share, x->ratio);
+			if (r->ngroups > 1) {
+				report_verdict(r, g, (enum phase_id)p, verdict, sizeof verdict);
+				put_text(x, ws, y, 16, verdict);
+			}
+		}
+	}
+	worksheet_freeze_panes(ws, 1, 1);
+	note(x, worksheet_autofilter(ws, 0, 0, y - 1, NSUMMARY - 1));
+}
+
+/* a stacked bar per task (Tasks!task_id against provision_s, pull_s, start_s) or, for a
+ * large set, per group of its p50s (a small table on this sheet) */
+static void
+chart_sheet(struct xlsx *x, const struct report *r)
+{
+	static const lxw_color_t colours[3] = { 0x8E9BB0, 0xE8833A, 0x3F9E5A };
+	static const enum col_id cols[3] = { COL_PROVISION_S, COL_PULL_S, COL_START_S };
+	lxw_worksheet *ws = workbook_add_worksheet(x->wb, "Chart");
+	lxw_chart *ch = workbook_add_chart(x->wb, LXW_CHART_BAR_STACKED);
+	bool per_task = r->nrows <= XLSX_CHART_TASKS;
+	size_t nbars = per_task ? r->nrows : r->ngroups;
+	const char *sheet = per_task ? "Tasks" : "Chart";
+	lxw_row_t first = 1, last = (lxw_row_t)nbars;
+	lxw_col_t cat = per_task ? COL_TASK_ID : 0;
+	char title[128];
+
+	if (ws == NULL || ch == NULL) {
+		note(x, LXW_ERROR_MEMORY_MALLOC_FAILED);
+		return;
+	}
+	if (nbars == 0)
+		return;
+	if (!per_task) {
+		static const char *const heads[] = { "group", "tasks", "provision p50 (s)",
+						     "pull p50 (s)", "start p50 (s)" };
+
+		note(x, worksheet_set_column(ws, 0, 0, 24, NULL));
+		note(x, worksheet_set_column(ws, 1, 4, 16, NULL));
+		for (lxw_col_t c = 0; c < 5; c++)
+			note(x, worksheet_write_string(ws, 0, c, heads[c], x->head));
+		for (size_t g = 0; g < r->ngroups; g++) {
+			put_text(x, ws, (lxw_row_t)(g + 1), 0, r->groups[g].name);
+			put_num(x, ws, (lxw_row_t)(g + 1), 1, (double)r->groups[g].ntasks, x->num);
+			for (int p = 0; p < 3; p++)
+				put_num(x, ws, (lxw_row_t)(g + 1), (lxw_col_t)(2 + p),
+					r->groups[g].phase[p].p50, x->secs);
+		}
+	}
+	for (int p = 0; p < 3; p++) {
+		lxw_chart_series *s = chart_add_series(ch, NULL, NULL);
+		lxw_chart_fill fill = { .color = colours[p] };
+		lxw_col_t vc = per_task ? (lxw_col_t)cols[p] : (lxw_col_t)(2 + p);
+
+		if (s == NULL) {
+			note(x, LXW_ERROR_MEMORY_MALLOC_FAILED);
+			return;
+		}
+		chart_series_set_categories(s, sheet, first, cat, last, cat);
+		chart_series_set_values(s, sheet, first, vc, last, vc);
+		chart_series_set_name(s, phase_defs[p].name);
+		chart_series_set_fill(s, &fill);
+	}
+	if (per_task)
+		snprintf(title, sizeof title, "Startup phases per task (%zu tasks)", r->nrows);
+	else
+		snprintf(title, sizeof title, "p50 startup phases per group (%zu tasks)", r->nrows);
+	chart_title_set_name(ch, title);
+	chart_axis_set_name(ch->y_axis, "seconds");
+	chart_axis_set_reverse(ch->x_axis);   /* the first task at the top, as in the sheet */
+	chart_legend_set_position(ch, LXW_CHART_LEGEND_TOP);
+	chart_set_series_gap(ch, 40);
+	lxw_chart_options co = { .x_scale = 2.2, .y_scale = 1 };
+	double h = 90.0 + 16.0 * (double)nbars;
+
+	co.y_scale = h < 288 ? 1 : h / 288.0;
+	note(x, worksheet_insert_chart_opt(ws, 1, per_task ? 1 : 6, ch, &co));
+}
+
+/* the finished workbook into f */
+static int
+copy_file(const char *path, FILE *f, struct err *err)
+{
+	FILE *in = fopen(path, "rb");
+	char chunk[65536];
+	size_t n;
+	int rc = 0;
+
+	if (in == NULL)
+		return err_set(err, ERR_IO, "xlsx: cannot read back %s: %s", path, strerror(errno));
+	while ((n = fread(chunk, 1, sizeof chunk, in)) > 0)
+		if (fwrite(chunk, 1, n, f) != n) {
+			rc = err_set(err, ERR_IO, "xlsx: write failed: %s", strerror(errno));
+			break;
+		}
+	if (rc == 0 && ferror(in))
+		rc = err_set(err, ERR_IO, "xlsx: cannot read back %s: %s", path, strerror(errno));
+	fclose(in);
+	return rc;
+}
+
+int
+xlsx_write(FILE *f, const struct report *r, struct err *err)
+{
+	const char *dir = getenv("TMPDIR");
+	struct xlsx x = { 0 };
+	lxw_workbook_options wo = { .constant_memory = r->nrows > XLSX_CONSTANT_MEMORY_ROWS };
+	char *path;
+	int fd, rc;
+
+	if (dir == NULL || *dir == '\0')
+		dir = "/tmp";
+	path = xasprintf("%s/ecsprof-xlsx-XXXXXX", dir);
+	fd = mkstemp(path);
+	if (fd < 0) {
+		rc = err_set(err, ERR_IO, "xlsx: cannot create a temporary file in %s: %s", dir,
+			     strerror(errno));
+		free(path);
+		return rc;
+	}
+	close(fd);
+	wo.tmpdir = (char *)dir;
+	x.wb = workbook_new_opt(path, &wo);
+	if (x.wb == NULL) {
+		unlink(path);
+		rc = err_set(err, ERR_IO, "xlsx: cannot start a workbook in %s", path);
+		free(path);
+		return rc;
+	}
+	formats(&x);
+	tasks_sheet(&x, r);
+	summary_sheet(&x, r);
+	chart_sheet(&x, r);
+	lxw_error closed = workbook_close(x.wb);   /* frees the workbook in any case */
+
+	if (x.error != LXW_NO_ERROR || closed != LXW_NO_ERROR)
+		rc = err_set(err, ERR_IO, "xlsx: %s", lxw_strerror(x.error != LXW_NO_ERROR ?
+								   x.error : closed));
+	else
+		rc = copy_file(path, f, err);
+	unlink(path);
+	free(path);
+	if (rc != 0)
+		return -1;
+	return err_check_write(f, 0, "xlsx", err);
+}

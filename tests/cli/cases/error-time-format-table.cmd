@@ -1,0 +1,1 @@
+ecsprof report --format table --time-format epoch examples/scaleout.json

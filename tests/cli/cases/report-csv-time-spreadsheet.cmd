@@ -1,0 +1,1 @@
+ecsprof report --format csv --time-format spreadsheet tests/fixtures/input/describe_epoch.json
