@@ -3,12 +3,13 @@
 pull timestamps, and cannot throttle, fail, skew or time out on purpose).
 
 Serves ListTasks, DescribeTasks, DescribeServices and ListClusters (awsJson1_1) from a
-scenario JSON file, on 127.0.0.1 and a free port, which it prints on the first line of
+scenario JSON file, and RunTask, StopTask and DescribeTaskDefinition from its
+"taskDefinitions" (see RUNTASK below), on 127.0.0.1 and a free port, which it prints on the first line of
 stdout. Every request must carry a valid SigV4 signature (recomputed with botocore);
 otherwise the answer is what AWS would say (InvalidSignatureException, ...).
 
 Time is virtual: scenario times are seconds relative to t0 (the start of the server, or
-"t0" in the scenario); POST /_fake/advance {"seconds": N} moves it on, and a task shows
+"t0" in the scenario), and run "speed" times faster than real time (default 1); POST /_fake/advance {"seconds": N} moves it on, and a task shows
 only the timestamps that have passed (PROVISIONING -> PENDING -> RUNNING -> STOPPED).
 {"to": S} sets it to t0 + S instead, and {"freeze": true} stops it there.
 
@@ -44,6 +45,19 @@ Scenario:
                   "arch": "arm64" (attribute ecs.cpu-architecture)} ],
       "generate": {"count": 3000, "service": "web", "family": "web", "seed": 1,
                    "spread": 600, "stopped_fraction": 0.1} } } }
+
+RUNTASK: "taskDefinitions": {"web:7": {"cpu": "256", "memory": "512",
+    "compatibilities": ["EC2", "FARGATE"], "networkMode": "awsvpc", "healthCheck": false,
+    "provision": 10, "pull": [30, 32], "start": 2, "failPull": [3]}} -- RunTask starts tasks
+  whose phases are these seconds (a list is cycled over the tasks launched from that task
+  definition; failPull lists the launch indexes whose pull fails with
+  CannotPullContainerError). "runTaskFailures": [{"taskDefinition": "web:8", "count": 2,
+  "reason": "RESOURCE:MEMORY"}] makes the next 2 tasks asked for that task definition come
+  back in failures[] instead. RunTask refuses awsvpc without subnets, as ECS does, and
+  repeats the answer of a clientToken it has seen. StopTask stops a task at once
+  (stopCode UserInitiated, the reason given). GET /_fake/runtask returns the RunTask
+  request bodies in order; GET /_fake/state/CLUSTER every task's id, lastStatus,
+  desiredStatus, startedBy and tags.
 """
 import argparse
 import base64
@@ -76,6 +90,12 @@ class State:
         self.account = scenario.get("account", "123456789012")
         self.region = scenario.get("region", "us-east-1")
         self.t0 = float(scenario.get("t0", time.time()))
+        self.speed = float(scenario.get("speed", 1))
+        self.taskdefs = scenario.get("taskDefinitions", {})
+        self.run_failures = [dict(f) for f in scenario.get("runTaskFailures", [])]
+        self.launched = {}        # task definition -> tasks launched from it
+        self.runs = []            # RunTask request bodies, in order
+        self.tokens = {}          # clientToken -> the answer it got
         self.advanced = 0.0
         self.frozen = None
         self.creds = scenario.get("credentials", {"AKIDFAKE": "fakesecret"})
@@ -115,7 +135,7 @@ class State:
         """the virtual time tasks live in"""
         if self.frozen is not None:
             return self.frozen
-        return self.t0 + self.advanced + (time.time() - START)
+        return self.t0 + self.advanced + (time.time() - START) * self.speed
 
     def arn(self, kind, rest):
         return "arn:aws:ecs:%s:%s:%s/%s" % (self.region, self.account, kind, rest)
@@ -168,7 +188,8 @@ class State:
             out["connectivityAt"] = c + float(t["connectivity"])
         ps = c + float(t.get("provision", 10))
         out["pullStartedAt"] = ps
-        if t.get("failPull"):
+        if t.get("failPull") and (t.get("user_stop") is None
+                                  or t["user_stop"] > ps + float(t.get("pull", 5))):
             out["stoppingAt"] = ps + float(t.get("pull", 5))
             out["executionStoppedAt"] = out["stoppingAt"] + 1
             out["stoppedAt"] = out["stoppingAt"] + 2
@@ -177,6 +198,14 @@ class State:
         out["pullStoppedAt"] = pe
         st = pe + float(t.get("start", 1))
         out["startedAt"] = st
+        if t.get("user_stop") is not None:
+            # StopTask: the task goes down from that moment, whatever it was doing
+            sp = t["user_stop"]
+            out = {k: v for k, v in out.items() if v <= sp}
+            out["stoppingAt"] = sp
+            out["executionStoppedAt"] = sp + 1
+            out["stoppedAt"] = sp + 2
+            return out
         if t.get("stop_after") is not None:
             sp = st + float(t["stop_after"])
             out["stoppingAt"] = sp
@@ -238,7 +267,10 @@ class State:
         for k, v in ts.items():
             task[k] = round(v, 3)
         if "stoppingAt" in ts:
-            if t.get("failPull"):
+            if t.get("user_stop") is not None and ts["stoppingAt"] == t["user_stop"]:
+                task["stopCode"] = "UserInitiated"
+                task["stoppedReason"] = t.get("stop_reason") or "Task stopped by user"
+            elif t.get("failPull"):
                 task["stopCode"] = "TaskFailedToStart"
                 task["stoppedReason"] = ("CannotPullContainerError: pull image manifest has "
                                          "been retried 5 time(s): not found")
@@ -260,6 +292,8 @@ class State:
                             {"name": "privateIPv4Address", "value": "10.0.0.10"}]}]
         if t.get("arch"):
             task["attributes"] = [{"name": "ecs.cpu-architecture", "value": t["arch"]}]
+        if t.get("user_stop") is not None and "stoppingAt" not in ts:
+            task["desiredStatus"] = "STOPPED"
         return task
 
     def healthy(self, t, now):
@@ -325,6 +359,23 @@ class Handler(BaseHTTPRequestHandler):
         if self.path == "/_fake/stats":
             with S.lock:
                 self.send(200, dict(S.stats, **S.ecr.stats))
+            return
+        if self.path == "/_fake/runtask":
+            with S.lock:
+                self.send(200, {"runs": S.runs})
+            return
+        if self.path.startswith("/_fake/state/"):
+            c = S.clusters.get(self.path.rsplit("/", 1)[-1])
+            now = S.now()
+            out = []
+            for t in (c["tasks"] if c else []):
+                if S.visible(t, now):
+                    r = S.render(c, t, now)
+                    out.append({"id": t["id"], "lastStatus": r["lastStatus"],
+                                "desiredStatus": r["desiredStatus"],
+                                "startedBy": r.get("startedBy"),
+                                "tags": {g["key"]: g["value"] for g in r["tags"]}})
+            self.send(200, {"tasks": out})
             return
         if self.path.startswith("/_fake/tasks/"):
             # the task ids a client should see now, for tests to compare with
@@ -413,7 +464,7 @@ class Handler(BaseHTTPRequestHandler):
         if self.path == "/_fake/advance":
             with S.lock:
                 if "to" in d:   # seconds after t0
-                    S.advanced = float(d["to"]) - (time.time() - START)
+                    S.advanced = float(d["to"]) - (time.time() - START) * S.speed
                 S.advanced += float(d.get("seconds", 0))
                 S.frozen = None
                 if d.get("freeze"):
@@ -590,7 +641,7 @@ def describe_tasks(req):
             continue
         # a task's JSON changes only when another timestamp becomes visible
         tags = "TAGS" in (req.get("include") or [])
-        key = (len(S.status(t, now)[0]), tags, S.healthy(t, now))
+        key = (len(S.status(t, now)[0]), tags, S.healthy(t, now), t.get("user_stop"))
         cache = t.setdefault("_json", {})
         text = cache.get(key)
         if text is None:
@@ -666,8 +717,136 @@ def list_clusters(req):
     return res
 
 
+def taskdef_of(name):
+    """family, family:revision or ARN -> (key, definition)"""
+    short = name.rsplit("/", 1)[-1]
+    if ":" not in short:
+        revs = [k for k in S.taskdefs if k.split(":")[0] == short]
+        if revs:
+            short = max(revs, key=lambda k: int(k.split(":")[1]))
+    td = S.taskdefs.get(short)
+    if td is None:
+        raise ApiError(400, "ClientException", "Unable to describe task definition.")
+    return short, td
+
+
+def describe_task_definition(req):
+    key, td = taskdef_of(req.get("taskDefinition") or "")
+    fam, rev = key.split(":")
+    cont = {"name": fam, "image": td.get("image", "123456789012.dkr.ecr.%s.amazonaws.com/%s:"
+                                          "latest" % (S.region, fam)), "essential": True}
+    if td.get("healthCheck"):
+        cont["healthCheck"] = {"command": ["CMD-SHELL", "true"]}
+    out = {"taskDefinitionArn": S.arn("task-definition", key), "family": fam,
+           "revision": int(rev), "status": td.get("status", "ACTIVE"),
+           "compatibilities": td.get("compatibilities", ["EC2", "FARGATE"]),
+           "requiresCompatibilities": td.get("requiresCompatibilities", ["FARGATE"]),
+           "networkMode": td.get("networkMode", "awsvpc"), "containerDefinitions": [cont]}
+    for k in ("cpu", "memory"):
+        if td.get(k) is not None:
+            out[k] = td[k]
+    if td.get("cpuArchitecture"):
+        out["runtimePlatform"] = {"cpuArchitecture": td["cpuArchitecture"],
+                                  "operatingSystemFamily": "LINUX"}
+    return {"taskDefinition": out}
+
+
+def pick(v, i, default):
+    if v is None:
+        return default
+    if isinstance(v, list):
+        return float(v[i % len(v)])
+    return float(v)
+
+
+def run_task(req):
+    c = cluster_of(req)
+    with S.lock:
+        S.runs.append(req)
+        token = req.get("clientToken")
+        if token and token in S.tokens:
+            return S.tokens[token]
+    key, td = taskdef_of(req.get("taskDefinition") or "")
+    count = int(req.get("count", 1))
+    if not 1 <= count <= 10:
+        raise ApiError(400, "InvalidParameterException", "count must be 1..10")
+    lt = req.get("launchType")
+    if req.get("capacityProviderStrategy"):
+        lt = "FARGATE"
+    lt = lt or "EC2"
+    if lt not in td.get("compatibilities", ["EC2", "FARGATE"]):
+        raise ApiError(400, "InvalidParameterException",
+                       "Task definition does not support launch_type %s." % lt)
+    vpc = (req.get("networkConfiguration") or {}).get("awsvpcConfiguration") or {}
+    if td.get("networkMode", "awsvpc") == "awsvpc" and not vpc.get("subnets"):
+        raise ApiError(400, "InvalidParameterException",
+                       "Network Configuration must be provided when networkMode 'awsvpc' "
+                       "is specified.")
+    fam, rev = key.split(":")
+    now = S.now()
+    tags = {g["key"]: g["value"] for g in req.get("tags") or []}
+    tasks, failures = [], []
+    for _ in range(count):
+        with S.lock:
+            fail = next((f for f in S.run_failures if f["taskDefinition"] == key
+                         and f.get("count", 1) > 0), None)
+            if fail is not None:
+                fail["count"] = fail.get("count", 1) - 1
+        if fail is not None:
+            failures.append({"arn": S.arn("container-instance", "%s/fake" % c["name"]),
+                             "reason": fail.get("reason", "RESOURCE:MEMORY")})
+            continue
+        with S.lock:
+            i = S.launched.get(key, 0)
+            S.launched[key] = i + 1
+        t = {"id": "%032x" % random.getrandbits(128), "family": fam, "revision": int(rev),
+             "created": now - S.t0, "provision": pick(td.get("provision"), i, 10),
+             "pull": pick(td.get("pull"), i, 5), "start": pick(td.get("start"), i, 1),
+             "launchType": lt, "cpu": td.get("cpu", "256"), "memory": td.get("memory", "512"),
+             "tags": tags, "startedBy": req.get("startedBy"),
+             "az": "%s%s" % (S.region, "abc"[i % 3])}
+        if td.get("connectivity") is not None:
+            t["connectivity"] = pick(td.get("connectivity"), i, 5)
+        if i in td.get("failPull", []):
+            t["failPull"] = True
+        if td.get("healthyAfter") is not None:
+            t["healthy"] = float(td["healthyAfter"])
+        if td.get("image"):
+            t["image"] = td["image"]
+        t["arn"] = S.arn("task", "%s/%s" % (c["name"], t["id"]))
+        with S.lock:
+            c["tasks"].append(t)
+            c["by_id"][t["id"]] = t
+        tasks.append(S.render(c, t, now))
+    out = {"tasks": tasks, "failures": failures}
+    if token:
+        with S.lock:
+            S.tokens[token] = out
+    return out
+
+
+def stop_task(req):
+    c = cluster_of(req)
+    ident = (req.get("task") or "").rsplit("/", 1)[-1]
+    t = c["by_id"].get(ident)
+    now = S.now()
+    if t is None or not S.visible(t, now):
+        raise ApiError(400, "InvalidParameterException", "The referenced task was not found.")
+    with S.lock:
+        ts = S.times(t)
+        if t.get("user_stop") is None and "stoppingAt" not in {k for k, v in ts.items()
+                                                                if v <= now}:
+            t["user_stop"] = now
+            t["stop_reason"] = req.get("reason")
+            t.pop("_times", None)
+            t.pop("_json", None)
+    return {"task": S.render(c, t, now)}
+
+
 OPS = {"ListTasks": list_tasks, "DescribeTasks": describe_tasks,
-       "DescribeServices": describe_services, "ListClusters": list_clusters}
+       "DescribeServices": describe_services, "ListClusters": list_clusters,
+       "RunTask": run_task, "StopTask": stop_task,
+       "DescribeTaskDefinition": describe_task_definition}
 
 
 def main():

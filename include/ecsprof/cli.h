@@ -14,13 +14,34 @@
 #include "ecsprof/err.h"
 #include "ecsprof/timeutil.h"
 
-enum cli_command { CMD_NONE, CMD_TASKS, CMD_WATCH, CMD_RECORD, CMD_REPORT, CMD_IMAGES };
+enum cli_command { CMD_NONE, CMD_TASKS, CMD_WATCH, CMD_RECORD, CMD_REPORT, CMD_IMAGES,
+		   CMD_EXPERIMENT };
 enum cli_format { FMT_AUTO, FMT_TUI, FMT_TABLE, FMT_CSV, FMT_JSON, FMT_HTML, FMT_XLSX };
 enum cli_status { STATUS_ALL, STATUS_RUNNING, STATUS_STOPPED };
 
 struct cli_list {
 	const char **v;
 	size_t n;
+};
+
+/* `ecsprof experiment`'s options; strings borrowed from argv like the rest. */
+struct cli_experiment {
+	struct cli_list arms;             /* --arm NAME=TASKDEF */
+	long per_arm;                     /* -n, default 10 */
+	long round_size;                  /* --round-size, default 1 */
+	long max_tasks;                   /* --max-tasks, default 50 */
+	const char *launch_type;          /* FARGATE, EC2; NULL: FARGATE unless a provider */
+	const char *capacity_provider;
+	const char *platform_version;
+	struct cli_list subnets;          /* --subnets ID,... (repeatable) */
+	struct cli_list security_groups;
+	bool assign_public_ip;
+	const char *network_configuration;
+	const char *wait_timeout;         /* --timeout DURATION: the wait for RUNNING */
+	const char *until;                /* running (default) or healthy */
+	const char *cleanup;              /* --cleanup ID */
+	const char *id;                   /* --id ID: name the experiment */
+	bool sequential, pause, dry_run, yes;
 };
 
 struct cli_opts {
@@ -60,6 +81,9 @@ struct cli_opts {
 	/* images (image.h) */
 	bool no_images;               /* --no-images: no ECR lookups */
 	struct cli_list images;       /* images --image REF (repeatable) */
+	/* experiment (src/cmd/cli_experiment.c parses them) */
+	struct cli_experiment experiment;
+	const char *timeout_arg;      /* --timeout as given: per request, or experiment's wait */
 	/* misc */
 	int verbose;
 	bool debug;

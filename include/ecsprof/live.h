@@ -45,6 +45,10 @@ int live_session_new(const struct cli_opts *o, struct live_session **out, struct
 int live_session_fetch(struct live_session *s, struct task_set *out, struct live_result *extra,
 		       struct err *err);
 void live_session_free(struct live_session *s);
+/* The session's ECS client and region (borrowed), for calls beyond fetching tasks
+ * (experiment's RunTask and StopTask). */
+struct ecs_client *live_session_ecs(struct live_session *s);
+const char *live_session_region(const struct live_session *s);
 /* A flag a SIGINT handler sets (borrowed; NULL: none): a fetch in progress stops at once
  * when it becomes non-zero, with HTTP_CANCELLED in err->aws_type. */
 void live_session_set_interrupt(struct live_session *s, const volatile sig_atomic_t *flag);

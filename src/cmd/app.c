@@ -15,6 +15,7 @@
 #include "ecsprof/atomicfile.h"
 #include "ecsprof/cost.h"
 #include "ecsprof/cli.h"
+#include "ecsprof/cmd_experiment.h"
 #include "ecsprof/csv.h"
 #include "ecsprof/group.h"
 #include "ecsprof/input.h"
@@ -405,6 +406,7 @@ app_main(int argc, char **argv)
 	case CMD_RECORD: rc = live_record(&o, &err); break;
 	case CMD_WATCH: rc = cmd_watch(&o, &err); break;
 	case CMD_IMAGES: rc = cmd_images(&o, &err); break;   /* cmd_images.c */
+	case CMD_EXPERIMENT: rc = cmd_experiment(&o, &err); break;
 	default: rc = err_set(&err, ERR_USAGE, "no command"); break;
 	}
 	if (rc != 0) {

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_int.h"
 #include "ecsprof/cli.h"
 #include "ecsprof/xalloc.h"
 
@@ -17,6 +18,7 @@ enum {
 	OPT_BASELINE, OPT_SOCI_IF, OPT_SORT, OPT_NO_COLOR, OPT_INTERVAL, OPT_RECORD,
 	OPT_COUNT, OPT_DEBUG, OPT_TIME_FORMAT, OPT_PRICES, OPT_DEPLOYMENTS, OPT_NO_IMAGES,
 	OPT_IMAGE,
+	/* experiment: the ids live in cli_int.h, parsed by cli_experiment.c */
 };
 
 const struct cli_option_def cli_options[] = {
@@ -49,6 +51,24 @@ const struct cli_option_def cli_options[] = {
 	{ "--interval", 0, "SECONDS", "watch: seconds between polls (default 5)", "WATCH", OPT_INTERVAL },
 	{ "--record", 0, "FILE", "watch: also save every task seen to FILE", "WATCH", OPT_RECORD },
 	{ "--count", 0, "N", "watch: stop polling after N polls (default: until q or Ctrl-C)", "WATCH", OPT_COUNT },
+	{ "--arm", 0, "NAME=TASKDEF", "experiment: an arm and its task definition (repeat: 2 or more)", "EXPERIMENT", OPT_EXP_ARM },
+	{ "--tasks-per-arm", 'n', "N", "experiment: tasks per arm (default 10)", "EXPERIMENT", OPT_EXP_N },
+	{ "--launch-type", 0, "FARGATE|EC2", "experiment: launch type (default FARGATE)", "EXPERIMENT", OPT_EXP_LAUNCH_TYPE },
+	{ "--capacity-provider", 0, "NAME", "experiment: a capacity provider instead of a launch type", "EXPERIMENT", OPT_EXP_CAPACITY_PROVIDER },
+	{ "--platform-version", 0, "V", "experiment: Fargate platform version (default LATEST)", "EXPERIMENT", OPT_EXP_PLATFORM_VERSION },
+	{ "--subnets", 0, "ID,...", "experiment: awsvpc subnets (repeatable)", "EXPERIMENT", OPT_EXP_SUBNETS },
+	{ "--security-groups", 0, "ID,...", "experiment: awsvpc security groups (repeatable)", "EXPERIMENT", OPT_EXP_SECURITY_GROUPS },
+	{ "--assign-public-ip", 0, NULL, "experiment: give each task a public IP", "EXPERIMENT", OPT_EXP_ASSIGN_PUBLIC_IP },
+	{ "--network-configuration", 0, "SPEC", "experiment: as aws ecs run-task takes it (shorthand, JSON or file://)", "EXPERIMENT", OPT_EXP_NETWORK },
+	{ "--max-tasks", 0, "M", "experiment: never launch more than M tasks in all (default 50)", "EXPERIMENT", OPT_EXP_MAX_TASKS },
+	{ "--round-size", 0, "K", "experiment: tasks per arm in each interleaved round (default 1)", "EXPERIMENT", OPT_EXP_ROUND_SIZE },
+	{ "--sequential", 0, NULL, "experiment: arm after arm instead of interleaved rounds", "EXPERIMENT", OPT_EXP_SEQUENTIAL },
+	{ "--pause", 0, NULL, "experiment: with --sequential, wait for Enter before each next arm", "EXPERIMENT", OPT_EXP_PAUSE },
+	{ "--until", 0, "running|healthy", "experiment: what each task is waited for (default running)", "EXPERIMENT", OPT_EXP_UNTIL },
+	{ "--id", 0, "ID", "experiment: name the experiment (default: the time and a random suffix)", "EXPERIMENT", OPT_EXP_ID },
+	{ "--dry-run", 0, NULL, "experiment: print the plan and the RunTask requests, launch nothing", "EXPERIMENT", OPT_EXP_DRY_RUN },
+	{ "--yes", 'y', NULL, "experiment: launch without asking", "EXPERIMENT", OPT_EXP_YES },
+	{ "--cleanup", 0, "ID", "experiment: stop what the run ID left (its journal in -o FILE, and startedBy)", "EXPERIMENT", OPT_EXP_CLEANUP },
 	{ "--verbose", 'v', NULL, "say more on stderr (requests, retries, counts)", "GENERAL", 'v' },
 	{ "--debug", 0, NULL, "trace HTTP exchanges and canonical requests (secrets redacted)", "GENERAL", OPT_DEBUG },
 	{ "--help", 'h', NULL, "show this help", "GENERAL", 'h' },
@@ -68,12 +88,14 @@ static const struct {
 	{ "record", CMD_RECORD, "record [SELECT] -o FILE       live: save the raw tasks (JSON Lines) for later" },
 	{ "report", CMD_REPORT, "report [OUTPUT] FILE...       offline: profile saved data ('-' reads stdin)" },
 	{ "images", CMD_IMAGES, "images [SELECT] [OUTPUT]      live: what was pulled (ECR): size, layers, SOCI, advice" },
+	{ "experiment", CMD_EXPERIMENT, "experiment --cluster C --arm A=TD --arm B=TD [-n N] -o FILE\n"
+	  "                                live: run N tasks per arm (RunTask), record, compare, stop them" },
 };
 
 void
 cli_usage(FILE *f)
 {
-	static const char *sections[] = { "SELECT", "AWS", "OUTPUT", "WATCH", "GENERAL" };
+	static const char *sections[] = { "SELECT", "AWS", "OUTPUT", "WATCH", "EXPERIMENT", "GENERAL" };
 
 	fprintf(f, "usage: ecsprof COMMAND [OPTIONS] [FILE...]\n\n"
 		   "Where the time goes when ECS / Fargate tasks start: provision, image pull,\n"
@@ -178,6 +200,7 @@ cli_parse(int argc, char **argv, struct cli_opts *o, struct err *err)
 
 	memset(o, 0, sizeof *o);
 	o->concurrency = 4;
+	cli_experiment_defaults(&o->experiment);
 	o->connect_timeout_ms = 5000;
 	o->timeout_ms = 30000;
 	o->interval_ms = 5000;
@@ -229,10 +252,7 @@ cli_parse(int argc, char **argv, struct cli_opts *o, struct err *err)
 			if (parse_seconds(name, optarg, &o->connect_timeout_ms, err))
 				return -1;
 			break;
-		case OPT_TIMEOUT:
-			if (parse_seconds(name, optarg, &o->timeout_ms, err))
-				return -1;
-			break;
+		case OPT_TIMEOUT: o->timeout_arg = optarg; break;   /* its unit depends on the command */
 		case OPT_FORMAT:
 			if (parse_choice(name, optarg, formats, 7, &choice, err))
 				return -1;
@@ -272,6 +292,11 @@ cli_parse(int argc, char **argv, struct cli_opts *o, struct err *err)
 			return err_set(err, ERR_USAGE, "option '%s' needs a value; see 'ecsprof --help'",
 				       argv[optind - 1]);
 		default:
+			if (cli_experiment_owns(c)) {
+				if (cli_experiment_option(o, c, name, optarg, err) != 0)
+					return -1;
+				break;
+			}
 			return err_set(err, ERR_USAGE, "unknown option '%s'; see 'ecsprof --help'",
 				       argv[optind - 1]);
 		}
@@ -281,15 +306,22 @@ cli_parse(int argc, char **argv, struct cli_opts *o, struct err *err)
 
 	if (optind >= argc)
 		return err_set(err, ERR_USAGE,
-			       "no command given: use tasks, watch, record, report or images (see 'ecsprof --help')");
+			       "no command given: use tasks, watch, record, report, images or experiment (see 'ecsprof --help')");
 	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
 		if (strcmp(argv[optind], commands[i].name) == 0)
 			o->command = commands[i].cmd;
 	if (o->command == CMD_NONE)
 		return err_set(err, ERR_USAGE,
-			       "unknown command '%s': use tasks, watch, record, report or images", argv[optind]);
+			       "unknown command '%s': use tasks, watch, record, report, images or experiment", argv[optind]);
 	for (int i = optind + 1; i < argc; i++)
 		list_add(&o->files, argv[i]);
+	if (o->timeout_arg != NULL && o->command == CMD_EXPERIMENT)
+		o->experiment.wait_timeout = o->timeout_arg;
+	else if (o->timeout_arg != NULL &&
+		 parse_seconds("--timeout", o->timeout_arg, &o->timeout_ms, err) != 0)
+		return -1;
+	if (cli_experiment_check(o, err) != 0)
+		return -1;
 
 	if (o->command == CMD_REPORT && o->files.n == 0)
 		return err_set(err, ERR_USAGE, "report needs at least one FILE ('-' reads stdin)");
@@ -323,5 +355,6 @@ cli_opts_cleanup(struct cli_opts *o)
 	free(o->soci_if.v);
 	free(o->files.v);
 	free(o->images.v);
+	cli_experiment_cleanup(&o->experiment);
 	memset(o, 0, sizeof *o);
 }

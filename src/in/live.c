@@ -177,6 +177,18 @@ fail:
 	return -1;
 }
 
+struct ecs_client *
+live_session_ecs(struct live_session *s)
+{
+	return s->client;
+}
+
+const char *
+live_session_region(const struct live_session *s)
+{
+	return s->ctx.region;
+}
+
 struct sink {
 	struct task_set *set;
 	struct live_result *extra;

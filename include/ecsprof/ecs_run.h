@@ -1,0 +1,91 @@
+/* ecs_run: the ECS calls that start and stop tasks (RunTask, StopTask) and that check a
+ * task definition before it is run (DescribeTaskDefinition), for `ecsprof experiment`.
+ * Ownership: requests are borrowed; every result (raw task JSON, failures, task
+ * definition facts, request text) is the caller's, freed with the matching _cleanup() or
+ * free(). */
+#ifndef ECSPROF_ECS_RUN_H
+#define ECSPROF_ECS_RUN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ecsprof/ecs.h"
+#include "ecsprof/err.h"
+
+struct ecs_tag_kv {
+	const char *key;
+	const char *value;
+};
+
+struct ecs_run_request {
+	const char *cluster;                 /* NULL: "default" */
+	const char *taskdef;                 /* family, family:revision or ARN */
+	long count;                          /* 1..10 */
+	const char *launch_type;             /* "FARGATE", "EC2"; NULL with a capacity provider */
+	const char *capacity_provider;       /* NULL: none */
+	const char *platform_version;        /* NULL: LATEST */
+	const char *const *subnets;          /* awsvpc; nsubnets 0: no networkConfiguration */
+	size_t nsubnets;
+	const char *const *security_groups;
+	size_t nsecurity_groups;
+	int assign_public_ip;                /* -1 unset, 0 DISABLED, 1 ENABLED */
+	const char *started_by;
+	const struct ecs_tag_kv *tags;
+	size_t ntags;
+	const char *client_token;            /* idempotency of this call's retries; NULL none */
+};
+
+/* The RunTask body as sent (compact) or indented for a person (--dry-run). Caller frees. */
+char *ecs_run_request_json(const struct ecs_run_request *r, bool pretty);
+
+struct ecs_failure {
+	char *arn;
+	char *reason;                        /* "RESOURCE:MEMORY", "Capacity is unavailable..." */
+	char *detail;
+};
+
+struct ecs_run_result {
+	char **tasks;                        /* each a raw Task object, compact JSON */
+	size_t ntasks;
+	struct ecs_failure *failures;
+	size_t nfailures;
+	int64_t answered_ms;                 /* when the answer arrived */
+};
+
+/* RunTask. A call that starts fewer tasks than asked is not an error: the missing ones
+ * are in failures[]. */
+int ecs_run_task(struct ecs_client *c, const struct ecs_run_request *r,
+		 struct ecs_run_result *out, struct err *err);
+void ecs_run_result_cleanup(struct ecs_run_result *r);
+
+/* A RunTask failure worth asking again (capacity, resources, agent, throttling) rather
+ * than a refusal that will not change (a missing task definition, a bad parameter). */
+bool ecs_failure_retryable(const char *reason);
+
+/* StopTask with a reason (at most 255 characters, cut). *raw (may be NULL) gets the
+ * stopped Task object as compact JSON (caller frees) and *answered_ms when it came. */
+int ecs_stop_task(struct ecs_client *c, const char *cluster, const char *task,
+		  const char *reason, char **raw, int64_t *answered_ms, struct err *err);
+
+struct ecs_taskdef {
+	char *arn;
+	char *family;
+	long revision;
+	char *status;                        /* ACTIVE, INACTIVE, DELETE_IN_PROGRESS */
+	char *cpu;                           /* task-level, as a string; NULL if unset */
+	char *memory;
+	char *network_mode;                  /* NULL: ECS's default (bridge on EC2) */
+	char *cpu_arch;                      /* runtimePlatform.cpuArchitecture; NULL: X86_64 */
+	bool compat_ec2, compat_fargate;     /* compatibilities, as ECS computed them */
+	bool requires_fargate, requires_ec2; /* requiresCompatibilities, as registered */
+	bool health_check;                   /* an essential container has a healthCheck */
+};
+
+/* DescribeTaskDefinition; a task definition that does not exist is an ERR_AWS line
+ * naming it. */
+int ecs_describe_task_definition(struct ecs_client *c, const char *name,
+				 struct ecs_taskdef *out, struct err *err);
+void ecs_taskdef_cleanup(struct ecs_taskdef *td);
+
+#endif

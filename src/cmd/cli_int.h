@@ -1,0 +1,37 @@
+/* cli_int: what cli.c shares with the per-command option parsers beside it (only
+ * cli_experiment.c so far): the getopt ids of their options and the calls that parse them.
+ * Ownership: the options borrow argv; lists are freed by the _cleanup(). */
+#ifndef ECSPROF_CLI_INT_H
+#define ECSPROF_CLI_INT_H
+
+#include <stdbool.h>
+
+#include "ecsprof/cli.h"
+#include "ecsprof/err.h"
+
+/* above cli.c's own ids (256...); the short options are their own letter, as getopt
+ * returns them */
+enum {
+	OPT_EXP_N = 'n',
+	OPT_EXP_YES = 'y',
+	OPT_EXP_FIRST = 512,
+	OPT_EXP_ARM = OPT_EXP_FIRST, OPT_EXP_LAUNCH_TYPE, OPT_EXP_CAPACITY_PROVIDER,
+	OPT_EXP_PLATFORM_VERSION, OPT_EXP_SUBNETS, OPT_EXP_SECURITY_GROUPS,
+	OPT_EXP_ASSIGN_PUBLIC_IP, OPT_EXP_NETWORK, OPT_EXP_MAX_TASKS, OPT_EXP_ROUND_SIZE,
+	OPT_EXP_SEQUENTIAL, OPT_EXP_PAUSE, OPT_EXP_UNTIL, OPT_EXP_ID, OPT_EXP_DRY_RUN,
+	OPT_EXP_CLEANUP,
+	OPT_EXP_END
+};
+
+void cli_experiment_defaults(struct cli_experiment *e);
+/* True for a getopt id that cli_experiment_option() parses. */
+bool cli_experiment_owns(int id);
+/* One experiment option (id from the enum above, name for messages, arg or NULL). */
+int cli_experiment_option(struct cli_opts *o, int id, const char *name, const char *arg,
+			  struct err *err);
+/* After the command is known: experiment options only with `experiment`, and what the
+ * command needs (arms or --cleanup; -o FILE unless --dry-run). */
+int cli_experiment_check(const struct cli_opts *o, struct err *err);
+void cli_experiment_cleanup(struct cli_experiment *e);
+
+#endif

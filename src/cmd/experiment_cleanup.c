@@ -1,0 +1,209 @@
+/* experiment_cleanup: `ecsprof experiment --cleanup ID`, for a run that could not clean up
+ * after itself (killed, crashed, the machine gone). Two sources, because either can miss
+ * a task: the journal in the recording (-o FILE: every task RunTask returned, with its
+ * cluster and region) and ListTasks startedBy ecsprof-ID (tasks whose RunTask answer never
+ * reached the journal). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "experiment_int.h"
+#include "ecsprof/input.h"
+#include "ecsprof/log.h"
+#include "ecsprof/xalloc.h"
+
+struct found {
+	char **arns;
+	bool *final;
+	size_t n;
+	struct xrun *x;
+	char **raw;
+	int64_t *at;
+	size_t nraw;
+};
+
+static bool
+found_has(const struct found *f, const char *arn, size_t *at)
+{
+	for (size_t i = 0; i < f->n; i++)
+		if (strcmp(f->arns[i], arn) == 0) {
+			*at = i;
+			return true;
+		}
+	return false;
+}
+
+static void
+found_add(struct found *f, const char *arn, bool final)
+{
+	size_t i;
+
+	if (found_has(f, arn, &i)) {
+		f->final[i] = final;
+		return;
+	}
+	f->arns = xreallocarray(f->arns, f->n + 1, sizeof *f->arns);
+	f->final = xreallocarray(f->final, f->n + 1, sizeof *f->final);
+	f->arns[f->n] = xstrdup(arn);
+	f->final[f->n++] = final;
+}
+
+/* DescribeTasks / ListTasks answers: what ECS says now. */
+static int
+take_live(void *arg, const char *json, size_t len, int64_t fetched_at_ms, struct err *err)
+{
+	struct found *f = arg;
+	struct task_set one;
+
+	task_set_init(&one);
+	if (input_parse_task_json(json, len, "live", fetched_at_ms, &one, err) != 0) {
+		task_set_cleanup(&one);
+		return -1;
+	}
+	if (one.len == 1) {
+		const struct task *t = &one.tasks[0];
+		bool final = task_is_final(t) ||
+			     (t->desired_status && strcmp(t->desired_status, "STOPPED") == 0);
+		found_add(f, t->arn, final);
+	}
+	task_set_cleanup(&one);
+	f->raw = xreallocarray(f->raw, f->nraw + 1, sizeof *f->raw);
+	f->at = xreallocarray(f->at, f->nraw + 1, sizeof *f->at);
+	f->raw[f->nraw] = xstrndup(json, len);
+	f->at[f->nraw++] = fetched_at_ms;
+	return 0;
+}
+
+/* The region of "arn:aws:ecs:REGION:ACCOUNT:task/..." into out. */
+static void
+arn_region(const char *arn, char *out, size_t size)
+{
+	const char *p = arn;
+
+	out[0] = '\0';
+	for (int colons = 0; *p != '\0' && colons < 3; p++)
+		colons += *p == ':';
+	if (*p != '\0')
+		snprintf(out, size, "%.*s", (int)strcspn(p, ":"), p);
+}
+
+int
+xrun_cleanup_command_run(const struct cli_opts *o, struct err *err)
+{
+	struct cli_opts so = *o;
+	struct xrun x;
+	struct found f = { 0 };
+	struct task_set journal;
+	struct input_stats st = { 0 };
+	struct ecs_query q = { 0 };
+	struct ecs_fetch_stats fs;
+	struct stat sb;
+	char cluster[256] = "", region[64] = "";
+	size_t from_journal = 0, stopped = 0, already = 0, failed = 0;
+	int rc = -1;
+
+	memset(&x, 0, sizeof x);
+	task_set_init(&journal);
+	x.o = o;
+	snprintf(x.id, sizeof x.id, "%s", o->experiment.cleanup);
+	snprintf(x.started_by, sizeof x.started_by, "%s%s", EXP_STARTED_BY_PREFIX, x.id);
+	x.recording = o->output;
+	if (o->output != NULL && stat(o->output, &sb) == 0) {
+		if (input_read_file(o->output, &journal, &st, err) != 0)
+			goto out;
+		for (size_t i = 0; i < journal.len; i++) {
+			const struct task *t = &journal.tasks[i];
+
+			if (t->started_by == NULL || strcmp(t->started_by, x.started_by) != 0)
+				continue;
+			found_add(&f, t->arn, task_is_final(t));
+			from_journal++;
+			if (cluster[0] == '\0' && t->cluster[0] != '\0')
+				snprintf(cluster, sizeof cluster, "%s", t->cluster);
+			if (region[0] == '\0')
+				arn_region(t->arn, region, sizeof region);
+		}
+		if (from_journal == 0)
+			log_warn("%s: no task of experiment %s in this recording; asking ECS for "
+				 "startedBy %s", o->output, x.id, x.started_by);
+	} else if (o->output != NULL) {
+		log_warn("%s: %s; asking ECS for startedBy %s only", o->output, strerror(errno),
+			 x.started_by);
+	}
+	/* the journal knows where the run was; the command line wins */
+	if (so.cluster == NULL && cluster[0] != '\0')
+		so.cluster = cluster;
+	if (so.region == NULL && region[0] != '\0')
+		so.region = region;
+	x.o = &so;
+	x.cluster = so.cluster;
+	if (live_session_new(&so, &x.session, err) != 0)
+		goto out;
+	x.ecs = live_session_ecs(x.session);
+	x.region = live_session_region(x.session);
+	f.x = &x;
+	/* what ECS says now of the journal's tasks (a stopped one needs nothing) */
+	if (f.n > 0) {
+		q.cluster = x.cluster;
+		q.tasks = (const char *const *)f.arns;
+		q.ntasks = f.n;
+		q.since_ms = TS_NONE;
+		if (ecs_fetch_tasks(x.ecs, &q, take_live, &f, &fs, err) != 0)
+			goto out;
+	}
+	/* and what is still running under the experiment's startedBy */
+	memset(&q, 0, sizeof q);
+	q.cluster = x.cluster;
+	q.started_by = x.started_by;
+	q.running = true;
+	q.since_ms = TS_NONE;
+	if (ecs_fetch_tasks(x.ecs, &q, take_live, &f, &fs, err) != 0)
+		goto out;
+	if (xrun_journal(&x, f.raw, f.at, f.nraw, err) != 0)
+		goto out;
+	for (size_t i = 0; i < f.n; i++) {
+		char reason[160], *raw = NULL;
+		int64_t at = TS_NONE;
+		struct err e;
+
+		if (f.final[i]) {
+			already++;
+			continue;
+		}
+		err_clear(&e);
+		snprintf(reason, sizeof reason, "ecsprof experiment %s: cleanup", x.id);
+		if (ecs_stop_task(x.ecs, x.cluster, f.arns[i], reason, &raw, &at, &e) != 0) {
+			log_warn("StopTask %s: %s", f.arns[i], e.msg);
+			failed++;
+			continue;
+		}
+		stopped++;
+		if (raw != NULL && at != TS_NONE && xrun_journal(&x, &raw, &at, 1, &e) != 0)
+			log_warn("%s", e.msg);
+		free(raw);
+	}
+	printf("experiment %s on cluster %s: %zu task%s found (%zu in the journal), %zu stopped "
+	       "now, %zu already stopped%s\n", x.id, x.cluster ? x.cluster : "default", f.n,
+	       f.n == 1 ? "" : "s", from_journal, stopped, already,
+	       failed ? "" : "; nothing of it is left running");
+	if (failed > 0) {
+		err_set(err, ERR_AWS, "experiment %s: %zu task%s could not be stopped (see the "
+			"warnings); run this again", x.id, failed, failed == 1 ? "" : "s");
+		goto out;
+	}
+	rc = 0;
+out:
+	for (size_t i = 0; i < f.n; i++)
+		free(f.arns[i]);
+	free(f.arns);
+	free(f.final);
+	for (size_t i = 0; i < f.nraw; i++)
+		free(f.raw[i]);
+	free(f.raw);
+	free(f.at);
+	task_set_cleanup(&journal);
+	live_session_free(x.session);
+	return rc;
+}

@@ -1,0 +1,103 @@
+/* experiment_int: what the files of `ecsprof experiment` share: cmd_experiment.c (options,
+ * checks, plan, confirmation), experiment_run.c (launch, wait, stop, the journal and the
+ * signals), experiment_report.c (the summary by arm and the power line) and
+ * experiment_cleanup.c (--cleanup ID).
+ * Ownership: a struct xrun owns its arms, tasks, plan and network, freed by
+ * xrun_cleanup(); it borrows the options and the live session. */
+#ifndef ECSPROF_EXPERIMENT_INT_H
+#define ECSPROF_EXPERIMENT_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ecsprof/cli.h"
+#include "ecsprof/ecs_run.h"
+#include "ecsprof/err.h"
+#include "ecsprof/experiment.h"
+#include "ecsprof/live.h"
+#include "ecsprof/task.h"
+
+#define XRUN_RETRIES 3          /* RunTask calls asked again after retryable failures */
+#define XRUN_BACKOFF_MS 1000    /* first wait before a retry; doubled each time */
+
+struct xarm {
+	struct exp_arm arm;
+	struct ecs_taskdef td;
+	double vcpu, gb;        /* from the task definition; 0 when unknown */
+	bool arm64;
+	long planned;
+	long launched;
+	long gave_up;           /* planned tasks never started (failures beyond the retries) */
+	long retried;           /* tasks asked again after a retryable failure */
+	char failures[256];     /* the RunTask failure reasons seen, "REASON x N, ..." */
+};
+
+struct xtask {
+	char *arn;
+	size_t arm;
+	int64_t launched_ms;
+	enum task_stage stage;
+	char *health;           /* healthStatus of the last poll; NULL if none */
+	bool done;              /* reached what --until asks, stopped, or timed out */
+	bool timed_out;
+	bool final;             /* ECS says STOPPED: nothing left to stop */
+	bool stop_sent;
+};
+
+struct xrun {
+	const struct cli_opts *o;
+	char id[72];
+	char started_by[96];
+	const char *cluster;           /* as given; NULL = ECS's default */
+	const char *recording;         /* -o FILE */
+	struct live_session *session;
+	struct ecs_client *ecs;
+	const char *region;
+	const char *launch_type;       /* NULL with a capacity provider */
+	struct xarm *arms;
+	size_t narms;
+	struct exp_plan plan;
+	struct exp_network net;
+	struct xtask *tasks;
+	size_t ntasks;
+	bool until_healthy;
+	int64_t wait_timeout_ms;
+	int64_t interval_ms;
+	bool interrupted;              /* Ctrl-C or SIGTERM: stop launching, clean up */
+	int signal_number;
+};
+
+void xrun_cleanup(struct xrun *x);
+
+/* experiment_run.c */
+/* Traps SIGINT and SIGTERM: the first asks for a clean stop (xrun_signalled), a second
+ * prints what is left and how to clean it up, and exits 130. */
+void xrun_signals_install(struct xrun *x);
+void xrun_signals_restore(void);
+bool xrun_signalled(struct xrun *x);
+/* Keeps the text the second signal prints in step with the tasks not yet stopped. */
+void xrun_update_leftover(struct xrun *x);
+/* The exact command that cleans up this run. Caller frees. */
+char *xrun_cleanup_command(const struct xrun *x);
+void xrun_fill_request(const struct xrun *x, size_t arm, long count, const char *token,
+		       struct ecs_tag_kv tags[2], struct ecs_run_request *req);
+/* Runs the plan: RunTask call by call (each answer journaled into the recording at once),
+ * waiting as the plan says; then waits for every task. Stops early (0) on a signal. */
+int xrun_launch_and_wait(struct xrun *x, struct err *err);
+/* StopTask of every started task not yet stopped; -1 if any could not be stopped (each
+ * one logged, and the cleanup command printed). */
+int xrun_stop_all(struct xrun *x, const char *why, struct err *err);
+/* Merges raw task states into the recording (record.h guarantees). */
+int xrun_journal(const struct xrun *x, char *const *raw, const int64_t *fetched_ms, size_t n,
+		 struct err *err);
+
+/* experiment_report.c */
+/* The launch outcome per arm, the summary grouped by arm (from the recording) and what
+ * difference the sample could detect. */
+int xrun_report(struct xrun *x, struct err *err);
+
+/* experiment_cleanup.c */
+int xrun_cleanup_command_run(const struct cli_opts *o, struct err *err);
+
+#endif

@@ -1,0 +1,572 @@
+/* experiment_run: launching, waiting and stopping for `ecsprof experiment`. Every task
+ * RunTask starts is written to the recording before anything else happens, so that a run
+ * killed at any point leaves a journal `--cleanup ID` can read; and every way out (the end,
+ * Ctrl-C, SIGTERM) goes through xrun_stop_all(). */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "experiment_int.h"
+#include "ecsprof/buf.h"
+#include "ecsprof/input.h"
+#include "ecsprof/log.h"
+#include "ecsprof/record.h"
+#include "ecsprof/timeutil.h"
+#include "ecsprof/xalloc.h"
+
+/* ---- signals ------------------------------------------------------------------------- */
+
+/* The handler may only touch these: a count, and two prepared messages swapped by index
+ * so that it never reads one being written. */
+static volatile sig_atomic_t sig_count, sig_last, msg_which;
+static char msg_text[2][4096];
+static volatile sig_atomic_t msg_len[2];
+static struct sigaction old_int, old_term;
+
+static void
+on_signal(int sig)
+{
+	sig_last = sig;
+	if (++sig_count >= 2) {
+		int w = msg_which;
+		ssize_t rc = write(STDERR_FILENO, msg_text[w], (size_t)msg_len[w]);
+		(void)rc;
+		_exit(130);
+	}
+}
+
+void
+xrun_signals_install(struct xrun *x)
+{
+	struct sigaction sa;
+
+	sig_count = 0;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	/* no SA_RESTART: a sleep between polls ends at once */
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	xrun_update_leftover(x);
+}
+
+void
+xrun_signals_restore(void)
+{
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+}
+
+bool
+xrun_signalled(struct xrun *x)
+{
+	if (sig_count > 0 && !x->interrupted) {
+		x->interrupted = true;
+		x->signal_number = sig_last;
+		fprintf(stderr, "\necsprof: %s: stopping the experiment's tasks (again to give up "
+			"and print the cleanup command)\n", sig_last == SIGTERM ? "SIGTERM" : "Ctrl-C");
+	}
+	return x->interrupted;
+}
+
+char *
+xrun_cleanup_command(const struct xrun *x)
+{
+	const struct cli_opts *o = x->o;
+	struct buf b;
+
+	buf_init(&b, 0);
+	buf_addf(&b, "ecsprof experiment --cleanup %s", x->id);
+	if (x->cluster != NULL)
+		buf_addf(&b, " --cluster %s", x->cluster);
+	if (x->region != NULL)
+		buf_addf(&b, " --region %s", x->region);
+	if (o->profile != NULL)
+		buf_addf(&b, " --profile %s", o->profile);
+	if (o->endpoint_url != NULL)
+		buf_addf(&b, " --endpoint-url %s", o->endpoint_url);
+	if (x->recording != NULL)
+		buf_addf(&b, " -o %s", x->recording);
+	return buf_take(&b);
+}
+
+void
+xrun_update_leftover(struct xrun *x)
+{
+	int w = !msg_which;
+	size_t left = 0;
+	struct buf b;
+	char *cmd = xrun_cleanup_command(x);
+
+	for (size_t i = 0; i < x->ntasks; i++)
+		left += !x->tasks[i].final && !x->tasks[i].stop_sent;
+	buf_init(&b, sizeof msg_text[0] - 1);
+	buf_addf(&b, "\necsprof: interrupted again: %zu task%s of experiment %s may still run",
+		 left, left == 1 ? "" : "s", x->id);
+	if (left > 0) {
+		buf_adds(&b, ":");
+		for (size_t i = 0, shown = 0; i < x->ntasks && shown < 40; i++)
+			if (!x->tasks[i].final && !x->tasks[i].stop_sent) {
+				const char *id = strrchr(x->tasks[i].arn, '/');
+				buf_addf(&b, " %s", id ? id + 1 : x->tasks[i].arn);
+				shown++;
+			}
+	}
+	buf_addf(&b, "; stop %s with:\n  %s\n", left ? "them" : "anything RunTask started since",
+		 cmd);
+	memcpy(msg_text[w], b.data, b.len);
+	msg_len[w] = (sig_atomic_t)b.len;
+	msg_which = w;
+	buf_cleanup(&b);
+	free(cmd);
+}
+
+/* Sleeps ms, or less when a signal comes. */
+static void
+nap(int64_t ms)
+{
+	struct timespec ts = { (time_t)(ms / 1000), (long)(ms % 1000) * 1000000L };
+
+	if (sig_count == 0)
+		nanosleep(&ts, NULL);
+}
+
+/* ---- the journal --------------------------------------------------------------------- */
+
+int
+xrun_journal(const struct xrun *x, char *const *raw, const int64_t *fetched_ms, size_t n,
+	     struct err *err)
+{
+	char **lines;
+	size_t nlines = 0;
+	int rc = -1;
+
+	if (n == 0 || x->recording == NULL)
+		return 0;
+	lines = xcalloc(n, sizeof *lines);
+	for (size_t i = 0; i < n; i++) {
+		lines[i] = record_line_new(raw[i], strlen(raw[i]), x->region,
+					   x->cluster ? x->cluster : "default", fetched_ms[i], err);
+		if (lines[i] == NULL)
+			goto out;
+		nlines++;
+	}
+	rc = record_merge_file(x->recording, lines, nlines, NULL, NULL, err);
+out:
+	for (size_t i = 0; i < nlines; i++)
+		free(lines[i]);
+	free(lines);
+	return rc;
+}
+
+/* ---- launching ----------------------------------------------------------------------- */
+
+void
+xrun_fill_request(const struct xrun *x, size_t arm, long count, const char *token,
+		  struct ecs_tag_kv tags[2], struct ecs_run_request *req)
+{
+	const struct cli_experiment *e = &x->o->experiment;
+
+	memset(req, 0, sizeof *req);
+	tags[0] = (struct ecs_tag_kv){ EXP_TAG_EXPERIMENT, x->id };
+	tags[1] = (struct ecs_tag_kv){ EXP_TAG_ARM, x->arms[arm].arm.name };
+	req->cluster = x->cluster;
+	req->taskdef = x->arms[arm].arm.taskdef;
+	req->count = count;
+	req->launch_type = x->launch_type;
+	req->capacity_provider = e->capacity_provider;
+	req->platform_version = e->platform_version;
+	req->subnets = (const char *const *)x->net.subnets;
+	req->nsubnets = x->net.nsubnets;
+	req->security_groups = (const char *const *)x->net.security_groups;
+	req->nsecurity_groups = x->net.nsecurity_groups;
+	req->assign_public_ip = x->net.assign_public_ip;
+	req->started_by = x->started_by;
+	req->tags = tags;
+	req->ntags = 2;
+	req->client_token = token;
+}
+
+static void
+note_failure(struct xarm *a, const char *reason)
+{
+	char item[96];
+	size_t len = strlen(a->failures);
+
+	snprintf(item, sizeof item, "%s%s", len ? ", " : "", reason ? reason : "unknown");
+	if (strstr(a->failures, reason ? reason : "unknown") == NULL &&
+	    len + strlen(item) + 1 < sizeof a->failures)
+		memcpy(a->failures + len, item, strlen(item) + 1);
+}
+
+static void
+add_task(struct xrun *x, const char *raw, size_t arm, int64_t at)
+{
+	struct input_key k;
+	struct err e;
+
+	err_clear(&e);
+	if (input_peek_task(raw, strlen(raw), &k, &e) != 0)
+		return;
+	x->tasks = xreallocarray(x->tasks, x->ntasks + 1, sizeof *x->tasks);
+	memset(&x->tasks[x->ntasks], 0, sizeof x->tasks[0]);
+	x->tasks[x->ntasks].arn = k.arn;   /* taken */
+	x->tasks[x->ntasks].arm = arm;
+	x->tasks[x->ntasks].launched_ms = at;
+	x->tasks[x->ntasks].stage = STAGE_PROVISION;
+	x->ntasks++;
+}
+
+/* One planned call, with retries of the tasks that failed for capacity. */
+static int
+launch_call(struct xrun *x, size_t callno, struct err *err)
+{
+	const struct exp_call *c = &x->plan.calls[callno];
+	struct xarm *a = &x->arms[c->arm];
+	long left = c->count;
+	int64_t backoff = XRUN_BACKOFF_MS;
+
+	for (int attempt = 0; left > 0 && !xrun_signalled(x); attempt++) {
+		struct ecs_run_request req;
+		struct ecs_tag_kv tags[2];
+		struct ecs_run_result res;
+		char token[96];
+		bool retry = true;
+
+		/* the promise of --max-tasks, checked against what really started */
+		if ((long)x->ntasks + left > x->o->experiment.max_tasks)
+			return err_set(err, ERR_INTERNAL, "experiment: %zu started + %ld would pass "
+				       "--max-tasks %ld", x->ntasks, left, x->o->experiment.max_tasks);
+		/* clientToken: at most 64 characters */
+		snprintf(token, sizeof token, "%.40s-%zu-%d", x->id, callno, attempt);
+		xrun_fill_request(x, c->arm, left, token, tags, &req);
+		if (ecs_run_task(x->ecs, &req, &res, err) != 0) {
+			/* throttling that outlasted the client's own retries: wait, then again */
+			if (err->code == ERR_THROTTLED && attempt < XRUN_RETRIES) {
+				log_warn("RunTask %s: %s; asking again in %lld ms", a->arm.name,
+					 err->msg, (long long)backoff);
+				nap(backoff);
+				backoff *= 2;
+				continue;
+			}
+			return err_prefix(err, "RunTask for arm %s (%s)", a->arm.name, a->arm.taskdef);
+		}
+		if (res.ntasks > 0) {
+			int64_t *at = xcalloc(res.ntasks, sizeof *at);
+			for (size_t i = 0; i < res.ntasks; i++) {
+				at[i] = res.answered_ms;
+				add_task(x, res.tasks[i], c->arm, res.answered_ms);
+			}
+			a->launched += (long)res.ntasks;
+			left -= (long)res.ntasks;
+			xrun_update_leftover(x);
+			int jrc = xrun_journal(x, res.tasks, at, res.ntasks, err);
+			free(at);
+			if (jrc != 0) {
+				ecs_run_result_cleanup(&res);
+				return err_prefix(err, "the journal");
+			}
+		}
+		for (size_t i = 0; i < res.nfailures; i++) {
+			const char *r = res.failures[i].reason;
+			note_failure(a, r);
+			log_warn("RunTask %s (%s): %s%s%s%s", a->arm.name, a->arm.taskdef,
+				 r ? r : "failed", res.failures[i].detail ? " (" : "",
+				 res.failures[i].detail ? res.failures[i].detail : "",
+				 res.failures[i].detail ? ")" : "");
+			retry = retry && ecs_failure_retryable(r);
+		}
+		if (left > 0 && res.nfailures == 0)
+			retry = true;   /* fewer tasks and no reason: ask again */
+		ecs_run_result_cleanup(&res);
+		if (left == 0)
+			break;
+		if (!retry || attempt >= XRUN_RETRIES) {
+			a->gave_up += left;
+			log_warn("arm %s: %ld task%s not started%s", a->arm.name, left,
+				 left == 1 ? "" : "s", retry ? " after the retries" : "");
+			break;
+		}
+		a->retried += left;
+		nap(backoff);
+		backoff *= 2;
+	}
+	return 0;
+}
+
+/* ---- waiting ------------------------------------------------------------------------- */
+
+struct poll_ctx {
+	struct xrun *x;
+	char **raw;
+	int64_t *at;
+	size_t n, cap;
+};
+
+static struct xtask *
+find_task(struct xrun *x, const char *arn)
+{
+	for (size_t i = 0; i < x->ntasks; i++)
+		if (strcmp(x->tasks[i].arn, arn) == 0)
+			return &x->tasks[i];
+	return NULL;
+}
+
+static int
+poll_take(void *arg, const char *json, size_t len, int64_t fetched_at_ms, struct err *err)
+{
+	struct poll_ctx *p = arg;
+	struct task_set one;
+	struct xtask *xt;
+
+	task_set_init(&one);
+	if (input_parse_task_json(json, len, "live", fetched_at_ms, &one, err) != 0) {
+		task_set_cleanup(&one);
+		return err_prefix(err, "DescribeTasks answer");
+	}
+	if (one.len == 1 && (xt = find_task(p->x, one.tasks[0].arn)) != NULL) {
+		const struct task *t = &one.tasks[0];
+
+		xt->stage = task_stage(t, NULL);
+		free(xt->health);
+		xt->health = xstrdup_or_null(t->health_status);
+		xt->final = task_is_final(t);
+		if (xt->final || xt->stage == STAGE_STOPPED || xt->stage == STAGE_FAILED)
+			xt->done = true;
+		else if (!p->x->until_healthy && xt->stage == STAGE_RUNNING)
+			xt->done = true;
+		else if (p->x->until_healthy && xt->health != NULL &&
+			 strcmp(xt->health, "HEALTHY") == 0)
+			xt->done = true;
+	}
+	task_set_cleanup(&one);
+	if (p->n == p->cap) {
+		p->cap = p->cap ? p->cap * 2 : 16;
+		p->raw = xreallocarray(p->raw, p->cap, sizeof *p->raw);
+		p->at = xreallocarray(p->at, p->cap, sizeof *p->at);
+	}
+	p->raw[p->n] = xstrndup(json, len);
+	p->at[p->n++] = fetched_at_ms;
+	return 0;
+}
+
+static void
+progress(struct xrun *x, int64_t t0, bool last)
+{
+	static const char *const words[STAGE_COUNT] = {
+		"unknown", "provisioning", "pulling", "starting", "running", "stopped", "failed",
+	};
+	bool tty = isatty(STDERR_FILENO);
+	static char prev[1024];
+	struct buf b;
+
+	buf_init(&b, sizeof prev - 1);
+	for (size_t a = 0; a < x->narms; a++) {
+		size_t n[STAGE_COUNT] = { 0 }, healthy = 0, timed_out = 0;
+
+		for (size_t i = 0; i < x->ntasks; i++)
+			if (x->tasks[i].arm == a) {
+				n[x->tasks[i].stage]++;
+				healthy += x->tasks[i].health && strcmp(x->tasks[i].health, "HEALTHY") == 0;
+				timed_out += x->tasks[i].timed_out;
+			}
+		buf_addf(&b, "%s%s %ld/%ld:", a ? " | " : "", x->arms[a].arm.name,
+			 x->arms[a].launched, x->arms[a].planned);
+		for (int s = STAGE_PROVISION; s < STAGE_COUNT; s++)
+			if (n[s] > 0)
+				buf_addf(&b, " %zu %s", n[s], words[s]);
+		if (x->until_healthy && healthy > 0)
+			buf_addf(&b, " (%zu healthy)", healthy);
+		if (timed_out > 0)
+			buf_addf(&b, " (%zu timed out)", timed_out);
+	}
+	if (tty) {
+		fprintf(stderr, "\r\033[K[%4llds] %s%s", (long long)((timeutil_now_ms() - t0) / 1000),
+			buf_str(&b), last ? "\n" : "");
+	} else if (strcmp(prev, buf_str(&b)) != 0 || last) {
+		/* piped: a line when something changed, without the clock that always does */
+		if (strcmp(prev, buf_str(&b)) != 0)
+			fprintf(stderr, "ecsprof: %s\n", buf_str(&b));
+		snprintf(prev, sizeof prev, "%s", buf_str(&b));
+	}
+	fflush(stderr);
+	buf_cleanup(&b);
+}
+
+/* One DescribeTasks poll of the started tasks not done yet. */
+static int
+poll_once(struct xrun *x, struct err *err)
+{
+	struct poll_ctx p = { x, NULL, NULL, 0, 0 };
+	struct ecs_query q = { 0 };
+	struct ecs_fetch_stats st;
+	const char **arns = xcalloc(x->ntasks ? x->ntasks : 1, sizeof *arns);
+	size_t n = 0;
+	int rc;
+
+	for (size_t i = 0; i < x->ntasks; i++)
+		if (!x->tasks[i].done)
+			arns[n++] = x->tasks[i].arn;
+	if (n == 0) {
+		free(arns);
+		return 0;
+	}
+	q.cluster = x->cluster;
+	q.tasks = arns;
+	q.ntasks = n;
+	q.since_ms = TS_NONE;
+	rc = ecs_fetch_tasks(x->ecs, &q, poll_take, &p, &st, err);
+	if (rc == 0)
+		rc = xrun_journal(x, p.raw, p.at, p.n, err);
+	for (size_t i = 0; i < p.n; i++)
+		free(p.raw[i]);
+	free(p.raw);
+	free(p.at);
+	free(arns);
+	return rc;
+}
+
+static bool
+all_done(const struct xrun *x, size_t upto)
+{
+	for (size_t i = 0; i < upto; i++)
+		if (!x->tasks[i].done)
+			return false;
+	return true;
+}
+
+/* Polls until every started task is done, times out, or a signal comes. */
+static int
+wait_tasks(struct xrun *x, int64_t t0, struct err *err)
+{
+	while (!all_done(x, x->ntasks) && !xrun_signalled(x)) {
+		int64_t now;
+
+		if (poll_once(x, err) != 0)
+			return -1;
+		now = timeutil_now_ms();
+		for (size_t i = 0; i < x->ntasks; i++)
+			if (!x->tasks[i].done && now - x->tasks[i].launched_ms >= x->wait_timeout_ms) {
+				x->tasks[i].done = x->tasks[i].timed_out = true;
+				log_warn("task %s (arm %s) is not %s after --timeout: left out of the "
+					 "wait", strrchr(x->tasks[i].arn, '/') + 1,
+					 x->arms[x->tasks[i].arm].arm.name,
+					 x->until_healthy ? "HEALTHY" : "RUNNING");
+			}
+		progress(x, t0, false);
+		if (!all_done(x, x->ntasks))
+			nap(x->interval_ms);
+	}
+	progress(x, t0, true);
+	return 0;
+}
+
+static void
+pause_for_enter(const struct xrun *x, size_t next_arm)
+{
+	char line[64];
+
+	if (!isatty(STDIN_FILENO)) {
+		log_warn("--pause: standard input is not a terminal; going on with arm %s",
+			 x->arms[next_arm].arm.name);
+		return;
+	}
+	fprintf(stderr, "ecsprof: next is arm %s (%s): push what it needs (e.g. its SOCI index), "
+		"then press Enter to launch it (Ctrl-C stops the experiment) ",
+		x->arms[next_arm].arm.name, x->arms[next_arm].arm.taskdef);
+	fflush(stderr);
+	if (fgets(line, sizeof line, stdin) == NULL)
+		clearerr(stdin);
+}
+
+int
+xrun_launch_and_wait(struct xrun *x, struct err *err)
+{
+	int64_t t0 = timeutil_now_ms();
+
+	for (size_t i = 0; i < x->plan.ncalls && !xrun_signalled(x); i++) {
+		const struct exp_call *c = &x->plan.calls[i];
+
+		if (c->wait_before) {
+			if (wait_tasks(x, t0, err) != 0)
+				return -1;
+			if (xrun_signalled(x))
+				break;
+			if (x->o->experiment.pause)
+				pause_for_enter(x, c->arm);
+		}
+		if (launch_call(x, i, err) != 0)
+			return -1;
+		if (x->ntasks > 0)
+			progress(x, t0, false);
+	}
+	if (!xrun_signalled(x) && wait_tasks(x, t0, err) != 0)
+		return -1;
+	return 0;
+}
+
+/* ---- stopping ------------------------------------------------------------------------ */
+
+int
+xrun_stop_all(struct xrun *x, const char *why, struct err *err)
+{
+	char reason[200];
+	size_t failed = 0, stopped = 0;
+
+	snprintf(reason, sizeof reason, "ecsprof experiment %s: %s", x->id, why);
+	for (size_t i = 0; i < x->ntasks; i++) {
+		struct xtask *t = &x->tasks[i];
+		struct err e;
+		char *raw = NULL;
+		int64_t at = TS_NONE;
+
+		if (t->final || t->stop_sent)
+			continue;
+		err_clear(&e);
+		if (ecs_stop_task(x->ecs, x->cluster, t->arn, reason, &raw, &at, &e) != 0) {
+			log_warn("StopTask %s: %s", t->arn, e.msg);
+			failed++;
+			continue;
+		}
+		t->stop_sent = true;
+		stopped++;
+		xrun_update_leftover(x);
+		if (raw != NULL && at != TS_NONE && xrun_journal(x, &raw, &at, 1, &e) != 0)
+			log_warn("%s", e.msg);
+		free(raw);
+	}
+	if (stopped > 0)
+		log_info("experiment %s: StopTask sent to %zu task%s", x->id, stopped,
+			 stopped == 1 ? "" : "s");
+	if (failed > 0) {
+		char *cmd = xrun_cleanup_command(x);
+		err_set(err, ERR_AWS, "experiment %s: %zu task%s could not be stopped; stop %s with: %s",
+			x->id, failed, failed == 1 ? "" : "s", failed == 1 ? "it" : "them", cmd);
+		free(cmd);
+		return -1;
+	}
+	return 0;
+}
+
+void
+xrun_cleanup(struct xrun *x)
+{
+	for (size_t i = 0; i < x->narms; i++) {
+		exp_arm_cleanup(&x->arms[i].arm);
+		ecs_taskdef_cleanup(&x->arms[i].td);
+	}
+	free(x->arms);
+	for (size_t i = 0; i < x->ntasks; i++) {
+		free(x->tasks[i].arn);
+		free(x->tasks[i].health);
+	}
+	free(x->tasks);
+	exp_plan_cleanup(&x->plan);
+	exp_network_cleanup(&x->net);
+	live_session_free(x->session);
+	memset(x, 0, sizeof *x);
+}
