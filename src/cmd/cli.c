@@ -122,15 +122,15 @@ cli_usage(FILE *f)
 	fprintf(f, "\nExit status: 0 success, 1 runtime failure, 2 usage error. See ecsprof(1).\n");
 }
 
-static void
-list_add(struct cli_list *l, const char *v)
+void
+cli_list_add(struct cli_list *l, const char *v)
 {
 	l->v = xreallocarray(l->v, l->n + 1, sizeof *l->v);
 	l->v[l->n++] = v;
 }
 
-static int
-parse_long(const char *opt, const char *s, long min, long max, long *out, struct err *err)
+int
+cli_parse_long(const char *opt, const char *s, long min, long max, long *out, struct err *err)
 {
 	char *end;
 	long v;
@@ -231,7 +231,7 @@ cli_parse(int argc, char **argv, struct cli_opts *o, struct err *err)
 
 		switch (c) {
 		case OPT_CLUSTER: o->cluster = optarg; break;
-		case OPT_SERVICE: list_add(&o->services, optarg); break;
+		case OPT_SERVICE: cli_list_add(&o->services, optarg); break;
 		case OPT_FAMILY: o->family = optarg; break;
 		case OPT_STARTED_BY: o->started_by = optarg; break;
 		case OPT_STATUS:
@@ -239,13 +239,13 @@ cli_parse(int argc, char **argv, struct cli_opts *o, struct err *err)
 				return -1;
 			o->status = (enum cli_status)choice;
 			break;
-		case OPT_TASK: list_add(&o->tasks, optarg); break;
+		case OPT_TASK: cli_list_add(&o->tasks, optarg); break;
 		case OPT_SINCE: o->since = optarg; break;
 		case OPT_PROFILE: o->profile = optarg; break;
 		case OPT_REGION: o->region = optarg; break;
 		case OPT_ENDPOINT_URL: o->endpoint_url = optarg; break;
 		case OPT_CONCURRENCY:
-			if (parse_long(name, optarg, 1, 64, &o->concurrency, err))
+			if (cli_parse_long(name, optarg, 1, 64, &o->concurrency, err))
 				return -1;
 			break;
 		case OPT_CONNECT_TIMEOUT:
@@ -268,7 +268,7 @@ cli_parse(int argc, char **argv, struct cli_opts *o, struct err *err)
 		case OPT_SUMMARY: o->summary = true; break;
 		case OPT_GROUP_BY: o->group_by = optarg; break;
 		case OPT_BASELINE: o->baseline = optarg; break;
-		case OPT_SOCI_IF: list_add(&o->soci_if, optarg); break;
+		case OPT_SOCI_IF: cli_list_add(&o->soci_if, optarg); break;
 		case OPT_SORT: o->sort = optarg; break;
 		case OPT_PRICES: o->prices = optarg; break;
 		case OPT_DEPLOYMENTS: o->deployments = true; break;
@@ -279,13 +279,13 @@ cli_parse(int argc, char **argv, struct cli_opts *o, struct err *err)
 			break;
 		case OPT_RECORD: o->record = optarg; break;
 		case OPT_COUNT:
-			if (parse_long(name, optarg, 1, LONG_MAX, &o->once, err))
+			if (cli_parse_long(name, optarg, 1, LONG_MAX, &o->once, err))
 				return -1;
 			break;
 		case 'v': o->verbose++; break;
 		case OPT_DEBUG: o->debug = true; break;
 		case OPT_NO_IMAGES: o->no_images = true; break;
-		case OPT_IMAGE: list_add(&o->images, optarg); break;
+		case OPT_IMAGE: cli_list_add(&o->images, optarg); break;
 		case 'h': o->help = true; break;
 		case 'V': o->version = true; break;
 		case ':':
@@ -314,7 +314,7 @@ cli_parse(int argc, char **argv, struct cli_opts *o, struct err *err)
 		return err_set(err, ERR_USAGE,
 			       "unknown command '%s': use tasks, watch, record, report, images or experiment", argv[optind]);
 	for (int i = optind + 1; i < argc; i++)
-		list_add(&o->files, argv[i]);
+		cli_list_add(&o->files, argv[i]);
 	if (o->timeout_arg != NULL && o->command == CMD_EXPERIMENT)
 		o->experiment.wait_timeout = o->timeout_arg;
 	else if (o->timeout_arg != NULL &&

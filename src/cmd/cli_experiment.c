@@ -24,28 +24,6 @@ cli_experiment_owns(int id)
 	return (id >= OPT_EXP_FIRST && id < OPT_EXP_END) || id == OPT_EXP_N || id == OPT_EXP_YES;
 }
 
-static void
-push(struct cli_list *l, const char *v)
-{
-	l->v = xreallocarray(l->v, l->n + 1, sizeof *l->v);
-	l->v[l->n++] = v;
-}
-
-static int
-whole(const char *name, const char *s, long min, long max, long *out, struct err *err)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno != 0 || end == s || *end != '\0' || v < min || v > max)
-		return err_set(err, ERR_USAGE, "%s: expected a whole number from %ld to %ld, got '%s'",
-			       name, min, max, s);
-	*out = v;
-	return 0;
-}
-
 int
 cli_experiment_option(struct cli_opts *o, int id, const char *name, const char *arg,
 		      struct err *err)
@@ -53,8 +31,8 @@ cli_experiment_option(struct cli_opts *o, int id, const char *name, const char *
 	struct cli_experiment *e = &o->experiment;
 
 	switch (id) {
-	case OPT_EXP_ARM: push(&e->arms, arg); return 0;
-	case OPT_EXP_N: return whole(name, arg, 1, 1000, &e->per_arm, err);
+	case OPT_EXP_ARM: cli_list_add(&e->arms, arg); return 0;
+	case OPT_EXP_N: return cli_parse_long(name, arg, 1, 1000, &e->per_arm, err);
 	case OPT_EXP_LAUNCH_TYPE:
 		if (strcmp(arg, "FARGATE") != 0 && strcmp(arg, "EC2") != 0)
 			return err_set(err, ERR_USAGE, "%s: '%s' is not FARGATE or EC2", name, arg);
@@ -62,13 +40,13 @@ cli_experiment_option(struct cli_opts *o, int id, const char *name, const char *
 		return 0;
 	case OPT_EXP_CAPACITY_PROVIDER: e->capacity_provider = arg; return 0;
 	case OPT_EXP_PLATFORM_VERSION: e->platform_version = arg; return 0;
-	case OPT_EXP_SUBNETS: push(&e->subnets, arg); return 0;
-	case OPT_EXP_SECURITY_GROUPS: push(&e->security_groups, arg); return 0;
+	case OPT_EXP_SUBNETS: cli_list_add(&e->subnets, arg); return 0;
+	case OPT_EXP_SECURITY_GROUPS: cli_list_add(&e->security_groups, arg); return 0;
 	case OPT_EXP_ASSIGN_PUBLIC_IP: e->assign_public_ip = true; return 0;
 	case OPT_EXP_NETWORK: e->network_configuration = arg; return 0;
-	case OPT_EXP_MAX_TASKS: return whole(name, arg, 1, 100000, &e->max_tasks, err);
+	case OPT_EXP_MAX_TASKS: return cli_parse_long(name, arg, 1, 100000, &e->max_tasks, err);
 	case OPT_EXP_ROUND_SIZE:
-		return whole(name, arg, 1, EXP_RUNTASK_MAX, &e->round_size, err);
+		return cli_parse_long(name, arg, 1, EXP_RUNTASK_MAX, &e->round_size, err);
 	case OPT_EXP_SEQUENTIAL: e->sequential = true; return 0;
 	case OPT_EXP_PAUSE: e->pause = true; return 0;
 	case OPT_EXP_UNTIL:

@@ -23,6 +23,12 @@ enum {
 	OPT_EXP_END
 };
 
+/* Shared by cli.c and cli_experiment.c: append a borrowed argv string to a list; parse a
+ * whole number in [min, max] for option OPT (a usage error naming it otherwise). */
+void cli_list_add(struct cli_list *l, const char *v);
+int cli_parse_long(const char *opt, const char *s, long min, long max, long *out,
+		   struct err *err);
+
 void cli_experiment_defaults(struct cli_experiment *e);
 /* True for a getopt id that cli_experiment_option() parses. */
 bool cli_experiment_owns(int id);
