@@ -200,7 +200,7 @@ tcell(const struct report *r, const struct report_row *row, const struct tcol *t
 		snprintf(out, size, "-");
 	else if (tc->col == COL_LAST_STATUS && failed_start(row->task) &&
 		 strlen(out) + 1 < size)
-		memcpy(out + strlen(out), "*", 2);
+		memcpy(out + strlen(out), "!", 2);   /* as the TUI marks it */
 	return out;
 }
 
@@ -258,8 +258,9 @@ plan(const struct report *r, int width, bool verbose, struct layout *l)
 		l->width[c] = natural[c];
 		total += natural[c] + (total ? GAP : 0);
 	}
-	/* shrink the elastic key columns, as little as needed */
-	for (size_t c = 0; c < NTCOLS && total > width; c++) {
+	/* shrink the elastic key columns, as little as needed; -v shows every cell whole
+	 * (the line is as wide as it needs to be, as kubectl -o wide) */
+	for (size_t c = 0; c < NTCOLS && !verbose && total > width; c++) {
 		if (tcols[c].priority != 0 || tcols[c].min == 0 || l->width[c] <= tcols[c].min)
 			continue;
 		int cut = total - width;
@@ -362,7 +363,7 @@ footnotes(FILE *f, struct buf *line, const struct report *r, const struct layout
 		sanitise(t->stop_code != NULL ? t->stop_code : "no stop code", code, sizeof code);
 		sanitise(why != NULL ? why : "no reason given", reason, sizeof reason);
 		if ((!any && put_line(f, line) != 0) ||
-		    buf_addf(line, "* %s stopped before RUNNING (%s): %s", id, code, reason) != 0 ||
+		    buf_addf(line, "! %s stopped before RUNNING (%s): %s", id, code, reason) != 0 ||
 		    put_line(f, line) != 0 || diagnosis_note(f, line, t) != 0)
 			return -1;
 		any = true;
