@@ -4,13 +4,14 @@ as a user runs it: two arms whose task definitions have known pull times (no-soc
 soci 6/8 s; the fake's clock runs 20x real time). Checks that RunTask alternates the arms
 round by round, every task is STOPPED at the end, the summary's pull p50 per arm is the
 fake's, --dry-run sends no RunTask, and --max-tasks below the plan is refused (exit 2)
-before any RunTask."""
+before any RunTask, and SIGINT mid-way leaves no task running."""
 import csv
 import io
 import json
 import os
 import subprocess
 import sys
+import signal
 import tempfile
 import time
 import urllib.request
@@ -22,7 +23,7 @@ FAKE = os.path.join(SRCDIR, "tests", "fake_ecs.py")
 SCENARIO = {
     "speed": 20,
     "credentials": {"AKIDFAKE": "fakesecret"},
-    "clusters": {"exp": {"tasks": []}},
+    "clusters": {"exp": {"tasks": []}, "intr": {"tasks": []}},
     "taskDefinitions": {
         "web:7": {"provision": 2, "pull": [30, 32], "start": 1},
         "web:8": {"provision": 2, "pull": [6, 8], "start": 1}}}
@@ -131,6 +132,32 @@ def main():
         rec = [json.loads(l) for l in open(os.path.join(tmp, "rec.jsonl"))]
         ok(sum(1 for l in rec if "task" in l) >= 8, "the recording keeps every task",
            repr(rec)[:2000])
+
+        # Ctrl-C mid-way: whatever was started is stopped before ecsprof exits
+        before = len(get(port, "/_fake/runtask")["runs"])
+        cmd = [ECSPROF, "experiment", "--cluster", "intr", "--arm", "no-soci=web:7",
+               "--arm", "soci=web:8", "-n", "4", "--subnets", "subnet-1", "--yes",
+               "-o", os.path.join(tmp, "int.jsonl"), "--interval", "0.2", "--no-images",
+               "--format", "csv", "--endpoint-url", "http://127.0.0.1:%d" % port,
+               "--region", "us-east-1"]
+        x = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             env=env())
+        for _ in range(200):
+            if len(get(port, "/_fake/runtask")["runs"]) - before >= 3:
+                break
+            time.sleep(0.02)
+        x.send_signal(signal.SIGINT)
+        try:
+            _, xerr = x.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            x.kill()
+            _, xerr = x.communicate()
+        state = [t for t in get(port, "/_fake/state/intr")["tasks"]
+                 if t["tags"].get("ecsprof:arm")]
+        ok(x.returncode != 0, "SIGINT: experiment exits non-zero", "rc %s" % x.returncode)
+        ok(state and all(t["desiredStatus"] == "STOPPED" for t in state),
+           "SIGINT mid-way: %d started, none left running" % len(state),
+           repr(state) + xerr)
     finally:
         srv.terminate()
         srv.wait(timeout=10)
