@@ -201,8 +201,16 @@ take_task(void *arg, const char *json, size_t len, int64_t fetched_at_ms, struct
 	struct sink *k = arg;
 	size_t before = k->set->len;
 
-	if (input_parse_task_json(json, len, "live", fetched_at_ms, k->set, err) != 0)
-		return err_prefix(err, "DescribeTasks answer");
+	if (input_parse_task_json(json, len, "live", fetched_at_ms, k->set, err) != 0) {
+		/* one bad task must not cost the others (report skips it the same way); a
+		 * recording still keeps its raw JSON, so nothing ECS will forget is lost */
+		if (err->code != ERR_PARSE)
+			return err_prefix(err, "DescribeTasks answer");
+		log_warn("DescribeTasks: skipped %s%s", strncmp(err->msg, "live: ", 6) == 0 ?
+			 err->msg + 6 : err->msg, k->extra != NULL && k->extra->keep_raw ?
+			 " (its raw JSON is recorded)" : "");
+		err_clear(err);
+	}
 	/* a new task is the last one; its images are looked up while the fetch goes on */
 	if (k->images != NULL && k->set->len > before)
 		image_fetch_want_task(k->images, &k->set->tasks[k->set->len - 1]);
