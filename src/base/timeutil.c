@@ -228,11 +228,24 @@ timeutil_parse_since(const char *s, int64_t now_ms, int64_t *out_ms)
 {
 	int64_t d;
 
+	char buf[40];
+	size_t n = strlen(s);
+
 	if (timeutil_parse_duration(s, &d) == 0) {
 		*out_ms = now_ms - d;
 		return 0;
 	}
-	return timeutil_parse_iso8601(s, out_ms);
+	if (timeutil_parse_iso8601(s, out_ms) == 0)
+		return 0;
+	/* what people type: a date (its midnight) or a time without a zone, both in UTC as
+	 * the table and the CSV print times (data times stay strict: parse_iso8601) */
+	if (n == 10)
+		snprintf(buf, sizeof buf, "%sT00:00:00Z", s);
+	else if (n >= 16 && n < sizeof buf - 1)
+		snprintf(buf, sizeof buf, "%sZ", s);
+	else
+		return -1;
+	return timeutil_parse_iso8601(buf, out_ms);
 }
 
 static int64_t

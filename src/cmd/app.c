@@ -30,6 +30,7 @@
 #include "ecsprof/xalloc.h"
 #include "ecsprof_version.h"
 #include "app_share.h"
+#include "select_why.h"
 
 /* The SELECT options, applied to offline data the same way the live API applies them. */
 struct select_ctx {
@@ -40,15 +41,18 @@ struct select_ctx {
 static bool
 matches_task_id(const struct task *t, const char *want)
 {
-	return (t->arn != NULL && strcmp(t->arn, want) == 0) || strcmp(t->id, want) == 0;
+	size_t n = strlen(want);
+
+	if ((t->arn != NULL && strcmp(t->arn, want) == 0) || strcmp(t->id, want) == 0)
+		return true;
+	/* the short id the table and the TUI print (313da244), as git takes a short hash */
+	return n >= 4 && strchr(want, '/') == NULL && strchr(want, ':') == NULL &&
+	       strncmp(t->id, want, n) == 0;
 }
 
 static bool
-select_keep(const struct task *t, void *ctx)
+select_keep_opts(const struct task *t, const struct cli_opts *o, int64_t since_ms)
 {
-	const struct select_ctx *sc = ctx;
-	const struct cli_opts *o = sc->o;
-
 	if (o->cluster != NULL && strcmp(t->cluster, o->cluster) != 0 &&
 	    (t->cluster_arn == NULL || strcmp(t->cluster_arn, o->cluster) != 0))
 		return false;
@@ -84,20 +88,34 @@ select_keep(const struct task *t, void *ctx)
 		if (!any)
 			return false;
 	}
-	if (sc->since_ms != TS_NONE && (t->ts[TS_CREATED] == TS_NONE || t->ts[TS_CREATED] < sc->since_ms))
+	if (since_ms != TS_NONE && (t->ts[TS_CREATED] == TS_NONE || t->ts[TS_CREATED] < since_ms))
 		return false;
 	return true;
+}
+
+static bool
+select_keep(const struct task *t, void *ctx)
+{
+	const struct select_ctx *sc = ctx;
+
+	return select_keep_opts(t, sc->o, sc->since_ms);
 }
 
 int
 app_select(const struct cli_opts *o, struct task_set *set, struct err *err)
 {
 	struct select_ctx sc = { o, TS_NONE };
+	/* saved data: --since 2h counts back from when the data was taken, as the TUI's
+	 * "now" does, not from the wall clock (a file from last week would match nothing) */
+	bool data_time = o->command == CMD_REPORT && select_data_now(set) != TS_NONE;
+	int64_t now = data_time ? select_data_now(set) : timeutil_now_ms();
 
-	if (o->since != NULL && timeutil_parse_since(o->since, timeutil_now_ms(), &sc.since_ms) != 0)
+	if (o->since != NULL && timeutil_parse_since(o->since, now, &sc.since_ms) != 0)
 		return err_set(err, ERR_USAGE,
-			       "--since: '%s' is neither a duration (30m, 2h, 1d) nor an ISO 8601 time",
+			       "--since: '%s' is neither a duration (30m, 2h, 1d) nor a time (2026-11-30, 2026-11-30T14:03, ISO 8601)",
 			       o->since);
+	if (o->command == CMD_REPORT || o->command == CMD_TASKS)
+		select_why(set, o, sc.since_ms, now, data_time, select_keep_opts);   /* select_why.c */
 	task_set_filter(set, select_keep, &sc);
 	return 0;
 }

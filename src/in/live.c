@@ -244,12 +244,17 @@ live_session_fetch(struct live_session *s, struct task_set *out, struct live_res
 	q.stopped = o->status == STATUS_ALL || o->status == STATUS_STOPPED;
 	q.tasks = o->tasks.v;
 	q.ntasks = o->tasks.n;
+	/* a short id (313da244, as the table prints it) is no id DescribeTasks knows: list
+	 * the cluster and let the SELECT filter match it as a prefix */
+	for (size_t i = 0; i < o->tasks.n; i++)
+		if (strchr(o->tasks.v[i], '/') == NULL && strlen(o->tasks.v[i]) < 32)
+			q.ntasks = 0;
 	q.since_ms = TS_NONE;
 	q.interrupt = s->interrupt;
 	if (o->since != NULL &&
 	    timeutil_parse_since(o->since, timeutil_now_ms(), &q.since_ms) != 0)
 		return err_set(err, ERR_USAGE,
-			       "--since: '%s' is neither a duration (30m, 2h, 1d) nor an ISO 8601 time",
+			       "--since: '%s' is neither a duration (30m, 2h, 1d) nor a time (2026-11-30, 2026-11-30T14:03, ISO 8601)",
 			       o->since);
 	if (extra != NULL) {
 		free(extra->region);
