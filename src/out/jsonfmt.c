@@ -94,6 +94,10 @@ jsonfmt_real(struct buf *b, double v)
 
 	if (n < 0 || (size_t)n >= sizeof d - 3)
 		return -1;
+	/* jansson's from_locale(): a decimal comma (the TUI sets the locale) becomes '.' */
+	for (char *c = d; *c != '\0'; c++)
+		if ((*c < '0' || *c > '9') && *c != '-' && *c != '+' && *c != 'e')
+			*c = '.';
 	if (strchr(d, '.') == NULL && strchr(d, 'e') == NULL) {
 		memcpy(d + n, ".0", 3);
 		n += 2;
