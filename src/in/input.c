@@ -18,6 +18,7 @@
 #include "input_int.h"
 #include "input_serving.h"
 #include "jarena.h"
+#include "taskscan.h"
 
 /* ---- warnings -------------------------------------------------------------------- */
 
@@ -469,8 +470,29 @@ input_blank(const char *s, size_t n)
 }
 
 
-/* Plain lines skip jansson's lexer (fastjson.c); on any other, json_loadb() starts
- * again, so jansson words every error. */
+/* A task state change event or a recording's task line read by taskscan.c straight into a
+ * task: true when it took the line, false when the line is for jansson. */
+static bool
+scan_line(struct pctx *c, const char *p, size_t n, char *buf, long line)
+{
+	struct task t;
+	enum origin origin;
+
+	if (c->strings == NULL)
+		c->strings = task_strpool_new();
+	task_init(&t);
+	t.pool = c->strings;
+	if (taskscan_line(p, n, buf, &t, &origin) != 0)
+		return false;
+	c->line = line;
+	c->scanned++;
+	emit_task(c, &t, origin);
+	return true;
+}
+
+/* Task events and recorded tasks are read without a DOM (taskscan.c); other plain lines skip
+ * jansson's lexer (fastjson.c); on any other, json_loadb() starts again, so jansson words
+ * every error. */
 void
 input_parse_lines(struct pctx *c, const char *data, size_t len, long first_line)
 {
@@ -483,7 +505,9 @@ input_parse_lines(struct pctx *c, const char *data, size_t len, long first_line)
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
 
-		if (!input_blank(p, n)) {
+		if (!input_blank(p, n) && !c->dom_only && scan_line(c, p, n, buf, line)) {
+			/* a task read without a DOM (taskscan.c) */
+		} else if (!input_blank(p, n)) {
 			json_error_t e;
 			json_t *root = fastjson_load(p, n, buf);
 
