@@ -1,0 +1,1 @@
+ecsprof report --summary tests/fixtures/diagnose/rules.json
