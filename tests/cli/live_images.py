@@ -65,12 +65,15 @@ EDGE = 250 * MIB
 amd = image("multi", "multi-amd", [200 * MIB, 100 * MIB],
             annotations={"com.amazon.soci.index-digest": d("soci-v2")})
 arm = image("multi", "multi-arm", [100 * MIB, 20 * MIB])
+win = image("multi", "multi-win", [400 * MIB, 90 * MIB])
 index = {"repo": "multi", "digest": d("multi-index"), "tags": ["2"], "manifest": {
     "schemaVersion": 2, "mediaType": IDX, "manifests": [
         {"mediaType": MAN, "digest": amd["digest"], "size": 500,
          "platform": {"os": "linux", "architecture": "amd64"}},
         {"mediaType": MAN, "digest": arm["digest"], "size": 500,
          "platform": {"os": "linux", "architecture": "arm64"}},
+        {"mediaType": MAN, "digest": win["digest"], "size": 500,
+         "platform": {"os": "windows", "architecture": "amd64", "os.version": "10.0.20348.2762"}},
         {"mediaType": MAN, "digest": d("soci-v2"), "size": 900,
          "artifactType": "application/vnd.amazon.soci.index.v2+json",
          "annotations": {"com.amazon.soci.image-manifest-digest": amd["digest"]}}]}}
@@ -79,7 +82,7 @@ IMAGES = [
     image("small", "small", [EDGE - 1000, 999]),                # one byte under
     image("zstd", "zstd", [300 * MIB, 10], types=[ZS, GZ]),
     image("v1", "v1", [400 * MIB], referrers_v1=[d("soci-v1")]),
-    amd, arm, index,
+    amd, arm, win, index,
 ]
 TASKS = [  # id, repo, digest, extra
     ("edge", "edge", d("edge"), {}),
@@ -89,6 +92,8 @@ TASKS = [  # id, repo, digest, extra
     ("indexamd", "multi", d("multi-index"), {}),                # the index digest
     ("manifestamd", "multi", amd["digest"], {}),                 # the platform manifest
     ("indexarm", "multi", d("multi-index"), {"arch": "arm64"}),
+    ("indexarm2", "multi", d("multi-index"), {"arch": "arm64"}),
+    ("indexwin", "multi", d("multi-index"), {"platformFamily": "WINDOWS_SERVER_2022_CORE"}),
     ("oldpv", "edge", d("edge"), {"platformVersion": "1.3.0"}),
     ("newpv", "edge", d("edge"), {"platformVersion": "1.4.0"}),
     ("hub", None, d("hub"), {"image": "nginx:1.27"}),
@@ -96,6 +101,7 @@ TASKS = [  # id, repo, digest, extra
 ]
 WANT = {"edge": "worth-indexing", "small": "too-small", "zstd": "zstd", "v1": "index-v1-only",
         "indexamd": "index-v2", "manifestamd": "index-v2", "indexarm": "too-small",
+        "indexarm2": "too-small", "indexwin": "platform",
         "oldpv": "platform", "newpv": "worth-indexing", "hub": "not-ecr", "gone": ""}
 
 
@@ -172,8 +178,14 @@ def main():
         ok(got.get("indexamd", {}).get("soci") == "soci" and
            got["indexamd"].get("soci_evidence") == "ecr" and
            got.get("edge", {}).get("soci") == "no-soci", "ECR decides the soci label")
-        ok(got.get("indexarm", {}).get("image_size_bytes") == str(120 * MIB),
-           "arm64 task: the arm64 manifest of the index", got.get("indexarm"))
+        ok(got.get("indexarm", {}).get("image_size_bytes") == str(120 * MIB) and
+           got.get("indexarm", {}).get("soci_index") == "none",
+           "arm64 task: the arm64 manifest of the index (the v2 entry names amd64's)",
+           got.get("indexarm"))
+        ok(got.get("indexamd", {}).get("image_size_bytes") == str(300 * MIB),
+           "amd64 task: the amd64 manifest of the same index", got.get("indexamd"))
+        ok(got.get("indexwin", {}).get("image_size_bytes") == str(490 * MIB),
+           "Windows task: the windows/amd64 manifest", got.get("indexwin"))
         ok("RepositoryNotFoundException" in err and "missing-app" in err,
            "a missing repository is a warning naming it", err[-400:])
         ok("nginx:1.27" in err and "not in private ECR" in err, "not-ecr is a warning")
@@ -181,7 +193,9 @@ def main():
         ok(st["blob_requests"] >= 1 and st["blob_authorization"] == 0,
            "the layer URL is fetched without an Authorization header", str(st))
         # at most one round of calls per distinct digest (the index's manifest once more)
-        ok(st["ops"].get("DescribeImages", 0) <= 8, "one DescribeImages per digest", str(st["ops"]))
+        # one per distinct (digest, platform): 9 lookups (the index has 3 platforms)
+        ok(st["ops"].get("DescribeImages", 0) <= 9, "one DescribeImages per (digest, platform)",
+           str(st["ops"]))
 
         rc, out2, err2 = run(port, "tasks", "--cluster", "img", "--format", "csv")
         after = stats(port)
@@ -213,6 +227,16 @@ def main():
            edge[0]["largest_layers"].startswith("%d STEP edge 0" % (EDGE - 1000)),
            "images: one row per image, its tasks and largest layer's build step",
            out6 + err6[-300:])
+        multi = {r["platform"]: r for r in imgs if r["digest"] == d("multi-index")}
+        ok(sorted(multi) == ["linux/amd64", "linux/arm64", "windows/amd64"] and
+           multi["linux/amd64"]["image_size_bytes"] == str(300 * MIB) and
+           multi["linux/amd64"]["tasks"] == "1" and multi["linux/amd64"]["soci_index"] == "v2" and
+           multi["linux/arm64"]["image_size_bytes"] == str(120 * MIB) and
+           multi["linux/arm64"]["tasks"] == "2" and multi["linux/arm64"]["soci_index"] == "none" and
+           multi["windows/amd64"]["tasks"] == "1" and
+           multi["windows/amd64"]["soci_advice"] == "platform",
+           "images: one row per platform of a multi-arch index, each its own tasks",
+           str(multi))
         rc, out7, err7 = run(port, "images", "--format", "json", "--image",
                              "%s/multi:2" % REG)
         j = json.loads(out7) if rc == 0 else []
