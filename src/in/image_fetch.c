@@ -36,6 +36,15 @@ struct denial {
 	bool printed;
 };
 
+/* A BatchGetImage or DescribeImages answer shared by the lookups it covers: one call asks
+ * for every digest of the same repository waiting in the queue (up to ECR_BATCH_MAX), and
+ * a digest asked for again (an index used on several platforms) is not asked twice. */
+struct answer {
+	char *key;                     /* op|region|account|repository|digest */
+	char *json;                    /* NULL: pending, or failed (done) */
+	bool done;
+};
+
 struct region_client {
 	char *region;
 	struct ecr_client *c;
@@ -57,6 +66,9 @@ struct image_fetch {
 	struct denial *denials;        /* under lock; one line per call, printed at collect */
 	size_t ndenials;
 	struct image_fetch_stats st;   /* under lock */
+	struct answer *answers;        /* under lock */
+	size_t nanswers;
+	pthread_cond_t answered;
 	pthread_t threads[IMAGE_MAX_THREADS];
 	struct http_transport transports[IMAGE_MAX_THREADS];
 	size_t nthreads;
@@ -187,6 +199,119 @@ cache_write(struct image_fetch *f, const struct image_facts *facts)
 }
 
 /* ---- one lookup ----------------------------------------------------------------------- */
+
+static bool
+str_same(const char *a, const char *b)
+{
+	return (a == NULL && b == NULL) || (a != NULL && b != NULL && strcmp(a, b) == 0);
+}
+
+static char *
+answer_key(char op, const struct image_ref *r, const char *digest)
+{
+	return xasprintf("%c|%s|%s|%s|%s", op, r->region ? r->region : "",
+	    r->account ? r->account : "", r->repository, digest);
+}
+
+/* op 'B' BatchGetImage, 'D' DescribeImages, for n digests of ref's repository */
+static int
+batch_call(char op, struct ecr_client *c, const struct http_transport *t,
+    const struct image_ref *ref, const char *const *digests, size_t n, char **json,
+    struct err *e)
+{
+	if (op == 'B')
+		return ecr_batch_get_images(c, t, ref->account, ref->repository, digests, n, json, e);
+	return ecr_describe_images(c, t, ref->account, ref->repository, digests, n, json, e);
+}
+
+static struct answer *
+answer_find(struct image_fetch *f, const char *key)
+{
+	for (size_t i = 0; i < f->nanswers; i++)
+		if (strcmp(f->answers[i].key, key) == 0)
+			return &f->answers[i];
+	return NULL;
+}
+
+/* under lock */
+static void
+answer_add(struct image_fetch *f, char *key)
+{
+	f->answers = xreallocarray(f->answers, f->nanswers + 1, sizeof *f->answers);
+	f->answers[f->nanswers].key = key;
+	f->answers[f->nanswers].json = NULL;
+	f->answers[f->nanswers++].done = false;
+}
+
+/* The answer of op ('B' BatchGetImage, 'D' DescribeImages) that holds digest: from an
+ * earlier (or in-flight) batch, or from a new call that also asks for the digests of the
+ * same repository still queued. A batch that fails (DescribeImages fails whole when one
+ * image is missing) is asked again digest by digest, so each lookup gets its own answer.
+ * *json is the caller's. */
+static int
+batch_get(struct image_fetch *f, char op, struct ecr_client *c, const struct http_transport *t,
+    const struct image_ref *ref, const char *digest, char **json, struct err *e)
+{
+	char *key = answer_key(op, ref, digest);
+	const char *batch[ECR_BATCH_MAX];
+	char *keys[ECR_BATCH_MAX];
+	size_t n = 0;
+	struct answer *a;
+	int rc;
+
+	pthread_mutex_lock(&f->lock);
+	a = answer_find(f, key);
+	if (a != NULL) {
+		while (!(a = answer_find(f, key))->done)
+			pthread_cond_wait(&f->answered, &f->lock);
+		if (a->json != NULL) {
+			*json = xstrdup(a->json);
+			pthread_mutex_unlock(&f->lock);
+			free(key);
+			return 0;
+		}
+		/* the batch failed: ask alone, for this lookup's own answer */
+		pthread_mutex_unlock(&f->lock);
+		free(key);
+		return batch_call(op, c, t, ref, &digest, 1, json, e);
+	}
+	batch[n] = digest;
+	keys[n++] = key;
+	answer_add(f, xstrdup(key));
+	for (size_t i = f->next; i < f->njobs && n < ECR_BATCH_MAX; i++) {
+		struct image_ref r;
+		char *k;
+
+		if (f->jobs[i].digest == NULL || image_ref_parse(f->jobs[i].image, &r) != 0)
+			continue;
+		k = r.private_ecr ? answer_key(op, &r, f->jobs[i].digest) : NULL;
+		if (k != NULL && strcmp(r.repository, ref->repository) == 0 &&
+		    str_same(r.region, ref->region) && str_same(r.account, ref->account) &&
+		    answer_find(f, k) == NULL) {
+			batch[n] = f->jobs[i].digest;   /* the string outlives the call */
+			keys[n++] = k;
+			answer_add(f, xstrdup(k));
+		} else {
+			free(k);
+		}
+		image_ref_cleanup(&r);
+	}
+	pthread_mutex_unlock(&f->lock);
+	*json = NULL;
+	rc = batch_call(op, c, t, ref, batch, n, json, e);
+	pthread_mutex_lock(&f->lock);
+	for (size_t i = 0; i < n; i++) {
+		a = answer_find(f, keys[i]);
+		a->json = rc == 0 ? xstrdup(*json) : NULL;
+		a->done = true;
+		free(keys[i]);
+	}
+	pthread_cond_broadcast(&f->answered);
+	pthread_mutex_unlock(&f->lock);
+	if (rc != 0 && n > 1)
+		return batch_call(op, c, t, ref, &digest, 1, json, e);
+	return rc;
+}
 
 static int
 fetch_creds(void *arg, struct aws_creds *out, struct err *err)
@@ -374,11 +499,12 @@ lookup(struct image_fetch *f, const struct http_transport *t, struct job *j)
 	f->st.looked_up++;
 	pthread_mutex_unlock(&f->lock);
 	/* DescribeImages: tags, push time, size; it resolves a tag to a digest too */
-	if (ecr_describe_image(c, t, ref.account, ref.repository, x->digest, ref.tag, &json,
-	    &e) == 0) {
+	if ((x->digest != NULL ? batch_get(f, 'D', c, t, &ref, x->digest, &json, &e)
+	    : ecr_describe_image(c, t, ref.account, ref.repository, NULL, ref.tag, &json,
+	    &e)) == 0) {
 		bool had_digest = x->digest != NULL;
 
-		image_parse_describe_answer(json, strlen(json), x, &e);
+		image_parse_describe_answer(json, strlen(json), x->digest, x, &e);
 		free(json);
 		json = NULL;
 		x->status = IMAGE_OK;
@@ -403,8 +529,8 @@ lookup(struct image_fetch *f, const struct http_transport *t, struct job *j)
 		warn(f, "image %s: the digest is unknown (the task has none yet and DescribeImages did not say)", who);
 		goto out;
 	}
-	if (ecr_batch_get_image(c, t, ref.account, ref.repository, x->digest, &json, &e) != 0 ||
-	    image_parse_batch_answer(json, strlen(json), &manifest, &mt, &e) != 0) {
+	if (batch_get(f, 'B', c, t, &ref, x->digest, &json, &e) != 0 ||
+	    image_parse_batch_answer(json, strlen(json), x->digest, &manifest, &mt, &e) != 0) {
 		if (strcmp(e.aws_type, "ImageNotFound") == 0 ||
 		    strcmp(e.aws_type, "RepositoryNotFoundException") == 0) {
 			set_failure(x, IMAGE_NOT_FOUND, &e);
@@ -441,9 +567,9 @@ lookup(struct image_fetch *f, const struct http_transport *t, struct job *j)
 		image_manifest_info_cleanup(&m);
 		free(manifest);
 		manifest = NULL;
-		if (ecr_batch_get_image(c, t, ref.account, ref.repository, x->manifest_digest,
-		    &json, &e) != 0 ||
-		    image_parse_batch_answer(json, strlen(json), &manifest, &mt, &e) != 0 ||
+		if (batch_get(f, 'B', c, t, &ref, x->manifest_digest, &json, &e) != 0 ||
+		    image_parse_batch_answer(json, strlen(json), x->manifest_digest, &manifest,
+		    &mt, &e) != 0 ||
 		    image_parse_manifest(manifest, strlen(manifest), NULL, &m, &e) != 0) {
 			warn(f, "image %s: platform manifest %s: %s", who, x->manifest_digest, e.msg);
 			goto out;
@@ -578,6 +704,7 @@ image_fetch_new(const struct image_fetch_options *o, struct image_fetch **out, s
 	pthread_mutex_init(&f->lock, NULL);
 	pthread_cond_init(&f->more, NULL);
 	pthread_cond_init(&f->idle, NULL);
+	pthread_cond_init(&f->answered, NULL);
 	for (size_t i = 0; i < n; i++) {
 		struct worker_arg *wa;
 
@@ -651,6 +778,12 @@ image_fetch_free(struct image_fetch *f)
 	free(f->cache_dir);
 	pthread_cond_destroy(&f->more);
 	pthread_cond_destroy(&f->idle);
+	pthread_cond_destroy(&f->answered);
+	for (size_t i = 0; i < f->nanswers; i++) {
+		free(f->answers[i].key);
+		free(f->answers[i].json);
+	}
+	free(f->answers);
 	pthread_mutex_destroy(&f->lock);
 	free(f);
 }
