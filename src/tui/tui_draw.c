@@ -471,6 +471,7 @@ build_details(const struct view *v, const struct report_row *row, struct lines *
 		if (c->reason != NULL)
 			lines_add(l, "    reason       %s", c->reason);
 	}
+	tui_image_details(r, row, l, lines_add);
 	if (t->ntags > 0) {
 		lines_add(l, "%s", "");
 		lines_add(l, "Tags");

@@ -113,5 +113,8 @@ size_t tui_summary_choices(const struct view *v);    /* groups that can be compa
 struct lines;
 void tui_serving_details(const struct report *r, const struct report_row *row, struct lines *l,
 			 void (*add)(struct lines *, const char *, ...));
+/* tui_image.c: the details pane's image facts (ECR) and SOCI advice; nothing without */
+void tui_image_details(const struct report *r, const struct report_row *row, struct lines *l,
+		       void (*add)(struct lines *, const char *, ...));
 
 #endif
