@@ -31,6 +31,7 @@ const struct tui_key_help tui_keys[] = {
 	{ "/", "filter: id, taskdef, status, AZ, group (Enter keeps, Esc clears)" },
 	{ "Enter", "details of the task: timestamps, containers, stop reason, SOCI" },
 	{ "Tab", "summary: groups side by side, percentiles, baseline, pull histogram" },
+	{ "i", "images of the tasks shown (ECR): size, layers, SOCI index, advice, largest layers" },
 	{ "Left Right h l", "summary: scroll through the groups" },
 	{ "a", "waterfall aligned at createdAt / on one shared time axis" },
 	{ "r F5", "refresh now (tasks, watch)" },

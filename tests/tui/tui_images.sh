@@ -11,7 +11,7 @@ FIX="$SRCDIR/tests/fixtures/images"
 N=0
 FAILED=0
 STARTS=0
-echo "1..7"
+echo "1..10"
 ok() { N=$((N + 1)); echo "ok $N - $1"; }
 nok() {
 	N=$((N + 1)); FAILED=1
@@ -81,7 +81,25 @@ wait_for '11/11 tasks'
 details ae1f2a3b4c5d
 check "a task whose repository is not there: no images section" \
 	"screen | grep -q 'missing-legacy' && ! screen | grep -q '^Images (ECR)'"
+keys Escape
+wait_for 'TASK +TASKDEF'; keys Escape
+wait_for '11/11 tasks'
+# the images view: every image of the tasks shown, largest first
+keys i
+wait_for '^Images of'
+check "i opens the images view: 7 images of the 11 tasks, largest first" \
+	"screen | grep -q '^Images of 11 tasks (ECR): 7, largest first' && screen | sed -n 5p | grep -q 'ml-serve:1  linux/amd64' && screen | grep -q 'tasks        1, pull p50 88.0 s; advice zstd'"
+keys j j j j j j j j j j j j j j j j j j j j
+check "j scrolls to the other images" "screen | grep -q 'advice index-v1-only\|advice too-small\|advice worth-indexing'"
 keys q
+wait_for 'TASK +TASKDEF'
+keys / c h e c k o u t Enter
+wait_for '4/11 tasks'; keys i
+wait_for '^Images of'
+check "the filter applies: the 4 checkout-api tasks pulled 3 images (index amd64 and arm64, the manifest)" \
+	"screen | grep -q '^Images of 4 tasks (ECR): 3,' && ! screen | grep -q 'ml-serve'"
+keys q
+wait_for 'TASK +TASKDEF'; keys Escape
 keys q
 wait_for 'EXIT='; check "q quits with status 0" "screen | grep -q 'EXIT=0'"
 exit $FAILED
