@@ -14,6 +14,7 @@
 #include "ecsprof/ecr.h"
 #include "ecsprof/image_fetch.h"
 #include "ecsprof/image_io.h"
+#include "image_cache.h"
 #include "ecsprof/log.h"
 #include "ecsprof/timeutil.h"
 #include "ecsprof/xalloc.h"
@@ -97,105 +98,21 @@ warn(struct image_fetch *f, const char *fmt, ...)
 	pthread_mutex_unlock(&f->lock);
 }
 
-/* ---- the cache ------------------------------------------------------------------------ */
-
-static char *
-cache_path(const struct image_fetch *f, const char *digest, const char *platform)
-{
-	char name[300];
-	size_t j = 0;
-
-	for (const char *p = digest; *p && j + 1 < 200; p++)
-		name[j++] = (*p == ':' || *p == '/') ? '-' : *p;
-	name[j++] = '_';
-	for (const char *p = platform; *p && j + 1 < sizeof name - 8; p++)
-		name[j++] = *p == '/' ? '-' : *p;
-	name[j] = '\0';
-	return xasprintf("%s/images/%s.json", f->cache_dir, name);
-}
-
+/* the cache: image_cache.c */
 static bool
 cache_read(struct image_fetch *f, const char *digest, const char *platform,
     struct image_facts *out)
 {
-	char *path, *data;
-	FILE *fp;
-	long n;
-	struct err e;
-	bool ok = false;
-
-	if (f->cache_dir == NULL || digest == NULL)
-		return false;
-	path = cache_path(f, digest, platform);
-	fp = fopen(path, "rb");
-	free(path);
-	if (fp == NULL)
-		return false;
-	data = xmalloc(1 << 22);
-	n = (long)fread(data, 1, (1 << 22) - 1, fp);
-	fclose(fp);
-	if (n > 0 && image_facts_from_json(data, (size_t)n, out, &e) == 0 &&
-	    out->status == IMAGE_OK && strcmp(out->digest, digest) == 0)
-		ok = true;
-	else if (n > 0)
-		image_facts_cleanup(out);
-	free(data);
-	return ok;
+	return f->cache_dir != NULL && image_cache_read(f->cache_dir, digest, platform, out);
 }
 
-static int
-mkdirs(const char *dir)
-{
-	char *p = xstrdup(dir);
-
-	for (char *s = p + 1; *s; s++) {
-		if (*s != '/')
-			continue;
-		*s = '\0';
-		if (mkdir(p, 0700) != 0 && errno != EEXIST) {
-			free(p);
-			return -1;
-		}
-		*s = '/';
-	}
-	int rc = mkdir(p, 0700) != 0 && errno != EEXIST ? -1 : 0;
-	free(p);
-	return rc;
-}
-
-/* temporary file and rename: a reader sees the old file or the whole new one */
 static void
 cache_write(struct image_fetch *f, const struct image_facts *facts)
 {
-	char *dir, *path, *tmp, *json;
-	FILE *fp;
-	bool ok;
+	char why[400];
 
-	if (f->cache_dir == NULL || facts->status != IMAGE_OK)
-		return;
-	dir = xasprintf("%s/images", f->cache_dir);
-	if (mkdirs(dir) != 0) {
-		warn(f, "image cache: cannot create %s: %s", dir, strerror(errno));
-		free(dir);
-		return;
-	}
-	free(dir);
-	path = cache_path(f, facts->digest, facts->platform);
-	tmp = xasprintf("%s.tmp.%ld.%lx", path, (long)getpid(), (unsigned long)pthread_self());
-	json = image_facts_to_json(facts);
-	fp = fopen(tmp, "wb");
-	ok = fp != NULL && fputs(json, fp) >= 0 && fputc('\n', fp) != EOF;
-	if (fp != NULL && fclose(fp) != 0)
-		ok = false;
-	if (ok && rename(tmp, path) != 0)
-		ok = false;
-	if (!ok) {
-		warn(f, "image cache: cannot write %s: %s", path, strerror(errno));
-		unlink(tmp);
-	}
-	free(json);
-	free(tmp);
-	free(path);
+	if (f->cache_dir != NULL && image_cache_write(f->cache_dir, facts, why, sizeof why) != 0)
+		warn(f, "image cache: %s", why);
 }
 
 /* ---- one lookup ----------------------------------------------------------------------- */
@@ -517,7 +434,8 @@ lookup(struct image_fetch *f, const struct http_transport *t, struct job *j)
 		warn(f, "image %s: %s", who, e.msg);
 		goto out;
 	} else {
-		warn_call(f, who, ref.repository, "DescribeImages", "image tags and push times not shown", &e, false);
+		warn_call(f, who, ref.repository, "DescribeImages",
+		    "image tags and push times not shown", &e, false);
 		if (!denied(&e)) {
 			set_failure(x, IMAGE_ERROR, &e);
 			goto out;
@@ -526,7 +444,8 @@ lookup(struct image_fetch *f, const struct http_transport *t, struct job *j)
 	if (x->digest == NULL) {
 		err_set(&e, ERR_AWS, "no digest for %s", who);
 		set_failure(x, IMAGE_ERROR, &e);
-		warn(f, "image %s: the digest is unknown (the task has none yet and DescribeImages did not say)", who);
+		warn(f, "image %s: the digest is unknown (the task has none yet and DescribeImages "
+		    "did not say)", who);
 		goto out;
 	}
 	if (batch_get(f, 'B', c, t, &ref, x->digest, &json, &e) != 0 ||
@@ -603,7 +522,8 @@ lookup(struct image_fetch *f, const struct http_transport *t, struct job *j)
 		free(json);
 		json = NULL;
 	} else {
-		warn_call(f, who, ref.repository, "ListImageReferrers", "SOCI v1 indexes not checked", &e, true);
+		warn_call(f, who, ref.repository, "ListImageReferrers",
+		    "SOCI v1 indexes not checked", &e, true);
 	}
 	/* the config's history names the build step of each layer */
 	if (x->config_digest != NULL) {
@@ -612,7 +532,8 @@ lookup(struct image_fetch *f, const struct http_transport *t, struct job *j)
 
 		if (ecr_download_url(c, t, ref.account, ref.repository, x->config_digest, &url,
 		    &e) != 0) {
-			warn_call(f, who, ref.repository, "GetDownloadUrlForLayer", "the build step of each layer not shown", &e, true);
+			warn_call(f, who, ref.repository, "GetDownloadUrlForLayer",
+			    "the build step of each layer not shown", &e, true);
 		} else if (ecr_get_url(t, url, CONFIG_MAX, &body, &len, &e) != 0) {
 			warn(f, "image %s: image config: %s", who, e.msg);
 		} else if (image_parse_config(body, len, x, &e) != 0) {

@@ -238,6 +238,8 @@ tui_run(struct tui_source *src, const struct tui_options *o, struct err *err)
 	v.sort_desc = o->sort_desc;
 	if (o->start_summary)
 		v.mode = MODE_SUMMARY;
+	if (o->start_images)
+		v.mode = MODE_IMAGES;
 	for (int i = 0; i < TUI_COL_COUNT; i++)
 		if (o->sort_col >= 0 && tui_cols[i].report_col == o->sort_col && i != TUI_COL_BAR)
 			v.sort_tcol = i;

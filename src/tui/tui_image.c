@@ -61,7 +61,8 @@ one_image(const struct image_facts *f, struct lines *l,
 	    strcmp(f->manifest_digest, f->digest) != 0)
 		add(l, "    manifest     %s (of the index %s)", f->manifest_digest, f->digest);
 	mib(f->size_bytes, sz, sizeof sz);
-	add(l, "    compressed   %s in %zu layers, %s", sz, f->nlayers,
+	add(l, "    compressed   %s in %zu layer%s, %s", sz, f->nlayers,
+	    f->nlayers == 1 ? "" : "s",
 	    *image_facts_compression(f) ? image_facts_compression(f) : "compression unknown");
 	add(l, "    SOCI index   %s%s%s",
 	    *image_soci_name(f->soci) ? image_soci_name(f->soci) : "unknown",
@@ -183,8 +184,8 @@ build_images(const struct view *v, struct lines *l,
 			if ((p = phase_ms(t, PHASE_PULL)) != TS_NONE && p > 0)
 				pulls[np++] = (double)p / 1000.0;
 		}
-		if (first == NULL)
-			continue;      /* not an image of the tasks shown */
+		if (first == NULL && r->nrows > 0)
+			continue;      /* not an image of the tasks shown (images --image: all) */
 		if (np > 0) {
 			struct stats_summary sum;
 
@@ -193,8 +194,9 @@ build_images(const struct view *v, struct lines *l,
 		}
 		struct image_task_info in;
 
-		image_task_info(s, first, &in);
-		e[ne++].advice = in.advice;
+		if (first != NULL)
+			image_task_info(s, first, &in);
+		e[ne++].advice = first != NULL ? in.advice : ADVICE_NONE;
 	}
 	qsort(e, ne, sizeof *e, by_size_desc);
 	add(l, "Images of %zu tasks (ECR): %zu, largest first", v->nvis, ne);

@@ -130,7 +130,7 @@ def ecr_calls(st):
     return sum(st["ops"].get(o, 0) for o in ECR_OPS)
 
 
-def run(port, *args, cache="cache", key="AKIDFAKE", secret="fakesecret"):
+def run(port, *args, cache="cache", key="AKIDFAKE", secret="fakesecret", extra=None):
     env = {k: v for k, v in os.environ.items() if not k.startswith("AWS_")}
     env.update({"AWS_ACCESS_KEY_ID": key, "AWS_SECRET_ACCESS_KEY": secret,
                 "AWS_EC2_METADATA_DISABLED": "true", "NO_COLOR": "1",
@@ -138,6 +138,7 @@ def run(port, *args, cache="cache", key="AKIDFAKE", secret="fakesecret"):
                 "AWS_SHARED_CREDENTIALS_FILE": os.path.join(TMP, "none"),
                 "AWS_ENDPOINT_URL_ECR": "http://127.0.0.1:%d" % port,
                 "XDG_CACHE_HOME": os.path.join(TMP, cache)})
+    env.update(extra or {})
     cmd = [ECSPROF] + list(args) + ["--endpoint-url", "http://127.0.0.1:%d" % port,
                                     "--region", "us-east-1"]
     p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=120)
@@ -274,6 +275,19 @@ def main():
            multi["windows/amd64"]["soci_advice"] == "platform",
            "images: one row per platform of a multi-arch index, each its own tasks",
            str(multi))
+        dump = os.path.join(TMP, "screen.txt")
+        tui = {"ECSPROF_TUI_SCRIPT": "g", "ECSPROF_TUI_DUMP": dump, "TERM": "xterm"}
+        rc, _, errt = run(port, "images", "--cluster", "img", "--format", "tui", extra=tui)
+        scr = open(dump).read() if os.path.exists(dump) else ""
+        ok(rc == 0 and "Images of %d tasks (ECR)" % len(TASKS) in scr and
+           "advice index-v1-only" in scr, "images --format tui opens on the images view",
+           scr + errt[-300:])
+        os.path.exists(dump) and os.unlink(dump)
+        rc, _, errt = run(port, "images", "--format", "tui", "--image", "%s/edge:1" % REG,
+                          extra=tui)
+        scr = open(dump).read() if os.path.exists(dump) else ""
+        ok(rc == 0 and "Images of 0 tasks (ECR): 1" in scr and "edge:1" in scr,
+           "images --image --format tui: the image without any task", scr + errt[-300:])
         rc, out7, err7 = run(port, "images", "--format", "json", "--image",
                              "%s/multi:2" % REG)
         j = json.loads(out7) if rc == 0 else []
