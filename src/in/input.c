@@ -133,7 +133,7 @@ doc_error(struct pctx *c, const char *fmt, ...)
 /* ---- document shapes ------------------------------------------------------------- */
 
 enum shape { SHAPE_UNKNOWN, SHAPE_TASK, SHAPE_EVENT, SHAPE_RECORD, SHAPE_METADATA,
-	SHAPE_ECR, SHAPE_DESCRIBE };
+	SHAPE_ECR, SHAPE_DESCRIBE, SHAPE_SERVICES };
 
 static enum shape
 shape_of(const json_t *o)
@@ -153,6 +153,8 @@ shape_of(const json_t *o)
 		return SHAPE_ECR;   /* aws ecr describe-images / batch-get-image */
 	if (json_object_get(o, "tasks") != NULL || json_object_get(o, "failures") != NULL)
 		return SHAPE_DESCRIBE;
+	if (json_is_array(json_object_get(o, "services")))
+		return SHAPE_SERVICES;   /* DescribeServices without failures: input_deploy.c's */
 	return SHAPE_UNKNOWN;
 }
 
@@ -380,6 +382,8 @@ one_object(struct pctx *c, const json_t *o, const char *where)
 	case SHAPE_DESCRIBE:
 		/* a response nested in an array is not a shape anyone writes */
 		return where[0] == '\0' ? one_describe(c, o) : -1;
+	case SHAPE_SERVICES:
+		return where[0] == '\0' ? 0 : -1;
 	case SHAPE_UNKNOWN:
 		break;
 	}
