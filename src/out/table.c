@@ -14,6 +14,7 @@
 #include "ecsprof/phase.h"
 #include "ecsprof/compare.h"
 #include "ecsprof/table.h"
+#include "ecsprof/termsafe.h"
 #include "ecsprof/xalloc.h"
 
 #define GAP 2
@@ -53,52 +54,27 @@ static const struct tcol tcols[] = {
 };
 #define NTCOLS (sizeof tcols / sizeof tcols[0])
 
-/* Length of the valid UTF-8 sequence at p, 0 when it is not one. */
-static size_t
-utf8_len(const unsigned char *p)
-{
-	if (p[0] < 0x80)
-		return 1;
-	if (p[0] >= 0xc2 && p[0] <= 0xdf)
-		return (p[1] & 0xc0) == 0x80 ? 2 : 0;
-	if (p[0] >= 0xe0 && p[0] <= 0xef) {
-		if ((p[1] & 0xc0) != 0x80 || (p[2] & 0xc0) != 0x80)
-			return 0;
-		if ((p[0] == 0xe0 && p[1] < 0xa0) || (p[0] == 0xed && p[1] > 0x9f))
-			return 0;
-		return 3;
-	}
-	if (p[0] >= 0xf0 && p[0] <= 0xf4) {
-		if ((p[1] & 0xc0) != 0x80 || (p[2] & 0xc0) != 0x80 || (p[3] & 0xc0) != 0x80)
-			return 0;
-		if ((p[0] == 0xf0 && p[1] < 0x90) || (p[0] == 0xf4 && p[1] > 0x8f))
-			return 0;
-		return 4;
-	}
-	return 0;
-}
-
-/* Copies s into out with every control character (C0, DEL, C1) and invalid byte
- * replaced by '?', so one cell is one line of printable text. */
+/* Copies s into out with every control character (C0, DEL, C1), bidi control and invalid
+ * byte replaced by '?' (termsafe), so one cell is one line of printable text. */
 static void
 sanitise(const char *s, char *out, size_t size)
 {
 	size_t o = 0;
 
 	for (const unsigned char *p = (const unsigned char *)s; *p != '\0';) {
-		size_t len = utf8_len(p);
-		bool bad = len == 0 || (len == 1 && (*p < 0x20 || *p == 0x7f)) ||
-			   (len == 2 && p[0] == 0xc2 && p[1] < 0xa0);
+		size_t len = termsafe_utf8_len(p);
+		bool bad = termsafe_bad_len((const char *)p, NULL) > 0;
+		size_t olen = bad ? 1 : len;
 
-		if (bad)
+		if (len == 0)
 			len = 1;
-		if (o + len >= size)
+		if (o + olen >= size)
 			break;
 		if (bad)
 			out[o] = '?';
 		else
 			memcpy(out + o, p, len);
-		o += len;
+		o += olen;
 		p += len;
 	}
 	out[o] = '\0';
