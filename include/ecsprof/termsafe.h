@@ -13,8 +13,6 @@
  * (U+202A-U+202E, U+2066-U+2069), or a byte that is not valid UTF-8 (1). 0 when the
  * sequence at p is harmless; never more than 4. p must be NUL-terminated. */
 size_t termsafe_bad_len(const char *p, const char *keep);
-/* Length of the valid UTF-8 sequence at p, 0 when it is not one. */
-size_t termsafe_utf8_len(const unsigned char *p);
 /* Replaces each such sequence in s by '?', in place (s never grows). */
 void termsafe_scrub(char *s, const char *keep);
 /* Writes JSON text (as jansson dumps it: raw UTF-8 in strings) with DEL, C1 and bidi

@@ -4,30 +4,7 @@
 #include <string.h>
 
 #include "ecsprof/termsafe.h"
-
-size_t
-termsafe_utf8_len(const unsigned char *p)
-{
-	if (p[0] < 0x80)
-		return 1;
-	if (p[0] >= 0xc2 && p[0] <= 0xdf)
-		return (p[1] & 0xc0) == 0x80 ? 2 : 0;
-	if (p[0] >= 0xe0 && p[0] <= 0xef) {
-		if ((p[1] & 0xc0) != 0x80 || (p[2] & 0xc0) != 0x80)
-			return 0;
-		if ((p[0] == 0xe0 && p[1] < 0xa0) || (p[0] == 0xed && p[1] > 0x9f))
-			return 0;   /* overlong, surrogate */
-		return 3;
-	}
-	if (p[0] >= 0xf0 && p[0] <= 0xf4) {
-		if ((p[1] & 0xc0) != 0x80 || (p[2] & 0xc0) != 0x80 || (p[3] & 0xc0) != 0x80)
-			return 0;
-		if ((p[0] == 0xf0 && p[1] < 0x90) || (p[0] == 0xf4 && p[1] > 0x8f))
-			return 0;
-		return 4;
-	}
-	return 0;
-}
+#include "ecsprof/utf8.h"
 
 /* U+202A-U+202E (LRE RLE PDF LRO RLO) and U+2066-U+2069 (LRI RLI FSI PDI) */
 static bool
@@ -41,7 +18,7 @@ size_t
 termsafe_bad_len(const char *s, const char *keep)
 {
 	const unsigned char *p = (const unsigned char *)s;
-	size_t len = termsafe_utf8_len(p);
+	size_t len = utf8_len(p);
 
 	if (len == 0)
 		return 1;
@@ -67,7 +44,7 @@ termsafe_scrub(char *s, const char *keep)
 			p += bad;
 			continue;
 		}
-		size_t len = termsafe_utf8_len((const unsigned char *)p);
+		size_t len = utf8_len((const unsigned char *)p);
 
 		memmove(o, p, len);
 		o += len;
@@ -83,7 +60,7 @@ termsafe_put_json(FILE *f, const char *json)
 	const unsigned char *p = (const unsigned char *)json, *run = p;
 
 	while (*p != '\0') {
-		size_t len = termsafe_utf8_len(p);
+		size_t len = utf8_len(p);
 		unsigned cp;
 
 		/* jansson already escapes C0; what is left is DEL, C1 (2 bytes), bidi (3) */

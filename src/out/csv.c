@@ -9,6 +9,7 @@
 #include "ecsprof/csv.h"
 #include "ecsprof/phase.h"
 #include "ecsprof/termsafe.h"
+#include "ecsprof/utf8.h"
 #include "ecsprof/xalloc.h"
 
 /* a row never needs more; a bigger one means broken input, not a real task */
@@ -71,7 +72,7 @@ csv_add_cell(struct buf *b, const char *cell, bool is_text)
 			continue;
 		}
 		/* bad == 0: a whole, valid UTF-8 sequence */
-		size_t len = termsafe_utf8_len(p);
+		size_t len = utf8_len(p);
 
 		if (quote && *p == '"' && buf_addc(b, '"') != 0)
 			return -1;

@@ -15,6 +15,7 @@
 #include "ecsprof/compare.h"
 #include "ecsprof/table.h"
 #include "ecsprof/termsafe.h"
+#include "ecsprof/utf8.h"
 #include "ecsprof/xalloc.h"
 
 #define GAP 2
@@ -62,7 +63,7 @@ sanitise(const char *s, char *out, size_t size)
 	size_t o = 0;
 
 	for (const unsigned char *p = (const unsigned char *)s; *p != '\0';) {
-		size_t len = termsafe_utf8_len(p);
+		size_t len = utf8_len(p);
 		bool bad = termsafe_bad_len((const char *)p, NULL) > 0;
 		size_t olen = bad ? 1 : len;
 
