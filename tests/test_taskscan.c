@@ -6,6 +6,7 @@
  * take the plain lines (a reader that always gave up would agree too). */
 #include <criterion/criterion.h>
 #include <dirent.h>
+#include <jansson.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -302,4 +303,74 @@ Test(taskscan, every_value_of_every_type_agrees_with_jansson)
 	}
 	cr_expect_gt(cases, 4000);
 	cr_expect_gt(scanned, cases / 4, "taskscan took %zu of %zu", scanned, cases);
+}
+
+static size_t
+check_task(const char *what, const char *json, size_t len)
+{
+	char *copy = xmalloc(len ? len : 1);
+	const char *why;
+	bool taken;
+
+	memcpy(copy, json, len);
+	why = taskscan_task_diff(copy, len, &taken);
+	cr_assert_null(why, "%s: taskscan_task and jansson differ: %s\n  input: %.*s", what, why,
+		       (int)(len < 600 ? len : 600), json);
+	free(copy);
+	return taken;
+}
+
+/* each task object of a file as ecs_fetch.c hands it to input_parse_task_json() */
+static size_t
+check_tasks_of(const char *path)
+{
+	json_error_t e;
+	json_t *root = json_load_file(path, 0, &e), *tasks, *task;
+	size_t i, taken = 0;
+
+	if (root == NULL)
+		return 0;
+	tasks = json_is_array(root) ? root : json_object_get(root, "tasks");
+	json_array_foreach(tasks, i, task) {
+		char *text = json_dumps(task, JSON_COMPACT | JSON_REAL_PRECISION(16) | JSON_ENCODE_ANY);
+
+		taken += check_task(path, text, strlen(text));
+		free(text);
+	}
+	if (json_object_get(root, "taskArn") != NULL) {
+		char *text = json_dumps(root, JSON_COMPACT | JSON_REAL_PRECISION(16));
+
+		taken += check_task(path, text, strlen(text));
+		free(text);
+	}
+	json_decref(root);
+	return taken;
+}
+
+/* the live path: DescribeTasks tasks dumped by ecs_fetch.c, read by input_parse_task_json */
+Test(taskscan, live_task_json_agrees_with_jansson)
+{
+	static const char *files[] = { FIXTURE_DIR "/input/describe_epoch.json",
+		FIXTURE_DIR "/input/describe_cli_iso.json", FIXTURE_DIR "/input/single_task.json",
+		FIXTURE_DIR "/input/bare_array.json", FIXTURE_DIR "/live/big.json",
+		FIXTURE_DIR "/live/small.json", TESTS_DIR "/fuzz/corpus/input/describe_epoch_numbers.json",
+		TESTS_DIR "/fuzz/corpus/input/describe_cli_iso_offsets.json",
+		TESTS_DIR "/fuzz/corpus/input/bad_fields.json" };
+	char *line = rich_line(false), *detail = strstr(line, "\"detail\":{") + 9;
+	size_t taken = 0, n = strlen(detail) - 1;
+
+	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
+		taken += check_tasks_of(files[i]);
+	cr_expect_gt(taken, 3, "taskscan_task took %zu fixture tasks", taken);
+	cr_assert_eq(check_task("rich task", detail, n), 1);
+	for (int i = 0; i < 20000; i++) {
+		char buf[8192];
+		size_t m = n, edits = 1 + next() % 3;
+
+		memcpy(buf, detail, n);
+		for (size_t k = 0; k < edits; k++)
+			m = mutate(buf, m, sizeof buf);
+		check_task("mutated task", buf, m);
+	}
+	free(line);
 }

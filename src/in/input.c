@@ -610,6 +610,27 @@ int
 input_parse_task_json(const char *json, size_t len, const char *source,
     int64_t fetched_at_ms, struct task_set *set, struct err *err)
 {
+	/* a plain task without a DOM (taskscan.c); anything else, and every error, jansson's */
+	char *buf = xmalloc(len + 1);
+	struct task t;
+	int rc;
+
+	task_init(&t);
+	rc = taskscan_task(json, len, buf, &t);
+	free(buf);
+	if (rc != 0)
+		return input_parse_task_json_dom(json, len, source, fetched_at_ms, set, err);
+	t.source = xstrdup(source);
+	t.fetched_at_ms = fetched_at_ms;
+	task_derive(&t);
+	task_set_take(set, &t);
+	return 0;
+}
+
+int
+input_parse_task_json_dom(const char *json, size_t len, const char *source,
+    int64_t fetched_at_ms, struct task_set *set, struct err *err)
+{
 	json_error_t e;
 	json_t *root = json_loadb(json, len, 0, &e);
 	struct task t;

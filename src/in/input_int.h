@@ -70,6 +70,9 @@ void input_merge(struct fstate *f, struct pctx *c, struct task_set *set);
 void input_parse_lines(struct pctx *c, const char *data, size_t len, long first_line);
 /* One whole document. */
 void input_parse_doc(struct pctx *c, const char *data, size_t len);
+/* input_parse_task_json() with jansson alone (the oracle of tests/test_taskscan.c) */
+int input_parse_task_json_dom(const char *json, size_t len, const char *source,
+    int64_t fetched_at_ms, struct task_set *set, struct err *err);
 bool input_blank(const char *s, size_t n);
 
 /* ---- field readers (input_fields.c) ---- */

@@ -32,8 +32,14 @@ str_or_null(struct jsonscan *sc, struct jsonscan_str *out)
 static void
 keep(struct task *t, char **dst, const struct jsonscan_str *v)
 {
-	if (v->s != NULL)
+	if (v->s == NULL)
+		return;
+	if (t->pool != NULL) {
 		task_strpool_assign(t->pool, dst, v->s, v->n);
+	} else {
+		free(*dst);   /* input_get_str: the last value given */
+		*dst = xstrndup(v->s, v->n);
+	}
 }
 
 /* Any value; a string is kept in *out (decoded), anything else gives out->s NULL. */
@@ -534,6 +540,24 @@ taskscan_line(const char *line, size_t len, char *buf, struct task *t, enum orig
 	jsonscan_ws(&sc);
 	if (whole_line(&sc, t, origin) == 0)
 		return 0;
+	task_cleanup(t);
+	task_init(t);
+	t->pool = pool;
+	return -1;
+}
+
+int
+taskscan_task(const char *json, size_t len, char *buf, struct task *t)
+{
+	struct jsonscan sc = { json, json + len, buf, 0 };
+	struct task_strpool *pool = t->pool;
+
+	jsonscan_ws(&sc);
+	if (task_object(&sc, t) == 0) {
+		jsonscan_ws(&sc);
+		if (sc.p == sc.end)
+			return 0;
+	}
 	task_cleanup(t);
 	task_init(t);
 	t->pool = pool;

@@ -7,8 +7,9 @@
  * gives up and the caller parses the line with jansson from the start, so every task and
  * every warning is the one the jansson path gives (tests/test_taskscan.c and
  * tests/fuzz/fuzz_taskscan.c check both ways agree).
- * Ownership: t is the caller's (task_init'ed, t->pool set); its strings go to t->pool,
- * its containers and tags arrays are t's. buf is scratch of at least len bytes. */
+ * Ownership: t is the caller's (task_init'ed); its strings go to t->pool (taskscan_task
+ * also takes a task without one, whose strings are then its own), its containers and tags
+ * arrays are t's. buf is scratch of at least len bytes. */
 #ifndef ECSPROF_TASKSCAN_H
 #define ECSPROF_TASKSCAN_H
 
@@ -22,5 +23,9 @@
  * t was cleaned up (task_cleanup) and initialised again with the same pool. */
 int taskscan_line(const char *line, size_t len, char *buf, struct task *t,
 		  enum origin *origin);
+/* One task object alone (a DescribeTasks task as ecs_fetch.c dumps it for
+ * input_parse_task_json()), into t as input_parse_task() reads it, serving fields included;
+ * t->pool may be NULL, then t owns its strings. 0, or -1 as taskscan_line(). */
+int taskscan_task(const char *json, size_t len, char *buf, struct task *t);
 
 #endif

@@ -1,6 +1,6 @@
 /* fuzz_taskscan: libFuzzer entry point checking taskscan.c against the jansson path: the
- * input read as JSON Lines both ways must give the same tasks, warnings and errors
- * (taskscan_diff.h); otherwise it aborts. Giving up on a line is always allowed. */
+ * input read as JSON Lines both ways, and as one task's JSON (the live path) both ways,
+ * must give the same tasks, warnings and errors (taskscan_diff.h); otherwise it aborts. Giving up on a line is always allowed. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,7 +21,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (in == NULL)
 		abort();
 	memcpy(in, data, size);
-	if ((why = taskscan_diff(in, size, &scanned)) != NULL) {
+	bool taken;
+
+	if ((why = taskscan_diff(in, size, &scanned)) != NULL ||
+	    (why = taskscan_task_diff(in, size, &taken)) != NULL) {
 		fprintf(stderr, "fuzz_taskscan: taskscan and jansson differ: %s\n", why);
 		abort();
 	}

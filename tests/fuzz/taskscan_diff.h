@@ -2,15 +2,19 @@
  * ecsprof reads it (task state change events through taskscan.c) and once with every line
  * through jansson (pctx.dom_only), and the two results compared field by field: the same
  * items (tasks, warnings, failures) in the same order, the same document error.
- * taskscan_diff() returns NULL when they agree, else what differs first (static text).
+ * taskscan_diff() returns NULL when they agree, else what differs first (static text);
+ * taskscan_task_diff() does the same for one task's JSON (input_parse_task_json, live).
  * Used by tests/test_taskscan.c and tests/fuzz/fuzz_taskscan.c. */
 #ifndef TASKSCAN_DIFF_H
 #define TASKSCAN_DIFF_H
 
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../../src/in/input_int.h"
+#include "../../src/in/taskscan.h"
 
 static char taskscan_diff_why[400];
 
@@ -106,6 +110,42 @@ taskscan_diff(const char *data, size_t len, size_t *scanned)
 	}
 	input_pctx_cleanup(&fast);
 	input_pctx_cleanup(&slow);
+	return why;
+}
+
+/* input_parse_task_json() (taskscan_task first) against input_parse_task_json_dom()
+ * (jansson alone) on one task's JSON: the same result, error and task. *taken: taskscan
+ * read it. NULL when they agree. */
+static const char *
+taskscan_task_diff(const char *json, size_t len, bool *taken)
+{
+	struct task_set a, b;
+	struct err ea, eb;
+	struct task t;
+	char *buf = malloc(len + 1);
+	const char *why = NULL;
+	int ra, rb;
+
+	if (buf == NULL)
+		return "out of memory";
+	task_init(&t);
+	*taken = taskscan_task(json, len, buf, &t) == 0;
+	task_cleanup(&t);
+	free(buf);
+	task_set_init(&a);
+	task_set_init(&b);
+	err_clear(&ea);
+	err_clear(&eb);
+	ra = input_parse_task_json(json, len, "live", 1714557600000LL, &a, &ea);
+	rb = input_parse_task_json_dom(json, len, "live", 1714557600000LL, &b, &eb);
+	if (ra != rb || ea.code != eb.code || strcmp(ea.msg, eb.msg) != 0)
+		why = "result or error";
+	else if (a.len != b.len)
+		why = "number of tasks";
+	else if (a.len == 1 && taskscan_task_differ(&a.tasks[0], &b.tasks[0]))
+		why = taskscan_diff_why;
+	task_set_cleanup(&a);
+	task_set_cleanup(&b);
 	return why;
 }
 
