@@ -52,6 +52,25 @@ Test(csv, rfc4180_quoting)
 	expect_cell("\xc2\xa9", true, "\xc2\xa9");
 }
 
+/* item 5 of issue 10: a catted CSV must not drive the terminal; each control that is not
+ * a tab or a line break becomes one '?', so the rest of the cell survives as it was */
+Test(csv, terminal_controls_become_question_marks)
+{
+	expect_cell("\x1b]0;pwned\x07title", true, "?]0;pwned?title");
+	expect_cell("\x1b[31mred", true, "?[31mred");
+	expect_cell("back\bspace\x7f", true, "back?space?");
+	expect_cell("a\xc2\x9b" "31m", true, "a?31m");   /* C1 CSI */
+	expect_cell("abc\xe2\x80\xae" "fdp.exe", true, "abc?fdp.exe");   /* U+202E */
+	expect_cell("\xe2\x80\xaa\xe2\x80\xab\xe2\x80\xac\xe2\x80\xad", true, "????");
+	expect_cell("\xe2\x81\xa6\xe2\x81\xa7\xe2\x81\xa8\xe2\x81\xa9", true, "????");
+	expect_cell("bad\xff" "byte", true, "bad?byte");
+	/* quoting still applies around what is left */
+	expect_cell("a,\x1b" "b", true, "\"a,?b\"");
+	/* neighbours of the bidi controls are ordinary text */
+	expect_cell("\xe2\x80\xa9", true, "\"\xe2\x80\xa9\"");
+	expect_cell("\xe2\x80\xaf\xe2\x81\xa5\xe2\x81\xaa", true, "\xe2\x80\xaf\xe2\x81\xa5\xe2\x81\xaa");
+}
+
 Test(csv, formula_cells_are_neutralised)
 {
 	expect_cell("=1+2", true, "'=1+2");

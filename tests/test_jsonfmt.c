@@ -14,6 +14,7 @@
 #include "ecsprof/jsonout.h"
 #include "ecsprof/report.h"
 #include "ecsprof/task.h"
+#include "ecsprof/termsafe.h"
 #include "ecsprof/xalloc.h"
 
 #define FLAGS (JSON_COMPACT | JSON_REAL_PRECISION(15) | JSON_ENCODE_ANY)
@@ -40,6 +41,18 @@ oracle(json_t *j)
 	s = json_dumps(j, FLAGS);
 	json_decref(j);
 	cr_assert_not_null(s);
+	/* and escaped as jsonout's jansson path escapes it: DEL, C1, bidi (termsafe) */
+	{
+		char *out = NULL;
+		size_t len;
+		FILE *f = open_memstream(&out, &len);
+
+		cr_assert_not_null(f);
+		cr_assert_eq(termsafe_put_json(f, s), 0);
+		fclose(f);
+		free(s);
+		s = out;
+	}
 	return s;
 }
 
@@ -89,7 +102,8 @@ Test(jsonfmt, strings_match_jansson)
 {
 	struct buf b;
 	static const unsigned char alphabet[] = "a\"\\/\b\f\n\r\t\x01\x1f\x7f\xc2\xa9\xe2\x82\xac"
-		"\xf0\x9f\x98\x80\xed\xa0\x80\xc0\xaf\xf4\x90\x80\x80\xe0\x80\xff\x80 ";
+		"\xf0\x9f\x98\x80\xed\xa0\x80\xc0\xaf\xf4\x90\x80\x80\xe0\x80\xff\x80 "
+		"\xe2\x80\xae\xe2\x81\xa6\xc2\x9b\xc2\x85";   /* bidi, C1: escaped */
 
 	buf_init(&b, BUF_MAX_DEFAULT);
 	for (int i = 0; i < 100000; i++) {
@@ -119,6 +133,18 @@ Test(jsonfmt, strings_match_jansson)
 	expect_same(xstrdup("null"), &b, "NULL");
 	cr_assert_eq(jsonfmt_key(&b, ""), 0);
 	expect_same(xstrdup("\"\":"), &b, "empty key");
+	buf_cleanup(&b);
+}
+
+/* item 5 of issue 10: no control reaches a terminal raw, and the string decodes the same */
+Test(jsonfmt, terminal_controls_are_escaped)
+{
+	struct buf b;
+
+	buf_init(&b, BUF_MAX_DEFAULT);
+	cr_assert_eq(jsonfmt_string(&b, "\x1b]0;x\x07r\xe2\x80\xae" "e\xe2\x81\xa9" "d\xc2\x9b\x7f\xc3\xa9"),
+		     0);
+	cr_expect_str_eq(buf_str(&b), "\"\\u001B]0;x\\u0007r\\u202Ee\\u2069d\\u009B\\u007F\xc3\xa9\"");
 	buf_cleanup(&b);
 }
 

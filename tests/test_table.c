@@ -8,6 +8,7 @@
 #include <criterion/criterion.h>
 
 #include "ecsprof/table.h"
+#include "ecsprof/xalloc.h"
 #include "fixtures/output/fixture_tasks.h"
 #include "fixtures/output/golden.h"
 
@@ -186,6 +187,40 @@ Test(table, deprovisioning_failed_start_is_marked)
 	cr_expect_neq(strstr(out, "! d0d0d0d0 stopped before RUNNING (TaskFailedToStart): "
 			      "CannotPullContainerError"), NULL, "%s", out);
 	cr_expect_eq(strstr(out, "PENDING*"), NULL, "%s", out);
+	free(out);
+	report_cleanup(&r);
+	task_set_cleanup(&s);
+}
+
+/* item 5 of issue 10: a stop reason carrying a title-setting OSC, a colour, a bidi
+ * override and isolate reaches the table as '?'s, the text around them intact */
+Test(table, terminal_controls_in_server_text_become_question_marks)
+{
+	struct task_set s;
+	struct task t;
+	struct report r;
+	struct report_options o = { .group_by = { GK_ALL, NULL }, .sort_col = -1 };
+	struct err err;
+	char *out = NULL;
+	size_t len;
+	FILE *f;
+
+	err_clear(&err);
+	task_set_init(&s);
+	fs_failed_task(&t, false);
+	free(t.stopped_reason);
+	t.stopped_reason = xstrdup("\x1b]0;pwned\x07\x1b[31mred\xe2\x80\xae" "evil\xe2\x81\xa6"
+				   "x\xc2\x9b" "1m");
+	task_set_take(&s, &t);
+	cr_assert_eq(report_build(&r, &s, &o, &err), 0, "%s", err.msg);
+	f = open_memstream(&out, &len);
+	cr_assert_eq(table_write_tasks(f, &r, 200, false, &err), 0, "%s", err.msg);
+	fclose(f);
+	cr_expect_neq(strstr(out, "?]0;pwned??[31mred?evil?x?1m"), NULL, "%s", out);
+	cr_expect_eq(strchr(out, 0x1b), NULL);
+	cr_expect_eq(strchr(out, 0x07), NULL);
+	cr_expect_eq(strstr(out, "\xe2\x80\xae"), NULL);
+	cr_expect_eq(strstr(out, "\xe2\x81\xa6"), NULL);
 	free(out);
 	report_cleanup(&r);
 	task_set_cleanup(&s);

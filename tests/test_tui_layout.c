@@ -138,6 +138,19 @@ Test(tui_layout, fit_truncates_with_ellipsis)
 	cr_expect_str_eq(b, "\u00e9\u00e9~");
 }
 
+/* item 5 of issue 10: every string the TUI draws goes through tui_fit, which turns ESC,
+ * BEL, C1 and bidi controls into one '?' each and measures what is left */
+Test(tui_layout, fit_neutralises_terminal_controls)
+{
+	char b[64];
+
+	cr_expect_eq(tui_fit("\x1b]0;x\x07\x1b[31mr\u202e" "e\u2066" "d\xc2\x9b", 40, false, "~", b,
+			     sizeof b), 17);
+	cr_expect_str_eq(b, "?]0;x??[31mr?e?d?");
+	cr_expect_eq(tui_fit("ab\u202ecdef", 4, false, "~", b, sizeof b), 4);
+	cr_expect_str_eq(b, "ab?~");
+}
+
 static int
 count_kind(const struct tui_bar_cell *c, int w, int kind)
 {

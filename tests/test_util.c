@@ -7,6 +7,7 @@
 #include "ecsprof/buf.h"
 #include "ecsprof/err.h"
 #include "ecsprof/log.h"
+#include "ecsprof/termsafe.h"
 #include "ecsprof/xalloc.h"
 
 Test(err, set_prefix_and_exit_status)
@@ -93,6 +94,68 @@ Test(log, levels_and_sink)
 	log_set_verbosity(2);
 	log_debug("shown");
 	cr_expect_str_eq(last_line, "shown");
+	log_set_sink(NULL, NULL);
+}
+
+/* item 5 of issue 10: what a server says reaches the terminal only through err and log,
+ * and both make it printable there, once */
+#define EVIL "\x1b]0;pwned\x07\x1b[31mred\xe2\x80\xae" "evil\xe2\x81\xa9\xc2\x9b" "end"
+#define EVIL_CLEAN "?]0;pwned?" "?[31mred?evil?" "?end"
+
+Test(termsafe, what_is_hostile)
+{
+	char s[] = "ok caf\xc3\xa9 \xe2\x80\xa6 tab\there" EVIL "\xff\x7f";
+
+	cr_expect_eq(termsafe_bad_len("\x1b[", NULL), 1);
+	cr_expect_eq(termsafe_bad_len("\n", NULL), 1);
+	cr_expect_eq(termsafe_bad_len("\n", "\n"), 0);
+	cr_expect_eq(termsafe_bad_len("\xc2\x9b", NULL), 2, "C1 CSI");
+	cr_expect_eq(termsafe_bad_len("\xc2\xa0", NULL), 0, "NBSP is text");
+	cr_expect_eq(termsafe_bad_len("\xe2\x80\xaa", NULL), 3, "U+202A");
+	cr_expect_eq(termsafe_bad_len("\xe2\x80\xae", NULL), 3, "U+202E");
+	cr_expect_eq(termsafe_bad_len("\xe2\x81\xa6", NULL), 3, "U+2066");
+	cr_expect_eq(termsafe_bad_len("\xe2\x81\xa9", NULL), 3, "U+2069");
+	cr_expect_eq(termsafe_bad_len("\xe2\x80\xa9", NULL), 0, "U+2029 is not bidi");
+	cr_expect_eq(termsafe_bad_len("\xe2\x81\xaa", NULL), 0, "U+206A is not bidi");
+	cr_expect_eq(termsafe_bad_len("\xe2\x80", NULL), 1, "cut sequence");
+	termsafe_scrub(s, "\t");
+	cr_expect_str_eq(s, "ok caf\xc3\xa9 \xe2\x80\xa6 tab\there" EVIL_CLEAN "??");
+}
+
+Test(termsafe, json_escapes_decode_to_the_same_string)
+{
+	char *out = NULL;
+	size_t len;
+	FILE *f = open_memstream(&out, &len);
+
+	cr_assert_not_null(f);
+	cr_assert_eq(termsafe_put_json(f, "{\"a\":\"x\xe2\x80\xaey\xe2\x81\xa6\xc2\x9b\x7f\xc3\xa9\"}"),
+		     0);
+	fclose(f);
+	cr_expect_str_eq(out, "{\"a\":\"x\\u202Ey\\u2066\\u009B\\u007F\xc3\xa9\"}");
+	free(out);
+}
+
+Test(err, messages_are_terminal_safe)
+{
+	struct err e;
+
+	err_clear(&e);
+	err_set(&e, ERR_AWS, "ClusterNotFoundException: %s", EVIL "\ttab");
+	cr_expect_str_eq(e.msg, "ClusterNotFoundException: " EVIL_CLEAN " tab");
+	err_set(&e, ERR_AWS, "plain");
+	err_prefix(&e, "cluster %s", EVIL);
+	cr_expect_str_eq(e.msg, "cluster " EVIL_CLEAN ": plain");
+}
+
+Test(log, lines_and_blocks_are_terminal_safe)
+{
+	log_set_sink(sink, NULL);
+	log_set_verbosity(0);
+	log_warn("skipped %s", EVIL);
+	cr_expect_str_eq(last_line, "skipped " EVIL_CLEAN);
+	log_block(LOG_DEBUG, "< HTTP 200\n< {\"m\":\"" EVIL "\"}\n");
+	cr_expect_str_eq(last_line, "< {\"m\":\"" EVIL_CLEAN "\"}");
 	log_set_sink(NULL, NULL);
 }
 

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "ecsprof/err.h"
+#include "ecsprof/termsafe.h"
 
 static const struct {
 	int status;
@@ -20,6 +21,18 @@ err_clear(struct err *err)
 	memset(err, 0, sizeof *err);
 }
 
+/* One line of printable text, always: a newline would break "one clear line", and the
+ * message often quotes a server or a file (ESC sequences, BEL, bidi overrides), so this
+ * is the one place where every error line is made safe for the terminal. */
+static void
+scrub(char *msg)
+{
+	for (char *p = msg; *p != '\0'; p++)
+		if (*p == '\n' || *p == '\r' || *p == '\t')
+			*p = ' ';
+	termsafe_scrub(msg, NULL);
+}
+
 int
 err_vset(struct err *err, enum err_code code, const char *fmt, va_list ap)
 {
@@ -27,10 +40,7 @@ err_vset(struct err *err, enum err_code code, const char *fmt, va_list ap)
 		return -1;
 	err->code = code;
 	vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-	/* one line, always: a newline inside a message would break "one clear line" */
-	for (char *p = err->msg; *p != '\0'; p++)
-		if (*p == '\n' || *p == '\r')
-			*p = ' ';
+	scrub(err->msg);
 	return -1;
 }
 
@@ -60,6 +70,7 @@ err_prefix(struct err *err, const char *fmt, ...)
 	va_end(ap);
 	if (n >= 0 && (size_t)n + 2 < sizeof err->msg)
 		snprintf(err->msg + n, sizeof err->msg - (size_t)n, ": %s", old);
+	scrub(err->msg);
 	return -1;
 }
 

@@ -1,9 +1,12 @@
 /* log: one-line diagnostics on stderr (or a test's sink). */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ecsprof/log.h"
+#include "ecsprof/termsafe.h"
+#include "ecsprof/xalloc.h"
 
 static int log_level_max;
 static log_sink_fn *log_sink;
@@ -40,6 +43,8 @@ log_v(enum log_level level, const char *fmt, va_list ap)
 	if ((level == LOG_INFO && log_level_max < 1) || (level == LOG_DEBUG && log_level_max < 2))
 		return;
 	vsnprintf(line, sizeof line, fmt, ap);
+	/* warnings quote servers and files: the one place they are made terminal-safe */
+	termsafe_scrub(line, "\t");
 	if (log_sink != NULL) {
 		log_sink(level, line, log_sink_ctx);
 		return;
@@ -61,8 +66,13 @@ LOG_FN(log_info, LOG_INFO)
 LOG_FN(log_debug, LOG_DEBUG)
 
 void
-log_block(enum log_level level, const char *text)
+log_block(enum log_level level, const char *raw)
 {
+	/* a --debug trace holds response bodies verbatim: scrubbed once, here */
+	char *copy = xstrdup(raw);
+	const char *text = copy;
+
+	termsafe_scrub(copy, "\t\n");
 	if (log_sink != NULL) {
 		while (*text != '\0') {
 			size_t n = strcspn(text, "\n");
@@ -72,9 +82,11 @@ log_block(enum log_level level, const char *text)
 			log_sink(level, line, log_sink_ctx);
 			text += n + (text[n] == '\n');
 		}
+		free(copy);
 		return;
 	}
 	flockfile(stderr);
 	fputs(text, stderr);
 	funlockfile(stderr);
+	free(copy);
 }

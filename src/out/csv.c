@@ -8,6 +8,8 @@
 
 #include "ecsprof/csv.h"
 #include "ecsprof/phase.h"
+#include "ecsprof/termsafe.h"
+#include "ecsprof/utf8.h"
 #include "ecsprof/xalloc.h"
 
 /* a row never needs more; a bigger one means broken input, not a real task */
@@ -38,25 +40,47 @@ needs_quotes(const char *s)
 	return false;
 }
 
+/* Tabs and line breaks (those needs_quotes() quotes, U+0085 among them) are data: a
+ * stoppedReason may hold several lines, and they survive, quoted. Every other control
+ * (C0 such as ESC, BEL and backspace, DEL, C1), bidi control and invalid byte becomes '?':
+ * a CSV is often catted, and those would drive or reorder the terminal (man page, CSV). */
+#define CSV_KEEP "\t\n\r\v\f\x1c\x1d\x1e"
+
+static size_t
+csv_bad_len(const unsigned char *p)
+{
+	if (p[0] == 0xc2 && p[1] == 0x85)
+		return 0;
+	return termsafe_bad_len((const char *)p, CSV_KEEP);
+}
+
 int
 csv_add_cell(struct buf *b, const char *cell, bool is_text)
 {
 	bool neutralise = is_text && cell[0] != '\0' && strchr("=+-@\t\r", cell[0]) != NULL;
+	bool quote = needs_quotes(cell);
 
-	if (!needs_quotes(cell)) {
-		if (neutralise && buf_addc(b, '\'') != 0)
-			return -1;
-		return buf_adds(b, cell);
-	}
-	if (buf_addc(b, '"') != 0 || (neutralise && buf_addc(b, '\'') != 0))
+	if ((quote && buf_addc(b, '"') != 0) || (neutralise && buf_addc(b, '\'') != 0))
 		return -1;
-	for (const char *p = cell; *p != '\0'; p++) {
-		if (*p == '"' && buf_addc(b, '"') != 0)
+	for (const unsigned char *p = (const unsigned char *)cell; *p != '\0';) {
+		size_t bad = csv_bad_len(p);
+
+		if (bad > 0) {
+			if (buf_addc(b, '?') != 0)
+				return -1;
+			p += bad;
+			continue;
+		}
+		/* bad == 0: a whole, valid UTF-8 sequence */
+		size_t len = utf8_len(p);
+
+		if (quote && *p == '"' && buf_addc(b, '"') != 0)
 			return -1;
-		if (buf_addc(b, *p) != 0)
+		if (buf_add(b, p, len) != 0)
 			return -1;
+		p += len;
 	}
-	return buf_addc(b, '"');
+	return quote ? buf_addc(b, '"') : 0;
 }
 
 static int

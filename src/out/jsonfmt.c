@@ -10,6 +10,7 @@
 
 #include "ecsprof/numfmt.h"
 #include "ecsprof/task.h"
+#include "ecsprof/termsafe.h"
 #include "ecsprof/utf8.h"
 #include "jsonfmt.h"
 
@@ -27,17 +28,33 @@ jsonfmt_quoted(struct buf *b, const char *s)
 	while (*p != '\0') {
 		unsigned char c = *p;
 		char esc[6] = { '\\', 'u', '0', '0', 0, 0 };
-		size_t len, elen = 2;
+		size_t len = 0, elen = 2;
 
-		if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
+		if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
 			p++;
 			continue;
 		}
-		if (c >= 0x80 && (len = utf8_len(p)) != 0) {
+		/* DEL, C1 and bidi controls escaped too, so no terminal sees them raw and a
+		 * program reads the same string (termsafe) */
+		if (c >= 0x80 && (len = utf8_len(p)) != 0 &&
+		    termsafe_bad_len((const char *)p, NULL) == 0) {
 			p += len;
 			continue;
 		}
 		rc |= buf_add(b, run, (size_t)(p - run));
+		if (c >= 0x80 && len != 0) {
+			unsigned cp = len == 2 ? p[1] : 0x2000u | ((unsigned)(p[1] & 0x3f) << 6) |
+							(p[2] & 0x3fu);
+
+			esc[2] = jsonfmt_hex[cp >> 12];
+			esc[3] = jsonfmt_hex[(cp >> 8) & 15];
+			esc[4] = jsonfmt_hex[(cp >> 4) & 15];
+			esc[5] = jsonfmt_hex[cp & 15];
+			rc |= buf_add(b, esc, 6);
+			p += len;
+			run = p;
+			continue;
+		}
 		if (c >= 0x80) {
 			rc |= buf_add(b, "\xef\xbf\xbd", 3);
 		} else {

@@ -16,6 +16,7 @@
 #include "ecsprof/diagnose.h"
 #include "ecsprof/jsonout.h"
 #include "ecsprof/phase.h"
+#include "ecsprof/termsafe.h"
 #include "ecsprof/utf8.h"
 #include "ecsprof/xalloc.h"
 #include "jsonfmt.h"
@@ -328,12 +329,20 @@ group_object(const struct report *r, size_t gi)
 	return o;
 }
 
-/* dumps and releases j */
+/* dumps and releases j; bidi and C1 controls written escaped (jansson escapes only C0),
+ * so the same strings reach a program and none reorders a terminal */
 static int
 dump(FILE *f, json_t *j)
 {
-	int rc = json_dumpf(j, f, DUMP_FLAGS);
+	char *text = json_dumps(j, DUMP_FLAGS);
+	int rc = text != NULL ? termsafe_put_json(f, text) : -1;
+	json_malloc_t jm;
+	json_free_t jf;
 
+	/* jansson's allocator, which the input reader may replace */
+	json_get_alloc_funcs(&jm, &jf);
+	if (text != NULL)
+		(jf != NULL ? jf : free)(text);
 	json_decref(j);
 	return rc;
 }

@@ -14,6 +14,7 @@
 #include "ecsprof/phase.h"
 #include "ecsprof/compare.h"
 #include "ecsprof/table.h"
+#include "ecsprof/termsafe.h"
 #include "ecsprof/utf8.h"
 #include "ecsprof/xalloc.h"
 
@@ -54,8 +55,8 @@ static const struct tcol tcols[] = {
 };
 #define NTCOLS (sizeof tcols / sizeof tcols[0])
 
-/* Copies s into out with every control character (C0, DEL, C1) and invalid byte
- * replaced by '?', so one cell is one line of printable text. */
+/* Copies s into out with every control character (C0, DEL, C1), bidi control and invalid
+ * byte replaced by '?' (termsafe), so one cell is one line of printable text. */
 static void
 sanitise(const char *s, char *out, size_t size)
 {
@@ -63,18 +64,18 @@ sanitise(const char *s, char *out, size_t size)
 
 	for (const unsigned char *p = (const unsigned char *)s; *p != '\0';) {
 		size_t len = utf8_len(p);
-		bool bad = len == 0 || (len == 1 && (*p < 0x20 || *p == 0x7f)) ||
-			   (len == 2 && p[0] == 0xc2 && p[1] < 0xa0);
+		bool bad = termsafe_bad_len((const char *)p, NULL) > 0;
+		size_t olen = bad ? 1 : len;
 
-		if (bad)
+		if (len == 0)
 			len = 1;
-		if (o + len >= size)
+		if (o + olen >= size)
 			break;
 		if (bad)
 			out[o] = '?';
 		else
 			memcpy(out + o, p, len);
-		o += len;
+		o += olen;
 		p += len;
 	}
 	out[o] = '\0';

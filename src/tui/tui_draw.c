@@ -12,6 +12,7 @@
 #include "ecsprof/timeutil.h"
 #include "ecsprof/tui.h"
 #include "ecsprof/tui_layout.h"
+#include "ecsprof/termsafe.h"
 #include "ecsprof/xalloc.h"
 #include "tui_int.h"
 
@@ -214,7 +215,9 @@ draw_row(const struct view *v, const struct tui_columns *c, int y, size_t i)
 	line_fill(y, base, v);
 	attrset(base);
 	/* ids are hex: the first characters identify a task, an ellipsis would waste one */
-	mvaddnstr(y, c->x[TUI_COL_ID], t->id != NULL ? t->id : "", c->w[TUI_COL_ID]);
+	snprintf(status, sizeof status, "%s", t->id != NULL ? t->id : "");
+	termsafe_scrub(status, NULL);   /* from the server's ARN */
+	mvaddnstr(y, c->x[TUI_COL_ID], status, c->w[TUI_COL_ID]);
 	if (changed)
 		mvaddstr(y, c->x[TUI_COL_ID] + c->w[TUI_COL_ID], "*");
 	put_fit(y, c->x[TUI_COL_TASKDEF], c->w[TUI_COL_TASKDEF], t->taskdef, false, true, v);
@@ -513,6 +516,7 @@ draw_details(struct view *v)
 				cells++;
 			}
 			snprintf(piece, sizeof piece, "%.*s", (int)off, s);
+			termsafe_scrub(piece, NULL);   /* stop reasons, images: server text */
 			move(y, 0);
 			clrtoeol();
 			mvaddstr(y, 0, piece);

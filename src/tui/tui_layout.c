@@ -4,11 +4,14 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ecsprof/report.h"
+#include "ecsprof/termsafe.h"
 #include "ecsprof/timeutil.h"
 #include "ecsprof/tui_layout.h"
+#include "ecsprof/xalloc.h"
 
 /* Widths: 8 shows enough of a task id to tell tasks apart (docker's short id is 12, the
  * console's 8); 6 fits "123.4s". */
@@ -191,8 +194,9 @@ put(char *out, size_t size, size_t *at, const char *s, size_t n)
 	return 0;
 }
 
-int
-tui_fit(const char *s, int width, bool keep_end, const char *ellipsis, char *out, size_t size)
+static int
+fit_clean(const char *s, int width, bool keep_end, const char *ellipsis, char *out,
+	  size_t size)
 {
 	size_t at = 0;
 	int total, ew;
@@ -223,6 +227,19 @@ tui_fit(const char *s, int width, bool keep_end, const char *ellipsis, char *out
 		put(out, size, &at, ellipsis, strlen(ellipsis));
 	}
 	return width;
+}
+
+int
+tui_fit(const char *s, int width, bool keep_end, const char *ellipsis, char *out, size_t size)
+{
+	/* server text: no ESC, C1 or bidi control reaches the terminal, one '?' each */
+	char *clean = xstrdup(s != NULL ? s : "");
+	int n;
+
+	termsafe_scrub(clean, NULL);
+	n = fit_clean(clean, width, keep_end, ellipsis, out, size);
+	free(clean);
+	return n;
 }
 
 /* Position of t on the axis in eighths of a cell, clamped to [0, 8 * width]. */

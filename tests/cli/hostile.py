@@ -18,6 +18,7 @@ SRCDIR = os.environ.get("SRCDIR", os.path.join(os.path.dirname(__file__), "..", 
 HOSTILE = os.path.join(SRCDIR, "tests", "hostile_ecs.py")
 TMP = tempfile.mkdtemp(prefix="ecsprof-hostile-")
 BAD = ("\x1b", "\x07", "\u202e", "\u202d", "\u2066")
+EVIL = "\x1b]0;pwned\x07\x1b[31mred\u202eevil"   # as tests/hostile_ecs.py sends
 results = []
 
 
@@ -95,8 +96,13 @@ def escapes(csvargs):
         ok(rc == 0 and clean(out) and clean(err), "escapes: the table is clean",
            "rc=%d %r" % (rc, out[:300]))
         rc, out, err, secs = run(s, "tasks", "--cluster", "prod", "--format", "json")
-        ok(rc == 0 and clean(out) and "\\u001b" in out,
-           "escapes: JSON keeps them, escaped", "rc=%d %r" % (rc, out[:200]))
+        try:
+            svc = json.loads(out)["tasks"][0]["service"]
+        except (ValueError, KeyError, IndexError, TypeError):
+            svc = ""
+        ok(rc == 0 and clean(out) and "\\u001B" in out and "\\u202E" in out
+           and svc == "web" + EVIL, "escapes: JSON keeps them, escaped, same strings decoded",
+           "rc=%d %r" % (rc, out[:200]))
         rc, out, err, secs = run(s, "tasks", "--cluster", "nope", "--format", "csv")
         ok(rc == 1 and clean(err) and "ClusterNotFoundException" in err,
            "escapes in an error message and in cluster names: stripped",
@@ -136,7 +142,7 @@ def bad_tasks(csvargs):
 
 
 # sections switched on as their items land
-SECTIONS = [bad_tasks]
+SECTIONS = [escapes, bad_tasks]
 
 
 def main():
