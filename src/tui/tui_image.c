@@ -219,6 +219,9 @@ build_images(const struct view *v, struct lines *l,
 	free(e);
 }
 
+static void lines_collect(struct lines *l, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
 static void
 lines_collect(struct lines *l, const char *fmt, ...)
 {
