@@ -709,12 +709,6 @@ image_fetch_free(struct image_fetch *f)
 	free(f);
 }
 
-static bool
-same(const char *a, const char *b)
-{
-	return (a == NULL && b == NULL) || (a != NULL && b != NULL && strcmp(a, b) == 0);
-}
-
 void
 image_fetch_want(struct image_fetch *f, const char *image, const char *digest,
     const char *platform)
@@ -729,9 +723,9 @@ image_fetch_want(struct image_fetch *f, const char *image, const char *digest,
 	for (size_t i = 0; i < f->njobs; i++) {
 		j = &f->jobs[i];
 		/* a digest names the image wherever it is pushed: one lookup per digest */
-		if (digest != NULL ? same(j->digest, digest) && same(j->platform, platform)
-				   : j->digest == NULL && same(j->image, image) &&
-				     same(j->platform, platform)) {
+		if (digest != NULL ? str_same(j->digest, digest) && str_same(j->platform, platform)
+				   : j->digest == NULL && str_same(j->image, image) &&
+				     str_same(j->platform, platform)) {
 			pthread_mutex_unlock(&f->lock);
 			return;
 		}
