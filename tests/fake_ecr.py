@@ -11,8 +11,10 @@ Scenario, beside the ECS part:
                  "manifest": {...}            (the manifest JSON, index or image manifest)
                  "config": {...},             (the config blob: history ...)
                  "referrers_v1": ["sha256:..."]} ],
-    "auto": true }   (default true: any other digest in any repository is a gzip image
+    "auto": true,    (default true: any other digest in any repository is a gzip image
                       of 3 layers whose sizes follow from the digest, with a history)
+    "deny_repos": {"BatchGetImage": ["locked"]} }   (AccessDeniedException for these
+                      operations on these repositories only, as a repository policy does)
 Stats (GET /_fake/stats of fake_ecs): "ecr_ops" per operation, "blob_requests" and
 "blob_authorization" (requests with an Authorization header).
 """
@@ -43,6 +45,7 @@ class Registry:
         self.account = account
         self.err = error_cls
         self.auto = e.get("auto", True)
+        self.deny_repos = e.get("deny_repos", {})
         self.images = {}   # digest -> image
         self.blobs = {}    # digest -> bytes
         self.lock = threading.Lock()
@@ -96,10 +99,16 @@ class Registry:
                     return img
         return None
 
-    def repo_check(self, req):
+    def repo_check(self, req, op):
         repo = req.get("repositoryName")
         if not repo:
             raise self.err(400, "InvalidParameterException", "repositoryName is required")
+        if repo in self.deny_repos.get(op, []):
+            raise self.err(400, "AccessDeniedException",
+                           "User: arn:aws:iam::%s:user/limited is not authorized to perform: "
+                           "ecr:%s on resource: arn:aws:ecr:us-east-1:%s:repository/%s "
+                           "because no resource-based policy allows the ecr:%s action"
+                           % (self.account, op, self.account, repo, op))
         if repo.startswith("missing"):
             raise self.err(400, "RepositoryNotFoundException",
                            "The repository with name '%s' does not exist in the registry "
@@ -107,7 +116,7 @@ class Registry:
         return repo
 
     def describe_images(self, req):
-        repo = self.repo_check(req)
+        repo = self.repo_check(req, "DescribeImages")
         ids = req.get("imageIds") or [{}]
         img = self.find(repo, ids[0].get("imageDigest"), ids[0].get("imageTag"))
         if img is None:
@@ -123,7 +132,7 @@ class Registry:
             "imageManifestMediaType": m.get("mediaType", MANIFEST)}]}
 
     def batch_get_image(self, req):
-        repo = self.repo_check(req)
+        repo = self.repo_check(req, "BatchGetImage")
         if not req.get("acceptedMediaTypes"):
             raise self.err(400, "InvalidParameterException",
                            "fake: ecsprof must send acceptedMediaTypes")
@@ -141,7 +150,7 @@ class Registry:
         return out
 
     def list_image_referrers(self, req):
-        repo = self.repo_check(req)
+        repo = self.repo_check(req, "ListImageReferrers")
         subject = (req.get("subjectId") or {}).get("imageDigest")
         types = (req.get("filter") or {}).get("artifactTypes") or []
         img = self.find(repo, subject)
@@ -153,7 +162,7 @@ class Registry:
         return {"referrers": refs}
 
     def get_download_url(self, req):
-        repo = self.repo_check(req)
+        repo = self.repo_check(req, "GetDownloadUrlForLayer")
         d = req.get("layerDigest", "")
         if d not in self.blobs:
             raise self.err(400, "LayersNotFoundException", "layer %s not found" % d)

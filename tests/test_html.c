@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "src/out/html_int.h"
+#include "ecsprof/image.h"
+#include "fixtures/failed_start.h"
 
 #define S 1000
 #define MIN (60 * S)
@@ -94,4 +96,136 @@ Test(html, escaping)
 	fclose(f);
 	cr_expect_str_eq(out, "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;\xef\xbf\xbd");
 	free(out);
+}
+
+/* ---- image facts and diagnosis counts (html_facts.c) ---- */
+
+#define FACTS_DIGEST "sha256:1111111111111111111111111111111111111111111111111111111111111111"
+
+static char *
+page_of(struct task_set *s)
+{
+	struct report r;
+	struct report_options o;
+	struct err err = { 0 };
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+
+	memset(&o, 0, sizeof o);
+	o.sort_col = -1;
+	cr_assert_not_null(f);
+	cr_assert_eq(report_build(&r, s, &o, &err), 0, "%s", err.msg);
+	cr_assert_eq(html_write(f, &r, NULL, &err), 0, "%s", err.msg);
+	fclose(f);
+	report_cleanup(&r);
+	return out;
+}
+
+/* One task that pulled FACTS_DIGEST in 40 s, one that failed to pull (image-not-found). */
+static void
+facts_set(struct task_set *s, bool with_images)
+{
+	struct task t;
+
+	task_set_init(s);
+	fs_pulling_task(&t, "arn:aws:ecs:us-east-1:123456789012:task/prod/aaaa1111");
+	t.ts[TS_PULL_STOPPED] = FS_T0 + 52000;
+	t.ts[TS_STARTED] = FS_T0 + 55000;
+	t.ncontainers = 1;
+	t.containers = xcalloc(1, sizeof *t.containers);
+	t.containers[0].name = xstrdup("web");
+	t.containers[0].image = xstrdup("123456789012.dkr.ecr.us-east-1.amazonaws.com/web:v<42>");
+	t.containers[0].image_digest = xstrdup(FACTS_DIGEST);
+	task_derive(&t);
+	task_set_take(s, &t);
+	fs_failed_task(&t, true);
+	task_derive(&t);
+	task_set_take(s, &t);
+	if (!with_images)
+		return;
+
+	struct image_facts x;
+
+	image_facts_init(&x);
+	x.digest = xstrdup(FACTS_DIGEST);
+	x.platform = xstrdup("linux/amd64");
+	x.image = xstrdup("123456789012.dkr.ecr.us-east-1.amazonaws.com/web:v<42>");
+	x.repository = xstrdup("web");
+	x.status = IMAGE_OK;
+	x.soci = IMAGE_SOCI_NONE;
+	x.size_bytes = (int64_t)600 << 20;
+	x.nlayers = 2;
+	x.layers = xcalloc(2, sizeof *x.layers);
+	x.layers[0].size = (int64_t)500 << 20;
+	x.layers[0].comp = IMAGE_COMP_GZIP;
+	x.layers[1].size = (int64_t)100 << 20;
+	x.layers[1].comp = IMAGE_COMP_GZIP;
+	s->images = image_set_new();
+	image_set_put(s->images, &x);
+}
+
+static void
+expect_in(const char *page, const char *what)
+{
+	cr_expect_not_null(strstr(page, what), "the page lacks %s", what);
+}
+
+Test(html, image_facts_and_diagnosis_sections)
+{
+	struct task_set s;
+	char *page;
+
+	facts_set(&s, true);
+	page = page_of(&s);
+	expect_in(page, "<section id=\"images\"><h2>Images (1)</h2>");
+	/* repository, tag (escaped), platform, size, layers, compression, SOCI index, advice,
+	 * tasks, pull p50 and p90 (the one task's 40 s pull) */
+	expect_in(page, "<tr><td>web</td><td>v&lt;42&gt;</td><td>linux/amd64</td>"
+		  "<td>600.0 MiB</td><td class=\"n\">2</td><td>gzip</td><td>none</td>"
+		  "<td>worth-indexing</td><td class=\"n\">1</td><td class=\"n\">40.000</td>"
+		  "<td class=\"n\">40.000</td></tr>");
+	expect_in(page, "<section id=\"diagnosis\"><h2>Diagnosis (1 stopped task with a known "
+		  "cause)</h2>");
+	expect_in(page, "<tr><td class=\"n\">1</td><td>image-not-found</td>");
+	/* between the summary and the failed starts */
+	cr_expect(strstr(page, "id=\"summary\"") < strstr(page, "id=\"images\""));
+	cr_expect(strstr(page, "id=\"diagnosis\"") < strstr(page, "id=\"failed\""));
+	free(page);
+	task_set_cleanup(&s);
+}
+
+Test(html, no_facts_no_sections)
+{
+	struct task_set s;
+	char *page;
+
+	facts_set(&s, false);
+	/* no stopped task: no diagnosis either */
+	s.tasks[1].stop_code = NULL;
+	s.tasks[1].stopped_reason = NULL;
+	page = page_of(&s);
+	cr_expect_null(strstr(page, "id=\"images\""));
+	cr_expect_null(strstr(page, "id=\"diagnosis\""));
+	free(page);
+	task_set_cleanup(&s);
+}
+
+Test(html, images_looked_up_but_none_known)
+{
+	struct task_set s;
+	struct image_facts x;
+	char *page;
+
+	facts_set(&s, false);
+	image_facts_init(&x);
+	x.digest = xstrdup(FACTS_DIGEST);
+	x.platform = xstrdup("linux/amd64");
+	x.status = IMAGE_NOT_ECR;
+	s.images = image_set_new();
+	image_set_put(s.images, &x);
+	page = page_of(&s);
+	expect_in(page, "<h2>Images (0)</h2>\n<p>none:");
+	free(page);
+	task_set_cleanup(&s);
 }

@@ -102,3 +102,19 @@ Test(select, apply_keeps_order)
 	cr_expect_str_eq(s.tasks[1].id, "c");
 	task_set_cleanup(&s);
 }
+
+/* the short id the table and the TUI print, 4 or more characters, never part of an ARN */
+Test(select, short_task_id)
+{
+	struct task t = mk("313da244c0ffee", "RUNNING", "RUNNING", 5000);
+	const char *ids[1];
+	struct select_options o = { .tasks = ids, .ntasks = 1, .since_ms = TS_NONE };
+
+	ids[0] = "313da244";
+	cr_expect(select_keep(&o, &t));
+	ids[0] = "313";
+	cr_expect_not(select_keep(&o, &t), "fewer than 4 characters is not an id");
+	ids[0] = "prod/313da244";
+	cr_expect_not(select_keep(&o, &t), "a partial ARN is not a short id");
+	task_cleanup(&t);
+}

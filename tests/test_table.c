@@ -182,8 +182,8 @@ Test(table, deprovisioning_failed_start_is_marked)
 	f = open_memstream(&out, &len);
 	cr_assert_eq(table_write_tasks(f, &r, 120, false, &err), 0, "%s", err.msg);
 	fclose(f);
-	cr_expect_neq(strstr(out, "DEPROVISIONING*"), NULL, "%s", out);
-	cr_expect_neq(strstr(out, "* d0d0d0d0 stopped before RUNNING (TaskFailedToStart): "
+	cr_expect_neq(strstr(out, "DEPROVISIONING!"), NULL, "%s", out);
+	cr_expect_neq(strstr(out, "! d0d0d0d0 stopped before RUNNING (TaskFailedToStart): "
 			      "CannotPullContainerError"), NULL, "%s", out);
 	cr_expect_eq(strstr(out, "PENDING*"), NULL, "%s", out);
 	free(out);

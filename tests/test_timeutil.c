@@ -113,4 +113,13 @@ Test(timeutil, durations_and_since)
 	cr_assert_eq(timeutil_parse_since("2024-05-01T10:00:03Z", 0, &ms), 0);
 	cr_expect_eq(ms, 1714557603000LL);
 	cr_expect_eq(timeutil_parse_since("soon", 0, &ms), -1);
+	/* a date is its midnight UTC; a time without a zone is UTC, as the table prints */
+	cr_assert_eq(timeutil_parse_since("2026-11-30", 0, &ms), 0);
+	cr_expect_eq(ms, 1795996800000LL);
+	cr_assert_eq(timeutil_parse_since("2026-11-30T14:03:00", 0, &ms), 0);
+	cr_expect_eq(ms, 1795996800000LL + (14 * 3600 + 3 * 60) * 1000LL);
+	cr_assert_eq(timeutil_parse_since("2026-11-30 14:03", 0, &ms), 0);
+	cr_expect_eq(ms, 1795996800000LL + (14 * 3600 + 3 * 60) * 1000LL);
+	cr_expect_eq(timeutil_parse_since("2026-13-30", 0, &ms), -1);
+	cr_expect_eq(timeutil_parse_since("2026-11-30T25:00", 0, &ms), -1);
 }

@@ -107,5 +107,8 @@ extern const size_t cli_noptions;
 int cli_parse(int argc, char **argv, struct cli_opts *o, struct err *err);
 void cli_opts_cleanup(struct cli_opts *o);
 void cli_usage(FILE *f);
+/* `ecsprof COMMAND --help`: that command's usage and only the options it takes
+ * (cli_scope.c). */
+void cli_usage_command(FILE *f, enum cli_command cmd);
 
 #endif

@@ -6,7 +6,8 @@
  * filters), the waterfall of every task on one shared time axis (provision, pull and start
  * coloured, failed starts marked, a <title> with the values on every row), per phase an
  * empirical CDF of each group with the baseline drawn under the others, the summary per
- * group with the verdict sentences (report_verdict), the tasks that failed to start, and
+ * group with the verdict sentences (report_verdict), the image facts and the diagnosis
+ * counts (each only when present), the tasks that failed to start, and
  * the task table. Large sets stay small: above HTML_WATERFALL_ROWS tasks a waterfall row
  * stands for several consecutive tasks (their medians), CDFs keep at most
  * HTML_CDF_POINTS steps per group, and the task table lists HTML_TABLE_ROWS tasks; each

@@ -33,7 +33,8 @@ int64_t timeutil_days_from_civil(int64_t y, unsigned m, unsigned d);
 void timeutil_civil_from_days(int64_t days, int64_t *y, unsigned *m, unsigned *d);
 /* "90s", "30m", "2h", "1d", "1h30m" -> ms; -1 on error */
 int timeutil_parse_duration(const char *s, int64_t *out_ms);
-/* --since: a duration before now, or an ISO 8601 time */
+/* --since: a duration before now, an ISO 8601 time, or a date (YYYY-MM-DD) or time
+ * without a zone (YYYY-MM-DDTHH:MM[:SS]), both taken as UTC */
 int timeutil_parse_since(const char *s, int64_t now_ms, int64_t *out_ms);
 /* seconds with three decimals: "12.345"; "" for TS_NONE */
 void timeutil_format_secs(int64_t ms, char *out, size_t size);

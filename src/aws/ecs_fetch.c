@@ -217,6 +217,19 @@ task_wanted(const struct ecs_query *q, json_t *task)
 	return created != TS_NONE && created >= q->since_ms;
 }
 
+static const char *
+json_kind(const json_t *v)
+{
+	switch (json_typeof(v)) {
+	case JSON_ARRAY: return "array";
+	case JSON_STRING: return "string";
+	case JSON_INTEGER: case JSON_REAL: return "number";
+	case JSON_TRUE: case JSON_FALSE: return "boolean";
+	case JSON_NULL: return "null";
+	default: return "object";
+	}
+}
+
 /* Describes b's tasks into b (a worker's own batch: no lock needed but for counters). */
 static int
 do_describe(struct ecs_fetch *f, struct http_transport *t, struct batch *b, struct err *err)
@@ -242,8 +255,16 @@ do_describe(struct ecs_fetch *f, struct http_transport *t, struct batch *b, stru
 	json_array_foreach(json_object_get(resp, "tasks"), i, task) {
 		char *text;
 
-		if (!json_is_object(task))
+		if (!json_is_object(task)) {
+			/* no ARN to match it to a request, nor to key it in a recording */
+			b->warnings = xgrow(b->warnings, b->nwarnings + 1, &b->warnings_cap,
+					    sizeof *b->warnings);
+			b->warnings[b->nwarnings++] = (struct warning){ xasprintf(
+				"DescribeTasks: tasks[%zu] is a JSON %s, not a task object; dropped",
+				i, json_kind(task)), false };
+			unasked++;
 			continue;
+		}
 		if (!ecs_task_was_asked(b->arns, b->n, q->cluster,
 					json_string_value(json_object_get(task, "taskArn")))) {
 			const char *arn = json_string_value(json_object_get(task, "taskArn"));

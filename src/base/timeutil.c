@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "ecsprof/numfmt.h"
 #include "ecsprof/timeutil.h"
 
 /* Howard Hinnant's days_from_civil: exact for the proleptic Gregorian calendar. */
@@ -135,21 +136,7 @@ timeutil_epoch_seconds_to_ms(double seconds, int64_t *out_ms)
 void
 timeutil_format_iso(int64_t ms, char out[TIMEUTIL_ISO_LEN])
 {
-	int64_t days, secs, y;
-	unsigned m, d;
-	int msr;
-
-	if (ms == TS_NONE) {
-		out[0] = '\0';
-		return;
-	}
-	days = ms >= 0 ? ms / 86400000 : -((-ms + 86399999) / 86400000);
-	int64_t rem = ms - days * 86400000;
-	secs = rem / 1000;
-	msr = (int)(rem % 1000);
-	timeutil_civil_from_days(days, &y, &m, &d);
-	snprintf(out, TIMEUTIL_ISO_LEN, "%04lld-%02u-%02uT%02d:%02d:%02d.%03dZ", (long long)y,
-		 m, d, (int)(secs / 3600), (int)(secs / 60 % 60), (int)(secs % 60), msr);
+	numfmt_iso_ms(out, ms);
 }
 
 void
@@ -181,15 +168,25 @@ timeutil_format_as(int64_t ms, enum time_format f, char out[TIMEUTIL_ISO_LEN])
 void
 timeutil_format_secs(int64_t ms, char *out, size_t size)
 {
+	char tmp[NUMFMT_INT_LEN];
+	size_t n;
+
+	if (size == 0)
+		return;
 	if (ms == TS_NONE) {
-		if (size)
-			out[0] = '\0';
+		out[0] = '\0';
 		return;
 	}
-	const char *sign = ms < 0 ? "-" : "";
-	uint64_t a = ms < 0 ? (uint64_t)(-(ms + 1)) + 1 : (uint64_t)ms;
-	snprintf(out, size, "%s%llu.%03llu", sign, (unsigned long long)(a / 1000),
-		 (unsigned long long)(a % 1000));
+	if (size >= NUMFMT_INT_LEN) {
+		numfmt_ms_secs(out, ms);
+		return;
+	}
+	/* a short buffer is cut as snprintf cuts it */
+	n = numfmt_ms_secs(tmp, ms);
+	if (n >= size)
+		n = size - 1;
+	memcpy(out, tmp, n);
+	out[n] = '\0';
 }
 
 int
@@ -231,11 +228,24 @@ timeutil_parse_since(const char *s, int64_t now_ms, int64_t *out_ms)
 {
 	int64_t d;
 
+	char buf[40];
+	size_t n = strlen(s);
+
 	if (timeutil_parse_duration(s, &d) == 0) {
 		*out_ms = now_ms - d;
 		return 0;
 	}
-	return timeutil_parse_iso8601(s, out_ms);
+	if (timeutil_parse_iso8601(s, out_ms) == 0)
+		return 0;
+	/* what people type: a date (its midnight) or a time without a zone, both in UTC as
+	 * the table and the CSV print times (data times stay strict: parse_iso8601) */
+	if (n == 10)
+		snprintf(buf, sizeof buf, "%sT00:00:00Z", s);
+	else if (n >= 16 && n < sizeof buf - 1)
+		snprintf(buf, sizeof buf, "%sZ", s);
+	else
+		return -1;
+	return timeutil_parse_iso8601(buf, out_ms);
 }
 
 static int64_t

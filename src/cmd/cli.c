@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cli_int.h"
 #include "ecsprof/cli.h"
@@ -104,22 +105,35 @@ cli_usage(FILE *f)
 		fprintf(f, "  ecsprof %s\n", commands[i].usage);
 	for (size_t s = 0; s < sizeof sections / sizeof sections[0]; s++) {
 		fprintf(f, "\n%s:\n", sections[s]);
-		for (size_t i = 0; i < NOPTIONS; i++) {
-			const struct cli_option_def *d = &cli_options[i];
-			char left[64];
-
-			if (strcmp(d->section, sections[s]) != 0)
-				continue;
-			if (d->short_name)
-				snprintf(left, sizeof left, "-%c, %s%s%s", d->short_name, d->name,
-					 d->arg ? " " : "", d->arg ? d->arg : "");
-			else
-				snprintf(left, sizeof left, "    %s%s%s", d->name, d->arg ? " " : "",
-					 d->arg ? d->arg : "");
-			fprintf(f, "  %-34s %s\n", left, d->help);
-		}
+		for (size_t i = 0; i < NOPTIONS; i++)
+			if (strcmp(cli_options[i].section, sections[s]) == 0)
+				cli_print_option(f, &cli_options[i]);
 	}
-	fprintf(f, "\nExit status: 0 success, 1 runtime failure, 2 usage error. See ecsprof(1).\n");
+	fprintf(f, "\nOne command's options: 'ecsprof COMMAND --help'.\n"
+		   "Exit status: 0 success, 1 runtime failure, 2 usage error. See ecsprof(1).\n");
+}
+
+void
+cli_print_option(FILE *f, const struct cli_option_def *d)
+{
+	char left[64];
+
+	if (d->short_name)
+		snprintf(left, sizeof left, "-%c, %s%s%s", d->short_name, d->name,
+			 d->arg ? " " : "", d->arg ? d->arg : "");
+	else
+		snprintf(left, sizeof left, "    %s%s%s", d->name, d->arg ? " " : "",
+			 d->arg ? d->arg : "");
+	fprintf(f, "  %-34s %s\n", left, d->help);
+}
+
+const char *
+cli_command_usage(enum cli_command cmd)
+{
+	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+		if (commands[i].cmd == cmd)
+			return commands[i].usage;
+	return "COMMAND [OPTIONS] [FILE...]";
 }
 
 void
@@ -169,7 +183,7 @@ parse_choice(const char *opt, const char *s, const char *const *names, int n, in
 	char list[128] = "";
 
 	for (int i = 0; i < n; i++) {
-		if (strcmp(s, names[i]) == 0) {
+		if (strcasecmp(s, names[i]) == 0) {   /* STOPPED as ECS spells it, as --sort */
 			*out = i;
 			return 0;
 		}
@@ -195,6 +209,7 @@ cli_parse(int argc, char **argv, struct cli_opts *o, struct err *err)
 	static const char *const time_formats[] = { "iso", "spreadsheet", "epoch" };
 	static const char *const statuses[] = { "all", "running", "stopped" };
 	struct option longopts[NOPTIONS + 1];
+	bool seen[NOPTIONS] = { false };   /* which were given: cli_scope_check() */
 	char shortopts[32] = "";
 	int c, idx, choice;
 
@@ -228,6 +243,10 @@ cli_parse(int argc, char **argv, struct cli_opts *o, struct err *err)
 	optind = 0;
 	while ((c = getopt_long(argc, argv, spec, longopts, &idx)) != -1) {
 		const char *name = option_name(c);
+
+		for (size_t i = 0; i < NOPTIONS; i++)
+			if (cli_options[i].id == c)
+				seen[i] = true;
 
 		switch (c) {
 		case OPT_CLUSTER: o->cluster = optarg; break;
@@ -301,15 +320,16 @@ cli_parse(int argc, char **argv, struct cli_opts *o, struct err *err)
 				       argv[optind - 1]);
 		}
 	}
+	/* `ecsprof report --help`: the command is known for the help of its own */
+	for (size_t i = 0; optind < argc && i < sizeof commands / sizeof commands[0]; i++)
+		if (strcmp(argv[optind], commands[i].name) == 0)
+			o->command = commands[i].cmd;
 	if (o->help || o->version)
 		return 0;
 
 	if (optind >= argc)
 		return err_set(err, ERR_USAGE,
 			       "no command given: use tasks, watch, record, report, images or experiment (see 'ecsprof --help')");
-	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-		if (strcmp(argv[optind], commands[i].name) == 0)
-			o->command = commands[i].cmd;
 	if (o->command == CMD_NONE)
 		return err_set(err, ERR_USAGE,
 			       "unknown command '%s': use tasks, watch, record, report, images or experiment", argv[optind]);
@@ -322,6 +342,11 @@ cli_parse(int argc, char **argv, struct cli_opts *o, struct err *err)
 		return -1;
 	if (cli_experiment_check(o, err) != 0)
 		return -1;
+	/* -o report.csv without --format: the extension says it (a recording's or an
+	 * experiment's -o is data, not a report) */
+	if (o->format == FMT_AUTO && o->output != NULL && o->command != CMD_RECORD &&
+	    o->command != CMD_EXPERIMENT)
+		o->format = cli_format_from_path(o->output);
 
 	if (o->command == CMD_REPORT && o->files.n == 0)
 		return err_set(err, ERR_USAGE, "report needs at least one FILE ('-' reads stdin)");
@@ -344,7 +369,7 @@ cli_parse(int argc, char **argv, struct cli_opts *o, struct err *err)
 			       o->format == FMT_HTML ? "html" : "xlsx", o->format == FMT_HTML ? "html" : "xlsx");
 	if (o->record != NULL && o->command != CMD_WATCH)
 		return err_set(err, ERR_USAGE, "--record is for watch; use 'ecsprof record -o FILE'");
-	return 0;
+	return cli_scope_check(o->command, seen, err);   /* cli_scope.c */
 }
 
 void

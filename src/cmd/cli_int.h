@@ -5,6 +5,7 @@
 #define ECSPROF_CLI_INT_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "ecsprof/cli.h"
 #include "ecsprof/err.h"
@@ -39,5 +40,16 @@ int cli_experiment_option(struct cli_opts *o, int id, const char *name, const ch
  * command needs (arms or --cleanup; -o FILE unless --dry-run). */
 int cli_experiment_check(const struct cli_opts *o, struct err *err);
 void cli_experiment_cleanup(struct cli_experiment *e);
+
+/* cli.c: one option's help line; the usage line of a command. */
+void cli_print_option(FILE *f, const struct cli_option_def *d);
+const char *cli_command_usage(enum cli_command cmd);
+
+/* cli_scope.c: whether option d belongs to command cmd; after parsing, a usage error for
+ * the first option given (seen[i] for cli_options[i]) that does not; the format an output
+ * file's extension names (FMT_AUTO for none known). */
+bool cli_option_applies(const struct cli_option_def *d, enum cli_command cmd);
+int cli_scope_check(enum cli_command cmd, const bool *seen, struct err *err);
+enum cli_format cli_format_from_path(const char *path);
 
 #endif

@@ -26,7 +26,10 @@ app_main(int argc, char **argv)
 		return err_exit_status(ERR_USAGE);
 	}
 	if (o.help) {
-		cli_usage(stdout);
+		if (o.command != CMD_NONE)
+			cli_usage_command(stdout, o.command);
+		else
+			cli_usage(stdout);
 		goto out;
 	}
 	if (o.version) {

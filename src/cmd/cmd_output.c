@@ -25,27 +25,52 @@
 #include "ecsprof/timeutil.h"
 #include "ecsprof/tui.h"
 #include "ecsprof/xalloc.h"
+#include "select_why.h"
 
-int
-app_select(const struct cli_opts *o, struct task_set *set, struct err *err)
+/* The SELECT options on the command line as select.c's filter (since_ms: --since resolved). */
+static struct select_options
+select_from_cli(const struct cli_opts *o, int64_t since_ms)
 {
 	struct select_options so = {
 		.cluster = o->cluster,
-		.services = o->services.v,
+		.services = (const char *const *)o->services.v,
 		.nservices = o->services.n,
 		.family = o->family,
 		.started_by = o->started_by,
 		.status = o->status == STATUS_STOPPED ? SELECT_STOPPED
 			: o->status == STATUS_RUNNING ? SELECT_RUNNING : SELECT_ALL,
-		.tasks = o->tasks.v,
+		.tasks = (const char *const *)o->tasks.v,
 		.ntasks = o->tasks.n,
-		.since_ms = TS_NONE,
+		.since_ms = since_ms,
 	};
 
-	if (o->since != NULL && timeutil_parse_since(o->since, timeutil_now_ms(), &so.since_ms) != 0)
+	return so;
+}
+
+/* select_why.c tries each option alone on a copy of the options */
+static bool
+select_keep_opts(const struct task *t, const struct cli_opts *o, int64_t since_ms)
+{
+	struct select_options so = select_from_cli(o, since_ms);
+
+	return select_keep(&so, t);
+}
+
+int
+app_select(const struct cli_opts *o, struct task_set *set, struct err *err)
+{
+	struct select_options so = select_from_cli(o, TS_NONE);
+	/* saved data: --since 2h counts back from when the data was taken, as the TUI's
+	 * "now" does, not from the wall clock (a file from last week would match nothing) */
+	bool data_time = o->command == CMD_REPORT && select_data_now(set) != TS_NONE;
+	int64_t now = data_time ? select_data_now(set) : timeutil_now_ms();
+
+	if (o->since != NULL && timeutil_parse_since(o->since, now, &so.since_ms) != 0)
 		return err_set(err, ERR_USAGE,
-			       "--since: '%s' is neither a duration (30m, 2h, 1d) nor an ISO 8601 time",
+			       "--since: '%s' is neither a duration (30m, 2h, 1d) nor a time (2026-11-30, 2026-11-30T14:03, ISO 8601)",
 			       o->since);
+	if (o->command == CMD_REPORT || o->command == CMD_TASKS)
+		select_why(set, o, so.since_ms, now, data_time, select_keep_opts);   /* select_why.c */
 	select_apply(&so, set);
 	return 0;
 }

@@ -27,6 +27,14 @@ struct job {
 	struct image_facts facts;
 };
 
+/* A call ECR refused (AccessDenied): one warning line per call naming the repositories
+ * it was refused on, so a policy that denies one repository is told apart from a missing
+ * IAM permission, without one line per image. */
+struct denial {
+	char *op, *lost, *repos;
+	bool printed;
+};
+
 struct region_client {
 	char *region;
 	struct ecr_client *c;
@@ -45,6 +53,8 @@ struct image_fetch {
 	char **warnings;               /* under lock; deduplicated */
 	size_t nwarnings;
 	size_t warned;                 /* printed so far */
+	struct denial *denials;        /* under lock; one line per call, printed at collect */
+	size_t ndenials;
 	struct image_fetch_stats st;   /* under lock */
 	pthread_t threads[IMAGE_MAX_THREADS];
 	struct http_transport transports[IMAGE_MAX_THREADS];
@@ -222,13 +232,55 @@ denied(const struct err *e)
 	    strcmp(e->aws_type, "UnauthorizedOperation") == 0;
 }
 
+static bool
+has_repo(const char *list, const char *repo)
+{
+	size_t n = strlen(repo);
+
+	for (const char *p = list; (p = strstr(p, repo)) != NULL; p += n)
+		if ((p == list || p[-1] == ' ') && (p[n] == '\0' || p[n] == ','))
+			return true;
+	return false;
+}
+
+static void
+note_denied(struct image_fetch *f, const char *op, const char *lost, const char *repo)
+{
+	struct denial *d = NULL;
+
+	pthread_mutex_lock(&f->lock);
+	for (size_t i = 0; i < f->ndenials; i++) {
+		if (strcmp(f->denials[i].op, op) != 0)
+			continue;
+		if (has_repo(f->denials[i].repos, repo))
+			goto done;
+		if (!f->denials[i].printed)
+			d = &f->denials[i];
+	}
+	if (d != NULL) {
+		char *r = xasprintf("%s, %s", d->repos, repo);
+
+		free(d->repos);
+		d->repos = r;
+	} else {
+		f->denials = xreallocarray(f->denials, f->ndenials + 1, sizeof *f->denials);
+		d = &f->denials[f->ndenials++];
+		d->op = xstrdup(op);
+		d->lost = xstrdup(lost);
+		d->repos = xstrdup(repo);
+		d->printed = false;
+	}
+done:
+	pthread_mutex_unlock(&f->lock);
+}
+
 /* What a missing permission costs, in the words of the warning. */
 static void
-warn_call(struct image_fetch *f, const char *what, const char *op, const char *lost,
-    const struct err *e)
+warn_call(struct image_fetch *f, const char *what, const char *repo, const char *op,
+    const char *lost, const struct err *e)
 {
 	if (denied(e))
-		warn(f, "no ecr:%s: %s (grant ecr:%s to see them)", op, lost, op);
+		note_denied(f, op, lost, repo);
 	else
 		warn(f, "%s: %s: %s", what, op, e->msg);
 }
@@ -333,7 +385,7 @@ lookup(struct image_fetch *f, const struct http_transport *t, struct job *j)
 		warn(f, "image %s: %s", who, e.msg);
 		goto out;
 	} else {
-		warn_call(f, who, "DescribeImages", "image tags and push times not shown", &e);
+		warn_call(f, who, ref.repository, "DescribeImages", "image tags and push times not shown", &e);
 		if (!denied(&e)) {
 			set_failure(x, IMAGE_ERROR, &e);
 			goto out;
@@ -352,7 +404,7 @@ lookup(struct image_fetch *f, const struct http_transport *t, struct job *j)
 			set_failure(x, IMAGE_NOT_FOUND, &e);
 			warn(f, "image %s: %s", who, e.msg);
 		} else {
-			warn_call(f, who, "BatchGetImage",
+			warn_call(f, who, ref.repository, "BatchGetImage",
 			    "layers, compression and SOCI indexes not checked", &e);
 			if (x->status != IMAGE_OK)
 				set_failure(x, IMAGE_ERROR, &e);
@@ -419,7 +471,7 @@ lookup(struct image_fetch *f, const struct http_transport *t, struct job *j)
 		free(json);
 		json = NULL;
 	} else {
-		warn_call(f, who, "ListImageReferrers", "SOCI v1 indexes not checked", &e);
+		warn_call(f, who, ref.repository, "ListImageReferrers", "SOCI v1 indexes not checked", &e);
 	}
 	/* the config's history names the build step of each layer */
 	if (x->config_digest != NULL) {
@@ -428,7 +480,7 @@ lookup(struct image_fetch *f, const struct http_transport *t, struct job *j)
 
 		if (ecr_download_url(c, t, ref.account, ref.repository, x->config_digest, &url,
 		    &e) != 0) {
-			warn_call(f, who, "GetDownloadUrlForLayer", "the build step of each layer not shown", &e);
+			warn_call(f, who, ref.repository, "GetDownloadUrlForLayer", "the build step of each layer not shown", &e);
 		} else if (ecr_get_url(t, url, CONFIG_MAX, &body, &len, &e) != 0) {
 			warn(f, "image %s: image config: %s", who, e.msg);
 		} else if (image_parse_config(body, len, x, &e) != 0) {
@@ -583,6 +635,12 @@ image_fetch_free(struct image_fetch *f)
 	for (size_t i = 0; i < f->nwarnings; i++)
 		free(f->warnings[i]);
 	free(f->warnings);
+	for (size_t i = 0; i < f->ndenials; i++) {
+		free(f->denials[i].op);
+		free(f->denials[i].lost);
+		free(f->denials[i].repos);
+	}
+	free(f->denials);
 	free(f->cache_dir);
 	pthread_cond_destroy(&f->more);
 	pthread_cond_destroy(&f->idle);
@@ -665,6 +723,15 @@ image_fetch_collect(struct image_fetch *f, struct image_set **set, struct image_
 	}
 	for (; f->warned < f->nwarnings; f->warned++)
 		log_warn("%s", f->warnings[f->warned]);
+	for (size_t i = 0; i < f->ndenials; i++) {
+		struct denial *d = &f->denials[i];
+
+		if (d->printed)
+			continue;
+		d->printed = true;
+		log_warn("no ecr:%s: %s (repository %s; grant ecr:%s to see them)", d->op, d->lost,
+		    d->repos, d->op);
+	}
 	for (size_t i = 0; i < f->nclients; i++) {
 		size_t r, t;
 

@@ -201,8 +201,16 @@ take_task(void *arg, const char *json, size_t len, int64_t fetched_at_ms, struct
 	struct sink *k = arg;
 	size_t before = k->set->len;
 
-	if (input_parse_task_json(json, len, "live", fetched_at_ms, k->set, err) != 0)
-		return err_prefix(err, "DescribeTasks answer");
+	if (input_parse_task_json(json, len, "live", fetched_at_ms, k->set, err) != 0) {
+		/* one bad task must not cost the others (report skips it the same way); a
+		 * recording still keeps its raw JSON, so nothing ECS will forget is lost */
+		if (err->code != ERR_PARSE)
+			return err_prefix(err, "DescribeTasks answer");
+		log_warn("DescribeTasks: skipped %s%s", strncmp(err->msg, "live: ", 6) == 0 ?
+			 err->msg + 6 : err->msg, k->extra != NULL && k->extra->keep_raw ?
+			 " (its raw JSON is recorded)" : "");
+		err_clear(err);
+	}
 	/* a new task is the last one; its images are looked up while the fetch goes on */
 	if (k->images != NULL && k->set->len > before)
 		image_fetch_want_task(k->images, &k->set->tasks[k->set->len - 1]);
@@ -236,12 +244,17 @@ live_session_fetch(struct live_session *s, struct task_set *out, struct live_res
 	q.stopped = o->status == STATUS_ALL || o->status == STATUS_STOPPED;
 	q.tasks = o->tasks.v;
 	q.ntasks = o->tasks.n;
+	/* a short id (313da244, as the table prints it) is no id DescribeTasks knows: list
+	 * the cluster and let the SELECT filter match it as a prefix */
+	for (size_t i = 0; i < o->tasks.n; i++)
+		if (strchr(o->tasks.v[i], '/') == NULL && strlen(o->tasks.v[i]) < 32)
+			q.ntasks = 0;
 	q.since_ms = TS_NONE;
 	q.interrupt = s->interrupt;
 	if (o->since != NULL &&
 	    timeutil_parse_since(o->since, timeutil_now_ms(), &q.since_ms) != 0)
 		return err_set(err, ERR_USAGE,
-			       "--since: '%s' is neither a duration (30m, 2h, 1d) nor an ISO 8601 time",
+			       "--since: '%s' is neither a duration (30m, 2h, 1d) nor a time (2026-11-30, 2026-11-30T14:03, ISO 8601)",
 			       o->since);
 	if (extra != NULL) {
 		free(extra->region);

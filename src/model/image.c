@@ -413,7 +413,8 @@ advice_for(const struct task *t, const struct image_task_info *in, bool meta_soc
 			return ADVICE_ZSTD;
 	if (f->size_bytes >= 0 && f->size_bytes < IMAGE_SOCI_MIN_BYTES)
 		return ADVICE_TOO_SMALL;
-	if (f->size_bytes < 0)
+	/* "no index, no zstd layer" needs the manifest: a DescribeImages size alone is not it */
+	if (f->size_bytes < 0 || f->soci == IMAGE_SOCI_UNKNOWN)
 		return ADVICE_NONE;
 	return ADVICE_WORTH_INDEXING;
 }

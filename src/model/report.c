@@ -120,6 +120,16 @@ report_text(const struct report *r, const struct report_row *row, enum col_id c)
 	}
 }
 
+/* snprintf(out, size, "%s", s) without parsing a format: ~30 cells a task come here */
+static void
+report_copy_cut(char *out, size_t size, const char *s)
+{
+	size_t n = strnlen(s, size - 1);
+
+	memcpy(out, s, n);
+	out[n] = '\0';
+}
+
 const char *
 report_cell(const struct report *r, const struct report_row *row, enum col_id c,
 	    char *out, size_t size)
@@ -135,8 +145,12 @@ report_cell(const struct report *r, const struct report_row *row, enum col_id c,
 	case COL_TIME: {
 		char iso[TIMEUTIL_ISO_LEN];
 
+		if (size >= TIMEUTIL_ISO_LEN) {
+			timeutil_format_iso(report_cell_ms(row, c), out);
+			break;
+		}
 		timeutil_format_iso(report_cell_ms(row, c), iso);
-		snprintf(out, size, "%s", iso);
+		report_copy_cut(out, size, iso);
 		break;
 	}
 	case COL_DURATION:
@@ -147,7 +161,7 @@ report_cell(const struct report *r, const struct report_row *row, enum col_id c,
 			break;
 		s = report_text(r, row, c);
 		if (s != NULL)
-			snprintf(out, size, "%s", s);
+			report_copy_cut(out, size, s);
 		break;
 	case COL_NUMBER:
 		report_serving_text(r, row, c, out, size);

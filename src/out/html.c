@@ -539,9 +539,8 @@ html_write(FILE *f, const struct report *r, const struct html_meta *m, struct er
 							     : HTML_WATERFALL_ROWS);
 		html_write_cdfs(f, r);
 		write_summary(f, r);
-		/* Image facts (issue 12: size, layers, SOCI index, advice) and the diagnosis
-		 * counts (issue 14: cause and next step per stop reason) get their own
-		 * <section> here, each written only when the report carries them. */
+		/* image facts and diagnosis counts (html_facts.c), each only when present */
+		html_write_facts(f, r);
 		write_failed(f, r);
 		write_tasks(f, r, m->table_rows ? m->table_rows : HTML_TABLE_ROWS);
 	}

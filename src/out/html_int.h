@@ -50,5 +50,8 @@ int64_t html_nice_step_ms(int64_t span_ms, int want);
 /* The plots (html_plot.c). Each writes a <section> or nothing. */
 int html_write_waterfall(FILE *f, const struct report *r, size_t max_rows);
 int html_write_cdfs(FILE *f, const struct report *r);
+/* html_facts.c: the image facts and the diagnosis counts, each a <section> only when the
+ * report has some. */
+void html_write_facts(FILE *f, const struct report *r);
 
 #endif

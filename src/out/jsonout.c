@@ -12,36 +12,12 @@
 #include "ecsprof/diagnose.h"
 #include "ecsprof/jsonout.h"
 #include "ecsprof/phase.h"
+#include "ecsprof/utf8.h"
 #include "ecsprof/xalloc.h"
 
 /* 15 significant digits print any ms-rounded seconds value below 1e12 s exactly */
 #define DUMP_FLAGS (JSON_COMPACT | JSON_REAL_PRECISION(15) | JSON_ENCODE_ANY)
 #define CELL_MAX ((size_t)16 << 20)
-
-/* Length of the valid UTF-8 sequence at p, 0 when it is not one. */
-static size_t
-utf8_len(const unsigned char *p)
-{
-	if (p[0] < 0x80)
-		return 1;
-	if (p[0] >= 0xc2 && p[0] <= 0xdf)
-		return (p[1] & 0xc0) == 0x80 ? 2 : 0;
-	if (p[0] >= 0xe0 && p[0] <= 0xef) {
-		if ((p[1] & 0xc0) != 0x80 || (p[2] & 0xc0) != 0x80)
-			return 0;
-		if ((p[0] == 0xe0 && p[1] < 0xa0) || (p[0] == 0xed && p[1] > 0x9f))
-			return 0;   /* overlong, surrogate */
-		return 3;
-	}
-	if (p[0] >= 0xf0 && p[0] <= 0xf4) {
-		if ((p[1] & 0xc0) != 0x80 || (p[2] & 0xc0) != 0x80 || (p[3] & 0xc0) != 0x80)
-			return 0;
-		if ((p[0] == 0xf0 && p[1] < 0x90) || (p[0] == 0xf4 && p[1] > 0x8f))
-			return 0;
-		return 4;
-	}
-	return 0;
-}
 
 /* A copy of s that is valid UTF-8: each stray byte becomes U+FFFD. The parsers hand us
  * valid UTF-8, but jansson refuses anything else and a field must not silently vanish. */

@@ -14,6 +14,7 @@
 #include "ecsprof/phase.h"
 #include "ecsprof/compare.h"
 #include "ecsprof/table.h"
+#include "ecsprof/utf8.h"
 #include "ecsprof/xalloc.h"
 
 #define GAP 2
@@ -52,31 +53,6 @@ static const struct tcol tcols[] = {
 	{ COL_DIAGNOSIS,       8, 0,  0,  false },
 };
 #define NTCOLS (sizeof tcols / sizeof tcols[0])
-
-/* Length of the valid UTF-8 sequence at p, 0 when it is not one. */
-static size_t
-utf8_len(const unsigned char *p)
-{
-	if (p[0] < 0x80)
-		return 1;
-	if (p[0] >= 0xc2 && p[0] <= 0xdf)
-		return (p[1] & 0xc0) == 0x80 ? 2 : 0;
-	if (p[0] >= 0xe0 && p[0] <= 0xef) {
-		if ((p[1] & 0xc0) != 0x80 || (p[2] & 0xc0) != 0x80)
-			return 0;
-		if ((p[0] == 0xe0 && p[1] < 0xa0) || (p[0] == 0xed && p[1] > 0x9f))
-			return 0;
-		return 3;
-	}
-	if (p[0] >= 0xf0 && p[0] <= 0xf4) {
-		if ((p[1] & 0xc0) != 0x80 || (p[2] & 0xc0) != 0x80 || (p[3] & 0xc0) != 0x80)
-			return 0;
-		if ((p[0] == 0xf0 && p[1] < 0x90) || (p[0] == 0xf4 && p[1] > 0x8f))
-			return 0;
-		return 4;
-	}
-	return 0;
-}
 
 /* Copies s into out with every control character (C0, DEL, C1) and invalid byte
  * replaced by '?', so one cell is one line of printable text. */
@@ -200,7 +176,7 @@ tcell(const struct report *r, const struct report_row *row, const struct tcol *t
 		snprintf(out, size, "-");
 	else if (tc->col == COL_LAST_STATUS && failed_start(row->task) &&
 		 strlen(out) + 1 < size)
-		memcpy(out + strlen(out), "*", 2);
+		memcpy(out + strlen(out), "!", 2);   /* as the TUI marks it */
 	return out;
 }
 
@@ -258,8 +234,9 @@ plan(const struct report *r, int width, bool verbose, struct layout *l)
 		l->width[c] = natural[c];
 		total += natural[c] + (total ? GAP : 0);
 	}
-	/* shrink the elastic key columns, as little as needed */
-	for (size_t c = 0; c < NTCOLS && total > width; c++) {
+	/* shrink the elastic key columns, as little as needed; -v shows every cell whole
+	 * (the line is as wide as it needs to be, as kubectl -o wide) */
+	for (size_t c = 0; c < NTCOLS && !verbose && total > width; c++) {
 		if (tcols[c].priority != 0 || tcols[c].min == 0 || l->width[c] <= tcols[c].min)
 			continue;
 		int cut = total - width;
@@ -362,7 +339,7 @@ footnotes(FILE *f, struct buf *line, const struct report *r, const struct layout
 		sanitise(t->stop_code != NULL ? t->stop_code : "no stop code", code, sizeof code);
 		sanitise(why != NULL ? why : "no reason given", reason, sizeof reason);
 		if ((!any && put_line(f, line) != 0) ||
-		    buf_addf(line, "* %s stopped before RUNNING (%s): %s", id, code, reason) != 0 ||
+		    buf_addf(line, "! %s stopped before RUNNING (%s): %s", id, code, reason) != 0 ||
 		    put_line(f, line) != 0 || diagnosis_note(f, line, t) != 0)
 			return -1;
 		any = true;

@@ -33,10 +33,12 @@ const struct tui_key_help tui_keys[] = {
 	{ "Tab", "summary: groups side by side, percentiles, baseline, pull histogram" },
 	{ "Left Right h l", "summary: scroll through the groups" },
 	{ "a", "waterfall aligned at createdAt / on one shared time axis" },
-	{ "r", "refresh now (tasks, watch)" },
+	{ "r F5", "refresh now (tasks, watch)" },
 	{ "^L", "redraw the screen" },
-	{ "? F1", "this help" },
-	{ "q Esc", "back; quit from the table" },
+	{ "? F1", "this help (scroll with j k PgUp PgDn; any other key goes back)" },
+	{ "q", "back; quit from the table" },
+	{ "Esc", "back; clear the filter (at the table it does not quit)" },
+	{ "F10 ^C", "quit at once, from any view" },
 };
 const size_t tui_nkeys = sizeof tui_keys / sizeof tui_keys[0];
 

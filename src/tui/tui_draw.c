@@ -49,7 +49,8 @@ line_fill(int y, attr_t a, const struct view *v)
 static const char *
 live_suffix(const struct view *v)
 {
-	return v->utf8 ? "\u2026" : "+";
+	/* not '+': in ASCII that is the start bar's character (tui_bar_glyph) */
+	return v->utf8 ? "\u2026" : ">";
 }
 
 static void
@@ -293,7 +294,8 @@ draw_footer(const struct view *v)
 			(v->summary_more ? "j/k:more below  h/l:group  Tab:tasks  q:back" :
 					   "j/k:scroll  h/l:group  Tab:tasks  q:back") :
 			(v->summary_more ? "j/k:more below  Tab:tasks  q:back" :
-					   "j/k:scroll  Tab:tasks  q:back")) : "any key: back";
+					   "j/k:scroll  Tab:tasks  q:back")) :
+		v->help_more ? "j/k/PgDn:more below  any other key: back" : "j/k:scroll  any other key: back";
 	if (v->filter_len > 0 && v->mode == MODE_TABLE)
 		snprintf(buf, sizeof buf, "filter: %s  (Esc clears)  %s", v->filter, legend);
 	else
@@ -301,21 +303,34 @@ draw_footer(const struct view *v)
 	attrset(A_DIM);
 	put_fit(y, 0, v->cols, buf, false, false, v);
 	attrset(A_NORMAL);
-	/* the colour legend: which colour or glyph is which phase */
-	if (v->mode == MODE_TABLE && v->cols >= 100) {
-		static const uint8_t k[4] = { TUI_SEG_PROVISION, TUI_SEG_PULL, TUI_SEG_START,
-					      TUI_SEG_READY };
-		static const char *const names[4] = { "provision", "pull", "start", "ready" };
-		int nk = tui_rep(v)->any_healthy ? 4 : 3;   /* ready: once a task is healthy */
-		int x = v->cols - (nk == 4 ? 35 : 28);
-		for (int i = 0; i < nk; i++) {
+	/* the colour legend: which colour or glyph is which phase, right-aligned, and only
+	 * where it does not overprint the hint (a filter or a message makes that longer) */
+	if (v->mode == MODE_TABLE) {
+		static const uint8_t k[5] = { TUI_SEG_PROVISION, TUI_SEG_PULL, TUI_SEG_START,
+					      TUI_SEG_READY, TUI_SEG_OTHER };
+		static const char *const names[5] = { "provision", "pull", "start", "ready",
+						      "stopped" };
+		bool show[5] = { true, true, true, tui_rep(v)->any_healthy, false };
+		int x, width = 0;
+
+		for (size_t i = 0; i < tui_rep(v)->nrows && !show[4]; i++)
+			show[4] = task_stage(tui_rep(v)->rows[i].task, NULL) == STAGE_FAILED;
+		for (int i = 0; i < 5; i++)
+			width += show[i] ? (int)strlen(names[i]) + 3 : 0;
+		x = v->cols - width;
+		if (x < tui_text_width(buf) + 2)
+			return;
+		for (int i = 0; i < 5; i++) {
 			struct tui_bar_cell cell = { k[i], 8 };
+
+			if (!show[i])
+				continue;
 			if (v->color)
 				attrset(COLOR_PAIR(seg_pair(k[i])));
 			mvaddstr(y, x, tui_bar_glyph(v->glyphs, v->color, &cell));
 			attrset(A_NORMAL);
 			mvaddstr(y, x + 1, names[i]);
-			x += (int)strlen(names[i]) + 2;
+			x += (int)strlen(names[i]) + 3;
 		}
 	}
 }
@@ -512,34 +527,6 @@ draw_details(struct view *v)
 	lines_free(&l);
 }
 
-static void
-draw_help(const struct view *v)
-{
-	int y = 2;
-
-	for (int i = y; i < v->lines - 1; i++) {
-		move(i, 0);
-		clrtoeol();
-	}
-	attrset(A_BOLD);
-	put_fit(y++, 1, v->cols - 1, "Keys", false, false, v);
-	attrset(A_NORMAL);
-	for (size_t i = 0; i < tui_nkeys && y < v->lines - 4; i++) {
-		char buf[256];
-		snprintf(buf, sizeof buf, "%-22s %s", tui_keys[i].keys, tui_keys[i].what);
-		put_fit(y++, 1, v->cols - 1, buf, false, false, v);
-	}
-	y++;
-	if (y < v->lines - 1) {
-		char buf[256];
-		snprintf(buf, sizeof buf, "Bars: provision %s, pull %s, start %s; %s marks a task still starting",
-			 v->color ? "blue" : (v->utf8 ? "\u2591" : "="),
-			 v->color ? "yellow" : (v->utf8 ? "\u2593" : "#"),
-			 v->color ? "green" : (v->utf8 ? "\u2588" : "+"), live_suffix(v));
-		put_fit(y++, 1, v->cols - 1, buf, false, false, v);
-	}
-}
-
 void
 tui_draw(struct view *v)
 {
@@ -553,7 +540,7 @@ tui_draw(struct view *v)
 	case MODE_TABLE: draw_table(v); break;
 	case MODE_DETAILS: draw_details(v); break;
 	case MODE_SUMMARY: tui_draw_summary(v); break;
-	case MODE_HELP: draw_help(v); break;
+	case MODE_HELP: tui_draw_help(v); break;   /* tui_help.c */
 	}
 	draw_footer(v);
 	curs_set(v->editing ? 1 : 0);

@@ -67,6 +67,8 @@ struct view {
 	size_t summary_left;          /* which non-baseline group is compared (h/l) */
 	size_t summary_top;           /* scroll of the summary under its verdict (j/k) */
 	bool summary_more;            /* the summary goes on below the screen */
+	size_t help_top;              /* scroll of the help (tui_help.c) */
+	bool help_more;               /* the help goes on below the screen */
 
 	char message[600];            /* bottom line: an error from refresh, etc. */
 	int lines, cols;
@@ -96,6 +98,10 @@ int tui_view_key(struct view *v, int key);
 void tui_draw(struct view *v);
 /* Text at y, x cut to w cells with the view's ellipsis. */
 void put_fit_text(const struct view *v, int y, int x, int w, const char *s);
+
+/* tui_help.c: the help screen and its keys (scroll; any other key goes back) */
+void tui_draw_help(struct view *v);
+int tui_help_key(struct view *v, int key);
 
 /* tui_summary.c: the summary view */
 void tui_draw_summary(struct view *v);

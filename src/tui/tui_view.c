@@ -234,12 +234,14 @@ key_table(struct view *v, int key)
 	case 'r': case KEY_F(5):
 		return UI_REFRESH;
 	case 27:
+		/* clears a filter; at the top level it does nothing, as in k9s and htop, so that
+		 * an Esc too many (leaving the details, say) does not quit */
 		if (v->filter_len > 0) {
 			v->filter_len = 0;
 			v->filter[0] = '\0';
 			return UI_REFILTER;
 		}
-		return UI_QUIT;
+		return UI_NONE;
 	case 'q':
 		return UI_QUIT;
 	default:
@@ -337,15 +339,16 @@ tui_view_key(struct view *v, int key)
 	}
 	if (v->mode == MODE_TABLE && v->editing)
 		return key_filter(v, key);
-	if (v->mode == MODE_HELP) {
-		v->mode = v->back_mode;
-		return UI_REDRAW;
-	}
+	if (v->mode == MODE_HELP)
+		return tui_help_key(v, key);
 	if (key == '?' || key == KEY_F(1)) {
 		v->back_mode = v->mode;
 		v->mode = MODE_HELP;
+		v->help_top = 0;
 		return UI_REDRAW;
 	}
+	if (key == KEY_F(10))
+		return UI_QUIT;   /* htop's quit key, from every view */
 	if (v->mode == MODE_TABLE)
 		return key_table(v, key);
 	return key_other(v, key);

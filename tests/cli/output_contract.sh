@@ -82,8 +82,8 @@ lines = sys.stdin.read().split(\"\n\")
 table = lines[:lines.index(\"\")]
 assert len(table) > 1 and all(len(l) <= 80 for l in table), max(map(len, table))
 assert table[0].split() == [\"TASK\", \"TASKDEF\", \"STATUS\", \"AZ\", \"PROVISION\", \"PULL\", \"START\", \"TOTAL\"], table[0]
-assert any(\"STOPPED*\" in l for l in table)
-assert any(l.startswith(\"* \") and \"CannotPullContainerError\" in l for l in lines)
+assert any(\"STOPPED!\" in l for l in table)
+assert any(l.startswith(\"! \") and \"CannotPullContainerError\" in l for l in lines)
 "' "$ECSPROF" "${EX[@]}"
 ok "hostile cells: table has no control bytes" \
 	bash -c '"$0" report --format table "$1" 2>/dev/null | python3 -c "

@@ -93,7 +93,7 @@ check "the task that failed to start is marked" "screen | grep -qE '^313da244 .*
 # ---- help ----
 keys '?'
 wait_for '^ *Keys'; check "? opens the help with the keys" \
-	"screen | grep -q 'filter: id, taskdef' && screen | grep -q 'shared time axis'"
+	"screen | grep -q 'filter: id, taskdef' && screen | grep -q 'on one shared time'"
 keys q
 wait_for 'TASK +TASKDEF'; check "q leaves the help, back to the table" "[ \$(data_rows) -eq 20 ]"
 

@@ -1,0 +1,180 @@
+/* cli_scope: which commands each option belongs to. From it: `ecsprof COMMAND --help`
+ * lists only that command's options, an option given to a command it does not belong to
+ * is refused (exit 2, naming the commands it is for), and -o's extension picks the output
+ * format when --format is absent. An option not in the table belongs to every command. */
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "cli_int.h"
+#include "ecsprof/cli.h"
+
+#define T (1u << CMD_TASKS)
+#define W (1u << CMD_WATCH)
+#define R (1u << CMD_RECORD)
+#define P (1u << CMD_REPORT)
+#define I (1u << CMD_IMAGES)
+#define X (1u << CMD_EXPERIMENT)
+
+/* Options that belong to some commands only, by name. The AWS options are accepted by
+ * report too, as aws(1) takes --region everywhere: an alias with --profile must not break
+ * the offline command. */
+static const struct {
+	const char *name;
+	unsigned cmds;
+} scope[] = {
+	{ "--image", I },
+	{ "--format", T | W | P | I | X },
+	{ "--time-format", T | W | P | X },
+	{ "--summary", T | W | P },
+	{ "--group-by", T | W | P | X },
+	{ "--baseline", T | W | P | X },
+	{ "--soci-if", T | W | P | X },
+	{ "--sort", T | W | P },
+	{ "--deployments", T | P },
+	{ "--prices", T | W | P | X },
+	{ "--no-color", T | W | P | I | X },
+	{ "--interval", W | X },
+	{ "--record", W },
+	{ "--count", W },
+};
+
+static const struct {
+	enum cli_command cmd;
+	const char *name;
+	const char *what;
+} about[] = {
+	{ CMD_TASKS, "tasks", "Lists the cluster's tasks (ListTasks, DescribeTasks) and profiles their start: provision, image pull, container start, per task and per group." },
+	{ CMD_WATCH, "watch", "Polls the cluster and shows each task as it starts, until q, Ctrl-C or --count polls: a scale-out as it happens." },
+	{ CMD_RECORD, "record", "Saves the raw tasks as JSON Lines (appending to FILE), for 'ecsprof report' later." },
+	{ CMD_REPORT, "report", "Profiles saved data, offline: recordings, aws ecs describe-tasks output, EventBridge events, task metadata; '-' reads stdin." },
+	{ CMD_IMAGES, "images", "One row per image the tasks pulled (ECR): size, layers, compression, SOCI index, pull times and advice." },
+	{ CMD_EXPERIMENT, "experiment", "Runs N tasks per arm (RunTask) in interleaved rounds, records them, compares the arms and stops every task it started." },
+};
+
+static const char *
+command_name(enum cli_command cmd)
+{
+	for (size_t i = 0; i < sizeof about / sizeof about[0]; i++)
+		if (about[i].cmd == cmd)
+			return about[i].name;
+	return "?";
+}
+
+static unsigned
+option_cmds(const struct cli_option_def *d)
+{
+	if (strcmp(d->section, "EXPERIMENT") == 0)
+		return X;
+	for (size_t i = 0; i < sizeof scope / sizeof scope[0]; i++)
+		if (strcmp(scope[i].name, d->name) == 0)
+			return scope[i].cmds;
+	return ~0u;
+}
+
+bool
+cli_option_applies(const struct cli_option_def *d, enum cli_command cmd)
+{
+	return (option_cmds(d) & (1u << cmd)) != 0;
+}
+
+int
+cli_scope_check(enum cli_command cmd, const bool *seen, struct err *err)
+{
+	for (size_t i = 0; i < cli_noptions; i++) {
+		const struct cli_option_def *d = &cli_options[i];
+		unsigned cmds = option_cmds(d);
+		char list[128] = "";
+		int n = 0;
+
+		if (!seen[i] || cli_option_applies(d, cmd))
+			continue;
+		for (size_t c = 0; c < sizeof about / sizeof about[0]; c++)
+			if (cmds & (1u << about[c].cmd))
+				snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s",
+					 n++ ? ", " : "", about[c].name);
+		return err_set(err, ERR_USAGE, "%s does not apply to %s: it is for %s (see 'ecsprof %s --help')",
+			       d->name, command_name(cmd), list, command_name(cmd));
+	}
+	return 0;
+}
+
+enum cli_format
+cli_format_from_path(const char *path)
+{
+	static const struct { const char *ext; enum cli_format fmt; } exts[] = {
+		{ ".csv", FMT_CSV }, { ".json", FMT_JSON }, { ".jsonl", FMT_JSON },
+		{ ".html", FMT_HTML }, { ".htm", FMT_HTML }, { ".xlsx", FMT_XLSX },
+		{ ".txt", FMT_TABLE },
+	};
+	const char *base = strrchr(path, '/'), *dot;
+
+	base = base != NULL ? base + 1 : path;
+	dot = strrchr(base, '.');
+	if (dot == NULL || dot == base)
+		return FMT_AUTO;
+	for (size_t i = 0; i < sizeof exts / sizeof exts[0]; i++)
+		if (strcasecmp(dot, exts[i].ext) == 0)
+			return exts[i].fmt;
+	return FMT_AUTO;
+}
+
+/* One paragraph wrapped at 78 columns, indented by two. */
+static void
+para(FILE *f, const char *s)
+{
+	while (*s != '\0') {
+		size_t n = strlen(s), cut = n;
+
+		if (n > 76) {
+			cut = 76;
+			while (cut > 0 && s[cut] != ' ')
+				cut--;
+			if (cut == 0)
+				cut = 76;
+		}
+		fprintf(f, "  %.*s\n", (int)cut, s);
+		s += cut;
+		while (*s == ' ')
+			s++;
+	}
+}
+
+void
+cli_usage_command(FILE *f, enum cli_command cmd)
+{
+	static const char *sections[] = { "SELECT", "AWS", "OUTPUT", "WATCH", "EXPERIMENT", "GENERAL" };
+
+	const char *u = cli_command_usage(cmd);
+	const char *gap = strstr(u, "   "), *nl = strchr(u, '\n');
+	size_t n = gap != NULL ? (size_t)(gap - u) : strlen(u);
+
+	if (nl != NULL && (size_t)(nl - u) < n)
+		n = (size_t)(nl - u);
+	while (n > 0 && u[n - 1] == ' ')
+		n--;
+	/* the synopsis without the one-line description commands[] has beside it */
+	fprintf(f, "usage: ecsprof %.*s\n\n", (int)n, u);
+	for (size_t i = 0; i < sizeof about / sizeof about[0]; i++)
+		if (about[i].cmd == cmd)
+			para(f, about[i].what);
+	for (size_t s = 0; s < sizeof sections / sizeof sections[0]; s++) {
+		bool any = false;
+
+		for (size_t i = 0; i < cli_noptions; i++) {
+			const struct cli_option_def *d = &cli_options[i];
+
+			if (strcmp(d->section, sections[s]) != 0 || !cli_option_applies(d, cmd))
+				continue;
+			if (!any)
+				fprintf(f, "\n%s:\n", sections[s]);
+			any = true;
+			cli_print_option(f, d);
+		}
+	}
+	if (cmd == CMD_TASKS || cmd == CMD_WATCH || cmd == CMD_REPORT || cmd == CMD_IMAGES)
+		fprintf(f, "\nWith -o FILE and no --format, FILE's extension picks the format (.csv, .json,\n"
+			   ".html, .xlsx; else a table).\n");
+	fprintf(f, "\nAll commands: 'ecsprof --help'. Exit status: 0 success, 1 runtime failure,\n"
+		   "2 usage error. See ecsprof(1).\n");
+}

@@ -1,0 +1,155 @@
+/* tui_help: the help screen (? F1). Every key from tui_keys[] and the bar legend, the
+ * descriptions wrapped under their own column rather than cut at the edge, scrolled with
+ * the same keys as the details (j k PgUp PgDn g G); any other key goes back. */
+#include <curses.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ecsprof/tui.h"
+#include "tui_int.h"
+
+#define KEYCOL 22
+
+/* Cells in s[0..n): one per code point (the help text is ASCII but for the bar glyphs). */
+static int
+cells(const char *s, size_t n)
+{
+	int c = 0;
+
+	for (size_t i = 0; i < n; i++)
+		c += ((unsigned char)s[i] & 0xc0) != 0x80;
+	return c;
+}
+
+/* Draws "LEFT  TEXT" with TEXT wrapped at word boundaries into width - indent cells, as
+ * help lines at..., of which those from top are on screen from row 2 to bottom; returns
+ * the number of lines. at < 0 only counts. */
+static int
+wrap(const char *left, const char *text, int indent, int width, int at, int top, int bottom)
+{
+	int n = 0;
+	int room = width - indent > 20 ? width - indent : 20;
+	const char *p = text;
+
+	do {
+		size_t len = strlen(p), cut = len;
+
+		if (cells(p, len) > room) {
+			/* the last space that keeps the piece within room */
+			size_t i = 0, lastsp = 0;
+
+			for (int c = 0; p[i] != '\0' && c <= room; i++) {
+				if (p[i] == ' ')
+					lastsp = i;
+				c += ((unsigned char)p[i] & 0xc0) != 0x80;
+			}
+			cut = lastsp > 0 ? lastsp : i - 1;
+		}
+		int row = 2 + at + n - top;
+
+		if (at >= 0 && at + n >= top && row < bottom) {
+			char buf[512];
+
+			snprintf(buf, sizeof buf, "%-*s%.*s", indent, n == 0 ? left : "", (int)cut, p);
+			mvaddstr(row, 1, buf);
+		}
+		n++;
+		p += cut;
+		while (*p == ' ')
+			p++;
+	} while (*p != '\0');
+	return n;
+}
+
+static void
+legend(const struct view *v, char *buf, size_t size)
+{
+	snprintf(buf, size,
+		 "provision %s, pull %s, start %s, app to HEALTHY %s, stopped before RUNNING %s; %s after a time: the phase is still going; ! after a status: failed to start",
+		 v->color ? "blue" : (v->utf8 ? "\u2591" : "="),
+		 v->color ? "yellow" : (v->utf8 ? "\u2593" : "#"),
+		 v->color ? "green" : (v->utf8 ? "\u2588" : "+"),
+		 v->color ? "cyan" : (v->utf8 ? "\u2592" : "-"),
+		 v->color ? "magenta" : (v->utf8 ? "\u00b7" : "."),
+		 v->utf8 ? "\u2026" : ">");
+}
+
+/* Lines the help takes at this width: the scroll keys stop at its end. */
+static int
+help_lines(const struct view *v)
+{
+	char buf[256];
+	int n = 1;
+
+	for (size_t i = 0; i < tui_nkeys; i++)
+		n += wrap(tui_keys[i].keys, tui_keys[i].what, KEYCOL + 1, v->cols - 2, -1, 0, 0);
+	legend(v, buf, sizeof buf);
+	return n + 1 + wrap("Bars:", buf, KEYCOL + 1, v->cols - 2, -1, 0, 0);
+}
+
+static int
+help_rows(const struct view *v)
+{
+	return v->lines - 4 > 1 ? v->lines - 4 : 1;   /* title, blank, footer, one spare */
+}
+
+void
+tui_draw_help(struct view *v)
+{
+	int bottom = v->lines - 1, top = (int)v->help_top, n = 0;
+	int total = help_lines(v), rows = help_rows(v);
+	char buf[256];
+
+	if (top > total - rows)
+		top = total - rows > 0 ? total - rows : 0;
+	v->help_top = (size_t)top;
+	v->help_more = top + rows < total;
+	for (int i = 2; i < bottom; i++) {
+		move(i, 0);
+		clrtoeol();
+	}
+	attrset(A_BOLD);
+	if (top == 0)
+		mvaddstr(2, 1, "Keys");
+	attrset(A_NORMAL);
+	n++;
+	for (size_t i = 0; i < tui_nkeys; i++)
+		n += wrap(tui_keys[i].keys, tui_keys[i].what, KEYCOL + 1, v->cols - 2, n, top,
+			  bottom);
+	n++;
+	legend(v, buf, sizeof buf);
+	wrap("Bars:", buf, KEYCOL + 1, v->cols - 2, n, top, bottom);
+}
+
+int
+tui_help_key(struct view *v, int key)
+{
+	int rows = help_rows(v);
+
+	switch (key) {
+	case KEY_DOWN: case 'j':
+		v->help_top++;
+		return UI_REDRAW;
+	case KEY_UP: case 'k':
+		if (v->help_top > 0)
+			v->help_top--;
+		return UI_REDRAW;
+	case KEY_NPAGE: case ' ': case 6:
+		v->help_top += (size_t)rows;
+		return UI_REDRAW;
+	case KEY_PPAGE: case 2:
+		v->help_top = v->help_top > (size_t)rows ? v->help_top - (size_t)rows : 0;
+		return UI_REDRAW;
+	case 'g': case KEY_HOME:
+		v->help_top = 0;
+		return UI_REDRAW;
+	case 'G': case KEY_END:
+		v->help_top = (size_t)help_lines(v);   /* clamped when drawn */
+		return UI_REDRAW;
+	case KEY_F(10):
+		return UI_QUIT;
+	default:
+		v->mode = v->back_mode;
+		return UI_REDRAW;
+	}
+}

@@ -1,0 +1,1 @@
+ecsprof record --summary --cluster prod -o recording.jsonl

@@ -1,0 +1,1 @@
+ecsprof report --count 2 examples/scaleout.json

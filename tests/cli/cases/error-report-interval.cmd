@@ -1,0 +1,1 @@
+ecsprof report --interval 3 examples/scaleout.json

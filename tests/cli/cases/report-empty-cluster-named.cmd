@@ -1,0 +1,1 @@
+ecsprof report --cluster nosuch examples/scaleout.json

@@ -1,0 +1,1 @@
+ecsprof report --status running --task 313da244 examples/scaleout.json

@@ -1,0 +1,1 @@
+ecsprof report --since 2h examples/scaleout.json

@@ -1,0 +1,1 @@
+ecsprof report --status STOPPED examples/scaleout.json

@@ -1,0 +1,1 @@
+ecsprof report -v --status stopped examples/scaleout.json

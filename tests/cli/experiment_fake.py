@@ -1,0 +1,176 @@
+#!/usr/bin/env python3
+"""TAP: `ecsprof experiment` end to end against the fake ECS server (tests/fake_ecs.py),
+as a user runs it: two arms whose task definitions have known pull times (no-soci 30/32 s,
+soci 6/8 s; the fake's clock runs 20x real time). Checks that RunTask alternates the arms
+round by round, every task is STOPPED at the end, the summary's pull p50 per arm is the
+fake's, --dry-run sends no RunTask, and --max-tasks below the plan is refused (exit 2)
+before any RunTask, and SIGINT mid-way leaves no task running."""
+import csv
+import io
+import json
+import os
+import subprocess
+import sys
+import signal
+import tempfile
+import time
+import urllib.request
+
+ECSPROF = os.environ.get("ECSPROF", "")
+SRCDIR = os.environ.get("SRCDIR", os.path.join(os.path.dirname(__file__), "..", ".."))
+FAKE = os.path.join(SRCDIR, "tests", "fake_ecs.py")
+
+SCENARIO = {
+    "speed": 20,
+    "credentials": {"AKIDFAKE": "fakesecret"},
+    "clusters": {"exp": {"tasks": []}, "intr": {"tasks": []}},
+    "taskDefinitions": {
+        "web:7": {"provision": 2, "pull": [30, 32], "start": 1},
+        "web:8": {"provision": 2, "pull": [6, 8], "start": 1}}}
+
+results = []
+
+
+def ok(cond, name, detail=""):
+    results.append((bool(cond), name, detail))
+
+
+EMPTY = os.path.join(tempfile.gettempdir(), "ecsprof-experiment-empty-%d" % os.getpid())
+
+
+def env():
+    e = {k: v for k, v in os.environ.items() if not k.startswith("AWS_")}
+    e.update({"AWS_ACCESS_KEY_ID": "AKIDFAKE", "AWS_SECRET_ACCESS_KEY": "fakesecret",
+              "AWS_EC2_METADATA_DISABLED": "true", "AWS_CONFIG_FILE": EMPTY,
+              "AWS_SHARED_CREDENTIALS_FILE": EMPTY, "NO_COLOR": "1"})
+    return e
+
+
+def get(port, path):
+    with urllib.request.urlopen("http://127.0.0.1:%d%s" % (port, path), timeout=10) as r:
+        return json.load(r)
+
+
+def experiment(port, tmp, extra, out="rec.jsonl"):
+    cmd = [ECSPROF, "experiment", "--cluster", "exp", "--arm", "no-soci=web:7",
+           "--arm", "soci=web:8", "-n", "4", "--subnets", "subnet-1", "--yes",
+           "-o", os.path.join(tmp, out), "--interval", "0.2", "--no-images",
+           "--format", "csv", "--endpoint-url", "http://127.0.0.1:%d" % port,
+           "--region", "us-east-1"] + extra
+    return subprocess.run(cmd, capture_output=True, text=True, env=env(), timeout=120)
+
+
+def arm_of(run):
+    return {g["key"]: g["value"] for g in run.get("tags") or []}.get("ecsprof:arm")
+
+
+def main():
+    if not ECSPROF or not os.access(ECSPROF, os.X_OK):
+        print("1..1\nnot ok 1 - ECSPROF is not an executable: %r" % ECSPROF)
+        return 1
+    tmp = tempfile.mkdtemp(prefix="ecsprof-experiment-")
+    open(EMPTY, "w").close()
+    scen = os.path.join(tmp, "scenario.json")
+    with open(scen, "w") as f:
+        json.dump(SCENARIO, f)
+    srv_err = open(os.path.join(tmp, "fake.err"), "w+")
+    srv = subprocess.Popen([sys.executable, FAKE, "--scenario", scen],
+                           stdout=subprocess.PIPE, stderr=srv_err, text=True)
+    try:
+        line = srv.stdout.readline()
+        if not line.strip().isdigit():
+            srv_err.seek(0)
+            print("1..1\nnot ok 1 - fake_ecs did not start: %s" % srv_err.read())
+            return 1
+        port = int(line)
+
+        # safety first, while the fake has seen no RunTask at all
+        p = experiment(port, tmp, ["--dry-run"], out="dry.jsonl")
+        ok(p.returncode == 0 and "2 arms x 4 tasks = 8 tasks" in p.stderr + p.stdout,
+           "--dry-run exits 0 and shows the plan", p.stdout + p.stderr)
+        ok(get(port, "/_fake/runtask")["runs"] == [], "--dry-run sends no RunTask",
+           repr(get(port, "/_fake/runtask")))
+        p = experiment(port, tmp, ["--max-tasks", "7"], out="max.jsonl")
+        ok(p.returncode == 2 and "--max-tasks" in p.stderr,
+           "--max-tasks 7 below the plan of 8 is refused with exit 2", p.stderr)
+        ok(get(port, "/_fake/runtask")["runs"] == [], "--max-tasks refused: no RunTask sent")
+
+        # the run itself
+        p = experiment(port, tmp, [])
+        ok(p.returncode == 0, "experiment exits 0", p.stderr)
+        runs = get(port, "/_fake/runtask")["runs"]
+        arms = [arm_of(r) for r in runs]
+        tds = [r.get("taskDefinition") for r in runs]
+        ok(arms == ["no-soci", "soci"] * 4 and tds == ["web:7", "web:8"] * 4 and
+           all(int(r.get("count", 1)) == 1 for r in runs),
+           "RunTask alternates the arms by round (4 rounds of 1 per arm)",
+           repr(list(zip(arms, tds))))
+        state = get(port, "/_fake/state/exp")["tasks"]
+        mine = [t for t in state if t["tags"].get("ecsprof:arm")]
+        ok(len(mine) == 8, "8 tasks were started", repr(state))
+        ok(mine and all(t["desiredStatus"] == "STOPPED" for t in mine),
+           "StopTask was sent for every task by the time experiment exits", repr(state))
+        # a stopped task goes through DEPROVISIONING first, on the fake's (20x) clock
+        for _ in range(50):
+            mine = [t for t in get(port, "/_fake/state/exp")["tasks"]
+                    if t["tags"].get("ecsprof:arm")]
+            if mine and all(t["lastStatus"] == "STOPPED" for t in mine):
+                break
+            time.sleep(0.1)
+        ok(len(mine) == 8 and all(t["lastStatus"] == "STOPPED" for t in mine),
+           "every task is STOPPED at the end", repr(mine))
+        rows = list(csv.DictReader(io.StringIO(p.stdout)))
+        pull = {r["group"]: r for r in rows if r.get("phase") == "pull"}
+        # the fake cycles [30, 32] and [6, 8]: p50 of 30,32,30,32 is 31, of 6,8,6,8 is 7
+        ok(pull.get("no-soci", {}).get("p50_s") == "31.000" and
+           pull.get("no-soci", {}).get("n") == "4",
+           "no-soci pull p50 is the fake's 31 s over 4 tasks", repr(pull.get("no-soci")))
+        ok(pull.get("soci", {}).get("p50_s") == "7.000" and pull.get("soci", {}).get("n") == "4"
+           and pull.get("soci", {}).get("baseline") == "no-soci" and
+           pull.get("soci", {}).get("p50_delta_s") == "-24.000",
+           "soci pull p50 is the fake's 7 s, 24 s below the baseline", repr(pull.get("soci")))
+        rec = [json.loads(l) for l in open(os.path.join(tmp, "rec.jsonl"))]
+        ok(sum(1 for l in rec if "task" in l) >= 8, "the recording keeps every task",
+           repr(rec)[:2000])
+
+        # Ctrl-C mid-way: whatever was started is stopped before ecsprof exits
+        before = len(get(port, "/_fake/runtask")["runs"])
+        cmd = [ECSPROF, "experiment", "--cluster", "intr", "--arm", "no-soci=web:7",
+               "--arm", "soci=web:8", "-n", "4", "--subnets", "subnet-1", "--yes",
+               "-o", os.path.join(tmp, "int.jsonl"), "--interval", "0.2", "--no-images",
+               "--format", "csv", "--endpoint-url", "http://127.0.0.1:%d" % port,
+               "--region", "us-east-1"]
+        x = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             env=env())
+        for _ in range(200):
+            if len(get(port, "/_fake/runtask")["runs"]) - before >= 3:
+                break
+            time.sleep(0.02)
+        x.send_signal(signal.SIGINT)
+        try:
+            _, xerr = x.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            x.kill()
+            _, xerr = x.communicate()
+        state = [t for t in get(port, "/_fake/state/intr")["tasks"]
+                 if t["tags"].get("ecsprof:arm")]
+        ok(x.returncode != 0, "SIGINT: experiment exits non-zero", "rc %s" % x.returncode)
+        ok(state and all(t["desiredStatus"] == "STOPPED" for t in state),
+           "SIGINT mid-way: %d started, none left running" % len(state),
+           repr(state) + xerr)
+    finally:
+        srv.terminate()
+        srv.wait(timeout=10)
+        srv_err.close()
+
+    print("1..%d" % len(results))
+    for i, (good, name, detail) in enumerate(results, 1):
+        print("%s %d - %s" % ("ok" if good else "not ok", i, name))
+        if not good and detail:
+            for l in str(detail).splitlines()[:40]:
+                print("# " + l)
+    return 0 if all(g for g, _, _ in results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
