@@ -45,7 +45,7 @@ struct watch_options {
 
 int watch_run(const struct watch_source *s, const struct watch_options *o, struct err *err);
 
-/* Profiles a fetched set into a report the way every command does (app.c). */
+/* Profiles a fetched set into a report the way every command does (cmd_watch.c). */
 typedef int watch_build_fn(void *ctx, struct task_set *set, struct report *out, struct err *err);
 
 /* The whole `ecsprof watch` command: a live session (live.h) polled with the options'

@@ -1,4 +1,4 @@
-/* cmd_images: the images command (app.c dispatches to it). Ownership: borrows o. */
+/* cmd_images: the images command (cmd.c dispatches to it). Ownership: borrows o. */
 #ifndef ECSPROF_CMD_IMAGES_H
 #define ECSPROF_CMD_IMAGES_H
 

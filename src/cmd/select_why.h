@@ -2,7 +2,7 @@
  * saying why: each option alone and how many it keeps, with what the data does have (its
  * clusters, services, families, the time it spans, what ids look like). Also the "now" of
  * saved data, from which an offline --since 2h counts.
- * Ownership: borrows everything; keep() is app.c's filter for one set of options. */
+ * Ownership: borrows everything; keep() is cmd_output.c's filter for one set of options. */
 #ifndef ECSPROF_SELECT_WHY_H
 #define ECSPROF_SELECT_WHY_H
 

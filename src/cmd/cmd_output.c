@@ -1,122 +1,77 @@
-/* app: the commands, wired from options through inputs and the model to one output.
- * Every command ends in app_output(), so report, tasks and watch print the same way. */
+/* cmd_output: the steps every profiling command ends with: the SELECT filter, the report
+ * built from the options (--soci-if, --group-by, --baseline, --sort, --prices), the
+ * format resolved, and the report written atomically or shown in the TUI. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/ioctl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
-#include "app_deploy.h"
-#include "cmd_images.h"
+#include "app_share.h"
+#include "cmd_int.h"
 #include "ecsprof/app.h"
 #include "ecsprof/atomicfile.h"
 #include "ecsprof/cost.h"
-#include "ecsprof/cli.h"
-#include "ecsprof/cmd_experiment.h"
 #include "ecsprof/csv.h"
 #include "ecsprof/group.h"
-#include "ecsprof/input.h"
 #include "ecsprof/jsonout.h"
 #include "ecsprof/live.h"
 #include "ecsprof/log.h"
 #include "ecsprof/report.h"
+#include "ecsprof/select.h"
 #include "ecsprof/table.h"
-#include "ecsprof/task.h"
+#include "ecsprof/timeutil.h"
 #include "ecsprof/tui.h"
-#include "ecsprof/watch.h"
 #include "ecsprof/xalloc.h"
-#include "ecsprof_version.h"
-#include "app_share.h"
 #include "select_why.h"
 
-/* The SELECT options, applied to offline data the same way the live API applies them. */
-struct select_ctx {
-	const struct cli_opts *o;
-	int64_t since_ms;
-};
-
-static bool
-matches_task_id(const struct task *t, const char *want)
+/* The SELECT options on the command line as select.c's filter (since_ms: --since resolved). */
+static struct select_options
+select_from_cli(const struct cli_opts *o, int64_t since_ms)
 {
-	size_t n = strlen(want);
+	struct select_options so = {
+		.cluster = o->cluster,
+		.services = (const char *const *)o->services.v,
+		.nservices = o->services.n,
+		.family = o->family,
+		.started_by = o->started_by,
+		.status = o->status == STATUS_STOPPED ? SELECT_STOPPED
+			: o->status == STATUS_RUNNING ? SELECT_RUNNING : SELECT_ALL,
+		.tasks = (const char *const *)o->tasks.v,
+		.ntasks = o->tasks.n,
+		.since_ms = since_ms,
+	};
 
-	if ((t->arn != NULL && strcmp(t->arn, want) == 0) || strcmp(t->id, want) == 0)
-		return true;
-	/* the short id the table and the TUI print (313da244), as git takes a short hash */
-	return n >= 4 && strchr(want, '/') == NULL && strchr(want, ':') == NULL &&
-	       strncmp(t->id, want, n) == 0;
+	return so;
 }
 
+/* select_why.c tries each option alone on a copy of the options */
 static bool
 select_keep_opts(const struct task *t, const struct cli_opts *o, int64_t since_ms)
 {
-	if (o->cluster != NULL && strcmp(t->cluster, o->cluster) != 0 &&
-	    (t->cluster_arn == NULL || strcmp(t->cluster_arn, o->cluster) != 0))
-		return false;
-	if (o->services.n > 0) {
-		bool any = false;
+	struct select_options so = select_from_cli(o, since_ms);
 
-		for (size_t i = 0; i < o->services.n && !any; i++) {
-			const char *s = o->services.v[i], *slash = strrchr(s, '/');
-
-			/* a service ARN ends in /NAME */
-			any = strcmp(t->service, slash ? slash + 1 : s) == 0;
-		}
-		if (!any)
-			return false;
-	}
-	if (o->family != NULL && strcmp(t->family, o->family) != 0)
-		return false;
-	if (o->started_by != NULL && (t->started_by == NULL || strcmp(t->started_by, o->started_by) != 0))
-		return false;
-	if (o->status != STATUS_ALL) {
-		/* ListTasks filters on desiredStatus; a task file may only have lastStatus */
-		const char *st = t->desired_status ? t->desired_status : t->last_status;
-		bool stopped = st != NULL && strcmp(st, "STOPPED") == 0;
-
-		if ((o->status == STATUS_STOPPED) != stopped)
-			return false;
-	}
-	if (o->tasks.n > 0) {
-		bool any = false;
-
-		for (size_t i = 0; i < o->tasks.n && !any; i++)
-			any = matches_task_id(t, o->tasks.v[i]);
-		if (!any)
-			return false;
-	}
-	if (since_ms != TS_NONE && (t->ts[TS_CREATED] == TS_NONE || t->ts[TS_CREATED] < since_ms))
-		return false;
-	return true;
-}
-
-static bool
-select_keep(const struct task *t, void *ctx)
-{
-	const struct select_ctx *sc = ctx;
-
-	return select_keep_opts(t, sc->o, sc->since_ms);
+	return select_keep(&so, t);
 }
 
 int
 app_select(const struct cli_opts *o, struct task_set *set, struct err *err)
 {
-	struct select_ctx sc = { o, TS_NONE };
+	struct select_options so = select_from_cli(o, TS_NONE);
 	/* saved data: --since 2h counts back from when the data was taken, as the TUI's
 	 * "now" does, not from the wall clock (a file from last week would match nothing) */
 	bool data_time = o->command == CMD_REPORT && select_data_now(set) != TS_NONE;
 	int64_t now = data_time ? select_data_now(set) : timeutil_now_ms();
 
-	if (o->since != NULL && timeutil_parse_since(o->since, now, &sc.since_ms) != 0)
+	if (o->since != NULL && timeutil_parse_since(o->since, now, &so.since_ms) != 0)
 		return err_set(err, ERR_USAGE,
 			       "--since: '%s' is neither a duration (30m, 2h, 1d) nor a time (2026-11-30, 2026-11-30T14:03, ISO 8601)",
 			       o->since);
 	if (o->command == CMD_REPORT || o->command == CMD_TASKS)
-		select_why(set, o, sc.since_ms, now, data_time, select_keep_opts);   /* select_why.c */
-	task_set_filter(set, select_keep, &sc);
+		select_why(set, o, so.since_ms, now, data_time, select_keep_opts);   /* select_why.c */
+	select_apply(&so, set);
 	return 0;
 }
 
@@ -313,8 +268,7 @@ app_tui(const struct cli_opts *o, struct task_set *set, struct report *r, const 
 	return tui_run(&src, &to, err);
 }
 
-/* Profiles a task set and shows it in the format asked for. */
-static int
+int
 app_output(const struct cli_opts *o, struct task_set *set, const char *title, bool live,
 	   struct err *err)
 {
@@ -329,110 +283,5 @@ app_output(const struct cli_opts *o, struct task_set *set, const char *title, bo
 	else
 		rc = app_write(o, fmt, &r, err);
 	report_cleanup(&r);
-	return rc;
-}
-
-static int
-cmd_report(const struct cli_opts *o, struct err *err)
-{
-	struct task_set set;
-	struct input_stats st = { 0 };
-	int rc = -1;
-
-	if (o->deployments)
-		return app_deploy_report(o, err);   /* app_deploy.c: reads the files itself */
-	task_set_init(&set);
-	for (size_t i = 0; i < o->files.n; i++)
-		if (input_read_file(o->files.v[i], &set, &st, err) != 0)
-			goto out;
-	log_info("read %zu task states (%zu events, %zu recording lines, %zu metadata documents), %zu duplicates, %zu skipped: %zu tasks",
-		 st.tasks, st.events, st.records, st.metadata, st.duplicates, st.skipped, set.len);
-	if (app_select(o, &set, err) != 0)
-		goto out;
-	char *title = xasprintf("ecsprof report: %zu file%s, %zu tasks", o->files.n,
-				o->files.n == 1 ? "" : "s", set.len);
-	rc = app_output(o, &set, title, false, err);
-	free(title);
-out:
-	task_set_cleanup(&set);
-	return rc;
-}
-
-static int
-cmd_tasks(const struct cli_opts *o, struct err *err)
-{
-	struct task_set set;
-	int rc = -1;
-
-	if (o->deployments)
-		return app_deploy_tasks(o, err);   /* app_deploy.c */
-	task_set_init(&set);
-	if (live_fetch(o, &set, NULL, err) != 0 || app_select(o, &set, err) != 0)
-		goto out;
-	char *title = xasprintf("ecsprof tasks: cluster %s, %zu tasks",
-				o->cluster ? o->cluster : "default", set.len);
-	rc = app_output(o, &set, title, true, err);
-	free(title);
-out:
-	task_set_cleanup(&set);
-	return rc;
-}
-
-static int
-watch_build(void *ctx, struct task_set *set, struct report *out, struct err *err)
-{
-	const struct cli_opts *o = ctx;
-
-	if (app_select(o, set, err) != 0)
-		return -1;
-	return app_build_report(o, set, out, err);
-}
-
-static int
-cmd_watch(const struct cli_opts *o, struct err *err)
-{
-	return watch_main(o, watch_build, (void *)o, err);
-}
-
-int
-app_main(int argc, char **argv)
-{
-	struct cli_opts o;
-	struct err err;
-	int rc = 0;
-
-	err_clear(&err);
-	if (cli_parse(argc, argv, &o, &err) != 0) {
-		fprintf(stderr, "ecsprof: %s\n", err.msg);
-		cli_opts_cleanup(&o);
-		return err_exit_status(ERR_USAGE);
-	}
-	if (o.help) {
-		if (o.command != CMD_NONE)
-			cli_usage_command(stdout, o.command);
-		else
-			cli_usage(stdout);
-		goto out;
-	}
-	if (o.version) {
-		printf("ecsprof %s\n", ECSPROF_VERSION);
-		goto out;
-	}
-	log_set_verbosity(o.debug ? 2 : o.verbose);
-	switch (o.command) {
-	case CMD_REPORT: rc = cmd_report(&o, &err); break;
-	case CMD_TASKS: rc = cmd_tasks(&o, &err); break;
-	case CMD_RECORD: rc = live_record(&o, &err); break;
-	case CMD_WATCH: rc = cmd_watch(&o, &err); break;
-	case CMD_IMAGES: rc = cmd_images(&o, &err); break;   /* cmd_images.c */
-	case CMD_EXPERIMENT: rc = cmd_experiment(&o, &err); break;
-	default: rc = err_set(&err, ERR_USAGE, "no command"); break;
-	}
-	if (rc != 0) {
-		fprintf(stderr, "ecsprof: %s\n", err.msg);
-		rc = err_exit_status(err.code == ERR_OK ? ERR_INTERNAL : err.code);
-	}
-out:
-	cli_opts_cleanup(&o);
 	return rc;
 }

@@ -1,0 +1,56 @@
+/* cmd: the dispatcher: parses the command line and hands the options to one command
+ * file (cmd_report.c, cmd_tasks.c, cmd_watch.c, cmd_images.c, cmd_experiment.c; record
+ * is live.c's). Every error ends here as one "ecsprof: ..." line and its exit status. */
+#include <stdio.h>
+
+#include "cmd_images.h"
+#include "cmd_int.h"
+#include "ecsprof/app.h"
+#include "ecsprof/cli.h"
+#include "ecsprof/cmd_experiment.h"
+#include "ecsprof/live.h"
+#include "ecsprof/log.h"
+#include "ecsprof_version.h"
+
+int
+app_main(int argc, char **argv)
+{
+	struct cli_opts o;
+	struct err err;
+	int rc = 0;
+
+	err_clear(&err);
+	if (cli_parse(argc, argv, &o, &err) != 0) {
+		fprintf(stderr, "ecsprof: %s\n", err.msg);
+		cli_opts_cleanup(&o);
+		return err_exit_status(ERR_USAGE);
+	}
+	if (o.help) {
+		if (o.command != CMD_NONE)
+			cli_usage_command(stdout, o.command);
+		else
+			cli_usage(stdout);
+		goto out;
+	}
+	if (o.version) {
+		printf("ecsprof %s\n", ECSPROF_VERSION);
+		goto out;
+	}
+	log_set_verbosity(o.debug ? 2 : o.verbose);
+	switch (o.command) {
+	case CMD_REPORT: rc = cmd_report(&o, &err); break;
+	case CMD_TASKS: rc = cmd_tasks(&o, &err); break;
+	case CMD_RECORD: rc = live_record(&o, &err); break;
+	case CMD_WATCH: rc = cmd_watch(&o, &err); break;
+	case CMD_IMAGES: rc = cmd_images(&o, &err); break;   /* cmd_images.c */
+	case CMD_EXPERIMENT: rc = cmd_experiment(&o, &err); break;
+	default: rc = err_set(&err, ERR_USAGE, "no command"); break;
+	}
+	if (rc != 0) {
+		fprintf(stderr, "ecsprof: %s\n", err.msg);
+		rc = err_exit_status(err.code == ERR_OK ? ERR_INTERNAL : err.code);
+	}
+out:
+	cli_opts_cleanup(&o);
+	return rc;
+}

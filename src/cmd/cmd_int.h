@@ -1,0 +1,22 @@
+/* cmd_int: what the command files of src/cmd share: one function per command, and the
+ * common ending app_output() (report built, then TUI or a written format).
+ * Ownership: everything borrows the options and the task set. */
+#ifndef ECSPROF_CMD_INT_H
+#define ECSPROF_CMD_INT_H
+
+#include <stdbool.h>
+
+#include "ecsprof/cli.h"
+#include "ecsprof/err.h"
+#include "ecsprof/task.h"
+
+int cmd_report(const struct cli_opts *o, struct err *err);   /* cmd_report.c */
+int cmd_tasks(const struct cli_opts *o, struct err *err);    /* cmd_tasks.c */
+int cmd_watch(const struct cli_opts *o, struct err *err);    /* cmd_watch.c */
+
+/* Profiles a task set and shows it in the format asked for (cmd_output.c); live says
+ * whether the TUI may fetch again ('r'). */
+int app_output(const struct cli_opts *o, struct task_set *set, const char *title, bool live,
+	       struct err *err);
+
+#endif

@@ -1,0 +1,29 @@
+/* cmd_tasks: `ecsprof tasks`: the cluster's tasks fetched live (live.c), filtered and
+ * profiled; in the TUI 'r' fetches again. */
+#include <stdlib.h>
+
+#include "app_deploy.h"
+#include "cmd_int.h"
+#include "ecsprof/app.h"
+#include "ecsprof/live.h"
+#include "ecsprof/xalloc.h"
+
+int
+cmd_tasks(const struct cli_opts *o, struct err *err)
+{
+	struct task_set set;
+	int rc = -1;
+
+	if (o->deployments)
+		return app_deploy_tasks(o, err);   /* app_deploy.c */
+	task_set_init(&set);
+	if (live_fetch(o, &set, NULL, err) != 0 || app_select(o, &set, err) != 0)
+		goto out;
+	char *title = xasprintf("ecsprof tasks: cluster %s, %zu tasks",
+				o->cluster ? o->cluster : "default", set.len);
+	rc = app_output(o, &set, title, true, err);
+	free(title);
+out:
+	task_set_cleanup(&set);
+	return rc;
+}

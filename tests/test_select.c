@@ -1,0 +1,120 @@
+/* select: the SELECT filter on saved data, option by option. */
+#include <criterion/criterion.h>
+
+#include "ecsprof/select.h"
+#include "ecsprof/xalloc.h"
+
+static struct task
+mk(const char *id, const char *desired, const char *last, int64_t created)
+{
+	struct task t;
+
+	task_init(&t);
+	t.arn = xasprintf("arn:aws:ecs:us-east-1:1:task/prod/%s", id);
+	t.cluster_arn = xstrdup("arn:aws:ecs:us-east-1:1:cluster/prod");
+	t.taskdef_arn = xstrdup("arn:aws:ecs:us-east-1:1:task-definition/web:3");
+	t.group = xstrdup("service:web");
+	t.started_by = xstrdup("ecs-svc/1");
+	t.desired_status = xstrdup_or_null(desired);
+	t.last_status = xstrdup_or_null(last);
+	t.ts[TS_CREATED] = created;
+	task_derive(&t);
+	return t;
+}
+
+Test(select, each_option)
+{
+	struct task t = mk("abc", "RUNNING", "RUNNING", 5000);
+	const char *svc_arn[] = { "arn:aws:ecs:us-east-1:1:service/prod/web" };
+	const char *other[] = { "api" };
+	const char *ids[] = { "nope", "abc" };
+	struct select_options o = { .since_ms = TS_NONE };
+
+	cr_expect(select_keep(&o, &t), "no option keeps everything");
+	o.cluster = "prod";
+	cr_expect(select_keep(&o, &t));
+	o.cluster = "arn:aws:ecs:us-east-1:1:cluster/prod";
+	cr_expect(select_keep(&o, &t), "a cluster ARN");
+	o.cluster = "test";
+	cr_expect_not(select_keep(&o, &t));
+	o.cluster = NULL;
+	o.services = svc_arn;
+	o.nservices = 1;
+	cr_expect(select_keep(&o, &t), "a service ARN counts by its name");
+	o.services = other;
+	cr_expect_not(select_keep(&o, &t));
+	o.nservices = 0;
+	o.family = "web";
+	cr_expect(select_keep(&o, &t));
+	o.family = "api";
+	cr_expect_not(select_keep(&o, &t));
+	o.family = NULL;
+	o.started_by = "ecs-svc/2";
+	cr_expect_not(select_keep(&o, &t));
+	o.started_by = NULL;
+	o.status = SELECT_STOPPED;
+	cr_expect_not(select_keep(&o, &t));
+	o.status = SELECT_RUNNING;
+	cr_expect(select_keep(&o, &t));
+	o.status = SELECT_ALL;
+	o.tasks = ids;
+	o.ntasks = 2;
+	cr_expect(select_keep(&o, &t), "by id");
+	o.ntasks = 1;
+	cr_expect_not(select_keep(&o, &t));
+	o.ntasks = 0;
+	o.since_ms = 5000;
+	cr_expect(select_keep(&o, &t), "created at the cutoff");
+	o.since_ms = 5001;
+	cr_expect_not(select_keep(&o, &t));
+	task_cleanup(&t);
+}
+
+/* ListTasks filters on desiredStatus; a task file may only have lastStatus */
+Test(select, status_falls_back_to_last_status)
+{
+	struct task t = mk("abc", NULL, "STOPPED", 5000);
+	struct select_options o = { .status = SELECT_STOPPED, .since_ms = TS_NONE };
+
+	cr_expect(select_keep(&o, &t));
+	task_cleanup(&t);
+	t = mk("abc", "STOPPED", "RUNNING", 5000);
+	cr_expect(select_keep(&o, &t), "desiredStatus wins: the task is being stopped");
+	task_cleanup(&t);
+}
+
+Test(select, apply_keeps_order)
+{
+	struct task_set s;
+	struct task t;
+	struct select_options o = { .since_ms = 2000 };
+
+	task_set_init(&s);
+	t = mk("a", "RUNNING", "RUNNING", 1000);
+	task_set_take(&s, &t);
+	t = mk("b", "RUNNING", "RUNNING", 3000);
+	task_set_take(&s, &t);
+	t = mk("c", "RUNNING", "RUNNING", 2000);
+	task_set_take(&s, &t);
+	select_apply(&o, &s);
+	cr_assert_eq(s.len, 2);
+	cr_expect_str_eq(s.tasks[0].id, "b");
+	cr_expect_str_eq(s.tasks[1].id, "c");
+	task_set_cleanup(&s);
+}
+
+/* the short id the table and the TUI print, 4 or more characters, never part of an ARN */
+Test(select, short_task_id)
+{
+	struct task t = mk("313da244c0ffee", "RUNNING", "RUNNING", 5000);
+	const char *ids[1];
+	struct select_options o = { .tasks = ids, .ntasks = 1, .since_ms = TS_NONE };
+
+	ids[0] = "313da244";
+	cr_expect(select_keep(&o, &t));
+	ids[0] = "313";
+	cr_expect_not(select_keep(&o, &t), "fewer than 4 characters is not an id");
+	ids[0] = "prod/313da244";
+	cr_expect_not(select_keep(&o, &t), "a partial ARN is not a short id");
+	task_cleanup(&t);
+}
