@@ -16,7 +16,8 @@ Scenario, beside the ECS part:
     "deny_repos": {"BatchGetImage": ["locked"]} }   (AccessDeniedException for these
                       operations on these repositories only, as a repository policy does)
 Stats (GET /_fake/stats of fake_ecs): "ecr_ops" per operation, "blob_requests" and
-"blob_authorization" (requests with an Authorization header).
+"blob_authorization" (requests with an Authorization header), "describe_ids_max" and
+"batch_ids_max" (the most imageIds one call asked for).
 """
 import hashlib
 import json
@@ -118,21 +119,30 @@ class Registry:
     def describe_images(self, req):
         repo = self.repo_check(req, "DescribeImages")
         ids = req.get("imageIds") or [{}]
-        img = self.find(repo, ids[0].get("imageDigest"), ids[0].get("imageTag"))
-        if img is None:
-            raise self.err(400, "ImageNotFoundException",
-                           "The image with imageId {%s} does not exist within the repository "
-                           "with name '%s'" % (json.dumps(ids[0]), repo))
-        m = img["manifest"]
-        size = sum(l.get("size", 0) for l in m.get("layers", []))
-        return {"imageDetails": [{
-            "registryId": self.account, "repositoryName": repo, "imageDigest": img["digest"],
-            "imageTags": img.get("tags", []), "imageSizeInBytes": size,
-            "imagePushedAt": 1714550000.0,
-            "imageManifestMediaType": m.get("mediaType", MANIFEST)}]}
+        self.stats["describe_ids_max"] = max(self.stats.get("describe_ids_max", 0), len(ids))
+        details = []
+        for i in ids:
+            img = self.find(repo, i.get("imageDigest"), i.get("imageTag"))
+            if img is None:
+                # as ECR: one image missing fails the whole call
+                raise self.err(400, "ImageNotFoundException",
+                               "The image with imageId {%s} does not exist within the "
+                               "repository with name '%s'" % (json.dumps(i), repo))
+            m = img["manifest"]
+            size = sum(l.get("size", 0) for l in m.get("layers", []))
+            details.append({
+                "registryId": self.account, "repositoryName": repo,
+                "imageDigest": img["digest"], "imageTags": img.get("tags", []),
+                "imageSizeInBytes": size, "imagePushedAt": 1714550000.0,
+                "imageManifestMediaType": m.get("mediaType", MANIFEST)})
+        return {"imageDetails": details}
 
     def batch_get_image(self, req):
         repo = self.repo_check(req, "BatchGetImage")
+        self.stats["batch_ids_max"] = max(self.stats.get("batch_ids_max", 0),
+                                          len(req.get("imageIds", [])))
+        if len(req.get("imageIds", [])) > 100:
+            raise self.err(400, "InvalidParameterException", "at most 100 imageIds")
         if not req.get("acceptedMediaTypes"):
             raise self.err(400, "InvalidParameterException",
                            "fake: ecsprof must send acceptedMediaTypes")

@@ -42,7 +42,8 @@ Scenario:
                   "cpu": "256", "memory": "512", "tags": {"k": "v"},
                   "healthy": 12.0 (HEALTHY 12 s after startedAt, UNHEALTHY before; without
                   it a running task is UNKNOWN), "eni": true (an ENI attachment),
-                  "arch": "arm64" (attribute ecs.cpu-architecture)} ],
+                  "arch": "arm64" (attribute ecs.cpu-architecture),
+                  "platformFamily": "WINDOWS_SERVER_2022_CORE" (default Linux)} ],
       "generate": {"count": 3000, "service": "web", "family": "web", "seed": 1,
                    "spread": 600, "stopped_fraction": 0.1} } } }
 
@@ -254,7 +255,7 @@ class State:
             "lastStatus": last, "desiredStatus": desired,
             "launchType": t.get("launchType", "FARGATE"),
             "platformVersion": t.get("platformVersion", "1.4.0"),
-            "platformFamily": "Linux",
+            "platformFamily": t.get("platformFamily", "Linux"),
             "availabilityZone": t.get("az", self.region + "a"),
             "cpu": t.get("cpu", "256"), "memory": t.get("memory", "512"),
             "version": version, "containers": [cont],

@@ -57,6 +57,18 @@ int ecr_describe_image(struct ecr_client *c, const struct http_transport *t,
 int ecr_batch_get_image(struct ecr_client *c, const struct http_transport *t,
     const char *registry_id, const char *repo, const char *digest, char **json,
     struct err *err);
+/* BatchGetImage of up to ECR_BATCH_MAX digests of one repository in one call (the API's
+ * limit on imageIds); the answer holds images[] and failures[] for them all. */
+#define ECR_BATCH_MAX 100
+int ecr_batch_get_images(struct ecr_client *c, const struct http_transport *t,
+    const char *registry_id, const char *repo, const char *const *digests, size_t n,
+    char **json, struct err *err);
+/* DescribeImages of up to ECR_BATCH_MAX digests of one repository in one call (the API's
+ * limit on imageIds). ECR fails the whole call (ImageNotFoundException) when one of them
+ * is not there. */
+int ecr_describe_images(struct ecr_client *c, const struct http_transport *t,
+    const char *registry_id, const char *repo, const char *const *digests, size_t n,
+    char **json, struct err *err);
 /* Every page of ListImageReferrers for subject digest, filtered on artifact_type: the
  * answers' referrers concatenated into one {"referrers":[...]} object. */
 int ecr_list_referrers(struct ecr_client *c, const struct http_transport *t,

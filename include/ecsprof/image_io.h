@@ -32,15 +32,16 @@ void image_manifest_info_cleanup(struct image_manifest_info *m);
 int image_parse_manifest(const char *text, size_t len, const char *platform,
     struct image_manifest_info *out, struct err *err);
 
-/* BatchGetImage's answer for one digest: the manifest text and media type (*manifest and
- * *media_type, caller frees), or the failure: -1 with err->aws_type "ImageNotFound" or
+/* BatchGetImage's answer (perhaps batched) for digest (NULL: the first image): the
+ * manifest text and media type (*manifest and *media_type, caller frees), or the failure: -1 with err->aws_type "ImageNotFound" or
  * the failureCode. */
-int image_parse_batch_answer(const char *json, size_t len, char **manifest, char **media_type,
-    struct err *err);
-/* DescribeImages's answer: tags, push time, media type and imageSizeInBytes (used as the
- * size only while f has no layers) into f. */
-int image_parse_describe_answer(const char *json, size_t len, struct image_facts *f,
-    struct err *err);
+int image_parse_batch_answer(const char *json, size_t len, const char *digest, char **manifest,
+    char **media_type, struct err *err);
+/* DescribeImages's answer (perhaps batched) for digest (NULL: the first detail): tags,
+ * push time, media type and imageSizeInBytes (used as the size only while f has no
+ * layers) into f. */
+int image_parse_describe_answer(const char *json, size_t len, const char *digest,
+    struct image_facts *f, struct err *err);
 /* ListImageReferrers's answer: the digest of the first referrer (*digest, NULL if none). */
 int image_parse_referrers(const char *json, size_t len, char **digest, struct err *err);
 /* The image config: history entries without empty_layer, in order, give each layer of

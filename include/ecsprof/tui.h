@@ -40,6 +40,7 @@ struct tui_options {
 	bool no_color;                /* --no-color; NO_COLOR in the environment also counts */
 	bool ascii;                   /* ASCII glyphs even in a UTF-8 locale */
 	bool start_summary;           /* --summary: open on the summary view (Tab: the tasks) */
+	bool start_images;            /* `images`: open on the images view (q: the tasks) */
 	int sort_col;                 /* enum col_id from --sort, -1 = keep the report's order */
 	bool sort_desc;
 	/* Keys to feed instead of the keyboard, so sanitizer runs, tests and benchmarks need

@@ -134,17 +134,48 @@ ecr_describe_image(struct ecr_client *c, const struct http_transport *t,
 }
 
 int
-ecr_batch_get_image(struct ecr_client *c, const struct http_transport *t,
-    const char *registry_id, const char *repo, const char *digest, char **json,
-    struct err *err)
+ecr_describe_images(struct ecr_client *c, const struct http_transport *t,
+    const char *registry_id, const char *repo, const char *const *digests, size_t n,
+    char **json, struct err *err)
 {
-	json_t *req = request(registry_id, repo), *types = json_array();
+	json_t *req = request(registry_id, repo), *ids = json_array();
 
-	json_object_set_new(req, "imageIds", image_ids(digest, NULL));
+	for (size_t i = 0; i < n && i < ECR_BATCH_MAX; i++) {
+		json_t *id = json_object();
+
+		json_object_set_new(id, "imageDigest", json_string(digests[i]));
+		json_array_append_new(ids, id);
+	}
+	json_object_set_new(req, "imageIds", ids);
+	return call(c, t, "DescribeImages", req, json, err);
+}
+
+int
+ecr_batch_get_images(struct ecr_client *c, const struct http_transport *t,
+    const char *registry_id, const char *repo, const char *const *digests, size_t n,
+    char **json, struct err *err)
+{
+	json_t *req = request(registry_id, repo), *types = json_array(), *ids = json_array();
+
+	for (size_t i = 0; i < n && i < ECR_BATCH_MAX; i++) {
+		json_t *id = json_object();
+
+		json_object_set_new(id, "imageDigest", json_string(digests[i]));
+		json_array_append_new(ids, id);
+	}
+	json_object_set_new(req, "imageIds", ids);
 	for (size_t i = 0; i < 4; i++)
 		json_array_append_new(types, json_string(ecr_accepted_media_types[i]));
 	json_object_set_new(req, "acceptedMediaTypes", types);
 	return call(c, t, "BatchGetImage", req, json, err);
+}
+
+int
+ecr_batch_get_image(struct ecr_client *c, const struct http_transport *t,
+    const char *registry_id, const char *repo, const char *digest, char **json,
+    struct err *err)
+{
+	return ecr_batch_get_images(c, t, registry_id, repo, &digest, 1, json, err);
 }
 
 int

@@ -339,6 +339,8 @@ cmd_report(const struct cli_opts *o, struct err *err)
 	struct input_stats st = { 0 };
 	int rc = -1;
 
+	if (o->deployments)
+		return app_deploy_report(o, err);   /* app_deploy.c: reads the files itself */
 	task_set_init(&set);
 	for (size_t i = 0; i < o->files.n; i++)
 		if (input_read_file(o->files.v[i], &set, &st, err) != 0)
@@ -347,10 +349,6 @@ cmd_report(const struct cli_opts *o, struct err *err)
 		 st.tasks, st.events, st.records, st.metadata, st.duplicates, st.skipped, set.len);
 	if (app_select(o, &set, err) != 0)
 		goto out;
-	if (o->deployments) {
-		rc = app_deploy_report(o, &set, err);   /* app_deploy.c */
-		goto out;
-	}
 	char *title = xasprintf("ecsprof report: %zu file%s, %zu tasks", o->files.n,
 				o->files.n == 1 ? "" : "s", set.len);
 	rc = app_output(o, &set, title, false, err);

@@ -10,6 +10,7 @@
 #include "ecsprof/atomicfile.h"
 #include "ecsprof/deploy.h"
 #include "ecsprof/deployout.h"
+#include "ecsprof/input.h"
 #include "ecsprof/input_deploy.h"
 #include "ecsprof/live.h"
 
@@ -67,17 +68,41 @@ app_deploy_write(const struct cli_opts *o, const struct deploy_set *ds,
 }
 
 int
-app_deploy_report(const struct cli_opts *o, const struct task_set *set, struct err *err)
+app_deploy_report(const struct cli_opts *o, struct err *err)
 {
 	struct deploy_set ds;
+	struct task_set set;
+	struct input_stats st = { 0 };
 	int rc = -1;
 
 	deploy_set_init(&ds);
-	for (size_t i = 0; i < o->files.n; i++)
-		if (input_deploy_read_file(o->files.v[i], &ds, err) != 0)
+	task_set_init(&set);
+	for (size_t i = 0; i < o->files.n; i++) {
+		const char *path = o->files.v[i];
+		bool std = strcmp(path, "-") == 0;
+		FILE *f = std ? stdin : fopen(path, "rb");
+		struct buf b;
+		int r;
+
+		if (f == NULL) {
+			err_set(err, ERR_IO, "%s: cannot open: %s", path, strerror(errno));
 			goto out;
-	rc = app_deploy_write(o, &ds, set, err);
+		}
+		r = input_deploy_slurp(path, f, &b, err);
+		if (!std)
+			fclose(f);
+		if (r == 0)
+			r = input_read_mem(path, b.data ? b.data : "", b.len, &set, &st, err);
+		if (r == 0)
+			r = input_deploy_read_mem(path, b.data ? b.data : "", b.len, &ds, err);
+		buf_cleanup(&b);
+		if (r != 0)
+			goto out;
+	}
+	if (app_select(o, &set, err) == 0)
+		rc = app_deploy_write(o, &ds, &set, err);
 out:
+	task_set_cleanup(&set);
 	deploy_set_cleanup(&ds);
 	return rc;
 }

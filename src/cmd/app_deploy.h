@@ -8,8 +8,9 @@
 #include "ecsprof/err.h"
 #include "ecsprof/task.h"
 
-/* report --deployments FILE...: the deployments in the files, against set's tasks. */
-int app_deploy_report(const struct cli_opts *o, const struct task_set *set, struct err *err);
+/* report --deployments FILE...: the deployments in the files, against their tasks (as
+ * selected). Each file is read once, for both ("-", standard input, too). */
+int app_deploy_report(const struct cli_opts *o, struct err *err);
 /* tasks --deployments --service NAME: DescribeServices and the tasks, live. */
 int app_deploy_tasks(const struct cli_opts *o, struct err *err);
 

@@ -10,6 +10,25 @@
 #include "ecsprof/images_out.h"
 #include "ecsprof/live.h"
 #include "ecsprof/log.h"
+#include "ecsprof/tui.h"
+
+/* the terminal UI opened on its images view; q goes to the tasks that pulled them */
+static int
+images_tui(const struct cli_opts *o, struct task_set *set, struct err *err)
+{
+	struct report r;
+	struct tui_source src = { .title = "ecsprof images" };
+	struct tui_options to = { .no_color = o->no_color, .sort_col = -1,
+				  .start_images = true };
+	int rc;
+
+	if (app_build_report(o, set, &r, err) != 0)
+		return -1;
+	src.report = &r;
+	rc = tui_run(&src, &to, err);
+	report_cleanup(&r);
+	return rc;
+}
 
 int
 cmd_images(const struct cli_opts *o, struct err *err)
@@ -29,13 +48,19 @@ cmd_images(const struct cli_opts *o, struct err *err)
 	if (rows.n == 0)
 		log_warn("images: no image facts (no private ECR image among the tasks, or every "
 			 "lookup failed)");
+	if (fmt == FMT_TUI) {
+		/* the UI draws on the terminal: there is nothing to write to a file */
+		rc = to_stdout ? images_tui(o, &set, err)
+			       : err_set(err, ERR_USAGE, "images: --format tui cannot write to "
+					 "--output; use table, csv or json");
+		goto out;
+	}
 	if (!to_stdout && atomicfile_open(&of, o->output, 0, err) != 0)
 		goto out;
 	switch (fmt) {
 	case FMT_CSV: rc = images_write_csv(of.f, &rows, err); break;
 	case FMT_JSON: rc = images_write_json(of.f, &rows, err); break;
 	case FMT_TABLE: case FMT_TUI: case FMT_AUTO:
-		/* the images view of the UI is the table: one screen holds a run's images */
 		rc = images_write_table(of.f, &rows, err);
 		break;
 	default:

@@ -14,6 +14,7 @@
 #include "ecsprof/ecr.h"
 #include "ecsprof/image_fetch.h"
 #include "ecsprof/image_io.h"
+#include "image_cache.h"
 #include "ecsprof/log.h"
 #include "ecsprof/timeutil.h"
 #include "ecsprof/xalloc.h"
@@ -27,12 +28,22 @@ struct job {
 	struct image_facts facts;
 };
 
-/* A call ECR refused (AccessDenied): one warning line per call naming the repositories
- * it was refused on, so a policy that denies one repository is told apart from a missing
- * IAM permission, without one line per image. */
+/* A call ECR refused (AccessDenied), or an optional call that failed otherwise (why: the
+ * first error; e.g. an endpoint that lacks the operation): one warning line per call
+ * naming the repositories, so a policy that denies one repository is told apart from a
+ * missing IAM permission, without one line per image. */
 struct denial {
-	char *op, *lost, *repos;
+	char *op, *lost, *repos, *why;
 	bool printed;
+};
+
+/* A BatchGetImage or DescribeImages answer shared by the lookups it covers: one call asks
+ * for every digest of the same repository waiting in the queue (up to ECR_BATCH_MAX), and
+ * a digest asked for again (an index used on several platforms) is not asked twice. */
+struct answer {
+	char *key;                     /* op|region|account|repository|digest */
+	char *json;                    /* NULL: pending, or failed (done) */
+	bool done;
 };
 
 struct region_client {
@@ -56,6 +67,9 @@ struct image_fetch {
 	struct denial *denials;        /* under lock; one line per call, printed at collect */
 	size_t ndenials;
 	struct image_fetch_stats st;   /* under lock */
+	struct answer *answers;        /* under lock */
+	size_t nanswers;
+	pthread_cond_t answered;
 	pthread_t threads[IMAGE_MAX_THREADS];
 	struct http_transport transports[IMAGE_MAX_THREADS];
 	size_t nthreads;
@@ -84,108 +98,137 @@ warn(struct image_fetch *f, const char *fmt, ...)
 	pthread_mutex_unlock(&f->lock);
 }
 
-/* ---- the cache ------------------------------------------------------------------------ */
-
-static char *
-cache_path(const struct image_fetch *f, const char *digest, const char *platform)
-{
-	char name[300];
-	size_t j = 0;
-
-	for (const char *p = digest; *p && j + 1 < 200; p++)
-		name[j++] = (*p == ':' || *p == '/') ? '-' : *p;
-	name[j++] = '_';
-	for (const char *p = platform; *p && j + 1 < sizeof name - 8; p++)
-		name[j++] = *p == '/' ? '-' : *p;
-	name[j] = '\0';
-	return xasprintf("%s/images/%s.json", f->cache_dir, name);
-}
-
+/* the cache: image_cache.c */
 static bool
 cache_read(struct image_fetch *f, const char *digest, const char *platform,
     struct image_facts *out)
 {
-	char *path, *data;
-	FILE *fp;
-	long n;
-	struct err e;
-	bool ok = false;
-
-	if (f->cache_dir == NULL || digest == NULL)
-		return false;
-	path = cache_path(f, digest, platform);
-	fp = fopen(path, "rb");
-	free(path);
-	if (fp == NULL)
-		return false;
-	data = xmalloc(1 << 22);
-	n = (long)fread(data, 1, (1 << 22) - 1, fp);
-	fclose(fp);
-	if (n > 0 && image_facts_from_json(data, (size_t)n, out, &e) == 0 &&
-	    out->status == IMAGE_OK && strcmp(out->digest, digest) == 0)
-		ok = true;
-	else if (n > 0)
-		image_facts_cleanup(out);
-	free(data);
-	return ok;
+	return f->cache_dir != NULL && image_cache_read(f->cache_dir, digest, platform, out);
 }
 
-static int
-mkdirs(const char *dir)
-{
-	char *p = xstrdup(dir);
-
-	for (char *s = p + 1; *s; s++) {
-		if (*s != '/')
-			continue;
-		*s = '\0';
-		if (mkdir(p, 0700) != 0 && errno != EEXIST) {
-			free(p);
-			return -1;
-		}
-		*s = '/';
-	}
-	int rc = mkdir(p, 0700) != 0 && errno != EEXIST ? -1 : 0;
-	free(p);
-	return rc;
-}
-
-/* temporary file and rename: a reader sees the old file or the whole new one */
 static void
 cache_write(struct image_fetch *f, const struct image_facts *facts)
 {
-	char *dir, *path, *tmp, *json;
-	FILE *fp;
-	bool ok;
+	char why[400];
 
-	if (f->cache_dir == NULL || facts->status != IMAGE_OK)
-		return;
-	dir = xasprintf("%s/images", f->cache_dir);
-	if (mkdirs(dir) != 0) {
-		warn(f, "image cache: cannot create %s: %s", dir, strerror(errno));
-		free(dir);
-		return;
-	}
-	free(dir);
-	path = cache_path(f, facts->digest, facts->platform);
-	tmp = xasprintf("%s.tmp.%ld.%lx", path, (long)getpid(), (unsigned long)pthread_self());
-	json = image_facts_to_json(facts);
-	fp = fopen(tmp, "wb");
-	ok = fp != NULL && fputs(json, fp) >= 0 && fputc('\n', fp) != EOF;
-	if (fp != NULL && fclose(fp) != 0)
-		ok = false;
-	if (ok && rename(tmp, path) != 0)
-		ok = false;
-	if (!ok) {
-		warn(f, "image cache: cannot write %s: %s", path, strerror(errno));
-		unlink(tmp);
-	}
-	free(json);
-	free(tmp);
-	free(path);
+	if (f->cache_dir != NULL && image_cache_write(f->cache_dir, facts, why, sizeof why) != 0)
+		warn(f, "image cache: %s", why);
 }
 
 /* ---- one lookup ----------------------------------------------------------------------- */
+
+static bool
+str_same(const char *a, const char *b)
+{
+	return (a == NULL && b == NULL) || (a != NULL && b != NULL && strcmp(a, b) == 0);
+}
+
+static char *
+answer_key(char op, const struct image_ref *r, const char *digest)
+{
+	return xasprintf("%c|%s|%s|%s|%s", op, r->region ? r->region : "",
+	    r->account ? r->account : "", r->repository, digest);
+}
+
+/* op 'B' BatchGetImage, 'D' DescribeImages, for n digests of ref's repository */
+static int
+batch_call(char op, struct ecr_client *c, const struct http_transport *t,
+    const struct image_ref *ref, const char *const *digests, size_t n, char **json,
+    struct err *e)
+{
+	if (op == 'B')
+		return ecr_batch_get_images(c, t, ref->account, ref->repository, digests, n, json, e);
+	return ecr_describe_images(c, t, ref->account, ref->repository, digests, n, json, e);
+}
+
+static struct answer *
+answer_find(struct image_fetch *f, const char *key)
+{
+	for (size_t i = 0; i < f->nanswers; i++)
+		if (strcmp(f->answers[i].key, key) == 0)
+			return &f->answers[i];
+	return NULL;
+}
+
+/* under lock */
+static void
+answer_add(struct image_fetch *f, char *key)
+{
+	f->answers = xreallocarray(f->answers, f->nanswers + 1, sizeof *f->answers);
+	f->answers[f->nanswers].key = key;
+	f->answers[f->nanswers].json = NULL;
+	f->answers[f->nanswers++].done = false;
+}
+
+/* The answer of op ('B' BatchGetImage, 'D' DescribeImages) that holds digest: from an
+ * earlier (or in-flight) batch, or from a new call that also asks for the digests of the
+ * same repository still queued. A batch that fails (DescribeImages fails whole when one
+ * image is missing) is asked again digest by digest, so each lookup gets its own answer.
+ * *json is the caller's. */
+static int
+batch_get(struct image_fetch *f, char op, struct ecr_client *c, const struct http_transport *t,
+    const struct image_ref *ref, const char *digest, char **json, struct err *e)
+{
+	char *key = answer_key(op, ref, digest);
+	const char *batch[ECR_BATCH_MAX];
+	char *keys[ECR_BATCH_MAX];
+	size_t n = 0;
+	struct answer *a;
+	int rc;
+
+	pthread_mutex_lock(&f->lock);
+	a = answer_find(f, key);
+	if (a != NULL) {
+		while (!(a = answer_find(f, key))->done)
+			pthread_cond_wait(&f->answered, &f->lock);
+		if (a->json != NULL) {
+			*json = xstrdup(a->json);
+			pthread_mutex_unlock(&f->lock);
+			free(key);
+			return 0;
+		}
+		/* the batch failed: ask alone, for this lookup's own answer */
+		pthread_mutex_unlock(&f->lock);
+		free(key);
+		return batch_call(op, c, t, ref, &digest, 1, json, e);
+	}
+	batch[n] = digest;
+	keys[n++] = key;
+	answer_add(f, xstrdup(key));
+	for (size_t i = f->next; i < f->njobs && n < ECR_BATCH_MAX; i++) {
+		struct image_ref r;
+		char *k;
+
+		if (f->jobs[i].digest == NULL || image_ref_parse(f->jobs[i].image, &r) != 0)
+			continue;
+		k = r.private_ecr ? answer_key(op, &r, f->jobs[i].digest) : NULL;
+		if (k != NULL && strcmp(r.repository, ref->repository) == 0 &&
+		    str_same(r.region, ref->region) && str_same(r.account, ref->account) &&
+		    answer_find(f, k) == NULL) {
+			batch[n] = f->jobs[i].digest;   /* the string outlives the call */
+			keys[n++] = k;
+			answer_add(f, xstrdup(k));
+		} else {
+			free(k);
+		}
+		image_ref_cleanup(&r);
+	}
+	pthread_mutex_unlock(&f->lock);
+	*json = NULL;
+	rc = batch_call(op, c, t, ref, batch, n, json, e);
+	pthread_mutex_lock(&f->lock);
+	for (size_t i = 0; i < n; i++) {
+		a = answer_find(f, keys[i]);
+		a->json = rc == 0 ? xstrdup(*json) : NULL;
+		a->done = true;
+		free(keys[i]);
+	}
+	pthread_cond_broadcast(&f->answered);
+	pthread_mutex_unlock(&f->lock);
+	if (rc != 0 && n > 1)
+		return batch_call(op, c, t, ref, &digest, 1, json, e);
+	return rc;
+}
 
 static int
 fetch_creds(void *arg, struct aws_creds *out, struct err *err)
@@ -244,13 +287,14 @@ has_repo(const char *list, const char *repo)
 }
 
 static void
-note_denied(struct image_fetch *f, const char *op, const char *lost, const char *repo)
+note_denied(struct image_fetch *f, const char *op, const char *lost, const char *repo,
+    const char *why)
 {
 	struct denial *d = NULL;
 
 	pthread_mutex_lock(&f->lock);
 	for (size_t i = 0; i < f->ndenials; i++) {
-		if (strcmp(f->denials[i].op, op) != 0)
+		if (strcmp(f->denials[i].op, op) != 0 || (f->denials[i].why == NULL) != (why == NULL))
 			continue;
 		if (has_repo(f->denials[i].repos, repo))
 			goto done;
@@ -268,19 +312,23 @@ note_denied(struct image_fetch *f, const char *op, const char *lost, const char 
 		d->op = xstrdup(op);
 		d->lost = xstrdup(lost);
 		d->repos = xstrdup(repo);
+		d->why = xstrdup_or_null(why);
 		d->printed = false;
 	}
 done:
 	pthread_mutex_unlock(&f->lock);
 }
 
-/* What a missing permission costs, in the words of the warning. */
+/* What a missing permission costs, in the words of the warning. An optional call (one
+ * whose loss leaves the other facts standing) that fails otherwise is one line too. */
 static void
 warn_call(struct image_fetch *f, const char *what, const char *repo, const char *op,
-    const char *lost, const struct err *e)
+    const char *lost, const struct err *e, bool optional)
 {
 	if (denied(e))
-		note_denied(f, op, lost, repo);
+		note_denied(f, op, lost, repo, NULL);
+	else if (optional)
+		note_denied(f, op, lost, repo, e->msg);
 	else
 		warn(f, "%s: %s: %s", what, op, e->msg);
 }
@@ -368,11 +416,12 @@ lookup(struct image_fetch *f, const struct http_transport *t, struct job *j)
 	f->st.looked_up++;
 	pthread_mutex_unlock(&f->lock);
 	/* DescribeImages: tags, push time, size; it resolves a tag to a digest too */
-	if (ecr_describe_image(c, t, ref.account, ref.repository, x->digest, ref.tag, &json,
-	    &e) == 0) {
+	if ((x->digest != NULL ? batch_get(f, 'D', c, t, &ref, x->digest, &json, &e)
+	    : ecr_describe_image(c, t, ref.account, ref.repository, NULL, ref.tag, &json,
+	    &e)) == 0) {
 		bool had_digest = x->digest != NULL;
 
-		image_parse_describe_answer(json, strlen(json), x, &e);
+		image_parse_describe_answer(json, strlen(json), x->digest, x, &e);
 		free(json);
 		json = NULL;
 		x->status = IMAGE_OK;
@@ -385,7 +434,8 @@ lookup(struct image_fetch *f, const struct http_transport *t, struct job *j)
 		warn(f, "image %s: %s", who, e.msg);
 		goto out;
 	} else {
-		warn_call(f, who, ref.repository, "DescribeImages", "image tags and push times not shown", &e);
+		warn_call(f, who, ref.repository, "DescribeImages",
+		    "image tags and push times not shown", &e, false);
 		if (!denied(&e)) {
 			set_failure(x, IMAGE_ERROR, &e);
 			goto out;
@@ -394,18 +444,19 @@ lookup(struct image_fetch *f, const struct http_transport *t, struct job *j)
 	if (x->digest == NULL) {
 		err_set(&e, ERR_AWS, "no digest for %s", who);
 		set_failure(x, IMAGE_ERROR, &e);
-		warn(f, "image %s: the digest is unknown (the task has none yet and DescribeImages did not say)", who);
+		warn(f, "image %s: the digest is unknown (the task has none yet and DescribeImages "
+		    "did not say)", who);
 		goto out;
 	}
-	if (ecr_batch_get_image(c, t, ref.account, ref.repository, x->digest, &json, &e) != 0 ||
-	    image_parse_batch_answer(json, strlen(json), &manifest, &mt, &e) != 0) {
+	if (batch_get(f, 'B', c, t, &ref, x->digest, &json, &e) != 0 ||
+	    image_parse_batch_answer(json, strlen(json), x->digest, &manifest, &mt, &e) != 0) {
 		if (strcmp(e.aws_type, "ImageNotFound") == 0 ||
 		    strcmp(e.aws_type, "RepositoryNotFoundException") == 0) {
 			set_failure(x, IMAGE_NOT_FOUND, &e);
 			warn(f, "image %s: %s", who, e.msg);
 		} else {
 			warn_call(f, who, ref.repository, "BatchGetImage",
-			    "layers, compression and SOCI indexes not checked", &e);
+			    "layers, compression and SOCI indexes not checked", &e, false);
 			if (x->status != IMAGE_OK)
 				set_failure(x, IMAGE_ERROR, &e);
 		}
@@ -435,9 +486,9 @@ lookup(struct image_fetch *f, const struct http_transport *t, struct job *j)
 		image_manifest_info_cleanup(&m);
 		free(manifest);
 		manifest = NULL;
-		if (ecr_batch_get_image(c, t, ref.account, ref.repository, x->manifest_digest,
-		    &json, &e) != 0 ||
-		    image_parse_batch_answer(json, strlen(json), &manifest, &mt, &e) != 0 ||
+		if (batch_get(f, 'B', c, t, &ref, x->manifest_digest, &json, &e) != 0 ||
+		    image_parse_batch_answer(json, strlen(json), x->manifest_digest, &manifest,
+		    &mt, &e) != 0 ||
 		    image_parse_manifest(manifest, strlen(manifest), NULL, &m, &e) != 0) {
 			warn(f, "image %s: platform manifest %s: %s", who, x->manifest_digest, e.msg);
 			goto out;
@@ -471,7 +522,8 @@ lookup(struct image_fetch *f, const struct http_transport *t, struct job *j)
 		free(json);
 		json = NULL;
 	} else {
-		warn_call(f, who, ref.repository, "ListImageReferrers", "SOCI v1 indexes not checked", &e);
+		warn_call(f, who, ref.repository, "ListImageReferrers",
+		    "SOCI v1 indexes not checked", &e, true);
 	}
 	/* the config's history names the build step of each layer */
 	if (x->config_digest != NULL) {
@@ -480,7 +532,8 @@ lookup(struct image_fetch *f, const struct http_transport *t, struct job *j)
 
 		if (ecr_download_url(c, t, ref.account, ref.repository, x->config_digest, &url,
 		    &e) != 0) {
-			warn_call(f, who, ref.repository, "GetDownloadUrlForLayer", "the build step of each layer not shown", &e);
+			warn_call(f, who, ref.repository, "GetDownloadUrlForLayer",
+			    "the build step of each layer not shown", &e, true);
 		} else if (ecr_get_url(t, url, CONFIG_MAX, &body, &len, &e) != 0) {
 			warn(f, "image %s: image config: %s", who, e.msg);
 		} else if (image_parse_config(body, len, x, &e) != 0) {
@@ -572,6 +625,7 @@ image_fetch_new(const struct image_fetch_options *o, struct image_fetch **out, s
 	pthread_mutex_init(&f->lock, NULL);
 	pthread_cond_init(&f->more, NULL);
 	pthread_cond_init(&f->idle, NULL);
+	pthread_cond_init(&f->answered, NULL);
 	for (size_t i = 0; i < n; i++) {
 		struct worker_arg *wa;
 
@@ -639,11 +693,18 @@ image_fetch_free(struct image_fetch *f)
 		free(f->denials[i].op);
 		free(f->denials[i].lost);
 		free(f->denials[i].repos);
+		free(f->denials[i].why);
 	}
 	free(f->denials);
 	free(f->cache_dir);
 	pthread_cond_destroy(&f->more);
 	pthread_cond_destroy(&f->idle);
+	pthread_cond_destroy(&f->answered);
+	for (size_t i = 0; i < f->nanswers; i++) {
+		free(f->answers[i].key);
+		free(f->answers[i].json);
+	}
+	free(f->answers);
 	pthread_mutex_destroy(&f->lock);
 	free(f);
 }
@@ -728,8 +789,12 @@ image_fetch_collect(struct image_fetch *f, struct image_set **set, struct image_
 		if (d->printed)
 			continue;
 		d->printed = true;
-		log_warn("no ecr:%s: %s (repository %s; grant ecr:%s to see them)", d->op, d->lost,
-		    d->repos, d->op);
+		if (d->why != NULL)
+			log_warn("ecr:%s failed: %s: %s (repository %s)", d->op, d->lost, d->why,
+			    d->repos);
+		else
+			log_warn("no ecr:%s: %s (repository %s; grant ecr:%s to see them)", d->op,
+			    d->lost, d->repos, d->op);
 	}
 	for (size_t i = 0; i < f->nclients; i++) {
 		size_t r, t;

@@ -179,16 +179,28 @@ image_parse_manifest(const char *text, size_t len, const char *platform,
 }
 
 int
-image_parse_batch_answer(const char *json, size_t len, char **manifest, char **media_type,
-    struct err *err)
+image_parse_batch_answer(const char *json, size_t len, const char *digest, char **manifest,
+    char **media_type, struct err *err)
 {
 	json_t *root = load(json, len, "BatchGetImage answer", err);
-	const json_t *img, *fail;
+	const json_t *img = NULL, *fail = NULL, *v;
+	size_t i;
 
 	*manifest = *media_type = NULL;
 	if (root == NULL)
 		return -1;
-	img = json_array_get(json_object_get(root, "images"), 0);
+	/* a batched answer: the entry of this digest */
+	json_array_foreach(json_object_get(root, "images"), i, v)
+		if (digest == NULL || (jstr(json_object_get(v, "imageId"), "imageDigest") != NULL &&
+		    strcmp(jstr(json_object_get(v, "imageId"), "imageDigest"), digest) == 0)) {
+			img = v;
+			break;
+		}
+	json_array_foreach(json_object_get(root, "failures"), i, v)
+		if (fail == NULL || (digest != NULL &&
+		    jstr(json_object_get(v, "imageId"), "imageDigest") != NULL &&
+		    strcmp(jstr(json_object_get(v, "imageId"), "imageDigest"), digest) == 0))
+			fail = v;
 	if (jstr(img, "imageManifest") != NULL) {
 		*manifest = jdup(img, "imageManifest");
 		*media_type = jdup(img, "imageManifestMediaType");
@@ -238,15 +250,22 @@ detail_into(const json_t *d, struct image_facts *f)
 }
 
 int
-image_parse_describe_answer(const char *json, size_t len, struct image_facts *f,
-    struct err *err)
+image_parse_describe_answer(const char *json, size_t len, const char *digest,
+    struct image_facts *f, struct err *err)
 {
 	json_t *root = load(json, len, "DescribeImages answer", err);
-	const json_t *d;
+	const json_t *d = NULL, *v;
+	size_t i;
 
 	if (root == NULL)
 		return -1;
-	d = json_array_get(json_object_get(root, "imageDetails"), 0);
+	/* a batched answer: the detail of this digest */
+	json_array_foreach(json_object_get(root, "imageDetails"), i, v)
+		if (digest == NULL || (jstr(v, "imageDigest") != NULL &&
+		    strcmp(jstr(v, "imageDigest"), digest) == 0)) {
+			d = v;
+			break;
+		}
 	if (d != NULL)
 		detail_into(d, f);
 	json_decref(root);

@@ -19,6 +19,7 @@
 #include "input_int.h"
 #include "input_serving.h"
 #include "jarena.h"
+#include "taskscan.h"
 
 /* ---- warnings -------------------------------------------------------------------- */
 
@@ -116,7 +117,7 @@ doc_error(struct pctx *c, const char *fmt, ...)
 /* ---- document shapes ------------------------------------------------------------- */
 
 enum shape { SHAPE_UNKNOWN, SHAPE_TASK, SHAPE_EVENT, SHAPE_RECORD, SHAPE_METADATA,
-	SHAPE_ECR, SHAPE_DESCRIBE };
+	SHAPE_ECR, SHAPE_DESCRIBE, SHAPE_SERVICES };
 
 static enum shape
 shape_of(const json_t *o)
@@ -136,6 +137,8 @@ shape_of(const json_t *o)
 		return SHAPE_ECR;   /* aws ecr describe-images / batch-get-image */
 	if (json_object_get(o, "tasks") != NULL || json_object_get(o, "failures") != NULL)
 		return SHAPE_DESCRIBE;
+	if (json_is_array(json_object_get(o, "services")))
+		return SHAPE_SERVICES;   /* DescribeServices without failures: input_deploy.c's */
 	return SHAPE_UNKNOWN;
 }
 
@@ -363,6 +366,8 @@ one_object(struct pctx *c, const json_t *o, const char *where)
 	case SHAPE_DESCRIBE:
 		/* a response nested in an array is not a shape anyone writes */
 		return where[0] == '\0' ? one_describe(c, o) : -1;
+	case SHAPE_SERVICES:
+		return where[0] == '\0' ? 0 : -1;
 	case SHAPE_UNKNOWN:
 		break;
 	}
@@ -449,8 +454,29 @@ input_blank(const char *s, size_t n)
 }
 
 
-/* Plain lines skip jansson's lexer (fastjson.c); on any other, json_loadb() starts
- * again, so jansson words every error. */
+/* A task state change event or a recording's task line read by taskscan.c straight into a
+ * task: true when it took the line, false when the line is for jansson. */
+static bool
+scan_line(struct pctx *c, const char *p, size_t n, char *buf, long line)
+{
+	struct task t;
+	enum origin origin;
+
+	if (c->strings == NULL)
+		c->strings = task_strpool_new();
+	task_init(&t);
+	t.pool = c->strings;
+	if (taskscan_line(p, n, buf, &t, &origin) != 0)
+		return false;
+	c->line = line;
+	c->scanned++;
+	emit_task(c, &t, origin);
+	return true;
+}
+
+/* Task events and recorded tasks are read without a DOM (taskscan.c); other plain lines skip
+ * jansson's lexer (fastjson.c); on any other, json_loadb() starts again, so jansson words
+ * every error. */
 void
 input_parse_lines(struct pctx *c, const char *data, size_t len, long first_line)
 {
@@ -463,7 +489,9 @@ input_parse_lines(struct pctx *c, const char *data, size_t len, long first_line)
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
 
-		if (!input_blank(p, n)) {
+		if (!input_blank(p, n) && !c->dom_only && scan_line(c, p, n, buf, line)) {
+			/* a task read without a DOM (taskscan.c) */
+		} else if (!input_blank(p, n)) {
 			json_error_t e;
 			json_t *root = fastjson_load(p, n, buf);
 

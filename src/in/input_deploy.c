@@ -15,6 +15,24 @@
 #include "ecsprof/input_deploy.h"
 #include "ecsprof/timeutil.h"
 #include "ecsprof/xalloc.h"
+#include "input_int.h"
+
+/* Where the reader is: the set read into, the name and line for warnings, and how many
+ * deployment-ish objects were left out for want of an id or a time. */
+struct dj_ctx {
+	struct deploy_set *s;
+	const char *name;
+	long line;
+	size_t skipped;
+	long first_skipped;   /* its line (0: a whole document) */
+};
+
+static void
+dj_skip(struct dj_ctx *c)
+{
+	if (c->skipped++ == 0)
+		c->first_skipped = c->line;
+}
 
 static int64_t
 dj_time(const json_t *o, const char *key)
@@ -57,12 +75,14 @@ dj_service_name(const char *arn)
 
 /* One Deployment object of service `service`, as of seen_ms. */
 static void
-dj_deployment(struct deploy_set *s, const char *service, const json_t *d, int64_t seen_ms)
+dj_deployment(struct dj_ctx *c, const char *service, const json_t *d, int64_t seen_ms)
 {
 	struct deployment f;
 
-	if (!json_is_string(json_object_get(d, "id")))
+	if (!json_is_string(json_object_get(d, "id"))) {
+		dj_skip(c);
 		return;
+	}
 	memset(&f, 0, sizeof f);
 	f.status = (char *)dj_str(d, "status");
 	f.rollout_state = (char *)dj_str(d, "rolloutState");
@@ -76,18 +96,24 @@ dj_deployment(struct deploy_set *s, const char *service, const json_t *d, int64_
 	/* a COMPLETED rollout's last update is when it completed */
 	if (f.rollout_state != NULL && strcmp(f.rollout_state, "COMPLETED") == 0)
 		f.completed_ms = f.updated_ms;
-	deploy_merge(deploy_set_get(s, service, dj_str(d, "id")), &f);
+	deploy_merge(deploy_set_get(c->s, service, dj_str(d, "id")), &f);
 }
 
 static void
-dj_event(struct deploy_set *s, const char *service, const json_t *e)
+dj_event(struct dj_ctx *c, const char *service, const json_t *e)
 {
-	deploy_set_event(s, service, dj_str(e, "id"), dj_time(e, "createdAt"), dj_str(e, "message"));
+	int64_t at = dj_time(e, "createdAt");
+
+	if (at == TS_NONE || dj_str(e, "message") == NULL) {
+		dj_skip(c);
+		return;
+	}
+	deploy_set_event(c->s, service, dj_str(e, "id"), at, dj_str(e, "message"));
 }
 
 /* A Service object (DescribeServices): its deployments and events. */
 static void
-dj_service(struct deploy_set *s, const json_t *svc, int64_t seen_ms)
+dj_service(struct dj_ctx *c, const json_t *svc, int64_t seen_ms)
 {
 	const char *name = dj_str(svc, "serviceName");
 	const json_t *v;
@@ -96,15 +122,15 @@ dj_service(struct deploy_set *s, const json_t *svc, int64_t seen_ms)
 	if (name == NULL)
 		name = dj_service_name(dj_str(svc, "serviceArn"));
 	json_array_foreach(json_object_get(svc, "deployments"), i, v)
-		dj_deployment(s, name, v, seen_ms);
+		dj_deployment(c, name, v, seen_ms);
 	json_array_foreach(json_object_get(svc, "events"), i, v)
-		dj_event(s, name, v);
+		dj_event(c, name, v);
 }
 
 /* EventBridge: "ECS Deployment State Change" (SERVICE_DEPLOYMENT_IN_PROGRESS, _COMPLETED,
  * _FAILED) and "ECS Service Action" (SERVICE_STEADY_STATE, TASKS_STOPPED, ...). */
 static void
-dj_eventbridge(struct deploy_set *s, const json_t *o, const char *type)
+dj_eventbridge(struct dj_ctx *c, const json_t *o, const char *type)
 {
 	const json_t *detail = json_object_get(o, "detail");
 	const char *service = dj_service_name(json_string_value(json_array_get(
@@ -117,14 +143,18 @@ dj_eventbridge(struct deploy_set *s, const json_t *o, const char *type)
 		at = dj_time(detail, "createdAt");
 	if (at == TS_NONE)
 		at = dj_time(o, "time");
-	if (name == NULL)
+	if (name == NULL || at == TS_NONE) {
+		dj_skip(c);
 		return;
+	}
 	if (strcmp(type, "ECS Deployment State Change") == 0) {
 		const char *id = dj_str(detail, "deploymentId");
 		struct deployment f;
 
-		if (id == NULL)
+		if (id == NULL) {
+			dj_skip(c);
 			return;
+		}
 		memset(&f, 0, sizeof f);
 		f.created_ms = f.updated_ms = f.completed_ms = f.seen_ms = TS_NONE;
 		f.desired = f.failed = -1;
@@ -140,10 +170,10 @@ dj_eventbridge(struct deploy_set *s, const json_t *o, const char *type)
 		}
 		/* the later state wins: COMPLETED or FAILED after IN_PROGRESS */
 		f.seen_ms = at;
-		deploy_merge(deploy_set_get(s, service, id), &f);
+		deploy_merge(deploy_set_get(c->s, service, id), &f);
 		snprintf(msg, sizeof msg, "%s %s%s%s", name, id, reason ? ": " : "",
 			 reason ? reason : "");
-		deploy_set_event(s, service, NULL, at, msg);
+		deploy_set_event(c->s, service, NULL, at, msg);
 		return;
 	}
 	if (strcmp(name, "SERVICE_STEADY_STATE") == 0)
@@ -151,11 +181,11 @@ dj_eventbridge(struct deploy_set *s, const json_t *o, const char *type)
 			 service ? service : "?");
 	else
 		snprintf(msg, sizeof msg, "%s%s%s", name, reason ? ": " : "", reason ? reason : "");
-	deploy_set_event(s, service, NULL, at, msg);
+	deploy_set_event(c->s, service, NULL, at, msg);
 }
 
 static void
-dj_object(struct deploy_set *s, const json_t *o)
+dj_object(struct dj_ctx *c, const json_t *o)
 {
 	const json_t *v;
 	const char *type;
@@ -163,7 +193,7 @@ dj_object(struct deploy_set *s, const json_t *o)
 
 	if (json_is_array(o)) {
 		json_array_foreach(o, i, v)
-			dj_object(s, v);
+			dj_object(c, v);
 		return;
 	}
 	if (!json_is_object(o))
@@ -174,81 +204,127 @@ dj_object(struct deploy_set *s, const json_t *o)
 		int64_t seen = dj_time(o, "fetched_at");
 
 		if (json_is_object(json_object_get(o, "deployment")))
-			dj_deployment(s, svc, json_object_get(o, "deployment"), seen);
+			dj_deployment(c, svc, json_object_get(o, "deployment"), seen);
 		if (json_is_object(json_object_get(o, "event")))
-			dj_event(s, svc, json_object_get(o, "event"));
+			dj_event(c, svc, json_object_get(o, "event"));
 		return;
 	}
 	if ((type = dj_str(o, "detail-type")) != NULL) {
 		if (strcmp(type, "ECS Deployment State Change") == 0 ||
 		    strcmp(type, "ECS Service Action") == 0)
-			dj_eventbridge(s, o, type);
+			dj_eventbridge(c, o, type);
 		return;
 	}
 	if (json_is_array(json_object_get(o, "services"))) {
 		json_array_foreach(json_object_get(o, "services"), i, v)
-			dj_service(s, v, TS_NONE);
+			dj_service(c, v, TS_NONE);
 		return;
 	}
 	if (json_object_get(o, "serviceName") != NULL &&
 	    json_is_array(json_object_get(o, "deployments")))
-		dj_service(s, o, TS_NONE);
+		dj_service(c, o, TS_NONE);
+}
+
+/* A deployment-ish object that is not usable: said once, with where it was. */
+static void
+dj_warn(const struct dj_ctx *c, const char *what)
+{
+	char line[512];
+
+	if (c->line > 0)
+		snprintf(line, sizeof line, "%s:%ld: %s", c->name, c->line, what);
+	else
+		snprintf(line, sizeof line, "%s: %s", c->name, what);
+	input_warn(line);
+}
+
+/* The one warning about what was left out; 0 (nothing here is an error). */
+static int
+dj_done(struct dj_ctx *c)
+{
+	char what[160];
+
+	if (c->skipped == 0)
+		return 0;
+	snprintf(what, sizeof what, "%zu deployment%s or service event%s without an id, a time "
+		 "or a message left out%s", c->skipped, c->skipped == 1 ? "" : "s",
+		 c->skipped == 1 ? "" : "s", c->skipped > 1 && c->first_skipped ? " (the first)" : "");
+	c->line = c->first_skipped;
+	dj_warn(c, what);
+	return 0;
 }
 
 int
 input_deploy_read_mem(const char *name, const char *data, size_t len, struct deploy_set *s,
 		      struct err *err)
 {
+	struct dj_ctx c = { s, name, 0, 0, 0 };
 	json_error_t e;
 	json_t *root = json_loadb(data, len, JSON_DECODE_ANY, &e);
 	const char *p = data, *end = data + len;
 	long line = 1;
+	bool any_json = false;
 
 	if (root != NULL) {
-		dj_object(s, root);
+		dj_object(&c, root);
 		json_decref(root);
-		return 0;
+		return dj_done(&c);
 	}
-	/* JSON Lines: input.c has already said what is wrong with a bad line */
+	/* JSON Lines. Reading the same bytes as input.c, a bad line was reported there; on
+	 * their own (a live answer) bytes with no JSON line at all are an error here. */
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t n = nl != NULL ? (size_t)(nl - p) : (size_t)(end - p);
 
 		if (n > 0 && (root = json_loadb(p, n, JSON_DECODE_ANY, &e)) != NULL) {
-			dj_object(s, root);
+			c.line = line;
+			dj_object(&c, root);
 			json_decref(root);
+			any_json = true;
 		}
 		p += n + (nl != NULL);
 		line++;
 	}
-	(void)name;
-	(void)err;
-	return 0;
+	if (!any_json && !input_blank(data, len)) {
+		root = json_loadb(data, len, JSON_DECODE_ANY, &e);
+		json_decref(root);
+		return err_set(err, ERR_PARSE, "%s:%d:%d: malformed JSON: %s", name, e.line,
+			       e.column, e.text);
+	}
+	return dj_done(&c);
 }
 
 int
 input_deploy_read_file(const char *path, struct deploy_set *s, struct err *err)
 {
-	FILE *f = strcmp(path, "-") == 0 ? NULL : fopen(path, "rb");
+	bool std = strcmp(path, "-") == 0;
+	FILE *f = std ? stdin : fopen(path, "rb");
 	struct buf b;
-	char chunk[65536];
-	size_t n;
 	int rc;
 
-	if (strcmp(path, "-") == 0)
-		return 0;   /* stdin was read once already, for the tasks */
 	if (f == NULL)
 		return err_set(err, ERR_IO, "%s: cannot open: %s", path, strerror(errno));
-	buf_init(&b, INPUT_MAX_DOC);
-	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-		if (buf_add(&b, chunk, n) != 0) {
-			fclose(f);
-			buf_cleanup(&b);
-			return err_set(err, ERR_IO, "%s: larger than %zu MiB", path,
-				       INPUT_MAX_DOC >> 20);
-		}
-	fclose(f);
-	rc = input_deploy_read_mem(path, b.data ? b.data : "", b.len, s, err);
+	rc = input_deploy_slurp(path, f, &b, err);
+	if (!std)
+		fclose(f);
+	if (rc == 0)
+		rc = input_deploy_read_mem(path, b.data ? b.data : "", b.len, s, err);
 	buf_cleanup(&b);
 	return rc;
+}
+
+int
+input_deploy_slurp(const char *name, FILE *f, struct buf *b, struct err *err)
+{
+	char chunk[65536];
+	size_t n;
+
+	buf_init(b, INPUT_MAX_DOC);
+	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+		if (buf_add(b, chunk, n) != 0)
+			return err_set(err, ERR_IO, "%s: larger than %zu MiB", name,
+				       INPUT_MAX_DOC >> 20);
+	if (ferror(f))
+		return err_set(err, ERR_IO, "%s: read error: %s", name, strerror(errno));
+	return 0;
 }

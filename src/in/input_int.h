@@ -47,6 +47,8 @@ struct pctx {
 	bool failed;           /* document-level error in err */
 	struct err err;
 	struct task_strpool *strings;   /* of the tasks in out (those parsed by one_task) */
+	bool dom_only;         /* tests: every line through jansson, none through taskscan */
+	size_t scanned;        /* lines taskscan.c read */
 };
 
 struct fstate {

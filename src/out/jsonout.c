@@ -1,23 +1,30 @@
 /* jsonout: the document is streamed one task (and one group) at a time, so memory stays
- * at one task's objects however many tasks there are; each piece is a jansson object
- * dumped compactly, one per line, which keeps the output greppable and valid JSON. */
+ * at one task's line however many tasks there are; each piece is one compact JSON value a
+ * line, which keeps the output greppable and valid JSON. A task is written by jsonfmt
+ * straight into a buffer, byte for byte what a jansson object of it dumped (the per-task
+ * cost); the few group and diagnosis objects are still jansson objects dumped. */
 #include <errno.h>
 #include <math.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <jansson.h>
 
+#include "ecsprof/buf.h"
 #include "ecsprof/diagnose.h"
 #include "ecsprof/jsonout.h"
 #include "ecsprof/phase.h"
 #include "ecsprof/utf8.h"
 #include "ecsprof/xalloc.h"
+#include "jsonfmt.h"
 
 /* 15 significant digits print any ms-rounded seconds value below 1e12 s exactly */
 #define DUMP_FLAGS (JSON_COMPACT | JSON_REAL_PRECISION(15) | JSON_ENCODE_ANY)
 #define CELL_MAX ((size_t)16 << 20)
+/* one task line: its cells are capped at CELL_MAX, so only broken input comes near */
+#define JSON_TASK_MAX ((size_t)1 << 30)
 
 /* A copy of s that is valid UTF-8: each stray byte becomes U+FFFD. The parsers hand us
  * valid UTF-8, but jansson refuses anything else and a field must not silently vanish. */
@@ -74,14 +81,6 @@ jnum(double v, bool round_ms)
 	return json_real(v);
 }
 
-static json_t *
-jsecs(int64_t ms)
-{
-	if (ms == TS_NONE || ms < 0)
-		return json_null();
-	return json_real((double)ms / 1000.0);
-}
-
 struct cellbuf {
 	char *data;
 	size_t size;
@@ -100,56 +99,167 @@ cell(const struct report *r, const struct report_row *row, enum col_id c, struct
 	}
 }
 
-static json_t *
-task_object(const struct report *r, const struct report_row *row, struct cellbuf *cb)
+/* The key a tag has in the "tags" object: its key with invalid UTF-8 fixed (a copy in
+ * *fixed, which the caller frees, only when it needed fixing). */
+static const char *
+tag_key(const struct tag *tag, char **fixed)
+{
+	*fixed = NULL;
+	for (const unsigned char *p = (const unsigned char *)tag->key; *p != '\0';) {
+		size_t len = utf8_len(p);
+
+		if (len == 0)
+			return *fixed = utf8_fix(tag->key);
+		p += len;
+	}
+	return tag->key;
+}
+
+struct tag_item {
+	const char *key;
+	size_t pos;
+};
+
+static int
+tag_item_cmp(const void *pa, const void *pb)
+{
+	const struct tag_item *a = pa, *b = pb;
+	int c = strcmp(a->key, b->key);
+
+	return c != 0 ? c : (a->pos > b->pos) - (a->pos < b->pos);
+}
+
+/* "tags":{...} as a jansson object held it: a key set twice keeps its first place and
+ * its last value */
+static int
+write_tags(struct buf *b, const struct task *t)
+{
+	struct tag_item *items = xreallocarray(NULL, t->ntags ? t->ntags : 1, sizeof *items);
+	size_t *last = xreallocarray(NULL, t->ntags ? t->ntags : 1, sizeof *last);
+	char **fixed = xreallocarray(NULL, t->ntags ? t->ntags : 1, sizeof *fixed);
+	size_t n = 0, written = 0;
+	int rc = buf_add(b, "\"tags\":{", 8);
+
+	for (size_t i = 0; i < t->ntags; i++) {
+		last[i] = SIZE_MAX;   /* SIZE_MAX: not the first of its key */
+		fixed[i] = NULL;
+		if (t->tags[i].key == NULL)
+			continue;
+		items[n].key = tag_key(&t->tags[i], &fixed[i]);
+		items[n++].pos = i;
+	}
+	if (n > 1)
+		qsort(items, n, sizeof *items, tag_item_cmp);
+	for (size_t i = 0; i < n;) {
+		size_t j = i;
+
+		while (j + 1 < n && strcmp(items[j + 1].key, items[i].key) == 0)
+			j++;
+		last[items[i].pos] = items[j].pos;
+		i = j + 1;
+	}
+	for (size_t i = 0; i < t->ntags; i++) {
+		if (last[i] == SIZE_MAX)
+			continue;
+		if (written++ > 0)
+			rc |= buf_addc(b, ',');
+		rc |= jsonfmt_key(b, fixed[i] != NULL ? fixed[i] : t->tags[i].key);
+		rc |= jsonfmt_string(b, t->tags[last[i]].value);
+	}
+	for (size_t i = 0; i < t->ntags; i++)
+		free(fixed[i]);
+	free(fixed);
+	free(last);
+	free(items);
+	return rc | buf_addc(b, '}');
+}
+
+static int
+write_container(struct buf *b, const struct container *k)
+{
+	int rc = buf_add(b, "{\"name\":", 8);
+
+	rc |= jsonfmt_string(b, k->name);
+	rc |= buf_adds(b, ",\"image\":");
+	rc |= jsonfmt_string(b, k->image);
+	rc |= buf_adds(b, ",\"image_digest\":");
+	rc |= jsonfmt_string(b, k->image_digest);
+	rc |= buf_adds(b, ",\"last_status\":");
+	rc |= jsonfmt_string(b, k->last_status);
+	rc |= buf_adds(b, ",\"reason\":");
+	rc |= jsonfmt_string(b, k->reason);
+	rc |= buf_adds(b, ",\"exit_code\":");
+	rc |= k->has_exit_code ? jsonfmt_int(b, k->exit_code) : buf_add(b, "null", 4);
+	rc |= buf_adds(b, ",\"snapshotter\":");
+	rc |= jsonfmt_string(b, k->snapshotter);
+	rc |= buf_adds(b, ",\"health_status\":");
+	rc |= jsonfmt_string(b, k->health_status);
+	return rc | buf_addc(b, '}');
+}
+
+/* One task as the compact object jansson dumped for it (key order, escapes, reals: see
+ * jsonfmt.h), appended to b. A number cell that is no finite number has no key at all,
+ * as when json_object_set_new() was handed json_real()'s NULL. */
+static int
+write_task(struct buf *b, const struct report *r, const struct report_row *row,
+	   struct cellbuf *cb)
 {
 	const struct task *t = row->task;
-	json_t *o = json_object(), *phases = json_object(), *cs = json_array(),
-	       *tags = json_object();
+	bool first = true;
+	int rc = buf_addc(b, '{');
 
 	for (int c = 0; c < COL_COUNT; c++) {
-		json_t *v;
+		size_t mark = b->len;
 
+		rc |= buf_adds(b, first ? "\"" : ",\"");
+		rc |= buf_adds(b, report_columns[c].name);
+		rc |= buf_add(b, "\":", 2);
 		if (report_columns[c].kind == COL_DURATION) {
-			v = jsecs(report_cell_ms(row, (enum col_id)c));
+			rc |= jsonfmt_secs(b, report_cell_ms(row, (enum col_id)c));
 		} else if (report_columns[c].kind == COL_NUMBER) {
 			const char *num = cell(r, row, (enum col_id)c, cb);
 
-			v = num[0] != '\0' ? json_real(strtod(num, NULL)) : json_null();
-		} else
-			v = jstr(cell(r, row, (enum col_id)c, cb));
-		json_object_set_new(o, report_columns[c].name, v);
+			if (num[0] == '\0') {
+				rc |= buf_add(b, "null", 4);
+			} else if (!jsonfmt_decimal(b, num, &rc)) {
+				b->len = mark;   /* no key, as jansson left it out */
+				b->data[mark] = '\0';
+				continue;
+			}
+		} else {
+			rc |= jsonfmt_string(b, cell(r, row, (enum col_id)c, cb));
+		}
+		first = false;
 	}
-	for (int p = 0; p < PHASE_COUNT; p++)
-		json_object_set_new(phases, phase_defs[p].name, jsecs(phase_ms(t, (enum phase_id)p)));
-	json_object_set_new(o, "phases", phases);
+	rc |= buf_adds(b, first ? "\"phases\":{" : ",\"phases\":{");
+	for (int p = 0; p < PHASE_COUNT; p++) {
+		rc |= buf_adds(b, p ? ",\"" : "\"");
+		rc |= buf_adds(b, phase_defs[p].name);
+		rc |= buf_add(b, "\":", 2);
+		rc |= jsonfmt_secs(b, phase_ms(t, (enum phase_id)p));
+	}
+	rc |= buf_adds(b, "},\"containers\":[");
 	for (size_t i = 0; i < t->ncontainers; i++) {
-		const struct container *k = &t->containers[i];
-		json_t *jc = json_object();
-
-		json_object_set_new(jc, "name", jstr(k->name));
-		json_object_set_new(jc, "image", jstr(k->image));
-		json_object_set_new(jc, "image_digest", jstr(k->image_digest));
-		json_object_set_new(jc, "last_status", jstr(k->last_status));
-		json_object_set_new(jc, "reason", jstr(k->reason));
-		json_object_set_new(jc, "exit_code",
-				    k->has_exit_code ? json_integer(k->exit_code) : json_null());
-		json_object_set_new(jc, "snapshotter", jstr(k->snapshotter));
-		json_object_set_new(jc, "health_status", jstr(k->health_status));
-		json_array_append_new(cs, jc);
+		if (i > 0)
+			rc |= buf_addc(b, ',');
+		rc |= write_container(b, &t->containers[i]);
 	}
-	json_object_set_new(o, "containers", cs);
-	for (size_t i = 0; i < t->ntags; i++) {
-		char *key;
+	rc |= buf_add(b, "],", 2);
+	rc |= write_tags(b, t);
+	return rc | buf_addc(b, '}');
+}
 
-		if (t->tags[i].key == NULL)
-			continue;
-		key = utf8_fix(t->tags[i].key);
-		json_object_set_new(tags, key, jstr(t->tags[i].value));
-		free(key);
-	}
-	json_object_set_new(o, "tags", tags);
-	return o;
+/* the task appended to b and written out, b emptied */
+static int
+dump_task(FILE *f, struct buf *b, const struct report *r, const struct report_row *row,
+	  struct cellbuf *cb)
+{
+	int rc = write_task(b, r, row, cb);
+
+	if (rc == 0 && fwrite(b->data, 1, b->len, f) != b->len)
+		rc = -1;
+	buf_reset(b);
+	return rc;
 }
 
 static json_t *
@@ -272,19 +382,22 @@ int
 jsonout_write_tasks(FILE *f, const struct report *r, struct err *err)
 {
 	struct cellbuf cb = { xmalloc(4096), 4096 };
+	struct buf line;
 	int rc = 0;
 
+	buf_init(&line, JSON_TASK_MAX);
 	errno = 0;
 	if (fputs("{\"tasks\":[", f) == EOF)
 		rc = -1;
 	for (size_t i = 0; rc == 0 && i < r->nrows; i++)
 		if (fputs(i ? ",\n" : "\n", f) == EOF ||
-		    dump(f, task_object(r, &r->rows[i], &cb)) != 0)
+		    dump_task(f, &line, r, &r->rows[i], &cb) != 0)
 			rc = -1;
 	if (rc == 0 && fputs(r->nrows ? "\n],\n" : "],\n", f) == EOF)
 		rc = -1;
 	if (rc == 0)
 		rc = write_groups(f, r);
+	buf_cleanup(&line);
 	free(cb.data);
 	return err_check_write(f, rc, "json", err);
 }
@@ -306,8 +419,12 @@ int
 jsonout_write_task_line(FILE *f, const struct report *r, const struct report_row *row)
 {
 	struct cellbuf cb = { xmalloc(4096), 4096 };
-	int rc = dump(f, task_object(r, row, &cb));
+	struct buf line;
+	int rc;
 
+	buf_init(&line, JSON_TASK_MAX);
+	rc = dump_task(f, &line, r, row, &cb);
+	buf_cleanup(&line);
 	free(cb.data);
 	if (rc != 0 || fputc('\n', f) == EOF)
 		return -1;

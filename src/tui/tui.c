@@ -31,6 +31,7 @@ const struct tui_key_help tui_keys[] = {
 	{ "/", "filter: id, taskdef, status, AZ, group (Enter keeps, Esc clears)" },
 	{ "Enter", "details of the task: timestamps, containers, stop reason, SOCI" },
 	{ "Tab", "summary: groups side by side, percentiles, baseline, pull histogram" },
+	{ "i", "images of the tasks shown (ECR): size, layers, SOCI index, advice, largest layers" },
 	{ "Left Right h l", "summary: scroll through the groups" },
 	{ "a", "waterfall aligned at createdAt / on one shared time axis" },
 	{ "r F5", "refresh now (tasks, watch)" },
@@ -237,6 +238,8 @@ tui_run(struct tui_source *src, const struct tui_options *o, struct err *err)
 	v.sort_desc = o->sort_desc;
 	if (o->start_summary)
 		v.mode = MODE_SUMMARY;
+	if (o->start_images)
+		v.mode = MODE_IMAGES;
 	for (int i = 0; i < TUI_COL_COUNT; i++)
 		if (o->sort_col >= 0 && tui_cols[i].report_col == o->sort_col && i != TUI_COL_BAR)
 			v.sort_tcol = i;

@@ -290,6 +290,7 @@ draw_footer(const struct view *v)
 	const char *legend = v->mode == MODE_TABLE ?
 		"?:help /:filter Enter:details Tab:summary s/I:sort a:axis q:quit" :
 		v->mode == MODE_DETAILS ? "j/k:scroll  q/Esc/Enter:back  Tab:summary" :
+		v->mode == MODE_IMAGES ? "j/k:scroll  q/Esc:back  Tab:summary" :
 		v->mode == MODE_SUMMARY ? (tui_summary_choices(v) > 1 ?
 			(v->summary_more ? "j/k:more below  h/l:group  Tab:tasks  q:back" :
 					   "j/k:scroll  h/l:group  Tab:tasks  q:back") :
@@ -468,6 +469,7 @@ build_details(const struct view *v, const struct report_row *row, struct lines *
 		if (c->reason != NULL)
 			lines_add(l, "    reason       %s", c->reason);
 	}
+	tui_image_details(r, row, l, lines_add);
 	if (t->ntags > 0) {
 		lines_add(l, "%s", "");
 		lines_add(l, "Tags");
@@ -537,6 +539,7 @@ tui_draw(struct view *v)
 	case MODE_TABLE: draw_table(v); break;
 	case MODE_DETAILS: draw_details(v); break;
 	case MODE_SUMMARY: tui_draw_summary(v); break;
+	case MODE_IMAGES: tui_draw_images(v); break;   /* tui_image.c */
 	case MODE_HELP: tui_draw_help(v); break;   /* tui_help.c */
 	}
 	draw_footer(v);

@@ -24,7 +24,7 @@ enum ui_reaction {
 	UI_QUIT = 1 << 4,
 };
 
-enum ui_mode { MODE_TABLE, MODE_DETAILS, MODE_SUMMARY, MODE_HELP };
+enum ui_mode { MODE_TABLE, MODE_DETAILS, MODE_SUMMARY, MODE_HELP, MODE_IMAGES };
 enum bar_mode { BAR_ALIGNED, BAR_SHARED };
 
 enum ui_color {
@@ -113,5 +113,10 @@ size_t tui_summary_choices(const struct view *v);    /* groups that can be compa
 struct lines;
 void tui_serving_details(const struct report *r, const struct report_row *row, struct lines *l,
 			 void (*add)(struct lines *, const char *, ...));
+/* tui_image.c: the images view (i: one entry per image of the visible tasks, scrolled
+ * with detail_top) and the details pane's image facts (ECR) and SOCI advice */
+void tui_draw_images(struct view *v);
+void tui_image_details(const struct report *r, const struct report_row *row, struct lines *l,
+		       void (*add)(struct lines *, const char *, ...));
 
 #endif

@@ -227,6 +227,10 @@ key_table(struct view *v, int key)
 	case '\t':
 		v->mode = MODE_SUMMARY;
 		return UI_REDRAW;
+	case 'i':
+		v->mode = MODE_IMAGES;
+		v->detail_top = 0;
+		return UI_REDRAW;
 	case 'a':
 		v->bar = v->bar == BAR_ALIGNED ? BAR_SHARED : BAR_ALIGNED;
 		tui_compute_axis(v);
@@ -272,7 +276,7 @@ key_other(struct view *v, int key)
 	default:
 		break;
 	}
-	if (v->mode == MODE_DETAILS) {
+	if (v->mode == MODE_DETAILS || v->mode == MODE_IMAGES) {
 		switch (key) {
 		case KEY_DOWN: case 'j':
 			v->detail_top++;

@@ -65,12 +65,15 @@ EDGE = 250 * MIB
 amd = image("multi", "multi-amd", [200 * MIB, 100 * MIB],
             annotations={"com.amazon.soci.index-digest": d("soci-v2")})
 arm = image("multi", "multi-arm", [100 * MIB, 20 * MIB])
+win = image("multi", "multi-win", [400 * MIB, 90 * MIB])
 index = {"repo": "multi", "digest": d("multi-index"), "tags": ["2"], "manifest": {
     "schemaVersion": 2, "mediaType": IDX, "manifests": [
         {"mediaType": MAN, "digest": amd["digest"], "size": 500,
          "platform": {"os": "linux", "architecture": "amd64"}},
         {"mediaType": MAN, "digest": arm["digest"], "size": 500,
          "platform": {"os": "linux", "architecture": "arm64"}},
+        {"mediaType": MAN, "digest": win["digest"], "size": 500,
+         "platform": {"os": "windows", "architecture": "amd64", "os.version": "10.0.20348.2762"}},
         {"mediaType": MAN, "digest": d("soci-v2"), "size": 900,
          "artifactType": "application/vnd.amazon.soci.index.v2+json",
          "annotations": {"com.amazon.soci.image-manifest-digest": amd["digest"]}}]}}
@@ -79,7 +82,7 @@ IMAGES = [
     image("small", "small", [EDGE - 1000, 999]),                # one byte under
     image("zstd", "zstd", [300 * MIB, 10], types=[ZS, GZ]),
     image("v1", "v1", [400 * MIB], referrers_v1=[d("soci-v1")]),
-    amd, arm, index,
+    amd, arm, win, index,
 ]
 TASKS = [  # id, repo, digest, extra
     ("edge", "edge", d("edge"), {}),
@@ -89,6 +92,8 @@ TASKS = [  # id, repo, digest, extra
     ("indexamd", "multi", d("multi-index"), {}),                # the index digest
     ("manifestamd", "multi", amd["digest"], {}),                 # the platform manifest
     ("indexarm", "multi", d("multi-index"), {"arch": "arm64"}),
+    ("indexarm2", "multi", d("multi-index"), {"arch": "arm64"}),
+    ("indexwin", "multi", d("multi-index"), {"platformFamily": "WINDOWS_SERVER_2022_CORE"}),
     ("oldpv", "edge", d("edge"), {"platformVersion": "1.3.0"}),
     ("newpv", "edge", d("edge"), {"platformVersion": "1.4.0"}),
     ("hub", None, d("hub"), {"image": "nginx:1.27"}),
@@ -96,6 +101,7 @@ TASKS = [  # id, repo, digest, extra
 ]
 WANT = {"edge": "worth-indexing", "small": "too-small", "zstd": "zstd", "v1": "index-v1-only",
         "indexamd": "index-v2", "manifestamd": "index-v2", "indexarm": "too-small",
+        "indexarm2": "too-small", "indexwin": "platform",
         "oldpv": "platform", "newpv": "worth-indexing", "hub": "not-ecr", "gone": ""}
 
 
@@ -124,7 +130,7 @@ def ecr_calls(st):
     return sum(st["ops"].get(o, 0) for o in ECR_OPS)
 
 
-def run(port, *args, cache="cache", key="AKIDFAKE", secret="fakesecret"):
+def run(port, *args, cache="cache", key="AKIDFAKE", secret="fakesecret", extra=None):
     env = {k: v for k, v in os.environ.items() if not k.startswith("AWS_")}
     env.update({"AWS_ACCESS_KEY_ID": key, "AWS_SECRET_ACCESS_KEY": secret,
                 "AWS_EC2_METADATA_DISABLED": "true", "NO_COLOR": "1",
@@ -132,10 +138,48 @@ def run(port, *args, cache="cache", key="AKIDFAKE", secret="fakesecret"):
                 "AWS_SHARED_CREDENTIALS_FILE": os.path.join(TMP, "none"),
                 "AWS_ENDPOINT_URL_ECR": "http://127.0.0.1:%d" % port,
                 "XDG_CACHE_HOME": os.path.join(TMP, cache)})
+    env.update(extra or {})
     cmd = [ECSPROF] + list(args) + ["--endpoint-url", "http://127.0.0.1:%d" % port,
                                     "--region", "us-east-1"]
     p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=120)
     return p.returncode, p.stdout, p.stderr
+
+
+def batching(results_ok):
+    """200 tasks over 20 images in 2 repositories, cold cache, 20 ms per request: the
+    lookups batch DescribeImages and BatchGetImage per repository (up to 100 imageIds)
+    and ask each digest once."""
+    tasks = []
+    for i in range(200):
+        img = i % 20
+        tasks.append({"id": "%032x" % (i + 1), "family": "many", "created": -600 + i,
+                      "pull": 10.0, "image": "%s/app%d:%d" % (REG, img % 2, img),
+                      "digest": d("many%d" % img)})
+    scen = os.path.join(TMP, "many.json")
+    with open(scen, "w") as f:
+        json.dump({"clusters": {"many": {"tasks": tasks}}, "ecr": {"auto": True}}, f)
+    srv = subprocess.Popen([sys.executable, FAKE, "--scenario", scen, "--inject",
+                            "latency_ms=20"], stdout=subprocess.PIPE, text=True)
+    try:
+        port = int(srv.stdout.readline())
+        rc, out, err = run(port, "tasks", "--cluster", "many", "--format", "csv",
+                           cache="cache-many")
+        st = stats(port)
+        ops = st["ops"]
+        results_ok(rc == 0 and len(rows(out)) == 200 and
+                   all(r["image_size_bytes"] for r in rows(out).values()),
+                   "200 tasks over 20 images: every task has its image facts", err[-300:])
+        results_ok(ops.get("BatchGetImage", 0) <= 12 and ops.get("DescribeImages", 0) <= 12 and
+                   st.get("batch_ids_max", 0) >= 3 and st.get("describe_ids_max", 0) >= 3,
+                   "cold cache: DescribeImages and BatchGetImage batched per repository "
+                   "(20 digests)", str(ops) + " max ids %s/%s" % (st.get("describe_ids_max"),
+                                                                 st.get("batch_ids_max")))
+        results_ok(ops.get("ListImageReferrers", 0) == 20 and
+                   ops.get("GetDownloadUrlForLayer", 0) == 20,
+                   "one ListImageReferrers and one config per digest", str(ops))
+    finally:
+        srv.kill()
+        srv.wait()
 
 
 def rows(out):
@@ -172,8 +216,14 @@ def main():
         ok(got.get("indexamd", {}).get("soci") == "soci" and
            got["indexamd"].get("soci_evidence") == "ecr" and
            got.get("edge", {}).get("soci") == "no-soci", "ECR decides the soci label")
-        ok(got.get("indexarm", {}).get("image_size_bytes") == str(120 * MIB),
-           "arm64 task: the arm64 manifest of the index", got.get("indexarm"))
+        ok(got.get("indexarm", {}).get("image_size_bytes") == str(120 * MIB) and
+           got.get("indexarm", {}).get("soci_index") == "none",
+           "arm64 task: the arm64 manifest of the index (the v2 entry names amd64's)",
+           got.get("indexarm"))
+        ok(got.get("indexamd", {}).get("image_size_bytes") == str(300 * MIB),
+           "amd64 task: the amd64 manifest of the same index", got.get("indexamd"))
+        ok(got.get("indexwin", {}).get("image_size_bytes") == str(490 * MIB),
+           "Windows task: the windows/amd64 manifest", got.get("indexwin"))
         ok("RepositoryNotFoundException" in err and "missing-app" in err,
            "a missing repository is a warning naming it", err[-400:])
         ok("nginx:1.27" in err and "not in private ECR" in err, "not-ecr is a warning")
@@ -181,7 +231,9 @@ def main():
         ok(st["blob_requests"] >= 1 and st["blob_authorization"] == 0,
            "the layer URL is fetched without an Authorization header", str(st))
         # at most one round of calls per distinct digest (the index's manifest once more)
-        ok(st["ops"].get("DescribeImages", 0) <= 8, "one DescribeImages per digest", str(st["ops"]))
+        # 8 digests asked (the index once for its 3 platforms), batched per repository
+        ok(st["ops"].get("DescribeImages", 0) <= 8 and st["ops"].get("BatchGetImage", 0) <= 8,
+           "at most one DescribeImages and BatchGetImage per digest", str(st["ops"]))
 
         rc, out2, err2 = run(port, "tasks", "--cluster", "img", "--format", "csv")
         after = stats(port)
@@ -213,6 +265,29 @@ def main():
            edge[0]["largest_layers"].startswith("%d STEP edge 0" % (EDGE - 1000)),
            "images: one row per image, its tasks and largest layer's build step",
            out6 + err6[-300:])
+        multi = {r["platform"]: r for r in imgs if r["digest"] == d("multi-index")}
+        ok(sorted(multi) == ["linux/amd64", "linux/arm64", "windows/amd64"] and
+           multi["linux/amd64"]["image_size_bytes"] == str(300 * MIB) and
+           multi["linux/amd64"]["tasks"] == "1" and multi["linux/amd64"]["soci_index"] == "v2" and
+           multi["linux/arm64"]["image_size_bytes"] == str(120 * MIB) and
+           multi["linux/arm64"]["tasks"] == "2" and multi["linux/arm64"]["soci_index"] == "none" and
+           multi["windows/amd64"]["tasks"] == "1" and
+           multi["windows/amd64"]["soci_advice"] == "platform",
+           "images: one row per platform of a multi-arch index, each its own tasks",
+           str(multi))
+        dump = os.path.join(TMP, "screen.txt")
+        tui = {"ECSPROF_TUI_SCRIPT": "g", "ECSPROF_TUI_DUMP": dump, "TERM": "xterm"}
+        rc, _, errt = run(port, "images", "--cluster", "img", "--format", "tui", extra=tui)
+        scr = open(dump).read() if os.path.exists(dump) else ""
+        ok(rc == 0 and "Images of %d tasks (ECR)" % len(TASKS) in scr and
+           "advice index-v1-only" in scr, "images --format tui opens on the images view",
+           scr + errt[-300:])
+        os.path.exists(dump) and os.unlink(dump)
+        rc, _, errt = run(port, "images", "--format", "tui", "--image", "%s/edge:1" % REG,
+                          extra=tui)
+        scr = open(dump).read() if os.path.exists(dump) else ""
+        ok(rc == 0 and "Images of 0 tasks (ECR): 1" in scr and "edge:1" in scr,
+           "images --image --format tui: the image without any task", scr + errt[-300:])
         rc, out7, err7 = run(port, "images", "--format", "json", "--image",
                              "%s/multi:2" % REG)
         j = json.loads(out7) if rc == 0 else []
@@ -234,6 +309,7 @@ def main():
            str({t: rep.get(t, {}).get("soci_advice") for t in WANT}) + p.stderr)
         hist = [l for l in lines if '"image":{"digest":"%s"' % d("edge") in l]
         ok(hist and "STEP edge 1" in hist[0], "config history names the layers' build steps")
+        batching(ok)
     except Exception as ex:
         ok(False, "harness", repr(ex))
     finally:

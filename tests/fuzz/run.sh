@@ -10,12 +10,14 @@ if [ ! -f "$dir/build.ninja" ]; then
 	CC=clang CFLAGS=-fsanitize=fuzzer-no-link meson setup "$dir" -Dfuzz=true \
 		-Db_sanitize=address,undefined -Db_lundef=false >/dev/null
 fi
-ninja -C "$dir" tests/fuzz/fuzz_input tests/fuzz/fuzz_awscfg tests/fuzz/fuzz_fastjson >/dev/null
+ninja -C "$dir" tests/fuzz/fuzz_input tests/fuzz/fuzz_awscfg tests/fuzz/fuzz_fastjson \
+	tests/fuzz/fuzz_taskscan >/dev/null
 mkdir -p "$dir/crashes"
-for f in input awscfg fastjson; do
-	# a harness named after its module reads that module's seeds; fastjson reads input's
+for f in input awscfg fastjson taskscan; do
+	# a harness named after its module reads that module's seeds; fastjson and taskscan
+	# read input's
 	case $f in
-	fastjson) corpus=input ;;
+	fastjson | taskscan) corpus=input ;;
 	*) corpus=$f ;;
 	esac
 	work=$(mktemp -d)

@@ -1,0 +1,113 @@
+/* image_cache: image facts by digest and platform in DIR/images/ (digests are immutable,
+ * so an entry never goes stale): one JSON file each, written to a temporary file and
+ * renamed, so a reader sees the old file or the whole new one. */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ecsprof/image_io.h"
+#include "ecsprof/xalloc.h"
+#include "image_cache.h"
+
+static char *
+cache_path(const char *dir, const char *digest, const char *platform)
+{
+	char name[300];
+	size_t j = 0;
+
+	for (const char *p = digest; *p && j + 1 < 200; p++)
+		name[j++] = (*p == ':' || *p == '/') ? '-' : *p;
+	name[j++] = '_';
+	for (const char *p = platform; *p && j + 1 < sizeof name - 8; p++)
+		name[j++] = *p == '/' ? '-' : *p;
+	name[j] = '\0';
+	return xasprintf("%s/images/%s.json", dir, name);
+}
+
+bool
+image_cache_read(const char *dir, const char *digest, const char *platform,
+    struct image_facts *out)
+{
+	char *path, *data;
+	FILE *fp;
+	long n;
+	struct err e;
+	bool ok = false;
+
+	if (dir == NULL || digest == NULL)
+		return false;
+	path = cache_path(dir, digest, platform);
+	fp = fopen(path, "rb");
+	free(path);
+	if (fp == NULL)
+		return false;
+	data = xmalloc(1 << 22);
+	n = (long)fread(data, 1, (1 << 22) - 1, fp);
+	fclose(fp);
+	if (n > 0 && image_facts_from_json(data, (size_t)n, out, &e) == 0 &&
+	    out->status == IMAGE_OK && strcmp(out->digest, digest) == 0)
+		ok = true;
+	else if (n > 0)
+		image_facts_cleanup(out);
+	free(data);
+	return ok;
+}
+
+static int
+mkdirs(const char *dir)
+{
+	char *p = xstrdup(dir);
+
+	for (char *s = p + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = '\0';
+		if (mkdir(p, 0700) != 0 && errno != EEXIST) {
+			free(p);
+			return -1;
+		}
+		*s = '/';
+	}
+	int rc = mkdir(p, 0700) != 0 && errno != EEXIST ? -1 : 0;
+	free(p);
+	return rc;
+}
+
+int
+image_cache_write(const char *dir, const struct image_facts *facts, char *why, size_t size)
+{
+	char *sub, *path, *tmp, *json;
+	FILE *fp;
+	bool ok;
+
+	if (dir == NULL || facts->status != IMAGE_OK)
+		return 0;
+	sub = xasprintf("%s/images", dir);
+	if (mkdirs(sub) != 0) {
+		snprintf(why, size, "cannot create %s: %s", sub, strerror(errno));
+		free(sub);
+		return -1;
+	}
+	free(sub);
+	path = cache_path(dir, facts->digest, facts->platform);
+	tmp = xasprintf("%s.tmp.%ld.%lx", path, (long)getpid(), (unsigned long)pthread_self());
+	json = image_facts_to_json(facts);
+	fp = fopen(tmp, "wb");
+	ok = fp != NULL && fputs(json, fp) >= 0 && fputc('\n', fp) != EOF;
+	if (fp != NULL && fclose(fp) != 0)
+		ok = false;
+	if (ok && rename(tmp, path) != 0)
+		ok = false;
+	if (!ok) {
+		snprintf(why, size, "cannot write %s: %s", path, strerror(errno));
+		unlink(tmp);
+	}
+	free(json);
+	free(tmp);
+	free(path);
+	return ok ? 0 : -1;
+}

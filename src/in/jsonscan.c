@@ -1,0 +1,337 @@
+/* jsonscan: JSON checked byte by byte as jansson's lexer and parser check it; see
+ * jsonscan.h. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ecsprof/utf8.h"
+#include "jsonscan.h"
+/* after ws: ',' (true, more to come), or the closer (false); -1 on anything else */
+static int
+jsonscan_next_member(struct jsonscan *sc, char closer)
+{
+	jsonscan_ws(sc);
+	if (jsonscan_at(sc, ',')) {
+		sc->p++;
+		jsonscan_ws(sc);
+		return 1;
+	}
+	if (jsonscan_at(sc, closer)) {
+		sc->p++;
+		return 0;
+	}
+	return -1;
+}
+
+/* The first byte at or after q that is '"', '\\', a control or a non-ASCII byte (or
+ * end), eight bytes at a time: the bulk of a line is such plain text. */
+static const char *
+jsonscan_plain_run(const char *q, const char *end)
+{
+	const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
+
+	while (end - q >= 8) {
+		uint64_t w, quote, slash, ctl;
+
+		memcpy(&w, q, 8);
+		quote = w ^ (ones * '"');
+		slash = w ^ (ones * '\\');
+		/* a zero byte in quote/slash, a byte below 0x20, or one with its high bit set */
+		quote = (quote - ones) & ~quote;
+		slash = (slash - ones) & ~slash;
+		ctl = (w - ones * 0x20) & ~w;
+		if (((quote | slash | ctl) & highs) | (w & highs))
+			break;
+		q += 8;
+	}
+	while (q < end) {
+		unsigned char c = (unsigned char)*q;
+
+		if (c == '"' || c == '\\' || c < 0x20 || c >= 0x80)
+			break;
+		q++;
+	}
+	return q;
+}
+
+/* A string at its opening quote: its bytes in the line, or decoded into sc->buf when
+ * it has escapes (only with may_escape). -1: not a string we are sure of. */
+int
+jsonscan_string(struct jsonscan *sc, bool may_escape, struct jsonscan_str *out)
+{
+	const char *q, *start;
+	size_t o = 0;
+	bool escaped = false;
+
+	if (!jsonscan_at(sc, '"'))
+		return -1;
+	start = q = ++sc->p;
+	while (q < sc->end) {
+		unsigned char c;
+
+		if (!escaped)
+			q = jsonscan_plain_run(q, sc->end);
+		if (q >= sc->end)
+			break;
+		c = (unsigned char)*q;
+
+		if (c == '"') {
+			if (escaped) {
+				out->s = sc->buf;
+				out->n = o;
+			} else {
+				out->s = start;
+				out->n = (size_t)(q - start);
+			}
+			sc->p = q + 1;
+			return 0;
+		}
+		if (c < 0x20)
+			return -1;
+		if (c >= 0x80) {
+			size_t len;
+
+			if (sc->end - q < 4 || (len = utf8_len((const unsigned char *)q)) == 0)
+				return -1;
+			if (escaped)
+				memcpy(sc->buf + o, q, len);
+			o += len;
+			q += len;
+			continue;
+		}
+		if (c == '\\') {
+			if (!may_escape || sc->end - q < 2)
+				return -1;
+			if (!escaped) {
+				memcpy(sc->buf, start, (size_t)(q - start));
+				o = (size_t)(q - start);
+				escaped = true;
+			}
+			switch (q[1]) {
+			case '"': c = '"'; break;
+			case '\\': c = '\\'; break;
+			case '/': c = '/'; break;
+			case 'b': c = '\b'; break;
+			case 'f': c = '\f'; break;
+			case 'n': c = '\n'; break;
+			case 'r': c = '\r'; break;
+			case 't': c = '\t'; break;
+			default: return -1;   /* \u and anything wrong: jansson's */
+			}
+			sc->buf[o++] = (char)c;
+			q += 2;
+			continue;
+		}
+		if (escaped)
+			sc->buf[o] = (char)c;
+		o++;
+		q++;
+	}
+	return -1;
+}
+
+/* A number in JSON's grammar. Integers as jansson reads them (up to 18 digits here, so
+ * no overflow to word); reals through strtod, as jansson, refused when they overflow. */
+int
+jsonscan_number(struct jsonscan *sc, bool *is_int, int64_t *iv, double *dv)
+{
+	const char *q = sc->p, *digits;
+	bool neg = false, real = false;
+	char tmp[64], *stop;
+
+	if (q < sc->end && *q == '-') {
+		neg = true;
+		q++;
+	}
+	digits = q;
+	if (q >= sc->end || *q < '0' || *q > '9')
+		return -1;
+	if (*q == '0')
+		q++;
+	else
+		while (q < sc->end && *q >= '0' && *q <= '9')
+			q++;
+	if (q < sc->end && *q >= '0' && *q <= '9')
+		return -1;   /* "01" */
+	if (q < sc->end && *q == '.') {
+		real = true;
+		q++;
+		if (q >= sc->end || *q < '0' || *q > '9')
+			return -1;
+		while (q < sc->end && *q >= '0' && *q <= '9')
+			q++;
+	}
+	if (q < sc->end && (*q == 'e' || *q == 'E')) {
+		real = true;
+		q++;
+		if (q < sc->end && (*q == '+' || *q == '-'))
+			q++;
+		if (q >= sc->end || *q < '0' || *q > '9')
+			return -1;
+		while (q < sc->end && *q >= '0' && *q <= '9')
+			q++;
+	}
+	if (real) {
+		size_t n = (size_t)(q - sc->p);
+
+		if (n >= sizeof tmp)
+			return -1;
+		memcpy(tmp, sc->p, n);
+		tmp[n] = '\0';
+		*dv = strtod(tmp, &stop);
+		/* a locale with a decimal comma stops early: jansson converts, we give up */
+		if (isinf(*dv) || stop != tmp + n)
+			return -1;
+		*is_int = false;
+	} else {
+		int64_t v = 0;
+
+		if (q - digits > 18)
+			return -1;
+		for (const char *d = digits; d < q; d++)
+			v = v * 10 + (*d - '0');
+		*iv = neg ? -v : v;
+		*is_int = true;
+	}
+	sc->p = q;
+	return 0;
+}
+
+int
+jsonscan_word(struct jsonscan *sc, const char *w, size_t n)
+{
+	if ((size_t)(sc->end - sc->p) < n || memcmp(sc->p, w, n) != 0)
+		return -1;
+	/* jansson reads a whole run of letters as one word: "truex" is no "true" */
+	if (sc->p + n < sc->end && ((sc->p[n] >= 'a' && sc->p[n] <= 'z') ||
+				   (sc->p[n] >= 'A' && sc->p[n] <= 'Z')))
+		return -1;
+	sc->p += n;
+	return 0;
+}
+
+
+/* the members of an object or the elements of an array, at its opening bracket */
+static int
+jsonscan_skip_container(struct jsonscan *sc, bool object)
+{
+	int more;
+
+	if (++sc->depth > JSONSCAN_DEPTH)
+		return -1;
+	sc->p++;
+	jsonscan_ws(sc);
+	if (jsonscan_at(sc, object ? '}' : ']')) {
+		sc->p++;
+		sc->depth--;
+		return 0;
+	}
+	do {
+		if (object) {
+			struct jsonscan_str k;
+
+			if (jsonscan_string(sc, false, &k) != 0)
+				return -1;
+			jsonscan_ws(sc);
+			if (!jsonscan_at(sc, ':'))
+				return -1;
+			sc->p++;
+			jsonscan_ws(sc);
+		}
+		if (jsonscan_skip(sc) != 0)
+			return -1;
+	} while ((more = jsonscan_next_member(sc, object ? '}' : ']')) == 1);
+	sc->depth--;
+	return more;
+}
+
+int
+jsonscan_skip(struct jsonscan *sc)
+{
+	struct jsonscan_str s;
+	bool is_int;
+	int64_t iv;
+	double dv;
+
+	if (sc->p >= sc->end)
+		return -1;
+	switch (*sc->p) {
+	case '{': return jsonscan_skip_container(sc, true);
+	case '[': return jsonscan_skip_container(sc, false);
+	case '"': return jsonscan_string(sc, true, &s);
+	case 't': return jsonscan_word(sc, "true", 4);
+	case 'f': return jsonscan_word(sc, "false", 5);
+	case 'n': return jsonscan_word(sc, "null", 4);
+	default: return jsonscan_number(sc, &is_int, &iv, &dv);
+	}
+}
+
+/* A string or null (as input_get_str takes it). */
+int
+jsonscan_member(struct jsonscan *sc, bool first, struct jsonscan_str *key)
+{
+	int more = 1;
+
+	if (first) {
+		if (!jsonscan_at(sc, '{') || ++sc->depth > JSONSCAN_DEPTH)
+			return -1;
+		sc->p++;
+		jsonscan_ws(sc);
+		if (jsonscan_at(sc, '}')) {
+			sc->p++;
+			sc->depth--;
+			return 0;
+		}
+	} else if ((more = jsonscan_next_member(sc, '}')) != 1) {
+		if (more == 0)
+			sc->depth--;
+		return more;
+	}
+	if (jsonscan_string(sc, false, key) != 0)
+		return -1;
+	jsonscan_ws(sc);
+	if (!jsonscan_at(sc, ':'))
+		return -1;
+	sc->p++;
+	jsonscan_ws(sc);
+	return 1;
+}
+
+/* The elements of an array one by one, as jsonscan_member(): 1: an element is next. */
+int
+jsonscan_element(struct jsonscan *sc, bool first)
+{
+	int more;
+
+	if (first) {
+		if (!jsonscan_at(sc, '[') || ++sc->depth > JSONSCAN_DEPTH)
+			return -1;
+		sc->p++;
+		jsonscan_ws(sc);
+		if (jsonscan_at(sc, ']')) {
+			sc->p++;
+			sc->depth--;
+			return 0;
+		}
+		return 1;
+	}
+	if ((more = jsonscan_next_member(sc, ']')) == 0)
+		sc->depth--;
+	return more;
+}
+
+
+/* index of key in names[], -1 if none; a key seen twice in one object gives up (-2) */
+int
+jsonscan_lookup(const struct jsonscan_str *key, const struct jsonscan_key *names, int n, uint64_t *seen)
+{
+	for (int i = 0; i < n; i++)
+		if (names[i].n == key->n && names[i].s[0] == key->s[0] &&
+		    memcmp(names[i].s, key->s, key->n) == 0) {
+			if (*seen & ((uint64_t)1 << i))
+				return -2;
+			*seen |= (uint64_t)1 << i;
+			return i;
+		}
+	return -1;
+}

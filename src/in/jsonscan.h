@@ -1,0 +1,68 @@
+/* jsonscan: the JSON lexing under taskscan.c: one pass over a line's bytes, checked as
+ * strictly as jansson's parser checks them (grammar, UTF-8, control characters, integer
+ * and real overflow), giving up (-1) where jansson would accept but reading would be
+ * awkward here (\\u escapes, escaped keys, nesting past JSONSCAN_DEPTH): a caller then
+ * hands the line to jansson. Nothing allocates; a string is either in the line or, when it
+ * had escapes, decoded into the caller's scratch buf (valid until the next string read).
+ * Ownership: the line and buf are the caller's. */
+#ifndef ECSPROF_JSONSCAN_H
+#define ECSPROF_JSONSCAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define JSONSCAN_DEPTH 64
+
+struct jsonscan {
+	const char *p, *end;
+	char *buf;          /* a decoded string with escapes; one at a time */
+	int depth;
+};
+
+struct jsonscan_str {
+	const char *s;      /* NULL: JSON null (or, from a reader of any value, not a string) */
+	size_t n;
+};
+
+/* a key a reader looks for: its text and length */
+struct jsonscan_key {
+	const char *s;
+	size_t n;
+};
+#define JSONSCAN_KEY(s) { s, sizeof s - 1 }
+
+static inline void
+jsonscan_ws(struct jsonscan *sc)
+{
+	while (sc->p < sc->end && (*sc->p == ' ' || *sc->p == '\t' || *sc->p == '\n' ||
+				   *sc->p == '\r'))
+		sc->p++;
+}
+
+static inline bool
+jsonscan_at(struct jsonscan *sc, char c)
+{
+	return sc->p < sc->end && *sc->p == c;
+}
+
+/* Each reads one value at sc->p (whitespace before it already skipped) and returns 0, or
+ * -1 to give up. A string at its opening quote; escapes only when may_escape. */
+int jsonscan_string(struct jsonscan *sc, bool may_escape, struct jsonscan_str *out);
+/* a number: *is_int and *iv for integers (up to 18 digits), else *dv (strtod, finite) */
+int jsonscan_number(struct jsonscan *sc, bool *is_int, int64_t *iv, double *dv);
+/* the literal w (n bytes): true, false, null */
+int jsonscan_word(struct jsonscan *sc, const char *w, size_t n);
+/* any value, checked and skipped */
+int jsonscan_skip(struct jsonscan *sc);
+/* An object's members one by one: first call at '{' with first true; 1: *key (not
+ * escaped, in the line) is next and its value not read yet; 0: the object ended; -1. */
+int jsonscan_member(struct jsonscan *sc, bool first, struct jsonscan_str *key);
+/* An array's elements the same way: 1: an element is next; 0: the end; -1. */
+int jsonscan_element(struct jsonscan *sc, bool first);
+/* index of key among names[0..n), -1 if none; -2 when it was seen already in this object
+ * (bit i of *seen: jansson keeps a repeated key's last value, a reader gives up) */
+int jsonscan_lookup(const struct jsonscan_str *key, const struct jsonscan_key *names, int n,
+		    uint64_t *seen);
+
+#endif

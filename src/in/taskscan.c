@@ -1,0 +1,541 @@
+/* taskscan: a one-pass reader of the line's bytes over jsonscan.c, which checks the JSON
+ * as strictly as jansson does wherever it reads or skips; a needed key given twice (where
+ * jansson keeps the last) ends the attempt too. Field rules are input_fields.c's and
+ * input_serving.c's: a value of a type they would warn about ends the attempt, so the
+ * jansson path words the warning. */
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "ecsprof/input.h"
+#include "ecsprof/timeutil.h"
+#include "ecsprof/xalloc.h"
+#include "input_int.h"
+#include "jsonscan.h"
+#include "taskscan.h"
+
+static int
+str_or_null(struct jsonscan *sc, struct jsonscan_str *out)
+{
+	if (jsonscan_at(sc, 'n')) {
+		out->s = NULL;
+		out->n = 0;
+		return jsonscan_word(sc, "null", 4);
+	}
+	if (jsonscan_string(sc, true, out) != 0 || out->n > INPUT_MAX_STRING)
+		return -1;
+	return 0;
+}
+
+static void
+keep(struct task *t, char **dst, const struct jsonscan_str *v)
+{
+	if (v->s != NULL)
+		task_strpool_assign(t->pool, dst, v->s, v->n);
+}
+
+/* Any value; a string is kept in *out (decoded), anything else gives out->s NULL. */
+static int
+any_str(struct jsonscan *sc, struct jsonscan_str *out)
+{
+	out->s = NULL;
+	if (jsonscan_at(sc, '"'))
+		return jsonscan_string(sc, true, out);
+	return jsonscan_skip(sc);
+}
+
+/* An object's members one by one: *key is the next key (not escaped, so in the line),
+ * the value not yet read. 1: a member; 0: the end; -1: give up. First call at '{'. */
+/* ---- the task's arrays ------------------------------------------------------------ */
+
+static const struct jsonscan_key container_keys[] = { JSONSCAN_KEY("name"), JSONSCAN_KEY("image"), JSONSCAN_KEY("imageDigest"),
+	JSONSCAN_KEY("lastStatus"), JSONSCAN_KEY("reason"), JSONSCAN_KEY("exitCode"), JSONSCAN_KEY("healthStatus") };
+
+static int
+one_container(struct jsonscan *sc, struct task *t, struct container *k)
+{
+	char **strs[] = { &k->name, &k->image, &k->image_digest, &k->last_status, &k->reason };
+	struct jsonscan_str key, v;
+	uint64_t seen = 0;
+	int m;
+
+	for (bool first = true; (m = jsonscan_member(sc, first, &key)) == 1; first = false) {
+		int i = jsonscan_lookup(&key, container_keys, 7, &seen);
+		bool is_int;
+		int64_t iv;
+		double dv;
+
+		if (i == -2)
+			return -1;
+		if (i >= 0 && i < 5) {
+			if (str_or_null(sc, &v) != 0)
+				return -1;
+			keep(t, strs[i], &v);
+		} else if (i == 5) {
+			if (jsonscan_at(sc, 'n')) {
+				if (jsonscan_word(sc, "null", 4) != 0)
+					return -1;
+				continue;
+			}
+			if (jsonscan_number(sc, &is_int, &iv, &dv) != 0 || !is_int ||
+			    iv < INT32_MIN || iv > INT32_MAX)
+				return -1;
+			k->has_exit_code = true;
+			k->exit_code = (int)iv;
+		} else if (i == 6) {
+			/* input_serving: lenient, a string or nothing */
+			if (any_str(sc, &v) != 0)
+				return -1;
+			keep(t, &k->health_status, &v);
+		} else if (jsonscan_skip(sc) != 0) {
+			return -1;
+		}
+	}
+	return m;
+}
+
+/* null or an array of objects (get_array); each element read by fn into the n-th slot of
+ * a growing array of size `size` */
+static int
+object_array(struct jsonscan *sc, void **arr, size_t *count, size_t size,
+	     int (*fn)(struct jsonscan *, struct task *, void *), struct task *t)
+{
+	size_t cap = 0;
+	int e;
+
+	if (jsonscan_at(sc, 'n'))
+		return jsonscan_word(sc, "null", 4);
+	for (bool first = true; (e = jsonscan_element(sc, first)) == 1; first = false) {
+		if (!jsonscan_at(sc, '{'))
+			return -1;   /* get_array warns about a non-object */
+		if (*count == cap) {
+			cap = cap ? cap * 2 : 4;
+			*arr = xreallocarray(*arr, cap, size);
+		}
+		memset((char *)*arr + *count * size, 0, size);
+		(*count)++;
+		if (fn(sc, t, (char *)*arr + (*count - 1) * size) != 0)
+			return -1;
+	}
+	if (e == 0 && *count > 0 && *count < cap)
+		*arr = xreallocarray(*arr, *count, size);   /* the set keeps it: as jansson's */
+	return e;
+}
+
+static int
+container_fn(struct jsonscan *sc, struct task *t, void *slot)
+{
+	return one_container(sc, t, slot);
+}
+
+static const struct jsonscan_key tag_keys[] = { JSONSCAN_KEY("key"), JSONSCAN_KEY("value") };
+
+static int
+tag_fn(struct jsonscan *sc, struct task *t, void *slot)
+{
+	struct tag *g = slot;
+	struct jsonscan_str key, v;
+	uint64_t seen = 0;
+	int m;
+
+	for (bool first = true; (m = jsonscan_member(sc, first, &key)) == 1; first = false) {
+		int i = jsonscan_lookup(&key, tag_keys, 2, &seen);
+
+		if (i == -2)
+			return -1;
+		if (i < 0) {
+			if (jsonscan_skip(sc) != 0)
+				return -1;
+			continue;
+		}
+		if (str_or_null(sc, &v) != 0)
+			return -1;
+		keep(t, i == 0 ? &g->key : &g->value, &v);
+	}
+	return m;
+}
+
+/* serving_is_public_name's names */
+static bool
+public_name(const struct jsonscan_str *n)
+{
+	static const char *const names[] = { "publicIPv4Address", "publicIp", "publicIpAddress",
+		"publicIPv4" };
+
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (strlen(names[i]) == n->n && strncasecmp(names[i], n->s, n->n) == 0)
+			return true;
+	return false;
+}
+
+static const struct jsonscan_key pair_keys[] = { JSONSCAN_KEY("name"), JSONSCAN_KEY("value") };
+
+/* {"name": ..., "value": ...}: *is_name when name is the string `want` (or, want NULL, a
+ * public address name); *value_ok when value is a non-empty string, its text in *value
+ * (valid until the next string is read) */
+static int
+name_value(struct jsonscan *sc, const char *want, bool *is_name, bool *value_ok,
+	   struct jsonscan_str *value)
+{
+	struct jsonscan_str key, v;
+	uint64_t seen = 0;
+	int m;
+
+	*is_name = *value_ok = false;
+	if (!jsonscan_at(sc, '{'))
+		return jsonscan_skip(sc);   /* json_object_get on a non-object: nothing */
+	for (bool first = true; (m = jsonscan_member(sc, first, &key)) == 1; first = false) {
+		int i = jsonscan_lookup(&key, pair_keys, 2, &seen);
+
+		if (i == -2)
+			return -1;
+		if (i < 0) {
+			if (jsonscan_skip(sc) != 0)
+				return -1;
+			continue;
+		}
+		if (any_str(sc, &v) != 0)
+			return -1;
+		if (i == 0) {
+			*is_name = v.s != NULL && (want != NULL ?
+				   (v.n == strlen(want) && memcmp(v.s, want, v.n) == 0 &&
+				    memchr(v.s, '\0', v.n) == NULL) : public_name(&v));
+		} else {
+			/* a decoded value would not outlive the name's decoding: jansson's */
+			if (v.s == sc->buf)
+				return -1;
+			*value_ok = v.s != NULL;
+			*value = v;
+		}
+	}
+	return m;
+}
+
+static const struct jsonscan_key attachment_keys[] = { JSONSCAN_KEY("type"), JSONSCAN_KEY("details") };
+
+/* serving_attachments: awsvpc and public_ip of one element of "attachments" */
+static int
+one_attachment(struct jsonscan *sc, bool *eni, bool *public)
+{
+	struct jsonscan_str key, v;
+	uint64_t seen = 0;
+	int m;
+
+	*eni = *public = false;
+	if (!jsonscan_at(sc, '{'))
+		return jsonscan_skip(sc);
+	for (bool first = true; (m = jsonscan_member(sc, first, &key)) == 1; first = false) {
+		int i = jsonscan_lookup(&key, attachment_keys, 2, &seen), e;
+
+		if (i == -2)
+			return -1;
+		if (i == 0) {
+			if (any_str(sc, &v) != 0)
+				return -1;
+			*eni = v.s != NULL && ((v.n == 23 && memcmp(v.s, "ElasticNetworkInterface", 23) == 0) ||
+					      (v.n == 3 && memcmp(v.s, "eni", 3) == 0));
+		} else if (i == 1 && jsonscan_at(sc, '[')) {
+			for (bool first_d = true; (e = jsonscan_element(sc, first_d)) == 1; first_d = false) {
+				bool is_pub, ok;
+
+				if (name_value(sc, NULL, &is_pub, &ok, &v) != 0)
+					return -1;
+				if (is_pub && ok && v.n > 0)
+					*public = true;
+			}
+			if (e != 0)
+				return -1;
+		} else if (jsonscan_skip(sc) != 0) {
+			return -1;
+		}
+	}
+	return m;
+}
+
+static int
+attachments(struct jsonscan *sc, struct task *t)
+{
+	int e;
+
+	if (!jsonscan_at(sc, '['))
+		return jsonscan_skip(sc);   /* not an array: nothing said */
+	t->awsvpc = TRI_NO;
+	for (bool first = true; (e = jsonscan_element(sc, first)) == 1; first = false) {
+		bool eni, pub;
+
+		if (one_attachment(sc, &eni, &pub) != 0)
+			return -1;
+		if (eni) {
+			t->awsvpc = TRI_YES;
+			if (pub)
+				t->public_ip = TRI_YES;
+		}
+	}
+	return e;
+}
+
+/* the first "ecs.cpu-architecture" attribute with a string value */
+static int
+attributes(struct jsonscan *sc, struct task *t)
+{
+	int e;
+
+	if (!jsonscan_at(sc, '['))
+		return jsonscan_skip(sc);
+	for (bool first = true; (e = jsonscan_element(sc, first)) == 1; first = false) {
+		bool is_arch, ok;
+		struct jsonscan_str v;
+
+		if (name_value(sc, "ecs.cpu-architecture", &is_arch, &ok, &v) != 0)
+			return -1;
+		if (is_arch && ok && t->cpu_arch == NULL)
+			keep(t, &t->cpu_arch, &v);
+	}
+	return e;
+}
+
+/* ---- the task ------------------------------------------------------------------------ */
+
+/* input_fields.c's task_strings, in its order */
+static const struct jsonscan_key task_keys[] = {
+	JSONSCAN_KEY("taskArn"), JSONSCAN_KEY("clusterArn"), JSONSCAN_KEY("taskDefinitionArn"), JSONSCAN_KEY("group"), JSONSCAN_KEY("startedBy"),
+	JSONSCAN_KEY("launchType"), JSONSCAN_KEY("platformVersion"), JSONSCAN_KEY("platformFamily"), JSONSCAN_KEY("capacityProviderName"),
+	JSONSCAN_KEY("availabilityZone"), JSONSCAN_KEY("cpu"), JSONSCAN_KEY("memory"), JSONSCAN_KEY("lastStatus"), JSONSCAN_KEY("desiredStatus"),
+	JSONSCAN_KEY("stopCode"), JSONSCAN_KEY("stoppedReason"), JSONSCAN_KEY("healthStatus"),
+	/* 17.. */
+	JSONSCAN_KEY("version"), JSONSCAN_KEY("containers"), JSONSCAN_KEY("tags"), JSONSCAN_KEY("attachments"), JSONSCAN_KEY("attributes"),
+	/* 22..: ts_defs' json names */
+	JSONSCAN_KEY("createdAt"), JSONSCAN_KEY("connectivityAt"), JSONSCAN_KEY("pullStartedAt"), JSONSCAN_KEY("pullStoppedAt"),
+	JSONSCAN_KEY("startedAt"), JSONSCAN_KEY("stoppingAt"), JSONSCAN_KEY("executionStoppedAt"), JSONSCAN_KEY("stoppedAt"), JSONSCAN_KEY("healthyAt"),
+};
+#define K_VERSION 17
+#define K_TS 22
+#define NKEYS ((int)(sizeof task_keys / sizeof task_keys[0]))
+
+static char **
+task_str(struct task *t, int i)
+{
+	char **f[] = { &t->arn, &t->cluster_arn, &t->taskdef_arn, &t->group, &t->started_by,
+		&t->launch_type, &t->platform_version, &t->platform_family,
+		&t->capacity_provider, &t->availability_zone, &t->cpu, &t->memory,
+		&t->last_status, &t->desired_status, &t->stop_code, &t->stopped_reason,
+		&t->health_status };
+
+	return f[i];
+}
+
+/* input_get_time: epoch seconds as a number, or an ISO 8601 string (the numeric-string
+ * fallback and every error are the jansson path's) */
+static int
+time_value(struct jsonscan *sc, int64_t *out)
+{
+	struct jsonscan_str v;
+	bool is_int;
+	int64_t iv;
+	double secs;
+	char iso[64];
+
+	if (jsonscan_at(sc, 'n'))
+		return jsonscan_word(sc, "null", 4);
+	if (jsonscan_at(sc, '"')) {
+		if (jsonscan_string(sc, true, &v) != 0 || v.n >= sizeof iso || memchr(v.s, '\0', v.n))
+			return -1;
+		memcpy(iso, v.s, v.n);
+		iso[v.n] = '\0';
+		return timeutil_parse_iso8601(iso, out) == 0 ? 0 : -1;
+	}
+	if (jsonscan_number(sc, &is_int, &iv, &secs) != 0)
+		return -1;
+	if (is_int)
+		secs = (double)iv;
+	return timeutil_epoch_seconds_to_ms(secs, out) == 0 ? 0 : -1;
+}
+
+static int
+task_object(struct jsonscan *sc, struct task *t)
+{
+	struct jsonscan_str key, v;
+	uint64_t seen = 0;
+	int m;
+
+	for (bool first = true; (m = jsonscan_member(sc, first, &key)) == 1; first = false) {
+		int i = jsonscan_lookup(&key, task_keys, NKEYS, &seen);
+		bool is_int;
+		int64_t iv;
+		double dv;
+
+		if (i == -2)
+			return -1;
+		if (i < 0) {
+			if (jsonscan_skip(sc) != 0)
+				return -1;
+		} else if (i < K_VERSION) {
+			if (str_or_null(sc, &v) != 0)
+				return -1;
+			keep(t, task_str(t, i), &v);
+		} else if (i == K_VERSION) {
+			if (jsonscan_at(sc, 'n')) {
+				if (jsonscan_word(sc, "null", 4) != 0)
+					return -1;
+				continue;
+			}
+			if (jsonscan_number(sc, &is_int, &iv, &dv) != 0 || !is_int)
+				return -1;
+			t->has_version = true;
+			t->version = iv;
+		} else if (i == K_VERSION + 1) {
+			if (object_array(sc, (void **)&t->containers, &t->ncontainers,
+					 sizeof *t->containers, container_fn, t) != 0)
+				return -1;
+		} else if (i == K_VERSION + 2) {
+			if (object_array(sc, (void **)&t->tags, &t->ntags, sizeof *t->tags, tag_fn,
+					 t) != 0)
+				return -1;
+		} else if (i == K_VERSION + 3) {
+			if (attachments(sc, t) != 0)
+				return -1;
+		} else if (i == K_VERSION + 4) {
+			if (attributes(sc, t) != 0)
+				return -1;
+		} else if (time_value(sc, &t->ts[i - K_TS]) != 0) {
+			return -1;
+		}
+	}
+	return m;
+}
+
+/* ---- the line: an event or a recording's task line --------------------------------- */
+
+static const struct jsonscan_key line_keys[] = { JSONSCAN_KEY("detail-type"), JSONSCAN_KEY("detail"), JSONSCAN_KEY("ecsprof"),
+	JSONSCAN_KEY("task"), JSONSCAN_KEY("fetched_at"), JSONSCAN_KEY("healthy_at"), JSONSCAN_KEY("healthy_resolution_ms") };
+enum { L_DETAIL_TYPE, L_DETAIL, L_ECSPROF, L_TASK, L_FETCHED, L_HEALTHY, L_RESOLUTION };
+
+/* input_serving_record's serving_time: lenient, any value; *ok when it is a time */
+static int
+healthy_value(struct jsonscan *sc, bool *ok, int64_t *out)
+{
+	struct jsonscan_str v;
+	bool is_int;
+	int64_t iv;
+	double secs;
+	char iso[64];
+
+	*ok = false;
+	if (jsonscan_at(sc, '"')) {
+		if (jsonscan_string(sc, true, &v) != 0)
+			return -1;
+		if (v.n >= sizeof iso || memchr(v.s, '\0', v.n) != NULL)
+			return -1;   /* a long string: the jansson path decides */
+		memcpy(iso, v.s, v.n);
+		iso[v.n] = '\0';
+		*ok = timeutil_parse_iso8601(iso, out) == 0;
+		return 0;
+	}
+	if (jsonscan_at(sc, '-') || (sc->p < sc->end && *sc->p >= '0' && *sc->p <= '9')) {
+		if (jsonscan_number(sc, &is_int, &iv, &secs) != 0)
+			return -1;
+		*ok = timeutil_epoch_seconds_to_ms(is_int ? (double)iv : secs, out) == 0;
+		return 0;
+	}
+	return jsonscan_skip(sc);
+}
+
+static int
+whole_line(struct jsonscan *sc, struct task *t, enum origin *origin)
+{
+	struct jsonscan_str key, v;
+	uint64_t seen = 0;
+	bool task_event = false, record = false, healthy = false;
+	int64_t fetched = TS_NONE, healthy_at = TS_NONE, resolution = 0;
+	int m;
+
+	for (bool first = true; (m = jsonscan_member(sc, first, &key)) == 1; first = false) {
+		int i = jsonscan_lookup(&key, line_keys, 7, &seen);
+		bool is_int;
+		int64_t iv;
+		double dv;
+
+		switch (i) {
+		case -2:
+			return -1;   /* a key twice: jansson keeps the last */
+		case L_DETAIL_TYPE:
+		case L_ECSPROF:
+			if (!jsonscan_at(sc, '"') || jsonscan_string(sc, true, &v) != 0)
+				return -1;
+			if (i == L_DETAIL_TYPE)
+				task_event = v.n == strlen(TASK_EVENT) &&
+					     memcmp(v.s, TASK_EVENT, v.n) == 0;
+			else
+				record = v.n == strlen(RECORD_TAG) &&
+					 memcmp(v.s, RECORD_TAG, v.n) == 0;
+			break;
+		case L_DETAIL:
+		case L_TASK:
+			/* both in one line: only one is the task, and that is jansson's call */
+			if ((seen & (1u << L_DETAIL)) && (seen & (1u << L_TASK)))
+				return -1;
+			if (!jsonscan_at(sc, '{') || task_object(sc, t) != 0)
+				return -1;
+			break;
+		case L_FETCHED:
+			if (time_value(sc, &fetched) != 0)
+				return -1;
+			break;
+		case L_HEALTHY:
+			if (healthy_value(sc, &healthy, &healthy_at) != 0)
+				return -1;
+			break;
+		case L_RESOLUTION:
+			if (jsonscan_at(sc, '-') || (sc->p < sc->end && *sc->p >= '0' && *sc->p <= '9')) {
+				if (jsonscan_number(sc, &is_int, &iv, &dv) != 0)
+					return -1;
+				resolution = is_int && iv >= 0 ? iv : 0;
+			} else if (jsonscan_skip(sc) != 0) {
+				return -1;
+			}
+			break;
+		default:
+			if (jsonscan_skip(sc) != 0)
+				return -1;
+			break;
+		}
+	}
+	jsonscan_ws(sc);
+	if (m != 0 || sc->p != sc->end)
+		return -1;
+	if (seen & (1u << L_ECSPROF)) {
+		/* a recording line (shape_of looks at "ecsprof" first): one_record's task */
+		if (!record || !(seen & (1u << L_TASK)))
+			return -1;
+		t->fetched_at_ms = fetched;
+		if (healthy) {   /* input_serving_record */
+			t->ts[TS_HEALTHY] = healthy_at;
+			t->healthy_observed = true;
+			t->healthy_resolution_ms = resolution;
+		}
+		*origin = ORIGIN_RECORD;
+		return 0;
+	}
+	if (!task_event || !(seen & (1u << L_DETAIL)) || (seen & (1u << L_TASK)))
+		return -1;
+	t->fetched_at_ms = TS_NONE;   /* as one_task() sets it for an event */
+	*origin = ORIGIN_EVENT;
+	return 0;
+}
+
+int
+taskscan_line(const char *line, size_t len, char *buf, struct task *t, enum origin *origin)
+{
+	struct jsonscan sc = { line, line + len, buf, 0 };
+	struct task_strpool *pool = t->pool;
+
+	jsonscan_ws(&sc);
+	if (whole_line(&sc, t, origin) == 0)
+		return 0;
+	task_cleanup(t);
+	task_init(t);
+	t->pool = pool;
+	return -1;
+}

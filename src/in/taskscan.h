@@ -1,0 +1,26 @@
+/* taskscan: a line of JSON Lines that is an EventBridge "ECS Task State Change" event or
+ * a recording's task line (record/1) read straight into a struct task, without building a jansson DOM: only the fields input_parse_task() and
+ * input_serving_task() read are kept, everything else (overrides, attachment ids,
+ * networkInterfaces...) is checked as JSON and skipped. Only ever an accelerator: on any
+ * line it is not sure of (another shape, a field of an unexpected type, a \u escape, a
+ * repeated key, a time it cannot read, anything jansson might word an error about) it
+ * gives up and the caller parses the line with jansson from the start, so every task and
+ * every warning is the one the jansson path gives (tests/test_taskscan.c and
+ * tests/fuzz/fuzz_taskscan.c check both ways agree).
+ * Ownership: t is the caller's (task_init'ed, t->pool set); its strings go to t->pool,
+ * its containers and tags arrays are t's. buf is scratch of at least len bytes. */
+#ifndef ECSPROF_TASKSCAN_H
+#define ECSPROF_TASKSCAN_H
+
+#include <stddef.h>
+
+#include "ecsprof/task.h"
+#include "input_int.h"
+
+/* 0: the line was such an event (*origin ORIGIN_EVENT) or recording line (ORIGIN_RECORD)
+ * and t holds its task, fetched_at and healthy_at as one_task() sets them; -1: not sure,
+ * t was cleaned up (task_cleanup) and initialised again with the same pool. */
+int taskscan_line(const char *line, size_t len, char *buf, struct task *t,
+		  enum origin *origin);
+
+#endif

@@ -1,0 +1,211 @@
+/* jsonfmt: jansson's dump rules (dump.c's dump_string, strconv.c's jsonp_dtostr) done
+ * straight into a buffer. Numbers that are a short decimal (milliseconds as seconds, the
+ * "%.6f" cost cell) are written from their digits: a decimal of at most 15 significant
+ * digits comes back unchanged from "%.15g" of its nearest double (DBL_DIG), so only the
+ * trailing zeros go; anything else takes snprintf, as jansson does. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ecsprof/numfmt.h"
+#include "ecsprof/task.h"
+#include "ecsprof/utf8.h"
+#include "jsonfmt.h"
+
+#define JSONFMT_EXACT_MS 1000000000000000LL   /* |ms| below 1e15: at most 15 digits */
+
+static const char jsonfmt_hex[] = "0123456789ABCDEF";
+
+/* the quoted, escaped text; invalid UTF-8 bytes become U+FFFD one by one */
+static int
+jsonfmt_quoted(struct buf *b, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s, *run = p;
+	int rc = buf_addc(b, '"');
+
+	while (*p != '\0') {
+		unsigned char c = *p;
+		char esc[6] = { '\\', 'u', '0', '0', 0, 0 };
+		size_t len, elen = 2;
+
+		if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
+			p++;
+			continue;
+		}
+		if (c >= 0x80 && (len = utf8_len(p)) != 0) {
+			p += len;
+			continue;
+		}
+		rc |= buf_add(b, run, (size_t)(p - run));
+		if (c >= 0x80) {
+			rc |= buf_add(b, "\xef\xbf\xbd", 3);
+		} else {
+			switch (c) {
+			case '"': esc[1] = '"'; break;
+			case '\\': esc[1] = '\\'; break;
+			case '\b': esc[1] = 'b'; break;
+			case '\f': esc[1] = 'f'; break;
+			case '\n': esc[1] = 'n'; break;
+			case '\r': esc[1] = 'r'; break;
+			case '\t': esc[1] = 't'; break;
+			default:
+				esc[4] = jsonfmt_hex[c >> 4];
+				esc[5] = jsonfmt_hex[c & 15];
+				elen = 6;
+				break;
+			}
+			rc |= buf_add(b, esc, elen);
+		}
+		run = ++p;
+	}
+	rc |= buf_add(b, run, (size_t)(p - run));
+	return rc | buf_addc(b, '"');
+}
+
+int
+jsonfmt_string(struct buf *b, const char *s)
+{
+	if (s == NULL || *s == '\0')
+		return buf_add(b, "null", 4);
+	return jsonfmt_quoted(b, s);
+}
+
+int
+jsonfmt_key(struct buf *b, const char *s)
+{
+	return jsonfmt_quoted(b, s != NULL ? s : "") | buf_addc(b, ':');
+}
+
+int
+jsonfmt_int(struct buf *b, int64_t v)
+{
+	char d[NUMFMT_INT_LEN];
+
+	return buf_add(b, d, numfmt_i64(d, v));
+}
+
+int
+jsonfmt_real(struct buf *b, double v)
+{
+	char d[64];
+	int n = snprintf(d, sizeof d - 3, "%.15g", v);
+	char *e;
+
+	if (n < 0 || (size_t)n >= sizeof d - 3)
+		return -1;
+	/* jansson's from_locale(): a decimal comma (the TUI sets the locale) becomes '.' */
+	for (char *c = d; *c != '\0'; c++)
+		if ((*c < '0' || *c > '9') && *c != '-' && *c != '+' && *c != 'e')
+			*c = '.';
+	if (strchr(d, '.') == NULL && strchr(d, 'e') == NULL) {
+		memcpy(d + n, ".0", 3);
+		n += 2;
+	}
+	if ((e = strchr(d, 'e')) != NULL) {
+		char *start = e + 1, *end = e + 2;
+
+		if (*start == '-')
+			start++;
+		while (*end == '0')
+			end++;
+		if (end != start) {
+			memmove(start, end, (size_t)(d + n - end) + 1);
+			n -= (int)(end - start);
+		}
+	}
+	return buf_add(b, d, (size_t)n);
+}
+
+/* ms / 1000 as a decimal without trailing zeros ("12.3", "5.0"): |ms| < 1e15 */
+static int
+jsonfmt_ms_decimal(struct buf *b, int64_t ms)
+{
+	char d[NUMFMT_INT_LEN];
+	size_t n = numfmt_ms_secs(d, ms);
+
+	while (d[n - 1] == '0' && d[n - 2] != '.')
+		n--;
+	return buf_add(b, d, n);
+}
+
+int
+jsonfmt_secs(struct buf *b, int64_t ms)
+{
+	if (ms == TS_NONE || ms < 0)
+		return buf_add(b, "null", 4);
+	if (ms < JSONFMT_EXACT_MS)
+		return jsonfmt_ms_decimal(b, ms);
+	return jsonfmt_real(b, (double)ms / 1000.0);
+}
+
+/* text as "%.15g" prints strtod(text) when text is a plain decimal ("-0.012300") of at
+ * most 15 significant digits whose first one is between 10^-4 and 10^14 (where %g stays
+ * in %f style); -1 when it is not one */
+static int
+jsonfmt_plain(struct buf *b, const char *text, int *rc)
+{
+	const char *p = text, *ip, *fp = NULL;
+	size_t ni, nf = 0, zeros = 0;
+	char out[40];
+	size_t o = 0;
+
+	if (*p == '-')
+		out[o++] = *p++;
+	ip = p;
+	while (*p >= '0' && *p <= '9')
+		p++;
+	ni = (size_t)(p - ip);
+	if (ni == 0 || ni > 15 || (ni > 1 && *ip == '0'))
+		return -1;
+	if (*p == '.') {
+		fp = ++p;
+		while (*p >= '0' && *p <= '9')
+			p++;
+		nf = (size_t)(p - fp);
+		if (nf == 0)
+			return -1;
+	}
+	if (*p != '\0')
+		return -1;
+	while (nf > 0 && fp[nf - 1] == '0')
+		nf--;
+	if (*ip == '0') {
+		if (nf == 0) {
+			memcpy(out + o, "0.0", 3);
+			*rc |= buf_add(b, out, o + 3);
+			return 0;
+		}
+		while (zeros < nf && fp[zeros] == '0')
+			zeros++;
+		if (zeros > 3 || nf - zeros > 15)
+			return -1;
+	} else if (ni + nf > 15) {
+		return -1;
+	}
+	memcpy(out + o, ip, ni);
+	o += ni;
+	out[o++] = '.';
+	if (nf == 0) {
+		out[o++] = '0';
+	} else {
+		memcpy(out + o, fp, nf);
+		o += nf;
+	}
+	*rc |= buf_add(b, out, o);
+	return 0;
+}
+
+bool
+jsonfmt_decimal(struct buf *b, const char *text, int *rc)
+{
+	double v;
+
+	if (jsonfmt_plain(b, text, rc) == 0)
+		return true;
+	v = strtod(text, NULL);
+	if (!isfinite(v))
+		return false;
+	*rc |= jsonfmt_real(b, v);
+	return true;
+}

@@ -1,0 +1,32 @@
+/* jsonfmt: JSON values appended to a struct buf byte for byte as jansson's
+ * json_dumpf(JSON_COMPACT | JSON_REAL_PRECISION(15)) writes the value jsonout used to build
+ * (json_string, json_real, json_integer), so the --format json task lines no longer pay
+ * for a jansson object per value and json_dumpf's callbacks (71% of a JSON run).
+ * tests/test_jsonfmt.c checks every function against jansson itself.
+ * Ownership: nothing here allocates what it returns; the caller owns the buf. Each
+ * function returns 0, or -1 when the buf refuses to grow (its cap). */
+#ifndef ECSPROF_JSONFMT_H
+#define ECSPROF_JSONFMT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ecsprof/buf.h"
+
+/* a JSON string of s, each byte that is not part of valid UTF-8 as U+FFFD (utf8_fix);
+ * NULL and "" are null (missing is null everywhere) */
+int jsonfmt_string(struct buf *b, const char *s);
+/* "s": for an object key: like jsonfmt_string but "" stays "" */
+int jsonfmt_key(struct buf *b, const char *s);
+/* json_integer(v) */
+int jsonfmt_int(struct buf *b, int64_t v);
+/* json_real(v): "%.15g", ".0" added when it looks like an integer, the exponent without
+ * '+' or leading zeros. v must be finite (json_real refuses the others). */
+int jsonfmt_real(struct buf *b, double v);
+/* json_real(ms / 1000.0), or null for TS_NONE and negative ms (jsonout's jsecs) */
+int jsonfmt_secs(struct buf *b, int64_t ms);
+/* json_real(strtod(text, NULL)) of a cell: false, nothing written, when that is not a
+ * finite number (json_real would refuse it and the key would be left out) */
+bool jsonfmt_decimal(struct buf *b, const char *text, int *rc);
+
+#endif

@@ -1,0 +1,1 @@
+ecsprof report --deployments --format csv tests/fixtures/deploy/services-partial.json

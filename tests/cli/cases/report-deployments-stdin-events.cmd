@@ -1,0 +1,2 @@
+ecsprof report --deployments --format csv -
+stdin: tests/fixtures/deploy/deployment-events.jsonl

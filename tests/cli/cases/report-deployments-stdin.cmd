@@ -1,0 +1,2 @@
+ecsprof report --deployments examples/scaleout.json -
+stdin: tests/fixtures/deploy/describe-services.json

@@ -1,0 +1,105 @@
+/* input_deploy: deployments and service events from bytes as a file or a live answer holds
+ * them; names and lines in what it says about bad input. */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ecsprof/input.h"
+#include "ecsprof/input_deploy.h"
+#include "ecsprof/xalloc.h"
+
+static char warned[512];
+static int nwarned;
+
+static void
+keep_warning(void *ctx, const char *line)
+{
+	(void)ctx;
+	snprintf(warned, sizeof warned, "%s", line);
+	nwarned++;
+}
+
+static void
+setup(void)
+{
+	warned[0] = '\0';
+	nwarned = 0;
+	input_set_warn(keep_warning, NULL);
+}
+
+static void
+teardown(void)
+{
+	input_set_warn(NULL, NULL);
+}
+
+TestSuite(input_deploy, .init = setup, .fini = teardown);
+
+#define DEP "{\"ecsprof\":\"1\",\"service\":\"web\",\"deployment\":{\"id\":\"ecs-svc/1\"," \
+	"\"createdAt\":\"2026-11-30T14:00:00Z\",\"desiredCount\":3}}\n"
+#define EV "{\"ecsprof\":\"1\",\"service\":\"web\",\"event\":{\"id\":\"e1\"," \
+	"\"createdAt\":\"2026-11-30T14:01:00Z\",\"message\":\"(service web) has reached a steady state.\"}}\n"
+#define EV_NO_TIME "{\"ecsprof\":\"1\",\"service\":\"web\",\"event\":{\"id\":\"e2\"," \
+	"\"message\":\"(service web) has started 3 tasks.\"}}\n"
+
+Test(input_deploy, json_lines_of_a_recording)
+{
+	const char *text = DEP EV;
+	struct deploy_set s;
+	struct err err = { 0 };
+
+	deploy_set_init(&s);
+	cr_assert_eq(input_deploy_read_mem("rec.jsonl", text, strlen(text), &s, &err), 0, "%s",
+		     err.msg);
+	cr_assert_eq(s.n, 1);
+	cr_expect_str_eq(s.v[0].id, "ecs-svc/1");
+	cr_expect_eq(s.v[0].desired, 3);
+	cr_assert_eq(s.nev, 1);
+	cr_expect_eq(nwarned, 0, "%s", warned);
+	deploy_set_cleanup(&s);
+}
+
+Test(input_deploy, what_is_left_out_is_said_with_the_name_and_line)
+{
+	const char *text = DEP EV_NO_TIME EV;
+	struct deploy_set s;
+	struct err err = { 0 };
+
+	deploy_set_init(&s);
+	cr_assert_eq(input_deploy_read_mem("rec.jsonl", text, strlen(text), &s, &err), 0, "%s",
+		     err.msg);
+	cr_expect_eq(s.nev, 1, "the event without a time is left out");
+	cr_expect_eq(nwarned, 1);
+	cr_expect_str_eq(warned, "rec.jsonl:2: 1 deployment or service event without an id, "
+			 "a time or a message left out");
+	deploy_set_cleanup(&s);
+}
+
+Test(input_deploy, bytes_without_json_fail_with_the_name)
+{
+	const char *text = "<html>502 Bad Gateway</html>\n";
+	struct deploy_set s;
+	struct err err = { 0 };
+
+	deploy_set_init(&s);
+	cr_expect_eq(input_deploy_read_mem("DescribeServices", text, strlen(text), &s, &err), -1);
+	cr_expect_eq(strncmp(err.msg, "DescribeServices:1:", 19), 0, "%s", err.msg);
+	cr_expect_neq(strstr(err.msg, "malformed JSON"), NULL, "%s", err.msg);
+	cr_expect_eq(s.n, 0);
+	deploy_set_cleanup(&s);
+}
+
+Test(input_deploy, read_file_reads_the_whole_file)
+{
+	struct deploy_set s;
+	struct err err = { 0 };
+
+	deploy_set_init(&s);
+	cr_assert_eq(input_deploy_read_file(FIXTURE_DIR "/deploy/describe-services.json", &s, &err),
+		     0, "%s", err.msg);
+	cr_expect_eq(s.n, 2);
+	cr_expect_eq(s.nev, 4);
+	cr_expect_eq(input_deploy_read_file(FIXTURE_DIR "/deploy/nope.json", &s, &err), -1);
+	cr_expect_neq(strstr(err.msg, "nope.json: cannot open"), NULL, "%s", err.msg);
+	deploy_set_cleanup(&s);
+}

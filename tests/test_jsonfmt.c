@@ -1,0 +1,295 @@
+/* jsonfmt: every function against jansson itself, the writer jsonout used before (the
+ * value built with json_string/json_real/json_integer and dumped with jsonout's flags),
+ * over millions of values and the edges; and a task line whose tags repeat a key or carry
+ * invalid UTF-8, against the jansson object jsonout used to build for them. */
+#include <criterion/criterion.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../src/out/jsonfmt.h"
+#include "ecsprof/jsonout.h"
+#include "ecsprof/report.h"
+#include "ecsprof/task.h"
+#include "ecsprof/xalloc.h"
+
+#define FLAGS (JSON_COMPACT | JSON_REAL_PRECISION(15) | JSON_ENCODE_ANY)
+
+static uint64_t rng = 0x9e3779b97f4a7c15ULL;
+
+static uint64_t
+next(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng;
+}
+
+/* jansson's text of j (released), "null" for a NULL j; caller frees */
+static char *
+oracle(json_t *j)
+{
+	char *s;
+
+	if (j == NULL)
+		return xstrdup("null");
+	s = json_dumps(j, FLAGS);
+	json_decref(j);
+	cr_assert_not_null(s);
+	return s;
+}
+
+static void
+expect_same(char *want, struct buf *b, const char *what)
+{
+	cr_assert_str_eq(buf_str(b), want, "%s: jansson wrote %s, jsonfmt %s", what, want,
+			 buf_str(b));
+	free(want);
+	buf_reset(b);
+}
+
+/* jsonout's utf8_fix before jsonfmt: each byte jansson refuses as U+FFFD */
+static char *
+fix(const char *s)
+{
+	size_t n = strlen(s), o = 0;
+	char *out = xmalloc(n * 3 + 1);
+
+	for (size_t i = 0; i < n;) {
+		json_t *one = NULL;
+		size_t len;
+
+		/* the longest prefix jansson accepts as one character */
+		for (len = 4; len >= 1; len--)
+			if (i + len <= n && (one = json_stringn(s + i, len)) != NULL &&
+			    json_string_length(one) == len)
+				break;
+		json_decref(one);
+		if (len == 0 || (len > 1 && (unsigned char)s[i] < 0x80))
+			len = (unsigned char)s[i] < 0x80 ? 1 : 0;
+		if (len == 0) {
+			memcpy(out + o, "\xef\xbf\xbd", 3);
+			o += 3;
+			i++;
+		} else {
+			memcpy(out + o, s + i, len);
+			o += len;
+			i += len;
+		}
+	}
+	out[o] = '\0';
+	return out;
+}
+
+Test(jsonfmt, strings_match_jansson)
+{
+	struct buf b;
+	static const unsigned char alphabet[] = "a\"\\/\b\f\n\r\t\x01\x1f\x7f\xc2\xa9\xe2\x82\xac"
+		"\xf0\x9f\x98\x80\xed\xa0\x80\xc0\xaf\xf4\x90\x80\x80\xe0\x80\xff\x80 ";
+
+	buf_init(&b, BUF_MAX_DEFAULT);
+	for (int i = 0; i < 100000; i++) {
+		char s[24];
+		size_t n = next() % (sizeof s - 1);
+		json_t *j;
+
+		for (size_t k = 0; k < n; k++)
+			s[k] = (char)alphabet[next() % (sizeof alphabet - 1)];
+		s[n] = '\0';
+		if (n == 0) {
+			cr_assert_eq(jsonfmt_string(&b, s), 0);
+			expect_same(xstrdup("null"), &b, "empty");
+			continue;
+		}
+		cr_assert_eq(jsonfmt_string(&b, s), 0);
+		if ((j = json_string(s)) == NULL) {
+			char *fixed = fix(s);
+
+			j = json_string(fixed);
+			free(fixed);
+			cr_assert_not_null(j, "the fixed string is still refused");
+		}
+		expect_same(oracle(j), &b, "string");
+	}
+	cr_assert_eq(jsonfmt_string(&b, NULL), 0);
+	expect_same(xstrdup("null"), &b, "NULL");
+	cr_assert_eq(jsonfmt_key(&b, ""), 0);
+	expect_same(xstrdup("\"\":"), &b, "empty key");
+	buf_cleanup(&b);
+}
+
+Test(jsonfmt, reals_match_jansson)
+{
+	static const double edges[] = { 0.0, -0.0, 1.0, -1.0, 0.1, 1e15, 1e16, 1e-4, 9.9995e-5,
+		1e-5, 123456789012345.0, 1234567890123456.0, 1e300, -1e-300, 5e-324,
+		1.7976931348623157e308, 9.9995, 0.5, 2.5e-7, 1e21, 1e100 };
+	struct buf b;
+
+	buf_init(&b, BUF_MAX_DEFAULT);
+	for (size_t i = 0; i < sizeof edges / sizeof edges[0]; i++) {
+		cr_assert_eq(jsonfmt_real(&b, edges[i]), 0);
+		expect_same(oracle(json_real(edges[i])), &b, "edge real");
+	}
+	for (int i = 0; i < 300000; i++) {
+		uint64_t bits = next();
+		double v;
+
+		memcpy(&v, &bits, sizeof v);
+		if (!isfinite(v))
+			continue;
+		if (i % 2)
+			v = (double)(int64_t)(next() % 2000000000) / 1000.0 * (i % 3 ? 1 : 1e-6);
+		cr_assert_eq(jsonfmt_real(&b, v), 0);
+		expect_same(oracle(json_real(v)), &b, "real");
+	}
+	buf_cleanup(&b);
+}
+
+static void
+check_secs(struct buf *b, int64_t ms)
+{
+	cr_assert_eq(jsonfmt_secs(b, ms), 0);
+	expect_same(oracle(ms == TS_NONE || ms < 0 ? json_null() : json_real((double)ms / 1000.0)),
+		    b, "secs");
+}
+
+Test(jsonfmt, seconds_match_jansson)
+{
+	static const int64_t edges[] = { TS_NONE, -1, 0, 1, 999, 1000, 1001, 999999999999999LL,
+		1000000000000000LL, 1000000000000001LL, 9007199254740993LL, INT64_MAX,
+		1714557603123LL, 4102444800000LL };
+	struct buf b;
+
+	buf_init(&b, BUF_MAX_DEFAULT);
+	for (size_t i = 0; i < sizeof edges / sizeof edges[0]; i++)
+		check_secs(&b, edges[i]);
+	for (int64_t ms = 0; ms < 300000; ms++)
+		check_secs(&b, ms);
+	for (int i = 0; i < 400000; i++) {
+		int scale = (int)(next() % 19);
+		int64_t m = 1;
+
+		for (int k = 0; k < scale; k++)
+			m *= 10;
+		check_secs(&b, (int64_t)(next() % (uint64_t)m) - (i % 50 == 0 ? m / 2 : 0));
+	}
+	buf_cleanup(&b);
+}
+
+static void
+check_decimal(struct buf *b, const char *text)
+{
+	int rc = 0;
+	double v = strtod(text, NULL);
+	bool wrote = jsonfmt_decimal(b, text, &rc);
+
+	cr_assert_eq(rc, 0);
+	cr_assert_eq(wrote, isfinite(v) != 0, "\"%s\": written %d", text, wrote);
+	if (wrote)
+		expect_same(oracle(json_real(v)), b, text);
+	else
+		cr_assert_eq(b->len, 0, "\"%s\": wrote %s", text, buf_str(b));
+}
+
+/* the startup-cost cell is "%.6f" of dollars; anything else goes through strtod */
+Test(jsonfmt, decimal_cells_match_jansson)
+{
+	static const char *edges[] = { "0", "-0", "0.000000", "-0.000000", "12", "0.000100",
+		"0.000099", "0.0001", "0.00001", "123456789012345", "1234567890123456",
+		"12345678901234.5", "1234567890123.45", "0.123456789012345", "0.1234567890123456",
+		"0.000123456789012345", "0.0001234567890123456", "007.5", "1e5", "1.", ".5", "-",
+		"nan", "inf", "-inf", "1e999", "abc", "12abc", "+1.5", " 1", "0x10", "9.9995" };
+	struct buf b;
+	char text[400];
+
+	buf_init(&b, BUF_MAX_DEFAULT);
+	for (size_t i = 0; i < sizeof edges / sizeof edges[0]; i++)
+		check_decimal(&b, edges[i]);
+	for (int i = 0; i < 300000; i++) {
+		double v = (double)(next() % 10000000000ULL) / 1e6;
+
+		v *= pow(10.0, (double)((int)(next() % 24) - 12));
+		if (i % 7 == 0)
+			v = -v;
+		snprintf(text, sizeof text, i % 5 == 0 ? "%.3f" : "%.6f", v);
+		check_decimal(&b, text);
+	}
+	snprintf(text, sizeof text, "%.6f", 1.7976931348623157e308);
+	check_decimal(&b, text);
+	buf_cleanup(&b);
+}
+
+Test(jsonfmt, integers_match_jansson)
+{
+	struct buf b;
+
+	buf_init(&b, BUF_MAX_DEFAULT);
+	for (int i = 0; i < 100000; i++) {
+		int64_t v = (int64_t)next() >> (next() % 64);
+
+		if (i == 0)
+			v = INT64_MIN;
+		cr_assert_eq(jsonfmt_int(&b, v), 0);
+		expect_same(oracle(json_integer(v)), &b, "integer");
+	}
+	buf_cleanup(&b);
+}
+
+/* tags as jansson's object held them: a repeated key keeps its first place and takes the
+ * last value, invalid UTF-8 in a key is fixed (so two keys can become one), a NULL key is
+ * left out and a NULL value is null */
+Test(jsonfmt, task_tags_match_a_jansson_object)
+{
+	static const char *kv[][2] = { { "team", "a" }, { "env", "prod" }, { "team", "b" },
+		{ "bad\xff", "x" }, { "", NULL }, { "bad\xfe", "y" }, { NULL, "z" },
+		{ "quote\"d", "\x01" }, { "env", "" } };
+	size_t n = sizeof kv / sizeof kv[0];
+	struct task_set s;
+	struct report r;
+	struct report_options o = { .sort_col = -1 };
+	struct err err;
+	struct task t;
+	json_t *tags = json_object();
+	char *out = NULL, *want, *at;
+	size_t len;
+	FILE *f;
+
+	task_set_init(&s);
+	task_init(&t);
+	t.arn = xstrdup("arn:aws:ecs:us-east-1:1:task/c/0123456789abcdef0123456789abcdef");
+	t.ntags = n;
+	t.tags = xcalloc(n, sizeof *t.tags);
+	for (size_t i = 0; i < n; i++) {
+		t.tags[i].key = kv[i][0] ? xstrdup(kv[i][0]) : NULL;
+		t.tags[i].value = kv[i][1] ? xstrdup(kv[i][1]) : NULL;
+		if (kv[i][0] != NULL) {
+			char *key = fix(kv[i][0]);
+
+			json_object_set_new(tags, key, kv[i][1] && *kv[i][1] ?
+					    json_string(kv[i][1]) : json_null());
+			free(key);
+		}
+	}
+	task_derive(&t);
+	task_set_take(&s, &t);
+	err_clear(&err);
+	cr_assert_eq(group_key_parse("taskdef", &o.group_by, &err), 0);
+	cr_assert_eq(report_build(&r, &s, &o, &err), 0, "%s", err.msg);
+	f = open_memstream(&out, &len);
+	cr_assert_eq(jsonout_write_task_line(f, &r, &r.rows[0]), 0);
+	fclose(f);
+	want = oracle(tags);
+	at = strstr(out, "\"tags\":");
+	cr_assert_not_null(at, "%s", out);
+	cr_expect_eq(strncmp(at + 7, want, strlen(want)), 0, "want %s, got %s", want, at + 7);
+	cr_expect_str_eq(at + 7 + strlen(want), "}\n");
+	free(want);
+	free(out);
+	report_cleanup(&r);
+	group_key_cleanup(&o.group_by);
+	task_set_cleanup(&s);
+}

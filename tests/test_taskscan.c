@@ -1,0 +1,305 @@
+/* taskscan: the DOM-less reader of task state change events against the jansson path it
+ * stands in for (taskscan_diff.h: same tasks, warnings and errors, field by field): every
+ * input fixture and fuzz seed, whole and line by line, an event and a recording line that
+ * use every field taskscan reads, each of their values swapped for values of every type,
+ * and tens of thousands of random mutations of such lines. It must also really
+ * take the plain lines (a reader that always gave up would agree too). */
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ecsprof/xalloc.h"
+#include "fuzz/taskscan_diff.h"
+
+/* uses every field taskscan reads, with escapes, UTF-8, nulls and numbers of each kind */
+static const char rich[] =
+	"{\"version\":\"0\",\"id\":\"x\",\"detail-type\":\"ECS Task State Change\",\"source\":\"aws.ecs\","
+	"\"resources\":[\"arn:aws:ecs:us-east-1:1:task/c/abc\"],\"detail\":{"
+	"\"attachments\":[{\"id\":\"a1\",\"type\":\"eni\",\"status\":\"ATTACHED\",\"details\":["
+	"{\"name\":\"subnetId\",\"value\":\"subnet-1\"},{\"name\":\"PUBLICipv4Address\",\"value\":\"1.2.3.4\"}]},"
+	"{\"type\":\"other\",\"details\":[{\"name\":\"publicIp\",\"value\":\"9.9.9.9\"}]},7,[]],"
+	"\"attributes\":[{\"name\":\"ecs.cpu-architecture\",\"value\":5},{\"value\":\"arm64\",\"name\":\"ecs.cpu-architecture\"},"
+	"{\"name\":\"ecs.cpu-architecture\",\"value\":\"x86_64\"}],"
+	"\"availabilityZone\":\"us-east-1a\",\"clusterArn\":\"arn:aws:ecs:us-east-1:1:cluster/c\","
+	"\"containers\":[{\"name\":\"web\",\"image\":\"r/web:v1\",\"imageDigest\":\"sha256:00\",\"lastStatus\":\"STOPPED\","
+	"\"reason\":\"Essential \\\"container\\\" exited\\n\\ttab \\/ caf\xc3\xa9 \xf0\x9f\x98\x80\",\"exitCode\":-137,"
+	"\"healthStatus\":\"UNHEALTHY\",\"networkInterfaces\":[{\"a\":null}]},"
+	"{\"name\":\"side\",\"image\":null,\"exitCode\":null,\"healthStatus\":3,\"cpu\":\"0\"}],"
+	"\"cpu\":\"256\",\"createdAt\":\"2024-05-01T10:00:00.123Z\",\"connectivityAt\":1714557601,"
+	"\"pullStartedAt\":1714557602.5,\"pullStoppedAt\":1.7145576035e9,\"startedAt\":\"2024-05-01T10:00:09+02:00\","
+	"\"stoppingAt\":null,\"stoppedAt\":\"2024-05-01T10:05:00Z\",\"desiredStatus\":\"STOPPED\","
+	"\"enableExecuteCommand\":false,\"ephemeralStorage\":{\"sizeInGiB\":20},\"group\":\"service:web\","
+	"\"launchType\":\"FARGATE\",\"lastStatus\":\"STOPPED\",\"memory\":\"512\",\"overrides\":{\"containerOverrides\":[{\"name\":\"web\",\"x\":[1,-2.5e-3,true,null,{}]}]},"
+	"\"platformVersion\":\"1.4.0\",\"startedBy\":\"ecs-svc/1\",\"stopCode\":\"EssentialContainerExited\","
+	"\"stoppedReason\":\"Task failed \\u00e9 health\",\"tags\":[{\"key\":\"team\",\"value\":\"pay\"},{\"key\":\"k\",\"value\":null}],"
+	"\"taskArn\":\"arn:aws:ecs:us-east-1:1:task/c/abc\",\"taskDefinitionArn\":\"arn:aws:ecs:us-east-1:1:task-definition/web:7\","
+	"\"updatedAt\":\"2024-05-01T10:05:00Z\",\"version\":4,\"healthStatus\":\"UNKNOWN\"}}";
+
+/* rich (without its \u escape) as an event, or its detail as a recording's task line */
+static char *
+rich_line(bool record)
+{
+	char *plain = xstrdup(rich), *line;
+	const char *detail;
+
+	memcpy(strstr(plain, "\\u00e9"), "  e   ", 6);
+	if (!record)
+		return plain;
+	detail = strstr(plain, "\"detail\":{") + 9;
+	line = xasprintf("{\"ecsprof\":\"record/1\",\"fetched_at\":\"2024-05-01T10:06:00Z\","
+			 "\"healthy_at\":\"2024-05-01T10:00:20.5Z\",\"healthy_resolution_ms\":2500,"
+			 "\"task\":%.*s}", (int)(strlen(detail) - 1), detail);
+	free(plain);
+	return line;
+}
+
+static size_t
+check(const char *what, const char *data, size_t len)
+{
+	size_t scanned;
+	/* exactly len bytes of heap, so the sanitizer run sees a read past the end */
+	char *copy = xmalloc(len ? len : 1);
+	const char *why;
+
+	memcpy(copy, data, len);
+	why = taskscan_diff(copy, len, &scanned);
+	cr_assert_null(why, "%s: taskscan and jansson differ: %s\n  input: %.*s", what, why,
+		       (int)(len < 600 ? len : 600), data);
+	free(copy);
+	return scanned;
+}
+
+static char *
+slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *data;
+	long n;
+
+	cr_assert_not_null(f, "%s", path);
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	data = xmalloc((size_t)n + 1);
+	cr_assert_eq(fread(data, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	*len = (size_t)n;
+	return data;
+}
+
+/* each file whole and each of its lines; returns the lines taskscan took */
+static size_t
+check_dir(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	size_t scanned = 0, files = 0;
+
+	cr_assert_not_null(d, "%s", dir);
+	while ((e = readdir(d)) != NULL) {
+		char path[1024];
+		size_t len;
+		char *data;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+		data = slurp(path, &len);
+		files++;
+		scanned += check(path, data, len);
+		for (const char *p = data, *end = data + len; p < end;) {
+			const char *nl = memchr(p, '\n', (size_t)(end - p));
+			size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+
+			check(path, p, n);
+			p += n + 1;
+		}
+		free(data);
+	}
+	closedir(d);
+	cr_assert_gt(files, 0, "%s: no files", dir);
+	return scanned;
+}
+
+Test(taskscan, fixtures_and_fuzz_seeds_agree_with_jansson)
+{
+	size_t scanned = check_dir(FIXTURE_DIR "/input") + check_dir(TESTS_DIR "/fuzz/corpus/input") +
+			 check_dir(FIXTURE_DIR "/live");
+
+	cr_expect_gt(scanned, 10, "taskscan took only %zu lines of the fixtures", scanned);
+}
+
+Test(taskscan, every_field_agrees_with_jansson_and_is_taken)
+{
+	char *two = xasprintf("%s\n\n  %s \r\n", rich, rich);
+
+	cr_assert_eq(check("rich", rich, strlen(rich)), 0,
+		     "a \\u escape must send the line to jansson");
+	/* without the \u escape taskscan takes it (and still agrees) */
+	char *plain = xstrdup(rich), *u = strstr(plain, "\\u00e9");
+
+	memcpy(u, "  e   ", 6);
+	cr_assert_eq(check("rich without \\u", plain, strlen(plain)), 1);
+	free(two);
+	two = xasprintf("%s\n\n  %s \r\n", plain, plain);
+	cr_assert_eq(check("two rich lines", two, strlen(two)), 2);
+	free(two);
+	free(plain);
+	plain = rich_line(true);
+	cr_assert_eq(check("rich recording line", plain, strlen(plain)), 1);
+	free(plain);
+}
+
+static uint64_t rng = 0x2545f4914f6cdd1dULL;
+
+static uint64_t
+next(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng;
+}
+
+/* One random edit of s (in place, within cap): a byte changed to one JSON cares about, a
+ * byte deleted or inserted, or a span copied elsewhere (repeated keys, nested values). */
+static size_t
+mutate(char *s, size_t n, size_t cap)
+{
+	static const char alphabet[] = "{}[]\":,\\ntrue0-1.5e9Z\xc3\xa9\xff\x01 \"detail\"\"version\":"
+		"null\"taskArn\":\"x\",";
+	size_t at = n ? next() % n : 0;
+
+	switch (next() % 4) {
+	case 0:
+		if (n > 0)
+			s[at] = alphabet[next() % (sizeof alphabet - 1)];
+		break;
+	case 1:
+		if (n > 0) {
+			memmove(s + at, s + at + 1, n - at - 1);
+			n--;
+		}
+		break;
+	case 2:
+		if (n + 1 < cap) {
+			memmove(s + at + 1, s + at, n - at);
+			s[at] = alphabet[next() % (sizeof alphabet - 1)];
+			n++;
+		}
+		break;
+	default: {
+		size_t from = n ? next() % n : 0, len = 1 + next() % 40, to = n ? next() % n : 0;
+
+		if (from + len > n)
+			len = n - from;
+		if (n + len < cap && len > 0) {
+			char tmp[64];
+
+			memcpy(tmp, s + from, len);
+			memmove(s + to + len, s + to, n - to);
+			memcpy(s + to, tmp, len);
+			n += len;
+		}
+		break;
+	}
+	}
+	return n;
+}
+
+Test(taskscan, mutated_events_agree_with_jansson)
+{
+	size_t len, cap = 16384, scanned = 0;
+	char *events = slurp(FIXTURE_DIR "/input/events.jsonl", &len), *plain = rich_line(false);
+	char *record = rich_line(true);
+	const char *seeds[8];
+	size_t nseeds = 0;
+	char *buf = xmalloc(cap);
+
+	seeds[nseeds++] = plain;
+	seeds[nseeds++] = record;
+	for (char *p = events; nseeds < 8 && p < events + len;) {
+		char *nl = memchr(p, '\n', (size_t)(events + len - p));
+
+		if (nl == NULL)
+			break;
+		*nl = '\0';
+		seeds[nseeds++] = p;
+		p = nl + 1;
+	}
+	for (int i = 0; i < 40000; i++) {
+		const char *seed = seeds[(size_t)i % nseeds];
+		size_t n = strlen(seed), edits = 1 + next() % 3;
+
+		cr_assert_lt(n, cap / 2);
+		memcpy(buf, seed, n);
+		for (size_t k = 0; k < edits; k++)
+			n = mutate(buf, n, cap / 2);
+		scanned += check("mutation", buf, n);
+	}
+	/* most single edits of a line still leave a valid event that taskscan takes */
+	cr_expect_gt(scanned, 4000, "taskscan took only %zu of 40000 mutated lines", scanned);
+	free(buf);
+	free(plain);
+	free(record);
+	free(events);
+}
+
+/* the end of the JSON value at s (strings, nesting; enough for the lines above) */
+static const char *
+value_end(const char *s)
+{
+	int depth = 0;
+
+	do {
+		if (*s == '"') {
+			for (s++; *s != '"'; s++)
+				if (*s == '\\')
+					s++;
+		} else if (*s == '{' || *s == '[') {
+			depth++;
+		} else if (*s == '}' || *s == ']') {
+			depth--;
+		}
+		s++;
+	} while (depth > 0 || (*s != ',' && *s != '}' && *s != ']' && depth == 0 &&
+			       s[-1] != '"' && s[-1] != '}' && s[-1] != ']'));
+	return s;
+}
+
+/* every value of the line (each "key": in it) swapped for values of every type */
+Test(taskscan, every_value_of_every_type_agrees_with_jansson)
+{
+	static const char *values[] = { "null", "0", "-1", "7", "1.5", "-0.0", "1e3", "2147483648",
+		"-2147483649", "123456789012345678", "1234567890123456789", "1e400", "true",
+		"false", "\"\"", "\"s\"", "\"eni\"", "\"ElasticNetworkInterface\"",
+		"\"2024-05-01T10:00:00Z\"", "\"1714557600\"", "\"ecs.cpu-architecture\"",
+		"\"publicIp\"", "\"ECS Task State Change\"", "\"a\\u0041\"", "\"\\ttab\"", "[]",
+		"{}", "[{}]", "[1]", "[null]", "{\"name\":\"x\"}", "[{\"name\":\"publicIp\",\"value\":\"1\"}]",
+		"[{\"type\":\"eni\",\"details\":[{\"name\":\"publicIp\",\"value\":\"\"}]}]" };
+	size_t scanned = 0, cases = 0;
+
+	for (int record = 0; record < 2; record++) {
+		char *plain = rich_line(record);
+
+		for (const char *k = strstr(plain, "\":"); k != NULL; k = strstr(k + 2, "\":")) {
+			const char *v = k + 2, *e = value_end(v);
+
+			for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
+				char *line = xasprintf("%.*s%s%s", (int)(v - plain), plain,
+						       values[i], e);
+
+				scanned += check("swapped value", line, strlen(line));
+				cases++;
+				free(line);
+			}
+		}
+		free(plain);
+	}
+	cr_expect_gt(cases, 4000);
+	cr_expect_gt(scanned, cases / 4, "taskscan took %zu of %zu", scanned, cases);
+}
