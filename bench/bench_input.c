@@ -15,6 +15,7 @@ main(int argc, char **argv)
 	struct input_stats st;
 	struct err err;
 	char secs[4][32];
+	struct input_options o = { 0 };
 	int rc = 0;
 
 	if (argc < 2) {
@@ -22,14 +23,15 @@ main(int argc, char **argv)
 		return 2;
 	}
 	/* BENCH_THREADS=N BENCH_CHUNK=BYTES: compare parser settings */
-	if (getenv("BENCH_THREADS") != NULL || getenv("BENCH_CHUNK") != NULL)
-		input_set_tuning(getenv("BENCH_THREADS") ? (unsigned)strtoul(getenv("BENCH_THREADS"),
-		    NULL, 10) : 0, getenv("BENCH_CHUNK") ? strtoul(getenv("BENCH_CHUNK"), NULL, 10) : 0);
+	if (getenv("BENCH_THREADS") != NULL)
+		o.threads = (unsigned)strtoul(getenv("BENCH_THREADS"), NULL, 10);
+	if (getenv("BENCH_CHUNK") != NULL)
+		o.chunk_bytes = strtoul(getenv("BENCH_CHUNK"), NULL, 10);
 	task_set_init(&set);
 	memset(&st, 0, sizeof st);
 	err_clear(&err);
 	for (int i = 1; i < argc && rc == 0; i++) {
-		if (input_read_file(argv[i], &set, &st, &err) != 0) {
+		if (input_read_file_with(argv[i], &o, &set, &st, &err) != 0) {
 			fprintf(stderr, "ecsprof: %s\n", err.msg);
 			rc = err_exit_status(err.code);
 		}

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ecsprof/input.h"
+#include "ecsprof/log.h"
 #include "ecsprof/xalloc.h"
 
 #define FX(name) FIXTURE_DIR "/input/" name
@@ -24,6 +25,7 @@ collect(void *ctx, const char *line)
 static struct task_set set;
 static struct input_stats st;
 static struct err err;
+static struct input_options opts;   /* per call: warnings to collect(), tuning per test */
 
 static void
 setup(void)
@@ -32,8 +34,7 @@ setup(void)
 	memset(&st, 0, sizeof st);
 	err_clear(&err);
 	nwarnings = 0;
-	input_set_warn(collect, NULL);
-	input_set_tuning(0, 0);
+	opts = (struct input_options){ .warn = collect };
 }
 
 static void
@@ -42,7 +43,7 @@ teardown(void)
 	task_set_cleanup(&set);
 	for (size_t i = 0; i < nwarnings; i++)
 		free(warnings[i]);
-	input_set_warn(NULL, NULL);
+	log_set_sink(NULL, NULL);
 }
 
 static struct task *
@@ -68,7 +69,7 @@ warning_with(const char *a, const char *b)
 static int
 read_fx(const char *path)
 {
-	return input_read_file(path, &set, &st, &err);
+	return input_read_file_with(path, &opts, &set, &st, &err);
 }
 
 TestSuite(input, .init = setup, .fini = teardown);
@@ -209,14 +210,16 @@ Test(input, json_lines_events_dedup_out_of_order)
 Test(input, json_lines_threads_give_the_same_result)
 {
 	/* tiny chunks: every line a chunk of its own, parsed on 3 threads */
-	input_set_tuning(3, 16);
+	opts.threads = 3;
+	opts.chunk_bytes = 16;
 	cr_assert_eq(read_fx(FX("events.jsonl")), 0, "%s", err.msg);
 	check_events_jsonl();
 }
 
 Test(input, json_lines_one_thread)
 {
-	input_set_tuning(1, 64);
+	opts.threads = 1;
+	opts.chunk_bytes = 64;
 	cr_assert_eq(read_fx(FX("events.jsonl")), 0, "%s", err.msg);
 	check_events_jsonl();
 }
@@ -276,7 +279,7 @@ Test(input, mixed_files_merge_by_arn)
 Test(input, stdin_is_dash)
 {
 	cr_assert_not_null(freopen(FX("event_array.json"), "r", stdin));
-	cr_assert_eq(input_read_file("-", &set, &st, &err), 0, "%s", err.msg);
+	cr_assert_eq(input_read_file_with("-", &opts, &set, &st, &err), 0, "%s", err.msg);
 	cr_assert_eq(set.len, 1);
 	cr_expect_str_eq(set.tasks[0].source, "-");
 }
@@ -286,8 +289,8 @@ Test(input, memory_and_byte_order_mark)
 	const char doc[] = "\xef\xbb\xbf{\"taskArn\":\"arn:aws:ecs:r:1:task/c/m1\",\"createdAt\":1}";
 	const char pretty[] = "\xef\xbb\xbf[\n{\"taskArn\":\"arn:aws:ecs:r:1:task/c/m2\"}\n]\n";
 
-	cr_assert_eq(input_read_mem("mem", doc, sizeof doc - 1, &set, &st, &err), 0, "%s", err.msg);
-	cr_assert_eq(input_read_mem("mem", pretty, sizeof pretty - 1, &set, &st, &err), 0, "%s",
+	cr_assert_eq(input_read_mem_with("mem", doc, sizeof doc - 1, &opts, &set, &st, &err), 0, "%s", err.msg);
+	cr_assert_eq(input_read_mem_with("mem", pretty, sizeof pretty - 1, &opts, &set, &st, &err), 0, "%s",
 	    err.msg);
 	cr_expect_eq(set.len, 2);
 	cr_expect_eq(find_id("m1")->ts[TS_CREATED], 1000);
@@ -349,7 +352,8 @@ Test(input, malformed_json_line_names_the_file_line)
 
 Test(input, malformed_json_line_threaded)
 {
-	input_set_tuning(2, 8);
+	opts.threads = 2;
+	opts.chunk_bytes = 8;
 	cr_assert_eq(read_fx(FX("bad_line.jsonl")), -1);
 	cr_expect(strstr(err.msg, FX("bad_line.jsonl") ":3:74: malformed JSON") == err.msg, "%s",
 	    err.msg);
@@ -416,7 +420,7 @@ Test(input, missing_file)
 
 Test(input, empty_input_warns)
 {
-	cr_assert_eq(input_read_mem("empty", " \n\n", 3, &set, &st, &err), 0);
+	cr_assert_eq(input_read_mem_with("empty", " \n\n", 3, &opts, &set, &st, &err), 0);
 	cr_expect_eq(set.len, 0);
 	cr_expect(warning_with("empty: empty input", NULL) == 0);
 }
@@ -425,7 +429,7 @@ static void
 expect_parse_error(const char *data, size_t len, const char *what)
 {
 	err_clear(&err);
-	cr_expect_eq(input_read_mem("m", data, len, &set, &st, &err), -1, "accepted: %s", what);
+	cr_expect_eq(input_read_mem_with("m", data, len, &opts, &set, &st, &err), -1, "accepted: %s", what);
 	cr_expect_eq(err.code, ERR_PARSE, "%s", what);
 	cr_expect(strncmp(err.msg, "m:1:", 4) == 0, "%s: %s", what, err.msg);
 	for (const char *p = err.msg; *p; p++)
@@ -459,7 +463,7 @@ Test(input, deep_nesting)
 	for (size_t i = 1; i < n; i += 1000)
 		s[i] = '\n';
 	err_clear(&err);
-	cr_expect_eq(input_read_mem("m", s, 2 * n, &set, &st, &err), -1);
+	cr_expect_eq(input_read_mem_with("m", s, 2 * n, &opts, &set, &st, &err), -1);
 	free(s);
 }
 
@@ -471,7 +475,7 @@ Test(input, huge_string_field)
 
 	memset(s + off, 'x', n);
 	memcpy(s + off + n, "\"}\n{\"taskArn\":\"arn:small\"}\n", 28);
-	cr_assert_eq(input_read_mem("m", s, (size_t)off + n + 27, &set, &st, &err), 0, "%s", err.msg);
+	cr_assert_eq(input_read_mem_with("m", s, (size_t)off + n + 27, &opts, &set, &st, &err), 0, "%s", err.msg);
 	cr_expect_eq(set.len, 1);
 	cr_expect(warning_with("m:1: skipped task arn:big: stoppedReason: a string of", "limit") == 0);
 	free(s);
@@ -486,7 +490,40 @@ Test(input, line_too_long)
 	memset(s, ' ', n);
 	memcpy(s, first, sizeof first - 1);
 	s[n - 1] = ']';
-	cr_assert_eq(input_read_mem("m", s, n, &set, &st, &err), -1);
+	cr_assert_eq(input_read_mem_with("m", s, n, &opts, &set, &st, &err), -1);
 	cr_expect(strstr(err.msg, "m:2: a line longer than 64 MiB") != NULL, "%s", err.msg);
 	free(s);
+}
+
+/* log.c's sink: what reached log_warn */
+static void
+log_collect(enum log_level level, const char *line, void *ctx)
+{
+	(void)ctx;
+	if (level == LOG_WARN)
+		collect(NULL, line);
+}
+
+Test(input, warnings_default_to_log_c)
+{
+	log_set_sink(log_collect, NULL);
+	/* no options: the warning goes through log_warn, not straight to stderr */
+	cr_assert_eq(input_read_mem("empty", " \n", 2, &set, &st, &err), 0);
+	cr_expect_eq(nwarnings, 1);
+	cr_expect(warning_with("empty: empty input", NULL) == 0);
+}
+
+Test(input, options_are_per_call)
+{
+	static const char doc[] = "\n";
+	struct input_options quiet = { .warn = collect, .threads = 2, .chunk_bytes = 8 };
+
+	log_set_sink(log_collect, NULL);
+	cr_assert_eq(input_read_mem_with("one", doc, 1, &quiet, &set, &st, &err), 0);
+	cr_expect_eq(nwarnings, 1);
+	/* the next call without options is not affected by the last one's */
+	cr_assert_eq(input_read_mem("two", doc, 1, &set, &st, &err), 0);
+	cr_expect_eq(nwarnings, 2);
+	cr_expect(warning_with("one: empty input", NULL) == 0);
+	cr_expect(warning_with("two: empty input", NULL) == 1);
 }

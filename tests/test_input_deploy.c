@@ -6,6 +6,7 @@
 
 #include "ecsprof/input.h"
 #include "ecsprof/input_deploy.h"
+#include "ecsprof/log.h"
 #include "ecsprof/xalloc.h"
 
 static char warned[512];
@@ -19,18 +20,26 @@ keep_warning(void *ctx, const char *line)
 	nwarned++;
 }
 
+/* the deployment reader warns through log.c: its sink sees the lines */
+static void
+log_keep(enum log_level level, const char *line, void *ctx)
+{
+	if (level == LOG_WARN)
+		keep_warning(ctx, line);
+}
+
 static void
 setup(void)
 {
 	warned[0] = '\0';
 	nwarned = 0;
-	input_set_warn(keep_warning, NULL);
+	log_set_sink(log_keep, NULL);
 }
 
 static void
 teardown(void)
 {
-	input_set_warn(NULL, NULL);
+	log_set_sink(NULL, NULL);
 }
 
 TestSuite(input_deploy, .init = setup, .fini = teardown);

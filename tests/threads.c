@@ -219,10 +219,10 @@ threaded_reader(void)
 			 "\"RUNNING\",\"createdAt\":%d.5,\"startedAt\":%d.75,\"version\":%d}\n", i,
 			 1714557600 + i, 1714557610 + i, 1 + i % 3);
 	task_set_init(&set);
-	input_set_tuning(4, 4096);   /* many small chunks over 4 threads */
 	err_clear(&err);
-	rc = input_read_mem("threads.jsonl", buf_str(&b), b.len, &set, &st, &err);
-	input_set_tuning(0, 0);
+	/* many small chunks over 4 threads */
+	rc = input_read_mem_with("threads.jsonl", buf_str(&b), b.len,
+	    &(struct input_options){ .threads = 4, .chunk_bytes = 4096 }, &set, &st, &err);
 	ok(rc == 0 && set.len == 4000 && st.tasks == 4000, "JSON Lines over 4 threads: every task");
 	task_set_cleanup(&set);
 	buf_cleanup(&b);

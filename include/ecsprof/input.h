@@ -29,15 +29,19 @@ struct input_stats {
 #define INPUT_MAX_DOC    ((size_t)1 << 30)    /* one whole (non-JSON-Lines) document */
 #define INPUT_MAX_STRING ((size_t)1 << 20)    /* one string field kept in a task */
 
-/* Where warnings go: one line each, "FILE:LINE: what" without a trailing newline. The
- * default (fn NULL) prints "ecsprof: warning: <line>" on stderr. Warnings are delivered
- * from the calling thread, in input order. */
+/* Where warnings go: one line each, "FILE:LINE: what" without a trailing newline.
+ * Warnings are delivered from the calling thread, in input order. */
 typedef void input_warn_fn(void *ctx, const char *line);
-void input_set_warn(input_warn_fn *fn, void *ctx);
 
-/* Tuning, for tests and the benchmark: JSON Lines parser threads (0 = one per CPU, at most
- * 4) and the chunk size handed to each (0 = 1 MiB). Results do not depend on either. */
-void input_set_tuning(unsigned threads, size_t chunk_bytes);
+/* How one read call behaves; a NULL options pointer (or a zeroed struct) means the
+ * defaults. Nothing here outlives the call: no process-wide state is set. */
+struct input_options {
+	input_warn_fn *warn;    /* NULL: log_warn() ("ecsprof: warning: <line>" on stderr) */
+	void *warn_ctx;
+	/* tuning, for tests and the benchmark; results do not depend on either */
+	unsigned threads;       /* JSON Lines parser threads: 0 = one per CPU, at most 4 */
+	size_t chunk_bytes;     /* the chunk handed to each: 0 = 1 MiB */
+};
 
 /* Reads one file; path "-" is stdin. task->source is path as given. Returns -1 with
  * "FILE:LINE:COLUMN: ..." in err for malformed JSON, an unknown shape, a file without any
@@ -48,6 +52,12 @@ int input_read_file(const char *path, struct task_set *set, struct input_stats *
 /* The same on bytes in memory; name is used as the source and in messages. */
 int input_read_mem(const char *name, const char *data, size_t len, struct task_set *set,
     struct input_stats *st, struct err *err);
+/* The same two with options o (NULL: the defaults). */
+int input_read_file_with(const char *path, const struct input_options *o,
+    struct task_set *set, struct input_stats *st, struct err *err);
+int input_read_mem_with(const char *name, const char *data, size_t len,
+    const struct input_options *o, struct task_set *set, struct input_stats *st,
+    struct err *err);
 /* One raw DescribeTasks task object (as the live client receives it): parsed, stamped
  * with source and fetched_at_ms (TS_NONE if unknown) and taken into the set. */
 int input_parse_task_json(const char *json, size_t len, const char *source,

@@ -114,10 +114,7 @@ sectlist_get(struct sectlist *l, const char *name)
 
 	if (s != NULL)
 		return s;
-	if (l->n == l->cap) {
-		l->cap = l->cap ? 2 * l->cap : 8;
-		l->v = xreallocarray(l->v, l->cap, sizeof *l->v);
-	}
+	l->v = xgrow(l->v, l->n + 1, &l->cap, sizeof *l->v);
 	s = &l->v[l->n++];
 	memset(s, 0, sizeof *s);
 	s->name = xstrdup(name);
@@ -142,10 +139,7 @@ section_set(struct section *s, const char *key, const char *value)
 	struct prop *p = section_find(s, key);
 
 	if (p == NULL) {
-		if (s->nprops == s->cap) {
-			s->cap = s->cap ? 2 * s->cap : 8;
-			s->props = xreallocarray(s->props, s->cap, sizeof *s->props);
-		}
+		s->props = xgrow(s->props, s->nprops + 1, &s->cap, sizeof *s->props);
 		p = &s->props[s->nprops++];
 		memset(p, 0, sizeof *p);
 		p->key = xstrdup(key);

@@ -8,6 +8,7 @@
 
 #include "awsjson.h"
 #include "ecsprof/buf.h"
+#include "ecsprof/xmlscan.h"
 
 /* Codes every JSON-protocol service shares, then each service's own (a service adds its
  * rows here). */
@@ -34,43 +35,6 @@ static const struct {
 	{ "ServiceNotFoundException", "check --service, --cluster and --region", ERR_AWS },
 	{ "InvalidParameterException", "check the SELECT options", ERR_AWS },
 };
-
-static void
-xml_text(const char *body, const char *tag, char *out, size_t size)
-{
-	char open[32], close[32];
-	const char *p, *e;
-	struct buf b;
-
-	out[0] = '\0';
-	snprintf(open, sizeof open, "<%s>", tag);
-	snprintf(close, sizeof close, "</%s>", tag);
-	if ((p = strstr(body, open)) == NULL)
-		return;
-	p += strlen(open);
-	if ((e = strstr(p, close)) == NULL)
-		return;
-	buf_init(&b, size);
-	while (p < e) {
-		static const struct { const char *ent; char c; } ents[] = {
-			{ "&amp;", '&' }, { "&lt;", '<' }, { "&gt;", '>' },
-			{ "&quot;", '"' }, { "&apos;", '\'' },
-		};
-		size_t i;
-
-		for (i = 0; i < sizeof ents / sizeof ents[0]; i++)
-			if (strncmp(p, ents[i].ent, strlen(ents[i].ent)) == 0)
-				break;
-		if (i < sizeof ents / sizeof ents[0]) {
-			buf_addc(&b, ents[i].c);
-			p += strlen(ents[i].ent);
-		} else {
-			buf_addc(&b, *p++);
-		}
-	}
-	snprintf(out, size, "%s", buf_str(&b));
-	buf_cleanup(&b);
-}
 
 /* Printable one-line excerpt of an unknown body. */
 static void
@@ -106,7 +70,7 @@ awsjson_error(const struct awsjson_service *svc, const char *op,
 		if (m != NULL)
 			snprintf(message, sizeof message, "%s", m);
 	} else {
-		xml_text(buf_str(&resp->body), "Message", message, sizeof message);
+		xmlscan_text(buf_str(&resp->body), "Message", message, sizeof message);
 	}
 	json_decref(root);
 	for (char *p = message; *p; p++)

@@ -10,48 +10,24 @@
 #include "ecsprof/sigv4.h"
 #include "ecsprof/timeutil.h"
 #include "ecsprof/xalloc.h"
+#include "ecsprof/xmlscan.h"
 
 #define STS_TIMEOUT_MS 30000
 
-/* Text of the first <tag>...</tag> after from, entities decoded; NULL when absent. */
+/* Text of the first <tag>...</tag> after from, entities decoded, in memory the caller
+ * frees with creds_free_secret (one allocation, so no unwiped copy is left); NULL when
+ * absent. */
 static char *
 xml_text(const char *from, const char *tag)
 {
-	char open[64], close[64];
-	const char *s, *e;
+	const char *v;
+	size_t len = 0;
 	struct buf b;
 
-	snprintf(open, sizeof open, "<%s>", tag);
-	snprintf(close, sizeof close, "</%s>", tag);
-	s = strstr(from, open);
-	if (s == NULL)
+	if ((v = xmlscan_find(from, tag, &len)) == NULL)
 		return NULL;
-	s += strlen(open);
-	e = strstr(s, close);
-	if (e == NULL)
-		return NULL;
-	creds_buf_secret(&b, (size_t)(e - s));
-	while (s < e) {
-		static const struct { const char *ent; char c; } ents[] = {
-			{ "&amp;", '&' }, { "&lt;", '<' }, { "&gt;", '>' }, { "&quot;", '"' },
-			{ "&apos;", '\'' },
-		};
-		bool done = false;
-
-		if (*s == '&') {
-			for (size_t i = 0; i < sizeof ents / sizeof ents[0]; i++) {
-				size_t n = strlen(ents[i].ent);
-				if ((size_t)(e - s) >= n && strncmp(s, ents[i].ent, n) == 0) {
-					buf_addc(&b, ents[i].c);
-					s += n;
-					done = true;
-					break;
-				}
-			}
-		}
-		if (!done)
-			buf_addc(&b, *s++);
-	}
+	creds_buf_secret(&b, len);
+	xmlscan_decode(v, len, &b);
 	return buf_take(&b);
 }
 

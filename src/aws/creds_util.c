@@ -295,10 +295,7 @@ jp_add(struct jp *p, const char *key, struct buf *val, bool is_string)
 {
 	struct creds_json *j = p->out;
 
-	if (j->n == j->cap) {
-		j->cap = j->cap ? j->cap * 2 : 8;
-		j->items = xreallocarray(j->items, j->cap, sizeof *j->items);
-	}
+	j->items = xgrow(j->items, j->n + 1, &j->cap, sizeof *j->items);
 	j->items[j->n].key = xstrdup(key);
 	j->items[j->n].value = buf_take(val);
 	j->items[j->n].is_string = is_string;

@@ -123,10 +123,7 @@ ecs_list_clusters(struct ecs_client *c, char ***names, size_t *n, struct err *er
 		json_array_foreach(arns, i, v) {
 			if (!json_is_string(v))
 				continue;
-			if (*n == cap) {
-				cap = cap ? cap * 2 : 16;
-				*names = xreallocarray(*names, cap, sizeof **names);
-			}
+			*names = xgrow(*names, *n + 1, &cap, sizeof **names);
 			(*names)[(*n)++] = xstrdup(after_slash(json_string_value(v)));
 		}
 		if (json_is_string(json_object_get(resp, "nextToken")))

@@ -12,6 +12,7 @@
 #include "ecsprof/log.h"
 #include "ecsprof/timeutil.h"
 #include "ecsprof/xalloc.h"
+#include "ecsprof/xmlscan.h"
 
 #define DEFAULT_ATTEMPTS 3
 #define DEFAULT_BASE_MS 100
@@ -119,23 +120,6 @@ json_scan_string(const char *body, const char *key, size_t *len)
 	return NULL;
 }
 
-static const char *
-xml_scan(const char *body, const char *tag, size_t *len)
-{
-	char open[32], close[32];
-	const char *p, *e;
-
-	snprintf(open, sizeof open, "<%s>", tag);
-	snprintf(close, sizeof close, "</%s>", tag);
-	if ((p = strstr(body, open)) == NULL)
-		return NULL;
-	p += strlen(open);
-	if ((e = strstr(p, close)) == NULL)
-		return NULL;
-	*len = (size_t)(e - p);
-	return p;
-}
-
 int
 http_aws_error_code(const struct http_response *r, char *out, size_t size)
 {
@@ -156,7 +140,7 @@ http_aws_error_code(const struct http_response *r, char *out, size_t size)
 	if (v == NULL)
 		v = json_scan_string(body, "Code", &len);
 	if (v == NULL)
-		v = xml_scan(body, "Code", &len);
+		v = xmlscan_find(body, "Code", &len);
 	if (v == NULL)
 		return -1;
 	sanitise_code(v, len, out, size);

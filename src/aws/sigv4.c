@@ -248,10 +248,7 @@ normalize_path(const char *p, size_t n)
 			if (last)
 				trailing = true;
 		} else {
-			if (nseg == cap) {
-				cap *= 2;
-				seg = xreallocarray(seg, cap, sizeof *seg);
-			}
+			seg = xgrow(seg, nseg + 1, &cap, sizeof *seg);
 			seg[nseg].s = p + i;
 			seg[nseg].n = len;
 			nseg++;
@@ -309,10 +306,7 @@ canonical_query(struct buf *cr, const char *q, size_t n)
 			j++;
 		if (j > i) {
 			const char *eq = memchr(q + i, '=', j - i);
-			if (np == cap) {
-				cap *= 2;
-				ps = xreallocarray(ps, cap, sizeof *ps);
-			}
+			ps = xgrow(ps, np + 1, &cap, sizeof *ps);
 			if (eq != NULL) {
 				ps[np].key = encode_component(q + i, (size_t)(eq - (q + i)));
 				ps[np].value = encode_component(eq + 1, (size_t)(q + j - eq - 1));

@@ -344,10 +344,11 @@ poll_take(void *arg, const char *json, size_t len, int64_t fetched_at_ms, struct
 			xt->done = true;
 	}
 	task_set_cleanup(&one);
-	if (p->n == p->cap) {
-		p->cap = p->cap ? p->cap * 2 : 16;
-		p->raw = xreallocarray(p->raw, p->cap, sizeof *p->raw);
-		p->at = xreallocarray(p->at, p->cap, sizeof *p->at);
+	if (p->n == p->cap) {   /* two arrays, one capacity: grow both to the same */
+		size_t cap = p->cap;
+
+		p->raw = xgrow(p->raw, p->n + 1, &cap, sizeof *p->raw);
+		p->at = xgrow(p->at, p->n + 1, &p->cap, sizeof *p->at);
 	}
 	p->raw[p->n] = xstrndup(json, len);
 	p->at[p->n++] = fetched_at_ms;

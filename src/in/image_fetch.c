@@ -733,8 +733,7 @@ image_fetch_want(struct image_fetch *f, const char *image, const char *digest,
 	if (f->njobs == f->jcap) {
 		size_t old = f->jcap;
 
-		f->jcap = f->jcap ? f->jcap * 2 : 16;
-		f->jobs = xreallocarray(f->jobs, f->jcap, sizeof *f->jobs);
+		f->jobs = xgrow(f->jobs, f->njobs + 1, &f->jcap, sizeof *f->jobs);
 		memset(f->jobs + old, 0, (f->jcap - old) * sizeof *f->jobs);
 	}
 	j = &f->jobs[f->njobs++];

@@ -10,6 +10,7 @@
 
 #include "ecsprof/buf.h"
 #include "ecsprof/input.h"
+#include "ecsprof/log.h"
 #include "ecsprof/timeutil.h"
 #include "ecsprof/xalloc.h"
 #include "ecsprof/image.h"
@@ -22,27 +23,13 @@
 
 /* ---- warnings -------------------------------------------------------------------- */
 
-static void
-warn_stderr(void *ctx, const char *line)
-{
-	(void)ctx;
-	fprintf(stderr, "ecsprof: warning: %s\n", line);
-}
-
-static input_warn_fn *warn_fn = warn_stderr;
-static void *warn_ctx;
-
 void
-input_set_warn(input_warn_fn *fn, void *ctx)
+input_warn(const struct fstate *f, const char *line)
 {
-	warn_fn = fn ? fn : warn_stderr;
-	warn_ctx = fn ? ctx : NULL;
-}
-
-void
-input_warn(const char *line)
-{
-	warn_fn(warn_ctx, line);
+	if (f->opts->warn != NULL)
+		f->opts->warn(f->opts->warn_ctx, line);
+	else
+		log_warn("%s", line);
 }
 
 /* ---- results of parsing one document -------------------------------------------- */
@@ -50,10 +37,7 @@ input_warn(const char *line)
 static struct item *
 items_push(struct items *it)
 {
-	if (it->n == it->cap) {
-		it->cap = it->cap ? it->cap * 2 : 16;
-		it->v = xreallocarray(it->v, it->cap, sizeof *it->v);
-	}
+	it->v = xgrow(it->v, it->n + 1, &it->cap, sizeof *it->v);
 	memset(&it->v[it->n], 0, sizeof it->v[it->n]);
 	return &it->v[it->n++];
 }
@@ -570,7 +554,7 @@ input_merge(struct fstate *f, struct pctx *c, struct task_set *set)
 			continue;
 		}
 		if (it->kind != ITEM_TASK) {
-			input_warn(it->msg);
+			input_warn(f, it->msg);
 			if (it->kind == ITEM_FAILURE)
 				f->st.failures++;
 			else

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ecsprof/log.h"
 #include "ecsprof/buf.h"
 #include "ecsprof/input.h"
 #include "ecsprof/input_deploy.h"
@@ -235,7 +236,7 @@ dj_warn(const struct dj_ctx *c, const char *what)
 		snprintf(line, sizeof line, "%s:%ld: %s", c->name, c->line, what);
 	else
 		snprintf(line, sizeof line, "%s: %s", c->name, what);
-	input_warn(line);
+	log_warn("%s", line);   /* through log.c, as the task reader's default */
 }
 
 /* The one warning about what was left out; 0 (nothing here is an error). */

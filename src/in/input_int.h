@@ -53,13 +53,14 @@ struct pctx {
 
 struct fstate {
 	const char *name;
+	const struct input_options *opts;   /* the caller's, never NULL */
 	struct input_stats st;
 	size_t other_events;
 	char other_type[80];
 };
 
-/* A finished warning line, to the warning sink (from the calling thread only). */
-void input_warn(const char *line);
+/* A finished warning line, to f's warning sink (from the calling thread only). */
+void input_warn(const struct fstate *f, const char *line);
 void input_pctx_init(struct pctx *c, const char *name);
 /* The results, and the strings of the tasks among them (the set took copies). */
 void input_pctx_cleanup(struct pctx *c);

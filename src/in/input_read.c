@@ -14,16 +14,7 @@
 #include "ecsprof/input.h"
 #include "ecsprof/xalloc.h"
 #include "input_int.h"
-
-static unsigned tune_threads;
-static size_t tune_chunk;
-
-void
-input_set_tuning(unsigned threads, size_t chunk_bytes)
-{
-	tune_threads = threads;
-	tune_chunk = chunk_bytes;
-}
+#include "jarena.h"
 
 /* ---- reading: files, stdin and memory alike ----------------------------------------- */
 
@@ -181,12 +172,12 @@ worker(void *arg)
 }
 
 static unsigned
-thread_count(void)
+thread_count(unsigned asked)
 {
 	long n;
 
-	if (tune_threads > 0)
-		return tune_threads;
+	if (asked > 0)
+		return asked;
 	n = sysconf(_SC_NPROCESSORS_ONLN);
 	if (n < 1)
 		return 1;
@@ -371,9 +362,10 @@ too_big:
  * it is a complete JSON value on its own, the input is JSON Lines (a one-line document is
  * JSON Lines of one line); when it ends early, the document spans lines. */
 static int
-read_src(const char *name, struct src *s, struct task_set *set, struct input_stats *st,
-    struct err *err)
+read_src_in_scope(const char *name, struct src *s, const struct input_options *o,
+    struct task_set *set, struct input_stats *st, struct err *err)
 {
+	static const struct input_options defaults;
 	struct fstate f;
 	struct reader r;
 	struct chunk first;
@@ -381,12 +373,15 @@ read_src(const char *name, struct src *s, struct task_set *set, struct input_sta
 	int rc = 0, more;
 	bool whole = false;
 
+	if (o == NULL)
+		o = &defaults;
 	memset(&f, 0, sizeof f);
 	f.name = name;
+	f.opts = o;
 	memset(&r, 0, sizeof r);
 	r.src = s;
 	r.name = name;
-	r.chunk_bytes = tune_chunk ? tune_chunk : (size_t)1 << 20;
+	r.chunk_bytes = o->chunk_bytes ? o->chunk_bytes : (size_t)1 << 20;
 	r.next_line = 1;
 	memset(&first, 0, sizeof first);
 	json_object_seed(0); /* before any thread: jansson seeds its hash once */
@@ -427,7 +422,7 @@ read_src(const char *name, struct src *s, struct task_set *set, struct input_sta
 		rc = read_whole(&f, &r, &first, set, err);
 		free(first.data);
 	} else {
-		unsigned nt = thread_count();
+		unsigned nt = thread_count(o->threads);
 
 		input_pctx_init(&first.c, name);
 		if (nt <= 1 || r.src->eof) {
@@ -452,7 +447,7 @@ read_src(const char *name, struct src *s, struct task_set *set, struct input_sta
 		snprintf(msg, sizeof msg, "%s: skipped %zu EventBridge event%s that %s not \"%s\" "
 		    "(first: detail-type %s)", name, f.other_events, f.other_events == 1 ? "" : "s",
 		    f.other_events == 1 ? "is" : "are", TASK_EVENT, f.other_type);
-		input_warn(msg);
+		input_warn(&f, msg);
 		f.st.skipped += f.other_events;
 	}
 	if (rc == 0 && f.st.tasks == 0 && f.st.skipped > 0)
@@ -464,7 +459,7 @@ empty:
 		char msg[300];
 
 		snprintf(msg, sizeof msg, "%s: empty input, no tasks in it", name);
-		input_warn(msg);
+		input_warn(&f, msg);
 	}
 	free(first.data);
 	free(r.carry);
@@ -485,21 +480,43 @@ add:
 	return rc;
 }
 
+/* The jansson arena's scope is this call, taken here on the calling thread before any
+ * worker starts and left after the last has joined (jarena.h, rule 3). */
+static int
+read_src(const char *name, struct src *s, const struct input_options *o,
+    struct task_set *set, struct input_stats *st, struct err *err)
+{
+	int rc;
+
+	jarena_scope_enter();
+	rc = read_src_in_scope(name, s, o, set, st, err);
+	jarena_scope_leave();
+	return rc;
+}
+
 int
-input_read_mem(const char *name, const char *data, size_t len, struct task_set *set,
-    struct input_stats *st, struct err *err)
+input_read_mem_with(const char *name, const char *data, size_t len,
+    const struct input_options *o, struct task_set *set, struct input_stats *st,
+    struct err *err)
 {
 	struct src s;
 
 	memset(&s, 0, sizeof s);
 	s.mem = data;
 	s.len = len;
-	return read_src(name, &s, set, st, err);
+	return read_src(name, &s, o, set, st, err);
 }
 
 int
-input_read_file(const char *path, struct task_set *set, struct input_stats *st,
-    struct err *err)
+input_read_mem(const char *name, const char *data, size_t len, struct task_set *set,
+    struct input_stats *st, struct err *err)
+{
+	return input_read_mem_with(name, data, len, NULL, set, st, err);
+}
+
+int
+input_read_file_with(const char *path, const struct input_options *o,
+    struct task_set *set, struct input_stats *st, struct err *err)
 {
 	struct src s;
 	int rc;
@@ -507,13 +524,19 @@ input_read_file(const char *path, struct task_set *set, struct input_stats *st,
 	memset(&s, 0, sizeof s);
 	if (strcmp(path, "-") == 0) {
 		s.f = stdin;
-		return read_src("-", &s, set, st, err);
+		return read_src("-", &s, o, set, st, err);
 	}
 	s.f = fopen(path, "rb");
 	if (s.f == NULL)
 		return err_set(err, ERR_IO, "%s: cannot open: %s", path, strerror(errno));
-	rc = read_src(path, &s, set, st, err);
+	rc = read_src(path, &s, o, set, st, err);
 	fclose(s.f);
 	return rc;
 }
 
+int
+input_read_file(const char *path, struct task_set *set, struct input_stats *st,
+    struct err *err)
+{
+	return input_read_file_with(path, NULL, set, st, err);
+}

@@ -12,8 +12,9 @@
 /* jansson makes a malloc'd node for every value, key and string of a line and frees them
  * all again a moment later, a fifth of the parsing time. While parse_lines() runs, a thread
  * gives jansson memory from its own bump arena instead, emptied after each line. The
- * allocator is process-wide, so it falls back to malloc/free on every thread and at every
- * moment no arena is open; nothing allocated in an arena outlives the line it parsed. */
+ * functions are jansson's only inside a read call's scope (jarena.h, rule 3), and fall
+ * back to the previous allocator on every thread and at every moment no arena is open;
+ * nothing allocated in an arena outlives the line it parsed. */
 struct jarena {
 	struct jarena *older;   /* blocks filled before this one, freed at the reset */
 	size_t size, used;
@@ -25,7 +26,12 @@ struct jarena {
 
 static _Thread_local struct jarena *jarena;
 static _Thread_local bool jarena_open;
-static pthread_once_t jarena_once = PTHREAD_ONCE_INIT;
+
+/* the scope: how many read calls are in one, and jansson's allocator before the first */
+static pthread_mutex_t scope_mu = PTHREAD_MUTEX_INITIALIZER;
+static unsigned scope_depth;
+static json_malloc_t prev_malloc = malloc;
+static json_free_t prev_free = free;
 
 #if defined(__SANITIZE_ADDRESS__)
 #define JARENA_ASAN 1
@@ -54,7 +60,7 @@ jarena_malloc(size_t n)
 	char *p;
 
 	if (!jarena_open)
-		return malloc(n);
+		return prev_malloc(n);
 	if (n > SIZE_MAX / 2)
 		return NULL;
 	need = (n + JARENA_ALIGN - 1) / JARENA_ALIGN * JARENA_ALIGN + JARENA_GAP;
@@ -83,14 +89,28 @@ static void
 jarena_free(void *p)
 {
 	if (!jarena_open)
-		free(p);
+		prev_free(p);
 	/* else from the arena: freed with the whole line */
 }
 
-static void
-jarena_install(void)
+void
+jarena_scope_enter(void)
 {
-	json_set_alloc_funcs(jarena_malloc, jarena_free);
+	pthread_mutex_lock(&scope_mu);
+	if (scope_depth++ == 0) {
+		json_get_alloc_funcs(&prev_malloc, &prev_free);
+		json_set_alloc_funcs(jarena_malloc, jarena_free);
+	}
+	pthread_mutex_unlock(&scope_mu);
+}
+
+void
+jarena_scope_leave(void)
+{
+	pthread_mutex_lock(&scope_mu);
+	if (scope_depth > 0 && --scope_depth == 0)
+		json_set_alloc_funcs(prev_malloc, prev_free);
+	pthread_mutex_unlock(&scope_mu);
 }
 
 /* After each line: keeps the newest (largest) block for the next line, unless a huge
@@ -118,7 +138,6 @@ jarena_reset(bool keep)
 void
 jarena_begin(void)
 {
-	pthread_once(&jarena_once, jarena_install);
 	jarena_open = true;
 }
 

@@ -16,6 +16,7 @@
 #include "ecsprof/buf.h"
 #include "ecsprof/input.h"
 #include "ecsprof/record.h"
+#include "ecsprof/strset.h"
 #include "ecsprof/timeutil.h"
 #include "ecsprof/xalloc.h"
 
@@ -99,65 +100,27 @@ struct entry {
 struct rfile {
 	struct entry *v;
 	size_t n, cap;
-	size_t *index;      /* open addressing: entry position + 1, 0 = empty */
-	size_t index_cap;
+	struct strset index;   /* task ARN (borrowed from v[i].key.arn) -> position i */
 };
-
-static size_t
-hash_str(const char *s)
-{
-	size_t h = 1469598103934665603u;
-
-	for (; *s != '\0'; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211u;
-	return h;
-}
-
-static void
-index_put(struct rfile *f, size_t pos)
-{
-	size_t i = hash_str(f->v[pos].key.arn) & (f->index_cap - 1);
-
-	while (f->index[i] != 0)
-		i = (i + 1) & (f->index_cap - 1);
-	f->index[i] = pos + 1;
-}
 
 static struct entry *
 rfile_find(struct rfile *f, const char *arn)
 {
-	if (f->index_cap == 0)
-		return NULL;
-	for (size_t i = hash_str(arn) & (f->index_cap - 1); f->index[i] != 0;
-	    i = (i + 1) & (f->index_cap - 1))
-		if (strcmp(f->v[f->index[i] - 1].key.arn, arn) == 0)
-			return &f->v[f->index[i] - 1];
-	return NULL;
+	size_t pos;
+
+	return strset_get(&f->index, arn, &pos) ? &f->v[pos] : NULL;
 }
 
 static void
 rfile_add(struct rfile *f, char *line, size_t len, struct input_key *k)
 {
-	if (f->n == f->cap) {
-		f->cap = f->cap ? f->cap * 2 : 64;
-		f->v = xreallocarray(f->v, f->cap, sizeof *f->v);
-	}
+	f->v = xgrow(f->v, f->n + 1, &f->cap, sizeof *f->v);
 	f->v[f->n].line = line;
 	f->v[f->n].len = len;
 	f->v[f->n].key = *k;
 	memset(k, 0, sizeof *k);
+	strset_add(&f->index, f->v[f->n].key.arn, f->n);
 	f->n++;
-	if (f->n * 2 > f->index_cap) {
-		free(f->index);
-		f->index_cap = f->index_cap ? f->index_cap * 2 : 128;
-		while (f->n * 2 > f->index_cap)
-			f->index_cap *= 2;
-		f->index = xcalloc(f->index_cap, sizeof *f->index);
-		for (size_t i = 0; i < f->n; i++)
-			index_put(f, i);
-	} else {
-		index_put(f, f->n - 1);
-	}
 }
 
 static void
@@ -168,7 +131,7 @@ rfile_cleanup(struct rfile *f)
 		input_key_cleanup(&f->v[i].key);
 	}
 	free(f->v);
-	free(f->index);
+	strset_cleanup(&f->index);
 	memset(f, 0, sizeof *f);
 }
 
@@ -193,11 +156,15 @@ rfile_merge(struct rfile *f, char *line, size_t len, struct input_key *k)
 		return 1;
 	}
 	if (newer(&e->key, k)) {
+		/* the index borrows e->key.arn: keep that string (same text) and drop k's */
+		char *arn = e->key.arn;
+
 		free(e->line);
-		input_key_cleanup(&e->key);
 		e->line = line;
 		e->len = len;
+		input_key_cleanup(k);
 		e->key = *k;
+		e->key.arn = arn;
 		memset(k, 0, sizeof *k);
 		return 2;
 	}

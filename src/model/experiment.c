@@ -71,10 +71,7 @@ exp_id_valid(const char *id)
 static void
 plan_add(struct exp_plan *p, size_t *cap, size_t arm, long count, size_t round, bool wait)
 {
-	if (p->ncalls == *cap) {
-		*cap = *cap ? *cap * 2 : 16;
-		p->calls = xreallocarray(p->calls, *cap, sizeof *p->calls);
-	}
+	p->calls = xgrow(p->calls, p->ncalls + 1, cap, sizeof *p->calls);
 	p->calls[p->ncalls++] = (struct exp_call){ arm, count, round, wait };
 	p->total += count;
 }

@@ -133,10 +133,7 @@ image_set_put(struct image_set *s, struct image_facts *f)
 		image_facts_init(f);
 		return have;
 	}
-	if (s->n == s->cap) {
-		s->cap = s->cap ? s->cap * 2 : 8;
-		s->v = xreallocarray(s->v, s->cap, sizeof *s->v);
-	}
+	s->v = xgrow(s->v, s->n + 1, &s->cap, sizeof *s->v);
 	s->v[s->n] = *f;
 	image_facts_init(f);
 	return &s->v[s->n++];

@@ -672,10 +672,7 @@ task_set_take(struct task_set *s, struct task *t)
 		task_derive(have);
 		return have;
 	}
-	if (s->len == s->cap) {
-		s->cap = s->cap ? s->cap * 2 : 64;
-		s->tasks = xreallocarray(s->tasks, s->cap, sizeof *s->tasks);
-	}
+	s->tasks = xgrow(s->tasks, s->len + 1, &s->cap, sizeof *s->tasks);
 	s->tasks[s->len] = *t;
 	task_init(t);
 	struct task *added = &s->tasks[s->len++];

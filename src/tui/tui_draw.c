@@ -382,10 +382,7 @@ lines_add(struct lines *l, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof buf, fmt, ap);
 	va_end(ap);
-	if (l->n == l->cap) {
-		l->cap = l->cap ? 2 * l->cap : 64;
-		l->v = xreallocarray(l->v, l->cap, sizeof *l->v);
-	}
+	l->v = xgrow(l->v, l->n + 1, &l->cap, sizeof *l->v);
 	l->v[l->n++] = xstrdup(buf);
 }
 

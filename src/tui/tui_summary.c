@@ -29,10 +29,7 @@ sum_add(void *ctx, enum compare_line_kind kind, const char *text)
 {
 	struct sum_lines *l = ctx;
 
-	if (l->n == l->cap) {
-		l->cap = l->cap ? 2 * l->cap : 64;
-		l->v = xreallocarray(l->v, l->cap, sizeof *l->v);
-	}
+	l->v = xgrow(l->v, l->n + 1, &l->cap, sizeof *l->v);
 	l->v[l->n++] = (struct sum_line){ kind, xstrdup(text), text[0] == '\0' };
 }
 

@@ -28,17 +28,17 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct err err;
 	char *line;
 	bool task_ok;
+	struct input_options o = { .warn = quiet, .threads = 1 };
 
-	input_set_warn(quiet, NULL);
 	/* the first byte picks the reader: one thread, or three with tiny chunks */
-	if (size > 0 && (data[0] & 1))
-		input_set_tuning(3, 1 + data[0] % 64);
-	else
-		input_set_tuning(1, 0);
+	if (size > 0 && (data[0] & 1)) {
+		o.threads = 3;
+		o.chunk_bytes = 1 + data[0] % 64;
+	}
 	task_set_init(&set);
 	memset(&st, 0, sizeof st);
 	err_clear(&err);
-	(void)input_read_mem("fuzz", s, size, &set, &st, &err);
+	(void)input_read_mem_with("fuzz", s, size, &o, &set, &st, &err);
 	if (st.tasks < set.len)
 		abort();
 	task_set_cleanup(&set);
@@ -54,13 +54,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		task_set_init(&set);
 		memset(&st, 0, sizeof st);
 		/* recorded raw even when a field is odd; what parses as a task must read back */
-		if (input_read_mem("rec", line, strlen(line), &set, &st, &err) != 0 && task_ok)
+		if (input_read_mem_with("rec", line, strlen(line), &o, &set, &st, &err) != 0 &&
+		    task_ok)
 			abort();
 		if (task_ok && (set.len != 1 || st.records != 1))
 			abort();
 		task_set_cleanup(&set);
 		free(line);
 	}
-	input_set_warn(NULL, NULL);
 	return 0;
 }
