@@ -255,6 +255,44 @@ Test(atomicfile, sigint_removes_the_temporary_file)
 	killed_while_writing(SIGINT);
 }
 
+/* Another module's temporary file (xlsx's workbook in TMPDIR) joins the table: a signal
+ * removes it while tracked, and leaves it once untracked (the owner removes it then). */
+static int
+killed_with_temp(int untrack)
+{
+	char *p;
+	pid_t pid;
+	int status, there;
+
+	mkdir_tmp();
+	p = in_dir("ecsprof-xlsx-test");
+	put(p, "zip", 0600);
+	pid = fork();
+	cr_assert_geq(pid, 0);
+	if (pid == 0) {
+		signal(SIGTERM, SIG_DFL);
+		if (atomicfile_track_temp(p) != 0)
+			_exit(3);
+		if (untrack)
+			atomicfile_untrack_temp(p);
+		raise(SIGTERM);
+		_exit(4);
+	}
+	cr_assert_eq(waitpid(pid, &status, 0), pid);
+	cr_expect(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM, "status %d", status);
+	there = access(p, F_OK) == 0;
+	unlink(p);
+	free(p);
+	rm_dir();
+	return there;
+}
+
+Test(atomicfile, a_tracked_temp_is_removed_by_a_signal)
+{
+	cr_expect_eq(killed_with_temp(0), 0, "the tracked file was removed");
+	cr_expect_eq(killed_with_temp(1), 1, "an untracked file is left to its owner");
+}
+
 /* A run killed with SIGKILL leaves its temporary file; the next run removes it (its PID
  * is gone), but never one of a process still alive. */
 Test(atomicfile, stale_temporary_files_are_removed)

@@ -19,7 +19,8 @@
  *   replace the device with a regular file (ATOMICFILE_REGULAR refuses them instead);
  * - SIGINT and SIGTERM remove the temporary files of the writers still open when the
  *   signal would end the process (a handler the program installed itself is called
- *   instead, and the program then ends its writers);
+ *   instead, and the program then ends its writers); another module's own temporary
+ *   file (xlsx's workbook) joins that table through atomicfile_track_temp();
  * - temporary files of earlier runs that died (their PID is gone) are removed on open. */
 #ifndef ECSPROF_ATOMICFILE_H
 #define ECSPROF_ATOMICFILE_H
@@ -55,6 +56,15 @@ int atomicfile_commit(struct atomicfile *af, struct err *err);
 int atomicfile_publish(struct atomicfile *af, struct err *err);
 /* Closes and removes the temporary file; path stays as it was. Safe after a failed open. */
 void atomicfile_abort(struct atomicfile *af);
+
+/* Adds path (a temporary file the caller created) to the files SIGINT and SIGTERM
+ * remove; the caller keeps owning path. Block both signals around creating the file
+ * and this call, so that no signal falls between them. -1 when the table is full (the
+ * file then outlives a signal), else 0. */
+int atomicfile_track_temp(const char *path);
+/* Takes path out of that table; call it after unlink(path), so that a signal in between
+ * finds the name already gone rather than a file left behind. */
+void atomicfile_untrack_temp(const char *path);
 
 /* The real file behind path: symlinks followed (a dangling one to where it points), for
  * writers that must update the file a link names rather than replace the link

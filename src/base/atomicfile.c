@@ -87,6 +87,22 @@ slot_drop(struct atomicfile *af)
 	af->slot = -1;
 }
 
+int
+atomicfile_track_temp(const char *path)
+{
+	return slot_add(path) < 0 ? -1 : 0;
+}
+
+void
+atomicfile_untrack_temp(const char *path)
+{
+	for (int i = 0; i < NSLOTS; i++)
+		if (slots[i].used && strcmp(slots[i].path, path) == 0) {
+			slots[i].used = 0;
+			return;
+		}
+}
+
 /* ---- names ---- */
 
 char *

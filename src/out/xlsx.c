@@ -3,12 +3,14 @@
  * (app_write's rename) and lets a pipe take it too. */
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include <xlsxwriter.h>
 
+#include "ecsprof/atomicfile.h"
 #include "ecsprof/phase.h"
 #include "ecsprof/xalloc.h"
 #include "ecsprof/xlsx.h"
@@ -337,16 +339,28 @@ xlsx_write(FILE *f, const struct report *r, struct err *err)
 	const char *dir = getenv("TMPDIR");
 	struct xlsx x = { 0 };
 	lxw_workbook_options wo = { .constant_memory = r->nrows > XLSX_CONSTANT_MEMORY_ROWS };
+	sigset_t block, old;
 	char *path;
-	int fd, rc;
+	int fd, rc, errno_was = 0;
 
 	if (dir == NULL || *dir == '\0')
 		dir = "/tmp";
 	path = xasprintf("%s/ecsprof-xlsx-XXXXXX", dir);
+	/* Ctrl-C or SIGTERM while the workbook is written must not leave it in TMPDIR:
+	 * atomicfile's handler removes it, and no signal falls between create and track */
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigprocmask(SIG_BLOCK, &block, &old);
 	fd = mkstemp(path);
+	if (fd >= 0)
+		atomicfile_track_temp(path);
+	else
+		errno_was = errno;
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (fd < 0) {
 		rc = err_set(err, ERR_IO, "xlsx: cannot create a temporary file in %s: %s", dir,
-			     strerror(errno));
+			     strerror(errno_was));
 		free(path);
 		return rc;
 	}
@@ -355,6 +369,7 @@ xlsx_write(FILE *f, const struct report *r, struct err *err)
 	x.wb = workbook_new_opt(path, &wo);
 	if (x.wb == NULL) {
 		unlink(path);
+		atomicfile_untrack_temp(path);
 		rc = err_set(err, ERR_IO, "xlsx: cannot start a workbook in %s", path);
 		free(path);
 		return rc;
@@ -371,6 +386,7 @@ xlsx_write(FILE *f, const struct report *r, struct err *err)
 	else
 		rc = copy_file(path, f, err);
 	unlink(path);
+	atomicfile_untrack_temp(path);
 	free(path);
 	if (rc != 0)
 		return -1;
