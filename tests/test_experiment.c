@@ -147,9 +147,41 @@ Test(experiment, sizes_and_cost)
 	cr_expect(fabs(g - 0.5) < 1e-12);
 	cr_assert_eq(exp_parse_memory_gb("4GB", &g), 0);
 	cr_expect(fabs(g - 4) < 1e-12);
-	/* 1 vCPU and 2 GB for an hour: 0.04048 + 2 x 0.004445 */
-	cr_expect(fabs(exp_fargate_cost(1, 2, 3600, false) - 0.04937) < 1e-9);
+	/* 1 vCPU and 2 GB for an hour in us-east-1: 0.04048 + 2 x 0.004445 */
+	const struct cost_price *use1 = cost_price_lookup(NULL, "us-east-1", NULL, false);
+	cr_assert_not_null(use1);
+	cr_expect(fabs(exp_fargate_cost(use1, 1, 2, 3600) - 0.04937) < 1e-9);
 	/* the one-minute minimum */
-	cr_expect(fabs(exp_fargate_cost(1, 2, 5, false) - 0.04937 / 60) < 1e-12);
-	cr_expect(fabs(exp_fargate_cost(1, 0, 3600, true) - 0.03238) < 1e-12);
+	cr_expect(fabs(exp_fargate_cost(use1, 1, 2, 5) - 0.04937 / 60) < 1e-12);
+	/* ARM64 as a task definition's runtimePlatform spells it */
+	cr_expect(fabs(exp_fargate_cost(cost_price_lookup(NULL, "us-east-1", "ARM64", false),
+					1, 0, 3600) - 0.03238) < 1e-12);
+	cr_expect(isnan(exp_fargate_cost(NULL, 1, 2, 3600)));
+}
+
+Test(experiment, cost_follows_the_region_and_the_prices_file)
+{
+	struct cost_prices p;
+	struct err err;
+
+	/* the same task costs more in Tokyo than in Virginia: the built-in table's row */
+	const struct cost_price *tokyo = cost_price_lookup(NULL, "ap-northeast-1", "X86_64", false);
+	cr_assert_not_null(tokyo);
+	cr_expect(fabs(exp_fargate_cost(tokyo, 1, 2, 3600) - (0.05056 + 2 * 0.00553)) < 1e-9);
+	cr_expect(exp_fargate_cost(tokyo, 1, 2, 3600) >
+		  exp_fargate_cost(cost_price_lookup(NULL, "us-east-1", NULL, false), 1, 2, 3600));
+	/* a region the table lacks has no price (the plan says so) ... */
+	cr_expect_null(cost_price_lookup(NULL, "sa-east-1", NULL, false));
+	/* ... until --prices gives one; and --prices wins over the table, also for spot */
+	cost_prices_init(&p);
+	err_clear(&err);
+	cr_assert_eq(cost_prices_parse(&p, "t", "sa-east-1 x86_64 FARGATE 0.1 0.01\n"
+				       "us-east-1 x86_64 FARGATE_SPOT 0.012 0.0013\n", &err), 0,
+		     "%s", err.msg);
+	cr_expect(fabs(exp_fargate_cost(cost_price_lookup(&p, "sa-east-1", NULL, false), 1, 2,
+					3600) - 0.12) < 1e-9);
+	cr_expect(fabs(exp_fargate_cost(cost_price_lookup(&p, "us-east-1", NULL, true), 1, 2,
+					3600) - 0.0146) < 1e-9);
+	cr_expect_null(cost_price_lookup(&p, "us-east-1", "ARM64", true));
+	cost_prices_cleanup(&p);
 }

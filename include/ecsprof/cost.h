@@ -55,6 +55,10 @@ bool cost_task_region(const struct task *t, char *out, size_t size);
 bool cost_task_size(const struct task *t, double *vcpu, double *gb);
 /* The price that applies (prices first, then the built-in table), or NULL. */
 const struct cost_price *cost_price_for(const struct cost_prices *p, const struct task *t);
+/* The same by region ("us-east-1"; NULL: none), CPU architecture as ECS or the task
+ * definition writes it ("X86_64", "ARM64", "arm64"; NULL: x86_64) and capacity. */
+const struct cost_price *cost_price_lookup(const struct cost_prices *p, const char *region,
+					   const char *cpu_arch, bool spot);
 /* billed_startup_s x (vCPU x price per vCPU-second + GB x price per GB-second), in USD;
  * NAN when any part is unknown. p may be NULL (built-in table only). */
 double cost_startup_usd(const struct cost_prices *p, const struct task *t);

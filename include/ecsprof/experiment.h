@@ -1,7 +1,8 @@
 /* experiment: the plan of a before/after run (`ecsprof experiment`): arms, the RunTask calls
  * in launch order (interleaved rounds or arm after arm, at most 10 tasks per call, never
  * more than --max-tasks), the network configuration as the AWS CLI takes it, task sizes
- * and the Fargate cost estimate. Pure model: no AWS, no I/O, so all of it is unit-tested.
+ * and the Fargate cost estimate (at cost.h's prices). Pure model: no AWS, no I/O, so all
+ * of it is unit-tested.
  * Ownership: exp_arm, exp_plan and exp_network own their strings and arrays, freed by the
  * matching _cleanup(); the input strings are copied. */
 #ifndef ECSPROF_EXPERIMENT_H
@@ -11,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ecsprof/cost.h"
 #include "ecsprof/err.h"
 
 #define EXP_RUNTASK_MAX 10           /* RunTask: at most 10 tasks per call */
@@ -20,12 +22,6 @@
 #define EXP_TAG_EXPERIMENT "ecsprof:experiment"
 #define EXP_TAG_ARM "ecsprof:arm"
 #define EXP_STARTED_BY_PREFIX "ecsprof-"
-
-/* Fargate on-demand Linux prices, us-east-1 (per hour). */
-#define EXP_PRICE_X86_VCPU_HOUR 0.04048
-#define EXP_PRICE_X86_GB_HOUR 0.004445
-#define EXP_PRICE_ARM_VCPU_HOUR 0.03238
-#define EXP_PRICE_ARM_GB_HOUR 0.00356
 
 struct exp_arm {
 	char *name;      /* "no-soci": [A-Za-z0-9._-], 1..64 characters */
@@ -95,7 +91,9 @@ int exp_parse_vcpu(const char *s, double *vcpu);
 int exp_parse_memory_gb(const char *s, double *gb);
 
 /* Fargate cost of one task of this size billed for seconds (at least 60: Fargate's
- * minimum), at the us-east-1 prices above; arm64 selects the ARM prices. */
-double exp_fargate_cost(double vcpu, double gb, double seconds, bool arm64);
+ * minimum) at price (cost.h: the built-in table by region and architecture, or
+ * --prices); NAN when price is NULL. */
+double exp_fargate_cost(const struct cost_price *price, double vcpu, double gb,
+			double seconds);
 
 #endif

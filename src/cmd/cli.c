@@ -47,7 +47,7 @@ const struct cli_option_def cli_options[] = {
 	{ "--soci-if", 0, "KEY=GLOB", "label tasks matching as SOCI, the others as no-soci (repeatable)", "OUTPUT", OPT_SOCI_IF },
 	{ "--sort", 0, "COLUMN[:desc]", "sort tasks by a column (default created_at)", "OUTPUT", OPT_SORT },
 	{ "--deployments", 0, NULL, "one row per service deployment (report; tasks with --service)", "OUTPUT", OPT_DEPLOYMENTS },
-	{ "--prices", 0, "FILE", "Fargate prices per region/architecture/capacity for startup_cost_usd (see ecsprof(1))", "OUTPUT", OPT_PRICES },
+	{ "--prices", 0, "FILE", "Fargate prices per region/architecture/capacity: startup_cost_usd, experiment's estimate (see ecsprof(1))", "OUTPUT", OPT_PRICES },
 	{ "--no-color", 0, NULL, "no colours (also when NO_COLOR is set)", "OUTPUT", OPT_NO_COLOR },
 	{ "--interval", 0, "SECONDS", "watch: seconds between polls (default 5)", "WATCH", OPT_INTERVAL },
 	{ "--record", 0, "FILE", "watch: also save every task seen to FILE", "WATCH", OPT_RECORD },

@@ -167,6 +167,49 @@ print_ids(FILE *f, const char *label, char **v, size_t n)
 		fprintf(f, "%s%s", i ? "," : "", v[i]);
 }
 
+/* The price of one arm's tasks: --prices first, then the built-in table, for the region
+ * and the task definition's CPU architecture; FARGATE_SPOT without a spot price falls back
+ * to on-demand (*upper set: the estimate is then a bound). NULL: no price known. */
+static const struct cost_price *
+arm_price(const struct xrun *x, const struct xarm *a, bool spot, bool *upper)
+{
+	const struct cost_price *p = cost_price_lookup(&x->prices, x->region, a->td.cpu_arch,
+						       spot);
+
+	if (p == NULL && spot) {
+		p = cost_price_lookup(&x->prices, x->region, a->td.cpu_arch, false);
+		*upper = *upper || p != NULL;
+	}
+	return p;
+}
+
+static void
+print_prices(const struct xrun *x, FILE *f, bool spot)
+{
+	const struct cost_price *shown[EXP_MAX_ARMS];
+	size_t nshown = 0;
+	bool upper = false;
+
+	fprintf(f, "Fargate %s %s:", spot ? "Spot" : "on-demand", x->region ? x->region : "?");
+	for (size_t i = 0; i < x->narms; i++) {
+		const struct cost_price *p = arm_price(x, &x->arms[i], spot, &upper);
+		bool seen = false;
+
+		for (size_t j = 0; j < nshown; j++)
+			seen = seen || shown[j] == p;
+		if (p == NULL || seen)
+			continue;
+		shown[nshown++] = p;
+		fprintf(f, "%s %s $%g per vCPU-hour, $%g per GB-hour (%s)", nshown > 1 ? ";" : "",
+			p->arch, p->vcpu_hour, p->gb_hour,
+			x->prices.n > 0 && p >= x->prices.v && p < x->prices.v + x->prices.n
+				? "--prices" : "built-in");
+	}
+	if (upper)
+		fprintf(f, "; no FARGATE_SPOT price given (--prices), so on-demand: an upper bound");
+	fprintf(f, ", 1-minute minimum");
+}
+
 /* The plan and the estimated cost, before anything is launched. */
 static double
 print_plan(const struct xrun *x, FILE *f)
@@ -175,9 +218,10 @@ print_plan(const struct xrun *x, FILE *f)
 	bool fargate = x->launch_type ? strcmp(x->launch_type, "FARGATE") == 0
 				      : e->capacity_provider != NULL &&
 					strncmp(e->capacity_provider, "FARGATE", 7) == 0;
+	bool spot = e->capacity_provider != NULL && strcmp(e->capacity_provider, "FARGATE_SPOT") == 0;
 	double worst_s = (double)x->wait_timeout_ms / 1000.0 + 60, cost_max = 0, cost_typ = 0;
 	char wait[32];
-	bool sizes = true;
+	bool sizes = true, priced = true, upper = false;
 
 	fprintf(f, "experiment %s on cluster %s (%s): %zu arm%s x %ld task%s = %ld tasks, ",
 		x->id, x->cluster ? x->cluster : "default", x->region ? x->region : "?",
@@ -200,9 +244,15 @@ print_plan(const struct xrun *x, FILE *f)
 		else
 			sizes = false;
 		fprintf(f, "  x %ld\n", a->planned);
-		cost_max += (double)a->planned * exp_fargate_cost(a->vcpu, a->gb, worst_s, a->arm64);
-		cost_typ += (double)a->planned * exp_fargate_cost(a->vcpu, a->gb, TYPICAL_TASK_S,
-								  a->arm64);
+		const struct cost_price *price = arm_price(x, a, spot, &upper);
+
+		priced = priced && price != NULL;
+		if (price != NULL && a->vcpu > 0 && a->gb > 0) {
+			cost_max += (double)a->planned * exp_fargate_cost(price, a->vcpu, a->gb,
+									  worst_s);
+			cost_typ += (double)a->planned * exp_fargate_cost(price, a->vcpu, a->gb,
+									  TYPICAL_TASK_S);
+		}
 	}
 	fprintf(f, "  launch: %s%s%s", x->launch_type ? x->launch_type : "capacity provider ",
 		x->launch_type ? "" : e->capacity_provider,
@@ -224,12 +274,15 @@ print_plan(const struct xrun *x, FILE *f)
 		snprintf(wait, sizeof wait, "%.0fs", (double)x->wait_timeout_ms / 1000);
 	fprintf(f, "  wait: each task until %s or STOPPED, at most %s (--timeout); then StopTask "
 		"of every task\n", x->until_healthy ? "HEALTHY" : "RUNNING", wait);
-	if (fargate && sizes)
+	if (fargate && sizes && priced) {
 		fprintf(f, "  estimated cost: about $%.4f (%ld tasks for about %.0f min each), at "
-			"most $%.4f (each billed until --timeout and its stop); Fargate on-demand "
-			"us-east-1: $%.5f per vCPU-hour, $%.6f per GB-hour, 1-minute minimum\n",
-			cost_typ, x->plan.total, TYPICAL_TASK_S / 60, cost_max,
-			EXP_PRICE_X86_VCPU_HOUR, EXP_PRICE_X86_GB_HOUR);
+			"most $%.4f (each billed until --timeout and its stop); ", cost_typ,
+			x->plan.total, TYPICAL_TASK_S / 60, cost_max);
+		print_prices(x, f, spot);
+		fprintf(f, "\n");
+	} else if (fargate && sizes)
+		fprintf(f, "  estimated cost: unknown (no Fargate price for region %s and these "
+			"architectures: give one with --prices FILE)\n", x->region ? x->region : "?");
 	else if (fargate)
 		fprintf(f, "  estimated cost: unknown (a task definition has no task-level cpu and "
 			"memory)\n");
@@ -316,6 +369,8 @@ setup(struct xrun *x, const struct cli_opts *o, struct err *err)
 	po.sequential = e->sequential;
 	po.max_tasks = e->max_tasks;
 	if (exp_plan_build(&po, &x->plan, err) != 0)
+		return -1;
+	if (o->prices != NULL && cost_prices_load(&x->prices, o->prices, err) != 0)
 		return -1;
 	if (live_session_new(o, &x->session, err) != 0)
 		return -1;

@@ -2,7 +2,7 @@
  * checks, plan, confirmation), experiment_run.c (launch, wait, stop, the journal and the
  * signals), experiment_report.c (the summary by arm and the power line) and
  * experiment_cleanup.c (--cleanup ID).
- * Ownership: a struct xrun owns its arms, tasks, plan and network, freed by
+ * Ownership: a struct xrun owns its arms, tasks, plan, network and prices, freed by
  * xrun_cleanup(); it borrows the options and the live session. */
 #ifndef ECSPROF_EXPERIMENT_INT_H
 #define ECSPROF_EXPERIMENT_INT_H
@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "ecsprof/cli.h"
+#include "ecsprof/cost.h"
 #include "ecsprof/ecs_run.h"
 #include "ecsprof/err.h"
 #include "ecsprof/experiment.h"
@@ -59,6 +60,7 @@ struct xrun {
 	size_t narms;
 	struct exp_plan plan;
 	struct exp_network net;
+	struct cost_prices prices;     /* --prices FILE (cost.h); empty: the built-in table */
 	struct xtask *tasks;
 	size_t ntasks;
 	bool until_healthy;

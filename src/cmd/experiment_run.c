@@ -419,7 +419,14 @@ poll_once(struct xrun *x, struct err *err)
 	q.tasks = arns;
 	q.ntasks = n;
 	q.since_ms = TS_NONE;
+	/* Ctrl-C cuts a poll short (a slow DescribeTasks would otherwise hold the stop of
+	 * every task for the per-request timeout and its retries); what came is kept */
+	q.interrupt = &sig_count;
 	rc = ecs_fetch_tasks(x->ecs, &q, poll_take, &p, &st, err);
+	if (rc != 0 && sig_count > 0) {
+		xrun_signalled(x);
+		rc = 0;
+	}
 	if (rc == 0)
 		rc = xrun_journal(x, p.raw, p.at, p.n, err);
 	for (size_t i = 0; i < p.n; i++)
@@ -567,6 +574,7 @@ xrun_cleanup(struct xrun *x)
 	free(x->tasks);
 	exp_plan_cleanup(&x->plan);
 	exp_network_cleanup(&x->net);
+	cost_prices_cleanup(&x->prices);
 	live_session_free(x->session);
 	memset(x, 0, sizeof *x);
 }

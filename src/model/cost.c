@@ -272,14 +272,25 @@ cost_entry_fits(const struct cost_price *e, const char *region, const char *arch
 const struct cost_price *
 cost_price_for(const struct cost_prices *p, const struct task *t)
 {
-	char region[64], arch[16] = "x86_64";
-	bool spot = cost_is(t->capacity_provider, "FARGATE_SPOT");
+	char region[64];
 
 	if (!cost_task_region(t, region, sizeof region))
 		snprintf(region, sizeof region, "?");
+	return cost_price_lookup(p, region, t->cpu_arch,
+				 cost_is(t->capacity_provider, "FARGATE_SPOT"));
+}
+
+const struct cost_price *
+cost_price_lookup(const struct cost_prices *p, const char *region, const char *cpu_arch,
+		  bool spot)
+{
+	char arch[16] = "x86_64";
+
 	/* Fargate's default when the task definition sets no runtimePlatform is X86_64 */
-	if (t->cpu_arch != NULL && !cost_arch_name(t->cpu_arch, arch, sizeof arch))
+	if (cpu_arch != NULL && !cost_arch_name(cpu_arch, arch, sizeof arch))
 		return NULL;
+	if (region == NULL)
+		region = "?";
 	/* an exact region first, then "*", each in the order given */
 	for (int pass = 0; p != NULL && pass < 2; pass++)
 		for (size_t i = 0; i < p->n; i++)

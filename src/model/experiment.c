@@ -3,6 +3,7 @@
  * compare the time of day, not the image. */
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -418,11 +419,11 @@ exp_parse_memory_gb(const char *s, double *gb)
 }
 
 double
-exp_fargate_cost(double vcpu, double gb, double seconds, bool arm64)
+exp_fargate_cost(const struct cost_price *price, double vcpu, double gb, double seconds)
 {
 	double h = (seconds < 60 ? 60 : seconds) / 3600.0;
 
-	if (arm64)
-		return h * (vcpu * EXP_PRICE_ARM_VCPU_HOUR + gb * EXP_PRICE_ARM_GB_HOUR);
-	return h * (vcpu * EXP_PRICE_X86_VCPU_HOUR + gb * EXP_PRICE_X86_GB_HOUR);
+	if (price == NULL)
+		return NAN;
+	return h * (vcpu * price->vcpu_hour + gb * price->gb_hour);
 }

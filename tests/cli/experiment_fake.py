@@ -4,11 +4,15 @@ as a user runs it: two arms whose task definitions have known pull times (no-soc
 soci 6/8 s; the fake's clock runs 20x real time). Checks that RunTask alternates the arms
 round by round, every task is STOPPED at the end, the summary's pull p50 per arm is the
 fake's, --dry-run sends no RunTask, and --max-tasks below the plan is refused (exit 2)
-before any RunTask, and SIGINT mid-way leaves no task running."""
+before any RunTask, SIGINT mid-way leaves no task running, and SIGINT during a DescribeTasks
+poll that the server holds for 20 s ends the run within seconds, still stopping every task.
+The plan's estimated cost follows the region (a second fake in ap-northeast-1) and
+--prices."""
 import csv
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 import signal
@@ -23,10 +27,17 @@ FAKE = os.path.join(SRCDIR, "tests", "fake_ecs.py")
 SCENARIO = {
     "speed": 20,
     "credentials": {"AKIDFAKE": "fakesecret"},
-    "clusters": {"exp": {"tasks": []}, "intr": {"tasks": []}},
+    "clusters": {"exp": {"tasks": []}, "intr": {"tasks": []}, "slow": {"tasks": []}},
     "taskDefinitions": {
-        "web:7": {"provision": 2, "pull": [30, 32], "start": 1},
-        "web:8": {"provision": 2, "pull": [6, 8], "start": 1}}}
+        "web:7": {"provision": 2, "pull": [30, 32], "start": 1, "cpu": "1024",
+                  "memory": "2048"},
+        "web:8": {"provision": 2, "pull": [6, 8], "start": 1, "cpu": "1024",
+                  "memory": "2048"}}}
+# 8 tasks of 1 vCPU and 2 GB for the plan's typical 5 minutes, at the built-in prices
+# (src/model/cost.c) per vCPU-hour and GB-hour
+TYPICAL_H = 300 / 3600.0
+COST_US_EAST_1 = 8 * TYPICAL_H * (0.04048 + 2 * 0.004445)
+COST_AP_NORTHEAST_1 = 8 * TYPICAL_H * (0.05056 + 2 * 0.00553)
 
 results = []
 
@@ -51,13 +62,43 @@ def get(port, path):
         return json.load(r)
 
 
-def experiment(port, tmp, extra, out="rec.jsonl"):
-    cmd = [ECSPROF, "experiment", "--cluster", "exp", "--arm", "no-soci=web:7",
-           "--arm", "soci=web:8", "-n", "4", "--subnets", "subnet-1", "--yes",
-           "-o", os.path.join(tmp, out), "--interval", "0.2", "--no-images",
-           "--format", "csv", "--endpoint-url", "http://127.0.0.1:%d" % port,
-           "--region", "us-east-1"] + extra
-    return subprocess.run(cmd, capture_output=True, text=True, env=env(), timeout=120)
+def experiment_cmd(port, tmp, extra, out="rec.jsonl", cluster="exp", region="us-east-1"):
+    return [ECSPROF, "experiment", "--cluster", cluster, "--arm", "no-soci=web:7",
+            "--arm", "soci=web:8", "-n", "4", "--subnets", "subnet-1", "--yes",
+            "-o", os.path.join(tmp, out), "--interval", "0.2", "--no-images",
+            "--format", "csv", "--endpoint-url", "http://127.0.0.1:%d" % port,
+            "--region", region] + extra
+
+
+def experiment(port, tmp, extra, out="rec.jsonl", region="us-east-1"):
+    return subprocess.run(experiment_cmd(port, tmp, extra, out, region=region),
+                          capture_output=True, text=True, env=env(), timeout=120)
+
+
+def start_fake(tmp, scenario, name):
+    path = os.path.join(tmp, name + ".json")
+    with open(path, "w") as f:
+        json.dump(scenario, f)
+    err = open(os.path.join(tmp, name + ".err"), "w+")
+    srv = subprocess.Popen([sys.executable, FAKE, "--scenario", path],
+                           stdout=subprocess.PIPE, stderr=err, text=True)
+    line = srv.stdout.readline()
+    if not line.strip().isdigit():
+        err.seek(0)
+        raise RuntimeError("fake_ecs did not start: %s" % err.read())
+    return srv, err, int(line)
+
+
+def planned_cost(text):
+    m = re.search(r"estimated cost: about \$([0-9.]+)", text)
+    return float(m.group(1)) if m else None
+
+
+def post(port, path, obj):
+    req = urllib.request.Request("http://127.0.0.1:%d%s" % (port, path),
+                                 data=json.dumps(obj).encode(), method="POST")
+    with urllib.request.urlopen(req, timeout=10) as r:
+        return json.load(r)
 
 
 def arm_of(run):
@@ -90,6 +131,34 @@ def main():
            "--dry-run exits 0 and shows the plan", p.stdout + p.stderr)
         ok(get(port, "/_fake/runtask")["runs"] == [], "--dry-run sends no RunTask",
            repr(get(port, "/_fake/runtask")))
+        # the estimate: the built-in table's row for the region, or --prices
+        c = planned_cost(p.stderr + p.stdout)
+        ok(c is not None and abs(c - COST_US_EAST_1) < 0.00006 and
+           "us-east-1: x86_64 $0.04048 per vCPU-hour, $0.004445 per GB-hour (built-in)"
+           in p.stdout, "--dry-run: the estimate is us-east-1's built-in price (about $%.4f)"
+           % COST_US_EAST_1, p.stdout)
+        prices = os.path.join(tmp, "prices.txt")
+        with open(prices, "w") as f:
+            f.write("# a made-up price, to see that it is the one used\n"
+                    "us-east-1 x86_64 FARGATE 1.0 0\n")
+        p = experiment(port, tmp, ["--dry-run", "--prices", prices], out="dry.jsonl")
+        c = planned_cost(p.stdout)
+        ok(p.returncode == 0 and c is not None and abs(c - 8 * TYPICAL_H) < 0.00006 and
+           "(--prices)" in p.stdout, "--prices replaces the built-in price in the estimate",
+           p.stdout + p.stderr)
+        srv2, err2, port2 = start_fake(tmp, dict(SCENARIO, region="ap-northeast-1"), "tokyo")
+        try:
+            p = experiment(port2, tmp, ["--dry-run"], out="dry.jsonl", region="ap-northeast-1")
+        finally:
+            srv2.terminate()
+            srv2.wait(timeout=10)
+            err2.close()
+        c = planned_cost(p.stdout)
+        ok(p.returncode == 0 and c is not None and abs(c - COST_AP_NORTHEAST_1) < 0.00006
+           and "ap-northeast-1: x86_64 $0.05056" in p.stdout,
+           "another region changes the estimate (ap-northeast-1: about $%.4f, not $%.4f)"
+           % (COST_AP_NORTHEAST_1, COST_US_EAST_1), p.stdout + p.stderr)
+
         p = experiment(port, tmp, ["--max-tasks", "7"], out="max.jsonl")
         ok(p.returncode == 2 and "--max-tasks" in p.stderr,
            "--max-tasks 7 below the plan of 8 is refused with exit 2", p.stderr)
@@ -157,6 +226,37 @@ def main():
         ok(x.returncode != 0, "SIGINT: experiment exits non-zero", "rc %s" % x.returncode)
         ok(state and all(t["desiredStatus"] == "STOPPED" for t in state),
            "SIGINT mid-way: %d started, none left running" % len(state),
+           repr(state) + xerr)
+
+        # Ctrl-C while a DescribeTasks poll hangs (the server holds each for 20 s): the
+        # poll is cut short, and every task is still stopped
+        post(port, "/_fake/inject", {"slow": 1000, "slow_ms": 20000, "ops": ["DescribeTasks"]})
+        faults = get(port, "/_fake/stats")["faults"]
+        x = subprocess.Popen(experiment_cmd(port, tmp, [], out="slow.jsonl", cluster="slow"),
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             env=env())
+        for _ in range(500):
+            if get(port, "/_fake/stats")["faults"] > faults:
+                break
+            time.sleep(0.02)
+        held = get(port, "/_fake/stats")["faults"] > faults
+        time.sleep(0.3)
+        t0 = time.time()
+        x.send_signal(signal.SIGINT)
+        try:
+            _, xerr = x.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            x.kill()
+            _, xerr = x.communicate()
+        secs = time.time() - t0
+        post(port, "/_fake/inject", {"slow": 0, "ops": []})
+        state = [t for t in get(port, "/_fake/state/slow")["tasks"]
+                 if t["tags"].get("ecsprof:arm")]
+        ok(held and x.returncode == 1 and secs < 5,
+           "SIGINT during a 20 s DescribeTasks poll: exits 1 in %.1f s (under 5)" % secs,
+           "held %s rc %s\n%s" % (held, x.returncode, xerr))
+        ok(len(state) == 8 and all(t["desiredStatus"] == "STOPPED" for t in state),
+           "SIGINT during a slow poll: all %d started tasks stopped" % len(state),
            repr(state) + xerr)
     finally:
         srv.terminate()
