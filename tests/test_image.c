@@ -112,3 +112,26 @@ Test(image, references)
 	cr_expect_eq(image_comp_of("application/vnd.oci.image.layer.v1.tar+zstd"), IMAGE_COMP_ZSTD);
 	cr_expect_eq(image_comp_of("application/vnd.oci.image.layer.v1.tar"), IMAGE_COMP_NONE);
 }
+
+/* a task not pulled yet has no imageDigest: its reference, as resolved in this run */
+Test(image, container_without_digest_by_reference)
+{
+	struct image_set *s = one_image(IMAGE_SOCI_MIN_BYTES, IMAGE_COMP_GZIP, IMAGE_SOCI_NONE);
+	struct image_facts f;
+	struct container c = { 0 };
+
+	image_facts_init(&f);
+	f.digest = xstrdup("sha256:bbbb");
+	f.platform = xstrdup("linux/arm64");
+	f.image = xstrdup("123456789012.dkr.ecr.us-east-1.amazonaws.com/web:1");
+	f.status = IMAGE_OK;
+	image_set_put(s, &f);
+	c.image = (char *)"123456789012.dkr.ecr.us-east-1.amazonaws.com/web:1";
+	cr_expect_null(image_set_find_container(s, &c, "linux/amd64"));
+	cr_expect_str_eq(image_set_find_container(s, &c, "linux/arm64")->digest, "sha256:bbbb");
+	c.image = (char *)"123456789012.dkr.ecr.us-east-1.amazonaws.com/web:2";
+	cr_expect_null(image_set_find_container(s, &c, "linux/arm64"));
+	c.image_digest = (char *)DIG;
+	cr_expect_str_eq(image_set_find_container(s, &c, "linux/amd64")->digest, DIG);
+	image_set_free(s);
+}

@@ -77,6 +77,10 @@ const struct image_facts *image_set_put(struct image_set *s, struct image_facts 
  * an index the set knows). */
 const struct image_facts *image_set_find(const struct image_set *s, const char *digest,
     const char *platform);
+/* The facts for container c of a task on platform: by its imageDigest, or, when it has
+ * none (not pulled yet), by its image reference as this run resolved it. NULL absent. */
+const struct image_facts *image_set_find_container(const struct image_set *s,
+    const struct container *c, const char *platform);
 size_t image_set_len(const struct image_set *s);
 const struct image_facts *image_set_at(const struct image_set *s, size_t i);
 /* Moves every entry of src into dst (as image_set_put); src is left empty. */

@@ -27,11 +27,12 @@ struct job {
 	struct image_facts facts;
 };
 
-/* A call ECR refused (AccessDenied): one warning line per call naming the repositories
- * it was refused on, so a policy that denies one repository is told apart from a missing
- * IAM permission, without one line per image. */
+/* A call ECR refused (AccessDenied), or an optional call that failed otherwise (why: the
+ * first error; e.g. an endpoint that lacks the operation): one warning line per call
+ * naming the repositories, so a policy that denies one repository is told apart from a
+ * missing IAM permission, without one line per image. */
 struct denial {
-	char *op, *lost, *repos;
+	char *op, *lost, *repos, *why;
 	bool printed;
 };
 
@@ -244,13 +245,14 @@ has_repo(const char *list, const char *repo)
 }
 
 static void
-note_denied(struct image_fetch *f, const char *op, const char *lost, const char *repo)
+note_denied(struct image_fetch *f, const char *op, const char *lost, const char *repo,
+    const char *why)
 {
 	struct denial *d = NULL;
 
 	pthread_mutex_lock(&f->lock);
 	for (size_t i = 0; i < f->ndenials; i++) {
-		if (strcmp(f->denials[i].op, op) != 0)
+		if (strcmp(f->denials[i].op, op) != 0 || (f->denials[i].why == NULL) != (why == NULL))
 			continue;
 		if (has_repo(f->denials[i].repos, repo))
 			goto done;
@@ -268,19 +270,23 @@ note_denied(struct image_fetch *f, const char *op, const char *lost, const char 
 		d->op = xstrdup(op);
 		d->lost = xstrdup(lost);
 		d->repos = xstrdup(repo);
+		d->why = xstrdup_or_null(why);
 		d->printed = false;
 	}
 done:
 	pthread_mutex_unlock(&f->lock);
 }
 
-/* What a missing permission costs, in the words of the warning. */
+/* What a missing permission costs, in the words of the warning. An optional call (one
+ * whose loss leaves the other facts standing) that fails otherwise is one line too. */
 static void
 warn_call(struct image_fetch *f, const char *what, const char *repo, const char *op,
-    const char *lost, const struct err *e)
+    const char *lost, const struct err *e, bool optional)
 {
 	if (denied(e))
-		note_denied(f, op, lost, repo);
+		note_denied(f, op, lost, repo, NULL);
+	else if (optional)
+		note_denied(f, op, lost, repo, e->msg);
 	else
 		warn(f, "%s: %s: %s", what, op, e->msg);
 }
@@ -385,7 +391,7 @@ lookup(struct image_fetch *f, const struct http_transport *t, struct job *j)
 		warn(f, "image %s: %s", who, e.msg);
 		goto out;
 	} else {
-		warn_call(f, who, ref.repository, "DescribeImages", "image tags and push times not shown", &e);
+		warn_call(f, who, ref.repository, "DescribeImages", "image tags and push times not shown", &e, false);
 		if (!denied(&e)) {
 			set_failure(x, IMAGE_ERROR, &e);
 			goto out;
@@ -405,7 +411,7 @@ lookup(struct image_fetch *f, const struct http_transport *t, struct job *j)
 			warn(f, "image %s: %s", who, e.msg);
 		} else {
 			warn_call(f, who, ref.repository, "BatchGetImage",
-			    "layers, compression and SOCI indexes not checked", &e);
+			    "layers, compression and SOCI indexes not checked", &e, false);
 			if (x->status != IMAGE_OK)
 				set_failure(x, IMAGE_ERROR, &e);
 		}
@@ -471,7 +477,7 @@ lookup(struct image_fetch *f, const struct http_transport *t, struct job *j)
 		free(json);
 		json = NULL;
 	} else {
-		warn_call(f, who, ref.repository, "ListImageReferrers", "SOCI v1 indexes not checked", &e);
+		warn_call(f, who, ref.repository, "ListImageReferrers", "SOCI v1 indexes not checked", &e, true);
 	}
 	/* the config's history names the build step of each layer */
 	if (x->config_digest != NULL) {
@@ -480,7 +486,7 @@ lookup(struct image_fetch *f, const struct http_transport *t, struct job *j)
 
 		if (ecr_download_url(c, t, ref.account, ref.repository, x->config_digest, &url,
 		    &e) != 0) {
-			warn_call(f, who, ref.repository, "GetDownloadUrlForLayer", "the build step of each layer not shown", &e);
+			warn_call(f, who, ref.repository, "GetDownloadUrlForLayer", "the build step of each layer not shown", &e, true);
 		} else if (ecr_get_url(t, url, CONFIG_MAX, &body, &len, &e) != 0) {
 			warn(f, "image %s: image config: %s", who, e.msg);
 		} else if (image_parse_config(body, len, x, &e) != 0) {
@@ -639,6 +645,7 @@ image_fetch_free(struct image_fetch *f)
 		free(f->denials[i].op);
 		free(f->denials[i].lost);
 		free(f->denials[i].repos);
+		free(f->denials[i].why);
 	}
 	free(f->denials);
 	free(f->cache_dir);
@@ -729,8 +736,12 @@ image_fetch_collect(struct image_fetch *f, struct image_set **set, struct image_
 		if (d->printed)
 			continue;
 		d->printed = true;
-		log_warn("no ecr:%s: %s (repository %s; grant ecr:%s to see them)", d->op, d->lost,
-		    d->repos, d->op);
+		if (d->why != NULL)
+			log_warn("ecr:%s failed: %s: %s (repository %s)", d->op, d->lost, d->why,
+			    d->repos);
+		else
+			log_warn("no ecr:%s: %s (repository %s; grant ecr:%s to see them)", d->op,
+			    d->lost, d->repos, d->op);
 	}
 	for (size_t i = 0; i < f->nclients; i++) {
 		size_t r, t;

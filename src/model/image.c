@@ -159,6 +159,25 @@ image_set_find(const struct image_set *s, const char *digest, const char *platfo
 	return platform != NULL ? find_exact(s, digest, NULL) : NULL;
 }
 
+const struct image_facts *
+image_set_find_container(const struct image_set *s, const struct container *c,
+    const char *platform)
+{
+	if (s == NULL)
+		return NULL;
+	if (c->image_digest != NULL && *c->image_digest != '\0')
+		return image_set_find(s, c->image_digest, platform);
+	if (c->image == NULL)
+		return NULL;
+	/* not pulled yet (or an emulator that gives no digest): the reference, as
+	 * DescribeImages resolved it in this run */
+	for (size_t i = 0; i < s->n; i++)
+		if (str_eq(s->v[i].image, c->image) &&
+		    (platform == NULL || str_eq(s->v[i].platform, platform)))
+			return &s->v[i];
+	return NULL;
+}
+
 size_t
 image_set_len(const struct image_set *s)
 {
@@ -444,7 +463,7 @@ image_task_info(const struct image_set *s, const struct task *t, struct image_ta
 			out->any_not_ecr |= !r.private_ecr;
 			image_ref_cleanup(&r);
 		}
-		f = image_set_find(s, c->image_digest, image_task_platform(t));
+		f = image_set_find_container(s, c, image_task_platform(t));
 		if (f == NULL || f->status != IMAGE_OK)
 			continue;
 		for (size_t j = 0; j < nseen; j++)

@@ -13,7 +13,7 @@ static bool
 task_uses(const struct task *t, const struct image_set *s, const struct image_facts *f)
 {
 	for (size_t i = 0; i < t->ncontainers; i++)
-		if (image_set_find(s, t->containers[i].image_digest, image_task_platform(t)) == f)
+		if (image_set_find_container(s, &t->containers[i], image_task_platform(t)) == f)
 			return true;
 	return false;
 }
