@@ -23,13 +23,16 @@ Test(tui_layout, columns_80_fill_the_line_and_keep_everything)
 	tui_layout_columns(80, &c);
 	cr_expect_eq(used_width(&c), 80);
 	for (int i = 0; i < TUI_COL_COUNT; i++)
-		cr_expect_geq(c.w[i], tui_cols[i].min_w, "column %s", tui_cols[i].title);
+		if (i != TUI_COL_GROUP)   /* wide terminals only */
+			cr_expect_geq(c.w[i], tui_cols[i].min_w, "column %s", tui_cols[i].title);
+	cr_expect_eq(c.w[TUI_COL_GROUP], 0);
 	cr_expect_eq(c.w[TUI_COL_ID], 8);
 	cr_expect_geq(c.w[TUI_COL_TASKDEF], 12, "name:revision is readable at 80 columns");
 	cr_expect_geq(c.w[TUI_COL_BAR], 14);
 	/* columns do not overlap and keep their order */
 	for (int i = 1; i < TUI_COL_COUNT; i++)
-		cr_expect_eq(c.x[i], c.x[i - 1] + c.w[i - 1] + 1);
+		if (c.w[i - 1] > 0)
+			cr_expect_eq(c.x[i], c.x[i - 1] + c.w[i - 1] + 1);
 }
 
 Test(tui_layout, columns_60_drop_az_and_taskdef_first)
@@ -54,7 +57,7 @@ Test(tui_layout, columns_wide_give_the_rest_to_the_bar)
 	cr_expect_eq(c.w[TUI_COL_STATUS], 12, "PROVISIONING fits on a wide terminal");
 	cr_expect_eq(c.w[TUI_COL_AZ], 10);
 	cr_expect_eq(used_width(&c), 200);
-	cr_expect_gt(c.w[TUI_COL_BAR], 100);
+	cr_expect_gt(c.w[TUI_COL_BAR], 80);
 }
 
 Test(tui_layout, columns_tiny_terminal_never_overflows)
@@ -92,6 +95,39 @@ Test(tui_layout, duration_most_precise_that_fits)
 	cr_expect_str_eq(b, "754s");
 	tui_format_duration(1234567, 4, b, sizeof b);
 	cr_expect_str_eq(b, "20m");
+}
+
+/* issue 11 item 8: a column of durations has its decimal points one under another, and the
+ * TUI shows the number the table shows (7.15 s is 7.2 in both, not 7.1 from binary). */
+Test(tui_layout, column_secs_line_up_and_round_as_the_table)
+{
+	static const int64_t v[] = { 4385, 14660, 112700, 7150, 999949 };
+	static const char *const want[] = { "4.4s", "14.7s", "112.7s", "7.2s", "999.9s" };
+	char b[16];
+
+	for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+		int n = tui_format_column_secs(v[i], 6, b, sizeof b);
+
+		cr_expect_str_eq(b, want[i]);
+		cr_expect_eq(b[n - 3], '.', "%s: the point is 2 from the right", b);
+	}
+	tui_format_column_secs(1234567, 6, b, sizeof b);
+	cr_expect_str_eq(b, "1235s");
+	cr_expect_eq(tui_format_column_secs(TS_NONE, 6, b, sizeof b), 0);
+}
+
+/* issue 11 item 8: a wide terminal shows more than a longer bar: the group */
+Test(tui_layout, wide_terminal_adds_the_group_column)
+{
+	struct tui_columns c;
+
+	tui_layout_columns(200, &c);
+	cr_expect_geq(c.w[TUI_COL_GROUP], 12);
+	cr_expect_eq(c.w[TUI_COL_TASKDEF], 24);
+	cr_expect_gt(c.x[TUI_COL_GROUP], c.x[TUI_COL_AZ]);
+	cr_expect_lt(c.x[TUI_COL_GROUP], c.x[TUI_COL_PROVISION]);
+	tui_layout_columns(120, &c);
+	cr_expect_eq(c.w[TUI_COL_GROUP], 0, "below %d columns the bar is worth more", TUI_WIDE_COLS);
 }
 
 Test(tui_layout, duration_missing_or_negative_is_empty)

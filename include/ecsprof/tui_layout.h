@@ -14,6 +14,7 @@ enum tui_col {
 	TUI_COL_TASKDEF,
 	TUI_COL_STATUS,
 	TUI_COL_AZ,
+	TUI_COL_GROUP,        /* wide terminals only (TUI_WIDE_COLS): the task's group */
 	TUI_COL_PROVISION,
 	TUI_COL_PULL,
 	TUI_COL_START,
@@ -34,6 +35,9 @@ struct tui_col_def {
 };
 extern const struct tui_col_def tui_cols[TUI_COL_COUNT];
 
+/* From this width on the table has room for the GROUP column. */
+#define TUI_WIDE_COLS 140
+
 struct tui_columns {
 	int x[TUI_COL_COUNT];   /* first screen column */
 	int w[TUI_COL_COUNT];   /* 0 when the column is hidden */
@@ -49,6 +53,11 @@ void tui_layout_columns(int width, struct tui_columns *out);
  * width: "0.123s", "12.35s", "123.4s", "20m35s", "2h05m", "3d04h". Missing (TS_NONE) or
  * negative gives "". out must hold width + 1 bytes (at least 2). Returns the length. */
 int tui_format_duration(int64_t ms, int width, char *out, size_t size);
+/* A duration in a column of them: tenths of a second ("4.4s", "112.7s") so that the
+ * decimal points line up down the column, rounded half up from the milliseconds exactly
+ * as the table (--format table) rounds them; tui_format_duration()'s units when tenths do
+ * not fit (1000 s and more). */
+int tui_format_column_secs(int64_t ms, int width, char *out, size_t size);
 
 /* Copies s into out so it occupies at most width cells, counting one cell per UTF-8
  * code point; a truncated string ends (or, keep_end, starts) with the ellipsis given

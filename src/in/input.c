@@ -117,7 +117,7 @@ doc_error(struct pctx *c, const char *fmt, ...)
 /* ---- document shapes ------------------------------------------------------------- */
 
 enum shape { SHAPE_UNKNOWN, SHAPE_TASK, SHAPE_EVENT, SHAPE_RECORD, SHAPE_METADATA,
-	SHAPE_ECR, SHAPE_DESCRIBE, SHAPE_SERVICES };
+	SHAPE_ECR, SHAPE_DESCRIBE, SHAPE_SERVICES, SHAPE_INSIGHTS };
 
 static enum shape
 shape_of(const json_t *o)
@@ -139,6 +139,8 @@ shape_of(const json_t *o)
 		return SHAPE_DESCRIBE;
 	if (json_is_array(json_object_get(o, "services")))
 		return SHAPE_SERVICES;   /* DescribeServices without failures: input_deploy.c's */
+	if (input_is_insights(o))
+		return SHAPE_INSIGHTS;   /* Container Insights performance log (input_export.c) */
 	return SHAPE_UNKNOWN;
 }
 
@@ -299,6 +301,27 @@ one_metadata(struct pctx *c, const json_t *o, const char *where)
 	emit_task(c, &t, ORIGIN_METADATA);
 }
 
+static void
+one_insights(struct pctx *c, const json_t *o, const char *where)
+{
+	struct task t;
+	struct why w;
+	char label[260];
+
+	if (!input_insights_is_task(o)) {
+		c->insights_other++;   /* Container, Instance, Service...: no task times */
+		return;
+	}
+	task_init(&t);
+	if (input_parse_insights(o, &t, &w) != 0) {
+		task_label(o, where, label, sizeof label);
+		emit_warn(c, ITEM_SKIP, "skipped Container Insights %s: %s", label, w.msg);
+		task_cleanup(&t);
+		return;
+	}
+	emit_task(c, &t, ORIGIN_TASK);
+}
+
 static int
 one_describe(struct pctx *c, const json_t *o)
 {
@@ -368,6 +391,9 @@ one_object(struct pctx *c, const json_t *o, const char *where)
 		return where[0] == '\0' ? one_describe(c, o) : -1;
 	case SHAPE_SERVICES:
 		return where[0] == '\0' ? 0 : -1;
+	case SHAPE_INSIGHTS:
+		one_insights(c, o, where);
+		return 0;
 	case SHAPE_UNKNOWN:
 		break;
 	}
@@ -398,8 +424,11 @@ dispatch(struct pctx *c, const json_t *root)
 			return 0;
 		if (c->failed)
 			return -1;
+		if (input_unknown_hint(root) != NULL)
+			return doc_error(c, "not a known input: %s", input_unknown_hint(root));
 		return doc_error(c, "not a known input: expected a DescribeTasks response, a task, "
-		    "an EventBridge task event, an ecsprof recording or a task metadata document");
+		    "an EventBridge task event, an ecsprof recording, a task metadata document or "
+		    "a Container Insights performance log event");
 	}
 	for (size_t i = 0; i < json_array_size(root); i++) {
 		const json_t *el = json_array_get(root, i);
@@ -493,13 +522,25 @@ input_parse_lines(struct pctx *c, const char *data, size_t len, long first_line)
 			/* a task read without a DOM (taskscan.c) */
 		} else if (!input_blank(p, n)) {
 			json_error_t e;
-			json_t *root = fastjson_load(p, n, buf);
+			size_t skip = input_log_prefix(p, n);   /* CloudWatch Logs export */
+			json_t *root = fastjson_load(p + skip, n - skip, buf);
 
 			if (root == NULL)
-				root = json_loadb(p, n, 0, &e);
+				root = json_loadb(p + skip, n - skip, 0, &e);
 			c->line = line;
 			if (root == NULL) {
+				if (input_parse_concat(c, p + skip, n - skip, line) == 0) {
+					jarena_line_done();
+					if (c->failed)
+						break;
+					line++;
+					p += n + 1;
+					continue;
+				}
 				json_fail(c, &e, line);
+				if (input_text_hint(p, n) != NULL)
+					err_set(&c->err, ERR_PARSE, "%s:%ld: not a known input: %s", c->name,
+					    line, input_text_hint(p, n));
 				jarena_line_done();
 				break;
 			}
@@ -522,6 +563,8 @@ input_parse_doc(struct pctx *c, const char *data, size_t len)
 
 	c->line = 0;
 	if (root == NULL) {
+		if (input_parse_concat(c, data, len, 1) == 0)
+			return;   /* pretty-printed values one after another */
 		json_fail(c, &e, 0);
 		return;
 	}
@@ -577,8 +620,10 @@ input_merge(struct fstate *f, struct pctx *c, struct task_set *set)
 	if (c->other_events > 0 && f->other_events == 0)
 		snprintf(f->other_type, sizeof f->other_type, "%s", c->other_type);
 	f->other_events += c->other_events;
+	f->insights_other += c->insights_other;
 	input_pctx_cleanup(c);
 	c->other_events = 0;
+	c->insights_other = 0;
 }
 
 void
@@ -646,3 +691,15 @@ input_parse_task_json_dom(const char *json, size_t len, const char *source,
 	return 0;
 }
 
+
+int
+input_dispatch(struct pctx *c, const json_t *root)
+{
+	return dispatch(c, root);
+}
+
+void
+input_json_fail(struct pctx *c, const json_error_t *e, long line_base)
+{
+	json_fail(c, e, line_base);
+}

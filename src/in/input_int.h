@@ -44,6 +44,7 @@ struct pctx {
 	struct items out;
 	size_t other_events;   /* EventBridge events that are not task state changes */
 	char other_type[80];
+	size_t insights_other; /* Container Insights events that are not Type "Task" */
 	bool failed;           /* document-level error in err */
 	struct err err;
 	struct task_strpool *strings;   /* of the tasks in out (those parsed by one_task) */
@@ -57,6 +58,7 @@ struct fstate {
 	struct input_stats st;
 	size_t other_events;
 	char other_type[80];
+	size_t insights_other;
 };
 
 /* A finished warning line, to f's warning sink (from the calling thread only). */
@@ -75,6 +77,11 @@ void input_parse_doc(struct pctx *c, const char *data, size_t len);
 int input_parse_task_json_dom(const char *json, size_t len, const char *source,
     int64_t fetched_at_ms, struct task_set *set, struct err *err);
 bool input_blank(const char *s, size_t n);
+/* One parsed document or line into results (shape dispatch); a jansson error as the
+ * document's error, lines counted from line_base (0: a whole document). */
+int input_dispatch(struct pctx *c, const json_t *root);
+void input_json_fail(struct pctx *c, const json_error_t *e, long line_base);
+
 
 /* ---- field readers (input_fields.c) ---- */
 
@@ -100,5 +107,23 @@ int input_get_time(const json_t *obj, const char *key, int64_t *out, struct why 
  * when set). */
 int input_parse_task(const json_t *o, struct task *t, struct why *w);
 int input_parse_metadata(const json_t *o, struct task *t, struct why *w);
+
+/* ---- shapes from exports and archives (input_export.c) ---- */
+
+/* A Container Insights performance-log event; of those, a "Type": "Task" one. */
+bool input_is_insights(const json_t *o);
+bool input_insights_is_task(const json_t *o);
+/* A "Type": "Task" event into t (its own strings), or -1 with the problem in w. */
+int input_parse_insights(const json_t *o, struct task *t, struct why *w);
+/* Length of a CloudWatch Logs export prefix ("2026-11-30T14:03:00.123Z ") before a JSON
+ * message, 0 when the line has none. */
+size_t input_log_prefix(const char *p, size_t n);
+/* Two or more JSON values back to back ("}{", "}\n{"): each dispatched; -1 (nothing
+ * done) when p does not start with one whole value followed by another. */
+int input_parse_concat(struct pctx *c, const char *p, size_t n, long line);
+/* What to run instead, for a JSON document without tasks / a line of aws CLI text,
+ * table or yaml output; NULL when there is nothing to say. */
+const char *input_unknown_hint(const json_t *root);
+const char *input_text_hint(const char *p, size_t n);
 
 #endif

@@ -13,6 +13,7 @@
 #include "ecsprof/buf.h"
 #include "ecsprof/input.h"
 #include "ecsprof/xalloc.h"
+#include "input_gzip.h"
 #include "input_int.h"
 #include "jarena.h"
 
@@ -23,9 +24,54 @@ struct src {
 	const char *mem;
 	size_t len, pos;
 	bool eof;
-	int error;      /* errno of a failed read */
+	int error;      /* errno of a failed read; EILSEQ for bad gzip data, why says more */
+	bool probed;    /* the first bytes looked at for gzip's magic */
+	unsigned char back[2];   /* ... and handed back to the reader when not gzip */
+	size_t nback;
+	bool raw_eof;
+	struct input_gz *gz;
+	char why[160];
 };
 
+/* The bytes as stored: the file, stdin or memory. */
+static size_t
+raw_read(void *ctx, char *dst, size_t n)
+{
+	struct src *s = ctx;
+	size_t got = 0;
+
+	while (s->nback > 0 && got < n) {
+		dst[got++] = (char)s->back[0];
+		s->back[0] = s->back[1];
+		s->nback--;
+	}
+	if (got == n || s->raw_eof)
+		return got;
+	if (s->f == NULL) {
+		size_t k = s->len - s->pos < n - got ? s->len - s->pos : n - got;
+
+		memcpy(dst + got, s->mem + s->pos, k);
+		s->pos += k;
+		got += k;
+	} else {
+		size_t want = n - got, k = fread(dst + got, 1, want, s->f);
+
+		if (k < want && ferror(s->f))
+			s->error = errno ? errno : EIO;
+		got += k;
+	}
+	if (got < n)
+		s->raw_eof = true;
+	return got;
+}
+
+static const char *
+src_error(const struct src *s)
+{
+	return s->why[0] ? s->why : strerror(s->error);
+}
+
+/* Decompressed when the input starts as gzip does (input_gzip.c), else as stored. */
 static size_t
 src_read(struct src *s, char *dst, size_t n)
 {
@@ -33,18 +79,38 @@ src_read(struct src *s, char *dst, size_t n)
 
 	if (s->eof)
 		return 0;
-	if (s->f == NULL) {
-		got = s->len - s->pos < n ? s->len - s->pos : n;
-		memcpy(dst, s->mem + s->pos, got);
-		s->pos += got;
+	if (!s->probed) {
+		s->probed = true;
+		s->nback = raw_read(s, (char *)s->back, 2);
+		if (input_gz_magic(s->back, s->nback)) {
+			s->gz = input_gz_new(raw_read, s);
+			if (s->gz == NULL) {
+				snprintf(s->why, sizeof s->why, "cannot start zlib's inflate");
+				s->error = ENOMEM;
+				s->eof = true;
+				return 0;
+			}
+		}
+	}
+	if (s->gz != NULL) {
+		long k = input_gz_read(s->gz, dst, n, s->why, sizeof s->why);
+
+		got = k > 0 ? (size_t)k : 0;
+		if (s->error == 0 && input_gz_failed(s->gz))
+			s->error = EILSEQ;
 	} else {
-		got = fread(dst, 1, n, s->f);
-		if (got < n && ferror(s->f))
-			s->error = errno ? errno : EIO;
+		got = raw_read(s, dst, n);
 	}
 	if (got < n)
 		s->eof = true;
 	return got;
+}
+
+/* Memory that is not compressed is parsed where it is, without a copy. */
+static bool
+src_in_place(const struct src *s)
+{
+	return s->f == NULL && s->gz == NULL;
 }
 
 struct chunk {
@@ -96,7 +162,7 @@ reader_next(struct reader *r, struct chunk *k, struct err *err)
 		len += src_read(r->src, data + len, cap - len);
 		if (r->src->error) {
 			free(data);
-			return err_set(err, ERR_IO, "%s: %s", r->name, strerror(r->src->error));
+			return err_set(err, ERR_IO, "%s: %s", r->name, src_error(r->src));
 		}
 		nl = last_nl(data + scanned, len - scanned);
 		if (nl != NULL || r->src->eof)
@@ -324,7 +390,7 @@ read_whole(struct fstate *f, struct reader *r, struct chunk *first, struct task_
 	int rc;
 
 	input_pctx_init(&c, f->name);
-	if (r->src->f == NULL) {
+	if (src_in_place(r->src)) {
 		/* in memory already: parse in place (after a byte order mark, if any) */
 		size_t bom = r->src->len >= 3 && memcmp(r->src->mem, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
 
@@ -342,7 +408,7 @@ read_whole(struct fstate *f, struct reader *r, struct chunk *first, struct task_
 				goto too_big;
 		if (r->src->error) {
 			buf_cleanup(&b);
-			return err_set(err, ERR_IO, "%s: %s", f->name, strerror(r->src->error));
+			return err_set(err, ERR_IO, "%s: %s", f->name, src_error(r->src));
 		}
 		input_parse_doc(&c, buf_str(&b), b.len);
 		buf_cleanup(&b);
@@ -415,7 +481,7 @@ read_src_in_scope(const char *name, struct src *s, const struct input_options *o
 	if (p >= end && r.src->eof)
 		goto empty;
 	if (whole) {
-		if (s->f == NULL) {
+		if (src_in_place(s)) {
 			free(first.data);
 			first.data = NULL;
 		}
@@ -449,6 +515,15 @@ read_src_in_scope(const char *name, struct src *s, const struct input_options *o
 		    f.other_events == 1 ? "is" : "are", TASK_EVENT, f.other_type);
 		input_warn(&f, msg);
 		f.st.skipped += f.other_events;
+	}
+	if (f.insights_other > 0 && f.st.tasks == 0) {
+		char msg[300];
+
+		/* the log group mixes them; only when nothing else came is it news */
+		snprintf(msg, sizeof msg, "%s: skipped %zu Container Insights event%s that %s not "
+		    "\"Type\": \"Task\" (only those carry task times)", name, f.insights_other,
+		    f.insights_other == 1 ? "" : "s", f.insights_other == 1 ? "is" : "are");
+		input_warn(&f, msg);
 	}
 	if (rc == 0 && f.st.tasks == 0 && f.st.skipped > 0)
 		rc = err_set(err, ERR_PARSE, "%s: no usable task in it (%zu skipped, see the warnings)",
@@ -500,11 +575,14 @@ input_read_mem_with(const char *name, const char *data, size_t len,
     struct err *err)
 {
 	struct src s;
+	int rc;
 
 	memset(&s, 0, sizeof s);
 	s.mem = data;
 	s.len = len;
-	return read_src(name, &s, o, set, st, err);
+	rc = read_src(name, &s, o, set, st, err);
+	input_gz_free(s.gz);
+	return rc;
 }
 
 int
@@ -524,12 +602,15 @@ input_read_file_with(const char *path, const struct input_options *o,
 	memset(&s, 0, sizeof s);
 	if (strcmp(path, "-") == 0) {
 		s.f = stdin;
-		return read_src("-", &s, o, set, st, err);
+		rc = read_src("-", &s, o, set, st, err);
+		input_gz_free(s.gz);
+		return rc;
 	}
 	s.f = fopen(path, "rb");
 	if (s.f == NULL)
 		return err_set(err, ERR_IO, "%s: cannot open: %s", path, strerror(errno));
 	rc = read_src(path, &s, o, set, st, err);
+	input_gz_free(s.gz);
 	fclose(s.f);
 	return rc;
 }

@@ -181,6 +181,7 @@ struct sort_item {
 
 struct sort_ctx {
 	bool text;
+	bool bytes;   /* hex ids and digests: byte order, not version order */
 	bool desc;
 };
 
@@ -198,8 +199,9 @@ report_cmp_items(const void *pa, const void *pb, void *pctx)
 		if (ma != mb)
 			return ma ? 1 : -1;
 		if (!ma)
-			/* version order, so cpu "256" < "1024" and "web:9" < "web:10" */
-			c = strverscmp(a->text, b->text);
+			/* version order, so cpu "256" < "1024" and "web:9" < "web:10"; but hex
+			 * ids in it would put "9f..." after "10..." */
+			c = ctx->bytes ? strcmp(a->text, b->text) : strverscmp(a->text, b->text);
 	} else {
 		bool ma = a->ms == TS_NONE, mb = b->ms == TS_NONE;
 
@@ -227,6 +229,7 @@ report_sort(struct report *r, int col, bool desc)
 	/* -1: the default order, by createdAt */
 	c = col >= 0 && col < COL_COUNT ? (enum col_id)col : COL_CREATED_AT;
 	ctx.text = report_columns[c].kind == COL_TEXT && !report_image_is_number(c);
+	ctx.bytes = c == COL_TASK_ID || c == COL_TASK_ARN || c == COL_IMAGE_DIGEST;
 	ctx.desc = desc;
 	items = xreallocarray(NULL, r->nrows, sizeof *items);
 	for (size_t i = 0; i < r->nrows; i++) {

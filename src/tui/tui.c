@@ -211,7 +211,9 @@ init_colors(struct view *v, const struct tui_options *o)
 	start_color();
 	use_default_colors();
 	init_pair(CP_PROVISION, COLOR_BLUE, -1);
-	init_pair(CP_PULL, COLOR_YELLOW, -1);
+	/* yellow all but vanishes on a light background; a dark orange (256 colours) reads
+	 * on both */
+	init_pair(CP_PULL, COLORS >= 256 ? 172 : COLOR_YELLOW, -1);
 	init_pair(CP_START, COLOR_GREEN, -1);
 	init_pair(CP_OTHER, COLOR_MAGENTA, -1);
 	init_pair(CP_FAILED, COLOR_RED, -1);

@@ -66,14 +66,14 @@ draw_duration(int y, int x, int w, const struct task *t, enum phase_id p, int cu
 	if (ms == TS_NONE && cur >= 0 && (cur == (int)p || p == PHASE_TOTAL)) {
 		/* still in this phase: how long so far, marked as growing */
 		int64_t from = p == PHASE_TOTAL ? t->ts[TS_CREATED] : since;
-		tui_format_duration(v->now_ms - from, w - 1, buf, sizeof buf);
+		tui_format_column_secs(v->now_ms - from, w - 1, buf, sizeof buf);
 		snprintf(cell, sizeof cell, "%s%s", buf, live_suffix(v));
 		attron(A_BOLD);
 		put_fit(y, x, w, cell, true, false, v);
 		attroff(A_BOLD);
 		return;
 	}
-	tui_format_duration(ms, w, buf, sizeof buf);
+	tui_format_column_secs(ms, w, buf, sizeof buf);
 	put_fit(y, x, w, buf, true, false, v);
 }
 
@@ -235,6 +235,9 @@ draw_row(const struct view *v, const struct tui_columns *c, int y, size_t i)
 	put_fit(y, c->x[TUI_COL_STATUS], c->w[TUI_COL_STATUS], status, false, false, v);
 	attrset(base);
 	put_fit(y, c->x[TUI_COL_AZ], c->w[TUI_COL_AZ], t->availability_zone, false, true, v);
+	if (c->w[TUI_COL_GROUP] > 0 && row->group < tui_rep(v)->ngroups)
+		put_fit(y, c->x[TUI_COL_GROUP], c->w[TUI_COL_GROUP],
+			tui_rep(v)->groups[row->group].name, false, false, v);
 	draw_duration(y, c->x[TUI_COL_PROVISION], c->w[TUI_COL_PROVISION], t, PHASE_PROVISION, cur,
 		      since, v);
 	draw_duration(y, c->x[TUI_COL_PULL], c->w[TUI_COL_PULL], t, PHASE_PULL, cur, since, v);

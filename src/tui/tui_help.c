@@ -67,7 +67,7 @@ legend(const struct view *v, char *buf, size_t size)
 	snprintf(buf, size,
 		 "provision %s, pull %s, start %s, app to HEALTHY %s, stopped before RUNNING %s; %s after a time: the phase is still going; ! after a status: failed to start",
 		 v->color ? "blue" : (v->utf8 ? "\u2591" : "="),
-		 v->color ? "yellow" : (v->utf8 ? "\u2593" : "#"),
+		 v->color ? (COLORS >= 256 ? "orange" : "yellow") : (v->utf8 ? "\u2593" : "#"),
 		 v->color ? "green" : (v->utf8 ? "\u2588" : "+"),
 		 v->color ? "cyan" : (v->utf8 ? "\u2592" : "-"),
 		 v->color ? "magenta" : (v->utf8 ? "\u00b7" : "."),

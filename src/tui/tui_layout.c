@@ -20,6 +20,7 @@ const struct tui_col_def tui_cols[TUI_COL_COUNT] = {
 	{ TUI_COL_TASKDEF,   "TASKDEF", 8, 24, 4, COL_TASKDEF,     false, true  },
 	{ TUI_COL_STATUS,    "STATUS",  8, 12, 3, COL_LAST_STATUS, false, false },
 	{ TUI_COL_AZ,        "AZ",      6, 10, 5, COL_AZ,          false, true  },
+	{ TUI_COL_GROUP,     "GROUP",   8, 24, 6, COL_GROUP,       false, true  },
 	{ TUI_COL_PROVISION, "PROV",    6,  6, 2, COL_PROVISION_S, true,  false },
 	{ TUI_COL_PULL,      "PULL",    6,  6, 1, COL_PULL_S,      true,  false },
 	{ TUI_COL_START,     "START",   6,  6, 2, COL_START_S,     true,  false },
@@ -36,8 +37,10 @@ tui_layout_columns(int width, struct tui_columns *out)
 	memset(out, 0, sizeof *out);
 	for (int c = 0; c < TUI_COL_COUNT; c++)
 		shown[c] = true;
+	/* below TUI_WIDE_COLS the bar is worth more than the group */
+	shown[TUI_COL_GROUP] = width >= TUI_WIDE_COLS;
 	/* drop by rank, highest first, until the minimums and the gaps fit */
-	for (int rank = 5; rank >= 0; rank--) {
+	for (int rank = 6; rank >= 0; rank--) {
 		need = -1;
 		for (int c = 0; c < TUI_COL_COUNT; c++)
 			if (shown[c])
@@ -65,7 +68,7 @@ tui_layout_columns(int width, struct tui_columns *out)
 	/* the order in which extra space is handed out */
 	static const struct { enum tui_col col; int upto; } order[] = {
 		{ TUI_COL_BAR, 14 }, { TUI_COL_TASKDEF, 14 }, { TUI_COL_STATUS, 12 },
-		{ TUI_COL_AZ, 10 }, { TUI_COL_TASKDEF, 24 },
+		{ TUI_COL_AZ, 10 }, { TUI_COL_TASKDEF, 24 }, { TUI_COL_GROUP, 24 },
 	};
 	for (size_t i = 0; i < sizeof order / sizeof order[0] && extra > 0; i++) {
 		enum tui_col c = order[i].col;
@@ -146,6 +149,24 @@ tui_format_duration(int64_t ms, int width, char *out, size_t size)
 		return len;
 	/* nothing fits: say so rather than show a wrong number */
 	return try_fmt(out, size, width, &len, "%s", width >= 2 ? ">>" : ">") ? len : 0;
+}
+
+int
+tui_format_column_secs(int64_t ms, int width, char *out, size_t size)
+{
+	int len = 0;
+	int64_t t;
+
+	if (size == 0)
+		return 0;
+	out[0] = '\0';
+	if (ms == TS_NONE || ms < 0 || width <= 0)
+		return 0;
+	t = (ms + 50) / 100;   /* integers, as table.c: no binary-fraction surprises */
+	if (ms < 1000000 && try_fmt(out, size, width, &len, "%" PRId64 ".%" PRId64 "s", t / 10,
+	    t % 10))
+		return len;
+	return tui_format_duration(ms, width, out, size);
 }
 
 static bool

@@ -1,0 +1,1 @@
+ecsprof report tests/fixtures/export/events-truncated.gz

@@ -1,0 +1,1 @@
+ecsprof report --format table tests/fixtures/export/insights-containers-only.jsonl

@@ -1,0 +1,1 @@
+ecsprof report --format table tests/fixtures/export/events-2members.gz

@@ -1,0 +1,2 @@
+ecsprof report --format table -
+stdin: tests/fixtures/export/events.jsonl.gz

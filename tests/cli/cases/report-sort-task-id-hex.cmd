@@ -1,0 +1,1 @@
+ecsprof report --format table --sort task_id examples/scaleout.json
