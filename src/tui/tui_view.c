@@ -153,7 +153,12 @@ static int
 cycle_sort(struct view *v, int dir)
 {
 	int c = v->sort_tcol < 0 ? (dir > 0 ? 0 : TUI_COL_COUNT - 1) : v->sort_tcol + dir;
+	struct tui_columns lay;
 
+	/* only the columns on screen: a sort by one the user cannot see looks like no sort */
+	tui_layout_columns(v->cols, &lay);
+	while (c >= 0 && c < TUI_COL_COUNT && lay.w[c] == 0)
+		c += dir;
 	/* past either end: back to no column, then around again */
 	if (c >= TUI_COL_COUNT || c < 0)
 		c = -1;
