@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# House rules a compiler does not check: banned C functions, and the one-curses-includer /
-# jansson-at-the-edges boundaries. Prints TAP.
+# House rules a compiler does not check: banned C functions, the one-curses-includer /
+# jansson-at-the-edges boundaries, and the include layering of src/README.md. Prints TAP.
+# SRCDIR is the tree to check (tests/style_fails.sh runs it on a broken copy).
 set -u
 : "${SRCDIR:?}"
 cd "$SRCDIR" || exit 1
@@ -10,7 +11,7 @@ check() {
 	if [ -z "$2" ]; then echo "ok $n - $1"; else
 		echo "not ok $n - $1"; printf '%s\n' "$2" | sed 's/^/# /'; fail=$((fail + 1)); fi
 }
-echo "1..4"
+echo "1..5"
 # word-boundary match on a call, outside comments' typical "/* ... */" lines
 banned=$(grep -nE '\b(strcpy|strcat|sprintf|vsprintf|strtok|atoi|atol|gmtime|localtime|gets)[[:space:]]*\(' \
 	src/*/*.c src/*/*.h include/ecsprof/*.h | grep -vE '^[^:]+:[0-9]+:\s*(/\*|\*)' || true)
@@ -21,4 +22,60 @@ jansson=$(grep -l '#include <jansson.h>' include/ecsprof/*.h || true)
 check "no public header exposes jansson (json_t stays inside its module)" "$jansson"
 config_h=$(ls include/ecsprof/config.h src/*/config.h 2>/dev/null || true)
 check "no header named config.h" "$config_h"
+
+# Layering: a file in src/X/ (and a public header whose module lives in src/X/) includes
+# only ecsprof/ headers of X and of the layers below it. The same graph as src/README.md's
+# "(uses ...)" and meson.build's link_with, so an upward include fails here even where it
+# would still link (a macro, an inline, a struct).
+declare -A layer_uses=(
+	[base]="base"
+	[aws]="aws base"
+	[model]="model base"
+	[in]="in model aws base"
+	[out]="out model base"
+	[tui]="tui model base"
+	[cmd]="cmd tui out in model aws base"
+)
+# public headers not named after a .c of their module
+declare -A header_layer=([app]=cmd [image_io]=in)
+# known upward includes, each to be removed, never added to: FILE:HEADER
+known_upward=" include/ecsprof/live.h:ecsprof/cli.h "
+# the layer of ecsprof/NAME.h: its table entry, else the folder of src/*/NAME.c
+header_layer_of() {
+	if [ -n "${header_layer[$1]:-}" ]; then echo "${header_layer[$1]}"; return; fi
+	local c
+	for c in src/*/"$1".c; do
+		[ -e "$c" ] || continue
+		c=${c#src/}; echo "${c%%/*}"; return
+	done
+}
+layering=$(
+	for f in src/*/*.[ch] include/ecsprof/*.h; do
+		case $f in
+		src/*) l=${f#src/}; l=${l%%/*} ;;
+		*) l=$(header_layer_of "$(basename "$f" .h)") ;;
+		esac
+		if [ -z "${layer_uses[$l]:-}" ]; then
+			echo "$f: in no layer of src/README.md (no src/*/$(basename "$f" .h).c; add it to header_layer in tests/style.sh)"
+			continue
+		fi
+		grep -nE '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$f" |
+		while IFS= read -r line; do
+			inc=$(sed -E 's/^[0-9]+:[^"]*"([^"]*)".*/\1/' <<<"$line")
+			case $inc in
+			ecsprof/*/*) echo "$f:${line%%:*}: includes \"$inc\" (no such layer path)" ;;
+			ecsprof/*.h)
+				h=${inc#ecsprof/}; h=${h%.h}
+				hl=$(header_layer_of "$h")
+				case " ${layer_uses[$l]} " in
+				*" ${hl:-?} "*) ;;
+				*) case $known_upward in *" $f:$inc "*) continue ;; esac
+				   echo "$f:${line%%:*}: $l includes $inc (${hl:-in no layer}), an upward include" ;;
+				esac ;;
+			*/*) echo "$f:${line%%:*}: includes \"$inc\" by path: a header of another folder goes in include/ecsprof/" ;;
+			esac
+		done
+	done
+)
+check "includes follow the layers (src/README.md): each folder includes only its own and lower layers' headers" "$layering"
 exit $((fail > 0))
