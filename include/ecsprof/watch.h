@@ -28,6 +28,10 @@ struct watch_source {
 	/* --record FILE: append what this poll saw; NULL when not recording. */
 	int (*record)(void *ctx, const struct task_set *set, struct err *err);
 	void *ctx;
+	/* May be NULL. Before each fetch: the last poll's tasks (NULL before the first), kept
+	 * unchanged until the fetch returns, so that a source can copy what cannot have
+	 * changed instead of asking again. */
+	void (*previous)(void *ctx, const struct task_set *prev);
 };
 
 struct watch_options {

@@ -210,6 +210,8 @@ poll_once(struct watch *w, struct err *err)
 
 	task_set_cleanup(set);
 	task_set_init(set);
+	if (w->s->previous != NULL)
+		w->s->previous(w->s->ctx, w->polls > 0 ? &w->sets[w->cur] : NULL);
 	if (w->s->fetch(w->s->ctx, set, &start, err) != 0) {
 		task_set_cleanup(set);
 		task_set_init(set);
@@ -418,7 +420,17 @@ struct wlive {
 	bool have_last;
 	watch_build_fn *build;
 	void *build_ctx;
+	const struct task_set *prev;   /* the last poll's tasks (watch_source.previous) */
+	size_t fetches;
 };
+
+static void
+wlive_previous(void *ctx, const struct task_set *prev)
+{
+	struct wlive *w = ctx;
+
+	w->prev = prev;
+}
 
 static int
 wlive_fetch(void *ctx, struct task_set *out, int64_t *start, struct err *err)
@@ -432,8 +444,14 @@ wlive_fetch(void *ctx, struct task_set *out, int64_t *start, struct err *err)
 	w->have_last = true;
 	w->last.keep_raw = w->o->record != NULL;
 	w->last.want_services = true;
+	w->last.reuse_from = w->prev;
 	if (live_session_fetch(w->session, out, &w->last, err) != 0)
 		return -1;
+	/* what a poll costs (a steady service: its ListTasks pages, nothing described) */
+	log_info("watch: poll %zu: %zu requests (%zu ListTasks pages, %zu DescribeTasks); %zu "
+		 "tasks described, %zu unchanged since the last poll", ++w->fetches,
+		 w->last.requests, w->last.stats.pages, w->last.stats.describe_calls,
+		 w->last.stats.described, w->last.stats.reused);
 	/* the scale-out began with the newest deployment of the watched services */
 	*start = TS_NONE;
 	sl = &w->last.services;
@@ -502,7 +520,7 @@ int
 watch_main(const struct cli_opts *o, watch_build_fn *build, void *build_ctx, struct err *err)
 {
 	struct wlive w = { .o = o, .build = build, .build_ctx = build_ctx };
-	struct watch_source src = { wlive_fetch, wlive_build, NULL, &w };
+	struct watch_source src = { wlive_fetch, wlive_build, NULL, &w, wlive_previous };
 	struct watch_options wo = { 0 };
 	char title[256];
 	struct atomicfile out = { .slot = -1 };
