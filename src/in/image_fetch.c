@@ -15,65 +15,12 @@
 #include "ecsprof/image_fetch.h"
 #include "ecsprof/image_io.h"
 #include "image_cache.h"
+#include "image_fetch_int.h"
 #include "ecsprof/log.h"
 #include "ecsprof/timeutil.h"
 #include "ecsprof/xalloc.h"
 
-#define IMAGE_MAX_THREADS 16
 #define CONFIG_MAX ((size_t)4 << 20)
-
-struct job {
-	char *image, *digest, *platform;
-	bool done;
-	struct image_facts facts;
-};
-
-/* A call ECR refused (AccessDenied), or an optional call that failed otherwise (why: the
- * first error; e.g. an endpoint that lacks the operation): one warning line per call
- * naming the repositories, so a policy that denies one repository is told apart from a
- * missing IAM permission, without one line per image. */
-struct denial {
-	char *op, *lost, *repos, *why;
-	bool printed;
-};
-
-/* A BatchGetImage or DescribeImages answer shared by the lookups it covers: one call asks
- * for every digest of the same repository waiting in the queue (up to ECR_BATCH_MAX), and
- * a digest asked for again (an index used on several platforms) is not asked twice. */
-struct answer {
-	char *key;                     /* op|region|account|repository|digest */
-	char *json;                    /* NULL: pending, or failed (done) */
-	bool done;
-};
-
-struct region_client {
-	char *region;
-	struct ecr_client *c;
-};
-
-struct image_fetch {
-	struct image_fetch_options o;
-	char *cache_dir;
-	pthread_mutex_t lock;
-	pthread_cond_t more, idle;
-	struct job *jobs;              /* under lock */
-	size_t njobs, jcap, next, busy;
-	bool stop;
-	struct region_client *clients; /* under lock */
-	size_t nclients;
-	char **warnings;               /* under lock; deduplicated */
-	size_t nwarnings;
-	size_t warned;                 /* printed so far */
-	struct denial *denials;        /* under lock; one line per call, printed at collect */
-	size_t ndenials;
-	struct image_fetch_stats st;   /* under lock */
-	struct answer *answers;        /* under lock */
-	size_t nanswers;
-	pthread_cond_t answered;
-	pthread_t threads[IMAGE_MAX_THREADS];
-	struct http_transport transports[IMAGE_MAX_THREADS];
-	size_t nthreads;
-};
 
 static void
 warn(struct image_fetch *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -116,119 +63,6 @@ cache_write(struct image_fetch *f, const struct image_facts *facts)
 }
 
 /* ---- one lookup ----------------------------------------------------------------------- */
-
-static bool
-str_same(const char *a, const char *b)
-{
-	return (a == NULL && b == NULL) || (a != NULL && b != NULL && strcmp(a, b) == 0);
-}
-
-static char *
-answer_key(char op, const struct image_ref *r, const char *digest)
-{
-	return xasprintf("%c|%s|%s|%s|%s", op, r->region ? r->region : "",
-	    r->account ? r->account : "", r->repository, digest);
-}
-
-/* op 'B' BatchGetImage, 'D' DescribeImages, for n digests of ref's repository */
-static int
-batch_call(char op, struct ecr_client *c, const struct http_transport *t,
-    const struct image_ref *ref, const char *const *digests, size_t n, char **json,
-    struct err *e)
-{
-	if (op == 'B')
-		return ecr_batch_get_images(c, t, ref->account, ref->repository, digests, n, json, e);
-	return ecr_describe_images(c, t, ref->account, ref->repository, digests, n, json, e);
-}
-
-static struct answer *
-answer_find(struct image_fetch *f, const char *key)
-{
-	for (size_t i = 0; i < f->nanswers; i++)
-		if (strcmp(f->answers[i].key, key) == 0)
-			return &f->answers[i];
-	return NULL;
-}
-
-/* under lock */
-static void
-answer_add(struct image_fetch *f, char *key)
-{
-	f->answers = xreallocarray(f->answers, f->nanswers + 1, sizeof *f->answers);
-	f->answers[f->nanswers].key = key;
-	f->answers[f->nanswers].json = NULL;
-	f->answers[f->nanswers++].done = false;
-}
-
-/* The answer of op ('B' BatchGetImage, 'D' DescribeImages) that holds digest: from an
- * earlier (or in-flight) batch, or from a new call that also asks for the digests of the
- * same repository still queued. A batch that fails (DescribeImages fails whole when one
- * image is missing) is asked again digest by digest, so each lookup gets its own answer.
- * *json is the caller's. */
-static int
-batch_get(struct image_fetch *f, char op, struct ecr_client *c, const struct http_transport *t,
-    const struct image_ref *ref, const char *digest, char **json, struct err *e)
-{
-	char *key = answer_key(op, ref, digest);
-	const char *batch[ECR_BATCH_MAX];
-	char *keys[ECR_BATCH_MAX];
-	size_t n = 0;
-	struct answer *a;
-	int rc;
-
-	pthread_mutex_lock(&f->lock);
-	a = answer_find(f, key);
-	if (a != NULL) {
-		while (!(a = answer_find(f, key))->done)
-			pthread_cond_wait(&f->answered, &f->lock);
-		if (a->json != NULL) {
-			*json = xstrdup(a->json);
-			pthread_mutex_unlock(&f->lock);
-			free(key);
-			return 0;
-		}
-		/* the batch failed: ask alone, for this lookup's own answer */
-		pthread_mutex_unlock(&f->lock);
-		free(key);
-		return batch_call(op, c, t, ref, &digest, 1, json, e);
-	}
-	batch[n] = digest;
-	keys[n++] = key;
-	answer_add(f, xstrdup(key));
-	for (size_t i = f->next; i < f->njobs && n < ECR_BATCH_MAX; i++) {
-		struct image_ref r;
-		char *k;
-
-		if (f->jobs[i].digest == NULL || image_ref_parse(f->jobs[i].image, &r) != 0)
-			continue;
-		k = r.private_ecr ? answer_key(op, &r, f->jobs[i].digest) : NULL;
-		if (k != NULL && strcmp(r.repository, ref->repository) == 0 &&
-		    str_same(r.region, ref->region) && str_same(r.account, ref->account) &&
-		    answer_find(f, k) == NULL) {
-			batch[n] = f->jobs[i].digest;   /* the string outlives the call */
-			keys[n++] = k;
-			answer_add(f, xstrdup(k));
-		} else {
-			free(k);
-		}
-		image_ref_cleanup(&r);
-	}
-	pthread_mutex_unlock(&f->lock);
-	*json = NULL;
-	rc = batch_call(op, c, t, ref, batch, n, json, e);
-	pthread_mutex_lock(&f->lock);
-	for (size_t i = 0; i < n; i++) {
-		a = answer_find(f, keys[i]);
-		a->json = rc == 0 ? xstrdup(*json) : NULL;
-		a->done = true;
-		free(keys[i]);
-	}
-	pthread_cond_broadcast(&f->answered);
-	pthread_mutex_unlock(&f->lock);
-	if (rc != 0 && n > 1)
-		return batch_call(op, c, t, ref, &digest, 1, json, e);
-	return rc;
-}
 
 static int
 fetch_creds(void *arg, struct aws_creds *out, struct err *err)
@@ -416,7 +250,7 @@ lookup(struct image_fetch *f, const struct http_transport *t, struct job *j)
 	f->st.looked_up++;
 	pthread_mutex_unlock(&f->lock);
 	/* DescribeImages: tags, push time, size; it resolves a tag to a digest too */
-	if ((x->digest != NULL ? batch_get(f, 'D', c, t, &ref, x->digest, &json, &e)
+	if ((x->digest != NULL ? image_batch_get(f, 'D', c, t, &ref, x->digest, &json, &e)
 	    : ecr_describe_image(c, t, ref.account, ref.repository, NULL, ref.tag, &json,
 	    &e)) == 0) {
 		bool had_digest = x->digest != NULL;
@@ -448,7 +282,7 @@ lookup(struct image_fetch *f, const struct http_transport *t, struct job *j)
 		    "did not say)", who);
 		goto out;
 	}
-	if (batch_get(f, 'B', c, t, &ref, x->digest, &json, &e) != 0 ||
+	if (image_batch_get(f, 'B', c, t, &ref, x->digest, &json, &e) != 0 ||
 	    image_parse_batch_answer(json, strlen(json), x->digest, &manifest, &mt, &e) != 0) {
 		if (strcmp(e.aws_type, "ImageNotFound") == 0 ||
 		    strcmp(e.aws_type, "RepositoryNotFoundException") == 0) {
@@ -486,7 +320,7 @@ lookup(struct image_fetch *f, const struct http_transport *t, struct job *j)
 		image_manifest_info_cleanup(&m);
 		free(manifest);
 		manifest = NULL;
-		if (batch_get(f, 'B', c, t, &ref, x->manifest_digest, &json, &e) != 0 ||
+		if (image_batch_get(f, 'B', c, t, &ref, x->manifest_digest, &json, &e) != 0 ||
 		    image_parse_batch_answer(json, strlen(json), x->manifest_digest, &manifest,
 		    &mt, &e) != 0 ||
 		    image_parse_manifest(manifest, strlen(manifest), NULL, &m, &e) != 0) {
@@ -700,11 +534,7 @@ image_fetch_free(struct image_fetch *f)
 	pthread_cond_destroy(&f->more);
 	pthread_cond_destroy(&f->idle);
 	pthread_cond_destroy(&f->answered);
-	for (size_t i = 0; i < f->nanswers; i++) {
-		free(f->answers[i].key);
-		free(f->answers[i].json);
-	}
-	free(f->answers);
+	image_batch_free(f);
 	pthread_mutex_destroy(&f->lock);
 	free(f);
 }

@@ -13,12 +13,13 @@ import os
 import pty
 import select
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
 import time
 import urllib.request
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from motoserver import start_moto  # noqa: E402
 
 ECSPROF = os.environ.get("ECSPROF", "")
 REGION = "us-east-1"
@@ -29,36 +30,6 @@ TMP = tempfile.mkdtemp(prefix="ecsprof-experiment-moto-")
 
 def ok(cond, name, detail=""):
     results.append((bool(cond), name, detail))
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
-
-
-def start_moto():
-    exe = shutil.which("moto_server")
-    if exe is None:
-        raise RuntimeError("moto_server is not installed (pip install 'moto[server]')")
-    for _ in range(5):
-        port = free_port()
-        p = subprocess.Popen([exe, "-H", "127.0.0.1", "-p", str(port)],
-                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        deadline = time.time() + 30
-        while time.time() < deadline:
-            if p.poll() is not None:
-                break
-            try:
-                urllib.request.urlopen("http://127.0.0.1:%d/moto-api/" % port, timeout=1)
-                return p, port
-            except OSError:
-                time.sleep(0.2)
-        p.kill()
-        p.wait()
-    raise RuntimeError("moto_server did not start")
 
 
 def clients(port, key="seed", secret="seed"):

@@ -30,7 +30,6 @@ import json
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -38,6 +37,8 @@ import time
 import urllib.parse
 import urllib.request
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from motoserver import start_moto  # noqa: E402
 
 ECSPROF = os.environ.get("ECSPROF", "")
 REGION = "us-east-1"
@@ -58,14 +59,6 @@ OUTPUTS = []           # (case, stdout+stderr) of every ecsprof run
 
 def ok(cond, name, detail=""):
     results.append((bool(cond), name, detail))
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
 
 
 # ---------------------------------------------------------------------------
@@ -177,22 +170,6 @@ def wait_url(url, proc, secs):
         except OSError:
             time.sleep(0.1)
     return False
-
-
-def start_moto(tmp):
-    exe = shutil.which("moto_server")
-    if exe is None:
-        raise RuntimeError("moto_server is not installed (pip install 'moto[server]')")
-    env = dict(os.environ, MOTO_RECORDER_FILEPATH=os.path.join(tmp, "moto-recording"))
-    for _ in range(5):
-        port = free_port()
-        p = subprocess.Popen([exe, "-H", "127.0.0.1", "-p", str(port)], env=env,
-                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        if wait_url("http://127.0.0.1:%d/moto-api/" % port, p, 30):
-            return p, port
-        p.kill()
-        p.wait()
-    raise RuntimeError("moto_server did not start")
 
 
 def start_meta(tmp, conf):
@@ -421,7 +398,7 @@ def main():
     moto_p = meta_p = None
     t_start = time.time()
     try:
-        moto_p, moto_port = start_moto(tmp)
+        moto_p, moto_port = start_moto({"MOTO_RECORDER_FILEPATH": os.path.join(tmp, "moto-recording")})
         moto = Moto(moto_port)
         keys, roles, sessions, want = seed(moto)
         rk, rs = keys["reader"]

@@ -14,12 +14,13 @@ import io
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
 import time
 import urllib.request
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from motoserver import start_moto  # noqa: E402
 
 ECSPROF = os.environ.get("ECSPROF", "")
 REGION = "us-east-1"
@@ -44,38 +45,6 @@ def ok(cond, name, detail=""):
 
 def sha(b):
     return "sha256:" + hashlib.sha256(b if isinstance(b, bytes) else b.encode()).hexdigest()
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
-
-
-def start_moto():
-    exe = shutil.which("moto_server")
-    if exe is None:
-        raise RuntimeError("moto_server is not installed (pip install 'moto[server]')")
-    env = dict(os.environ, INITIAL_NO_AUTH_ACTION_COUNT=str(IAM_SETUP_CALLS))
-    for _ in range(5):
-        port = free_port()
-        p = subprocess.Popen([exe, "-H", "127.0.0.1", "-p", str(port)], env=env,
-                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        deadline = time.time() + 30
-        while time.time() < deadline:
-            if p.poll() is not None:
-                break
-            try:
-                # moto-api is not an AWS action: it does not use up the unsigned calls
-                urllib.request.urlopen("http://127.0.0.1:%d/moto-api/" % port, timeout=1)
-                return p, port
-            except OSError:
-                time.sleep(0.2)
-        p.kill()
-        p.wait()
-    raise RuntimeError("moto_server did not start")
 
 
 def manifest(name, sizes, types=None, annotations=None):
@@ -189,7 +158,7 @@ def main():
         return 1
     moto = None
     try:
-        moto, port = start_moto()
+        moto, port = start_moto({"INITIAL_NO_AUTH_ACTION_COUNT": str(IAM_SETUP_CALLS)})
         keys, dg = seed(port)
         rk, rs = keys["reader"]
 
