@@ -45,7 +45,8 @@ Scenario:
                   "arch": "arm64" (attribute ecs.cpu-architecture),
                   "platformFamily": "WINDOWS_SERVER_2022_CORE" (default Linux)} ],
       "generate": {"count": 3000, "service": "web", "family": "web", "seed": 1,
-                   "spread": 600, "stopped_fraction": 0.1} } } }
+                   "spread": 600, "stopped_fraction": 0.1,
+                   "age": 0 (created this many seconds earlier still: a steady service)} } } }
 
 RUNTASK: "taskDefinitions": {"web:7": {"cpu": "256", "memory": "512",
     "compatibilities": ["EC2", "FARGATE"], "networkMode": "awsvpc", "healthCheck": false,
@@ -153,7 +154,7 @@ class State:
                     "service": g.get("service"),
                     "family": g.get("family", g.get("service") or "app"),
                     "revision": g.get("revision", 1),
-                    "created": -spread - 60 + rnd.random() * spread,
+                    "created": -float(g.get("age", 0)) - spread - 60 + rnd.random() * spread,
                     "provision": round(rnd.uniform(5, 40), 3),
                     "pull": round(rnd.uniform(3, 60), 3),
                     "start": round(rnd.uniform(0.5, 5), 3),

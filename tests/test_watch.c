@@ -87,7 +87,7 @@ line_with(const char *screen, const char *what)
 static char *
 watch_screen(struct fake *f, const char *keys)
 {
-	struct watch_source src = { fake_fetch, fake_build, NULL, f };
+	struct watch_source src = { fake_fetch, fake_build, NULL, f, NULL, NULL };
 	struct watch_options o = { .interval_ms = 60000, .format = FMT_TUI, .title = "test" };
 	char dump[] = "/tmp/ecsprof-test-watch-XXXXXX";
 	struct err err;
@@ -148,7 +148,7 @@ Test(watch, lines_failed_start_once_when_done)
 {
 	static const int states[] = { 0, 1, 1, 2, 2 };
 	struct fake f = { states, 5, 0, false, { 0 } };
-	struct watch_source src = { fake_fetch, fake_build, NULL, &f };
+	struct watch_source src = { fake_fetch, fake_build, NULL, &f, NULL, NULL };
 	char *out = NULL;
 	size_t len = 0;
 	FILE *mem = open_memstream(&out, &len);
@@ -175,7 +175,7 @@ Test(watch, throttling_doubles_the_interval)
 {
 	static const int states[] = { 0 };
 	struct fake f = { states, 1, 0, true, { 0 } };
-	struct watch_source src = { fake_fetch, fake_build, NULL, &f };
+	struct watch_source src = { fake_fetch, fake_build, NULL, &f, NULL, NULL };
 	struct watch_options o = { .interval_ms = 60, .polls = 4, .format = FMT_CSV, .out = stdout };
 	struct err err;
 	int64_t g1, g2, g3;
@@ -200,4 +200,91 @@ Test(watch, next_interval)
 	cr_expect_eq(watch_next_interval(5000, WATCH_BACKOFF_MAX_MS, true), WATCH_BACKOFF_MAX_MS);
 	cr_expect_eq(watch_next_interval(5000, 40000, false), 5000);
 	cr_expect_eq(watch_next_interval(0, 0, false), 5000);
+}
+
+/* ---- the status line's progress (issue 11 item 6, issue 14) ---- */
+
+static void
+add_task(struct task_set *s, const char *arn, const char *status, int64_t created,
+	 int64_t started, const char *health)
+{
+	struct task t;
+
+	fs_pulling_task(&t, arn);
+	free(t.last_status);
+	t.last_status = xstrdup(status);
+	t.ts[TS_CREATED] = created;
+	t.ts[TS_PULL_STARTED] = created + 1000;
+	if (started != TS_NONE) {
+		t.ts[TS_PULL_STOPPED] = started - 1000;
+		t.ts[TS_STARTED] = started;
+	}
+	if (health != NULL)
+		t.health_status = xstrdup(health);
+	task_set_take(s, &t);
+}
+
+#define ARN(c) "arn:aws:ecs:us-east-1:123456789012:task/prod/" c "0000000000000000000000000000000"
+
+/* two tasks from an hour ago running, three of this scale-out: one running, two pulling */
+static void
+old_and_new(struct task_set *s)
+{
+	task_set_init(s);
+	add_task(s, ARN("a"), "RUNNING", FS_T0 - 3600000, FS_T0 - 3500000, "HEALTHY");
+	add_task(s, ARN("b"), "RUNNING", FS_T0 - 3599000, FS_T0 - 3500000, "HEALTHY");
+	add_task(s, ARN("c"), "RUNNING", FS_T0, FS_T0 + 25000, "HEALTHY");
+	add_task(s, ARN("d"), "PENDING", FS_T0 + 2000, TS_NONE, NULL);
+	add_task(s, ARN("e"), "PENDING", FS_T0 + 3000, TS_NONE, NULL);
+}
+
+Test(watch_status, without_service_counts_the_newest_burst_not_an_hour_old_task)
+{
+	struct task_set s;
+	struct watch_progress p;
+	char line[200];
+
+	old_and_new(&s);
+	watch_progress_of(&s, TS_NONE, -1, FS_T0 + 65000, &p);
+	watch_progress_text(&p, line, sizeof line);
+	cr_assert_eq(p.start_ms, FS_T0, "counted from the scale-out, not the hour-old createdAt");
+	cr_assert_str_eq(line, "scale-out +1m05s: 1 of 3 running");
+	task_set_cleanup(&s);
+}
+
+Test(watch_status, with_service_n_of_desired_and_healthy_since_the_deployment)
+{
+	struct task_set s;
+	struct watch_progress p;
+	char line[200];
+
+	old_and_new(&s);
+	/* the deployment started 2 s before the first new task; the old ones are not its */
+	watch_progress_of(&s, FS_T0 - 2000, 3, FS_T0 + 63000, &p);
+	watch_progress_text(&p, line, sizeof line);
+	cr_assert_str_eq(line, "deployment +1m05s: 1 of 3 running / 1 healthy");
+	task_set_cleanup(&s);
+}
+
+Test(watch_status, done_freezes_the_time_and_names_failures)
+{
+	struct task_set s;
+	struct watch_progress p;
+	struct task t;
+	char line[200];
+
+	task_set_init(&s);
+	add_task(&s, ARN("a"), "RUNNING", FS_T0, FS_T0 + 20000, NULL);
+	add_task(&s, ARN("b"), "RUNNING", FS_T0 + 1000, FS_T0 + 45000, NULL);
+	fs_failed_task(&t, true);
+	task_set_take(&s, &t);
+	/* a clock behind the server's: now is the newest time ECS showed */
+	watch_progress_of(&s, TS_NONE, -1, FS_T0 - 999999, &p);
+	watch_progress_text(&p, line, sizeof line);
+	cr_assert_str_eq(line, "scale-out: 2 of 3 running, the last after 45.0s, 1 failed");
+	watch_progress_of(&s, FS_T0 - 5000, 2, FS_T0 + 99000, &p);
+	watch_progress_text(&p, line, sizeof line);
+	cr_assert_str_eq(line, "deployment: 2 of 2 running / 0 healthy, all after 50.0s, "
+			 "1 failed");
+	task_set_cleanup(&s);
 }

@@ -41,6 +41,18 @@ struct ecs_client;
 int ecs_client_new(const struct ecs_client_options *o, struct ecs_client **out,
 		   struct err *err);
 void ecs_client_free(struct ecs_client *c);
+/* HTTP attempts (retries included) since the last call began: a fetch, DescribeServices
+ * and DescribeTaskDefinition each start the count again. */
+size_t ecs_client_requests(struct ecs_client *c);
+
+/* A poll that holds tasks already (watch): true when the caller holds arn in a state that a
+ * task ListTasks lists under desired ("RUNNING" or "STOPPED") can no longer leave, so that
+ * describing it again would tell nothing new. Called on a worker thread, under the fetch's
+ * lock: it must only read. */
+typedef bool ecs_known_fn(void *arg, const char *arn, const char *desired);
+/* Hands over a known task in its place (ListTasks order, the calling thread, as
+ * ecs_task_fn); listed_at_ms is when the ListTasks page naming it arrived. */
+typedef int ecs_reuse_fn(void *arg, const char *arn, int64_t listed_at_ms, struct err *err);
 
 /* What to fetch. Tasks come from ListTasks unless tasks[] is given. */
 struct ecs_query {
@@ -56,6 +68,9 @@ struct ecs_query {
 	int64_t since_ms;                  /* keep tasks created at or after; TS_NONE = all */
 	const volatile sig_atomic_t *interrupt;   /* may be NULL: non-zero (a SIGINT
 						   * handler's flag) stops the fetch */
+	ecs_known_fn *known;               /* may be NULL: every listed task is described */
+	ecs_reuse_fn *reuse;               /* required with known */
+	void *known_arg;                   /* for both */
 };
 
 struct ecs_fetch_stats {
@@ -66,6 +81,8 @@ struct ecs_fetch_stats {
 	size_t pages;         /* ListTasks pages */
 	size_t requests;      /* HTTP attempts, retries included */
 	size_t throttled;     /* throttled responses */
+	size_t describe_calls;   /* DescribeTasks requests (retries not counted) */
+	size_t reused;        /* known tasks handed to ecs_query.reuse instead (not described) */
 };
 
 /* Receives one described task as raw JSON text (compact, as ECS sent it), in ListTasks

@@ -25,10 +25,15 @@ struct live_raw_task {
 struct live_result {
 	bool keep_raw;                 /* in: collect raw[] (record, watch --record) */
 	bool want_services;            /* in: DescribeServices for --service (watch) */
+	const struct task_set *reuse_from;  /* in (watch): the last poll's tasks, borrowed;
+					     * those that cannot have changed are copied from
+					     * there, not described (live_reuse.h) */
 	struct ecs_service_list services;   /* --service: DescribeServices, with deployments */
 	struct live_raw_task *raw;
 	size_t nraw;
 	struct ecs_fetch_stats stats;
+	size_t requests;               /* every request of the fetch (DescribeServices and
+					* DescribeTaskDefinition too), retries included */
 	char *region;                  /* where the tasks came from */
 	char *cluster;                 /* as given, "default" when not */
 	char *endpoint;

@@ -21,13 +21,21 @@
 struct watch_source {
 	/* One poll: fill the (initialised, empty) set with the selected tasks, and set
 	 * *scale_start_ms to the newest deployment's createdAt of the watched services, or
-	 * TS_NONE (watch then uses the first createdAt). ERR_THROTTLED makes watch back off. */
+	 * TS_NONE (watch then counts from the newest burst of createdAt, scaleout.h).
+	 * ERR_THROTTLED makes watch back off. */
 	int (*fetch)(void *ctx, struct task_set *out, int64_t *scale_start_ms, struct err *err);
 	/* Profiles a set (--group-by, --soci-if, --baseline, --sort) into out. */
 	int (*build)(void *ctx, struct task_set *set, struct report *out, struct err *err);
 	/* --record FILE: append what this poll saw; NULL when not recording. */
 	int (*record)(void *ctx, const struct task_set *set, struct err *err);
 	void *ctx;
+	/* The watched services' desiredCount at the last poll, -1 when not known; NULL: not
+	 * known. */
+	long (*desired)(void *ctx);
+	/* May be NULL. Before each fetch: the last poll's tasks (NULL before the first), kept
+	 * unchanged until the fetch returns, so that a source can copy what cannot have
+	 * changed instead of asking again. */
+	void (*previous)(void *ctx, const struct task_set *prev);
 };
 
 struct watch_options {
@@ -59,10 +67,24 @@ int watch_main(const struct cli_opts *o, watch_build_fn *build, void *build_ctx,
  * back to base after a poll that was not. */
 int64_t watch_next_interval(int64_t base_ms, int64_t current_ms, bool throttled);
 
-/* "time to N running": N = tasks created at or after start that are RUNNING (startedAt
- * set, not stopped), and how long after start the last of them started. start TS_NONE =
- * the first createdAt. *elapsed_ms is TS_NONE when none is running. */
-void watch_time_to_running(const struct task_set *set, int64_t start_ms, size_t *n,
-			   int64_t *elapsed_ms, int64_t *start_used_ms);
+/* How far the watched scale-out has got (watch_status.c), for the status line. With a
+ * deployment start (--service: DescribeServices) the tasks created since then count,
+ * against desired; without (deploy_start_ms TS_NONE) those of the newest burst of
+ * createdAt (scaleout.h), against how many it has. */
+struct watch_progress {
+	bool deployment;              /* start_ms is the deployment's createdAt */
+	int64_t start_ms;             /* TS_NONE: no task has a createdAt */
+	int64_t now_ms;               /* now, or the newest time ECS has shown if later */
+	long desired;                 /* the services' desiredCount; -1 without --service */
+	size_t tasks, running, healthy, starting, failed;   /* of the tasks counted */
+	int64_t last_started_ms;      /* the latest startedAt of those running */
+};
+void watch_progress_of(const struct task_set *set, int64_t deploy_start_ms, long desired,
+		       int64_t now_ms, struct watch_progress *p);
+/* The time since the start while tasks are still starting, the time the last one took
+ * once all are running: "deployment +1m05s: 2 of 3 running / 1 healthy", "deployment: 3 of
+ * 3 running / 3 healthy, all after 45.0s", "scale-out +12.0s: 1 of 3 running",
+ * "scale-out: 3 of 3 running, the last after 45.0s"; ", N failed" when some failed to start. */
+void watch_progress_text(const struct watch_progress *p, char *out, size_t size);
 
 #endif

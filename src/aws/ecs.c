@@ -64,6 +64,15 @@ ecs_client_free(struct ecs_client *c)
 	free(c);
 }
 
+size_t
+ecs_client_requests(struct ecs_client *c)
+{
+	struct awsjson_counts n;
+
+	awsjson_counts(c->api, &n);
+	return n.requests;
+}
+
 int
 ecs_error_from_response(const char *op, const struct http_response *resp, int attempts,
 			struct err *err)

@@ -7,6 +7,7 @@
  * the fetch is over. One failure cancels the others: their requests and backoff waits end
  * at once (http.h, cancel) instead of running out their retries. */
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,7 @@
 
 #define LIST_PAGE 100      /* ListTasks maxResults: the API's maximum */
 #define DESCRIBE_BATCH 100 /* DescribeTasks: at most 100 tasks per call */
+#define BATCH_ENTRIES 1000 /* listed tasks per batch, known ones (not described) included */
 #define INTERRUPT_CHECK_MS 50
 
 struct chain {
@@ -37,6 +39,14 @@ struct result {
 	char *json;
 	size_t len;
 	int64_t fetched_at_ms;
+	size_t entry;           /* its place in the batch's entries; SIZE_MAX: not matched */
+};
+
+/* A listed ARN in ListTasks order; a known one (ecs_query.known) is not described. */
+struct entry {
+	char *arn;              /* borrowed from the fetch's arns */
+	bool known;
+	int64_t listed_at_ms;
 };
 
 struct warning {
@@ -45,8 +55,10 @@ struct warning {
 };
 
 struct batch {
-	char **arns;            /* borrowed from the fetch's arns */
+	char **arns;            /* the ARNs to describe, borrowed from the fetch's arns */
 	size_t n;
+	struct entry *entries;  /* every listed ARN of the batch, in order (known ones too) */
+	size_t nentries, nknown;
 	bool done;              /* described; results ready to hand over */
 	struct result *results;
 	size_t nresults, results_cap;
@@ -72,7 +84,7 @@ struct ecs_fetch {
 	struct batch **batches;
 	size_t nbatches, batches_cap;
 	size_t next_batch;      /* first batch no worker took yet */
-	char **pending;         /* listed ARNs not yet in a batch (borrowed from arns) */
+	struct entry *pending;  /* listed ARNs not yet in a batch (borrowed from arns) */
 	size_t npending, pending_cap;
 	char **arns;            /* every ARN, owned, for the seen set and the batches */
 	size_t narns, arns_cap;
@@ -89,28 +101,39 @@ struct ecs_fetch {
 };
 
 static void
-add_batch(struct ecs_fetch *f, char **arns, size_t n)
+add_batch(struct ecs_fetch *f, const struct entry *e, size_t n)
 {
 	struct batch *b = xcalloc(1, sizeof *b);
 
+	b->entries = xcalloc(n, sizeof *b->entries);
+	memcpy(b->entries, e, n * sizeof *e);
+	b->nentries = n;
 	b->arns = xcalloc(n, sizeof *b->arns);
-	memcpy(b->arns, arns, n * sizeof *arns);
-	b->n = n;
+	for (size_t i = 0; i < n; i++)
+		if (e[i].known)
+			b->nknown++;
+		else
+			b->arns[b->n++] = e[i].arn;
 	f->batches = xgrow(f->batches, f->nbatches + 1, &f->batches_cap, sizeof *f->batches);
 	f->batches[f->nbatches++] = b;
 }
 
-/* Cuts full batches from the pending ARNs; with flush, the remainder too. */
+/* Cuts full batches from the pending ARNs (DESCRIBE_BATCH to describe, or BATCH_ENTRIES
+ * listed); with flush, the remainder too. */
 static void
 cut_batches(struct ecs_fetch *f, bool flush)
 {
 	size_t at = 0;
 
-	while (f->npending - at >= DESCRIBE_BATCH || (flush && f->npending > at)) {
-		size_t n = f->npending - at < DESCRIBE_BATCH ? f->npending - at : DESCRIBE_BATCH;
+	for (;;) {
+		size_t end = at, ask = 0;
 
-		add_batch(f, f->pending + at, n);
-		at += n;
+		while (end < f->npending && ask < DESCRIBE_BATCH && end - at < BATCH_ENTRIES)
+			ask += !f->pending[end++].known;
+		if (end == at || (!flush && ask < DESCRIBE_BATCH && end - at < BATCH_ENTRIES))
+			break;
+		add_batch(f, f->pending + at, end - at);
+		at = end;
 	}
 	/* nothing cut: pending may still be NULL, and memmove(NULL, ...) is undefined */
 	if (at > 0)
@@ -118,18 +141,22 @@ cut_batches(struct ecs_fetch *f, bool flush)
 	f->npending -= at;
 }
 
-/* Takes s (owned) as a listed ARN; false (s freed) when it was listed already. */
+/* Takes s (owned) as a listed ARN (desired: the chain's status; NULL for --task); false
+ * (s freed) when it was listed already. */
 static bool
-add_arn(struct ecs_fetch *f, char *s)
+add_arn(struct ecs_fetch *f, char *s, const char *desired, int64_t listed_at_ms)
 {
+	bool known;
+
 	if (!strset_add(&f->seen, s, 0)) {
 		free(s);
 		return false;
 	}
+	known = desired != NULL && f->q.known != NULL && f->q.known(f->q.known_arg, s, desired);
 	f->arns = xgrow(f->arns, f->narns + 1, &f->arns_cap, sizeof *f->arns);
 	f->arns[f->narns++] = s;
 	f->pending = xgrow(f->pending, f->npending + 1, &f->pending_cap, sizeof *f->pending);
-	f->pending[f->npending++] = s;
+	f->pending[f->npending++] = (struct entry){ s, known, listed_at_ms };
 	return true;
 }
 
@@ -156,7 +183,7 @@ call(struct ecs_fetch *f, struct http_transport *t, const char *op, json_t *req,
 
 static int
 do_list_page(struct ecs_fetch *f, struct http_transport *t, const struct chain *ch,
-	     const char *token, json_t **resp, struct err *err)
+	     const char *token, json_t **resp, int64_t *answered_ms, struct err *err)
 {
 	const struct ecs_query *q = &f->q;
 	json_t *req = json_object();
@@ -178,21 +205,23 @@ do_list_page(struct ecs_fetch *f, struct http_transport *t, const struct chain *
 	json_object_set_new(req, "maxResults", json_integer(LIST_PAGE));
 	if (token != NULL)
 		json_object_set_new(req, "nextToken", json_string(token));
-	rc = call(f, t, "ListTasks", req, resp, NULL, err);
+	rc = call(f, t, "ListTasks", req, resp, answered_ms, err);
 	json_decref(req);
 	return rc;
 }
 
 /* A page's ARNs and next token into the fetch; called with the lock held. */
 static void
-take_page(struct ecs_fetch *f, struct chain *ch, json_t *resp, const char *token)
+take_page(struct ecs_fetch *f, struct chain *ch, json_t *resp, const char *token,
+	  int64_t answered_ms)
 {
 	json_t *v = json_object_get(resp, "taskArns"), *a;
 	size_t i;
 
 	f->st.pages++;
 	json_array_foreach(v, i, a)
-		if (json_is_string(a) && add_arn(f, xstrdup(json_string_value(a))))
+		if (json_is_string(a) && add_arn(f, xstrdup(json_string_value(a)), ch->status,
+						 answered_ms))
 			f->st.listed++;
 	v = json_object_get(resp, "nextToken");
 	ch->pages++;
@@ -230,16 +259,41 @@ json_kind(const json_t *v)
 	}
 }
 
+/* The place of the described task arn among b's entries (answers come in the order asked,
+ * so the search starts after the last match), SIZE_MAX when it is not there verbatim. */
+static size_t
+entry_of(const struct batch *b, const char *arn, size_t *cursor)
+{
+	if (arn == NULL)
+		return SIZE_MAX;
+	for (size_t k = 0; k < b->nentries; k++) {
+		size_t i = (*cursor + k) % b->nentries;
+
+		if (!b->entries[i].known && strcmp(b->entries[i].arn, arn) == 0) {
+			*cursor = i + 1;
+			return i;
+		}
+	}
+	return SIZE_MAX;
+}
+
 /* Describes b's tasks into b (a worker's own batch: no lock needed but for counters). */
 static int
 do_describe(struct ecs_fetch *f, struct http_transport *t, struct batch *b, struct err *err)
 {
 	const struct ecs_query *q = &f->q;
 	json_t *req = json_object(), *arr = json_array(), *inc = json_array(), *resp = NULL, *v;
-	size_t i, described = 0, unasked = 0;
+	size_t i, described = 0, unasked = 0, cursor = 0;
 	int64_t at;
 	int rc;
 
+	if (b->n == 0) {
+		/* every task of the batch is known: nothing to ask */
+		json_decref(req);
+		json_decref(arr);
+		json_decref(inc);
+		return 0;
+	}
 	if (q->cluster != NULL)
 		json_object_set_new(req, "cluster", json_string(q->cluster));
 	for (i = 0; i < b->n; i++)
@@ -285,7 +339,9 @@ do_describe(struct ecs_fetch *f, struct http_transport *t, struct batch *b, stru
 			continue;
 		b->results = xgrow(b->results, b->nresults + 1, &b->results_cap,
 				   sizeof *b->results);
-		b->results[b->nresults++] = (struct result){ text, strlen(text), at };
+		b->results[b->nresults++] = (struct result){ text, strlen(text), at,
+			b->nknown > 0 ? entry_of(b, json_string_value(json_object_get(task, "taskArn")),
+						 &cursor) : SIZE_MAX };
 	}
 	json_array_foreach(json_object_get(resp, "failures"), i, v) {
 		const char *arn = json_string_value(json_object_get(v, "arn"));
@@ -303,6 +359,7 @@ do_describe(struct ecs_fetch *f, struct http_transport *t, struct batch *b, stru
 	json_decref(resp);
 	pthread_mutex_lock(&f->lock);
 	f->st.described += described;
+	f->st.describe_calls++;
 	f->st.failures += b->nwarnings - unasked;
 	pthread_mutex_unlock(&f->lock);
 	return 0;
@@ -359,12 +416,14 @@ worker_run(void *arg)
 			ch->queued = false;
 			ch->token = NULL;
 			pthread_mutex_unlock(&f->lock);
-			rc = do_list_page(f, w->t, ch, token, &resp, &err);
+			int64_t answered = TS_NONE;
+
+			rc = do_list_page(f, w->t, ch, token, &resp, &answered, &err);
 			pthread_mutex_lock(&f->lock);
 			if (rc != 0)
 				fail(f, &err);
 			else
-				take_page(f, ch, resp, token);
+				take_page(f, ch, resp, token, answered);
 			free(token);
 			json_decref(resp);
 		} else {
@@ -408,7 +467,7 @@ ecs_fetch_start(struct ecs_client *c, const struct ecs_query *q, struct ecs_fetc
 
 	if (q->ntasks > 0) {
 		for (size_t i = 0; i < q->ntasks; i++)
-			add_arn(f, xstrdup(q->tasks[i]));
+			add_arn(f, xstrdup(q->tasks[i]), NULL, TS_NONE);
 		cut_batches(f, true);
 	} else {
 		/* with startedBy the service filter is applied afterwards: one chain */
@@ -470,6 +529,7 @@ batch_free(struct batch *b)
 		free(b->warnings[j].line);
 	free(b->warnings);
 	free(b->arns);
+	free(b->entries);
 	free(b);
 }
 
@@ -477,20 +537,45 @@ batch_free(struct batch *b)
  * done: no worker touches it again). */
 static int
 deliver(struct ecs_fetch *f, struct batch *b, ecs_task_fn *fn, void *arg, size_t *kept,
-	struct err *err)
+	size_t *reused, struct err *err)
 {
+	size_t *at = NULL;
+	int rc = 0;
+
 	for (size_t j = 0; j < b->nwarnings; j++) {
 		log_warn("%s", b->warnings[j].line);
 		if (b->warnings[j].missing)
 			log_info("ECS forgets a task about an hour after it stops");
 	}
-	for (size_t j = 0; j < b->nresults; j++) {
-		if (fn(arg, b->results[j].json, b->results[j].len, b->results[j].fetched_at_ms,
-		       err) != 0)
-			return -1;
-		(*kept)++;
+	if (b->nknown > 0) {
+		/* known and described tasks in the order ListTasks gave them, then any answer
+		 * that matched no ARN asked verbatim */
+		at = xcalloc(b->nentries, sizeof *at);
+		for (size_t j = 0; j < b->nresults; j++)
+			if (b->results[j].entry != SIZE_MAX)
+				at[b->results[j].entry] = j + 1;
+		for (size_t e = 0; rc == 0 && e < b->nentries; e++) {
+			if (b->entries[e].known) {
+				rc = f->q.reuse(f->q.known_arg, b->entries[e].arn,
+						b->entries[e].listed_at_ms, err);
+				*reused += rc == 0;
+			} else if (at[e] != 0) {
+				const struct result *r = &b->results[at[e] - 1];
+
+				rc = fn(arg, r->json, r->len, r->fetched_at_ms, err);
+				*kept += rc == 0;
+			}
+		}
 	}
-	return 0;
+	for (size_t j = 0; rc == 0 && j < b->nresults; j++) {
+		if (b->nknown > 0 && b->results[j].entry != SIZE_MAX)
+			continue;
+		if ((rc = fn(arg, b->results[j].json, b->results[j].len,
+			     b->results[j].fetched_at_ms, err)) == 0)
+			(*kept)++;
+	}
+	free(at);
+	return rc;
 }
 
 int
@@ -504,14 +589,15 @@ ecs_fetch_poll(struct ecs_fetch *f, int64_t wait_ms, ecs_task_fn *fn, void *arg,
 	for (;;) {
 		while (!f->failed && f->next_emit < f->nbatches && f->batches[f->next_emit]->done) {
 			struct batch *b = f->batches[f->next_emit];
-			size_t kept = 0;
+			size_t kept = 0, reused = 0;
 			int rc;
 
 			pthread_mutex_unlock(&f->lock);
 			err_clear(&e);
-			rc = deliver(f, b, fn, arg, &kept, &e);
+			rc = deliver(f, b, fn, arg, &kept, &reused, &e);
 			pthread_mutex_lock(&f->lock);
 			f->st.kept += kept;
+			f->st.reused += reused;
 			/* delivered: the results are not needed any more */
 			for (size_t j = 0; j < b->nresults; j++)
 				free(b->results[j].json);

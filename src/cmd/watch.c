@@ -83,35 +83,6 @@ watch_next_interval(int64_t base_ms, int64_t current_ms, bool throttled)
 	return current_ms >= WATCH_BACKOFF_MAX_MS / 2 ? WATCH_BACKOFF_MAX_MS : current_ms * 2;
 }
 
-void
-watch_time_to_running(const struct task_set *set, int64_t start_ms, size_t *n,
-		      int64_t *elapsed_ms, int64_t *start_used_ms)
-{
-	int64_t last = TS_NONE;
-
-	if (start_ms == TS_NONE)
-		for (size_t i = 0; i < set->len; i++) {
-			int64_t c = set->tasks[i].ts[TS_CREATED];
-			if (c != TS_NONE && (start_ms == TS_NONE || c < start_ms))
-				start_ms = c;
-		}
-	*n = 0;
-	for (size_t i = 0; i < set->len; i++) {
-		const struct task *t = &set->tasks[i];
-		if (t->ts[TS_CREATED] == TS_NONE || start_ms == TS_NONE ||
-		    t->ts[TS_CREATED] < start_ms || line_state(t) != WL_RUNNING ||
-		    t->ts[TS_STARTED] == TS_NONE)
-			continue;
-		(*n)++;
-		if (last == TS_NONE || t->ts[TS_STARTED] > last)
-			last = t->ts[TS_STARTED];
-	}
-	*elapsed_ms = last == TS_NONE ? TS_NONE : last - start_ms;
-	if (*elapsed_ms != TS_NONE && *elapsed_ms < 0)
-		*elapsed_ms = 0;
-	*start_used_ms = start_ms;
-}
-
 /* ---- line output: one line per task as it reaches RUNNING or STOPPED ---- */
 
 static int
@@ -210,6 +181,8 @@ poll_once(struct watch *w, struct err *err)
 
 	task_set_cleanup(set);
 	task_set_init(set);
+	if (w->s->previous != NULL)
+		w->s->previous(w->s->ctx, w->polls > 0 ? &w->sets[w->cur] : NULL);
 	if (w->s->fetch(w->s->ctx, set, &start, err) != 0) {
 		task_set_cleanup(set);
 		task_set_init(set);
@@ -281,6 +254,18 @@ tui_changed(struct tui_source *src, const struct task *t)
 }
 
 static void
+progress_line(const struct watch *w, const struct task_set *set, char *out, size_t size)
+{
+	struct watch_progress p;
+	long desired = w->s->desired != NULL ? w->s->desired(w->s->ctx) : -1;
+
+	/* a deployment start without a desired count is no deployment to count against */
+	watch_progress_of(set, desired >= 0 ? w->scale_start_ms : TS_NONE, desired,
+			  timeutil_now_ms(), &p);
+	watch_progress_text(&p, out, size);
+}
+
+static void
 tui_status(struct tui_source *src, char *out, size_t size)
 {
 	struct watch *w = src->ctx;
@@ -290,9 +275,8 @@ tui_status(struct tui_source *src, char *out, size_t size)
 		"DEPROVISIONING", "STOPPED",
 	};
 	size_t counts[sizeof names / sizeof names[0] + 1] = { 0 };
-	size_t n, at = 0, healthy = 0;
-	int64_t elapsed, start;
-	char d[16], iv[16];
+	size_t at = 0, healthy = 0;
+	char d[160], iv[16];
 
 	for (size_t i = 0; i < set->len; i++) {
 		size_t k = sizeof names / sizeof names[0];
@@ -301,11 +285,13 @@ tui_status(struct tui_source *src, char *out, size_t size)
 				k = j;
 		counts[k]++;
 	}
-	out[0] = '\0';
+	/* how far the scale-out has got comes first: on 80 columns the rest may be cut */
+	progress_line(w, set, d, sizeof d);
+	at = (size_t)snprintf(out, size, "%s  |", d);
 	for (size_t j = 0; j <= sizeof names / sizeof names[0] && at < size; j++) {
 		if (counts[j] == 0)
 			continue;
-		int k = snprintf(out + at, size - at, "%s %zu  ",
+		int k = snprintf(out + at, size - at, " %s %zu ",
 				 j < sizeof names / sizeof names[0] ? names[j] : "other", counts[j]);
 		if (k < 0)
 			break;
@@ -315,24 +301,15 @@ tui_status(struct tui_source *src, char *out, size_t size)
 	for (size_t i = 0; i < set->len; i++)
 		healthy += health_is_healthy(&set->tasks[i]);
 	if (healthy > 0 && at < size) {
-		int k = snprintf(out + at, size - at, "HEALTHY %zu  ", healthy);
+		int k = snprintf(out + at, size - at, " HEALTHY %zu ", healthy);
 
 		if (k > 0)
 			at += (size_t)k;
 	}
-	watch_time_to_running(set, w->scale_start_ms, &n, &elapsed, &start);
 	tui_format_duration(w->interval_ms, 6, iv, sizeof iv);
-	if (at < size) {
-		if (elapsed != TS_NONE) {
-			tui_format_duration(elapsed, 8, d, sizeof d);
-			snprintf(out + at, size - at, "| %zu running %s after %s  | every %s%s", n, d,
-				 w->scale_start_ms != TS_NONE ? "deployment" : "first createdAt", iv,
-				 w->interval_ms > w->base_ms ? " (throttled)" : "");
-		} else {
-			snprintf(out + at, size - at, "| none running yet  | every %s%s", iv,
-				 w->interval_ms > w->base_ms ? " (throttled)" : "");
-		}
-	}
+	if (at < size)
+		snprintf(out + at, size - at, "| every %s%s", iv,
+			 w->interval_ms > w->base_ms ? " (throttled)" : "");
 }
 
 int
@@ -418,7 +395,17 @@ struct wlive {
 	bool have_last;
 	watch_build_fn *build;
 	void *build_ctx;
+	const struct task_set *prev;   /* the last poll's tasks (watch_source.previous) */
+	size_t fetches;
 };
+
+static void
+wlive_previous(void *ctx, const struct task_set *prev)
+{
+	struct wlive *w = ctx;
+
+	w->prev = prev;
+}
 
 static int
 wlive_fetch(void *ctx, struct task_set *out, int64_t *start, struct err *err)
@@ -432,8 +419,14 @@ wlive_fetch(void *ctx, struct task_set *out, int64_t *start, struct err *err)
 	w->have_last = true;
 	w->last.keep_raw = w->o->record != NULL;
 	w->last.want_services = true;
+	w->last.reuse_from = w->prev;
 	if (live_session_fetch(w->session, out, &w->last, err) != 0)
 		return -1;
+	/* what a poll costs (a steady service: its ListTasks pages, nothing described) */
+	log_info("watch: poll %zu: %zu requests (%zu ListTasks pages, %zu DescribeTasks); %zu "
+		 "tasks described, %zu unchanged since the last poll", ++w->fetches,
+		 w->last.requests, w->last.stats.pages, w->last.stats.describe_calls,
+		 w->last.stats.described, w->last.stats.reused);
 	/* the scale-out began with the newest deployment of the watched services */
 	*start = TS_NONE;
 	sl = &w->last.services;
@@ -444,6 +437,21 @@ wlive_fetch(void *ctx, struct task_set *out, int64_t *start, struct err *err)
 				*start = c;
 		}
 	return 0;
+}
+
+/* the services' desiredCount, as the last DescribeServices said */
+static long
+wlive_desired(void *ctx)
+{
+	const struct wlive *w = ctx;
+	long sum = 0;
+
+	if (!w->have_last || w->last.services.n == 0)
+		return -1;
+	for (size_t i = 0; i < w->last.services.n; i++)
+		if (w->last.services.v[i].desired > 0)
+			sum += w->last.services.v[i].desired;
+	return sum;
 }
 
 static int
@@ -502,7 +510,8 @@ int
 watch_main(const struct cli_opts *o, watch_build_fn *build, void *build_ctx, struct err *err)
 {
 	struct wlive w = { .o = o, .build = build, .build_ctx = build_ctx };
-	struct watch_source src = { wlive_fetch, wlive_build, NULL, &w };
+	struct watch_source src = { wlive_fetch, wlive_build, NULL, &w, wlive_desired,
+				    wlive_previous };
 	struct watch_options wo = { 0 };
 	char title[256];
 	struct atomicfile out = { .slot = -1 };

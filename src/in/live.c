@@ -17,6 +17,7 @@
 #include "ecsprof/record.h"
 #include "ecsprof/timeutil.h"
 #include "ecsprof/xalloc.h"
+#include "live_reuse.h"
 
 struct live_session {
 	const struct cli_opts *o;
@@ -26,6 +27,7 @@ struct live_session {
 	struct ecs_client *client;
 	struct http_curl_options curl;
 	struct image_fetch *images;            /* NULL with --no-images */
+	struct live_reuse *reuse;              /* watch: what a poll need not describe */
 	const volatile sig_atomic_t *interrupt;
 };
 
@@ -82,6 +84,7 @@ live_session_free(struct live_session *s)
 	if (s == NULL)
 		return;
 	image_fetch_free(s->images);
+	live_reuse_free(s->reuse);
 	ecs_client_free(s->client);
 	if (s->ctx_ok)
 		aws_context_cleanup(&s->ctx);
@@ -234,6 +237,7 @@ live_session_fetch(struct live_session *s, struct task_set *out, struct live_res
 	struct ecs_fetch_stats st;
 	struct sink k = { out, extra, s->images };
 	int64_t t0 = timeutil_now_ms();
+	size_t before_fetch = 0;
 
 	q.cluster = o->cluster;
 	q.services = o->services.v;
@@ -268,12 +272,25 @@ live_session_fetch(struct live_session *s, struct task_set *out, struct live_res
 			if (ecs_describe_services(s->client, o->cluster, o->services.v,
 						  o->services.n, &extra->services, err) != 0)
 				return -1;
+			before_fetch += ecs_client_requests(s->client);
+		}
+		if (extra->reuse_from != NULL) {
+			if (s->reuse == NULL)
+				s->reuse = live_reuse_new();
+			if (live_reuse_prepare(s->reuse, s->client, extra->reuse_from, out,
+					       s->images, &before_fetch, err) != 0)
+				return -1;
+			q.known = live_reuse_known;
+			q.reuse = live_reuse_take;
+			q.known_arg = s->reuse;
 		}
 	}
 	if (ecs_fetch_tasks(s->client, &q, take_task, &k, &st, err) != 0)
 		return -1;
-	if (extra != NULL)
+	if (extra != NULL) {
 		extra->stats = st;
+		extra->requests = before_fetch + st.requests;
+	}
 	if (s->images != NULL) {
 		struct image_fetch_stats is;
 

@@ -36,7 +36,26 @@ SCENARIO = {
              "revision": 3, "created": 1, "provision": 10, "pull": 15, "failPull": True,
              "stopCode": "TaskFailedToStart",
              "stoppedReason": "CannotPullContainerError: i/o timeout"},
-        ]}}}
+        ]},
+        # issue 11 item 6: two tasks of the previous deployment, an hour old, still running
+        # while the new deployment's two start (one running and healthy, one pulling)
+        "o": {
+            "services": {"web": {"taskDefinition": "web:4", "desiredCount": 2,
+                                 "created": -7200,
+                                 "deployments": [{"id": "ecs-svc/2", "status": "PRIMARY",
+                                                  "taskDefinition": "web:4", "created": -2,
+                                                  "desiredCount": 2}]}},
+            "tasks": [
+                {"id": "00000000000000000000000000000001", "service": "web", "family": "web",
+                 "revision": 3, "created": -3600, "provision": 10, "pull": 10, "start": 5},
+                {"id": "00000000000000000000000000000002", "service": "web", "family": "web",
+                 "revision": 3, "created": -3590, "provision": 10, "pull": 10, "start": 5},
+                {"id": "00000000000000000000000000000003", "service": "web", "family": "web",
+                 "revision": 4, "created": 0, "provision": 10, "pull": 10, "start": 5,
+                 "healthy": 5},
+                {"id": "00000000000000000000000000000004", "service": "web", "family": "web",
+                 "revision": 4, "created": 3, "provision": 10, "pull": 900, "start": 5},
+            ]}}}
 
 results = []
 
@@ -83,6 +102,50 @@ def watch_lines(port, fmt, record=None):
         control(port, "/_fake/advance", {"seconds": 15, "freeze": True})
     out, err = p.communicate(timeout=60)
     return p.returncode, out, err
+
+
+def tmux_screen(sock, cmd, want, cols=100):
+    """Starts cmd in a detached tmux on its own socket, returns the screen once it holds
+    want (or after 5 s), then quits it with q."""
+    tm = ["tmux", "-L", sock, "-f", "/dev/null"]
+    subprocess.run(tm + ["new-session", "-d", "-s", "t", "-x", str(cols), "-y", "24", cmd])
+    screen = ""
+    for _ in range(50):
+        time.sleep(0.1)
+        screen = subprocess.run(tm + ["capture-pane", "-p", "-t", "t"],
+                                capture_output=True, text=True).stdout
+        if want in screen:
+            break
+    subprocess.run(tm + ["send-keys", "-t", "t", "q"])
+    time.sleep(0.3)
+    subprocess.run(tm + ["kill-server"], capture_output=True)
+    return screen
+
+
+def status_line_runs(port, environ):
+    """Issue 11 item 6: the previous deployment's two tasks (an hour old) still run while
+    the new one's start: the status line counts the new ones, never 'none running yet'."""
+    control(port, "/_fake/advance", {"to": 30, "freeze": True})
+    e = " ".join("%s=%s" % (k, v) for k, v in environ.items()
+                 if k.startswith("AWS_") or k == "NO_COLOR")
+    base = ("env %s LANG=C.UTF-8 TERM=xterm-256color %s watch --cluster o --interval 1 "
+            "--endpoint-url http://127.0.0.1:%d --region us-east-1") % (e, ECSPROF, port)
+    sock = "ecsprof-wstatus-%d" % os.getpid()
+    screen = tmux_screen(sock, base, "scale-out +")
+    ok("RUNNING 3" in screen and "none running" not in screen and
+       "scale-out +" in screen and ": 1 of 2 running  | " in screen,
+       "watch without --service: the newest burst's tasks, not the hour-old ones", screen)
+    # the time counts from the burst (created 0), not from -3600: under a minute here
+    line = next((l for l in screen.splitlines() if "scale-out +" in l), "")
+    ok(line and "m" not in line.split("+")[1].split(":")[0],
+       "watch without --service counts from the scale-out, not the hour-old createdAt", line)
+    screen = tmux_screen(sock + "-svc", base + " --service web", "deployment +")
+    ok("deployment +" in screen and ": 1 of 2 running / 1 healthy  | " in screen,
+       "watch --service: N of desired running / M healthy since the deployment", screen)
+    control(port, "/_fake/advance", {"to": 1000, "freeze": True})
+    screen = tmux_screen(sock + "-done", base + " --service web", "all after")
+    ok("deployment: 2 of 2 running / 1 healthy, all after 15m20s  | RUNNING 4" in screen,
+       "watch --service, all desired running: the time it took, frozen", screen)
 
 
 def main():
@@ -181,8 +244,8 @@ def main():
                     break
             ok("RUNNING 2" in screen and "STOPPED 1" in screen,
                "watch UI counts tasks per lastStatus", screen)
-            ok("2 running" in screen and "after deployment" in screen,
-               "watch UI shows the time to 2 running since the deployment", screen)
+            ok("deployment +" in screen and ": 2 of 3 running / 0 healthy, 1 failed  |" in screen,
+               "watch UI shows N of desired running / healthy since the deployment", screen)
             subprocess.run(tm + ["send-keys", "-t", "t", "q"])
             for _ in range(30):
                 time.sleep(0.1)
@@ -212,6 +275,7 @@ def main():
             subprocess.run(tm + ["send-keys", "-t", "t", "q"])
             time.sleep(0.5)
             subprocess.run(tm + ["kill-server"], capture_output=True)
+            status_line_runs(port, env())
     except Exception as e:
         srv_err.seek(0)
         ok(False, "the test ran to its end", "%r\nfake_ecs stderr:\n%s" % (e, srv_err.read()[-3000:]))
