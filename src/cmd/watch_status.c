@@ -79,7 +79,7 @@ span_text(int64_t ms, char *out, size_t size)
 void
 watch_progress_text(const struct watch_progress *p, char *out, size_t size)
 {
-	char d[16];
+	char d[32];   /* "%dm%02ds" of an int is up to 17 bytes (gcc -O2 -Wformat-truncation) */
 	size_t of, at;
 	bool done;
 
