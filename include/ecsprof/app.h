@@ -7,10 +7,15 @@
 
 #include "ecsprof/cli.h"
 #include "ecsprof/err.h"
+#include "ecsprof/live.h"
 #include "ecsprof/report.h"
 #include "ecsprof/task.h"
 
 int app_main(int argc, char **argv);
+
+/* The options a live session needs (live.h), borrowed from o: the AWS side never sees
+ * the command line. */
+struct live_options app_live_options(const struct cli_opts *o);
 
 /* Applies the SELECT options (--cluster, --service, --family, --started-by, --status,
  * --task, --since) to a task set, for offline data and as a safety net for live data. */

@@ -2,7 +2,8 @@
  * tasks in a task_set (plus the services and, for recording, the raw task JSON).
  * Ownership: a live_session owns its context, client and connections until
  * live_session_free(); a live_result owns everything in it, freed by live_result_cleanup();
- * the cli_opts passed in are borrowed for the session's lifetime. */
+ * a session copies its live_options, whose strings and arrays are borrowed for its lifetime.
+ * The command line stays in cmd/: it fills a live_options (app_live_options). */
 #ifndef ECSPROF_LIVE_H
 #define ECSPROF_LIVE_H
 
@@ -11,10 +12,32 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ecsprof/cli.h"
 #include "ecsprof/ecs.h"
 #include "ecsprof/err.h"
 #include "ecsprof/task.h"
+
+/* What a session needs: where and how to ask (the AWS side), and which tasks. */
+struct live_options {
+	const char *profile;           /* NULL: AWS_PROFILE, else "default" */
+	const char *region;            /* NULL: AWS_REGION, then the profile's */
+	const char *endpoint_url;      /* NULL: the region's ECS endpoint */
+	long concurrency;              /* requests in flight */
+	long connect_timeout_ms;
+	long timeout_ms;               /* per request */
+	bool debug;                    /* trace ECS requests (redacted) on stderr */
+	bool no_images;                /* no ECR lookups */
+	/* the selection ECS can apply (the SELECT filter applies the rest, select.h) */
+	const char *cluster;           /* NULL: "default" */
+	const char *const *services;
+	size_t nservices;
+	const char *family;
+	const char *started_by;
+	bool running, stopped;         /* which desired statuses to list */
+	const char *const *tasks;      /* ARNs or ids; a short id lists the cluster */
+	size_t ntasks;
+	const char *since;             /* a duration or a time (timeutil_parse_since), at
+					* each fetch; NULL: none */
+};
 
 struct live_raw_task {
 	char *json;                    /* one DescribeTasks task object, compact JSON */
@@ -44,7 +67,7 @@ void live_result_cleanup(struct live_result *r);
 
 /* A session keeps its connections and credentials between fetches (watch polls). */
 struct live_session;
-int live_session_new(const struct cli_opts *o, struct live_session **out, struct err *err);
+int live_session_new(const struct live_options *o, struct live_session **out, struct err *err);
 /* Adds the selected tasks to out (source "live"); extra may be NULL. The first failure
  * stops the fetch with one line in err (AWS error code, message and what to do). */
 int live_session_fetch(struct live_session *s, struct task_set *out, struct live_result *extra,
@@ -68,14 +91,15 @@ int live_take_task(const char *json, size_t len, int64_t fetched_at_ms, struct t
 		   bool raw_kept, struct err *err);
 
 /* One-shot: session, fetch, free. */
-int live_fetch(const struct cli_opts *o, struct task_set *out, struct live_result *extra,
+int live_fetch(const struct live_options *o, struct task_set *out, struct live_result *extra,
 	       struct err *err);
 
-/* `ecsprof images`: with --image, looks those references up (no task fetched); else
- * fetches the selected tasks as live_fetch() does, with their images. */
-int live_images(const struct cli_opts *o, struct task_set *out, struct err *err);
+/* `ecsprof images`: with images (--image, nimages > 0), looks those references up (no
+ * task fetched); else fetches the selected tasks as live_fetch() does, with their images. */
+int live_images(const struct live_options *o, const char *const *images, size_t nimages,
+		struct task_set *out, struct err *err);
 
 /* `ecsprof record -o FILE`: fetches and merges the raw tasks into FILE (record.h). */
-int live_record(const struct cli_opts *o, struct err *err);
+int live_record(const struct live_options *o, const char *file, struct err *err);
 
 #endif

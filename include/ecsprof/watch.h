@@ -53,15 +53,11 @@ struct watch_options {
 
 int watch_run(const struct watch_source *s, const struct watch_options *o, struct err *err);
 
-/* Profiles a fetched set into a report the way every command does (cmd_watch.c). */
-typedef int watch_build_fn(void *ctx, struct task_set *set, struct report *out, struct err *err);
-
 /* The whole `ecsprof watch` command: a live session (live.h) polled with the options'
  * selection, --interval, --once, --record FILE (record.h), --format and --output; the
  * terminal UI when stdout is a terminal and no other format was asked for, else lines
  * (CSV unless --format json). */
-int watch_main(const struct cli_opts *o, watch_build_fn *build, void *build_ctx,
-	       struct err *err);
+int watch_main(const struct cli_opts *o, struct err *err);
 
 /* The next interval after a poll: doubled (up to WATCH_BACKOFF_MAX_MS) while throttled,
  * back to base after a poll that was not. */

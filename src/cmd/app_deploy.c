@@ -122,7 +122,8 @@ app_deploy_tasks(const struct cli_opts *o, struct err *err)
 	live_result_init(&r);
 	deploy_set_init(&ds);
 	r.want_services = true;
-	if (live_fetch(o, &set, &r, err) != 0 || app_select(o, &set, err) != 0)
+	struct live_options lo = app_live_options(o);
+	if (live_fetch(&lo, &set, &r, err) != 0 || app_select(o, &set, err) != 0)
 		goto out;
 	for (size_t i = 0; i < r.services.n; i++)
 		if (r.services.v[i].raw_json != NULL &&

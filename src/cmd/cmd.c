@@ -40,7 +40,7 @@ app_main(int argc, char **argv)
 	switch (o.command) {
 	case CMD_REPORT: rc = cmd_report(&o, &err); break;
 	case CMD_TASKS: rc = cmd_tasks(&o, &err); break;
-	case CMD_RECORD: rc = live_record(&o, &err); break;
+	case CMD_RECORD: rc = cmd_record(&o, &err); break;
 	case CMD_WATCH: rc = cmd_watch(&o, &err); break;
 	case CMD_IMAGES: rc = cmd_images(&o, &err); break;   /* cmd_images.c */
 	case CMD_EXPERIMENT: rc = cmd_experiment(&o, &err); break;

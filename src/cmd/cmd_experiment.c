@@ -372,7 +372,8 @@ setup(struct xrun *x, const struct cli_opts *o, struct err *err)
 		return -1;
 	if (o->prices != NULL && cost_prices_load(&x->prices, o->prices, err) != 0)
 		return -1;
-	if (live_session_new(o, &x->session, err) != 0)
+	struct live_options lo = app_live_options(o);
+	if (live_session_new(&lo, &x->session, err) != 0)
 		return -1;
 	x->ecs = live_session_ecs(x->session);
 	x->region = live_session_region(x->session);

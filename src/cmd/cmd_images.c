@@ -42,7 +42,9 @@ cmd_images(const struct cli_opts *o, struct err *err)
 
 	task_set_init(&set);
 	memset(&rows, 0, sizeof rows);
-	if (live_images(o, &set, err) != 0 || app_select(o, &set, err) != 0)
+	struct live_options lo = app_live_options(o);
+	if (live_images(&lo, o->images.v, o->images.n, &set, err) != 0 ||
+	    app_select(o, &set, err) != 0)
 		goto out;
 	image_rows_build(&set, &rows);
 	if (rows.n == 0)

@@ -13,6 +13,7 @@
 int cmd_report(const struct cli_opts *o, struct err *err);   /* cmd_report.c */
 int cmd_tasks(const struct cli_opts *o, struct err *err);    /* cmd_tasks.c */
 int cmd_watch(const struct cli_opts *o, struct err *err);    /* cmd_watch.c */
+int cmd_record(const struct cli_opts *o, struct err *err);   /* cmd_record.c */
 
 /* Profiles a task set and shows it in the format asked for (cmd_output.c); live says
  * whether the TUI may fetch again ('r'). */

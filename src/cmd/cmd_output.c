@@ -56,6 +56,32 @@ select_keep_opts(const struct task *t, const struct cli_opts *o, int64_t since_m
 	return select_keep(&so, t);
 }
 
+struct live_options
+app_live_options(const struct cli_opts *o)
+{
+	struct live_options lo = { 0 };
+
+	lo.profile = o->profile;
+	lo.region = o->region;
+	lo.endpoint_url = o->endpoint_url;
+	lo.concurrency = o->concurrency;
+	lo.connect_timeout_ms = o->connect_timeout_ms;
+	lo.timeout_ms = o->timeout_ms;
+	lo.debug = o->debug;
+	lo.no_images = o->no_images;
+	lo.cluster = o->cluster;
+	lo.services = o->services.v;
+	lo.nservices = o->services.n;
+	lo.family = o->family;
+	lo.started_by = o->started_by;
+	lo.running = o->status == STATUS_ALL || o->status == STATUS_RUNNING;
+	lo.stopped = o->status == STATUS_ALL || o->status == STATUS_STOPPED;
+	lo.tasks = o->tasks.v;
+	lo.ntasks = o->tasks.n;
+	lo.since = o->since;
+	return lo;
+}
+
 int
 app_select(const struct cli_opts *o, struct task_set *set, struct err *err)
 {
@@ -240,7 +266,8 @@ app_view_reload(struct tui_source *src, struct err *err)
 	if (!v->live)
 		return 0;
 	task_set_init(&fresh);
-	if (live_fetch(v->o, &fresh, NULL, err) != 0 || app_select(v->o, &fresh, err) != 0 ||
+	struct live_options lo = app_live_options(v->o);
+	if (live_fetch(&lo, &fresh, NULL, err) != 0 || app_select(v->o, &fresh, err) != 0 ||
 	    app_build_report(v->o, &fresh, &r, err) != 0) {
 		task_set_cleanup(&fresh);
 		return -1;

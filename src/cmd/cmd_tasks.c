@@ -17,7 +17,8 @@ cmd_tasks(const struct cli_opts *o, struct err *err)
 	if (o->deployments)
 		return app_deploy_tasks(o, err);   /* app_deploy.c */
 	task_set_init(&set);
-	if (live_fetch(o, &set, NULL, err) != 0 || app_select(o, &set, err) != 0)
+	struct live_options lo = app_live_options(o);
+	if (live_fetch(&lo, &set, NULL, err) != 0 || app_select(o, &set, err) != 0)
 		goto out;
 	char *title = xasprintf("ecsprof tasks: cluster %s, %zu tasks",
 				o->cluster ? o->cluster : "default", set.len);

@@ -141,7 +141,8 @@ xrun_cleanup_command_run(const struct cli_opts *o, struct err *err)
 		so.region = region;
 	x.o = &so;
 	x.cluster = so.cluster;
-	if (live_session_new(&so, &x.session, err) != 0)
+	struct live_options lo = app_live_options(&so);
+	if (live_session_new(&lo, &x.session, err) != 0)
 		goto out;
 	x.ecs = live_session_ecs(x.session);
 	x.region = live_session_region(x.session);

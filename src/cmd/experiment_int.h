@@ -16,6 +16,7 @@
 #include "ecsprof/ecs_run.h"
 #include "ecsprof/err.h"
 #include "ecsprof/experiment.h"
+#include "ecsprof/app.h"
 #include "ecsprof/live.h"
 #include "ecsprof/task.h"
 

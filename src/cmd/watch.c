@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ecsprof/app.h"
 #include "ecsprof/atomicfile.h"
 #include "ecsprof/buf.h"
 #include "ecsprof/csv.h"
@@ -393,8 +394,6 @@ struct wlive {
 	struct live_session *session;
 	struct live_result last;
 	bool have_last;
-	watch_build_fn *build;
-	void *build_ctx;
 	const struct task_set *prev;   /* the last poll's tasks (watch_source.previous) */
 	size_t fetches;
 };
@@ -459,7 +458,9 @@ wlive_build(void *ctx, struct task_set *set, struct report *out, struct err *err
 {
 	struct wlive *w = ctx;
 
-	return w->build(w->build_ctx, set, out, err);
+	if (app_select(w->o, set, err) != 0)
+		return -1;
+	return app_build_report(w->o, set, out, err);
 }
 
 static int
@@ -507,9 +508,9 @@ wlive_record(void *ctx, const struct task_set *set, struct err *err)
 }
 
 int
-watch_main(const struct cli_opts *o, watch_build_fn *build, void *build_ctx, struct err *err)
+watch_main(const struct cli_opts *o, struct err *err)
 {
-	struct wlive w = { .o = o, .build = build, .build_ctx = build_ctx };
+	struct wlive w = { .o = o };
 	struct watch_source src = { wlive_fetch, wlive_build, NULL, &w, wlive_desired,
 				    wlive_previous };
 	struct watch_options wo = { 0 };
@@ -546,7 +547,8 @@ watch_main(const struct cli_opts *o, watch_build_fn *build, void *build_ctx, str
 		to_file = true;
 		wo.out_file = &out;
 	}
-	if (live_session_new(o, &w.session, err) != 0) {
+	struct live_options lo = app_live_options(o);
+	if (live_session_new(&lo, &w.session, err) != 0) {
 		atomicfile_abort(&out);
 		return -1;
 	}

@@ -1,4 +1,4 @@
-/* live: wires the command line to the AWS context, the credential chain and the ECS
+/* live: wires the session's options to the AWS context, the credential chain and the ECS
  * client. Kept apart from app.c so that the commands never see HTTP, and apart from ecs.c
  * so that the client never sees the command line. */
 #include <stdio.h>
@@ -20,7 +20,7 @@
 #include "live_reuse.h"
 
 struct live_session {
-	const struct cli_opts *o;
+	struct live_options o;
 	struct http_transport ctx_transport;   /* STS, SSO, container credentials */
 	struct aws_context ctx;
 	bool ctx_ok;
@@ -110,23 +110,23 @@ live_images_start(struct live_session *s, struct err *err)
 	struct image_fetch_options io = { 0 };
 
 	io.ctx = &s->ctx;
-	io.concurrency = s->o->concurrency;
+	io.concurrency = s->o.concurrency;
 	io.transport_new = image_transport_new;
 	io.transport_free = session_transport_free;
 	io.transport_arg = s;
-	io.debug = s->o->debug;
+	io.debug = s->o.debug;
 	return image_fetch_new(&io, &s->images, err);
 }
 
 int
-live_session_new(const struct cli_opts *o, struct live_session **out, struct err *err)
+live_session_new(const struct live_options *o, struct live_session **out, struct err *err)
 {
 	struct live_session *s = xcalloc(1, sizeof *s);
 	struct aws_context_options co = { 0 };
 	struct ecs_client_options eo = { 0 };
 
 	*out = NULL;
-	s->o = o;
+	s->o = *o;
 	s->curl.connect_timeout_ms = o->connect_timeout_ms;
 	s->curl.timeout_ms = o->timeout_ms;
 	s->curl.debug = o->debug;
@@ -242,7 +242,7 @@ int
 live_session_fetch(struct live_session *s, struct task_set *out, struct live_result *extra,
 		   struct err *err)
 {
-	const struct cli_opts *o = s->o;
+	const struct live_options *o = &s->o;
 	struct ecs_query q = { 0 };
 	struct ecs_fetch_stats st;
 	struct sink k = { out, extra, s->images };
@@ -250,18 +250,18 @@ live_session_fetch(struct live_session *s, struct task_set *out, struct live_res
 	size_t before_fetch = 0;
 
 	q.cluster = o->cluster;
-	q.services = o->services.v;
-	q.nservices = o->services.n;
+	q.services = o->services;
+	q.nservices = o->nservices;
 	q.family = o->family;
 	q.started_by = o->started_by;
-	q.running = o->status == STATUS_ALL || o->status == STATUS_RUNNING;
-	q.stopped = o->status == STATUS_ALL || o->status == STATUS_STOPPED;
-	q.tasks = o->tasks.v;
-	q.ntasks = o->tasks.n;
+	q.running = o->running;
+	q.stopped = o->stopped;
+	q.tasks = o->tasks;
+	q.ntasks = o->ntasks;
 	/* a short id (313da244, as the table prints it) is no id DescribeTasks knows: list
 	 * the cluster and let the SELECT filter match it as a prefix */
-	for (size_t i = 0; i < o->tasks.n; i++)
-		if (strchr(o->tasks.v[i], '/') == NULL && strlen(o->tasks.v[i]) < 32)
+	for (size_t i = 0; i < o->ntasks; i++)
+		if (strchr(o->tasks[i], '/') == NULL && strlen(o->tasks[i]) < 32)
 			q.ntasks = 0;
 	q.since_ms = TS_NONE;
 	q.interrupt = s->interrupt;
@@ -277,10 +277,10 @@ live_session_fetch(struct live_session *s, struct task_set *out, struct live_res
 		extra->region = xstrdup(s->ctx.region);
 		extra->cluster = xstrdup(o->cluster ? o->cluster : "default");
 		extra->endpoint = xstrdup_or_null(s->ctx.endpoint);
-		if (extra->want_services && o->services.n > 0) {
+		if (extra->want_services && o->nservices > 0) {
 			ecs_service_list_cleanup(&extra->services);
-			if (ecs_describe_services(s->client, o->cluster, o->services.v,
-						  o->services.n, &extra->services, err) != 0)
+			if (ecs_describe_services(s->client, o->cluster, o->services,
+						  o->nservices, &extra->services, err) != 0)
 				return -1;
 			before_fetch += ecs_client_requests(s->client);
 		}
@@ -318,7 +318,7 @@ live_session_fetch(struct live_session *s, struct task_set *out, struct live_res
 }
 
 int
-live_fetch(const struct cli_opts *o, struct task_set *out, struct live_result *extra,
+live_fetch(const struct live_options *o, struct task_set *out, struct live_result *extra,
 	   struct err *err)
 {
 	struct live_session *s;
@@ -332,7 +332,7 @@ live_fetch(const struct cli_opts *o, struct task_set *out, struct live_result *e
 }
 
 int
-live_record(const struct cli_opts *o, struct err *err)
+live_record(const struct live_options *o, const char *file, struct err *err)
 {
 	struct task_set set;
 	struct live_result r;
@@ -340,13 +340,13 @@ live_record(const struct cli_opts *o, struct err *err)
 	size_t nlines = 0, added = 0, updated = 0;
 	int ret = -1;
 
-	if (o->output == NULL || *o->output == '\0' || strcmp(o->output, "-") == 0)
+	if (file == NULL || *file == '\0' || strcmp(file, "-") == 0)
 		return err_set(err, ERR_USAGE, "record: name the recording with -o FILE "
 			       "(it is merged, so it cannot be stdout)");
 	task_set_init(&set);
 	live_result_init(&r);
 	r.keep_raw = true;
-	r.want_services = o->services.n > 0;   /* their deployments and events too */
+	r.want_services = o->nservices > 0;   /* their deployments and events too */
 	/* fetch everything before touching the file: a failed run leaves it as it was */
 	if (live_fetch(o, &set, &r, err) != 0)
 		goto out;
@@ -370,9 +370,9 @@ live_record(const struct cli_opts *o, struct err *err)
 		lines = xreallocarray(lines, nlines + 1, sizeof *lines);
 		lines[nlines++] = image_record_line(f, r.region);
 	}
-	if (record_merge_file(o->output, lines, nlines, &added, &updated, err) != 0)
+	if (record_merge_file(file, lines, nlines, &added, &updated, err) != 0)
 		goto out;
-	log_info("%s: %zu tasks fetched, %zu new, %zu updated", o->output, nlines, added,
+	log_info("%s: %zu tasks fetched, %zu new, %zu updated", file, nlines, added,
 		 updated);
 	ret = 0;
 out:
@@ -385,26 +385,27 @@ out:
 }
 
 int
-live_images(const struct cli_opts *o, struct task_set *out, struct err *err)
+live_images(const struct live_options *o, const char *const *images, size_t nimages,
+	    struct task_set *out, struct err *err)
 {
 	struct live_session *s;
 	struct image_fetch_stats is;
 
-	if (o->images.n == 0)
+	if (nimages == 0)
 		return live_fetch(o, out, NULL, err);
-	for (size_t i = 0; i < o->images.n; i++) {
+	for (size_t i = 0; i < nimages; i++) {
 		struct image_ref r;
 
-		if (image_ref_parse(o->images.v[i], &r) != 0)
+		if (image_ref_parse(images[i], &r) != 0)
 			return err_set(err, ERR_USAGE, "--image '%s': expected REPO[:TAG|@DIGEST], "
 				       "e.g. 123456789012.dkr.ecr.us-east-1.amazonaws.com/web:1.2",
-				       o->images.v[i]);
+				       images[i]);
 		image_ref_cleanup(&r);
 	}
 	if (live_session_new(o, &s, err) != 0)
 		return -1;
-	for (size_t i = 0; i < o->images.n; i++)
-		image_fetch_want(s->images, o->images.v[i], NULL, "linux/amd64");
+	for (size_t i = 0; i < nimages; i++)
+		image_fetch_want(s->images, images[i], NULL, "linux/amd64");
 	image_fetch_collect(s->images, &out->images, &is);
 	log_info("images: %zu asked, %zu from the cache, %zu looked up in ECR (%zu requests)",
 		 is.wanted, is.cached, is.looked_up, is.requests);
