@@ -76,7 +76,8 @@ struct ecs_query {
 struct ecs_fetch_stats {
 	size_t listed;        /* task ARNs ListTasks returned (after de-duplication) */
 	size_t described;     /* tasks DescribeTasks returned */
-	size_t kept;          /* ... handed to the callback (after --since) */
+	size_t kept;          /* ... handed to the callback (after --since) and kept by it */
+	size_t skipped;       /* ... handed to the callback and skipped by it (bad tasks) */
 	size_t failures;      /* DescribeTasks failures[] entries (each logged as a warning) */
 	size_t pages;         /* ListTasks pages */
 	size_t requests;      /* HTTP attempts, retries included */
@@ -88,7 +89,8 @@ struct ecs_fetch_stats {
 /* Receives one described task as raw JSON text (compact, as ECS sent it), in ListTasks
  * order, on the thread that calls ecs_fetch_poll() (or ecs_fetch_tasks()), while later
  * pages are still being fetched. fetched_at_ms is when its DescribeTasks answer arrived.
- * Returning -1 (err filled) stops the fetch with that error. */
+ * Returns 0 when it kept the task, 1 when it skipped it (it warned; counted in
+ * ecs_fetch_stats.skipped, the fetch goes on); -1 (err filled) stops the fetch. */
 typedef int ecs_task_fn(void *arg, const char *json, size_t len, int64_t fetched_at_ms,
 			struct err *err);
 

@@ -81,6 +81,15 @@ const char *live_session_region(const struct live_session *s);
  * when it becomes non-zero, with HTTP_CANCELLED in err->aws_type. */
 void live_session_set_interrupt(struct live_session *s, const volatile sig_atomic_t *flag);
 
+/* Parses one DescribeTasks task (raw JSON as ECS sent it) into set, for every
+ * ecs_task_fn that keeps tasks. A task that is no usable task (ERR_PARSE: a field of the
+ * wrong type, a timestamp out of range, too long a string) is skipped with one warning
+ * naming it, saying its raw JSON is recorded when raw_kept: 1, err clear. 0: added (or
+ * nothing to add); -1: any other error (err, prefixed). The caller returns 1 for a
+ * skipped task so that the fetch counts it in ecs_fetch_stats.skipped. */
+int live_take_task(const char *json, size_t len, int64_t fetched_at_ms, struct task_set *set,
+		   bool raw_kept, struct err *err);
+
 /* One-shot: session, fetch, free. */
 int live_fetch(const struct live_options *o, struct task_set *out, struct live_result *extra,
 	       struct err *err);

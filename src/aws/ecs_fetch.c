@@ -537,7 +537,7 @@ batch_free(struct batch *b)
  * done: no worker touches it again). */
 static int
 deliver(struct ecs_fetch *f, struct batch *b, ecs_task_fn *fn, void *arg, size_t *kept,
-	size_t *reused, struct err *err)
+	size_t *skipped, size_t *reused, struct err *err)
 {
 	size_t *at = NULL;
 	int rc = 0;
@@ -564,15 +564,19 @@ deliver(struct ecs_fetch *f, struct batch *b, ecs_task_fn *fn, void *arg, size_t
 
 				rc = fn(arg, r->json, r->len, r->fetched_at_ms, err);
 				*kept += rc == 0;
+				*skipped += rc > 0;
+				rc = rc < 0 ? -1 : 0;
 			}
 		}
 	}
 	for (size_t j = 0; rc == 0 && j < b->nresults; j++) {
 		if (b->nknown > 0 && b->results[j].entry != SIZE_MAX)
 			continue;
-		if ((rc = fn(arg, b->results[j].json, b->results[j].len,
-			     b->results[j].fetched_at_ms, err)) == 0)
-			(*kept)++;
+		rc = fn(arg, b->results[j].json, b->results[j].len, b->results[j].fetched_at_ms,
+			err);
+		*kept += rc == 0;
+		*skipped += rc > 0;
+		rc = rc < 0 ? -1 : 0;
 	}
 	free(at);
 	return rc;
@@ -589,14 +593,15 @@ ecs_fetch_poll(struct ecs_fetch *f, int64_t wait_ms, ecs_task_fn *fn, void *arg,
 	for (;;) {
 		while (!f->failed && f->next_emit < f->nbatches && f->batches[f->next_emit]->done) {
 			struct batch *b = f->batches[f->next_emit];
-			size_t kept = 0, reused = 0;
+			size_t kept = 0, skipped = 0, reused = 0;
 			int rc;
 
 			pthread_mutex_unlock(&f->lock);
 			err_clear(&e);
-			rc = deliver(f, b, fn, arg, &kept, &reused, &e);
+			rc = deliver(f, b, fn, arg, &kept, &skipped, &reused, &e);
 			pthread_mutex_lock(&f->lock);
 			f->st.kept += kept;
+			f->st.skipped += skipped;
 			f->st.reused += reused;
 			/* delivered: the results are not needed any more */
 			for (size_t j = 0; j < b->nresults; j++)

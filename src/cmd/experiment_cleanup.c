@@ -56,9 +56,11 @@ take_live(void *arg, const char *json, size_t len, int64_t fetched_at_ms, struct
 {
 	struct found *f = arg;
 	struct task_set one;
+	int rc;
 
 	task_set_init(&one);
-	if (input_parse_task_json(json, len, "live", fetched_at_ms, &one, err) != 0) {
+	/* a bad task is skipped with a warning, its raw JSON still journaled */
+	if ((rc = live_take_task(json, len, fetched_at_ms, &one, true, err)) < 0) {
 		task_set_cleanup(&one);
 		return -1;
 	}
@@ -73,7 +75,7 @@ take_live(void *arg, const char *json, size_t len, int64_t fetched_at_ms, struct
 	f->at = xreallocarray(f->at, f->nraw + 1, sizeof *f->at);
 	f->raw[f->nraw] = xstrndup(json, len);
 	f->at[f->nraw++] = fetched_at_ms;
-	return 0;
+	return rc;
 }
 
 /* The region of "arn:aws:ecs:REGION:ACCOUNT:task/..." into out. */

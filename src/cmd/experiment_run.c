@@ -322,11 +322,14 @@ poll_take(void *arg, const char *json, size_t len, int64_t fetched_at_ms, struct
 	struct poll_ctx *p = arg;
 	struct task_set one;
 	struct xtask *xt;
+	int rc;
 
 	task_set_init(&one);
-	if (input_parse_task_json(json, len, "live", fetched_at_ms, &one, err) != 0) {
+	/* a bad task is skipped with a warning (its raw JSON still goes to the journal);
+	 * the next poll sees it again */
+	if ((rc = live_take_task(json, len, fetched_at_ms, &one, true, err)) < 0) {
 		task_set_cleanup(&one);
-		return err_prefix(err, "DescribeTasks answer");
+		return -1;
 	}
 	if (one.len == 1 && (xt = find_task(p->x, one.tasks[0].arn)) != NULL) {
 		const struct task *t = &one.tasks[0];
@@ -352,7 +355,7 @@ poll_take(void *arg, const char *json, size_t len, int64_t fetched_at_ms, struct
 	}
 	p->raw[p->n] = xstrndup(json, len);
 	p->at[p->n++] = fetched_at_ms;
-	return 0;
+	return rc;
 }
 
 static void

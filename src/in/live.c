@@ -198,26 +198,36 @@ struct sink {
 	struct image_fetch *images;
 };
 
+int
+live_take_task(const char *json, size_t len, int64_t fetched_at_ms, struct task_set *set,
+	       bool raw_kept, struct err *err)
+{
+	if (input_parse_task_json(json, len, "live", fetched_at_ms, set, err) == 0)
+		return 0;
+	/* one bad task must not cost the others (report skips it the same way); a
+	 * recording still keeps its raw JSON, so nothing ECS will forget is lost */
+	if (err->code != ERR_PARSE)
+		return err_prefix(err, "DescribeTasks answer");
+	log_warn("DescribeTasks: skipped %s%s", strncmp(err->msg, "live: ", 6) == 0 ?
+		 err->msg + 6 : err->msg, raw_kept ? " (its raw JSON is recorded)" : "");
+	err_clear(err);
+	return 1;
+}
+
 static int
 take_task(void *arg, const char *json, size_t len, int64_t fetched_at_ms, struct err *err)
 {
 	struct sink *k = arg;
 	size_t before = k->set->len;
+	bool keep_raw = k->extra != NULL && k->extra->keep_raw;
+	int rc = live_take_task(json, len, fetched_at_ms, k->set, keep_raw, err);
 
-	if (input_parse_task_json(json, len, "live", fetched_at_ms, k->set, err) != 0) {
-		/* one bad task must not cost the others (report skips it the same way); a
-		 * recording still keeps its raw JSON, so nothing ECS will forget is lost */
-		if (err->code != ERR_PARSE)
-			return err_prefix(err, "DescribeTasks answer");
-		log_warn("DescribeTasks: skipped %s%s", strncmp(err->msg, "live: ", 6) == 0 ?
-			 err->msg + 6 : err->msg, k->extra != NULL && k->extra->keep_raw ?
-			 " (its raw JSON is recorded)" : "");
-		err_clear(err);
-	}
+	if (rc < 0)
+		return -1;
 	/* a new task is the last one; its images are looked up while the fetch goes on */
 	if (k->images != NULL && k->set->len > before)
 		image_fetch_want_task(k->images, &k->set->tasks[k->set->len - 1]);
-	if (k->extra != NULL && k->extra->keep_raw) {
+	if (keep_raw) {
 		struct live_result *r = k->extra;
 		r->raw = xreallocarray(r->raw, r->nraw + 1, sizeof *r->raw);
 		r->raw[r->nraw].json = xstrndup(json, len);
@@ -225,7 +235,7 @@ take_task(void *arg, const char *json, size_t len, int64_t fetched_at_ms, struct
 		r->raw[r->nraw].fetched_at_ms = fetched_at_ms;
 		r->nraw++;
 	}
-	return 0;
+	return rc;
 }
 
 int
@@ -300,10 +310,10 @@ live_session_fetch(struct live_session *s, struct task_set *out, struct live_res
 			 is.wanted, is.cached, is.looked_up, is.requests, is.throttled, is.failed,
 			 is.not_ecr);
 	}
-	log_info("%s: %zu tasks listed in %zu pages, %zu described, %zu kept; %zu requests, "
-		 "%zu throttled; %.3f s", o->cluster ? o->cluster : "default", st.listed,
-		 st.pages, st.described, st.kept, st.requests, st.throttled,
-		 (double)(timeutil_now_ms() - t0) / 1000.0);
+	log_info("%s: %zu tasks listed in %zu pages, %zu described, %zu kept, %zu skipped; "
+		 "%zu requests, %zu throttled; %.3f s", o->cluster ? o->cluster : "default",
+		 st.listed, st.pages, st.described, st.kept, st.skipped, st.requests,
+		 st.throttled, (double)(timeutil_now_ms() - t0) / 1000.0);
 	return 0;
 }
 

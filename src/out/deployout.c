@@ -8,6 +8,7 @@
 #include "ecsprof/buf.h"
 #include "ecsprof/csv.h"
 #include "ecsprof/deployout.h"
+#include "ecsprof/termsafe.h"
 #include "ecsprof/timeutil.h"
 
 /* The contract's columns, then ours. */
@@ -87,15 +88,13 @@ offset(int64_t ms, char *out, size_t size)
 		snprintf(out, size, "%.1f", (double)ms / 1000.0);
 }
 
-/* Text for a terminal: control bytes from the data become '?'. */
+/* Text for a terminal: ESC, BEL, C1 and bidi controls from the data (service event
+ * messages come from ECS) become '?' (termsafe), as in every other output. */
 static void
 clean(const char *s, char *out, size_t size)
 {
-	size_t o = 0;
-
-	for (; s != NULL && *s != '\0' && o + 1 < size; s++)
-		out[o++] = (unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s;
-	out[o] = '\0';
+	snprintf(out, size, "%s", s != NULL ? s : "");
+	termsafe_scrub(out, NULL);
 }
 
 int
@@ -158,9 +157,13 @@ deployout_table(FILE *f, const struct deploy_row *rows, size_t n, struct err *er
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		const struct deploy_row *r = &rows[i];
 
+		char svc[256];
+
 		deploy_row_sentence(r, v, sizeof v);
+		termsafe_scrub(v, NULL);
+		clean(r->d->service ? r->d->service : "-", svc, sizeof svc);
 		clean(r->d->id, s, sizeof s);
-		rc |= fprintf(f, "\n%s %s: %s\n", r->d->service ? r->d->service : "-", s, v) < 0;
+		rc |= fprintf(f, "\n%s %s: %s\n", svc, s, v) < 0;
 		for (size_t e = 0; e < r->nevents; e++) {
 			char when[32];
 
@@ -231,7 +234,11 @@ deployout_json(FILE *f, const struct deploy_row *rows, size_t n, struct err *err
 		}
 		json_object_set_new(o, "events", ev);
 		rc |= fputs(i ? ",\n" : "\n", f) == EOF;
-		rc |= json_dumpf(o, f, JSON_COMPACT | JSON_REAL_PRECISION(15)) != 0;
+		/* jansson escapes C0; DEL, C1 and bidi controls as \uXXXX too (termsafe) */
+		char *text = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(15));
+
+		rc |= text == NULL || termsafe_put_json(f, text) != 0;
+		free(text);
 		json_decref(o);
 	}
 	rc |= fputs(n ? "\n]}\n" : "]}\n", f) == EOF;

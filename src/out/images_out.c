@@ -2,6 +2,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <jansson.h>
@@ -9,11 +10,22 @@
 #include "ecsprof/buf.h"
 #include "ecsprof/csv.h"
 #include "ecsprof/images_out.h"
+#include "ecsprof/termsafe.h"
 
 static const char *
 s_or(const char *s)
 {
 	return s != NULL ? s : "";
+}
+
+/* A copy of s for the terminal: ESC, BEL, C1 and bidi controls (from ECR: tags,
+ * repository names, layer commands) become '?' (termsafe). */
+static const char *
+tclean(const char *s, char *out, size_t size)
+{
+	snprintf(out, size, "%s", s_or(s));
+	termsafe_scrub(out, NULL);
+	return out;
 }
 
 static void
@@ -61,7 +73,7 @@ images_write_table(FILE *f, const struct image_rows *r, struct err *err)
 	for (size_t i = 0; i < r->n; i++) {
 		const struct image_row *w = &r->v[i];
 		const struct image_facts *x = w->facts;
-		char sz[32], p50[32], p90[32], mb[32], dg[16];
+		char sz[32], p50[32], p90[32], mb[32], dg[16], repo[256], tag[256], plat[64];
 		struct buf b;
 
 		fmt_size(x->size_bytes, sz, sizeof sz);
@@ -73,14 +85,19 @@ images_write_table(FILE *f, const struct image_rows *r, struct err *err)
 			snprintf(mb, sizeof mb, "%.2f", w->pull_mbps);
 		snprintf(dg, sizeof dg, "%.14s", s_or(x->digest) + (strncmp(s_or(x->digest),
 		    "sha256:", 7) == 0 ? 7 : 0));
+		termsafe_scrub(dg, NULL);
 		fprintf(f, "%-28.28s %-10.10s %-14s %-11s %9s %6zu %-8s %-5s %5zu %7s %7s %7s  %s\n",
-			s_or(x->repository), s_or(w->tag), dg, s_or(x->platform), sz, x->nlayers,
+			tclean(x->repository, repo, sizeof repo), tclean(w->tag, tag, sizeof tag), dg,
+			tclean(x->platform, plat, sizeof plat), sz, x->nlayers,
 			image_facts_compression(x), image_soci_name(x->soci), w->ntasks, p50, p90, mb,
 			soci_advice_name(w->advice));
 		buf_init(&b, 4096);
 		largest(w, false, &b);
-		if (b.len > 0)
-			fprintf(f, "    largest layers: %.200s\n", buf_str(&b));
+		if (b.len > 0) {
+			char top[256];
+
+			fprintf(f, "    largest layers: %.200s\n", tclean(buf_str(&b), top, sizeof top));
+		}
 		buf_cleanup(&b);
 	}
 	return err_check_write(f, 0, "images table", err);
@@ -186,8 +203,11 @@ images_write_json(FILE *f, const struct image_rows *r, struct err *err)
 		json_object_set_new(o, "largest_layers", ls);
 		json_array_append_new(arr, o);
 	}
-	rc = json_dumpf(arr, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER) == 0 && fputc('\n', f) != EOF
-	    ? 0 : -1;
+	/* jansson escapes C0; DEL, C1 and bidi controls as \uXXXX too (termsafe) */
+	char *text = json_dumps(arr, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+
+	rc = text != NULL && termsafe_put_json(f, text) == 0 && fputc('\n', f) != EOF ? 0 : -1;
+	free(text);
 	json_decref(arr);
 	return err_check_write(f, rc, "images json", err);
 }

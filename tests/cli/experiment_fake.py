@@ -27,7 +27,8 @@ FAKE = os.path.join(SRCDIR, "tests", "fake_ecs.py")
 SCENARIO = {
     "speed": 20,
     "credentials": {"AKIDFAKE": "fakesecret"},
-    "clusters": {"exp": {"tasks": []}, "intr": {"tasks": []}, "slow": {"tasks": []}},
+    "clusters": {"exp": {"tasks": []}, "intr": {"tasks": []}, "slow": {"tasks": []},
+                 "bad": {"tasks": []}},
     "taskDefinitions": {
         "web:7": {"provision": 2, "pull": [30, 32], "start": 1, "cpu": "1024",
                   "memory": "2048"},
@@ -201,6 +202,41 @@ def main():
         rec = [json.loads(l) for l in open(os.path.join(tmp, "rec.jsonl"))]
         ok(sum(1 for l in rec if "task" in l) >= 8, "the recording keeps every task",
            repr(rec)[:2000])
+
+        # one malformed task in a DescribeTasks answer: skipped with one warning, the
+        # experiment goes on (the next poll sees that task again) and stops every task
+        post(port, "/_fake/inject", {"bad_task": 1, "ops": ["DescribeTasks"]})
+        p = subprocess.run(experiment_cmd(port, tmp, [], out="bad.jsonl", cluster="bad"),
+                           capture_output=True, text=True, env=env(), timeout=120)
+        post(port, "/_fake/inject", {"bad_task": 0, "ops": []})
+        state = [t for t in get(port, "/_fake/state/bad")["tasks"]
+                 if t["tags"].get("ecsprof:arm")]
+        rows = list(csv.DictReader(io.StringIO(p.stdout)))
+        pull = {r["group"]: r for r in rows if r.get("phase") == "pull"}
+        ok(p.returncode == 0 and p.stderr.count("DescribeTasks: skipped") == 1 and
+           "createdAt" in p.stderr and pull.get("soci", {}).get("n") == "4" and
+           pull.get("no-soci", {}).get("n") == "4",
+           "a malformed task in a poll: one warning, the experiment goes on to the end",
+           "rc %s\n%s" % (p.returncode, p.stderr))
+        ok(len(state) == 8 and all(t["desiredStatus"] == "STOPPED" for t in state),
+           "a malformed task in a poll: all %d started tasks stopped" % len(state),
+           repr(state))
+        # --cleanup of that run, with a malformed task in its DescribeTasks answer
+        ids = set()
+        for l in open(os.path.join(tmp, "bad.jsonl")):
+            sb = (json.loads(l).get("task") or {}).get("startedBy", "")
+            if sb.startswith("ecsprof-"):
+                ids.add(sb[len("ecsprof-"):])
+        post(port, "/_fake/inject", {"bad_task": 1, "ops": ["DescribeTasks"]})
+        p = subprocess.run([ECSPROF, "experiment", "--cleanup", ",".join(ids), "--cluster",
+                            "bad", "-o", os.path.join(tmp, "bad.jsonl"), "--endpoint-url",
+                            "http://127.0.0.1:%d" % port, "--region", "us-east-1"],
+                           capture_output=True, text=True, env=env(), timeout=120)
+        post(port, "/_fake/inject", {"bad_task": 0, "ops": []})
+        ok(len(ids) == 1 and p.returncode == 0 and
+           p.stderr.count("DescribeTasks: skipped") == 1 and "8 tasks found" in p.stdout,
+           "--cleanup with a malformed task in the answer: one warning, exits 0",
+           "ids %s rc %s\n%s%s" % (ids, p.returncode, p.stdout, p.stderr))
 
         # Ctrl-C mid-way: whatever was started is stopped before ecsprof exits
         before = len(get(port, "/_fake/runtask")["runs"])

@@ -1,0 +1,1 @@
+ecsprof report --deployments --format table examples/scaleout.json tests/fixtures/deploy/describe-services-escapes.json

@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""TAP: the watch screen's changed marker in tmux against the fake ECS (issue 9's surviving
+bug "the watch changed marker always false"). With virtual time frozen nothing changes and
+no task is marked; once time moves a task from pulling to RUNNING, the next refresh marks it
+('*' after its id) and not the task that is still provisioning; a refresh later, with
+nothing changed again, the mark is gone."""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+ECSPROF = os.environ.get("ECSPROF", "")
+SRCDIR = os.environ.get("SRCDIR", os.path.join(os.path.dirname(__file__), "..", ".."))
+FAKE = os.path.join(SRCDIR, "tests", "fake_ecs.py")
+A, B = "aaaaaaaa", "bbbbbbbb"
+SCENARIO = {"credentials": {"AKIDFAKE": "fakesecret"},
+            "clusters": {"c": {"tasks": [
+                {"id": A + "000000000000000000000001", "family": "web", "revision": 1,
+                 "created": 0, "provision": 10, "pull": 10, "start": 5},
+                {"id": B + "000000000000000000000002", "family": "web", "revision": 1,
+                 "created": 0, "provision": 500, "pull": 10, "start": 5}]}}}
+results = []
+
+
+def ok(cond, name, detail=""):
+    results.append((bool(cond), name, detail))
+
+
+def control(port, path, body=None):
+    data = json.dumps(body).encode() if body is not None else None
+    req = urllib.request.Request("http://127.0.0.1:%d%s" % (port, path), data=data)
+    with urllib.request.urlopen(req, timeout=10) as r:
+        return json.loads(r.read())
+
+
+def main():
+    if not ECSPROF or not os.access(ECSPROF, os.X_OK):
+        print("1..1\nnot ok 1 - ECSPROF is not an executable: %r" % ECSPROF)
+        return 1
+    tmp = tempfile.mkdtemp(prefix="ecsprof-changed-")
+    empty = os.path.join(tmp, "empty")
+    open(empty, "w").close()
+    scen = os.path.join(tmp, "scenario.json")
+    with open(scen, "w") as f:
+        json.dump(SCENARIO, f)
+    srv = subprocess.Popen([sys.executable, FAKE, "--scenario", scen],
+                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    tm = ["tmux", "-L", "ecsprof-changed-%d" % os.getpid(), "-f", "/dev/null"]
+
+    def screen():
+        return subprocess.run(tm + ["capture-pane", "-p", "-t", "t"], capture_output=True,
+                              text=True).stdout
+
+    def wait_for(pred, seconds):
+        s = ""
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            s = screen()
+            if pred(s):
+                return True, s
+            time.sleep(0.05)
+        return False, s
+
+    try:
+        line = srv.stdout.readline()
+        if not line.strip().isdigit():
+            print("1..1\nnot ok 1 - fake_ecs did not start")
+            return 1
+        port = int(line)
+        control(port, "/_fake/advance", {"to": 12, "freeze": True})   # A pulls, B provisions
+        env = ("AWS_ACCESS_KEY_ID=AKIDFAKE AWS_SECRET_ACCESS_KEY=fakesecret "
+               "AWS_EC2_METADATA_DISABLED=true AWS_CONFIG_FILE=%s "
+               "AWS_SHARED_CREDENTIALS_FILE=%s XDG_CACHE_HOME=%s/cache" % (empty, empty, tmp))
+        cmd = ("env -u AWS_PROFILE -u AWS_REGION %s LANG=C.UTF-8 NO_COLOR=1 "
+               "TERM=xterm-256color %s watch --cluster c --interval 1 --no-images "
+               "--endpoint-url http://127.0.0.1:%d --region us-east-1; sleep 30"
+               % (env, ECSPROF, port))
+        subprocess.run(tm + ["new-session", "-d", "-s", "t", "-x", "120", "-y", "24", cmd],
+                       check=True)
+        seen, s = wait_for(lambda s: A in s and B in s, 10)
+        ok(seen, "the watch screen shows both tasks", s)
+        time.sleep(2.5)   # two more refreshes, time frozen: nothing changed
+        s = screen()
+        ok(seen and A + "*" not in s and B + "*" not in s,
+           "with nothing changed no task is marked", s)
+        control(port, "/_fake/advance", {"to": 30, "freeze": True})   # A is RUNNING
+        marked, s = wait_for(lambda s: A + "*" in s, 5)
+        ok(marked, "the refresh that sees a task reach RUNNING marks it: '%s*'" % A, s)
+        ok(marked and B + "*" not in s, "and not the task still provisioning", s)
+        cleared, s = wait_for(lambda s: A in s and A + "*" not in s, 5)
+        ok(marked and cleared, "a refresh later, nothing changed again, the mark is gone", s)
+    finally:
+        subprocess.run(tm + ["kill-server"], capture_output=True)
+        srv.terminate()
+        srv.wait()
+    print("1..%d" % len(results))
+    for i, (good, name, detail) in enumerate(results, 1):
+        print("%sok %d - %s" % ("" if good else "not ", i, name))
+        if not good and detail:
+            for l in detail.splitlines():
+                print("# " + l)
+    return 0 if all(r[0] for r in results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
