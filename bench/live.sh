@@ -87,6 +87,25 @@ noimg_ms=$(printf '%s\n' "${noimg[@]}" | median)
 warm_ms=$(printf '%s\n' "${warm[@]}" | median)
 echo "images: ${IMAGES:-20} images over $TASKS tasks: cold cache ${ecsprof_ms} ms, --no-images ${noimg_ms} ms, warm cache ${warm_ms} ms (one ECR round trip: ${LATENCY_MS} ms)"
 
+# ECR requests of one cold and one warm run, from the fake's per-operation counts: the goal
+# is no more than one round trip per distinct digest over the task fetch, and none when warm
+ecr_calls() {
+	curl -s "$URL/_fake/stats" | python3 -c 'import json,sys
+ops = json.load(sys.stdin)["ops"]
+print(sum(n for op, n in ops.items() if op in ("DescribeImages", "BatchGetImage",
+          "ListImageReferrers", "GetDownloadUrlForLayer", "DescribeRepositories")))'
+}
+rm -rf "$TMP/cache"
+c0=$(ecr_calls)
+XDG_CACHE_HOME="$TMP/cache" "$ECSPROF" tasks --cluster bench --status running --format csv \
+	--endpoint-url "$URL" --region us-east-1 >/dev/null
+c1=$(ecr_calls)
+XDG_CACHE_HOME="$TMP/cache" "$ECSPROF" tasks --cluster bench --status running --format csv \
+	--endpoint-url "$URL" --region us-east-1 >/dev/null
+c2=$(ecr_calls)
+over=$(awk -v a="$ecsprof_ms" -v b="$noimg_ms" -v l="$LATENCY_MS" 'BEGIN { printf "%.1f", (a - b) / l }')
+echo "images: ECR requests cold $((c1 - c0)), warm $((c2 - c1)) (goal 0); the lookups add ${over} round trips to the run (goal <= 1)"
+
 pages=$(((TASKS + 99) / 100))
 floor_ms=$((pages * LATENCY_MS))
 

@@ -515,6 +515,11 @@ image_fetch_free(struct image_fetch *f)
 		free(f->jobs[i].platform);
 	}
 	free(f->jobs);
+	for (size_t i = 0; i < f->nlater; i++) {
+		free(f->later[i].image);
+		free(f->later[i].platform);
+	}
+	free(f->later);
 	for (size_t i = 0; i < f->nclients; i++) {
 		ecr_client_free(f->clients[i].c);
 		free(f->clients[i].region);
@@ -539,27 +544,12 @@ image_fetch_free(struct image_fetch *f)
 	free(f);
 }
 
-void
-image_fetch_want(struct image_fetch *f, const char *image, const char *digest,
-    const char *platform)
+/* Under f->lock: queues a lookup for the workers. */
+static void
+queue_job(struct image_fetch *f, char *image, char *digest, char *platform)
 {
 	struct job *j;
 
-	if (image == NULL || *image == '\0')
-		return;
-	if (digest != NULL && *digest == '\0')
-		digest = NULL;
-	pthread_mutex_lock(&f->lock);
-	for (size_t i = 0; i < f->njobs; i++) {
-		j = &f->jobs[i];
-		/* a digest names the image wherever it is pushed: one lookup per digest */
-		if (digest != NULL ? str_same(j->digest, digest) && str_same(j->platform, platform)
-				   : j->digest == NULL && str_same(j->image, image) &&
-				     str_same(j->platform, platform)) {
-			pthread_mutex_unlock(&f->lock);
-			return;
-		}
-	}
 	if (f->njobs == f->jcap) {
 		size_t old = f->jcap;
 
@@ -568,12 +558,62 @@ image_fetch_want(struct image_fetch *f, const char *image, const char *digest,
 	}
 	j = &f->jobs[f->njobs++];
 	memset(j, 0, sizeof *j);
-	j->image = xstrdup(image);
-	j->digest = xstrdup_or_null(digest);
-	j->platform = xstrdup(platform ? platform : "linux/amd64");
+	j->image = image;
+	j->digest = digest;
+	j->platform = platform;
 	image_facts_init(&j->facts);
 	f->st.wanted++;
 	pthread_cond_signal(&f->more);
+}
+
+/* Under f->lock: a job already covers this reference (with a digest, a job of the same
+ * reference; without, any job of the same reference and platform). */
+static bool
+covered(const struct job *v, size_t n, const char *image, const char *digest,
+    const char *platform)
+{
+	for (size_t i = 0; i < n; i++) {
+		/* a digest names the image wherever it is pushed: one lookup per digest */
+		if (digest != NULL ? str_same(v[i].digest, digest) &&
+				     str_same(v[i].platform, platform)
+				   : str_same(v[i].image, image) && str_same(v[i].platform, platform))
+			return true;
+	}
+	return false;
+}
+
+void
+image_fetch_want(struct image_fetch *f, const char *image, const char *digest,
+    const char *platform)
+{
+	if (image == NULL || *image == '\0')
+		return;
+	if (digest != NULL && *digest == '\0')
+		digest = NULL;
+	if (platform == NULL)
+		platform = "linux/amd64";
+	pthread_mutex_lock(&f->lock);
+	if (covered(f->jobs, f->njobs, image, digest, platform)) {
+		pthread_mutex_unlock(&f->lock);
+		return;
+	}
+	if (digest != NULL) {
+		queue_job(f, xstrdup(image), xstrdup(digest), xstrdup(platform));
+		pthread_mutex_unlock(&f->lock);
+		return;
+	}
+	/* A task still pulling has no digest; a sibling that ran the same reference usually
+	 * has, and its lookup (cached by digest) answers for both. Resolving the tag now would
+	 * cost a DescribeImages call on every run, warm cache or not: wait until collect. */
+	if (!covered(f->later, f->nlater, image, NULL, platform)) {
+		struct job *l;
+
+		f->later = xgrow(f->later, f->nlater + 1, &f->lcap, sizeof *f->later);
+		l = &f->later[f->nlater++];
+		memset(l, 0, sizeof *l);
+		l->image = xstrdup(image);
+		l->platform = xstrdup(platform);
+	}
 	pthread_mutex_unlock(&f->lock);
 }
 
@@ -591,6 +631,17 @@ image_fetch_collect(struct image_fetch *f, struct image_set **set, struct image_
 	size_t req = 0, thr = 0;
 
 	pthread_mutex_lock(&f->lock);
+	/* the references no digest came for: resolve their tags now */
+	for (size_t i = 0; i < f->nlater; i++) {
+		if (covered(f->jobs, f->njobs, f->later[i].image, NULL, f->later[i].platform)) {
+			free(f->later[i].image);
+			free(f->later[i].platform);
+			continue;
+		}
+		queue_job(f, f->later[i].image, NULL, f->later[i].platform);
+	}
+	f->nlater = 0;
+	pthread_cond_broadcast(&f->more);
 	while (f->next < f->njobs || f->busy > 0)
 		pthread_cond_wait(&f->idle, &f->lock);
 	if (*set == NULL)

@@ -49,6 +49,9 @@ struct image_fetch {
 	pthread_cond_t more, idle;
 	struct job *jobs;              /* under lock */
 	size_t njobs, jcap, next, busy;
+	struct job *later;             /* under lock; references with no digest yet, queued at
+					* collect unless a job with a digest covers them */
+	size_t nlater, lcap;
 	bool stop;
 	struct region_client *clients; /* under lock */
 	size_t nclients;
