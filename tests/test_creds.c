@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "ecsprof/creds.h"
@@ -698,7 +700,7 @@ Test(creds, credential_process_variants)
 		char cfg[2048];
 		snprintf(cfg, sizeof cfg,
 			 "[default]\nregion = us-east-1\ncredential_process = cat '%s'\n"
-			 "[profile fails]\nregion = us-east-1\ncredential_process = echo nope >&2; exit 3\n"
+			 "[profile fails]\nregion = us-east-1\ncredential_process = sh -c 'echo nope >&2; exit 3'\n"
 			 "[profile badjson]\nregion = us-east-1\n"
 			 "credential_process = printf '{\"AccessKeyId\": \"AKIDLEAK\", \"SecretAccessKey\": \"leaky\"'\n"
 			 "[profile v2]\nregion = us-east-1\ncredential_process = cat '%s'\n",
@@ -722,6 +724,118 @@ Test(creds, credential_process_variants)
 	get_fail("v2", &err);
 	cr_expect(strstr(err.msg, "profile v2: credential_process output needs \"Version\": 1") !=
 		  NULL, "%s", err.msg);
+}
+
+/* credential_process runs without a shell (botocore's shlex.split, POSIX rules): quotes
+ * group words, nothing is expanded or redirected */
+Test(creds, credential_process_split_like_shlex)
+{
+	/* expected values from python3 shlex.split */
+	static const struct { const char *line; const char *want[5]; } v[] = {
+		{ "a \"b c\" d", { "a", "b c", "d" } },
+		{ "a 'b  c'd e", { "a", "b  cd", "e" } },
+		{ "a\\ b \"c\\\"d\" \"e\\f\" \\\\x", { "a b", "c\"d", "e\\f", "\\x" } },
+		{ "a \"\" b", { "a", "", "b" } },
+		{ "x\"y\"z", { "xyz" } },
+		{ "  lead \t trail  ", { "lead", "trail" } },
+		{ "\"\\\\\"", { "\\" } },
+		{ "echo $HOME;ls >x", { "echo", "$HOME;ls", ">x" } },
+	};
+	struct err err = { 0 };
+	char **argv;
+
+	for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+		size_t n = 0;
+
+		cr_assert_eq(creds_split_command(v[i].line, &argv, &err), 0, "%s: %s", v[i].line,
+			     err.msg);
+		for (; argv[n] != NULL; n++) {
+			cr_assert_not_null(v[i].want[n], "%s: extra word %s", v[i].line, argv[n]);
+			cr_expect_str_eq(argv[n], v[i].want[n], "%s: word %zu", v[i].line, n);
+		}
+		cr_expect_null(v[i].want[n], "%s: %zu words", v[i].line, n);
+		creds_argv_free(argv);
+	}
+	cr_expect_eq(creds_split_command("a \"b", &argv, &err), -1);
+	cr_expect_str_eq(err.msg, "no closing quotation");
+	cr_expect_eq(creds_split_command("a 'b", &argv, &err), -1);
+	cr_expect_str_eq(err.msg, "no closing quotation");
+	cr_expect_eq(creds_split_command("a\\", &argv, &err), -1);
+	cr_expect_str_eq(err.msg, "no escaped character");
+	cr_expect_eq(creds_split_command("  ", &argv, &err), -1);
+	cr_expect_str_eq(err.msg, "no command");
+}
+
+Test(creds, credential_process_quoted_argument_and_no_shell)
+{
+	struct aws_creds c;
+	struct err err = { 0 };
+	char cfg[2048];
+
+	cr_assert_eq(mkdir(home_path("bin dir"), 0700), 0);
+	write_file("bin dir/creds.sh", "#!/bin/sh\nprintf '{\"Version\": 1, \"AccessKeyId\": "
+		   "\"%s\", \"SecretAccessKey\": \"s\"}' \"$1|$2|$#\"\n");
+	chmod(home_path("bin dir/creds.sh"), 0700);
+	snprintf(cfg, sizeof cfg, "[default]\nregion = us-east-1\ncredential_process = "
+		 "\"%s\" \"two  words\" $HOME'x'\n"
+		 "[profile missing]\nregion = us-east-1\ncredential_process = %s/nonexistent --x\n"
+		 "[profile unclosed]\nregion = us-east-1\ncredential_process = cat 'x\n",
+		 home_path("bin dir/creds.sh"), home);
+	write_file(".aws/config", cfg);
+	get_ok(NULL, &c);
+	cr_expect_str_eq(c.access_key_id, "two  words|$HOMEx|2");
+	aws_creds_cleanup(&c);
+	get_fail("missing", &err);
+	cr_expect(strstr(err.msg, "profile missing: credential_process could not run ") != NULL &&
+		  strstr(err.msg, "No such file or directory") != NULL, "%s", err.msg);
+	get_fail("unclosed", &err);
+	cr_expect_str_eq(err.msg, "profile unclosed: credential_process: no closing quotation "
+			 "(it is split like a POSIX shell's words, never run by a shell)");
+}
+
+static double
+mono_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* a process that never ends is killed after the timeout, and the lock is free again */
+Test(creds, credential_process_timeout_kills_it, .timeout = 30)
+{
+	struct aws_context ctx;
+	struct aws_creds c;
+	struct err err = { 0 };
+	double t0;
+
+	write_file(".aws/config", "[default]\nregion = us-east-1\n"
+		   "credential_process = sh -c 'exec sleep 1000'\n");
+	setenv("ECSPROF_CREDENTIAL_PROCESS_TIMEOUT", "0.5", 1);
+	cr_assert_eq(ctx_init(&ctx, NULL, &err), 0, "init: %s", err.msg);
+	for (int i = 0; i < 2; i++) {
+		t0 = mono_s();
+		cr_assert_eq(creds_get(&ctx, &c, &err), -1);
+		cr_expect_lt(mono_s() - t0, 5.0, "took %.1f s", mono_s() - t0);
+		cr_expect_str_eq(err.msg, "profile default: credential_process did not finish "
+				 "within 0.5 s (stopped it; ECSPROF_CREDENTIAL_PROCESS_TIMEOUT "
+				 "sets the limit)");
+	}
+	aws_context_cleanup(&ctx);
+}
+
+/* `credential_process = yes` stops at the size cap instead of reading forever */
+Test(creds, credential_process_endless_output_stops_at_cap, .timeout = 30)
+{
+	struct err err = { 0 };
+	double t0 = mono_s();
+
+	write_file(".aws/config", "[default]\nregion = us-east-1\ncredential_process = yes\n");
+	get_fail(NULL, &err);
+	cr_expect_lt(mono_s() - t0, 5.0, "took %.1f s", mono_s() - t0);
+	cr_expect_str_eq(err.msg, "profile default: credential_process printed more than 262144 "
+			 "bytes (stopped it)");
 }
 
 /* ---- SSO ---- */

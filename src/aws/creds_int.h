@@ -82,6 +82,14 @@ void creds_urlencode(struct buf *b, const char *s);
 /* Reads a whole small file (a token); trailing whitespace trimmed. Caller wipes+frees. */
 int creds_read_file(const char *path, size_t max, char **out, struct err *err);
 
+/* Splits a credential_process line into words as botocore does (Python's shlex.split,
+ * POSIX rules, no comments): blanks separate words, '...' is literal, "..." keeps a
+ * backslash unless it precedes " or \, a backslash outside quotes takes the next
+ * character; nothing is expanded. *argv is NULL-terminated (free with creds_argv_free).
+ * -1 with ERR_CONFIG "no closing quotation" / "no escaped character" / "no command". */
+int creds_split_command(const char *line, char ***argv, struct err *err);
+void creds_argv_free(char **argv);
+
 /* Value of environment variable name, NULL when unset or empty. */
 const char *creds_env(const char *name);
 bool creds_truthy(const char *v);

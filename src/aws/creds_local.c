@@ -1,16 +1,27 @@
 /* creds_local: the sources that need no network: environment keys, a profile's static
- * keys, and credential_process (run through /bin/sh -c, JSON "Version": 1 on stdout). */
+ * keys, and credential_process (split like botocore's shlex.split and run without a
+ * shell, with a timeout and an output cap; JSON "Version": 1 on stdout). */
+#include <errno.h>
+#include <fcntl.h>
 #include <openssl/crypto.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "creds_int.h"
 #include "ecsprof/timeutil.h"
 #include "ecsprof/xalloc.h"
 
 #define PROCESS_MAX_OUTPUT (256 * 1024)
+#define PROCESS_TIMEOUT_S 120.0
+
+extern char **environ;
 
 int
 creds_env_provider(struct aws_creds *out, struct buf *why, struct err *err)
@@ -53,6 +64,118 @@ creds_static_provider(struct aws_context *ctx, const char *profile, struct aws_c
 	return CREDS_FOUND;
 }
 
+/* Seconds a credential_process may take: ECSPROF_CREDENTIAL_PROCESS_TIMEOUT or 120. */
+static int
+process_timeout(double *sec, struct err *err)
+{
+	const char *v = creds_env("ECSPROF_CREDENTIAL_PROCESS_TIMEOUT");
+	char *end;
+
+	*sec = PROCESS_TIMEOUT_S;
+	if (v == NULL)
+		return 0;
+	errno = 0;
+	*sec = strtod(v, &end);
+	if (errno != 0 || end == v || *end != '\0' || !(*sec > 0) || *sec > 86400)
+		return err_set(err, ERR_CONFIG, "ECSPROF_CREDENTIAL_PROCESS_TIMEOUT '%.40s' is not "
+			       "a number of seconds (0 to 86400)", v);
+	return 0;
+}
+
+static double
+mono_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+enum run_end { RUN_EXITED, RUN_TIMEOUT, RUN_TOO_BIG };
+
+/* Runs argv (no shell) with stdout into out (a secret buf capped at PROCESS_MAX_OUTPUT);
+ * stdin and stderr are ours (the process may prompt). Stops it with SIGKILL when it has
+ * not ended within sec seconds or prints past the cap. -1 when it cannot be started. */
+static int
+process_run(char **argv, double sec, struct buf *out, enum run_end *end, int *status,
+	    struct err *err)
+{
+	posix_spawn_file_actions_t fa;
+	char chunk[4096];
+	double deadline = mono_now() + sec;
+	int fds[2], rc;
+	pid_t pid;
+
+	*end = RUN_EXITED;
+	*status = 0;
+	if (pipe2(fds, O_CLOEXEC) != 0)
+		return err_set(err, ERR_CREDS, "credential_process: pipe: %s", strerror(errno));
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, fds[1], STDOUT_FILENO);
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 34))
+	/* no descriptor of ours (sockets, locks, recordings) reaches the process */
+	posix_spawn_file_actions_addclosefrom_np(&fa, 3);
+#endif
+	/* the child inherits our stdio buffers' pending bytes only through fds: flush them */
+	fflush(stdout);
+	fflush(stderr);
+	rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	close(fds[1]);
+	if (rc != 0) {
+		close(fds[0]);
+		return err_set(err, ERR_CREDS, "credential_process could not run %.200s: %s",
+			       argv[0], strerror(rc));
+	}
+	for (;;) {
+		struct pollfd pfd = { .fd = fds[0], .events = POLLIN };
+		double left = deadline - mono_now();
+		ssize_t n;
+		int pr;
+
+		if (left <= 0) {
+			*end = RUN_TIMEOUT;
+			break;
+		}
+		pr = poll(&pfd, 1, (int)(left * 1000) + 1);
+		if (pr < 0 && errno != EINTR) {
+			*end = RUN_TIMEOUT;
+			break;
+		}
+		if (pr <= 0)
+			continue;
+		n = read(fds[0], chunk, sizeof chunk);
+		if (n < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (n <= 0)
+			break;
+		if (buf_add(out, chunk, (size_t)n) != 0) {
+			*end = RUN_TOO_BIG;
+			break;
+		}
+	}
+	OPENSSL_cleanse(chunk, sizeof chunk);
+	close(fds[0]);
+	/* it closed its output; it still has until the deadline to exit */
+	while (*end == RUN_EXITED) {
+		pid_t w = waitpid(pid, status, WNOHANG);
+
+		if (w == pid)
+			return 0;
+		if (w < 0 && errno != EINTR)
+			return err_set(err, ERR_CREDS, "credential_process: waitpid: %s",
+				       strerror(errno));
+		if (mono_now() >= deadline)
+			*end = RUN_TIMEOUT;
+		else
+			nanosleep(&(struct timespec){ .tv_nsec = 10 * 1000 * 1000 }, NULL);
+	}
+	kill(pid, SIGKILL);
+	while (waitpid(pid, status, 0) < 0 && errno == EINTR)
+		;
+	return 0;
+}
+
 int
 creds_process_provider(struct aws_context *ctx, const char *profile, struct aws_creds *out,
 		       struct err *err)
@@ -63,41 +186,51 @@ creds_process_provider(struct aws_context *ctx, const char *profile, struct aws_
 	const char *akid, *secret, *token, *exp;
 	int64_t exp_ms = TS_NONE;
 	struct buf b;
-	char chunk[4096], *source;
-	size_t n;
-	bool too_big = false;
-	FILE *p;
+	char *source, **argv;
+	enum run_end end;
+	double sec;
 	int status, rc = CREDS_ERROR;
 
 	if (cmd == NULL)
 		return CREDS_NONE;
-	/* the child inherits our stdio buffers; flush so nothing is written twice */
-	fflush(stdout);
-	fflush(stderr);
-	p = popen(cmd, "r");
-	if (p == NULL)
-		return err_set(err, ERR_CREDS, "profile %s: credential_process could not be "
-			       "started", profile);
+	if (process_timeout(&sec, err) != 0)
+		return CREDS_ERROR;
+	/* botocore splits the line with shlex and runs it without a shell */
+	if (creds_split_command(cmd, &argv, err) != 0) {
+		char why[sizeof err->msg];
+
+		snprintf(why, sizeof why, "%s", err->msg);
+		return err_set(err, ERR_CONFIG, "profile %s: credential_process: %.64s (it is split "
+			       "like a POSIX shell's words, never run by a shell)", profile, why);
+	}
 	creds_buf_secret(&b, PROCESS_MAX_OUTPUT);
-	while ((n = fread(chunk, 1, sizeof chunk, p)) > 0)
-		if (!too_big && buf_add(&b, chunk, n) != 0)
-			too_big = true;
-	OPENSSL_cleanse(chunk, sizeof chunk);
-	status = pclose(p);
-	if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-		if (status != -1 && WIFEXITED(status))
+	if (process_run(argv, sec, &b, &end, &status, err) != 0) {
+		char why[sizeof err->msg];
+
+		snprintf(why, sizeof why, "%s", err->msg);
+		err_set(err, ERR_CREDS, "profile %s: %s", profile, why);
+		goto out;
+	}
+	if (end == RUN_TIMEOUT) {
+		err_set(err, ERR_CREDS, "profile %s: credential_process did not finish within %g s "
+			"(stopped it; ECSPROF_CREDENTIAL_PROCESS_TIMEOUT sets the limit)", profile,
+			sec);
+		goto out;
+	}
+	if (end == RUN_TOO_BIG) {
+		err_set(err, ERR_CREDS, "profile %s: credential_process printed more than %d bytes "
+			"(stopped it)", profile, PROCESS_MAX_OUTPUT);
+		goto out;
+	}
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		if (WIFEXITED(status))
 			err_set(err, ERR_CREDS, "profile %s: credential_process exited with status %d",
 				profile, WEXITSTATUS(status));
-		else if (status != -1 && WIFSIGNALED(status))
+		else if (WIFSIGNALED(status))
 			err_set(err, ERR_CREDS, "profile %s: credential_process killed by signal %d",
 				profile, WTERMSIG(status));
 		else
 			err_set(err, ERR_CREDS, "profile %s: credential_process failed", profile);
-		goto out;
-	}
-	if (too_big) {
-		err_set(err, ERR_CREDS, "profile %s: credential_process printed more than %d bytes",
-			profile, PROCESS_MAX_OUTPUT);
 		goto out;
 	}
 	/* the output is never quoted in the message: it holds the secret */
@@ -130,6 +263,7 @@ creds_process_provider(struct aws_context *ctx, const char *profile, struct aws_
 	free(source);
 	rc = CREDS_FOUND;
 out:
+	creds_argv_free(argv);
 	creds_json_free(&j);
 	buf_cleanup_secure(&b);
 	return rc;

@@ -77,6 +77,99 @@ creds_prof(const struct aws_context *ctx, const char *profile, const char *key)
 	return v != NULL && v[0] != '\0' ? v : NULL;
 }
 
+static void
+argv_push(char ***argv, size_t *n, size_t *cap, struct buf *word)
+{
+	if (*n + 2 > *cap) {
+		*cap = *cap ? 2 * *cap : 8;
+		*argv = xrealloc(*argv, *cap * sizeof **argv);
+	}
+	(*argv)[(*n)++] = buf_take(word);
+	(*argv)[*n] = NULL;
+	buf_init(word, 0);
+}
+
+int
+creds_split_command(const char *line, char ***argv_out, struct err *err)
+{
+	char **argv = NULL;
+	size_t n = 0, cap = 0;
+	struct buf w;
+	bool in_word = false;
+	char quote = 0;              /* ' or " while inside quotes */
+	const char *p;
+
+	*argv_out = NULL;
+	buf_init(&w, 0);
+	for (p = line; *p != '\0'; p++) {
+		char c = *p;
+
+		if (quote == '\'') {
+			if (c == '\'')
+				quote = 0;
+			else
+				buf_add(&w, &c, 1);
+		} else if (quote == '"') {
+			if (c == '"') {
+				quote = 0;
+			} else if (c == '\\') {
+				if (p[1] == '\0') {
+					buf_cleanup(&w);
+					creds_argv_free(argv);
+					return err_set(err, ERR_CONFIG, "no escaped character");
+				}
+				p++;
+				if (*p != '"' && *p != '\\')
+					buf_add(&w, "\\", 1);
+				buf_add(&w, p, 1);
+			} else {
+				buf_add(&w, &c, 1);
+			}
+		} else if (c == ' ' || c == '\t' || c == '\r' || c == '\n') {
+			if (in_word)
+				argv_push(&argv, &n, &cap, &w);
+			in_word = false;
+		} else if (c == '\'' || c == '"') {
+			quote = c;
+			in_word = true;
+		} else if (c == '\\') {
+			if (p[1] == '\0') {
+				buf_cleanup(&w);
+				creds_argv_free(argv);
+				return err_set(err, ERR_CONFIG, "no escaped character");
+			}
+			p++;
+			buf_add(&w, p, 1);
+			in_word = true;
+		} else {
+			buf_add(&w, &c, 1);
+			in_word = true;
+		}
+	}
+	if (quote != 0) {
+		buf_cleanup(&w);
+		creds_argv_free(argv);
+		return err_set(err, ERR_CONFIG, "no closing quotation");
+	}
+	if (in_word)
+		argv_push(&argv, &n, &cap, &w);
+	buf_cleanup(&w);
+	if (n == 0)
+		return err_set(err, ERR_CONFIG, "no command");
+	*argv_out = argv;
+	return 0;
+}
+
+void
+creds_argv_free(char **argv)
+{
+	if (argv == NULL)
+		return;
+	for (char **a = argv; *a != NULL; a++)
+		free(*a);
+	free(argv);
+}
+
 void
 creds_buf_secret(struct buf *b, size_t max)
 {
