@@ -97,7 +97,7 @@ creds_split_command(const char *line, char ***argv_out, struct err *err)
 	struct buf w;
 	bool in_word = false;
 	char quote = 0;              /* ' or " while inside quotes */
-	const char *p;
+	const char *p, *why;
 
 	*argv_out = NULL;
 	buf_init(&w, 0);
@@ -114,9 +114,8 @@ creds_split_command(const char *line, char ***argv_out, struct err *err)
 				quote = 0;
 			} else if (c == '\\') {
 				if (p[1] == '\0') {
-					buf_cleanup(&w);
-					creds_argv_free(argv);
-					return err_set(err, ERR_CONFIG, "no escaped character");
+					why = "no escaped character";
+					goto fail;
 				}
 				p++;
 				if (*p != '"' && *p != '\\')
@@ -134,9 +133,8 @@ creds_split_command(const char *line, char ***argv_out, struct err *err)
 			in_word = true;
 		} else if (c == '\\') {
 			if (p[1] == '\0') {
-				buf_cleanup(&w);
-				creds_argv_free(argv);
-				return err_set(err, ERR_CONFIG, "no escaped character");
+				why = "no escaped character";
+				goto fail;
 			}
 			p++;
 			buf_add(&w, p, 1);
@@ -147,9 +145,8 @@ creds_split_command(const char *line, char ***argv_out, struct err *err)
 		}
 	}
 	if (quote != 0) {
-		buf_cleanup(&w);
-		creds_argv_free(argv);
-		return err_set(err, ERR_CONFIG, "no closing quotation");
+		why = "no closing quotation";
+		goto fail;
 	}
 	if (in_word)
 		argv_push(&argv, &n, &cap, &w);
@@ -158,6 +155,10 @@ creds_split_command(const char *line, char ***argv_out, struct err *err)
 		return err_set(err, ERR_CONFIG, "no command");
 	*argv_out = argv;
 	return 0;
+fail:
+	buf_cleanup(&w);
+	creds_argv_free(argv);
+	return err_set(err, ERR_CONFIG, "%s", why);
 }
 
 void
