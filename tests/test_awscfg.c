@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "ecsprof/awscfg.h"
+#include "ecsprof/buf.h"
 #include "ecsprof/xalloc.h"
 
 #define CFG_DIR SHARED_DIR "/testdata/aws-config"
@@ -353,4 +354,75 @@ Test(awscfg, edge_cases)
 		}
 		awscfg_free(cfg);
 	}
+}
+
+/* issue 10 item 9: the lookups behind parsing are hashed; the botocore rules must hold at
+ * every size: duplicate sections merge, the last definition of a key wins (keys compared
+ * without case), a key keeps its first position, sections keep their first-seen order */
+Test(awscfg, duplicates_at_scale_later_keys_win)
+{
+	struct awscfg *cfg = awscfg_new();
+	struct err err = { 0 };
+	struct buf t;
+	const char *k, *v;
+	char name[64], want[64];
+
+	buf_init(&t, 0);
+	/* 3000 profiles, each defined twice, the second time out of order */
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 0; i < 3000; i++) {
+			int n = pass == 0 ? i : 2999 - i;
+			buf_addf(&t, "[profile p%d]\nregion = r%d-%d\nonly%d = x\n", n, n, pass, pass);
+		}
+	/* one section with 500 keys, each set three times in different cases */
+	buf_adds(&t, "[profile big]\n");
+	for (int pass = 0; pass < 3; pass++)
+		for (int i = 0; i < 500; i++)
+			buf_addf(&t, "%s%d = v%d-%d\n", pass == 1 ? "KEY" : "key", i, i, pass);
+	/* a parent key with 300 sub-properties, the last 100 repeated */
+	buf_adds(&t, "s3 =\n");
+	for (int i = 0; i < 400; i++)
+		buf_addf(&t, "  Sub%d = s%d\n", i < 300 ? i : i - 100, i);
+	cr_assert_eq(awscfg_parse_text(cfg, buf_str(&t), t.len, AWSCFG_CONFIG, "cfg", &err), 0,
+		     "%s", err.msg);
+	buf_cleanup(&t);
+	buf_init(&t, 0);
+	buf_adds(&t, "[p7]\nregion = from-credentials\n[p8]\naws_access_key_id = A\n");
+	cr_assert_eq(awscfg_parse_text(cfg, buf_str(&t), t.len, AWSCFG_CREDENTIALS, "cred", &err),
+		     0, "%s", err.msg);
+	buf_cleanup(&t);
+
+	cr_expect_eq(awscfg_section_count(cfg, AWSCFG_PROFILE), 3001);
+	for (int i = 0; i < 3000; i++) {
+		snprintf(name, sizeof name, "p%d", i);
+		if (i == 7)
+			snprintf(want, sizeof want, "from-credentials");
+		else
+			snprintf(want, sizeof want, "r%d-1", i);
+		cr_assert_str_eq(awscfg_section_name(cfg, AWSCFG_PROFILE, (size_t)i), name);
+		cr_assert_str_eq(awscfg_get(cfg, name, "REGION"), want, "%s", name);
+		cr_assert_str_eq(awscfg_get(cfg, name, "only0"), "x");
+		cr_assert_str_eq(awscfg_get(cfg, name, "only1"), "x");
+		cr_assert_eq(awscfg_property_count(cfg, AWSCFG_PROFILE, name), i == 8 ? 4 : 3);
+		cr_assert_eq(awscfg_property_at(cfg, AWSCFG_PROFILE, name, 0, &k, &v), 0);
+		cr_assert_str_eq(k, "region");
+	}
+	cr_expect_str_eq(awscfg_get(cfg, "p8", "aws_access_key_id"), "A");
+	cr_expect_eq(awscfg_property_count(cfg, AWSCFG_PROFILE, "big"), 501);
+	for (int i = 0; i < 500; i++) {
+		snprintf(name, sizeof name, "Key%d", i);
+		snprintf(want, sizeof want, "v%d-2", i);
+		cr_assert_str_eq(awscfg_get(cfg, "big", name), want, "%s", name);
+		cr_assert_eq(awscfg_property_at(cfg, AWSCFG_PROFILE, "big", (size_t)i, &k, &v), 0);
+		snprintf(name, sizeof name, "key%d", i);
+		cr_assert_str_eq(k, name);
+	}
+	for (int i = 0; i < 300; i++) {
+		snprintf(name, sizeof name, "SUB%d", i);
+		snprintf(want, sizeof want, "s%d", i < 200 ? i : i + 100);
+		cr_assert_str_eq(awscfg_get_sub(cfg, "big", "s3", name), want, "%s", name);
+	}
+	cr_expect_null(awscfg_get_sub(cfg, "big", "s3", "sub300"));
+	cr_expect_null(awscfg_get(cfg, "p3000", "region"));
+	awscfg_free(cfg);
 }

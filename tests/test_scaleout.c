@@ -62,3 +62,51 @@ Test(scaleout, a_gap_of_exactly_ten_minutes_keeps_one_burst)
 	cr_assert_not(scaleout_find(none, 2, SCALEOUT_LARGEST, &so));
 	cr_assert_not(scaleout_find(NULL, 0, SCALEOUT_LATEST, &so));
 }
+
+Test(scaleout, span_of_the_burst_reaches_its_last_end_not_an_earlier_hour)
+{
+	/* examples/scaleout.json's shape: 4 tasks at 08:41 (one of them ran for hours), 26
+	 * from 14:02, the last RUNNING 208.8 s after the first createdAt */
+	int64_t c[30], e[30];
+	struct scaleout_span sp;
+	size_t n = 0;
+
+	for (int i = 0; i < 4; i++, n++) {
+		c[n] = 1000 + i * 900;
+		e[n] = c[n] + (i == 0 ? 6 * 60 * MIN : 40000);
+	}
+	for (int i = 0; i < 26; i++, n++) {
+		c[n] = 5 * 60 * MIN + 20 * MIN + (int64_t)i * 7000;
+		e[n] = c[n] + 20000;
+	}
+	e[29] = c[4] + 208800;
+	e[10] = TS_NONE;   /* created only: counts as its createdAt */
+	cr_assert(scaleout_span_of(c, e, n, SCALEOUT_LARGEST, TS_NONE, &sp));
+	cr_assert_eq(sp.from_ms, c[4]);
+	cr_assert_eq(sp.to_ms, c[4] + 208800, "the span is %lld ms", (long long)(sp.to_ms - sp.from_ms));
+	cr_assert_eq(sp.n, 26);
+	cr_assert_eq(sp.outside, 4);
+	cr_assert_eq(sp.nbursts, 2);
+	/* the hours-long task from 08:41 does not stretch it, though it ends inside */
+	cr_assert_lt(sp.to_ms - sp.from_ms, 4 * MIN);
+}
+
+Test(scaleout, span_from_a_deployment_start)
+{
+	int64_t c[4] = { 0, 60 * MIN, 60 * MIN + 5000, 61 * MIN };
+	int64_t e[4] = { 90 * MIN, 60 * MIN + 30000, 60 * MIN + 9000, 61 * MIN + 2000 };
+	struct scaleout_span sp;
+
+	cr_assert(scaleout_span_of(c, e, 4, SCALEOUT_LARGEST, 60 * MIN + 1000, &sp));
+	cr_assert_eq(sp.from_ms, 60 * MIN + 1000);
+	cr_assert_eq(sp.to_ms, 61 * MIN + 2000);
+	cr_assert_eq(sp.n, 2);
+	cr_assert_eq(sp.outside, 2);
+	cr_assert_not(scaleout_span_of(c, e, 4, SCALEOUT_LATEST, 2 * 60 * MIN, &sp),
+		      "no task since then");
+	/* one task created and nothing else: a window of 1 ms, never empty */
+	int64_t one = 5000;
+	cr_assert(scaleout_span_of(&one, NULL, 1, SCALEOUT_LATEST, TS_NONE, &sp));
+	cr_assert_eq(sp.to_ms - sp.from_ms, 1);
+	cr_assert_not(scaleout_span_of(NULL, NULL, 0, SCALEOUT_LATEST, TS_NONE, &sp));
+}

@@ -35,4 +35,21 @@ bool scaleout_find(const int64_t *created, size_t n, enum scaleout_pick pick,
 /* The same over a task set's createdAt. */
 bool scaleout_of_set(const struct task_set *set, enum scaleout_pick pick, struct scaleout *out);
 
+/* The time window a shared axis spans for a scale-out: from the burst's first createdAt
+ * (or since_ms, a deployment's start, when it is not TS_NONE: then the tasks created at or
+ * after it) to the latest end[i] of the tasks in it (end[i] is where task i's bar ends;
+ * TS_NONE counts as its createdAt). from_ms < to_ms always (a window of one instant is
+ * widened to 1 ms). n counts the tasks inside, outside those before or after it, nbursts
+ * the bursts of createdAt in the data. False when no task has a createdAt (or none is
+ * at or after since_ms). */
+struct scaleout_span {
+	int64_t from_ms;
+	int64_t to_ms;
+	size_t n;              /* tasks created inside the window */
+	size_t outside;        /* tasks with a createdAt outside it */
+	size_t nbursts;
+};
+bool scaleout_span_of(const int64_t *created, const int64_t *end, size_t n,
+		      enum scaleout_pick pick, int64_t since_ms, struct scaleout_span *out);
+
 #endif

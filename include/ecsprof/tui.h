@@ -24,6 +24,10 @@ struct tui_source {
 	void (*status)(struct tui_source *src, char *out, size_t size);
 	/* watch: true when the task changed phase at the last refresh (drawn in bold, '*') */
 	bool (*changed)(struct tui_source *src, const struct task *t);
+	/* watch: where the scale-out began (a deployment's start), TS_NONE when unknown; the
+	 * shared axis then spans the tasks created since (scaleout_span_of) */
+	int64_t (*axis_since)(struct tui_source *src);
+	bool axis_latest;             /* the shared axis spans the newest burst (watch), not the largest */
 	int64_t interval_ms;          /* refresh every interval_ms (watch); 0 = only on 'r' */
 	void *ctx;                    /* for the callbacks */
 };

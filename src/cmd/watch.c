@@ -254,6 +254,16 @@ tui_changed(struct tui_source *src, const struct task *t)
 	return w->changed[t - set->tasks];
 }
 
+/* the shared axis starts where the status line counts from: the deployment, if any */
+static int64_t
+tui_axis_since(struct tui_source *src)
+{
+	struct watch *w = src->ctx;
+	long desired = w->s->desired != NULL ? w->s->desired(w->s->ctx) : -1;
+
+	return desired >= 0 ? w->scale_start_ms : TS_NONE;
+}
+
 static void
 progress_line(const struct watch *w, const struct task_set *set, char *out, size_t size)
 {
@@ -339,6 +349,8 @@ watch_run(const struct watch_source *s, const struct watch_options *o, struct er
 		w.tsrc.reload = tui_reload;
 		w.tsrc.status = tui_status;
 		w.tsrc.changed = tui_changed;
+		w.tsrc.axis_since = tui_axis_since;
+		w.tsrc.axis_latest = true;
 		w.tsrc.interval_ms = polls_left(&w) ? w.interval_ms : 0;
 		w.tsrc.ctx = &w;
 		rc = tui_run(&w.tsrc, &to, err);

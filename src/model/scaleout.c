@@ -58,3 +58,41 @@ scaleout_of_set(const struct task_set *set, enum scaleout_pick pick, struct scal
 	free(c);
 	return ok;
 }
+
+bool
+scaleout_span_of(const int64_t *created, const int64_t *end, size_t n, enum scaleout_pick pick,
+		 int64_t since_ms, struct scaleout_span *out)
+{
+	struct scaleout so;
+	int64_t lo, hi;
+
+	out->from_ms = out->to_ms = TS_NONE;
+	out->n = out->outside = out->nbursts = 0;
+	if (!scaleout_find(created, n, pick, &so))
+		return false;
+	out->nbursts = so.nbursts;
+	lo = since_ms != TS_NONE ? since_ms : so.first_ms;
+	hi = since_ms != TS_NONE ? INT64_MAX : so.last_ms;
+	out->from_ms = lo;
+	out->to_ms = lo;
+	for (size_t i = 0; i < n; i++) {
+		int64_t c = created[i], e;
+		if (c == TS_NONE)
+			continue;
+		if (c < lo || c > hi) {
+			out->outside++;
+			continue;
+		}
+		out->n++;
+		e = end != NULL && end[i] != TS_NONE && end[i] > c ? end[i] : c;
+		if (e > out->to_ms)
+			out->to_ms = e;
+	}
+	if (out->n == 0) {
+		out->from_ms = out->to_ms = TS_NONE;
+		return false;
+	}
+	if (out->to_ms <= out->from_ms)
+		out->to_ms = out->from_ms + 1;
+	return true;
+}

@@ -154,6 +154,33 @@ draw_bar(int y, int x, int w, const struct task *t, const struct view *v, bool s
 		addstr(tui_bar_glyph(v->glyphs, v->color, &cells[c]));
 	}
 	attrset(A_NORMAL);
+	/* the scale-out's axis: a task outside it is clipped to the edge, with a marker */
+	if (v->bar == BAR_SHARED && v->axis_scaleout && t->ts[TS_CREATED] != TS_NONE) {
+		int64_t end = tui_task_end_ms(t, v->now_ms);
+		attrset(selected ? A_REVERSE | A_BOLD : A_BOLD);
+		if (t->ts[TS_CREATED] < v->axis.origin_ms)
+			mvaddstr(y, x, v->utf8 ? "\u25c2" : "<");
+		if ((end != TS_NONE ? end : t->ts[TS_CREATED]) > v->axis.origin_ms + v->axis.span_ms)
+			mvaddstr(y, x + w - 1, v->utf8 ? "\u25b8" : ">");
+		attrset(A_NORMAL);
+	}
+}
+
+/* "axis: scale-out 208.8s (A: all)": which span the bars are drawn on */
+static void
+axis_text(const struct view *v, char *out, size_t size)
+{
+	char d[16];
+
+	tui_format_duration(v->axis.span_ms, 6, d, sizeof d);
+	if (v->bar == BAR_ALIGNED)
+		snprintf(out, size, "axis: aligned at createdAt");
+	else if (v->axis_scaleout)
+		snprintf(out, size, "axis: scale-out %s (A: all)", d);
+	else if (v->axis_all)
+		snprintf(out, size, "axis: all tasks %s (A: scale-out)", d);
+	else
+		snprintf(out, size, "axis: all tasks %s", d);
 }
 
 /* a failed start, as the model decides it (task_stage): '!' and red */
@@ -250,7 +277,7 @@ draw_row(const struct view *v, const struct tui_columns *c, int y, size_t i)
 static void
 draw_title(const struct view *v)
 {
-	char buf[512], st[256];
+	char buf[512], st[256], ax[64];
 
 	line_fill(0, A_REVERSE, v);
 	snprintf(buf, sizeof buf, " ecsprof  %s", v->src->title ? v->src->title : "");
@@ -260,13 +287,15 @@ draw_title(const struct view *v)
 		put_fit(0, v->cols - tui_text_width(buf), tui_text_width(buf), buf, false, false, v);
 	attrset(A_NORMAL);
 	st[0] = '\0';
-	if (v->src->status != NULL)
-		v->src->status(v->src, st, sizeof st);
-	else
-		snprintf(st, sizeof st, "running %zu  starting %zu  stopped %zu%s  axis: %s",
+	axis_text(v, ax, sizeof ax);
+	if (v->src->status != NULL) {
+		v->src->status(v->src, st, sizeof st - sizeof ax - 2);
+		snprintf(st + strlen(st), sizeof st - strlen(st), "  %s", ax);
+	} else {
+		snprintf(st, sizeof st, "running %zu  starting %zu  stopped %zu%s  %s",
 			 v->counts_running, v->counts_pending, v->counts_stopped,
-			 v->counts_other ? "  other" : "",
-			 v->bar == BAR_ALIGNED ? "aligned at createdAt" : "shared time");
+			 v->counts_other ? "  other" : "", ax);
+	}
 	move(1, 0);
 	clrtoeol();
 	put_fit(1, 0, v->cols, st, false, false, v);

@@ -59,6 +59,8 @@ struct view {
 	size_t counts_running, counts_pending, counts_stopped, counts_other;
 
 	struct tui_axis axis;
+	bool axis_all;                /* A: the shared axis spans every task, not the scale-out */
+	bool axis_scaleout;           /* the shared axis is a scale-out's: some tasks clipped */
 	bool any_live;                /* a visible task is still starting: bars grow */
 	int64_t now_ms;
 	int64_t data_now_ms;          /* saved data: when it was taken; TS_NONE = live */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ecsprof/phase.h"
+#include "ecsprof/scaleout.h"
 #include "ecsprof/task.h"
 #include "ecsprof/tui_layout.h"
 #include "ecsprof/xalloc.h"
@@ -47,6 +48,31 @@ tui_task_end_ms(const struct task *t, int64_t now)
 	return TS_NONE;
 }
 
+/* The shared axis of the scale-out being looked at (scaleout.h): false when every visible
+ * task is in it anyway, so the axis of all tasks is the same. */
+static bool
+scaleout_axis(struct view *v)
+{
+	int64_t *c = xcalloc(v->nvis ? v->nvis : 1, 2 * sizeof *c), *e = c + v->nvis;
+	int64_t since = v->src->axis_since != NULL ? v->src->axis_since(v->src) : TS_NONE;
+	struct scaleout_span sp;
+	bool ok;
+
+	for (size_t i = 0; i < v->nvis; i++) {
+		const struct task *t = tui_vis_task(v, i);
+		c[i] = t->ts[TS_CREATED];
+		e[i] = c[i] != TS_NONE ? tui_task_end_ms(t, v->now_ms) : TS_NONE;
+	}
+	ok = scaleout_span_of(c, e, v->nvis, v->src->axis_latest ? SCALEOUT_LATEST :
+			      SCALEOUT_LARGEST, since, &sp) && sp.outside > 0;
+	if (ok) {
+		v->axis.origin_ms = sp.from_ms;
+		v->axis.span_ms = sp.to_ms - sp.from_ms;
+	}
+	free(c);
+	return ok;
+}
+
 void
 tui_compute_axis(struct view *v)
 {
@@ -68,9 +94,12 @@ tui_compute_axis(struct view *v)
 		if (e != TS_NONE && e - c > longest)
 			longest = e - c;
 	}
+	v->axis_scaleout = false;
 	if (lo == INT64_MAX) {
 		v->axis.origin_ms = 0;
 		v->axis.span_ms = 0;
+	} else if (v->bar == BAR_SHARED && !v->axis_all && scaleout_axis(v)) {
+		v->axis_scaleout = true;
 	} else if (v->bar == BAR_SHARED) {
 		v->axis.origin_ms = lo;
 		v->axis.span_ms = hi > lo ? hi - lo : 1;
@@ -238,6 +267,13 @@ key_table(struct view *v, int key)
 		return UI_REDRAW;
 	case 'a':
 		v->bar = v->bar == BAR_ALIGNED ? BAR_SHARED : BAR_ALIGNED;
+		tui_compute_axis(v);
+		return UI_REDRAW;
+	case 'A':
+		/* the shared axis: the scale-out being looked at or every task (from the
+		 * aligned bars, straight to the shared axis of every task) */
+		v->axis_all = v->bar == BAR_ALIGNED ? true : !v->axis_all;
+		v->bar = BAR_SHARED;
 		tui_compute_axis(v);
 		return UI_REDRAW;
 	case 'r': case KEY_F(5):

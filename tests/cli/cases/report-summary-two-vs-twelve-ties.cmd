@@ -1,0 +1,1 @@
+ecsprof report --summary --group-by taskdef --baseline web:1 tests/fixtures/input/two_vs_twelve_ties.json
