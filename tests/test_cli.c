@@ -103,3 +103,75 @@ Test(cli, help_lists_every_option)
 			  cli_options[i].name);
 	free(text);
 }
+
+/* Every help screen fits 80 columns (issue 11 item 7: lines ran to 142), with no
+ * trailing blanks, and no option's description is lost by the wrapping. */
+static void
+check_help(const char *what, const char *text)
+{
+	size_t line = 1;
+
+	for (const char *p = text; *p != '\0'; line++) {
+		size_t n = strcspn(p, "\n"), cols = 0;
+
+		for (size_t i = 0; i < n; i++)
+			cols += ((unsigned char)p[i] & 0xc0) != 0x80;
+		cr_expect_leq(cols, 80, "%s line %zu has %zu columns: %.*s", what, line, cols,
+			      (int)n, p);
+		cr_expect(n == 0 || p[n - 1] != ' ', "%s line %zu ends in a blank", what, line);
+		p += n + (p[n] == '\n');
+	}
+}
+
+static char *
+help_of(int cmd)
+{
+	char *text = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&text, &size);
+
+	cr_assert_not_null(f);
+	if (cmd == CMD_NONE)
+		cli_usage(f);
+	else
+		cli_usage_command(f, (enum cli_command)cmd);
+	fclose(f);
+	return text;
+}
+
+/* The words of s with all runs of blanks and newlines made one space. */
+static char *
+squeeze(const char *s)
+{
+	char *out = malloc(strlen(s) + 1), *o = out;
+
+	for (; *s != '\0'; s++) {
+		bool blank = *s == ' ' || *s == '\n';
+
+		if (blank && (o == out || o[-1] == ' '))
+			continue;
+		*o++ = blank ? ' ' : *s;
+	}
+	*o = '\0';
+	return out;
+}
+
+Test(cli, help_fits_80_columns)
+{
+	const int cmds[] = { CMD_NONE, CMD_TASKS, CMD_WATCH, CMD_RECORD, CMD_REPORT, CMD_IMAGES,
+			     CMD_EXPERIMENT };
+
+	for (size_t c = 0; c < sizeof cmds / sizeof cmds[0]; c++) {
+		char *text = help_of(cmds[c]), *flat = squeeze(text);
+		char what[32];
+
+		snprintf(what, sizeof what, "help of command %d", cmds[c]);
+		check_help(what, text);
+		for (size_t i = 0; cmds[c] == CMD_NONE && i < cli_noptions; i++)
+			cr_expect_not_null(strstr(flat, cli_options[i].help),
+					   "%s: the help of %s is not shown whole", what,
+					   cli_options[i].name);
+		free(flat);
+		free(text);
+	}
+}

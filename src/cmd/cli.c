@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,19 +80,70 @@ const struct cli_option_def cli_options[] = {
 #define NOPTIONS (sizeof cli_options / sizeof cli_options[0])
 const size_t cli_noptions = NOPTIONS;
 
-static const struct {
+static const struct command_def {
 	const char *name;
 	enum cli_command cmd;
 	const char *usage;
+	const char *about;
 } commands[] = {
-	{ "tasks", CMD_TASKS, "tasks  [SELECT] [OUTPUT]      live: ListTasks + DescribeTasks, profile the tasks" },
-	{ "watch", CMD_WATCH, "watch  [SELECT] [OUTPUT]      live, polling: follow a scale-out as it happens" },
-	{ "record", CMD_RECORD, "record [SELECT] -o FILE       live: save the raw tasks (JSON Lines) for later" },
-	{ "report", CMD_REPORT, "report [OUTPUT] FILE...       offline: profile saved data ('-' reads stdin)" },
-	{ "images", CMD_IMAGES, "images [SELECT] [OUTPUT]      live: what was pulled (ECR): size, layers, SOCI, advice" },
-	{ "experiment", CMD_EXPERIMENT, "experiment --cluster C --arm A=TD --arm B=TD [-n N] -o FILE\n"
-	  "                                live: run N tasks per arm (RunTask), record, compare, stop them" },
+	{ "tasks", CMD_TASKS, "tasks  [SELECT] [OUTPUT]", "live: ListTasks + DescribeTasks, profile the tasks" },
+	{ "watch", CMD_WATCH, "watch  [SELECT] [OUTPUT]", "live, polling: follow a scale-out as it happens" },
+	{ "record", CMD_RECORD, "record [SELECT] -o FILE", "live: save the raw tasks (JSON Lines) for later" },
+	{ "report", CMD_REPORT, "report [OUTPUT] FILE...", "offline: profile saved data ('-' reads stdin)" },
+	{ "images", CMD_IMAGES, "images [SELECT] [OUTPUT]", "live: what was pulled (ECR): size, layers, SOCI, advice" },
+	{ "experiment", CMD_EXPERIMENT, "experiment --cluster C --arm A=TD --arm B=TD [-n N] -o FILE",
+	  "live: run N tasks per arm (RunTask), record, compare, stop them" },
 };
+
+/* Display columns of s: UTF-8 continuation bytes take none. */
+static int
+text_cols(const char *s, size_t n)
+{
+	int cols = 0;
+
+	for (size_t i = 0; i < n; i++)
+		cols += ((unsigned char)s[i] & 0xc0) != 0x80;
+	return cols;
+}
+
+void
+cli_wrap(FILE *f, int col, int indent, int width, const char *text)
+{
+	const char *p = text;
+
+	if (col >= indent) {
+		fputc('\n', f);
+		col = 0;
+	}
+	while (*p != '\0') {
+		const char *cut = p;
+
+		/* the longest run of whole words that fits; a word longer than the room
+		 * gets a line of its own rather than being cut */
+		do {
+			const char *w = cut;
+
+			while (*w == ' ')
+				w++;
+			while (*w != '\0' && *w != ' ')
+				w++;
+			if (cut != p && text_cols(p, (size_t)(w - p)) > width - indent)
+				break;
+			cut = w;
+		} while (*cut != '\0');
+		fprintf(f, "%*s%.*s\n", indent - col, "", (int)(cut - p), p);
+		col = 0;
+		p = cut;
+		while (*p == ' ')
+			p++;
+	}
+}
+
+static void
+print_command(FILE *f, size_t i)
+{
+	cli_wrap(f, fprintf(f, "  %s", commands[i].usage), 28, CLI_HELP_WIDTH, commands[i].about);
+}
 
 void
 cli_usage(FILE *f)
@@ -102,7 +154,7 @@ cli_usage(FILE *f)
 		   "Where the time goes when ECS / Fargate tasks start: provision, image pull,\n"
 		   "container start, per task and per group.\n\ncommands:\n");
 	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-		fprintf(f, "  ecsprof %s\n", commands[i].usage);
+		print_command(f, i);
 	for (size_t s = 0; s < sizeof sections / sizeof sections[0]; s++) {
 		fprintf(f, "\n%s:\n", sections[s]);
 		for (size_t i = 0; i < NOPTIONS; i++)
@@ -124,7 +176,7 @@ cli_print_option(FILE *f, const struct cli_option_def *d)
 	else
 		snprintf(left, sizeof left, "    %s%s%s", d->name, d->arg ? " " : "",
 			 d->arg ? d->arg : "");
-	fprintf(f, "  %-34s %s\n", left, d->help);
+	cli_wrap(f, fprintf(f, "  %s", left), 37, CLI_HELP_WIDTH, d->help);
 }
 
 const char *
@@ -200,6 +252,100 @@ option_name(int val)
 		if (cli_options[i].id == val)
 			return cli_options[i].name;
 	return "?";
+}
+
+/* The command word of argv, found before getopt has permuted it: the first argument that
+ * is neither an option nor the value of one. */
+static const struct command_def *
+command_in(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (strcmp(a, "--") == 0)
+			return NULL;
+		if (a[0] == '-') {
+			for (size_t k = 0; k < NOPTIONS; k++)
+				if (cli_options[k].arg != NULL && strchr(a, '=') == NULL &&
+				    (strcmp(a, cli_options[k].name) == 0 ||
+				     (a[1] == cli_options[k].short_name && a[1] != '\0' && a[2] == '\0')))
+					i++;
+			continue;
+		}
+		for (size_t c = 0; c < sizeof commands / sizeof commands[0]; c++)
+			if (strcmp(a, commands[c].name) == 0)
+				return &commands[c];
+		return NULL;
+	}
+	return NULL;
+}
+
+/* Where a usage error points: the command's own help when the command is known. */
+static void
+help_for(int argc, char **argv, char *buf, size_t size)
+{
+	const struct command_def *cmd = command_in(argc, argv);
+
+	if (cmd != NULL)
+		snprintf(buf, size, "ecsprof %s --help", cmd->name);
+	else
+		snprintf(buf, size, "ecsprof --help");
+}
+
+/* Levenshtein distance, capped: only small ones matter for a suggestion. */
+static size_t
+edit_distance(const char *a, size_t na, const char *b)
+{
+	size_t nb = strlen(b), row[64];
+
+	if (na >= 63 || nb >= 63)
+		return SIZE_MAX;
+	for (size_t j = 0; j <= nb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= na; i++) {
+		size_t diag = row[0];
+
+		row[0] = i;
+		for (size_t j = 1; j <= nb; j++) {
+			size_t up = row[j], best = diag + (a[i - 1] != b[j - 1]);
+
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			diag = up;
+			row[j] = best;
+		}
+	}
+	return row[nb];
+}
+
+/* The usage error for an option getopt did not know: the nearest option name of the
+ * command (a typo, two edits at most), and that command's own help. */
+static int
+unknown_option(int argc, char **argv, const char *arg, struct err *err)
+{
+	const struct command_def *cmd = command_in(argc, argv);
+	size_t n = strcspn(arg, "="), best = 3;
+	const char *near = NULL;
+	char help[48], hint[96] = "";
+
+	help_for(argc, argv, help, sizeof help);
+	for (size_t i = 0; n > 3 && strncmp(arg, "--", 2) == 0 && i < NOPTIONS; i++) {
+		size_t d;
+
+		if (cmd != NULL && !cli_option_applies(&cli_options[i], cmd->cmd))
+			continue;
+		d = edit_distance(arg, n, cli_options[i].name);
+		if (d < best) {
+			best = d;
+			near = cli_options[i].name;
+		}
+	}
+	if (near != NULL)
+		snprintf(hint, sizeof hint, " (did you mean '%s'?)", near);
+	return err_set(err, ERR_USAGE, "unknown option '%.*s'%s; see '%s'", (int)n, arg, hint,
+		       help);
 }
 
 int
@@ -307,17 +453,20 @@ cli_parse(int argc, char **argv, struct cli_opts *o, struct err *err)
 		case OPT_IMAGE: cli_list_add(&o->images, optarg); break;
 		case 'h': o->help = true; break;
 		case 'V': o->version = true; break;
-		case ':':
-			return err_set(err, ERR_USAGE, "option '%s' needs a value; see 'ecsprof --help'",
-				       argv[optind - 1]);
+		case ':': {
+			char help[48];
+
+			help_for(argc, argv, help, sizeof help);
+			return err_set(err, ERR_USAGE, "option '%s' needs a value; see '%s'",
+				       argv[optind - 1], help);
+		}
 		default:
 			if (cli_experiment_owns(c)) {
 				if (cli_experiment_option(o, c, name, optarg, err) != 0)
 					return -1;
 				break;
 			}
-			return err_set(err, ERR_USAGE, "unknown option '%s'; see 'ecsprof --help'",
-				       argv[optind - 1]);
+			return unknown_option(argc, argv, argv[optind - 1], err);
 		}
 	}
 	/* `ecsprof report --help`: the command is known for the help of its own */

@@ -41,6 +41,14 @@ int cli_experiment_option(struct cli_opts *o, int id, const char *name, const ch
 int cli_experiment_check(const struct cli_opts *o, struct err *err);
 void cli_experiment_cleanup(struct cli_experiment *e);
 
+/* Help fits a standard terminal whatever the one on hand, so transcripts and the man
+ * page's copy look the same everywhere. */
+#define CLI_HELP_WIDTH 80
+
+/* cli.c: text printed from column col (0 at the start of a line), wrapped at word
+ * boundaries so no line passes width columns, every line after the first (and the first,
+ * when col leaves no gap before indent) indented to column indent. */
+void cli_wrap(FILE *f, int col, int indent, int width, const char *text);
 /* cli.c: one option's help line; the usage line of a command. */
 void cli_print_option(FILE *f, const struct cli_option_def *d);
 const char *cli_command_usage(enum cli_command cmd);

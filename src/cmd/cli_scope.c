@@ -119,45 +119,15 @@ cli_format_from_path(const char *path)
 	return FMT_AUTO;
 }
 
-/* One paragraph wrapped at 78 columns, indented by two. */
-static void
-para(FILE *f, const char *s)
-{
-	while (*s != '\0') {
-		size_t n = strlen(s), cut = n;
-
-		if (n > 76) {
-			cut = 76;
-			while (cut > 0 && s[cut] != ' ')
-				cut--;
-			if (cut == 0)
-				cut = 76;
-		}
-		fprintf(f, "  %.*s\n", (int)cut, s);
-		s += cut;
-		while (*s == ' ')
-			s++;
-	}
-}
-
 void
 cli_usage_command(FILE *f, enum cli_command cmd)
 {
 	static const char *sections[] = { "SELECT", "AWS", "OUTPUT", "WATCH", "EXPERIMENT", "GENERAL" };
 
-	const char *u = cli_command_usage(cmd);
-	const char *gap = strstr(u, "   "), *nl = strchr(u, '\n');
-	size_t n = gap != NULL ? (size_t)(gap - u) : strlen(u);
-
-	if (nl != NULL && (size_t)(nl - u) < n)
-		n = (size_t)(nl - u);
-	while (n > 0 && u[n - 1] == ' ')
-		n--;
-	/* the synopsis without the one-line description commands[] has beside it */
-	fprintf(f, "usage: ecsprof %.*s\n\n", (int)n, u);
+	fprintf(f, "usage: ecsprof %s\n\n", cli_command_usage(cmd));
 	for (size_t i = 0; i < sizeof about / sizeof about[0]; i++)
 		if (about[i].cmd == cmd)
-			para(f, about[i].what);
+			cli_wrap(f, 0, 2, CLI_HELP_WIDTH - 2, about[i].what);
 	for (size_t s = 0; s < sizeof sections / sizeof sections[0]; s++) {
 		bool any = false;
 

@@ -1,0 +1,1 @@
+ecsprof tasks --group-by

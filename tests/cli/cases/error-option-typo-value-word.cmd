@@ -1,0 +1,1 @@
+ecsprof --cluster report tasks --grup-by family

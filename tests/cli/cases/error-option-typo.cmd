@@ -1,0 +1,1 @@
+ecsprof report --summry examples/scaleout.json

@@ -1,0 +1,1 @@
+ecsprof report --bogus examples/scaleout.json
