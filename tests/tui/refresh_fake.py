@@ -79,6 +79,10 @@ def main():
                 time.sleep(0.1)
             return False, s
 
+        t0 = time.time()
+        got, s = wait_for(lambda s: "fetching the tasks of cluster s" in s, 2)
+        ok(got and time.time() - t0 < 1.0, "before the first fetch is done, the terminal "
+           "says what it waits for (%.2f s)" % (time.time() - t0), s)
         got, s = wait_for(lambda s: "11111111" in s, 30)
         ok(got, "the table of tasks appears after the first fetch", s)
         subprocess.run(tm + ["send-keys", "-t", "t", "r"])
