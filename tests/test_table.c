@@ -7,6 +7,9 @@
 
 #include <criterion/criterion.h>
 
+#include <math.h>
+#include "ecsprof/compare.h"
+#include "ecsprof/report.h"
 #include "ecsprof/table.h"
 #include "ecsprof/xalloc.h"
 #include "fixtures/output/fixture_tasks.h"
@@ -224,4 +227,43 @@ Test(table, terminal_controls_in_server_text_become_question_marks)
 	free(out);
 	report_cleanup(&r);
 	task_set_cleanup(&s);
+}
+
+/* issue 10 item 10: a count of 143,640 keeps every digit and the columns stay aligned
+ * (the N column was 4 wide, so the row shifted or was cut to "143~") */
+struct n_lines { char header[512]; char row[8][512]; size_t nrows; };
+
+static void
+n_sink(void *ctx, enum compare_line_kind kind, const char *text)
+{
+	struct n_lines *l = ctx;
+
+	if (kind == CMP_LINE_HEADER)
+		snprintf(l->header, sizeof l->header, "%s", text);
+	else if (kind == CMP_LINE_ROW && l->nrows < 8)
+		snprintf(l->row[l->nrows++], sizeof l->row[0], "%s", text);
+}
+
+Test(table, summary_n_column_holds_six_digit_counts)
+{
+	struct report_group g = { .name = (char *)"all", .ntasks = 143640, .pull_share = NAN };
+	struct report r = { .groups = &g, .ngroups = 1 };
+	struct compare_style st = { 80, false };
+	struct n_lines l = { .nrows = 0 };
+
+	for (int p = 0; p < PHASE_COUNT; p++)
+		g.phase[p] = (struct stats_summary){ 143640 - (size_t)p, 1.0, 2.0, 3.0, 4.0, 5.0,
+						     2.5, NAN, NAN };
+	compare_group_lines(&r, 0, &st, n_sink, &l);
+	cr_assert_gt(l.nrows, 0);
+	const char *h = strstr(l.header, "MIN");
+	cr_assert_not_null(h);
+	size_t min_end = (size_t)(h - l.header) + 3;
+	for (size_t i = 0; i < l.nrows; i++) {
+		cr_expect_null(strchr(l.row[i], '~'), "cut: %s", l.row[i]);
+		cr_expect(strstr(l.row[i], " 1436") != NULL, "digits lost: %s", l.row[i]);
+		/* MIN's value "1.0" ends under the title */
+		cr_expect(strlen(l.row[i]) > min_end && strncmp(l.row[i] + min_end - 3, "1.0", 3) == 0,
+			  "MIN misaligned:\n%s\n%s", l.header, l.row[i]);
+	}
 }

@@ -174,9 +174,18 @@ compare_group_lines(const struct report *r, size_t g, const struct compare_style
 			 grp->pull_share * 100.0);
 	sink(ctx, CMP_LINE_TITLE, line);
 	line[0] = '\0';
+	/* N is as wide as the largest count (143640 needs 7 with its space), at least 4 */
+	int nw = 4;
+	for (int p = 0; p < PHASE_COUNT; p++) {
+		if (!report_phase_shown(r, (enum phase_id)p) || grp->phase[p].n < 1000)
+			continue;
+		int w = snprintf(v, sizeof v, " %zu", grp->phase[p].n);
+		if (w > nw)
+			nw = w;
+	}
 	cell(line, sizeof line, "PHASE", 12, false);
 	for (size_t s = 0; s < sizeof titles / sizeof titles[0]; s++)
-		cell(line, sizeof line, titles[s], s == 0 ? 4 : sw, true);
+		cell(line, sizeof line, titles[s], s == 0 ? nw : sw, true);
 	if (sw == 8)
 		cell(line, sizeof line, "   (seconds)", 0, false);
 	sink(ctx, CMP_LINE_HEADER, line);
@@ -191,7 +200,7 @@ compare_group_lines(const struct report *r, size_t g, const struct compare_style
 		cell(line, sizeof line, phase_defs[p].name, 12, false);
 		/* a space between "connectivity" and a four-digit n */
 		snprintf(v, sizeof v, s->n >= 1000 ? " %zu" : "%zu", s->n);
-		cell(line, sizeof line, v, 4, true);
+		cell(line, sizeof line, v, nw, true);
 		for (size_t k = 0; k < sizeof vals / sizeof vals[0]; k++) {
 			if (s->n > 0 && isfinite(vals[k]) && vals[k] >= 0) {
 				int64_t t = ((int64_t)llround(vals[k] * 1000.0) + 50) / 100;

@@ -182,6 +182,10 @@ do_refresh(struct view *v)
 	if (v->nvis > 0 && v->sel < v->nvis && tui_vis_task(v, v->sel)->arn != NULL)
 		arn = xstrdup(tui_vis_task(v, v->sel)->arn);
 	err_clear(&err);
+	/* the fetch blocks this thread: say so on screen before it starts, so a slow fetch
+	 * is not taken for a frozen terminal (issue 11 item 3; a worker thread is to come) */
+	snprintf(v->message, sizeof v->message, "refreshing: fetching tasks from ECS ...");
+	tui_draw(v);
 	v->message[0] = '\0';
 	/* the old rows may be freed by the refresh: forget them before it runs */
 	v->nvis = 0;
