@@ -113,6 +113,11 @@ struct report_group {
 	double cost_sum_usd;
 	double cost_mean_usd;      /* NAN when cost_n is 0 */
 	double cost_delta_per_1000_usd;   /* (mean - baseline mean) x 1000; NAN on the baseline */
+	/* Fargate tasks with a billed start but no price for their region, architecture and
+	 * capacity (Spot is never built in), and the first one's "REGION ARCH CAPACITY" */
+	size_t cost_unpriced;
+	char cost_unpriced_what[96];
+	bool cost_unpriced_mixed;  /* the others are not all the first one's */
 };
 
 struct report_options {
@@ -159,6 +164,11 @@ const char *report_serving_text(const struct report *r, const struct report_row 
 int64_t report_serving_ms(const struct report *r, const struct report_row *row, enum col_id c);
 void report_serving_build(struct report *r);
 bool report_phase_shown(const struct report *r, enum phase_id p);
+/* The group's startup-cost sentence for a summary ("startup cost: $0.000207 per start (mean
+ * of 2, $0.21 per 1,000 starts), $0.53 less per 1,000 starts than FARGATE; 1 task without a
+ * price (eu-west-1 x86_64 FARGATE_SPOT): add it with --prices FILE"), shared by the printed
+ * summary and the TUI's. False (out empty) when the group has no Fargate start to price. */
+bool report_cost_text(const struct report *r, size_t group, char *out, size_t size);
 /* Counts of stopped tasks per diagnosis, in the order of the rules table: ids[i] (borrowed)
  * and counts[i] for i < the return value (at most max). */
 size_t report_diagnosis_counts(const struct report *r, const char **ids, size_t *counts,

@@ -66,6 +66,19 @@ report_serving_ms(const struct report *r, const struct report_row *row, enum col
 	}
 }
 
+/* "eu-west-1 x86_64 FARGATE_SPOT": the line a --prices file would need. */
+static void
+unpriced_what(const struct task *t, char *out, size_t size)
+{
+	char region[64];
+
+	if (!cost_task_region(t, region, sizeof region))
+		snprintf(region, sizeof region, "(region unknown)");
+	snprintf(out, size, "%s %s %s", region, t->cpu_arch != NULL ? t->cpu_arch : "x86_64",
+		 t->capacity_provider != NULL && strcmp(t->capacity_provider, "FARGATE_SPOT") == 0 ?
+		 "FARGATE_SPOT" : "FARGATE");
+}
+
 void
 report_serving_build(struct report *r)
 {
@@ -75,11 +88,21 @@ report_serving_build(struct report *r)
 
 		if (t->ts[TS_HEALTHY] != TS_NONE)
 			r->any_healthy = true;
-		if (r->rows[i].group < r->ngroups && isfinite(usd)) {
-			struct report_group *g = &r->groups[r->rows[i].group];
+		if (r->rows[i].group >= r->ngroups)
+			continue;
+		struct report_group *g = &r->groups[r->rows[i].group];
 
+		if (isfinite(usd)) {
 			g->cost_n++;
 			g->cost_sum_usd += usd;
+		} else if (cost_billed_ms(t) != TS_NONE && cost_price_for(&r->prices, t) == NULL) {
+			char what[sizeof g->cost_unpriced_what];
+
+			unpriced_what(t, what, sizeof what);
+			if (g->cost_unpriced++ == 0)
+				memcpy(g->cost_unpriced_what, what, sizeof what);
+			else if (strcmp(g->cost_unpriced_what, what) != 0)
+				g->cost_unpriced_mixed = true;
 		}
 	}
 	for (size_t g = 0; g < r->ngroups; g++) {
@@ -95,6 +118,34 @@ report_serving_build(struct report *r)
 		if (g != r->baseline && gr->cost_n > 0 && base->cost_n > 0)
 			gr->cost_delta_per_1000_usd = (gr->cost_mean_usd - base->cost_mean_usd) * 1000.0;
 	}
+}
+
+bool
+report_cost_text(const struct report *r, size_t gi, char *out, size_t size)
+{
+	const struct report_group *g = &r->groups[gi];
+	size_t len;
+
+	out[0] = '\0';
+	if (g->cost_n == 0 && g->cost_unpriced == 0)
+		return false;
+	if (g->cost_n > 0)
+		snprintf(out, size, "startup cost: $%.6f per start (mean of %zu, $%.2f per 1,000 "
+			 "starts)", g->cost_mean_usd, g->cost_n, g->cost_mean_usd * 1000.0);
+	else
+		snprintf(out, size, "startup cost: unknown");
+	len = strlen(out);
+	if (isfinite(g->cost_delta_per_1000_usd) && len < size)
+		len += (size_t)snprintf(out + len, size - len, ", $%.2f %s per 1,000 starts than %s",
+					fabs(g->cost_delta_per_1000_usd),
+					g->cost_delta_per_1000_usd < 0 ? "less" : "more",
+					r->groups[r->baseline].name);
+	if (g->cost_unpriced > 0 && len < size)
+		snprintf(out + len, size - len, "; %zu task%s without a price (%s%s): add %s with "
+			 "--prices FILE", g->cost_unpriced, g->cost_unpriced == 1 ? "" : "s",
+			 g->cost_unpriced_what, g->cost_unpriced_mixed ? ", ..." : "",
+			 g->cost_unpriced_mixed ? "them" : "it");
+	return true;
 }
 
 bool

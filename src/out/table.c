@@ -455,19 +455,10 @@ summary_line(void *ctx, enum compare_line_kind kind, const char *text)
 static int
 cost_line(FILE *f, struct buf *line, const struct report *r, size_t gi, int width)
 {
-	const struct report_group *g = &r->groups[gi];
-	char text[512], more[160] = "";
+	char text[512];
 
-	if (g->cost_n == 0)
+	if (!report_cost_text(r, gi, text, sizeof text))
 		return 0;
-	if (isfinite(g->cost_delta_per_1000_usd))
-		snprintf(more, sizeof more, ", $%.2f %s per 1,000 starts than %s",
-			 fabs(g->cost_delta_per_1000_usd),
-			 g->cost_delta_per_1000_usd < 0 ? "less" : "more",
-			 r->groups[r->baseline].name);
-	snprintf(text, sizeof text, "startup cost: $%.6f per start (mean of %zu, $%.2f per "
-		 "1,000 starts)%s", g->cost_mean_usd, g->cost_n, g->cost_mean_usd * 1000.0,
-		 more);
 	return put_wrapped(f, line, text, width);
 }
 

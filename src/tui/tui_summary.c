@@ -9,6 +9,7 @@
 
 #include "ecsprof/compare.h"
 #include "ecsprof/phase.h"
+#include "ecsprof/report.h"
 #include "ecsprof/tui_layout.h"
 #include "ecsprof/xalloc.h"
 #include "tui_int.h"
@@ -37,6 +38,35 @@ static void
 sum_blank(struct sum_lines *l)
 {
 	sum_add(l, CMP_LINE_NOTE, "");
+}
+
+/* text as rows of at most cols columns, cut at spaces: "  " before the first, "    "
+ * before the others (as the printed summary wraps it) */
+static void
+sum_add_wrapped(struct sum_lines *l, const char *text, int cols)
+{
+	char piece[512];
+	bool first = true;
+
+	while (*text != '\0') {
+		int indent = first ? 2 : 4, w = cols - indent, n = (int)strlen(text);
+
+		if (w < 20)
+			w = 20;
+		if (n > w) {
+			int k = w;
+
+			while (k > w / 2 && text[k] != ' ')
+				k--;
+			n = k > w / 2 ? k : w;
+		}
+		snprintf(piece, sizeof piece, "%*s%.*s", indent, "", n, text);
+		sum_add(l, CMP_LINE_ROW, piece);
+		text += n;
+		while (*text == ' ')
+			text++;
+		first = false;
+	}
 }
 
 /* The group compared with the baseline: the sel-th group that is not the baseline. */
@@ -131,6 +161,9 @@ build(const struct view *v, struct sum_lines *l)
 		shown[nshown++] = g;
 	for (size_t i = 0; i < nshown; i++) {
 		compare_group_lines(r, shown[i], &st, sum_add, l);
+		/* the same cost sentence as the printed summary's */
+		if (report_cost_text(r, shown[i], buf, sizeof buf))
+			sum_add_wrapped(l, buf, v->cols);
 		sum_blank(l);
 	}
 	histogram_lines(v, l, shown, nshown);

@@ -1,0 +1,1 @@
+ecsprof report --format csv tests/fixtures/cost/healthy.jsonl
