@@ -8,38 +8,14 @@ export LC_ALL=C.UTF-8
 ECSPROF=${ECSPROF:?ECSPROF must name the ecsprof binary}
 SRCDIR=${SRCDIR:?SRCDIR must name the source tree}
 FIX="$SRCDIR/tests/fixtures/images"
-N=0
-FAILED=0
 STARTS=0
 echo "1..10"
-ok() { N=$((N + 1)); echo "ok $N - $1"; }
-nok() {
-	N=$((N + 1)); FAILED=1
-	echo "not ok $N - $1"
-	echo "# screen:"; screen | sed 's/^/#   /'
-}
-check() { if eval "$2"; then ok "$1"; else nok "$1"; fi; }
-tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
-screen() { tm capture-pane -p -t t 2>/dev/null; }
-wait_for() {
-	for _ in $(seq 1 50); do
-		screen | grep -Eq -- "$1" && return 0
-		sleep 0.1
-	done
-	return 1
-}
-keys() { tm send-keys -t t "$@"; sleep 0.3; }
-cleanup() { tm kill-server 2>/dev/null; }
-trap cleanup EXIT
+. "$SRCDIR/tests/tui/tmux_tap.sh"
 widest() {
 	local w=0 l
 	while IFS= read -r l; do [ ${#l} -gt $w ] && w=${#l}; done < <(screen)
 	echo $w
 }
-if ! command -v tmux >/dev/null; then
-	echo "not ok 1 - tmux is not installed (apt-get install tmux)"
-	exit 1
-fi
 start() {
 	[ -n "${SOCK:-}" ] && tm kill-server 2>/dev/null
 	STARTS=$((STARTS + 1))

@@ -10,37 +10,10 @@ ECSPROF=${ECSPROF:?ECSPROF must name the ecsprof binary}
 SRCDIR=${SRCDIR:?SRCDIR must name the source tree}
 DATA="$SRCDIR/examples/scaleout.json"
 SOCK="ecsprof-tui-$$"
-N=0
-FAILED=0
 
 echo "1..24"
 
-ok() { N=$((N + 1)); echo "ok $N - $1"; }
-nok() {
-	N=$((N + 1)); FAILED=1
-	echo "not ok $N - $1"
-	echo "# screen:"; screen | sed 's/^/#   /'
-}
-check() { if eval "$2"; then ok "$1"; else nok "$1"; fi; }
-
-tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
-screen() { tm capture-pane -p -t t 2>/dev/null; }
-# Waits until the screen matches an extended regex (up to 5 s).
-wait_for() {
-	for _ in $(seq 1 50); do
-		screen | grep -Eq -- "$1" && return 0
-		sleep 0.1
-	done
-	return 1
-}
-keys() { tm send-keys -t t "$@"; sleep 0.3; }
-cleanup() { tm kill-server 2>/dev/null; }
-trap cleanup EXIT
-
-if ! command -v tmux >/dev/null; then
-	echo "not ok 1 - tmux is not installed (apt-get install tmux)"
-	exit 1
-fi
+. "$SRCDIR/tests/tui/tmux_tap.sh"
 if [ ! -c /dev/null ]; then
 	# tmux cannot start its server then; seen when a program renamed a file over it
 	echo "not ok 1 - /dev/null is not a character device: $(ls -l /dev/null)"
