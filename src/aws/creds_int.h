@@ -57,6 +57,12 @@ void creds_json_free(struct creds_json *j);
 int creds_from_doc(const char *body, size_t len, const char *what, struct aws_creds *out,
 		   struct err *err);
 
+/* An STS query-protocol answer (AssumeRole, AssumeRoleWithWebIdentity): the credentials
+ * of a 200, else its <Error> as one line in err. Separate from the POST so the fuzz
+ * harness reads the same bytes the network would hand it. */
+int creds_sts_answer(const struct http_response *r, const char *what, const char *source,
+		     struct aws_creds *out, struct err *err);
+
 /* A buf for a secret: allocated once at its cap, so it never moves (and leaves no
  * unwiped copy); adds beyond max fail. Clean up with buf_cleanup_secure(). */
 void creds_buf_secret(struct buf *b, size_t max);

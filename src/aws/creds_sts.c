@@ -79,6 +79,15 @@ sts_credentials(const struct http_response *r, const char *what, const char *sou
 	return rc;
 }
 
+int
+creds_sts_answer(const struct http_response *r, const char *what, const char *source,
+		 struct aws_creds *out, struct err *err)
+{
+	if (r->status != 200)
+		return sts_error(r, what, err);
+	return sts_credentials(r, what, source, out, err);
+}
+
 static int
 sts_post(struct aws_context *ctx, const struct buf *form, const struct aws_creds *signer,
 	 const char *what, const char *source, struct aws_creds *out, struct err *err)
@@ -130,10 +139,8 @@ sts_post(struct aws_context *ctx, const struct buf *form, const struct aws_creds
 	log_debug("aws: %s via %s", what, url);
 	if (ctx->transport.send(ctx->transport.ctx, &req, &resp, err) != 0) {
 		err_prefix(err, "%s", what);
-	} else if (resp.status != 200) {
-		sts_error(&resp, what, err);
 	} else {
-		rc = sts_credentials(&resp, what, source, out, err);
+		rc = creds_sts_answer(&resp, what, source, out, err);
 	}
 	creds_response_cleanup(&resp);
 	sigv4_output_cleanup(&so);
