@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "ecsprof/creds.h"
 #include "ecsprof/err.h"
@@ -38,6 +39,7 @@ struct image_fetch_stats {
 	size_t not_ecr;                /* ... outside private ECR */
 	size_t requests;               /* ECR HTTP attempts, retries included */
 	size_t throttled;
+	int64_t wait_ms;               /* how long collect waited for lookups still running */
 };
 
 struct image_fetch;

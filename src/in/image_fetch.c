@@ -629,6 +629,7 @@ void
 image_fetch_collect(struct image_fetch *f, struct image_set **set, struct image_fetch_stats *st)
 {
 	size_t req = 0, thr = 0;
+	int64_t t0 = timeutil_now_ms();
 
 	pthread_mutex_lock(&f->lock);
 	/* the references no digest came for: resolve their tags now */
@@ -644,6 +645,7 @@ image_fetch_collect(struct image_fetch *f, struct image_set **set, struct image_
 	pthread_cond_broadcast(&f->more);
 	while (f->next < f->njobs || f->busy > 0)
 		pthread_cond_wait(&f->idle, &f->lock);
+	f->st.wait_ms = timeutil_now_ms() - t0;
 	if (*set == NULL)
 		*set = image_set_new();
 	f->st.not_ecr = 0;

@@ -306,9 +306,10 @@ live_session_fetch(struct live_session *s, struct task_set *out, struct live_res
 
 		image_fetch_collect(s->images, &out->images, &is);
 		log_info("images: %zu distinct, %zu from the cache, %zu looked up in ECR "
-			 "(%zu requests, %zu throttled), %zu failed, %zu not in private ECR",
+			 "(%zu requests, %zu throttled), %zu failed, %zu not in private ECR; "
+			 "done %.3f s after the tasks",
 			 is.wanted, is.cached, is.looked_up, is.requests, is.throttled, is.failed,
-			 is.not_ecr);
+			 is.not_ecr, (double)is.wait_ms / 1000.0);
 	}
 	log_info("%s: %zu tasks listed in %zu pages, %zu described, %zu kept, %zu skipped; "
 		 "%zu requests, %zu throttled; %.3f s", o->cluster ? o->cluster : "default",
