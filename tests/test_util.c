@@ -3,10 +3,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
 
 #include "ecsprof/buf.h"
 #include "ecsprof/err.h"
 #include "ecsprof/log.h"
+#include "ecsprof/procsec.h"
 #include "ecsprof/termsafe.h"
 #include "ecsprof/xalloc.h"
 
@@ -185,4 +188,55 @@ Test(err, check_write_reports_a_failed_stream)
 	cr_expect_eq(err_check_write(stdout, -1, "json", &e), -1, "an earlier failure counts");
 	cr_expect_eq(e.code, ERR_IO);
 	cr_expect_eq(err_check_write(stdout, 0, "json", &e), 0);
+}
+
+/* A secret buf: its bytes survive growth intact, and reset and cleanup leave nothing of
+ * them in the memory the buf still holds or hands back. */
+Test(buf, secret_wiped_on_reset_and_kept_through_growth)
+{
+	struct buf b;
+	const char *key = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY";
+	size_t cap;
+
+	buf_init_secret(&b, 0);
+	for (int i = 0; i < 40; i++)      /* 40 x 40 bytes: 64 -> 2048, five moves */
+		cr_assert_eq(buf_adds(&b, key), 0);
+	cr_assert_eq(b.len, 1600);
+	for (int i = 0; i < 40; i++)
+		cr_assert_eq(memcmp(b.data + 40 * i, key, 40), 0, "block %d", i);
+	cap = b.cap;
+	buf_reset(&b);
+	cr_assert_eq(b.cap, cap, "reset keeps the memory");
+	for (size_t i = 0; i < cap; i++)
+		cr_assert_eq(b.data[i], 0, "byte %zu not wiped by reset", i);
+	cr_assert_eq(buf_adds(&b, key), 0);
+	cr_assert_str_eq(buf_str(&b), key);
+	buf_cleanup(&b);
+	cr_assert_null(b.data);
+	cr_assert(b.secret, "cleanup leaves the buf a secret one for its next use");
+}
+
+Test(buf, plain_reset_keeps_bytes_beyond_len)
+{
+	struct buf b;
+
+	/* the contrast that shows the secret test can fail: a plain buf is not wiped */
+	buf_init(&b, 0);
+	buf_adds(&b, "abcdef");
+	buf_reset(&b);
+	cr_assert_eq(b.data[1], 'b');
+	buf_cleanup(&b);
+}
+
+Test(procsec, no_core_and_not_dumpable)
+{
+	struct rlimit rl;
+
+	/* criterion runs each test in a process of its own, so this one is changed alone */
+	cr_assert_eq(prctl(PR_GET_DUMPABLE, 0, 0, 0, 0), 1, "a test process starts dumpable");
+	cr_assert_eq(procsec_protect(), 0);
+	cr_assert_eq(prctl(PR_GET_DUMPABLE, 0, 0, 0, 0), 0);
+	cr_assert_eq(getrlimit(RLIMIT_CORE, &rl), 0);
+	cr_assert_eq(rl.rlim_cur, 0);
+	cr_assert_eq(rl.rlim_max, 0);
 }

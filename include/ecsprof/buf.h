@@ -1,9 +1,14 @@
 /* buf: a growable, always NUL-terminated byte buffer with a hard size cap (curl's dynbuf).
  * Ownership: the struct buf owns data; buf_cleanup() frees it, buf_cleanup_secure() wipes
- * it first (for secrets). buf_take() hands the bytes to the caller and resets the buf. */
+ * it first (for secrets). buf_take() hands the bytes to the caller and resets the buf.
+ * A buf made by buf_init_secret() holds a secret whose size is not known in advance (an
+ * STS or container credentials answer): it grows by copy and wipe instead of realloc, so
+ * no unwiped copy is left in freed memory, and it is wiped by buf_reset() and
+ * buf_cleanup() too. */
 #ifndef ECSPROF_BUF_H
 #define ECSPROF_BUF_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct buf {
@@ -11,11 +16,13 @@ struct buf {
 	size_t len;
 	size_t cap;
 	size_t max;   /* adds that would make len exceed max fail with -1 */
+	bool secret;  /* buf_init_secret(): wiped on growth, reset and cleanup */
 };
 
 #define BUF_MAX_DEFAULT ((size_t)64 << 20)
 
 void buf_init(struct buf *b, size_t max);
+void buf_init_secret(struct buf *b, size_t max);
 int buf_add(struct buf *b, const void *data, size_t len);
 int buf_adds(struct buf *b, const char *s);
 int buf_addc(struct buf *b, char c);

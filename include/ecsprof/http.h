@@ -50,6 +50,8 @@ struct http_transport {
 };
 
 void http_response_init(struct http_response *r);
+/* For answers that carry secrets (credentials, tokens): the body is a buf_init_secret(). */
+void http_response_init_secret(struct http_response *r);
 void http_response_cleanup(struct http_response *r);
 /* Value of a response header (case-insensitive name) copied into out; -1 if absent. */
 int http_response_header(const struct http_response *r, const char *name, char *out, size_t size);

@@ -128,7 +128,7 @@ creds_container_provider(struct aws_context *ctx, struct aws_creds *out, struct 
 	for (int attempt = 1; attempt <= CONTAINER_ATTEMPTS; attempt++) {
 		bool retry;
 
-		http_response_init(&resp);
+		http_response_init_secret(&resp);
 		if (ctx->transport.send(ctx->transport.ctx, &req, &resp, err) != 0) {
 			err_prefix(err, "%s", what);
 			retry = true;
@@ -172,7 +172,7 @@ imds_get(struct aws_context *ctx, const char *method, const char *url, const cha
 	req.body = "";
 	req.timeout_ms = IMDS_TIMEOUT_MS;
 	req.connect_timeout_ms = IMDS_TIMEOUT_MS;
-	http_response_init(resp);
+	http_response_init_secret(resp);
 	return ctx->transport.send(ctx->transport.ctx, &req, resp, err);
 }
 

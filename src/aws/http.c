@@ -31,6 +31,13 @@ http_response_init(struct http_response *r)
 }
 
 void
+http_response_init_secret(struct http_response *r)
+{
+	http_response_init(r);
+	buf_init_secret(&r->body, 0);
+}
+
+void
 http_response_cleanup(struct http_response *r)
 {
 	buf_cleanup(&r->body);

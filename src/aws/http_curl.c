@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include <curl/curl.h>
+#include <openssl/crypto.h>
 
 #include "ecsprof/buf.h"
 #include "ecsprof/http_curl.h"
@@ -163,6 +164,14 @@ classify(CURLcode rc)
 	}
 }
 
+static void
+wipe_slist(struct curl_slist *list)
+{
+	for (struct curl_slist *l = list; l != NULL; l = l->next)
+		OPENSSL_cleanse(l->data, strlen(l->data));
+	curl_slist_free_all(list);
+}
+
 static int
 curl_send(void *ctx, const struct http_request *req, struct http_response *resp,
 	  struct err *err)
@@ -186,6 +195,9 @@ curl_send(void *ctx, const struct http_request *req, struct http_response *resp,
 	for (size_t i = 0; i < req->nheaders; i++) {
 		char *line = xasprintf("%s: %s", req->headers[i].name, req->headers[i].value);
 		tmp = curl_slist_append(list, line);
+		/* Authorization and X-Amz-Security-Token lines are secrets: every header
+		 * line is wiped, ours here and curl's copy in wipe_slist() */
+		OPENSSL_cleanse(line, strlen(line));
 		free(line);
 		if (tmp == NULL)
 			goto oom;
@@ -263,7 +275,7 @@ oom:
 	err_set(err, ERR_INTERNAL, "out of memory building the request headers");
 out:
 	buf_cleanup(&w.headers);
-	curl_slist_free_all(list);
+	wipe_slist(list);
 	return ret;
 }
 

@@ -15,6 +15,14 @@ buf_init(struct buf *b, size_t max)
 	b->len = 0;
 	b->cap = 0;
 	b->max = max ? max : BUF_MAX_DEFAULT;
+	b->secret = false;
+}
+
+void
+buf_init_secret(struct buf *b, size_t max)
+{
+	buf_init(b, max);
+	b->secret = true;
 }
 
 static int
@@ -30,7 +38,17 @@ buf_reserve(struct buf *b, size_t extra)
 	cap = b->cap ? b->cap : 64;
 	while (cap < need)
 		cap *= 2;
-	b->data = xrealloc(b->data, cap);
+	if (b->secret && b->data != NULL) {
+		/* realloc may move the bytes and leave the old block as it was */
+		char *moved = xmalloc(cap);
+
+		memcpy(moved, b->data, b->len + 1);
+		OPENSSL_cleanse(b->data, b->cap);
+		free(b->data);
+		b->data = moved;
+	} else {
+		b->data = xrealloc(b->data, cap);
+	}
 	b->cap = cap;
 	return 0;
 }
@@ -88,6 +106,8 @@ buf_str(const struct buf *b)
 void
 buf_reset(struct buf *b)
 {
+	if (b->secret && b->data)
+		OPENSSL_cleanse(b->data, b->cap);
 	b->len = 0;
 	if (b->data)
 		b->data[0] = '\0';
@@ -106,6 +126,8 @@ buf_take(struct buf *b)
 void
 buf_cleanup(struct buf *b)
 {
+	if (b->secret && b->data)
+		OPENSSL_cleanse(b->data, b->cap);
 	free(b->data);
 	b->data = NULL;
 	b->len = b->cap = 0;
