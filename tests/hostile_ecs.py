@@ -26,6 +26,9 @@ Modes:
   reset            the first --faults requests: the connection is cut mid-body
   truncated        the first --faults requests: a complete 200 whose JSON is cut in half
   body_1gib        every answer claims 1 GiB and streams it until the client gives up
+  fat_answers      1,600 tasks, and every DescribeTasks answer carries 40 MiB of padding,
+                   held back until 16 are asked for at once (or 3 s pass), so a client
+                   holding every answer of 16 threads would hold 640 MiB
   slowloris        every answer trickles one byte a second
   redirect         every answer is a 307 to a second listener, which counts its hits
   skew             the server's clock is 20 minutes ahead: requests signed on another
@@ -87,6 +90,8 @@ class State:
         self.redirect_hits = 0
         self.faults_left = args.faults
         self.page = 0
+        self.fat_waiting = 0
+        self.fat_go = threading.Event()
 
 
 class ApiError(Exception):
@@ -254,6 +259,8 @@ def list_tasks(req):
     if req.get("desiredStatus", "RUNNING") != "RUNNING":
         return {"taskArns": []}
     n = NTASKS + (4 if ARGS.mode == "bad_tasks" else 0)
+    if ARGS.mode == "fat_answers":
+        n = 1600
     return {"taskArns": [arn("task", "%s/%s" % (c, task_id(i))) for i in range(n)]}
 
 
@@ -278,6 +285,13 @@ def describe_tasks(req):
     if evil:
         failures.append({"arn": arn("task", "prod/" + EVIL), "reason": "MISSING" + EVIL,
                          "detail": EVIL})
+    if ARGS.mode == "fat_answers":
+        with S.lock:
+            S.fat_waiting += 1
+            if S.fat_waiting >= 16:
+                S.fat_go.set()
+        S.fat_go.wait(3.0)
+        return {"tasks": tasks, "failures": failures, "padding": "p" * (40 << 20)}
     return {"tasks": tasks, "failures": failures}
 
 
@@ -318,7 +332,8 @@ def main():
     ap.add_argument("--mode", required=True,
                     choices=["token_repeat", "token_endless", "unasked", "escapes",
                              "bad_tasks", "retry_after_max", "throttle_huge", "error_5xx",
-                             "reset", "truncated", "body_1gib", "slowloris", "redirect",
+                             "reset", "truncated", "body_1gib", "fat_answers", "slowloris",
+                             "redirect",
                              "skew", "fine"])
     ap.add_argument("--max-requests", type=int, default=3000)
     ap.add_argument("--max-seconds", type=float, default=60.0)

@@ -16,6 +16,10 @@
 #include "ecsprof/err.h"
 #include "ecsprof/task.h"
 
+/* What the answers of a session's requests (ECS, ECR, all threads) may hold in memory at
+ * once: 64 requests of 4 MiB each, where a DescribeTasks answer of 100 tasks is ~0.3 MiB. */
+#define LIVE_MEMORY_BUDGET ((size_t)256 << 20)
+
 /* What a session needs: where and how to ask (the AWS side), and which tasks. */
 struct live_options {
 	const char *profile;           /* NULL: AWS_PROFILE, else "default" */

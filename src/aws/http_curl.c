@@ -25,8 +25,11 @@ struct curl_transport {
 	long connect_timeout_ms;
 	long timeout_ms;
 	size_t max_body;
+	struct http_budget *budget;
+	size_t charged;             /* this transport's part of budget->used */
 	bool debug;
 	bool body_too_big;
+	bool over_budget;
 };
 
 static pthread_once_t global_once = PTHREAD_ONCE_INIT;
@@ -50,11 +53,30 @@ write_body(char *ptr, size_t size, size_t nmemb, void *userdata)
 	struct write_ctx *w = userdata;
 	size_t n = size * nmemb;
 
+	struct http_budget *b = w->ct->budget;
+
+	if (b != NULL && b->limit > 0) {
+		if (__atomic_add_fetch(&b->used, n, __ATOMIC_RELAXED) > b->limit) {
+			__atomic_sub_fetch(&b->used, n, __ATOMIC_RELAXED);
+			w->ct->over_budget = true;
+			return 0;
+		}
+		w->ct->charged += n;
+	}
 	if (buf_add(&w->resp->body, ptr, n) != 0) {
 		w->ct->body_too_big = true;
 		return 0;
 	}
 	return n;
+}
+
+/* The previous answer has been read by now: its bytes leave the budget. */
+static void
+release(struct curl_transport *ct)
+{
+	if (ct->budget != NULL && ct->charged > 0)
+		__atomic_sub_fetch(&ct->budget->used, ct->charged, __ATOMIC_RELAXED);
+	ct->charged = 0;
 }
 
 static size_t
@@ -191,6 +213,8 @@ curl_send(void *ctx, const struct http_request *req, struct http_response *resp,
 	resp->headers = NULL;
 	resp->status = 0;
 	ct->body_too_big = false;
+	ct->over_budget = false;
+	release(ct);
 
 	for (size_t i = 0; i < req->nheaders; i++) {
 		char *line = xasprintf("%s: %s", req->headers[i].name, req->headers[i].value);
@@ -248,7 +272,14 @@ curl_send(void *ctx, const struct http_request *req, struct http_response *resp,
 	curl_easy_setopt(c, CURLOPT_HTTPHEADER, NULL);
 	curl_easy_setopt(c, CURLOPT_ERRORBUFFER, NULL);
 	if (rc != CURLE_OK) {
-		if ((rc == CURLE_WRITE_ERROR && ct->body_too_big) || rc == CURLE_FILESIZE_EXCEEDED) {
+		if (rc == CURLE_WRITE_ERROR && ct->over_budget) {
+			err_set(err, ERR_NETWORK, "%s: the answers in flight would hold more than "
+				"%zu MiB (this one reached %.1f MiB); lower --concurrency, or the "
+				"endpoint is sending answers no ECS sends", req->url,
+				ct->budget->limit >> 20, (double)resp->body.len / 1048576.0);
+			snprintf(err->aws_type, sizeof err->aws_type, "%s", "");
+		} else if ((rc == CURLE_WRITE_ERROR && ct->body_too_big) ||
+			   rc == CURLE_FILESIZE_EXCEEDED) {
 			err_set(err, ERR_NETWORK, "%s: response body larger than %zu bytes",
 				req->url, ct->max_body);
 			snprintf(err->aws_type, sizeof err->aws_type, "%s", "");
@@ -309,6 +340,7 @@ http_curl_new(const struct http_curl_options *o, struct http_transport *out,
 							   : DEFAULT_CONNECT_TIMEOUT_MS;
 	ct->timeout_ms = o->timeout_ms > 0 ? o->timeout_ms : DEFAULT_TIMEOUT_MS;
 	ct->max_body = o->max_body > 0 ? o->max_body : BUF_MAX_DEFAULT;
+	ct->budget = o->budget;
 	ct->debug = o->debug;
 
 	CURL *c = ct->curl;
@@ -341,6 +373,7 @@ http_curl_free(struct http_transport *t)
 	if (t == NULL || t->ctx == NULL)
 		return;
 	ct = t->ctx;
+	release(ct);
 	curl_easy_cleanup(ct->curl);
 	free(ct->ca_bundle);
 	free(ct);

@@ -26,6 +26,7 @@ struct live_session {
 	bool ctx_ok;
 	struct ecs_client *client;
 	struct http_curl_options curl;
+	struct http_budget budget;             /* every transport's answers together */
 	struct image_fetch *images;            /* NULL with --no-images */
 	struct live_reuse *reuse;              /* watch: what a poll need not describe */
 	const volatile sig_atomic_t *interrupt;
@@ -130,6 +131,8 @@ live_session_new(const struct live_options *o, struct live_session **out, struct
 	s->curl.connect_timeout_ms = o->connect_timeout_ms;
 	s->curl.timeout_ms = o->timeout_ms;
 	s->curl.debug = o->debug;
+	s->budget.limit = LIVE_MEMORY_BUDGET;
+	s->curl.budget = &s->budget;
 	/* The credential sources' exchanges (STS, SSO, container, IMDS) carry secrets in
 	 * bodies and in headers the ECS trace does not know to redact: never trace them. */
 	struct http_curl_options quiet = s->curl;

@@ -73,6 +73,25 @@ def run(srv, *args, env_extra=None, timeout=60):
     return p.returncode, out, err, time.time() - t
 
 
+def run_rss(srv, *args):
+    """run() through a wrapper that reports the peak RSS (MiB) of this run alone"""
+    rss_file = os.path.join(TMP, "rss")
+    wrapper = ("import resource, subprocess, sys\n"
+               "rc = subprocess.call(sys.argv[2:])\n"
+               "open(sys.argv[1], 'w').write(str(resource.getrusage("
+               "resource.RUSAGE_CHILDREN).ru_maxrss // 1024))\n"
+               "sys.exit(rc)\n")
+    global ECSPROF
+    saved = ECSPROF
+    ECSPROF = sys.executable
+    try:
+        rc, out, err, secs = run(srv, "-c", wrapper, rss_file, saved, *args)
+    finally:
+        ECSPROF = saved
+    with open(rss_file) as f:
+        return rc, out, err, secs, int(f.read() or 0)
+
+
 def rows(out):
     return list(csv.DictReader(io.StringIO(out)))
 
@@ -204,6 +223,17 @@ def main():
         rc, out, err, secs = run(s, *csvargs)
         ok(rc == 1 and one_line(err) and "larger than" in err and secs < 60,
            "a 1 GiB answer is refused (%.1f s)" % secs, "rc=%d %r" % (rc, err))
+    with Server("fat_answers") as s:
+        # the answers together, not each alone: 16 threads x 40 MiB would be 640 MiB
+        rc, out, err, secs, rss = run_rss(s, *csvargs, "--concurrency", "16")
+        st = s.stats()
+        # without the budget: 1,054 MiB and exit 0; with it ~380 MiB (ASan's shadow and
+        # quarantine add their own)
+        with open(ECSPROF, "rb") as f:
+            bound = 900 if b"__asan_init" in f.read() else 560
+        ok(rc == 1 and one_line(err) and "lower --concurrency" in err and rss < bound,
+           "answers in flight are bounded together (peak %d MiB, %d requests, %.1f s)"
+           % (rss, st["requests"], secs), "rc=%d rss=%d %r" % (rc, rss, err[-400:]))
     with Server("slowloris") as s:
         rc, out, err, secs = run(s, *csvargs, "--timeout", "2")
         ok(rc == 1 and one_line(err) and secs < 20,
