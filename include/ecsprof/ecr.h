@@ -25,6 +25,8 @@ struct ecr_client_options {
 	ecr_creds_fn *creds;           /* required */
 	void *creds_arg;
 	bool debug;
+	const int *cancel;             /* may be NULL; non-zero (read atomically): every call
+					* in flight gives up at once (HTTP_CANCELLED) */
 };
 
 struct ecr_client;
