@@ -305,11 +305,12 @@ app_view_tasks(const struct cli_opts *o, struct err *err)
 		return err_set(err, ERR_USAGE,
 			       "--since: '%s' is neither a duration (30m, 2h, 1d) nor a time (2026-11-30, 2026-11-30T14:03, ISO 8601)",
 			       o->since);
-	if (live_session_new(&lo, &v.session, err) != 0)
-		return -1;
-	if (app_build_report(o, &v.shown, &v.report, err) != 0)
-		goto out;
 	pthread_mutex_init(&log.lock, NULL);
+	/* before any thread of the session starts: the sink is then set without a race */
+	log_set_sink(held_sink, &log);
+	if (live_session_new(&lo, &v.session, err) != 0 ||
+	    app_build_report(o, &v.shown, &v.report, err) != 0)
+		goto out;
 	src.report = &v.report;
 	src.ctx = &v;
 	src.fetch_start = view_fetch_start;
@@ -318,23 +319,20 @@ app_view_tasks(const struct cli_opts *o, struct err *err)
 	src.fetch_cancel = view_fetch_cancel;
 	src.fetch_first = true;
 	set_title(&v, true);
-	/* no thread runs yet: the sink can be set without a race */
-	log_set_sink(held_sink, &log);
 	rc = tui_run(&src, &to, err);
 	view_fetch_cancel(&src);
-	/* the image lookups in flight are given up here (image_fetch_free) */
-	live_session_free(v.session);
-	v.session = NULL;
-	log_set_sink(NULL, NULL);
-	held_flush(&log);
-	pthread_mutex_destroy(&log.lock);
 	if (rc == 0 && !v.ok_once && v.failed.code != ERR_OK &&
 	    strcmp(v.failed.aws_type, HTTP_CANCELLED) != 0) {
 		*err = v.failed;
 		rc = -1;
 	}
 out:
+	/* the image lookups in flight are given up here (image_fetch_free); then no thread
+	 * is left to log */
 	live_session_free(v.session);
+	log_set_sink(NULL, NULL);
+	held_flush(&log);
+	pthread_mutex_destroy(&log.lock);
 	report_cleanup(&v.report);
 	task_set_cleanup(&v.shown);
 	return rc;

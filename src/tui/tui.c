@@ -35,10 +35,10 @@ const struct tui_key_help tui_keys[] = {
 	{ "Left Right h l", "summary: scroll through the groups" },
 	{ "a", "waterfall aligned at createdAt / on one shared time axis (the scale-out's)" },
 	{ "A", "shared axis: the scale-out being looked at / all tasks (outside it: < >)" },
-	{ "r F5", "refresh now (tasks, watch)" },
+	{ "r F5", "refresh now (tasks: the old tasks shown meanwhile; watch)" },
 	{ "^L", "redraw the screen" },
 	{ "? F1", "this help (scroll with j k PgUp PgDn; any other key goes back)" },
-	{ "q", "back; quit from the table" },
+	{ "q", "back; quit from the table (a fetch running is cancelled)" },
 	{ "Esc", "back; clear the filter (at the table it does not quit)" },
 	{ "F10 ^C", "quit at once, from any view" },
 };

@@ -66,11 +66,11 @@ def main():
         envs = ("AWS_ACCESS_KEY_ID=AKIDFAKE AWS_SECRET_ACCESS_KEY=fakesecret "
                 "AWS_EC2_METADATA_DISABLED=true AWS_CONFIG_FILE=%s "
                 "AWS_SHARED_CREDENTIALS_FILE=%s") % (empty, empty)
-        def command(cluster):
+        def command(cluster, extra=""):
             return ("env -u AWS_PROFILE %s NO_COLOR=1 LANG=C TERM=xterm %s tasks --cluster %s "
                     "--no-images --format tui --region us-east-1 --endpoint-url "
-                    "http://127.0.0.1:%d; echo EXIT=$?; sleep 30") % (envs, ECSPROF, cluster,
-                                                                     port)
+                    "http://127.0.0.1:%d %s; echo EXIT=$?; sleep 30") % (
+                        envs, ECSPROF, cluster, port, extra)
 
         def screen():
             return subprocess.run(tm + ["capture-pane", "-p", "-t", "t"],
@@ -151,6 +151,17 @@ def main():
         keys("q")
         got, s = wait_for(lambda s: "EXIT=0" in s, 10)
         ok(got, "q exits 0", s)
+        subprocess.run(tm + ["kill-session", "-t", "t"], capture_output=True)
+
+        # 3. a warning of the fetch (select_why's) waits until the screen is closed
+        subprocess.run(tm + ["new-session", "-d", "-s", "t", "-x", "100", "-y", "24",
+                             command("s", "--task 313da244")])
+        got, s = wait_for(lambda s: "cluster s, 0 tasks" in s and "fetching" not in s, 30)
+        ok(got and "no task matched" not in s, "a warning during the screen does not "
+           "scribble over it", s)
+        keys("q")
+        got, s = wait_for(lambda s: "EXIT=0" in s, 10)
+        ok(got and "warning: no task matched" in s, "... and is printed once it is closed", s)
     finally:
         subprocess.run(tm + ["kill-server"], capture_output=True)
         srv.terminate()
