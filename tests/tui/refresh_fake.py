@@ -13,6 +13,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 
 ECSPROF = os.environ.get("ECSPROF", "")
 SRCDIR = os.environ.get("SRCDIR", os.path.join(os.path.dirname(__file__), "..", ".."))
@@ -27,6 +28,11 @@ SCENARIO = {
          "created": -60, "provision": 1, "pull": 1, "start": 1},
         {"id": "2222222200000000000000000000000b", "family": "api", "revision": 5,
          "created": -60, "provision": 1, "pull": 2, "start": 1}]},
+    "img": {"tasks": [
+        {"id": "3333333300000000000000000000000c", "family": "web", "revision": 1,
+         "created": -60, "provision": 1, "pull": 1, "start": 1,
+         "image": "123456789012.dkr.ecr.us-east-1.amazonaws.com/web:1",
+         "digest": "sha256:" + "ab" * 32}]},
     "big": {"generate": {"count": BIG, "family": "web", "seed": 3, "spread": 300}}}}
 
 results = []
@@ -35,6 +41,12 @@ figures = []
 
 def ok(cond, name, detail=""):
     results.append((bool(cond), name, detail))
+
+
+def inject(port, faults):
+    req = urllib.request.Request("http://127.0.0.1:%d/_fake/inject" % port,
+                                 data=json.dumps(faults).encode(), method="POST")
+    urllib.request.urlopen(req, timeout=10).read()
 
 
 def main():
@@ -66,11 +78,12 @@ def main():
         envs = ("AWS_ACCESS_KEY_ID=AKIDFAKE AWS_SECRET_ACCESS_KEY=fakesecret "
                 "AWS_EC2_METADATA_DISABLED=true AWS_CONFIG_FILE=%s "
                 "AWS_SHARED_CREDENTIALS_FILE=%s") % (empty, empty)
-        def command(cluster, extra=""):
-            return ("env -u AWS_PROFILE %s NO_COLOR=1 LANG=C TERM=xterm %s tasks --cluster %s "
-                    "--no-images --format tui --region us-east-1 --endpoint-url "
+        def command(cluster, extra="--no-images"):
+            return ("env -u AWS_PROFILE %s NO_COLOR=1 LANG=C TERM=xterm "
+                    "AWS_ENDPOINT_URL_ECR=http://127.0.0.1:%d XDG_CACHE_HOME=%s "
+                    "%s tasks --cluster %s --format tui --region us-east-1 --endpoint-url "
                     "http://127.0.0.1:%d %s; echo EXIT=$?; sleep 30") % (
-                        envs, ECSPROF, cluster, port, extra)
+                        envs, port, os.path.join(tmp, "cache"), ECSPROF, cluster, port, extra)
 
         def screen():
             return subprocess.run(tm + ["capture-pane", "-p", "-t", "t"],
@@ -155,13 +168,47 @@ def main():
 
         # 3. a warning of the fetch (select_why's) waits until the screen is closed
         subprocess.run(tm + ["new-session", "-d", "-s", "t", "-x", "100", "-y", "24",
-                             command("s", "--task 313da244")])
+                             command("s", "--no-images --task 313da244")])
         got, s = wait_for(lambda s: "cluster s, 0 tasks" in s and "fetching" not in s, 30)
         ok(got and "no task matched" not in s, "a warning during the screen does not "
            "scribble over it", s)
         keys("q")
         got, s = wait_for(lambda s: "EXIT=0" in s, 10)
         ok(got and "warning: no task matched" in s, "... and is printed once it is closed", s)
+        subprocess.run(tm + ["kill-session", "-t", "t"], capture_output=True)
+
+        # 4. q while ECS holds a request for 8 s: the request is given up, not waited for
+        inject(port, {"slow": 3, "slow_ms": 8000, "ops": ["ListTasks"]})
+        subprocess.run(tm + ["new-session", "-d", "-s", "t", "-x", "100", "-y", "24",
+                             command("s")])
+        got, s = wait_for(lambda s: "asking ECS for the tasks of cluster s" in s, 10)
+        time.sleep(1.0)
+        keys("q")
+        q0 = time.time()
+        got2, s = wait_for(lambda s: "EXIT=" in s, 15)
+        qt = time.time() - q0
+        figures.append("q while a ListTasks request hangs: the shell prompt back after %.2f s"
+                       % qt)
+        ok(got and got2 and "EXIT=0" in s and qt < 2.0, "q while a request hangs for 8 s "
+           "quits within 2 s (%.2f s)" % qt, s)
+        inject(port, {"slow": 0})
+        subprocess.run(tm + ["kill-session", "-t", "t"], capture_output=True)
+
+        # 5. q while ECR holds an image lookup for 8 s: given up too, not waited for
+        inject(port, {"slow": 3, "slow_ms": 8000, "ops": ["BatchGetImage", "DescribeImages"]})
+        subprocess.run(tm + ["new-session", "-d", "-s", "t", "-x", "100", "-y", "24",
+                             command("img", "")])
+        got, s = wait_for(lambda s: "image facts from ECR: 0 of 1" in s, 10)
+        time.sleep(1.0)
+        keys("q")
+        q0 = time.time()
+        got2, s = wait_for(lambda s: "EXIT=" in s, 15)
+        qt = time.time() - q0
+        figures.append("q while a BatchGetImage request hangs: the shell prompt back after "
+                       "%.2f s" % qt)
+        ok(got and got2 and "EXIT=0" in s and qt < 2.0, "q while an image lookup hangs for "
+           "8 s quits within 2 s (%.2f s)" % qt, s)
+        inject(port, {"slow": 0, "ops": []})
     finally:
         subprocess.run(tm + ["kill-server"], capture_output=True)
         srv.terminate()
