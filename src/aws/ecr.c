@@ -276,11 +276,11 @@ get_prepare(void *ctx, int64_t now_ms, struct http_request *req, struct err *err
 }
 
 int
-ecr_get_url(const struct http_transport *t, const char *url, size_t max, char **body,
-    size_t *len, struct err *err)
+ecr_get_url(const struct http_transport *t, const char *url, size_t max,
+    const int *cancel, char **body, size_t *len, struct err *err)
 {
 	struct get g = { url };
-	struct http_retry r = { 0 };
+	struct http_retry r = { .cancel = cancel };
 	struct http_response resp;
 	const char *host = strstr(url, "://") ? strstr(url, "://") + 3 : url;
 	int host_len = (int)strcspn(host, "/?");
