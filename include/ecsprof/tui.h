@@ -68,7 +68,8 @@ struct tui_options {
 	 * no terminal: "j j Enter q", names Enter Esc Tab BTab Up Down Left Right PgUp PgDn
 	 * Home End Space Bksp F1..F10 C-c Resize:COLSxLINES; any other word is typed letter
 	 * by letter. NULL = $ECSPROF_TUI_SCRIPT. With a script the screen is drawn into
-	 * memory (size from $COLUMNS/$LINES, default 80x24) and, when dump (NULL =
+	 * memory (size from $COLUMNS/$LINES, default 80x24), each key waits for a fetch in
+	 * progress (tui_source.fetch_*) to end, and, when dump (NULL =
 	 * $ECSPROF_TUI_DUMP) names a file, the final screen is written there as text. The
 	 * two variables are test hooks for runs of the whole program (man page,
 	 * ENVIRONMENT); code sets the fields. */

@@ -21,8 +21,12 @@
 #include "ecsprof/tui.h"
 #include "ecsprof/xalloc.h"
 
-#define SNAPSHOT_MS 300      /* the tasks loaded so far are shown again at most this often */
-#define KEPT_LINES 200       /* warnings kept while the screen is up */
+/* The tasks loaded so far are shown again at most every SNAPSHOT_MS, and never more
+ * often than SNAPSHOT_SHARE times what the last showing cost (a copy and a report of
+ * every task so far: 50,000 tasks must not take the keys' time). */
+#define SNAPSHOT_MS 300
+#define SNAPSHOT_SHARE 10
+#define KEPT_LINES 20000     /* lines kept while the screen is up (a --debug trace too) */
 
 /* ---- warnings while the screen is up ---- */
 
@@ -50,8 +54,9 @@ held_sink(enum log_level level, const char *line, void *ctx)
 	} else {
 		bool seen = false;
 
-		for (size_t i = 0; i < h->n && !seen; i++)
-			seen = strcmp(h->lines[i], line) == 0;
+		/* a warning once (a retried fetch says the same again), traces as they come */
+		for (size_t i = 0; level == LOG_WARN && i < h->n && !seen; i++)
+			seen = h->levels[i] == LOG_WARN && strcmp(h->lines[i], line) == 0;
 		if (!seen && h->n < KEPT_LINES) {
 			h->lines = xreallocarray(h->lines, h->n + 1, sizeof *h->lines);
 			h->levels = xreallocarray(h->levels, h->n + 1, sizeof *h->levels);
@@ -94,7 +99,8 @@ struct app_view {
 	struct report report;
 	bool first;                    /* no fetch succeeded yet: show the tasks loaded so far */
 	size_t snap_len;               /* fetching.len at the last partial report */
-	int64_t snap_ms;
+	int64_t snap_ms;               /* when it was made */
+	int64_t snap_cost_ms;          /* what it cost */
 	struct err failed;             /* the last fetch's error (code ERR_OK: none) */
 	bool ok_once;
 	struct held_log *log;
@@ -156,6 +162,7 @@ show_so_far(struct app_view *v)
 	struct task_set copy;
 	struct report r;
 	struct err err;
+	int64_t t0 = timeutil_now_ms();
 
 	task_set_init(&copy);
 	for (size_t i = 0; i < v->fetching.len; i++) {
@@ -172,6 +179,7 @@ show_so_far(struct app_view *v)
 	task_set_cleanup(&copy);
 	v->snap_len = v->fetching.len;
 	v->snap_ms = timeutil_now_ms();
+	v->snap_cost_ms = v->snap_ms - t0;
 	set_title(v, true);
 }
 
@@ -187,6 +195,7 @@ view_fetch_start(struct tui_source *src, struct err *err)
 	}
 	v->snap_len = 0;
 	v->snap_ms = 0;
+	v->snap_cost_ms = 0;
 	set_title(v, true);
 	return 0;
 }
@@ -211,8 +220,10 @@ view_fetch_poll(struct tui_source *src, int64_t wait_ms, bool *replaced, struct 
 		return 0;
 	rc = live_job_poll(v->job, wait_ms, err);
 	if (rc == 1) {
-		if (v->first && v->fetching.len != v->snap_len &&
-		    timeutil_now_ms() - v->snap_ms >= SNAPSHOT_MS) {
+		int64_t since = timeutil_now_ms() - v->snap_ms;
+
+		if (v->first && v->fetching.len != v->snap_len && since >= SNAPSHOT_MS &&
+		    since >= SNAPSHOT_SHARE * v->snap_cost_ms) {
 			show_so_far(v);
 			*replaced = true;
 		}
