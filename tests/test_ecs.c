@@ -737,12 +737,46 @@ Test(ecs, poll_delivers_on_the_calling_thread_with_progress)
 	}
 	cr_assert_eq(rc, 0, "%s", err.msg);
 	ecs_fetch_progress(f, &st);
+	cr_expect(st.listed_all, "listing is over: listed is the total");
 	ecs_fetch_free(f);
 	cr_expect(!k.wrong_thread, "a task was handed over on a worker thread");
 	cr_expect_gt(polls, 0);
 	cr_expect_eq(st.pages, 5);
 	cr_expect_eq(st.kept, 450);
 	check_all_once(&k, 450);
+	collected_free(&k);
+	ecs_client_free(c);
+}
+
+/* The TUI's q during a fetch stuck in retries (10 attempts with real backoff): cancelled
+ * from the polling thread, the next poll fails at once and the workers are joined within
+ * a second, not after their retries. */
+Test(ecs, cancel_from_the_polling_thread_is_prompt)
+{
+	struct ecs_client *c = client_attempts(2, 10);
+	struct ecs_query q = { .running = true, .since_ms = TS_NONE };
+	struct collected k = { 0 };
+	struct ecs_fetch_stats st;
+	struct ecs_fetch *f;
+	struct err err;
+	int64_t t0;
+	int rc, polls = 0;
+
+	timeutil_sleep_ms = real_sleep;
+	F.unavailable_running = true;
+	err_clear(&err);
+	cr_assert_eq(ecs_fetch_start(c, &q, &f, &err), 0, "%s", err.msg);
+	while ((rc = ecs_fetch_poll(f, 50, collect, &k, &err)) == 1 && ++polls < 6)
+		;
+	cr_assert_eq(rc, 1, "the fetch should still be retrying: %s", err.msg);
+	ecs_fetch_progress(f, &st);
+	cr_expect(!st.listed_all, "ListTasks is not done yet");
+	t0 = timeutil_now_ms();
+	ecs_fetch_cancel(f);
+	cr_expect_eq(ecs_fetch_poll(f, 1000, collect, &k, &err), -1);
+	cr_expect_str_eq(err.aws_type, HTTP_CANCELLED, "%s", err.msg);
+	ecs_fetch_free(f);
+	cr_expect_lt(timeutil_now_ms() - t0, 1000, "cancel waited for the retries");
 	collected_free(&k);
 	ecs_client_free(c);
 }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ecsprof/ecr.h"
 #include "ecsprof/http.h"
 #include "ecsprof/timeutil.h"
 #include "ecsprof/xalloc.h"
@@ -369,4 +370,40 @@ Test(http, header_lookup_is_case_insensitive_and_trimmed)
 	cr_expect_eq(http_response_header(&resp, "x-amzn", v, sizeof v), -1);
 	cr_expect_eq(http_response_header(&resp, "retry-after", v, sizeof v), -1);
 	http_response_cleanup(&resp);
+}
+
+/* ecr_get_url (the image config's GET) honours a cancel flag as the API calls do: a
+ * quitting TUI gives the download up instead of running out its retries. */
+static int cancel_flag;
+
+static int
+send_then_cancel(void *ctx, const struct http_request *req, struct http_response *resp,
+		 struct err *err)
+{
+	int *attempts = ctx;
+
+	(void)req, (void)resp;
+	(*attempts)++;
+	__atomic_store_n(&cancel_flag, 1, __ATOMIC_RELAXED);
+	err_set(err, ERR_NETWORK, "timed out");
+	snprintf(err->aws_type, sizeof err->aws_type, "%s", HTTP_NET_TIMEOUT);
+	return -1;
+}
+
+Test(http, ecr_get_url_gives_up_when_cancelled)
+{
+	int attempts = 0;
+	struct http_transport t = { send_then_cancel, &attempts };
+	char *body = NULL;
+	size_t len = 0;
+	struct err err;
+
+	cancel_flag = 0;
+	err_clear(&err);
+	cr_assert_eq(ecr_get_url(&t, "https://blob.example.test/config?sig=x", 1024,
+				 &cancel_flag, &body, &len, &err), -1);
+	cr_expect_eq(attempts, 1, "retried after the cancel: %d attempts", attempts);
+	cr_expect(strstr(err.aws_type, HTTP_CANCELLED) != NULL, "%s / %s", err.aws_type,
+		  err.msg);
+	cr_expect_null(body);
 }

@@ -25,6 +25,8 @@ struct ecr_client_options {
 	ecr_creds_fn *creds;           /* required */
 	void *creds_arg;
 	bool debug;
+	const int *cancel;             /* may be NULL; non-zero (read atomically): every call
+					* in flight gives up at once (HTTP_CANCELLED) */
 };
 
 struct ecr_client;
@@ -79,8 +81,9 @@ int ecr_download_url(struct ecr_client *c, const struct http_transport *t,
     const char *registry_id, const char *repo, const char *layer_digest, char **url,
     struct err *err);
 /* A plain GET of a pre-signed URL: no Authorization header, no AWS credentials (the URL
- * is its own signature); redirects are the transport's. At most max bytes. */
-int ecr_get_url(const struct http_transport *t, const char *url, size_t max, char **body,
-    size_t *len, struct err *err);
+ * is its own signature); redirects are the transport's. At most max bytes. cancel (may
+ * be NULL) gives it up as ecr_client_options.cancel does. */
+int ecr_get_url(const struct http_transport *t, const char *url, size_t max,
+    const int *cancel, char **body, size_t *len, struct err *err);
 
 #endif

@@ -84,6 +84,7 @@ struct ecs_fetch_stats {
 	size_t throttled;     /* throttled responses */
 	size_t describe_calls;   /* DescribeTasks requests (retries not counted) */
 	size_t reused;        /* known tasks handed to ecs_query.reuse instead (not described) */
+	bool listed_all;      /* every ListTasks chain is done: listed is the total (progress) */
 };
 
 /* Receives one described task as raw JSON text (compact, as ECS sent it), in ListTasks

@@ -55,6 +55,12 @@ void image_fetch_want(struct image_fetch *f, const char *image, const char *dige
     const char *platform);
 /* Asks for the images of every container of t. */
 void image_fetch_want_task(struct image_fetch *f, const struct task *t);
+/* Queues the references no digest came for (as collect does) and waits up to wait_ms
+ * (0: not at all) for the lookups asked for so far: true when none is left, so that
+ * image_fetch_collect() returns at once (the TUI polls this instead of blocking). */
+bool image_fetch_wait(struct image_fetch *f, int64_t wait_ms);
+/* Lookups asked for so far and those finished, for a progress line. */
+void image_fetch_progress(struct image_fetch *f, size_t *wanted, size_t *done);
 /* Waits for the lookups asked for so far, prints their warnings (each missing permission
  * once) and copies every fact found into *set (created when NULL). */
 void image_fetch_collect(struct image_fetch *f, struct image_set **set,

@@ -77,6 +77,40 @@ int live_session_new(const struct live_options *o, struct live_session **out, st
 int live_session_fetch(struct live_session *s, struct task_set *out, struct live_result *extra,
 		       struct err *err);
 void live_session_free(struct live_session *s);
+
+/* The same fetch as a job that a loop polls, so that the terminal UI keeps reading keys
+ * while it runs:
+ *   live_session_fetch_start(s, out, extra, &j, err);
+ *   while ((rc = live_job_poll(j, 0, err)) == 1)
+ *           live_job_progress(j, &p);   // draw "fetching: 1,200 of 6,000 tasks ..."
+ *   live_job_free(j);
+ * The requests before the task fetch proper (watch's DescribeServices and what a reused
+ * poll needs) are made inside live_session_fetch_start(); ListTasks, DescribeTasks and
+ * the image lookups then run on worker threads. Tasks are added to out only inside
+ * live_job_poll(), on its caller's thread: between two polls the caller may read out (show
+ * the tasks loaded so far) but not change it. One job per session at a time; the job
+ * borrows s, out and extra until live_job_free(). */
+struct live_job;
+struct live_progress {
+	struct ecs_fetch_stats tasks;  /* pages, listed (listed_all: the total), described,
+					* kept so far */
+	bool images;                   /* the tasks are in; the image lookups are awaited */
+	size_t images_wanted, images_done;
+};
+int live_session_fetch_start(struct live_session *s, struct task_set *out,
+			     struct live_result *extra, struct live_job **j, struct err *err);
+/* Takes the tasks described so far into out, waiting up to wait_ms (0: not at all) for
+ * more. 1: still running; 0: done (every task in out, the image facts in out->images,
+ * extra's counters filled); -1: failed or cancelled (err; HTTP_CANCELLED as
+ * err->aws_type when cancelled). After 0 or -1 the job only waits to be freed. */
+int live_job_poll(struct live_job *j, int64_t wait_ms, struct err *err);
+void live_job_progress(struct live_job *j, struct live_progress *p);
+/* Stops the requests in flight and their backoff waits (the next poll returns -1). The
+ * image lookups in flight are given up only by live_session_free(). */
+void live_job_cancel(struct live_job *j);
+/* Cancels if still running, waits for the workers (promptly: they were cancelled) and
+ * frees. NULL is fine. */
+void live_job_free(struct live_job *j);
 /* The session's ECS client and region (borrowed), for calls beyond fetching tasks
  * (experiment's RunTask and StopTask). */
 struct ecs_client *live_session_ecs(struct live_session *s);

@@ -28,6 +28,21 @@ struct tui_source {
 	 * shared axis then spans the tasks created since (scaleout_span_of) */
 	int64_t (*axis_since)(struct tui_source *src);
 	bool axis_latest;             /* the shared axis spans the newest burst (watch), not the largest */
+	/* tasks: a fetch that the UI drives from its key loop instead of blocking in reload,
+	 * so that keys keep working while ECS answers ('r' starts one; fetch_first: one at
+	 * once, the report being empty until it is in). fetch_start begins it (-1: err, shown
+	 * on the bottom line). fetch_poll waits up to wait_ms for it and may replace *report
+	 * (the tasks loaded so far, or the result; then *replaced is true, the old report
+	 * and its tasks may be gone: the UI finds the selected task again by ARN); 1: still
+	 * running, 0: done, -1: failed (err). fetch_progress writes the line shown meanwhile
+	 * ("fetching: 1,200 of 6,000 tasks ..."). fetch_cancel stops it and returns once its
+	 * threads are gone (q, F10, Ctrl-C quit at once). All four, or none. */
+	int (*fetch_start)(struct tui_source *src, struct err *err);
+	int (*fetch_poll)(struct tui_source *src, int64_t wait_ms, bool *replaced,
+			  struct err *err);
+	void (*fetch_progress)(struct tui_source *src, char *out, size_t size);
+	void (*fetch_cancel)(struct tui_source *src);
+	bool fetch_first;
 	int64_t interval_ms;          /* refresh every interval_ms (watch); 0 = only on 'r' */
 	void *ctx;                    /* for the callbacks */
 };
@@ -38,6 +53,8 @@ struct tui_stats {
 	double key_max_ms;            /* slowest key: handling, re-sort/filter and redraw */
 	double key_mean_ms;
 	size_t keys;
+	double quit_ms;               /* q (or F10, Ctrl-C) to the terminal restored, a fetch
+				       * in progress cancelled included */
 };
 
 struct tui_options {
@@ -51,7 +68,8 @@ struct tui_options {
 	 * no terminal: "j j Enter q", names Enter Esc Tab BTab Up Down Left Right PgUp PgDn
 	 * Home End Space Bksp F1..F10 C-c Resize:COLSxLINES; any other word is typed letter
 	 * by letter. NULL = $ECSPROF_TUI_SCRIPT. With a script the screen is drawn into
-	 * memory (size from $COLUMNS/$LINES, default 80x24) and, when dump (NULL =
+	 * memory (size from $COLUMNS/$LINES, default 80x24), each key waits for a fetch in
+	 * progress (tui_source.fetch_*) to end, and, when dump (NULL =
 	 * $ECSPROF_TUI_DUMP) names a file, the final screen is written there as text. The
 	 * two variables are test hooks for runs of the whole program (man page,
 	 * ENVIRONMENT); code sets the fields. */

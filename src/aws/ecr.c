@@ -15,6 +15,7 @@
 
 struct ecr_client {
 	struct awsjson_client *api;
+	const int *cancel;
 };
 
 const char *const ecr_accepted_media_types[4] = {
@@ -46,6 +47,7 @@ ecr_client_new(const struct ecr_client_options *o, struct ecr_client **out, stru
 	ao.creds_arg = o->creds_arg;
 	ao.debug = o->debug;
 	c = xcalloc(1, sizeof *c);
+	c->cancel = o->cancel;
 	if (awsjson_client_new(&ao, &c->api, err) != 0) {
 		free(c);
 		return -1;
@@ -79,13 +81,24 @@ ecr_client_counts(struct ecr_client *c, size_t *requests, size_t *throttled)
 	*throttled = n.throttled;
 }
 
+/* One operation through the JSON client, given up at once when the client's cancel flag
+ * is set. */
+static int
+send_op(struct ecr_client *c, const struct http_transport *t, const char *op, json_t *req,
+    json_t **resp, struct err *err)
+{
+	struct awsjson_call_options o = { .cancel = c->cancel };
+
+	return awsjson_call_opt(c->api, t, op, req, &o, resp, err);
+}
+
 /* Sends req (consumed) and hands back the answer as text. */
 static int
 call(struct ecr_client *c, const struct http_transport *t, const char *op, json_t *req,
     char **json, struct err *err)
 {
 	json_t *resp = NULL;
-	int rc = awsjson_call(c->api, t, op, req, &resp, NULL, err);
+	int rc = send_op(c, t, op, req, &resp, err);
 
 	json_decref(req);
 	*json = NULL;
@@ -201,7 +214,7 @@ ecr_list_referrers(struct ecr_client *c, const struct http_transport *t,
 		json_object_set_new(req, "filter", filter);
 		if (token != NULL)
 			json_object_set_new(req, "nextToken", json_string(token));
-		rc = awsjson_call(c->api, t, "ListImageReferrers", req, &resp, NULL, err);
+		rc = send_op(c, t, "ListImageReferrers", req, &resp, err);
 		json_decref(req);
 		free(token);
 		token = NULL;
@@ -233,7 +246,7 @@ ecr_download_url(struct ecr_client *c, const struct http_transport *t,
 
 	*url = NULL;
 	json_object_set_new(req, "layerDigest", json_string(layer_digest));
-	rc = awsjson_call(c->api, t, "GetDownloadUrlForLayer", req, &resp, NULL, err);
+	rc = send_op(c, t, "GetDownloadUrlForLayer", req, &resp, err);
 	json_decref(req);
 	if (rc != 0)
 		return -1;
@@ -263,11 +276,11 @@ get_prepare(void *ctx, int64_t now_ms, struct http_request *req, struct err *err
 }
 
 int
-ecr_get_url(const struct http_transport *t, const char *url, size_t max, char **body,
-    size_t *len, struct err *err)
+ecr_get_url(const struct http_transport *t, const char *url, size_t max,
+    const int *cancel, char **body, size_t *len, struct err *err)
 {
 	struct get g = { url };
-	struct http_retry r = { 0 };
+	struct http_retry r = { .cancel = cancel };
 	struct http_response resp;
 	const char *host = strstr(url, "://") ? strstr(url, "://") + 3 : url;
 	int host_len = (int)strcspn(host, "/?");

@@ -667,6 +667,7 @@ ecs_fetch_progress(struct ecs_fetch *f, struct ecs_fetch_stats *st)
 
 	pthread_mutex_lock(&f->lock);
 	*st = f->st;
+	st->listed_all = chains_done(f);
 	pthread_mutex_unlock(&f->lock);
 	awsjson_counts(f->c->api, &n);
 	st->requests = n.requests;

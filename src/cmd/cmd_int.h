@@ -15,9 +15,11 @@ int cmd_tasks(const struct cli_opts *o, struct err *err);    /* cmd_tasks.c */
 int cmd_watch(const struct cli_opts *o, struct err *err);    /* cmd_watch.c */
 int cmd_record(const struct cli_opts *o, struct err *err);   /* cmd_record.c */
 
-/* Profiles a task set and shows it in the format asked for (cmd_output.c); live says
- * whether the TUI may fetch again ('r'). */
-int app_output(const struct cli_opts *o, struct task_set *set, const char *title, bool live,
+/* Profiles a task set and shows it in the format asked for (cmd_output.c). */
+int app_output(const struct cli_opts *o, struct task_set *set, const char *title,
 	       struct err *err);
+/* The TUI's options from the command line (--no-color, --summary, --sort). */
+struct tui_options;
+int app_tui_options(const struct cli_opts *o, struct tui_options *to, struct err *err);
 
 #endif

@@ -247,57 +247,33 @@ app_write(const struct cli_opts *o, enum cli_format fmt, const struct report *r,
 	return atomicfile_commit(&of, err);
 }
 
-/* The TUI's view of a run: the report it shows and, for `tasks`, how to fetch again
- * ('r'). The report borrows the task set, so both are replaced together. */
-struct app_view {
-	const struct cli_opts *o;
-	struct task_set *set;
-	struct report *report;
-	bool live;
-};
-
-static int
-app_view_reload(struct tui_source *src, struct err *err)
+int
+app_tui_options(const struct cli_opts *o, struct tui_options *to, struct err *err)
 {
-	struct app_view *v = src->ctx;
-	struct task_set fresh;
-	struct report r;
-
-	if (!v->live)
-		return 0;
-	task_set_init(&fresh);
-	struct live_options lo = app_live_options(v->o);
-	if (live_fetch(&lo, &fresh, NULL, err) != 0 || app_select(v->o, &fresh, err) != 0 ||
-	    app_build_report(v->o, &fresh, &r, err) != 0) {
-		task_set_cleanup(&fresh);
+	memset(to, 0, sizeof *to);
+	to->no_color = o->no_color;
+	to->sort_col = -1;
+	to->start_summary = o->summary;
+	if (o->sort != NULL && parse_sort(o->sort, &to->sort_col, &to->sort_desc, err) != 0)
 		return -1;
-	}
-	report_cleanup(v->report);
-	task_set_cleanup(v->set);
-	*v->set = fresh;
-	*v->report = r;
 	return 0;
 }
 
+/* Saved data in the TUI (`tasks` has its own, which fetches behind the screen:
+ * app_view.c). */
 static int
-app_tui(const struct cli_opts *o, struct task_set *set, struct report *r, const char *title,
-	bool live, struct err *err)
+app_tui(const struct cli_opts *o, struct report *r, const char *title, struct err *err)
 {
-	struct app_view v = { o, set, r, live };
-	struct tui_source src = { .report = r, .title = title, .ctx = &v };
-	struct tui_options to = { .no_color = o->no_color, .sort_col = -1,
-				  .start_summary = o->summary };
+	struct tui_source src = { .report = r, .title = title };
+	struct tui_options to;
 
-	if (live)
-		src.reload = app_view_reload;
-	if (o->sort != NULL && parse_sort(o->sort, &to.sort_col, &to.sort_desc, err) != 0)
+	if (app_tui_options(o, &to, err) != 0)
 		return -1;
 	return tui_run(&src, &to, err);
 }
 
 int
-app_output(const struct cli_opts *o, struct task_set *set, const char *title, bool live,
-	   struct err *err)
+app_output(const struct cli_opts *o, struct task_set *set, const char *title, struct err *err)
 {
 	enum cli_format fmt = app_format(o);
 	struct report r;
@@ -306,7 +282,7 @@ app_output(const struct cli_opts *o, struct task_set *set, const char *title, bo
 	if (app_build_report(o, set, &r, err) != 0)
 		return -1;
 	if (fmt == FMT_TUI)
-		rc = app_tui(o, set, &r, title, live, err);
+		rc = app_tui(o, &r, title, err);
 	else
 		rc = app_write(o, fmt, &r, err);
 	report_cleanup(&r);

@@ -28,7 +28,7 @@ cmd_report(const struct cli_opts *o, struct err *err)
 		goto out;
 	char *title = xasprintf("ecsprof report: %zu file%s, %zu tasks", o->files.n,
 				o->files.n == 1 ? "" : "s", set.len);
-	rc = app_output(o, &set, title, false, err);
+	rc = app_output(o, &set, title, err);
 	free(title);
 out:
 	task_set_cleanup(&set);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "ecsprof/ecr.h"
@@ -91,6 +92,7 @@ client_for(struct image_fetch *f, const char *region, struct err *err)
 		eo.creds = fetch_creds;
 		eo.creds_arg = f;
 		eo.debug = f->o.debug;
+		eo.cancel = &f->cancel;
 		if (ecr_client_new(&eo, &c, err) == 0) {
 			f->clients = xreallocarray(f->clients, f->nclients + 1, sizeof *f->clients);
 			f->clients[f->nclients].region = xstrdup(region);
@@ -368,7 +370,7 @@ lookup(struct image_fetch *f, const struct http_transport *t, struct job *j)
 		    &e) != 0) {
 			warn_call(f, who, ref.repository, "GetDownloadUrlForLayer",
 			    "the build step of each layer not shown", &e, true);
-		} else if (ecr_get_url(t, url, CONFIG_MAX, &body, &len, &e) != 0) {
+		} else if (ecr_get_url(t, url, CONFIG_MAX, &f->cancel, &body, &len, &e) != 0) {
 			warn(f, "image %s: image config: %s", who, e.msg);
 		} else if (image_parse_config(body, len, x, &e) != 0) {
 			warn(f, "image %s: image config: %s", who, e.msg);
@@ -493,6 +495,8 @@ image_fetch_free(struct image_fetch *f)
 	pthread_mutex_lock(&f->lock);
 	f->stop = true;
 	f->njobs = f->next;    /* the lookups not started are dropped */
+	/* and those in flight give up (a quitting TUI must not wait for their retries) */
+	__atomic_store_n(&f->cancel, 1, __ATOMIC_RELAXED);
 	pthread_cond_broadcast(&f->more);
 	pthread_mutex_unlock(&f->lock);
 	for (size_t i = 0; i < f->nthreads; i++) {
@@ -625,14 +629,10 @@ image_fetch_want_task(struct image_fetch *f, const struct task *t)
 		    image_task_platform(t));
 }
 
-void
-image_fetch_collect(struct image_fetch *f, struct image_set **set, struct image_fetch_stats *st)
+/* Under f->lock: the references no digest came for are resolved by their tags now. */
+static void
+queue_later(struct image_fetch *f)
 {
-	size_t req = 0, thr = 0;
-	int64_t t0 = timeutil_now_ms();
-
-	pthread_mutex_lock(&f->lock);
-	/* the references no digest came for: resolve their tags now */
 	for (size_t i = 0; i < f->nlater; i++) {
 		if (covered(f->jobs, f->njobs, f->later[i].image, NULL, f->later[i].platform)) {
 			free(f->later[i].image);
@@ -643,6 +643,51 @@ image_fetch_collect(struct image_fetch *f, struct image_set **set, struct image_
 	}
 	f->nlater = 0;
 	pthread_cond_broadcast(&f->more);
+}
+
+bool
+image_fetch_wait(struct image_fetch *f, int64_t wait_ms)
+{
+	int64_t until = timeutil_now_ms() + (wait_ms > 0 ? wait_ms : 0);
+	bool idle;
+
+	pthread_mutex_lock(&f->lock);
+	queue_later(f);
+	while ((f->next < f->njobs || f->busy > 0) && timeutil_now_ms() < until) {
+		int64_t slice = until - timeutil_now_ms();
+		struct timespec ts;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_sec += (time_t)(slice / 1000);
+		ts.tv_nsec += (long)(slice % 1000) * 1000000L;
+		if (ts.tv_nsec >= 1000000000L) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000L;
+		}
+		pthread_cond_timedwait(&f->idle, &f->lock, &ts);
+	}
+	idle = f->next >= f->njobs && f->busy == 0;
+	pthread_mutex_unlock(&f->lock);
+	return idle;
+}
+
+void
+image_fetch_progress(struct image_fetch *f, size_t *wanted, size_t *done)
+{
+	pthread_mutex_lock(&f->lock);
+	*wanted = f->njobs + f->nlater;
+	*done = f->next - f->busy;
+	pthread_mutex_unlock(&f->lock);
+}
+
+void
+image_fetch_collect(struct image_fetch *f, struct image_set **set, struct image_fetch_stats *st)
+{
+	size_t req = 0, thr = 0;
+	int64_t t0 = timeutil_now_ms();
+
+	pthread_mutex_lock(&f->lock);
+	queue_later(f);
 	while (f->next < f->njobs || f->busy > 0)
 		pthread_cond_wait(&f->idle, &f->lock);
 	f->st.wait_ms = timeutil_now_ms() - t0;

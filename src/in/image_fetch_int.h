@@ -53,6 +53,8 @@ struct image_fetch {
 					* collect unless a job with a digest covers them */
 	size_t nlater, lcap;
 	bool stop;
+	int cancel;                    /* set (atomically) by image_fetch_free: the ECR calls
+					* in flight give up at once */
 	struct region_client *clients; /* under lock */
 	size_t nclients;
 	char **warnings;               /* under lock; deduplicated */

@@ -241,38 +241,57 @@ take_task(void *arg, const char *json, size_t len, int64_t fetched_at_ms, struct
 	return rc;
 }
 
+struct live_job {
+	struct live_session *s;
+	struct task_set *out;
+	struct live_result *extra;
+	struct sink k;
+	struct ecs_query q;            /* borrowed by f until ecs_fetch_free() */
+	struct ecs_fetch *f;           /* NULL once the tasks are in (or it failed) */
+	struct ecs_fetch_stats st;     /* the fetch's, kept when f is freed */
+	size_t before_fetch;           /* requests made before the task fetch */
+	int64_t t0;
+	int state;                     /* 1 running, 0 done, -1 failed */
+};
+
 int
-live_session_fetch(struct live_session *s, struct task_set *out, struct live_result *extra,
-		   struct err *err)
+live_session_fetch_start(struct live_session *s, struct task_set *out,
+			 struct live_result *extra, struct live_job **jp, struct err *err)
 {
 	const struct live_options *o = &s->o;
-	struct ecs_query q = { 0 };
-	struct ecs_fetch_stats st;
-	struct sink k = { out, extra, s->images };
-	int64_t t0 = timeutil_now_ms();
-	size_t before_fetch = 0;
+	struct live_job *j = xcalloc(1, sizeof *j);
+	struct ecs_query *q = &j->q;
 
-	q.cluster = o->cluster;
-	q.services = o->services;
-	q.nservices = o->nservices;
-	q.family = o->family;
-	q.started_by = o->started_by;
-	q.running = o->running;
-	q.stopped = o->stopped;
-	q.tasks = o->tasks;
-	q.ntasks = o->ntasks;
+	*jp = NULL;
+	j->s = s;
+	j->out = out;
+	j->extra = extra;
+	j->k = (struct sink){ out, extra, s->images };
+	j->t0 = timeutil_now_ms();
+	j->state = 1;
+	q->cluster = o->cluster;
+	q->services = o->services;
+	q->nservices = o->nservices;
+	q->family = o->family;
+	q->started_by = o->started_by;
+	q->running = o->running;
+	q->stopped = o->stopped;
+	q->tasks = o->tasks;
+	q->ntasks = o->ntasks;
 	/* a short id (313da244, as the table prints it) is no id DescribeTasks knows: list
 	 * the cluster and let the SELECT filter match it as a prefix */
 	for (size_t i = 0; i < o->ntasks; i++)
 		if (strchr(o->tasks[i], '/') == NULL && strlen(o->tasks[i]) < 32)
-			q.ntasks = 0;
-	q.since_ms = TS_NONE;
-	q.interrupt = s->interrupt;
+			q->ntasks = 0;
+	q->since_ms = TS_NONE;
+	q->interrupt = s->interrupt;
 	if (o->since != NULL &&
-	    timeutil_parse_since(o->since, timeutil_now_ms(), &q.since_ms) != 0)
-		return err_set(err, ERR_USAGE,
-			       "--since: '%s' is neither a duration (30m, 2h, 1d) nor a time (2026-11-30, 2026-11-30T14:03, ISO 8601)",
-			       o->since);
+	    timeutil_parse_since(o->since, timeutil_now_ms(), &q->since_ms) != 0) {
+		err_set(err, ERR_USAGE,
+			"--since: '%s' is neither a duration (30m, 2h, 1d) nor a time (2026-11-30, 2026-11-30T14:03, ISO 8601)",
+			o->since);
+		goto fail;
+	}
 	if (extra != NULL) {
 		free(extra->region);
 		free(extra->cluster);
@@ -284,30 +303,70 @@ live_session_fetch(struct live_session *s, struct task_set *out, struct live_res
 			ecs_service_list_cleanup(&extra->services);
 			if (ecs_describe_services(s->client, o->cluster, o->services,
 						  o->nservices, &extra->services, err) != 0)
-				return -1;
-			before_fetch += ecs_client_requests(s->client);
+				goto fail;
+			j->before_fetch += ecs_client_requests(s->client);
 		}
 		if (extra->reuse_from != NULL) {
 			if (s->reuse == NULL)
 				s->reuse = live_reuse_new();
 			if (live_reuse_prepare(s->reuse, s->client, extra->reuse_from, out,
-					       s->images, &before_fetch, err) != 0)
-				return -1;
-			q.known = live_reuse_known;
-			q.reuse = live_reuse_take;
-			q.known_arg = s->reuse;
+					       s->images, &j->before_fetch, err) != 0)
+				goto fail;
+			q->known = live_reuse_known;
+			q->reuse = live_reuse_take;
+			q->known_arg = s->reuse;
 		}
 	}
-	if (ecs_fetch_tasks(s->client, &q, take_task, &k, &st, err) != 0)
-		return -1;
-	if (extra != NULL) {
-		extra->stats = st;
-		extra->requests = before_fetch + st.requests;
+	if (ecs_fetch_start(s->client, q, &j->f, err) != 0)
+		goto fail;
+	*jp = j;
+	return 0;
+fail:
+	free(j);
+	return -1;
+}
+
+/* The tasks are in: the counters, and the summary line --verbose prints. */
+static void
+job_tasks_done(struct live_job *j)
+{
+	ecs_fetch_progress(j->f, &j->st);
+	ecs_fetch_free(j->f);
+	j->f = NULL;
+	if (j->extra != NULL) {
+		j->extra->stats = j->st;
+		j->extra->requests = j->before_fetch + j->st.requests;
 	}
-	if (s->images != NULL) {
+}
+
+int
+live_job_poll(struct live_job *j, int64_t wait_ms, struct err *err)
+{
+	const struct live_options *o = &j->s->o;
+	int rc;
+
+	if (j->state != 1) {
+		if (j->state < 0)
+			err_set(err, ERR_INTERNAL, "live_job_poll: the fetch is over");
+		return j->state;
+	}
+	if (j->f != NULL) {
+		rc = ecs_fetch_poll(j->f, wait_ms, take_task, &j->k, err);
+		if (rc == 1)
+			return 1;
+		job_tasks_done(j);
+		if (rc < 0) {
+			j->state = -1;
+			return -1;
+		}
+		wait_ms = 0;   /* the next polls wait for the images */
+	}
+	if (j->s->images != NULL) {
 		struct image_fetch_stats is;
 
-		image_fetch_collect(s->images, &out->images, &is);
+		if (!image_fetch_wait(j->s->images, wait_ms))
+			return 1;
+		image_fetch_collect(j->s->images, &j->out->images, &is);
 		log_info("images: %zu distinct, %zu from the cache, %zu looked up in ECR "
 			 "(%zu requests, %zu throttled), %zu failed, %zu not in private ECR; "
 			 "done %.3f s after the tasks",
@@ -316,9 +375,58 @@ live_session_fetch(struct live_session *s, struct task_set *out, struct live_res
 	}
 	log_info("%s: %zu tasks listed in %zu pages, %zu described, %zu kept, %zu skipped; "
 		 "%zu requests, %zu throttled; %.3f s", o->cluster ? o->cluster : "default",
-		 st.listed, st.pages, st.described, st.kept, st.skipped, st.requests,
-		 st.throttled, (double)(timeutil_now_ms() - t0) / 1000.0);
+		 j->st.listed, j->st.pages, j->st.described, j->st.kept, j->st.skipped,
+		 j->st.requests, j->st.throttled, (double)(timeutil_now_ms() - j->t0) / 1000.0);
+	j->state = 0;
 	return 0;
+}
+
+void
+live_job_progress(struct live_job *j, struct live_progress *p)
+{
+	memset(p, 0, sizeof *p);
+	if (j->f != NULL) {
+		ecs_fetch_progress(j->f, &j->st);
+		p->tasks = j->st;
+		return;
+	}
+	p->tasks = j->st;
+	p->tasks.listed_all = true;
+	if (j->state == 1 && j->s->images != NULL) {
+		p->images = true;
+		image_fetch_progress(j->s->images, &p->images_wanted, &p->images_done);
+	}
+}
+
+void
+live_job_cancel(struct live_job *j)
+{
+	if (j->f != NULL)
+		ecs_fetch_cancel(j->f);
+}
+
+void
+live_job_free(struct live_job *j)
+{
+	if (j == NULL)
+		return;
+	ecs_fetch_free(j->f);
+	free(j);
+}
+
+int
+live_session_fetch(struct live_session *s, struct task_set *out, struct live_result *extra,
+		   struct err *err)
+{
+	struct live_job *j;
+	int rc;
+
+	if (live_session_fetch_start(s, out, extra, &j, err) != 0)
+		return -1;
+	while ((rc = live_job_poll(j, 1000, err)) == 1)
+		;
+	live_job_free(j);
+	return rc;
 }
 
 int

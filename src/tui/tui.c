@@ -35,10 +35,10 @@ const struct tui_key_help tui_keys[] = {
 	{ "Left Right h l", "summary: scroll through the groups" },
 	{ "a", "waterfall aligned at createdAt / on one shared time axis (the scale-out's)" },
 	{ "A", "shared axis: the scale-out being looked at / all tasks (outside it: < >)" },
-	{ "r F5", "refresh now (tasks, watch)" },
+	{ "r F5", "refresh now (tasks: the old tasks shown meanwhile; watch)" },
 	{ "^L", "redraw the screen" },
 	{ "? F1", "this help (scroll with j k PgUp PgDn; any other key goes back)" },
-	{ "q", "back; quit from the table" },
+	{ "q", "back; quit from the table (a fetch running is cancelled)" },
 	{ "Esc", "back; clear the filter (at the table it does not quit)" },
 	{ "F10 ^C", "quit at once, from any view" },
 };
@@ -169,21 +169,113 @@ dump_screen(const char *path)
 
 /* ---- the loop ---- */
 
+/* The selected task's ARN (the caller's), to find it again in a report that replaced
+ * the one it came from; NULL when nothing is selected. */
+static char *
+selected_arn(const struct view *v)
+{
+	if (v->nvis > 0 && v->sel < v->nvis && tui_vis_task(v, v->sel)->arn != NULL)
+		return xstrdup(tui_vis_task(v, v->sel)->arn);
+	return NULL;
+}
+
+/* The report was replaced: the rows shown are rebuilt, the selection kept by ARN. */
+static void
+rows_replaced(struct view *v, const char *arn)
+{
+	tui_resort(v);
+	tui_refilter(v);
+	if (arn == NULL)
+		return;
+	for (size_t i = 0; i < v->nvis; i++) {
+		const char *a = tui_vis_task(v, i)->arn;
+		if (a != NULL && strcmp(a, arn) == 0) {
+			v->sel = i;
+			break;
+		}
+	}
+}
+
+/* ---- a fetch behind the screen (tui_source.fetch_*): the keys keep working ---- */
+
+static void
+fetch_begin(struct view *v)
+{
+	struct err err;
+
+	err_clear(&err);
+	if (v->src->fetch_start(v->src, &err) != 0) {
+		snprintf(v->message, sizeof v->message, "fetch failed: %s", err.msg);
+		return;
+	}
+	v->fetching = true;
+	v->src->fetch_progress(v->src, v->progress, sizeof v->progress);
+	timeout(100);   /* the progress line moves on between keys */
+}
+
+/* One look at the fetch, waiting up to wait_ms: takes what it loaded, says where it is. */
+static void
+fetch_step(struct view *v, int64_t wait_ms)
+{
+	struct err err;
+	bool replaced = false;
+	char *arn = selected_arn(v);
+	int rc;
+
+	err_clear(&err);
+	rc = v->src->fetch_poll(v->src, wait_ms, &replaced, &err);
+	if (replaced) {
+		/* the old rows may be gone: forget them before anything reads them */
+		v->nvis = 0;
+		rows_replaced(v, arn);
+	}
+	free(arn);
+	if (rc == 1) {
+		v->src->fetch_progress(v->src, v->progress, sizeof v->progress);
+		return;
+	}
+	v->fetching = false;
+	v->progress[0] = '\0';
+	timeout(250);
+	if (rc < 0)
+		snprintf(v->message, sizeof v->message, "fetch failed: %s  (r: try again)",
+			 err.msg);
+}
+
+static void
+fetch_stop(struct view *v)
+{
+	if (!v->fetching)
+		return;
+	v->src->fetch_cancel(v->src);
+	v->fetching = false;
+	v->progress[0] = '\0';
+}
+
 static void
 do_refresh(struct view *v)
 {
 	struct err err;
 	char *arn = NULL;
 
+	if (v->src->fetch_start != NULL) {
+		/* r during a fetch: the one running goes on (starting it again would throw
+		 * away what it has); say so rather than nothing */
+		if (v->fetching)
+			snprintf(v->message, sizeof v->message, "a fetch is running already: %s",
+				 v->progress);
+		else
+			fetch_begin(v);
+		return;
+	}
 	if (v->src->reload == NULL) {
 		snprintf(v->message, sizeof v->message, "nothing to refresh: this data is saved, not live");
 		return;
 	}
-	if (v->nvis > 0 && v->sel < v->nvis && tui_vis_task(v, v->sel)->arn != NULL)
-		arn = xstrdup(tui_vis_task(v, v->sel)->arn);
+	arn = selected_arn(v);
 	err_clear(&err);
-	/* the fetch blocks this thread: say so on screen before it starts, so a slow fetch
-	 * is not taken for a frozen terminal (issue 11 item 3; a worker thread is to come) */
+	/* the fetch blocks this thread (watch): say so on screen before it starts, so a slow
+	 * fetch is not taken for a frozen terminal */
 	snprintf(v->message, sizeof v->message, "refreshing: fetching tasks from ECS ...");
 	tui_draw(v);
 	v->message[0] = '\0';
@@ -191,18 +283,8 @@ do_refresh(struct view *v)
 	v->nvis = 0;
 	if (v->src->reload(v->src, &err) != 0)
 		snprintf(v->message, sizeof v->message, "refresh failed: %s", err.msg);
-	tui_resort(v);
-	tui_refilter(v);
-	if (arn != NULL) {
-		for (size_t i = 0; i < v->nvis; i++) {
-			const char *a = tui_vis_task(v, i)->arn;
-			if (a != NULL && strcmp(a, arn) == 0) {
-				v->sel = i;
-				break;
-			}
-		}
-		free(arn);
-	}
+	rows_replaced(v, arn);
+	free(arn);
 }
 
 static void
@@ -299,32 +381,41 @@ tui_run(struct tui_source *src, const struct tui_options *o, struct err *err)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &old_sa);
 
-	v.data_now_ms = src->reload == NULL ? data_time(src->report) : TS_NONE;
+	v.data_now_ms = src->reload == NULL && src->fetch_start == NULL ? data_time(src->report)
+									 : TS_NONE;
 	v.now_ms = v.data_now_ms != TS_NONE ? v.data_now_ms : timeutil_now_ms();
 	tui_resort(&v);
 	tui_refilter(&v);
+	if (src->fetch_start != NULL && src->fetch_first)
+		fetch_begin(&v);
 	tui_draw(&v);
 	if (o->stats != NULL)
 		o->stats->first_paint_ms = mono_ms() - t0;
 	last_refresh = timeutil_now_ms();
 
 	for (;;) {
-		int key = script != NULL ? script_next(&sc) : getch();
-		double k0 = mono_ms();
-		int react = UI_NONE;
+		int key, react = UI_NONE;
+		double k0;
 
+		/* a script's keys come after the fetch, so that its screens are the same on
+		 * every run (the tmux tests type during one) */
+		while (script != NULL && v.fetching && !got_sigint)
+			fetch_step(&v, 200);
+		key = script != NULL ? script_next(&sc) : getch();
+		k0 = mono_ms();
 		if (got_sigint)
 			break;
 		if (script != NULL && key == -1 && sc.p[0] == '\0' && sc.typing == NULL)
 			break;
 		if (key == ERR) {
-			/* a tick: live bars grow, and watch polls when its interval is up */
+			/* a tick: live bars grow, watch polls when its interval is up, and a
+			 * fetch behind the screen is looked at */
 			if (src->reload != NULL && src->interval_ms > 0 &&
 			    timeutil_now_ms() - last_refresh >= src->interval_ms)
 				react |= UI_REFRESH;
 			if (v.any_live && v.data_now_ms == TS_NONE)
 				react |= UI_REDRAW;
-			if (react == UI_NONE)
+			if (react == UI_NONE && !v.fetching)
 				continue;
 		} else {
 			react = tui_view_key(&v, key);
@@ -333,6 +424,11 @@ tui_run(struct tui_source *src, const struct tui_options *o, struct err *err)
 		}
 		if (react & UI_QUIT)
 			break;
+		if (v.fetching) {
+			/* the tasks described since the last look (never blocking the keys) */
+			fetch_step(&v, 0);
+			react |= UI_REDRAW;
+		}
 		if (react & UI_REFRESH) {
 			do_refresh(&v);
 			last_refresh = timeutil_now_ms();
@@ -354,12 +450,17 @@ tui_run(struct tui_source *src, const struct tui_options *o, struct err *err)
 		}
 	}
 
+	/* q, F10 or Ctrl-C during a fetch: its requests and retries are given up */
+	double q0 = mono_ms();
+	fetch_stop(&v);
 	const char *dump = o->dump != NULL ? o->dump : getenv("ECSPROF_TUI_DUMP");
 	if (script != NULL && dump != NULL)
 		dump_screen(dump);
 	endwin();
 	delscreen(screen);
 	sigaction(SIGINT, &old_sa, NULL);
+	if (o->stats != NULL)
+		o->stats->quit_ms = mono_ms() - q0;
 	if (null_out)
 		fclose(null_out);
 	if (null_in)

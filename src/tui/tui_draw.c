@@ -322,6 +322,12 @@ draw_footer(const struct view *v)
 		attrset(A_NORMAL);
 		return;
 	}
+	if (v->fetching && v->progress[0] != '\0') {
+		attrset(A_BOLD);
+		put_fit(y, 0, v->cols, v->progress, false, false, v);
+		attrset(A_NORMAL);
+		return;
+	}
 	const char *legend = v->mode == MODE_TABLE ?
 		"?:help /:filter Enter:details Tab:summary s/I:sort a:axis q:quit" :
 		v->mode == MODE_DETAILS ? "j/k:scroll  q/Esc/Enter:back  Tab:summary" :
@@ -393,7 +399,8 @@ draw_table(struct view *v)
 	}
 	if (v->nvis == 0)
 		put_fit(4, 2, v->cols - 2, v->filter_len > 0 ? "no task matches the filter" :
-			"no tasks", false, false, v);
+			v->fetching ? "no tasks yet: they are being fetched (the bottom line says "
+			"how far)" : "no tasks", false, false, v);
 }
 
 /* Details are built as lines once per draw of the selected task (one task: cheap). */

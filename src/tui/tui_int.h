@@ -73,6 +73,8 @@ struct view {
 	bool help_more;               /* the help goes on below the screen */
 
 	char message[600];            /* bottom line: an error from refresh, etc. */
+	bool fetching;                /* a fetch runs behind the screen (tui_source.fetch_*) */
+	char progress[300];           /* ... and where it is: the bottom line meanwhile */
 	int lines, cols;
 };
 
