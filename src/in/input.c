@@ -164,6 +164,19 @@ task_label(const json_t *o, const char *where, char *out, size_t size)
 	}
 }
 
+/* The time fields input_parse_task() left out of a task it kept, one warning each. */
+static void
+warn_dropped(struct pctx *c, const json_t *o, const char *where, const struct why *w)
+{
+	char label[260];
+
+	if (w->ndropped == 0)
+		return;
+	task_label(o, where, label, sizeof label);
+	for (unsigned i = 0; i < w->ndropped; i++)
+		emit_warn(c, ITEM_WARN, "%s: ignored %s", label, w->dropped[i]);
+}
+
 static void
 one_task(struct pctx *c, const json_t *o, const char *where, enum origin origin,
     int64_t fetched_at_ms, const json_t *record)
@@ -182,6 +195,7 @@ one_task(struct pctx *c, const json_t *o, const char *where, enum origin origin,
 		task_cleanup(&t);
 		return;
 	}
+	warn_dropped(c, o, where, &w);
 	t.fetched_at_ms = fetched_at_ms;
 	if (record != NULL)
 		input_serving_record(record, &t);
@@ -298,6 +312,7 @@ one_metadata(struct pctx *c, const json_t *o, const char *where)
 		task_cleanup(&t);
 		return;
 	}
+	warn_dropped(c, o, where, &w);
 	emit_task(c, &t, ORIGIN_METADATA);
 }
 
@@ -600,7 +615,7 @@ input_merge(struct fstate *f, struct pctx *c, struct task_set *set)
 			input_warn(f, it->msg);
 			if (it->kind == ITEM_FAILURE)
 				f->st.failures++;
-			else
+			else if (it->kind == ITEM_SKIP)
 				f->st.skipped++;
 			continue;
 		}
@@ -682,6 +697,11 @@ input_parse_task_json_dom(const char *json, size_t len, const char *source,
 		json_decref(root);
 		task_cleanup(&t);
 		return err_set(err, ERR_PARSE, "%s: %s: %s", source, label, w.msg);
+	}
+	if (w.ndropped > 0) {
+		task_label(root, "", label, sizeof label);
+		for (unsigned i = 0; i < w.ndropped; i++)
+			log_warn("%s: %s: ignored %s", source, label, w.dropped[i]);
 	}
 	json_decref(root);
 	t.source = xstrdup(source);

@@ -22,7 +22,8 @@
 
 enum origin { ORIGIN_TASK, ORIGIN_EVENT, ORIGIN_RECORD, ORIGIN_METADATA };
 
-enum item_kind { ITEM_TASK, ITEM_SKIP, ITEM_FAILURE, ITEM_IMAGES };
+/* ITEM_WARN: a warning about a task that is kept (a field of it left out) */
+enum item_kind { ITEM_TASK, ITEM_SKIP, ITEM_FAILURE, ITEM_IMAGES, ITEM_WARN };
 
 struct item {
 	enum item_kind kind;
@@ -85,9 +86,14 @@ void input_json_fail(struct pctx *c, const json_error_t *e, long line_base);
 
 /* ---- field readers (input_fields.c) ---- */
 
-/* Field problems are collected as "FIELD: what" so the caller can name the task first. */
+/* Field problems are collected as "FIELD: what" so the caller can name the task first.
+ * msg: the problem that refuses the task; dropped[]: problems with a time field that was
+ * left out (TS_NONE) while the task is kept, each to be warned about. */
+#define WHY_MAX_DROPPED 12
 struct why {
 	char msg[320];
+	unsigned ndropped;
+	char dropped[WHY_MAX_DROPPED][200];
 };
 
 int input_why_set(struct why *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
