@@ -12,7 +12,7 @@
 
 #define FX(name) FIXTURE_DIR "/input/" name
 
-static char *warnings[64];
+static char *warnings[128];
 static size_t nwarnings;
 
 static void
@@ -626,4 +626,106 @@ Test(input, image_pushed_before_1970_is_unknown)
 	cr_assert_not_null(b);
 	cr_expect_eq(a->pushed_ms, TS_NONE);
 	cr_expect_eq(b->pushed_ms, 1714557600000LL);
+}
+
+/* issue 10 item 10: a member named twice in one object is warned about with the file,
+ * line, task and member (jansson keeps the last value, silently until now) */
+Test(input, duplicate_keys_warned_with_file_and_task)
+{
+	static const char doc[] = "{\"tasks\": [\n"
+	    " {\"taskArn\": \"arn:aws:ecs:us-east-1:1:task/c/a\", \"createdAt\": 1714557600, \"createdAt\": 1714557700},\n"
+	    " {\"containers\": [{\"name\": \"x\"}, {\"name\": \"y\", \"name\": \"z\"}], \"taskArn\": \"arn:aws:ecs:us-east-1:1:task/c/b\"},\n"
+	    " {\"version\": 1, \"version\": 2}\n"
+	    "], \"failures\": [], \"failures\": []}\n";
+
+	cr_assert_eq(input_read_mem_with("doc.json", doc, sizeof doc - 1, &opts, &set, &st, &err), 0,
+	    "%s", err.msg);
+	cr_expect_eq(set.len, 3);
+	cr_expect_eq(find_id("a")->ts[TS_CREATED], 1714557700000LL, "the last value is used");
+	cr_expect_str_eq(find_id("b")->containers[1].name, "z");
+	cr_expect_eq(st.skipped, 0);
+	cr_expect_eq(nwarnings, 4);
+	cr_expect(warning_with("doc.json:2: task arn:aws:ecs:us-east-1:1:task/c/a: duplicate key "
+	    "\"createdAt\": the last value is used", NULL) == 0, "%s", nwarnings ? warnings[0] : "");
+	cr_expect(warning_with("doc.json:3: task arn:aws:ecs:us-east-1:1:task/c/b: duplicate key "
+	    "\"containers[1].name\"", NULL) == 1);
+	cr_expect(warning_with("doc.json:4: duplicate key \"tasks[2].version\"", NULL) == 2);
+	cr_expect(warning_with("doc.json:5: duplicate key \"failures\"", NULL) == 3);
+}
+
+/* the same through every JSON Lines path: taskscan.c and fastjson.c give such lines up
+ * to jansson, which must not keep one value silently; concatenated values; live */
+Test(input, duplicate_keys_in_json_lines_and_live)
+{
+	static const char lines[] =
+	    "{\"taskArn\":\"arn:aws:ecs:us-east-1:1:task/c/l1\",\"createdAt\":1714557600,\"createdAt\":1714557601}\n"
+	    "{\"ecsprof\":\"record/1\",\"fetched_at\":\"2024-05-01T10:00:20.000Z\",\"task\":{\"taskArn\":"
+	    "\"arn:aws:ecs:us-east-1:1:task/c/l2\",\"lastStatus\":\"A\",\"lastStatus\":\"B\"}}\n"
+	    "{\"detail-type\":\"ECS Task State Change\",\"detail\":{\"taskArn\":\"arn:aws:ecs:us-east-1:1:task/c/l3\","
+	    "\"group\":\"service:x\\u0041\",\"group\":\"service:y\"}}\n";
+	static const char concat[] = "{\n \"taskArn\": \"arn:aws:ecs:us-east-1:1:task/c/p1\"\n}\n"
+	    "{\n \"taskArn\": \"arn:aws:ecs:us-east-1:1:task/c/p2\",\n \"cpu\": \"256\",\n \"cpu\": \"512\"\n}\n";
+	static const char live[] = "{\"taskArn\":\"arn:aws:ecs:r:1:task/c/v1\",\"cpu\":\"1\",\"cpu\":\"2\"}";
+
+	cr_assert_eq(input_read_mem_with("l.jsonl", lines, sizeof lines - 1, &opts, &set, &st, &err),
+	    0, "%s", err.msg);
+	cr_expect_eq(set.len, 3);
+	cr_expect_eq(find_id("l1")->ts[TS_CREATED], 1714557601000LL);
+	cr_expect_str_eq(find_id("l2")->last_status, "B");
+	cr_expect_str_eq(find_id("l3")->group, "service:y");
+	cr_expect(warning_with("l.jsonl:1: task arn:aws:ecs:us-east-1:1:task/c/l1: duplicate key \"createdAt\"", NULL) >= 0);
+	cr_expect(warning_with("l.jsonl:2: task arn:aws:ecs:us-east-1:1:task/c/l2: duplicate key \"lastStatus\"", NULL) >= 0);
+	cr_expect(warning_with("l.jsonl:3: task arn:aws:ecs:us-east-1:1:task/c/l3: duplicate key \"group\"", NULL) >= 0);
+	cr_expect_eq(nwarnings, 3);
+
+	cr_assert_eq(input_read_mem_with("p.json", concat, sizeof concat - 1, &opts, &set, &st, &err),
+	    0, "%s", err.msg);
+	cr_expect_str_eq(find_id("p2")->cpu, "512");
+	cr_expect(warning_with("p.json:7: task arn:aws:ecs:us-east-1:1:task/c/p2: duplicate key \"cpu\"", NULL) >= 0,
+	    "%s", warnings[nwarnings - 1]);
+	cr_expect_eq(nwarnings, 4);
+
+	log_set_sink(log_collect, NULL);
+	cr_assert_eq(input_parse_task_json(live, sizeof live - 1, "live", TS_NONE, &set, &err), 0,
+	    "%s", err.msg);
+	cr_expect_str_eq(find_id("v1")->cpu, "2");
+	cr_expect(warning_with("live: task arn:aws:ecs:r:1:task/c/v1: duplicate key \"cpu\": the last value is used", NULL) >= 0);
+}
+
+/* an object of many members (the hash table past 16) and many duplicates (the first 64
+ * said, the rest counted); hostile keys stay one printable line */
+Test(input, duplicate_keys_many)
+{
+	struct buf_like { char *s; size_t n; } b = { xmalloc(1 << 20), 0 };
+	size_t cap = 1 << 20;
+
+	b.n += (size_t)snprintf(b.s + b.n, cap - b.n, "{\"taskArn\":\"arn:aws:ecs:us-east-1:1:task/c/m1\"");
+	for (int i = 0; i < 200; i++)
+		b.n += (size_t)snprintf(b.s + b.n, cap - b.n, ",\"k%d\":%d", i, i);
+	b.n += (size_t)snprintf(b.s + b.n, cap - b.n, ",\"k150\":0,\"k3\":0,\"\\u001b]0;x\\u0007\":1,\"\\u001b]0;x\\u0007\":2}\n");
+	cr_assert_eq(input_read_mem_with("m.json", b.s, b.n, &opts, &set, &st, &err), 0, "%s", err.msg);
+	cr_expect_eq(nwarnings, 3);
+	cr_expect(warning_with("task/c/m1: duplicate key \"k150\"", NULL) == 0);
+	cr_expect(warning_with("task/c/m1: duplicate key \"k3\"", NULL) == 1);
+	cr_expect(warning_with("duplicate key \"\\u001b]0;x\\u0007\"", NULL) == 2, "%s", warnings[2]);
+	for (size_t i = 0; i < nwarnings; i++)
+		for (const char *p = warnings[i]; *p; p++)
+			cr_assert(*p >= 0x20 && *p < 0x7f, "%s", warnings[i]);
+
+	b.n = (size_t)snprintf(b.s, cap, "{\"tasks\":[");
+	for (int i = 0; i < 100; i++)
+		b.n += (size_t)snprintf(b.s + b.n, cap - b.n, "%s{\"taskArn\":\"arn:aws:ecs:us-east-1:1:task/c/d%d\",\"cpu\":\"1\",\"cpu\":\"2\"}",
+		    i ? "," : "", i);
+	b.n += (size_t)snprintf(b.s + b.n, cap - b.n, "]}");
+	task_set_cleanup(&set);
+	task_set_init(&set);
+	for (size_t i = 0; i < nwarnings; i++)
+		free(warnings[i]);
+	nwarnings = 0;
+	cr_assert_eq(input_read_mem_with("d.json", b.s, b.n, &opts, &set, &st, &err), 0, "%s", err.msg);
+	cr_expect_eq(set.len, 100);
+	cr_expect_eq(nwarnings, 65);
+	cr_expect(warning_with("task/c/d63: duplicate key \"cpu\"", NULL) == 63);
+	cr_expect(warning_with("d.json:1: 36 more duplicate keys not listed", NULL) == 64, "%s", warnings[64]);
+	free(b.s);
 }

@@ -540,7 +540,8 @@ whole_line(struct jsonscan *sc, struct task *t, enum origin *origin)
 int
 taskscan_line(const char *line, size_t len, char *buf, struct task *t, enum origin *origin)
 {
-	struct jsonscan sc = { line, line + len, buf, 0 };
+	struct jsonscan_dup dup;   /* only the counts of open objects are set */
+	struct jsonscan sc = { line, line + len, buf, 0, &dup };
 	struct task_strpool *pool = t->pool;
 
 	jsonscan_ws(&sc);
@@ -555,7 +556,8 @@ taskscan_line(const char *line, size_t len, char *buf, struct task *t, enum orig
 int
 taskscan_task(const char *json, size_t len, char *buf, struct task *t)
 {
-	struct jsonscan sc = { json, json + len, buf, 0 };
+	struct jsonscan_dup dup;   /* only the counts of open objects are set */
+	struct jsonscan sc = { json, json + len, buf, 0, &dup };
 	struct task_strpool *pool = t->pool;
 
 	jsonscan_ws(&sc);
