@@ -331,7 +331,7 @@ Test(input, live_task_json)
 	cr_assert_eq(set.len, 2);
 	cr_expect_eq(find_id("live3")->ts[TS_STARTED], TS_NONE);
 	cr_expect_eq(find_id("live3")->ts[TS_CREATED], 1500000000000LL);
-	cr_expect(warning_with("live: task arn:aws:ecs:r:1:task/c/live3: ignored startedAt: "
+	cr_expect(warning_with("DescribeTasks: task arn:aws:ecs:r:1:task/c/live3: ignored startedAt: "
 	    "expected a time", NULL) >= 0);
 }
 
@@ -689,7 +689,7 @@ Test(input, duplicate_keys_in_json_lines_and_live)
 	cr_assert_eq(input_parse_task_json(live, sizeof live - 1, "live", TS_NONE, &set, &err), 0,
 	    "%s", err.msg);
 	cr_expect_str_eq(find_id("v1")->cpu, "2");
-	cr_expect(warning_with("live: task arn:aws:ecs:r:1:task/c/v1: duplicate key \"cpu\": the last value is used", NULL) >= 0);
+	cr_expect(warning_with("DescribeTasks: task arn:aws:ecs:r:1:task/c/v1: duplicate key \"cpu\": the last value is used", NULL) >= 0);
 }
 
 /* an object of many members (the hash table past 16) and many duplicates (the first 64

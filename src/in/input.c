@@ -500,6 +500,14 @@ input_blank(const char *s, size_t n)
 
 /* ---- members named twice ------------------------------------------------------------ */
 
+/* how a warning about a task of a live answer begins (live.c says "DescribeTasks:
+ * skipped ..." for the tasks it leaves out) */
+static const char *
+live_name(const char *source)
+{
+	return strcmp(source, "live") == 0 ? "DescribeTasks" : source;
+}
+
 struct dup_ctx {
 	struct pctx *c;        /* warnings as items; NULL: through log_warn, with source */
 	const char *source;
@@ -519,7 +527,7 @@ dup_warn(void *arg, long line, const char *arn, const char *path)
 		a[strlen(a) - 1] = '\0';   /* ARNs read better bare */
 	}
 	if (d->c == NULL) {
-		log_warn("%s: %s%s%sduplicate key %s: the last value is used", d->source,
+		log_warn("%s: %s%s%sduplicate key %s: the last value is used", live_name(d->source),
 		    a[0] ? "task " : "", a[0] ? a + 1 : "", a[0] ? ": " : "", k);
 		return;
 	}
@@ -540,7 +548,7 @@ dup_scan(struct dup_ctx *d, const char *p, size_t n)
 		    "each is used)", found - said);
 	} else if (found > said) {
 		log_warn("%s: %zu more duplicate keys not listed (the last value of each is used)",
-		    d->source, found - said);
+		    live_name(d->source), found - said);
 	}
 	if (d->c != NULL)
 		d->c->line = line;
@@ -771,7 +779,7 @@ input_parse_task_json_dom(const char *json, size_t len, const char *source,
 	if (w.ndropped > 0) {
 		task_label(root, "", label, sizeof label);
 		for (unsigned i = 0; i < w.ndropped; i++)
-			log_warn("%s: %s: ignored %s", source, label, w.dropped[i]);
+			log_warn("%s: %s: ignored %s", live_name(source), label, w.dropped[i]);
 	}
 	json_decref(root);
 	t.source = xstrdup(source);
