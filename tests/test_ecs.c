@@ -12,6 +12,7 @@
 #include "ecsprof/log.h"
 #include "ecsprof/timeutil.h"
 #include "ecsprof/xalloc.h"
+#include "src/aws/ecs_int.h"
 
 /* ---- the in-memory ECS ------------------------------------------------------------------ */
 
@@ -812,4 +813,18 @@ Test(ecs, an_immediate_failure_is_reported_as_itself)
 	}
 	cr_expect_eq(F.requests, 0);
 	ecs_client_free(c);
+}
+
+/* issue 10 item 10: timeutil reads any year; a service's or deployment's time before 1970
+ * is no ECS time (epoch seconds refuse it too) */
+Test(ecs, json_time_before_1970_is_none)
+{
+	json_t *o = json_pack("{s:s, s:s, s:f, s:f}", "a", "1969-12-31T23:59:59Z", "b",
+	    "1970-01-01T00:00:01Z", "c", -1.0, "d", 1.5e9);
+
+	cr_expect_eq(ecs_json_time(o, "a"), TS_NONE);
+	cr_expect_eq(ecs_json_time(o, "b"), 1000);
+	cr_expect_eq(ecs_json_time(o, "c"), TS_NONE);
+	cr_expect_eq(ecs_json_time(o, "d"), 1500000000000LL);
+	json_decref(o);
 }

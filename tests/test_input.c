@@ -5,13 +5,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ecsprof/image.h"
 #include "ecsprof/input.h"
 #include "ecsprof/log.h"
 #include "ecsprof/xalloc.h"
 
 #define FX(name) FIXTURE_DIR "/input/" name
 
-static char *warnings[64];
+static char *warnings[128];
 static size_t nwarnings;
 
 static void
@@ -20,6 +21,14 @@ collect(void *ctx, const char *line)
 	(void)ctx;
 	if (nwarnings < sizeof warnings / sizeof warnings[0])
 		warnings[nwarnings++] = xstrdup(line);
+}
+
+/* log.c's warnings (input_parse_task_json has no sink of its own) into the same list */
+static void
+log_collect(enum log_level level, const char *line, void *ctx)
+{
+	if (level == LOG_WARN)
+		collect(ctx, line);
 }
 
 static struct task_set set;
@@ -308,10 +317,22 @@ Test(input, live_task_json)
 	cr_expect_eq(set.tasks[0].fetched_at_ms, 1714557600000LL);
 	cr_expect_eq(set.tasks[0].ts[TS_CREATED], 1557134011644LL);
 
-	const char bad[] = "{\"taskArn\":\"arn:aws:ecs:r:1:task/c/live2\",\"startedAt\":\"now\"}";
+	const char bad[] = "{\"taskArn\":\"arn:aws:ecs:r:1:task/c/live2\",\"version\":\"now\"}";
 	cr_expect_eq(input_parse_task_json(bad, sizeof bad - 1, "live", TS_NONE, &set, &err), -1);
-	cr_expect(strstr(err.msg, "live2") && strstr(err.msg, "startedAt"), "%s", err.msg);
+	cr_expect(strstr(err.msg, "live2") && strstr(err.msg, "version"), "%s", err.msg);
 	cr_expect_eq(set.len, 1);
+
+	/* a bad time is left out with a warning; the task is kept */
+	const char odd[] = "{\"taskArn\":\"arn:aws:ecs:r:1:task/c/live3\",\"createdAt\":1.5e9,"
+		"\"startedAt\":\"now\"}";
+	log_set_sink(log_collect, NULL);
+	cr_expect_eq(input_parse_task_json(odd, sizeof odd - 1, "live", TS_NONE, &set, &err), 0,
+	    "%s", err.msg);
+	cr_assert_eq(set.len, 2);
+	cr_expect_eq(find_id("live3")->ts[TS_STARTED], TS_NONE);
+	cr_expect_eq(find_id("live3")->ts[TS_CREATED], 1500000000000LL);
+	cr_expect(warning_with("DescribeTasks: task arn:aws:ecs:r:1:task/c/live3: ignored startedAt: "
+	    "expected a time", NULL) >= 0);
 }
 
 Test(input, peek_keys)
@@ -366,22 +387,27 @@ Test(input, tasks_not_an_array)
 	    err.msg);
 }
 
+/* a bad time drops that field, with a warning naming the task and the field; the task is
+ * kept (issue 10 items 3 and 10: one odd timestamp cost the whole task) */
 Test(input, bad_tasks_skipped_with_warnings)
 {
 	cr_assert_eq(read_fx(FX("bad_timestamp.json")), 0, "%s", err.msg);
-	cr_expect_eq(set.len, 2);
+	cr_expect_eq(set.len, 5);
 	find_id("t1");
 	cr_expect_eq(find_id("t7")->ts[TS_STARTED], 1714557605250LL); /* a numeric string */
-	cr_expect_eq(st.skipped, 5);
+	cr_expect_eq(find_id("t2")->ts[TS_CREATED], TS_NONE);
+	cr_expect_eq(find_id("t6")->ts[TS_STARTED], TS_NONE);
+	cr_expect_eq(st.skipped, 2);
 	cr_expect_eq(nwarnings, 5);
-	cr_expect(warning_with("task/prod/t2", "createdAt: expected a time") >= 0);
+	cr_expect(warning_with("task/prod/t2", ": ignored createdAt: expected a time") >= 0);
 	cr_expect(warning_with("\"yesterday\"", NULL) >= 0);
-	cr_expect(warning_with("tasks[2]", "pullStartedAt") >= 0);
+	cr_expect(warning_with("tasks[2]: ignored pullStartedAt", NULL) >= 0);
+	cr_expect(warning_with("task/prod/t4", "skipped") >= 0);
 	cr_expect(warning_with("task/prod/t4", "version: expected a whole number") >= 0);
 	cr_expect(warning_with("task/prod/t5", "containers[1].name: expected a string") >= 0);
-	cr_expect(warning_with("task/prod/t6", "startedAt") >= 0); /* ms given as seconds */
-	cr_expect(strncmp(warnings[0], FX("bad_timestamp.json") ": skipped", strlen(FX(
-	    "bad_timestamp.json") ": skipped")) == 0, "%s", warnings[0]);
+	cr_expect(warning_with("task/prod/t6", "ignored startedAt") >= 0); /* ms given as seconds */
+	cr_expect(strncmp(warnings[0], FX("bad_timestamp.json") ": task ", strlen(FX(
+	    "bad_timestamp.json") ": task ")) == 0, "%s", warnings[0]);
 }
 
 Test(input, only_bad_task_is_an_error)
@@ -389,7 +415,7 @@ Test(input, only_bad_task_is_an_error)
 	cr_assert_eq(read_fx(FX("bad_only_task.json")), -1);
 	cr_expect(strstr(err.msg, "no usable task") != NULL, "%s", err.msg);
 	cr_expect_eq(nwarnings, 1);
-	cr_expect(warning_with("startedAt", "\"soon\"") >= 0);
+	cr_expect(warning_with("version", "\"soon\"") >= 0);
 }
 
 Test(input, unknown_shapes_are_errors)
@@ -495,15 +521,6 @@ Test(input, line_too_long)
 	free(s);
 }
 
-/* log.c's sink: what reached log_warn */
-static void
-log_collect(enum log_level level, const char *line, void *ctx)
-{
-	(void)ctx;
-	if (level == LOG_WARN)
-		collect(NULL, line);
-}
-
 Test(input, warnings_default_to_log_c)
 {
 	log_set_sink(log_collect, NULL);
@@ -526,4 +543,189 @@ Test(input, options_are_per_call)
 	cr_expect_eq(nwarnings, 2);
 	cr_expect(warning_with("one: empty input", NULL) == 0);
 	cr_expect(warning_with("two: empty input", NULL) == 1);
+}
+
+/* issue 10 item 10: hex strings and ISO times before 1970 are no timestamps (strtod read
+ * "0x6631f8a0" as 1714551968 s; "1969-12-31T23:59:59Z" became -1000 ms). timeutil still
+ * parses such years (test_numfmt round-trips 1900); the readers refuse them, and drop the
+ * field, not the task. */
+static void
+check_hex_1969(void)
+{
+	cr_expect_eq(set.len, 5);
+	cr_expect_eq(find_id("t1")->ts[TS_CREATED], 1714557600000LL);
+	cr_expect_eq(find_id("t2")->ts[TS_CREATED], TS_NONE);
+	cr_expect_eq(find_id("t3")->ts[TS_CREATED], TS_NONE);
+	cr_expect_eq(find_id("t4")->ts[TS_STARTED], TS_NONE);
+	cr_expect_eq(find_id("t5")->ts[TS_STARTED], 1714557600000LL); /* decimal exponent */
+	cr_expect_eq(st.skipped, 0);
+	cr_expect_eq(nwarnings, 3);
+	cr_expect(warning_with("task/prod/t2", "ignored createdAt: expected a time") >= 0);
+	cr_expect(warning_with("\"0x6631f8a0\"", NULL) >= 0);
+	cr_expect(warning_with("task/prod/t3",
+	    "ignored createdAt: \"1969-12-31T23:59:59Z\" is before 1970, not an ECS time") >= 0);
+	cr_expect(warning_with("task/prod/t4", "ignored startedAt: \"1970-01-01T05:00:00+06:00\" is before 1970") >= 0);
+}
+
+Test(input, hex_and_pre_1970_times_refused)
+{
+	cr_assert_eq(read_fx(FX("bad_timestamp_hex_1969.json")), 0, "%s", err.msg);
+	check_hex_1969();
+}
+
+/* the same tasks as JSON Lines go through taskscan.c first: it must not take 1969 */
+Test(input, hex_and_pre_1970_times_refused_in_json_lines)
+{
+	static const char lines[] =
+	    "{\"taskArn\": \"arn:aws:ecs:us-east-1:111122223333:task/prod/t1\", \"version\": 2, \"createdAt\": 1714557600}\n"
+	    "{\"taskArn\": \"arn:aws:ecs:us-east-1:111122223333:task/prod/t2\", \"version\": 2, \"createdAt\": \"0x6631f8a0\"}\n"
+	    "{\"taskArn\": \"arn:aws:ecs:us-east-1:111122223333:task/prod/t3\", \"version\": 2, \"createdAt\": \"1969-12-31T23:59:59Z\"}\n"
+	    "{\"taskArn\": \"arn:aws:ecs:us-east-1:111122223333:task/prod/t4\", \"version\": 2, \"startedAt\": \"1970-01-01T05:00:00+06:00\"}\n"
+	    "{\"taskArn\": \"arn:aws:ecs:us-east-1:111122223333:task/prod/t5\", \"version\": 1, \"startedAt\": \"1.7145576e9\"}\n";
+
+	cr_assert_eq(input_read_mem_with("mem", lines, sizeof lines - 1, &opts, &set, &st, &err), 0,
+	    "%s", err.msg);
+	check_hex_1969();
+	cr_expect(warning_with("mem:3: task ", "task/prod/t3") >= 0);
+}
+
+/* a recording's healthy_at before 1970 is no observation (input_serving.c, taskscan.c) */
+Test(input, healthy_at_before_1970_is_not_observed)
+{
+	static const char lines[] =
+	    "{\"ecsprof\":\"record/1\",\"fetched_at\":\"2024-05-01T10:00:20.000Z\","
+	    "\"healthy_at\":\"1969-12-31T00:00:00Z\",\"task\":{\"taskArn\":"
+	    "\"arn:aws:ecs:us-east-1:111122223333:task/prod/h1\",\"version\":3,"
+	    "\"createdAt\":1714557600}}\n"
+	    "{\"ecsprof\":\"record/1\",\"fetched_at\":\"2024-05-01T10:00:20.000Z\","
+	    "\"healthy_at\":\"2024-05-01T10:00:10Z\",\"task\":{\"taskArn\":"
+	    "\"arn:aws:ecs:us-east-1:111122223333:task/prod/h2\",\"version\":3,"
+	    "\"createdAt\":1714557600}}\n";
+
+	cr_assert_eq(input_read_mem_with("mem", lines, sizeof lines - 1, &opts, &set, &st, &err), 0,
+	    "%s", err.msg);
+	cr_expect_eq(find_id("h1")->ts[TS_HEALTHY], TS_NONE);
+	cr_expect_not(find_id("h1")->healthy_observed);
+	cr_expect_eq(find_id("h2")->ts[TS_HEALTHY], 1714557610000LL);
+}
+
+/* issue 10 item 10: saved aws ecr describe-images with imagePushedAt before 1970 (image_parse.c) */
+Test(input, image_pushed_before_1970_is_unknown)
+{
+	static const char doc[] = "{\"imageDetails\":["
+	    "{\"repositoryName\":\"web\",\"imageDigest\":\"sha256:aaaa\",\"imagePushedAt\":\"1969-07-20T20:17:40Z\"},"
+	    "{\"repositoryName\":\"web\",\"imageDigest\":\"sha256:bbbb\",\"imagePushedAt\":\"2024-05-01T10:00:00Z\"}]}";
+	const struct image_facts *a, *b;
+
+	cr_assert_eq(input_read_mem_with("ecr.json", doc, sizeof doc - 1, &opts, &set, &st, &err), 0,
+	    "%s", err.msg);
+	cr_assert_not_null(set.images);
+	a = image_set_find(set.images, "sha256:aaaa", "");
+	b = image_set_find(set.images, "sha256:bbbb", "");
+	cr_assert_not_null(a);
+	cr_assert_not_null(b);
+	cr_expect_eq(a->pushed_ms, TS_NONE);
+	cr_expect_eq(b->pushed_ms, 1714557600000LL);
+}
+
+/* issue 10 item 10: a member named twice in one object is warned about with the file,
+ * line, task and member (jansson keeps the last value, silently until now) */
+Test(input, duplicate_keys_warned_with_file_and_task)
+{
+	static const char doc[] = "{\"tasks\": [\n"
+	    " {\"taskArn\": \"arn:aws:ecs:us-east-1:1:task/c/a\", \"createdAt\": 1714557600, \"createdAt\": 1714557700},\n"
+	    " {\"containers\": [{\"name\": \"x\"}, {\"name\": \"y\", \"name\": \"z\"}], \"taskArn\": \"arn:aws:ecs:us-east-1:1:task/c/b\"},\n"
+	    " {\"version\": 1, \"version\": 2}\n"
+	    "], \"failures\": [], \"failures\": []}\n";
+
+	cr_assert_eq(input_read_mem_with("doc.json", doc, sizeof doc - 1, &opts, &set, &st, &err), 0,
+	    "%s", err.msg);
+	cr_expect_eq(set.len, 3);
+	cr_expect_eq(find_id("a")->ts[TS_CREATED], 1714557700000LL, "the last value is used");
+	cr_expect_str_eq(find_id("b")->containers[1].name, "z");
+	cr_expect_eq(st.skipped, 0);
+	cr_expect_eq(nwarnings, 4);
+	cr_expect(warning_with("doc.json:2: task arn:aws:ecs:us-east-1:1:task/c/a: duplicate key "
+	    "\"createdAt\": the last value is used", NULL) == 0, "%s", nwarnings ? warnings[0] : "");
+	cr_expect(warning_with("doc.json:3: task arn:aws:ecs:us-east-1:1:task/c/b: duplicate key "
+	    "\"containers[1].name\"", NULL) == 1);
+	cr_expect(warning_with("doc.json:4: duplicate key \"tasks[2].version\"", NULL) == 2);
+	cr_expect(warning_with("doc.json:5: duplicate key \"failures\"", NULL) == 3);
+}
+
+/* the same through every JSON Lines path: taskscan.c and fastjson.c give such lines up
+ * to jansson, which must not keep one value silently; concatenated values; live */
+Test(input, duplicate_keys_in_json_lines_and_live)
+{
+	static const char lines[] =
+	    "{\"taskArn\":\"arn:aws:ecs:us-east-1:1:task/c/l1\",\"createdAt\":1714557600,\"createdAt\":1714557601}\n"
+	    "{\"ecsprof\":\"record/1\",\"fetched_at\":\"2024-05-01T10:00:20.000Z\",\"task\":{\"taskArn\":"
+	    "\"arn:aws:ecs:us-east-1:1:task/c/l2\",\"lastStatus\":\"A\",\"lastStatus\":\"B\"}}\n"
+	    "{\"detail-type\":\"ECS Task State Change\",\"detail\":{\"taskArn\":\"arn:aws:ecs:us-east-1:1:task/c/l3\","
+	    "\"group\":\"service:x\\u0041\",\"group\":\"service:y\"}}\n";
+	static const char concat[] = "{\n \"taskArn\": \"arn:aws:ecs:us-east-1:1:task/c/p1\"\n}\n"
+	    "{\n \"taskArn\": \"arn:aws:ecs:us-east-1:1:task/c/p2\",\n \"cpu\": \"256\",\n \"cpu\": \"512\"\n}\n";
+	static const char live[] = "{\"taskArn\":\"arn:aws:ecs:r:1:task/c/v1\",\"cpu\":\"1\",\"cpu\":\"2\"}";
+
+	cr_assert_eq(input_read_mem_with("l.jsonl", lines, sizeof lines - 1, &opts, &set, &st, &err),
+	    0, "%s", err.msg);
+	cr_expect_eq(set.len, 3);
+	cr_expect_eq(find_id("l1")->ts[TS_CREATED], 1714557601000LL);
+	cr_expect_str_eq(find_id("l2")->last_status, "B");
+	cr_expect_str_eq(find_id("l3")->group, "service:y");
+	cr_expect(warning_with("l.jsonl:1: task arn:aws:ecs:us-east-1:1:task/c/l1: duplicate key \"createdAt\"", NULL) >= 0);
+	cr_expect(warning_with("l.jsonl:2: task arn:aws:ecs:us-east-1:1:task/c/l2: duplicate key \"lastStatus\"", NULL) >= 0);
+	cr_expect(warning_with("l.jsonl:3: task arn:aws:ecs:us-east-1:1:task/c/l3: duplicate key \"group\"", NULL) >= 0);
+	cr_expect_eq(nwarnings, 3);
+
+	cr_assert_eq(input_read_mem_with("p.json", concat, sizeof concat - 1, &opts, &set, &st, &err),
+	    0, "%s", err.msg);
+	cr_expect_str_eq(find_id("p2")->cpu, "512");
+	cr_expect(warning_with("p.json:7: task arn:aws:ecs:us-east-1:1:task/c/p2: duplicate key \"cpu\"", NULL) >= 0,
+	    "%s", warnings[nwarnings - 1]);
+	cr_expect_eq(nwarnings, 4);
+
+	log_set_sink(log_collect, NULL);
+	cr_assert_eq(input_parse_task_json(live, sizeof live - 1, "live", TS_NONE, &set, &err), 0,
+	    "%s", err.msg);
+	cr_expect_str_eq(find_id("v1")->cpu, "2");
+	cr_expect(warning_with("DescribeTasks: task arn:aws:ecs:r:1:task/c/v1: duplicate key \"cpu\": the last value is used", NULL) >= 0);
+}
+
+/* an object of many members (the hash table past 16) and many duplicates (the first 64
+ * said, the rest counted); hostile keys stay one printable line */
+Test(input, duplicate_keys_many)
+{
+	struct buf_like { char *s; size_t n; } b = { xmalloc(1 << 20), 0 };
+	size_t cap = 1 << 20;
+
+	b.n += (size_t)snprintf(b.s + b.n, cap - b.n, "{\"taskArn\":\"arn:aws:ecs:us-east-1:1:task/c/m1\"");
+	for (int i = 0; i < 200; i++)
+		b.n += (size_t)snprintf(b.s + b.n, cap - b.n, ",\"k%d\":%d", i, i);
+	b.n += (size_t)snprintf(b.s + b.n, cap - b.n, ",\"k150\":0,\"k3\":0,\"\\u001b]0;x\\u0007\":1,\"\\u001b]0;x\\u0007\":2}\n");
+	cr_assert_eq(input_read_mem_with("m.json", b.s, b.n, &opts, &set, &st, &err), 0, "%s", err.msg);
+	cr_expect_eq(nwarnings, 3);
+	cr_expect(warning_with("task/c/m1: duplicate key \"k150\"", NULL) == 0);
+	cr_expect(warning_with("task/c/m1: duplicate key \"k3\"", NULL) == 1);
+	cr_expect(warning_with("duplicate key \"\\u001b]0;x\\u0007\"", NULL) == 2, "%s", warnings[2]);
+	for (size_t i = 0; i < nwarnings; i++)
+		for (const char *p = warnings[i]; *p; p++)
+			cr_assert(*p >= 0x20 && *p < 0x7f, "%s", warnings[i]);
+
+	b.n = (size_t)snprintf(b.s, cap, "{\"tasks\":[");
+	for (int i = 0; i < 100; i++)
+		b.n += (size_t)snprintf(b.s + b.n, cap - b.n, "%s{\"taskArn\":\"arn:aws:ecs:us-east-1:1:task/c/d%d\",\"cpu\":\"1\",\"cpu\":\"2\"}",
+		    i ? "," : "", i);
+	b.n += (size_t)snprintf(b.s + b.n, cap - b.n, "]}");
+	task_set_cleanup(&set);
+	task_set_init(&set);
+	for (size_t i = 0; i < nwarnings; i++)
+		free(warnings[i]);
+	nwarnings = 0;
+	cr_assert_eq(input_read_mem_with("d.json", b.s, b.n, &opts, &set, &st, &err), 0, "%s", err.msg);
+	cr_expect_eq(set.len, 100);
+	cr_expect_eq(nwarnings, 65);
+	cr_expect(warning_with("task/c/d63: duplicate key \"cpu\"", NULL) == 63);
+	cr_expect(warning_with("d.json:1: 36 more duplicate keys not listed", NULL) == 64, "%s", warnings[64]);
+	free(b.s);
 }

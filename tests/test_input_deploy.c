@@ -112,3 +112,22 @@ Test(input_deploy, read_file_reads_the_whole_file)
 	cr_expect_neq(strstr(err.msg, "nope.json: cannot open"), NULL, "%s", err.msg);
 	deploy_set_cleanup(&s);
 }
+
+/* issue 10 item 10: an event "created" before 1970 has no ECS time: left out as one
+ * without a time (timeutil itself reads 1969) */
+Test(input_deploy, event_before_1970_has_no_time)
+{
+	const char *text = DEP "{\"ecsprof\":\"1\",\"service\":\"web\",\"event\":{\"id\":\"e3\","
+	    "\"createdAt\":\"1969-12-31T23:00:00Z\",\"message\":\"(service web) has started 3 tasks.\"}}\n" EV;
+	struct deploy_set s;
+	struct err err = { 0 };
+
+	deploy_set_init(&s);
+	cr_assert_eq(input_deploy_read_mem("rec.jsonl", text, strlen(text), &s, &err), 0, "%s",
+		     err.msg);
+	cr_expect_eq(s.nev, 1, "the event of 1969 is left out");
+	cr_expect_eq(nwarned, 1);
+	cr_expect_neq(strstr(warned, "rec.jsonl:2: 1 deployment or service event without an id, "
+	    "a time or a message left out"), NULL, "%s", warned);
+	deploy_set_cleanup(&s);
+}

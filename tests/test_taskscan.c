@@ -374,3 +374,27 @@ Test(taskscan, live_task_json_agrees_with_jansson)
 	}
 	free(line);
 }
+
+/* issue 10 item 10: a key twice anywhere in a line (known to taskscan or not, read or
+ * skipped) gives the line to jansson, so that the reader warns about it; the same line
+ * without the repeat is taken */
+Test(taskscan, duplicate_keys_give_the_line_up)
+{
+	static const char *dups[] = {
+		"{\"detail-type\":\"ECS Task State Change\",\"source\":\"a\",\"source\":\"b\","
+		"\"detail\":{\"taskArn\":\"arn:aws:ecs:us-east-1:1:task/c/x\"}}",
+		"{\"detail-type\":\"ECS Task State Change\",\"detail\":{\"taskArn\":"
+		"\"arn:aws:ecs:us-east-1:1:task/c/x\",\"overrides\":{\"a\":1,\"a\":2}}}",
+		"{\"detail-type\":\"ECS Task State Change\",\"detail\":{\"taskArn\":"
+		"\"arn:aws:ecs:us-east-1:1:task/c/x\",\"enableExecuteCommand\":true,"
+		"\"enableExecuteCommand\":false}}",
+		"{\"detail-type\":\"ECS Task State Change\",\"detail\":{\"taskArn\":"
+		"\"arn:aws:ecs:us-east-1:1:task/c/x\",\"containers\":[{\"name\":\"a\",\"cpu\":\"1\",\"cpu\":\"2\"}]}}",
+	};
+	static const char ok[] = "{\"detail-type\":\"ECS Task State Change\",\"source\":\"a\","
+		"\"detail\":{\"taskArn\":\"arn:aws:ecs:us-east-1:1:task/c/x\",\"overrides\":{\"a\":1,"
+		"\"b\":{\"a\":1}},\"containers\":[{\"name\":\"a\",\"cpu\":\"1\"},{\"name\":\"b\",\"cpu\":\"1\"}]}}";
+	for (size_t i = 0; i < sizeof dups / sizeof dups[0]; i++)
+		cr_expect_eq(check("dup", dups[i], strlen(dups[i])), 0, "taken: %s", dups[i]);
+	cr_expect_eq(check("no dup", ok, sizeof ok - 1), 1);
+}

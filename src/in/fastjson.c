@@ -156,7 +156,7 @@ fastjson_object(struct fastjson *f)
 	}
 	for (;;) {
 		const char *key;
-		size_t len;
+		size_t len, n;
 		json_t *v;
 
 		if (!fastjson_at(f, '"'))
@@ -169,8 +169,11 @@ fastjson_object(struct fastjson *f)
 			goto fail;
 		f->p++;
 		fastjson_ws(f);
+		n = json_object_size(o);
 		if ((v = fastjson_value(f)) == NULL || json_object_setn_new_nocheck(o, key, len, v) != 0)
 			goto fail;
+		if (json_object_size(o) == n)
+			goto fail;   /* a key twice: json_loadb() and the reader warn about it */
 		fastjson_ws(f);
 		if (fastjson_at(f, '}')) {
 			f->p++;

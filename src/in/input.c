@@ -164,6 +164,19 @@ task_label(const json_t *o, const char *where, char *out, size_t size)
 	}
 }
 
+/* The time fields input_parse_task() left out of a task it kept, one warning each. */
+static void
+warn_dropped(struct pctx *c, const json_t *o, const char *where, const struct why *w)
+{
+	char label[260];
+
+	if (w->ndropped == 0)
+		return;
+	task_label(o, where, label, sizeof label);
+	for (unsigned i = 0; i < w->ndropped; i++)
+		emit_warn(c, ITEM_WARN, "%s: ignored %s", label, w->dropped[i]);
+}
+
 static void
 one_task(struct pctx *c, const json_t *o, const char *where, enum origin origin,
     int64_t fetched_at_ms, const json_t *record)
@@ -182,6 +195,7 @@ one_task(struct pctx *c, const json_t *o, const char *where, enum origin origin,
 		task_cleanup(&t);
 		return;
 	}
+	warn_dropped(c, o, where, &w);
 	t.fetched_at_ms = fetched_at_ms;
 	if (record != NULL)
 		input_serving_record(record, &t);
@@ -298,6 +312,7 @@ one_metadata(struct pctx *c, const json_t *o, const char *where)
 		task_cleanup(&t);
 		return;
 	}
+	warn_dropped(c, o, where, &w);
 	emit_task(c, &t, ORIGIN_METADATA);
 }
 
@@ -483,6 +498,76 @@ input_blank(const char *s, size_t n)
 }
 
 
+/* ---- members named twice ------------------------------------------------------------ */
+
+/* how a warning about a task of a live answer begins (live.c says "DescribeTasks:
+ * skipped ..." for the tasks it leaves out) */
+static const char *
+live_name(const char *source)
+{
+	return strcmp(source, "live") == 0 ? "DescribeTasks" : source;
+}
+
+struct dup_ctx {
+	struct pctx *c;        /* warnings as items; NULL: through log_warn, with source */
+	const char *source;
+	long base;             /* the text's first line in the file; 0: a whole document */
+};
+
+static void
+dup_warn(void *arg, long line, const char *arn, const char *path)
+{
+	struct dup_ctx *d = arg;
+	char a[INPUT_DUP_PATH + 8], k[INPUT_DUP_PATH + 8];
+
+	input_quote(k, sizeof k, path, strlen(path));
+	a[0] = '\0';
+	if (arn[0] != '\0') {
+		input_quote(a, sizeof a, arn, strlen(arn));
+		a[strlen(a) - 1] = '\0';   /* ARNs read better bare */
+	}
+	if (d->c == NULL) {
+		log_warn("%s: %s%s%sduplicate key %s: the last value is used", live_name(d->source),
+		    a[0] ? "task " : "", a[0] ? a + 1 : "", a[0] ? ": " : "", k);
+		return;
+	}
+	d->c->line = d->base > 0 ? d->base + line - 1 : line;
+	emit_warn(d->c, ITEM_WARN, "%s%s%sduplicate key %s: the last value is used",
+	    a[0] ? "task " : "", a[0] ? a + 1 : "", a[0] ? ": " : "", k);
+}
+
+static void
+dup_scan(struct dup_ctx *d, const char *p, size_t n)
+{
+	long line = d->c != NULL ? d->c->line : 0;
+	size_t said, found = input_dup_keys(p, n, dup_warn, d, &said);
+
+	if (found > said && d->c != NULL) {
+		d->c->line = d->base;
+		emit_warn(d->c, ITEM_WARN, "%zu more duplicate keys not listed (the last value of "
+		    "each is used)", found - said);
+	} else if (found > said) {
+		log_warn("%s: %zu more duplicate keys not listed (the last value of each is used)",
+		    live_name(d->source), found - said);
+	}
+	if (d->c != NULL)
+		d->c->line = line;
+}
+
+json_t *
+input_load(struct pctx *c, const char *p, size_t n, size_t flags, long line, json_error_t *e)
+{
+	json_t *root = json_loadb(p, n, flags | JSON_REJECT_DUPLICATES, e);
+	struct dup_ctx d = { c, c->name, line };
+
+	if (root != NULL || json_error_code(e) != json_error_duplicate_key)
+		return root;
+	root = json_loadb(p, n, flags, e);
+	if (root != NULL)
+		dup_scan(&d, p, (flags & JSON_DISABLE_EOF_CHECK) ? (size_t)e->position : n);
+	return root;
+}
+
 /* A task state change event or a recording's task line read by taskscan.c straight into a
  * task: true when it took the line, false when the line is for jansson. */
 static bool
@@ -525,9 +610,9 @@ input_parse_lines(struct pctx *c, const char *data, size_t len, long first_line)
 			size_t skip = input_log_prefix(p, n);   /* CloudWatch Logs export */
 			json_t *root = fastjson_load(p + skip, n - skip, buf);
 
-			if (root == NULL)
-				root = json_loadb(p + skip, n - skip, 0, &e);
 			c->line = line;
+			if (root == NULL)
+				root = input_load(c, p + skip, n - skip, 0, line, &e);
 			if (root == NULL) {
 				if (input_parse_concat(c, p + skip, n - skip, line) == 0) {
 					jarena_line_done();
@@ -559,9 +644,10 @@ void
 input_parse_doc(struct pctx *c, const char *data, size_t len)
 {
 	json_error_t e;
-	json_t *root = json_loadb(data, len, 0, &e);
+	json_t *root;
 
 	c->line = 0;
+	root = input_load(c, data, len, 0, 0, &e);
 	if (root == NULL) {
 		if (input_parse_concat(c, data, len, 1) == 0)
 			return;   /* pretty-printed values one after another */
@@ -600,7 +686,7 @@ input_merge(struct fstate *f, struct pctx *c, struct task_set *set)
 			input_warn(f, it->msg);
 			if (it->kind == ITEM_FAILURE)
 				f->st.failures++;
-			else
+			else if (it->kind == ITEM_SKIP)
 				f->st.skipped++;
 			continue;
 		}
@@ -661,10 +747,17 @@ input_parse_task_json_dom(const char *json, size_t len, const char *source,
     int64_t fetched_at_ms, struct task_set *set, struct err *err)
 {
 	json_error_t e;
-	json_t *root = json_loadb(json, len, 0, &e);
+	json_t *root = json_loadb(json, len, JSON_REJECT_DUPLICATES, &e);
 	struct task t;
 	struct why w;
 	char label[260], text[JSON_ERROR_TEXT_LENGTH + 1];
+
+	if (root == NULL && json_error_code(&e) == json_error_duplicate_key &&
+	    (root = json_loadb(json, len, 0, &e)) != NULL) {
+		struct dup_ctx d = { NULL, source, 0 };
+
+		dup_scan(&d, json, len);
+	}
 
 	if (root == NULL) {
 		snprintf(text, sizeof text, "%s", e.text);
@@ -682,6 +775,11 @@ input_parse_task_json_dom(const char *json, size_t len, const char *source,
 		json_decref(root);
 		task_cleanup(&t);
 		return err_set(err, ERR_PARSE, "%s: %s: %s", source, label, w.msg);
+	}
+	if (w.ndropped > 0) {
+		task_label(root, "", label, sizeof label);
+		for (unsigned i = 0; i < w.ndropped; i++)
+			log_warn("%s: %s: ignored %s", live_name(source), label, w.dropped[i]);
 	}
 	json_decref(root);
 	t.source = xstrdup(source);

@@ -43,7 +43,8 @@ dj_time(const json_t *o, const char *key)
 
 	if (json_is_number(v) && timeutil_epoch_seconds_to_ms(json_number_value(v), &ms) == 0)
 		return ms;
-	if (json_is_string(v) && timeutil_parse_iso8601(json_string_value(v), &ms) == 0)
+	/* timeutil reads any year; an ECS time is not before 1970 (as epoch seconds) */
+	if (json_is_string(v) && timeutil_parse_iso8601(json_string_value(v), &ms) == 0 && ms >= 0)
 		return ms;
 	return TS_NONE;
 }

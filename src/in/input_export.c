@@ -153,7 +153,8 @@ input_parse_concat(struct pctx *c, const char *p, size_t n, long line)
 		}
 		if (pos >= n)
 			break;
-		root = json_loadb(p + pos, n - pos, JSON_DISABLE_EOF_CHECK, &e);
+		c->line = line;
+		root = input_load(c, p + pos, n - pos, JSON_DISABLE_EOF_CHECK, line, &e);
 		if (root == NULL) {
 			if (values == 0)
 				return -1;   /* not values back to back: the caller words the error */

@@ -179,7 +179,9 @@ input_get_int(const json_t *obj, const char *key, bool *has, int64_t *out, struc
 }
 
 /* A timestamp: epoch seconds as a number (the API) or an ISO 8601 string (the AWS CLI,
- * EventBridge, task metadata). A numeric string is read as epoch seconds too. */
+ * EventBridge, task metadata). A numeric string is read as epoch seconds too, decimal
+ * only. An ECS time is at or after 1970-01-01T00:00:00Z: timeutil parses earlier ISO
+ * times (it is general), this reader refuses them, as epoch seconds refuse them. */
 int
 input_get_time(const json_t *obj, const char *key, int64_t *out, struct why *w)
 {
@@ -195,13 +197,24 @@ input_get_time(const json_t *obj, const char *key, int64_t *out, struct why *w)
 		secs = json_real_value(v);
 	} else if (json_is_string(v)) {
 		const char *s = json_string_value(v);
+		size_t n = json_string_length(v);
+		int64_t ms;
 		char *end;
 
-		if (json_string_length(v) < 64 && timeutil_parse_iso8601(s, out) == 0)
+		if (n < 64 && timeutil_parse_iso8601(s, &ms) == 0) {
+			if (ms < 0) {
+				input_describe(v, d, sizeof d);
+				return input_why_set(w, "%s: %s is before 1970, not an ECS time", key, d);
+			}
+			*out = ms;
 			return 0;
+		}
 		errno = 0;
 		secs = strtod(s, &end);
-		if (!(s[0] >= '0' && s[0] <= '9') || end == s || *end != '\0' || errno != 0 || json_string_length(v) >= 64) {
+		/* decimal only: strtod also reads hex ("0x6631f8a0" as 1714551968 s), inf
+		 * and nan; "1.7145576e9" is fine */
+		if (!(s[0] >= '0' && s[0] <= '9') || end == s || *end != '\0' || errno != 0 ||
+		    n >= 64 || strspn(s, "0123456789.eE+-") != n) {
 			input_describe(v, d, sizeof d);
 			return input_why_set(w, "%s: expected a time (ISO 8601 or epoch seconds), got %s",
 			    key, d);
@@ -338,19 +351,41 @@ parse_tags(const json_t *o, struct task *t, struct why *w)
 	return 0;
 }
 
+/* A time field of a task: a bad one is left out (TS_NONE) with its problem in
+ * w->dropped, and the task is kept: one odd timestamp must not cost the rest. */
+static void
+get_task_time(const json_t *o, const char *key, int64_t *ts, struct why *w)
+{
+	int64_t ms = *ts;
+
+	w->msg[0] = '\0';
+	if (input_get_time(o, key, &ms, w) == 0) {
+		*ts = ms;
+		return;
+	}
+	*ts = TS_NONE;
+	if (w->ndropped < WHY_MAX_DROPPED) {
+		size_t n = strnlen(w->msg, sizeof w->dropped[0] - 1);
+
+		memcpy(w->dropped[w->ndropped], w->msg, n);
+		w->dropped[w->ndropped++][n] = '\0';
+	}
+	w->msg[0] = '\0';
+}
+
 /* A DescribeTasks Task (camelCase), wherever it was found. */
 int
 input_parse_task(const json_t *o, struct task *t, struct why *w)
 {
 	w->msg[0] = '\0';
+	w->ndropped = 0;
 	for (size_t f = 0; f < sizeof task_strings / sizeof task_strings[0]; f++)
 		if (get_task_str(t, o, task_strings[f].key, FIELD(t, task_strings[f].off), w) != 0)
 			return -1;
 	if (input_get_int(o, "version", &t->has_version, &t->version, w) != 0)
 		return -1;
 	for (int i = 0; i < TS_COUNT; i++)
-		if (input_get_time(o, ts_defs[i].json_name, &t->ts[i], w) != 0)
-			return -1;
+		get_task_time(o, ts_defs[i].json_name, &t->ts[i], w);
 	if (parse_containers(o, t, w) != 0 || parse_tags(o, t, w) != 0)
 		return -1;
 	input_serving_task(o, t);
@@ -382,6 +417,7 @@ input_parse_metadata(const json_t *o, struct task *t, struct why *w)
 	int rc = -1;
 
 	w->msg[0] = '\0';
+	w->ndropped = 0;
 	if (input_get_str(o, "TaskARN", &t->arn, w) != 0 || input_get_str(o, "Cluster", &t->cluster_arn, w) != 0 ||
 	    input_get_str(o, "Family", &family, w) != 0 ||
 	    input_get_str(o, "ServiceName", &service, w) != 0 ||
@@ -397,9 +433,8 @@ input_parse_metadata(const json_t *o, struct task *t, struct why *w)
 	else if (input_get_str(o, "Revision", &revision, w) != 0)
 		goto out;
 	for (int i = 0; i < TS_COUNT; i++)
-		if (ts_defs[i].meta_name != NULL &&
-		    input_get_time(o, ts_defs[i].meta_name, &t->ts[i], w) != 0)
-			goto out;
+		if (ts_defs[i].meta_name != NULL)
+			get_task_time(o, ts_defs[i].meta_name, &t->ts[i], w);
 	if (t->arn == NULL) {
 		input_why_set(w, "TaskARN: missing");
 		goto out;

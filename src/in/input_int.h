@@ -22,7 +22,8 @@
 
 enum origin { ORIGIN_TASK, ORIGIN_EVENT, ORIGIN_RECORD, ORIGIN_METADATA };
 
-enum item_kind { ITEM_TASK, ITEM_SKIP, ITEM_FAILURE, ITEM_IMAGES };
+/* ITEM_WARN: a warning about a task that is kept (a field of it left out) */
+enum item_kind { ITEM_TASK, ITEM_SKIP, ITEM_FAILURE, ITEM_IMAGES, ITEM_WARN };
 
 struct item {
 	enum item_kind kind;
@@ -83,11 +84,34 @@ int input_dispatch(struct pctx *c, const json_t *root);
 void input_json_fail(struct pctx *c, const json_error_t *e, long line_base);
 
 
+/* ---- members named twice (input_dupkeys.c) ---- */
+
+#define INPUT_DUP_PATH 160   /* a path such as "containers[1].name", cut to fit */
+#define INPUT_DUP_MAX 64     /* warnings kept per text; the rest are counted */
+/* One member named again in its object: the line of the text it is on (from 1), the
+ * raw taskArn/TaskARN of the nearest object around it that has one ("" if none), and its
+ * raw path from that object. Untrusted text: sanitize before printing. */
+typedef void input_dup_fn(void *ctx, long line, const char *arn, const char *path);
+/* Every duplicate member of the first JSON value of valid JSON text p: fn for at most
+ * INPUT_DUP_MAX of them (*said); returns how many there are. */
+size_t input_dup_keys(const char *p, size_t n, input_dup_fn *fn, void *ctx, size_t *said);
+/* json_loadb() with flags, and, when the text names a member twice in one object (which
+ * jansson reads keeping the last value), a warning for each, naming the task and the
+ * member: "FILE:LINE: task ARN: duplicate key \"createdAt\": the last value is used".
+ * line: the text's first line in the file (0: a whole document, counted from 1). */
+json_t *input_load(struct pctx *c, const char *p, size_t n, size_t flags, long line,
+    json_error_t *e);
+
 /* ---- field readers (input_fields.c) ---- */
 
-/* Field problems are collected as "FIELD: what" so the caller can name the task first. */
+/* Field problems are collected as "FIELD: what" so the caller can name the task first.
+ * msg: the problem that refuses the task; dropped[]: problems with a time field that was
+ * left out (TS_NONE) while the task is kept, each to be warned about. */
+#define WHY_MAX_DROPPED 12
 struct why {
 	char msg[320];
+	unsigned ndropped;
+	char dropped[WHY_MAX_DROPPED][200];
 };
 
 int input_why_set(struct why *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

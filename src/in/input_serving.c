@@ -28,8 +28,15 @@ serving_str(struct task *t, char **dst, const json_t *v)
 static bool
 serving_time(const json_t *v, int64_t *out)
 {
-	if (json_is_string(v))
-		return timeutil_parse_iso8601(json_string_value(v), out) == 0;
+	int64_t ms;
+
+	/* timeutil reads any year; an ECS time is not before 1970 (as epoch seconds) */
+	if (json_is_string(v)) {
+		if (timeutil_parse_iso8601(json_string_value(v), &ms) != 0 || ms < 0)
+			return false;
+		*out = ms;
+		return true;
+	}
 	if (json_is_number(v))
 		return timeutil_epoch_seconds_to_ms(json_number_value(v), out) == 0;
 	return false;

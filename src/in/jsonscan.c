@@ -211,6 +211,38 @@ jsonscan_word(struct jsonscan *sc, const char *w, size_t n)
 }
 
 
+/* A member key of the object just opened at sc->depth (first: its first key): -1 when
+ * the object has it already (or more keys, or more depth, than sc->dup tracks). */
+static int
+jsonscan_key_new(struct jsonscan *sc, const struct jsonscan_str *k, bool first)
+{
+	struct jsonscan_dup *d = sc->dup;
+	int lvl = sc->depth - 1;
+	unsigned char b[8] = { 0 };
+	uint64_t pack;
+
+	if (d == NULL)
+		return 0;
+	if (lvl < 0 || lvl >= JSONSCAN_DUP_DEPTH)
+		return -1;
+	if (first)
+		d->n[lvl] = 0;
+	if (d->n[lvl] >= JSONSCAN_DUP_KEYS)
+		return -1;
+	memcpy(b, k->s, k->n < 7 ? k->n : 7);
+	b[7] = (unsigned char)k->n;
+	memcpy(&pack, b, sizeof pack);
+	for (unsigned i = 0; i < d->n[lvl]; i++)
+		if (d->pack[lvl][i] == pack && d->key[lvl][i].n == k->n &&
+		    memcmp(d->key[lvl][i].s, k->s, k->n) == 0)
+			return -1;
+	d->pack[lvl][d->n[lvl]] = pack;
+	d->key[lvl][d->n[lvl]].s = k->s;
+	d->key[lvl][d->n[lvl]].n = k->n;
+	d->n[lvl]++;
+	return 0;
+}
+
 /* the members of an object or the elements of an array, at its opening bracket */
 static int
 jsonscan_skip_container(struct jsonscan *sc, bool object)
@@ -226,11 +258,11 @@ jsonscan_skip_container(struct jsonscan *sc, bool object)
 		sc->depth--;
 		return 0;
 	}
-	do {
+	for (bool first = true;; first = false) {
 		if (object) {
 			struct jsonscan_str k;
 
-			if (jsonscan_string(sc, false, &k) != 0)
+			if (jsonscan_string(sc, false, &k) != 0 || jsonscan_key_new(sc, &k, first) != 0)
 				return -1;
 			jsonscan_ws(sc);
 			if (!jsonscan_at(sc, ':'))
@@ -240,7 +272,9 @@ jsonscan_skip_container(struct jsonscan *sc, bool object)
 		}
 		if (jsonscan_skip(sc) != 0)
 			return -1;
-	} while ((more = jsonscan_next_member(sc, object ? '}' : ']')) == 1);
+		if ((more = jsonscan_next_member(sc, object ? '}' : ']')) != 1)
+			break;
+	}
 	sc->depth--;
 	return more;
 }
@@ -287,7 +321,7 @@ jsonscan_member(struct jsonscan *sc, bool first, struct jsonscan_str *key)
 			sc->depth--;
 		return more;
 	}
-	if (jsonscan_string(sc, false, key) != 0)
+	if (jsonscan_string(sc, false, key) != 0 || jsonscan_key_new(sc, key, first) != 0)
 		return -1;
 	jsonscan_ws(sc);
 	if (!jsonscan_at(sc, ':'))

@@ -13,11 +13,23 @@
 #include <stdint.h>
 
 #define JSONSCAN_DEPTH 64
+/* Keys named twice in one object: jansson keeps the last value silently, the reader
+ * warns, so a scan with dup set gives such a line up (-1) to jansson. Objects up to
+ * this deep, with up to this many members, are checked; others are given up too. */
+#define JSONSCAN_DUP_DEPTH 16
+#define JSONSCAN_DUP_KEYS 64
+
+struct jsonscan_dup {
+	unsigned n[JSONSCAN_DUP_DEPTH];          /* keys of the object open at each depth */
+	uint64_t pack[JSONSCAN_DUP_DEPTH][JSONSCAN_DUP_KEYS];   /* 7 bytes and the length */
+	struct { const char *s; size_t n; } key[JSONSCAN_DUP_DEPTH][JSONSCAN_DUP_KEYS];
+};
 
 struct jsonscan {
 	const char *p, *end;
 	char *buf;          /* a decoded string with escapes; one at a time */
 	int depth;
+	struct jsonscan_dup *dup;   /* NULL: repeated keys not checked (only n[] is set) */
 };
 
 struct jsonscan_str {

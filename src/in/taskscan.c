@@ -350,7 +350,11 @@ time_value(struct jsonscan *sc, int64_t *out)
 			return -1;
 		memcpy(iso, v.s, v.n);
 		iso[v.n] = '\0';
-		return timeutil_parse_iso8601(iso, out) == 0 ? 0 : -1;
+		/* before 1970 is no ECS time: the jansson path words the warning */
+		if (timeutil_parse_iso8601(iso, &iv) != 0 || iv < 0)
+			return -1;
+		*out = iv;
+		return 0;
 	}
 	if (jsonscan_number(sc, &is_int, &iv, &secs) != 0)
 		return -1;
@@ -436,7 +440,9 @@ healthy_value(struct jsonscan *sc, bool *ok, int64_t *out)
 			return -1;   /* a long string: the jansson path decides */
 		memcpy(iso, v.s, v.n);
 		iso[v.n] = '\0';
-		*ok = timeutil_parse_iso8601(iso, out) == 0;
+		*ok = timeutil_parse_iso8601(iso, &iv) == 0 && iv >= 0;   /* no ECS time before 1970 */
+		if (*ok)
+			*out = iv;
 		return 0;
 	}
 	if (jsonscan_at(sc, '-') || (sc->p < sc->end && *sc->p >= '0' && *sc->p <= '9')) {
@@ -534,7 +540,8 @@ whole_line(struct jsonscan *sc, struct task *t, enum origin *origin)
 int
 taskscan_line(const char *line, size_t len, char *buf, struct task *t, enum origin *origin)
 {
-	struct jsonscan sc = { line, line + len, buf, 0 };
+	struct jsonscan_dup dup;   /* only the counts of open objects are set */
+	struct jsonscan sc = { line, line + len, buf, 0, &dup };
 	struct task_strpool *pool = t->pool;
 
 	jsonscan_ws(&sc);
@@ -549,7 +556,8 @@ taskscan_line(const char *line, size_t len, char *buf, struct task *t, enum orig
 int
 taskscan_task(const char *json, size_t len, char *buf, struct task *t)
 {
-	struct jsonscan sc = { json, json + len, buf, 0 };
+	struct jsonscan_dup dup;   /* only the counts of open objects are set */
+	struct jsonscan sc = { json, json + len, buf, 0, &dup };
 	struct task_strpool *pool = t->pool;
 
 	jsonscan_ws(&sc);
