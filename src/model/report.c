@@ -470,8 +470,10 @@ out:
 void
 report_cleanup(struct report *r)
 {
-	for (size_t i = 0; i < r->ngroups; i++)
+	for (size_t i = 0; i < r->ngroups; i++) {
 		free(r->groups[i].name);
+		free(r->groups[i].unpriced);
+	}
 	free(r->groups);
 	free(r->rows);
 	cost_prices_cleanup(&r->prices);
