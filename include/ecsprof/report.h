@@ -28,6 +28,7 @@ enum col_kind { COL_TEXT, COL_TIME, COL_DURATION, COL_NUMBER };
 	X(COL_SERVICE,          "service",          "SERVICE",   COL_TEXT)     \
 	X(COL_TASKDEF,          "taskdef",          "TASKDEF",   COL_TEXT)     \
 	X(COL_LAUNCH_TYPE,      "launch_type",      "LAUNCH",    COL_TEXT)     \
+	X(COL_CAPACITY_PROVIDER,"capacity_provider","CAPACITY",  COL_TEXT)     \
 	X(COL_PLATFORM_VERSION, "platform_version", "PLATFORM",  COL_TEXT)     \
 	X(COL_AZ,               "availability_zone","AZ",        COL_TEXT)     \
 	X(COL_CPU,              "cpu",              "CPU",       COL_TEXT)     \
