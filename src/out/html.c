@@ -367,6 +367,7 @@ static void
 write_summary(FILE *f, const struct report *r)
 {
 	static const char *const heads[] = { "n", "min", "p50", "p90", "p99", "max", "mean" };
+	char cost[512];
 
 	fputs("<section id=\"summary\"><h2>Summary</h2>\n<p class=\"note\">Seconds per phase; "
 	      "percentiles by linear interpolation; each group against the baseline with a "
@@ -403,6 +404,12 @@ write_summary(FILE *f, const struct report *r)
 			fputs("</tr>", f);
 		}
 		fputs("</tbody></table></div>\n", f);
+		/* the same cost sentence as the printed summary's and the TUI's */
+		if (report_cost_text(r, g, cost, sizeof cost)) {
+			fputs("<p class=\"cost\">", f);
+			html_esc(f, cost);
+			fputs("</p>\n", f);
+		}
 		if (g != r->baseline && r->ngroups > 1)
 			write_verdicts(f, r, g);
 		fputs("</div>\n", f);
