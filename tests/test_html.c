@@ -255,3 +255,46 @@ Test(html, summary_has_the_startup_cost)
 	free(page);
 	task_set_cleanup(&s);
 }
+
+/* The task table grows the columns some task has: ready and serving (a healthy_at),
+ * the startup cost, the diagnosis; a page with none of them keeps the ten it had. */
+Test(html, task_table_has_serving_cost_and_diagnosis_when_known)
+{
+	struct task_set s;
+	struct task t;
+	char *page;
+
+	task_set_init(&s);
+	fs_pulling_task(&t, "arn:aws:ecs:us-east-1:123456789012:task/prod/aaaa1111");
+	t.ts[TS_PULL_STOPPED] = FS_T0 + 52000;
+	t.ts[TS_STARTED] = FS_T0 + 55000;
+	t.ts[TS_HEALTHY] = FS_T0 + 70000;
+	t.launch_type = xstrdup("FARGATE");
+	t.cpu = xstrdup("1024");
+	t.memory = xstrdup("2048");
+	task_derive(&t);
+	task_set_take(&s, &t);
+	fs_failed_task(&t, true);
+	task_derive(&t);
+	task_set_take(&s, &t);
+	page = page_of(&s);
+	expect_in(page, "<th class=\"n\">connectivity</th><th class=\"n\">ready</th>"
+		  "<th class=\"n\">serving</th><th class=\"n\">startup cost (USD)</th>"
+		  "<th>diagnosis</th></tr>");
+	/* ready 15 s, serving 70 s; billed 58 s to healthy: 58 x 0.04937 / 3600 = 0.000795 */
+	expect_in(page, "<td class=\"n\">15.000</td><td class=\"n\">70.000</td>"
+		  "<td class=\"n\">0.000795</td><td class=\"w\">-</td></tr>");
+	expect_in(page, "<td class=\"w\">image-not-found</td></tr>");
+	free(page);
+	task_set_cleanup(&s);
+
+	/* none of them: the ten columns, ending with connectivity */
+	task_set_init(&s);
+	fs_pulling_task(&t, "arn:aws:ecs:us-east-1:123456789012:task/prod/bbbb2222");
+	task_set_take(&s, &t);
+	page = page_of(&s);
+	expect_in(page, "<th class=\"n\">connectivity</th></tr></thead>");
+	cr_expect_null(strstr(page, "<th class=\"n\">ready</th>"));
+	free(page);
+	task_set_cleanup(&s);
+}
