@@ -229,3 +229,72 @@ Test(html, images_looked_up_but_none_known)
 	free(page);
 	task_set_cleanup(&s);
 }
+
+/* The summary's cost sentence, as the printed summary and the TUI say it: a Fargate task
+ * of 1 vCPU and 2 GB in us-east-1 billed 43 s (pull start +12 s to RUNNING +55 s):
+ * 43 x (0.04048 + 2 x 0.004445) / 3600 = 0.000589703 -> $0.000590, $0.59 per 1,000. */
+Test(html, summary_has_the_startup_cost)
+{
+	struct task_set s;
+	struct task t;
+	char *page;
+
+	task_set_init(&s);
+	fs_pulling_task(&t, "arn:aws:ecs:us-east-1:123456789012:task/prod/aaaa1111");
+	t.ts[TS_PULL_STOPPED] = FS_T0 + 52000;
+	t.ts[TS_STARTED] = FS_T0 + 55000;
+	t.launch_type = xstrdup("FARGATE");
+	t.cpu = xstrdup("1024");
+	t.memory = xstrdup("2048");
+	task_derive(&t);
+	task_set_take(&s, &t);
+	page = page_of(&s);
+	expect_in(page, "<p class=\"cost\">startup cost: $0.000590 per start (mean of 1, $0.59 "
+		  "per 1,000 starts)</p>");
+	cr_expect(strstr(page, "id=\"summary\"") < strstr(page, "class=\"cost\""));
+	free(page);
+	task_set_cleanup(&s);
+}
+
+/* The task table grows the columns some task has: ready and serving (a healthy_at),
+ * the startup cost, the diagnosis; a page with none of them keeps the ten it had. */
+Test(html, task_table_has_serving_cost_and_diagnosis_when_known)
+{
+	struct task_set s;
+	struct task t;
+	char *page;
+
+	task_set_init(&s);
+	fs_pulling_task(&t, "arn:aws:ecs:us-east-1:123456789012:task/prod/aaaa1111");
+	t.ts[TS_PULL_STOPPED] = FS_T0 + 52000;
+	t.ts[TS_STARTED] = FS_T0 + 55000;
+	t.ts[TS_HEALTHY] = FS_T0 + 70000;
+	t.launch_type = xstrdup("FARGATE");
+	t.cpu = xstrdup("1024");
+	t.memory = xstrdup("2048");
+	task_derive(&t);
+	task_set_take(&s, &t);
+	fs_failed_task(&t, true);
+	task_derive(&t);
+	task_set_take(&s, &t);
+	page = page_of(&s);
+	expect_in(page, "<th class=\"n\">connectivity</th><th class=\"n\">ready</th>"
+		  "<th class=\"n\">serving</th><th class=\"n\">startup cost (USD)</th>"
+		  "<th>diagnosis</th></tr>");
+	/* ready 15 s, serving 70 s; billed 58 s to healthy: 58 x 0.04937 / 3600 = 0.000795 */
+	expect_in(page, "<td class=\"n\">15.000</td><td class=\"n\">70.000</td>"
+		  "<td class=\"n\">0.000795</td><td class=\"w\">-</td></tr>");
+	expect_in(page, "<td class=\"w\">image-not-found</td></tr>");
+	free(page);
+	task_set_cleanup(&s);
+
+	/* none of them: the ten columns, ending with connectivity */
+	task_set_init(&s);
+	fs_pulling_task(&t, "arn:aws:ecs:us-east-1:123456789012:task/prod/bbbb2222");
+	task_set_take(&s, &t);
+	page = page_of(&s);
+	expect_in(page, "<th class=\"n\">connectivity</th></tr></thead>");
+	cr_expect_null(strstr(page, "<th class=\"n\">ready</th>"));
+	free(page);
+	task_set_cleanup(&s);
+}

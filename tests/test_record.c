@@ -436,3 +436,46 @@ Test(record, symlink_updates_the_real_file_under_its_directory_lock)
 	free_lines(l, 1);
 	free_lines(m, 1);
 }
+
+/* A poll saw the task turn HEALTHY (watch --record, experiment --until healthy); a later
+ * line of it without healthy_at (StopTask's answer, a later `record`) replaces the state
+ * but keeps what the poll saw, and the reader still finds it. */
+Test(record, newer_line_keeps_the_observed_healthy_at)
+{
+	char *l[1] = { record_line_add_healthy(line_for("h", 1, 1000), 1714557700000, 1500) };
+	char *m[1] = { line_for("h", 2, 2000) };
+	char *got, *want;
+	size_t updated, len;
+
+	cr_assert_eq(record_merge_file(path, l, 1, NULL, NULL, &err), 0, "%s", err.msg);
+	cr_assert_eq(record_merge_file(path, m, 1, NULL, &updated, &err), 0, "%s", err.msg);
+	cr_expect_eq(updated, 1);
+	got = slurp(path, NULL);
+	len = strlen(m[0]);
+	want = record_line_keep_healthy(xstrdup(m[0]), &len, l[0], strlen(l[0]));
+	cr_expect(strstr(want, "\"lastStatus\":\"S2\"") != NULL, "%s", want);
+	cr_expect(strstr(want, ",\"healthy_at\":\"2024-05-01T10:01:40.000Z\","
+			       "\"healthy_resolution_ms\":1500,\"task\":") != NULL, "%s", want);
+	cr_expect_eq(len, strlen(want));
+	cr_expect_eq(strncmp(got, want, len), 0, "file: %s\nwant: %s", got, want);
+	/* read back: observed, with its resolution */
+	struct task_set s;
+	task_set_init(&s);
+	cr_assert_eq(input_read_file(path, &s, NULL, &err), 0, "%s", err.msg);
+	cr_assert_eq(s.len, 1);
+	cr_expect_eq(s.tasks[0].ts[TS_HEALTHY], 1714557700000);
+	cr_expect(s.tasks[0].healthy_observed);
+	cr_expect_eq(s.tasks[0].healthy_resolution_ms, 1500);
+	/* a newer line that has its own healthy_at keeps its own */
+	char *n = record_line_add_healthy(line_for("h", 3, 3000), 1714557800000, 10);
+	size_t nlen = strlen(n);
+	char *kept = record_line_keep_healthy(xstrdup(n), &nlen, l[0], strlen(l[0]));
+	cr_expect_str_eq(kept, n);
+	task_set_cleanup(&s);
+	free(kept);
+	free(n);
+	free(want);
+	free(got);
+	free_lines(l, 1);
+	free_lines(m, 1);
+}

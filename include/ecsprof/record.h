@@ -46,6 +46,11 @@ char *record_line_new(const char *raw_task_json, size_t len, const char *region,
 /* The line with the observed healthy_at (and its resolution) added before "task"; takes
  * line (freed) and returns the new one (record_serving.c). */
 char *record_line_add_healthy(char *line, int64_t healthy_at_ms, int64_t resolution_ms);
+/* A newer line of a task that has no healthy_at, given the older line it replaces: the
+ * older one's observed healthy_at and resolution copied in (a task that served once did
+ * so, whatever a later poll or StopTask shows), so that a later `record`, experiment
+ * StopTask or cleanup does not lose what a poll saw. Takes line (freed); *len updated. */
+char *record_line_keep_healthy(char *line, size_t *len, const char *old, size_t old_len);
 
 /* The deployment and event lines of one DescribeServices Service object (raw compact
  * JSON), appended to *lines (grown; each line the caller's to free). Returns how many. */

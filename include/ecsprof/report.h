@@ -28,6 +28,7 @@ enum col_kind { COL_TEXT, COL_TIME, COL_DURATION, COL_NUMBER };
 	X(COL_SERVICE,          "service",          "SERVICE",   COL_TEXT)     \
 	X(COL_TASKDEF,          "taskdef",          "TASKDEF",   COL_TEXT)     \
 	X(COL_LAUNCH_TYPE,      "launch_type",      "LAUNCH",    COL_TEXT)     \
+	X(COL_CAPACITY_PROVIDER,"capacity_provider","CAPACITY",  COL_TEXT)     \
 	X(COL_PLATFORM_VERSION, "platform_version", "PLATFORM",  COL_TEXT)     \
 	X(COL_AZ,               "availability_zone","AZ",        COL_TEXT)     \
 	X(COL_CPU,              "cpu",              "CPU",       COL_TEXT)     \
@@ -102,6 +103,13 @@ struct phase_compare {
 	double u;
 };
 
+/* One price a --prices FILE would need: "eu-west-1 x86_64 FARGATE_SPOT" and how many of
+ * the group's tasks need it. */
+struct report_unpriced {
+	char what[96];
+	size_t n;
+};
+
 struct report_group {
 	char *name;
 	size_t ntasks;
@@ -114,10 +122,11 @@ struct report_group {
 	double cost_mean_usd;      /* NAN when cost_n is 0 */
 	double cost_delta_per_1000_usd;   /* (mean - baseline mean) x 1000; NAN on the baseline */
 	/* Fargate tasks with a billed start but no price for their region, architecture and
-	 * capacity (Spot is never built in), and the first one's "REGION ARCH CAPACITY" */
+	 * capacity (Spot is never built in), and each distinct "REGION ARCH CAPACITY" they
+	 * need, in the order first seen (owned by the group) */
 	size_t cost_unpriced;
-	char cost_unpriced_what[96];
-	bool cost_unpriced_mixed;  /* the others are not all the first one's */
+	struct report_unpriced *unpriced;
+	size_t nunpriced;
 };
 
 struct report_options {
@@ -169,6 +178,13 @@ bool report_phase_shown(const struct report *r, enum phase_id p);
  * price (eu-west-1 x86_64 FARGATE_SPOT): add it with --prices FILE"), shared by the printed
  * summary and the TUI's. False (out empty) when the group has no Fargate start to price. */
 bool report_cost_text(const struct report *r, size_t group, char *out, size_t size);
+/* True when the row is a Fargate start with a billed time but no price for it, with the
+ * "REGION ARCH CAPACITY" a --prices line would need in what (may be NULL). */
+bool report_row_unpriced(const struct report *r, const struct report_row *row, char *what,
+			 size_t size);
+/* "us-east-1 x86_64 FARGATE_SPOT (2); eu-west-1 x86_64 FARGATE_SPOT (1)": the group's
+ * unpriced kinds in one cell ("" when none). Returns out. */
+const char *report_unpriced_list(const struct report_group *g, char *out, size_t size);
 /* Counts of stopped tasks per diagnosis, in the order of the rules table: ids[i] (borrowed)
  * and counts[i] for i < the return value (at most max). */
 size_t report_diagnosis_counts(const struct report *r, const char **ids, size_t *counts,

@@ -11,6 +11,7 @@
 
 #include "cli_int.h"
 #include "ecsprof/cli.h"
+#include "ecsprof/utf8.h"
 #include "ecsprof/xalloc.h"
 
 enum {
@@ -95,17 +96,6 @@ static const struct command_def {
 	  "live: run N tasks per arm (RunTask), record, compare, stop them" },
 };
 
-/* Display columns of s: UTF-8 continuation bytes take none. */
-static int
-text_cols(const char *s, size_t n)
-{
-	int cols = 0;
-
-	for (size_t i = 0; i < n; i++)
-		cols += ((unsigned char)s[i] & 0xc0) != 0x80;
-	return cols;
-}
-
 void
 cli_wrap(FILE *f, int col, int indent, int width, const char *text)
 {
@@ -115,27 +105,14 @@ cli_wrap(FILE *f, int col, int indent, int width, const char *text)
 		fputc('\n', f);
 		col = 0;
 	}
+	/* the longest run of whole words that fits; a word longer than the room gets a
+	 * line of its own rather than being cut */
 	while (*p != '\0') {
-		const char *cut = p;
+		size_t next, n = utf8_line_break(p, width - indent, false, NULL, &next);
 
-		/* the longest run of whole words that fits; a word longer than the room
-		 * gets a line of its own rather than being cut */
-		do {
-			const char *w = cut;
-
-			while (*w == ' ')
-				w++;
-			while (*w != '\0' && *w != ' ')
-				w++;
-			if (cut != p && text_cols(p, (size_t)(w - p)) > width - indent)
-				break;
-			cut = w;
-		} while (*cut != '\0');
-		fprintf(f, "%*s%.*s\n", indent - col, "", (int)(cut - p), p);
+		fprintf(f, "%*s%.*s\n", indent - col, "", (int)n, p);
 		col = 0;
-		p = cut;
-		while (*p == ' ')
-			p++;
+		p += next;
 	}
 }
 

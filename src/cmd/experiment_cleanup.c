@@ -164,7 +164,7 @@ xrun_cleanup_command_run(const struct cli_opts *o, struct err *err)
 	q.since_ms = TS_NONE;
 	if (ecs_fetch_tasks(x.ecs, &q, take_live, &f, &fs, err) != 0)
 		goto out;
-	if (xrun_journal(&x, f.raw, f.at, f.nraw, err) != 0)
+	if (xrun_journal(&x, f.raw, f.at, NULL, NULL, f.nraw, err) != 0)
 		goto out;
 	for (size_t i = 0; i < f.n; i++) {
 		char reason[160], *raw = NULL;
@@ -183,7 +183,7 @@ xrun_cleanup_command_run(const struct cli_opts *o, struct err *err)
 			continue;
 		}
 		stopped++;
-		if (raw != NULL && at != TS_NONE && xrun_journal(&x, &raw, &at, 1, &e) != 0)
+		if (raw != NULL && at != TS_NONE && xrun_journal(&x, &raw, &at, NULL, NULL, 1, &e) != 0)
 			log_warn("%s", e.msg);
 		free(raw);
 	}

@@ -41,6 +41,9 @@ struct xtask {
 	int64_t launched_ms;
 	enum task_stage stage;
 	char *health;           /* healthStatus of the last poll; NULL if none */
+	int64_t not_healthy_ms; /* the last poll that saw it not HEALTHY; TS_NONE: none */
+	int64_t healthy_ms;     /* the first poll that saw it HEALTHY after one that did not */
+	int64_t healthy_res_ms; /* ... and the time since that one (no more than since RUNNING) */
 	bool done;              /* reached what --until asks, stopped, or timed out */
 	bool timed_out;
 	bool final;             /* ECS says STOPPED: nothing left to stop */
@@ -91,8 +94,10 @@ int xrun_launch_and_wait(struct xrun *x, struct err *err);
 /* StopTask of every started task not yet stopped; -1 if any could not be stopped (each
  * one logged, and the cleanup command printed). */
 int xrun_stop_all(struct xrun *x, const char *why, struct err *err);
-/* Merges raw task states into the recording (record.h guarantees). */
-int xrun_journal(const struct xrun *x, char *const *raw, const int64_t *fetched_ms, size_t n,
+/* Merges raw task states into the recording (record.h guarantees); healthy_ms and
+ * healthy_res_ms (NULL, or TS_NONE per line: none) are the observed healthy_at of each. */
+int xrun_journal(const struct xrun *x, char *const *raw, const int64_t *fetched_ms,
+		 const int64_t *healthy_ms, const int64_t *healthy_res_ms, size_t n,
 		 struct err *err);
 
 /* experiment_report.c */

@@ -12,6 +12,7 @@
 
 #include "experiment_int.h"
 #include "ecsprof/buf.h"
+#include "ecsprof/health.h"
 #include "ecsprof/input.h"
 #include "ecsprof/log.h"
 #include "ecsprof/record.h"
@@ -138,7 +139,8 @@ nap(int64_t ms)
 /* ---- the journal --------------------------------------------------------------------- */
 
 int
-xrun_journal(const struct xrun *x, char *const *raw, const int64_t *fetched_ms, size_t n,
+xrun_journal(const struct xrun *x, char *const *raw, const int64_t *fetched_ms,
+	     const int64_t *healthy_ms, const int64_t *healthy_res_ms, size_t n,
 	     struct err *err)
 {
 	char **lines;
@@ -153,6 +155,8 @@ xrun_journal(const struct xrun *x, char *const *raw, const int64_t *fetched_ms, 
 					   x->cluster ? x->cluster : "default", fetched_ms[i], err);
 		if (lines[i] == NULL)
 			goto out;
+		if (healthy_ms != NULL && healthy_ms[i] != TS_NONE)
+			lines[i] = record_line_add_healthy(lines[i], healthy_ms[i], healthy_res_ms[i]);
 		nlines++;
 	}
 	rc = record_merge_file(x->recording, lines, nlines, NULL, NULL, err);
@@ -218,6 +222,9 @@ add_task(struct xrun *x, const char *raw, size_t arm, int64_t at)
 	x->tasks[x->ntasks].arm = arm;
 	x->tasks[x->ntasks].launched_ms = at;
 	x->tasks[x->ntasks].stage = STAGE_PROVISION;
+	/* it was not serving when RunTask answered */
+	x->tasks[x->ntasks].not_healthy_ms = at;
+	x->tasks[x->ntasks].healthy_ms = x->tasks[x->ntasks].healthy_res_ms = TS_NONE;
 	x->ntasks++;
 }
 
@@ -264,7 +271,7 @@ launch_call(struct xrun *x, size_t callno, struct err *err)
 			a->launched += (long)res.ntasks;
 			left -= (long)res.ntasks;
 			xrun_update_leftover(x);
-			int jrc = xrun_journal(x, res.tasks, at, res.ntasks, err);
+			int jrc = xrun_journal(x, res.tasks, at, NULL, NULL, res.ntasks, err);
 			free(at);
 			if (jrc != 0) {
 				ecs_run_result_cleanup(&res);
@@ -303,7 +310,7 @@ launch_call(struct xrun *x, size_t callno, struct err *err)
 struct poll_ctx {
 	struct xrun *x;
 	char **raw;
-	int64_t *at;
+	int64_t *at, *healthy, *healthy_res;   /* per line */
 	size_t n, cap;
 };
 
@@ -316,12 +323,32 @@ find_task(struct xrun *x, const char *arn)
 	return NULL;
 }
 
+/* healthy_at as watch observes it (health.h): the first poll that sees HEALTHY after one
+ * that did not (or after RunTask answered), to within the time since that one */
+static void
+observe_health(struct xtask *xt, const struct task *t, int64_t at)
+{
+	int64_t res;
+
+	if (xt->healthy_ms != TS_NONE || at == TS_NONE)
+		return;
+	if (!health_is_healthy(t)) {
+		xt->not_healthy_ms = at;
+		return;
+	}
+	res = at - xt->not_healthy_ms;
+	if (t->ts[TS_STARTED] != TS_NONE && at - t->ts[TS_STARTED] < res)
+		res = at - t->ts[TS_STARTED];
+	xt->healthy_ms = at;
+	xt->healthy_res_ms = res > 0 ? res : 0;
+}
+
 static int
 poll_take(void *arg, const char *json, size_t len, int64_t fetched_at_ms, struct err *err)
 {
 	struct poll_ctx *p = arg;
 	struct task_set one;
-	struct xtask *xt;
+	struct xtask *xt = NULL;
 	int rc;
 
 	task_set_init(&one);
@@ -337,6 +364,7 @@ poll_take(void *arg, const char *json, size_t len, int64_t fetched_at_ms, struct
 		xt->stage = task_stage(t, NULL);
 		free(xt->health);
 		xt->health = xstrdup_or_null(t->health_status);
+		observe_health(xt, t, fetched_at_ms);
 		xt->final = task_is_final(t);
 		if (xt->final || xt->stage == STAGE_STOPPED || xt->stage == STAGE_FAILED)
 			xt->done = true;
@@ -347,13 +375,19 @@ poll_take(void *arg, const char *json, size_t len, int64_t fetched_at_ms, struct
 			xt->done = true;
 	}
 	task_set_cleanup(&one);
-	if (p->n == p->cap) {   /* two arrays, one capacity: grow both to the same */
+	if (p->n == p->cap) {   /* four arrays, one capacity: grow all to the same */
 		size_t cap = p->cap;
 
 		p->raw = xgrow(p->raw, p->n + 1, &cap, sizeof *p->raw);
+		cap = p->cap;
+		p->healthy = xgrow(p->healthy, p->n + 1, &cap, sizeof *p->healthy);
+		cap = p->cap;
+		p->healthy_res = xgrow(p->healthy_res, p->n + 1, &cap, sizeof *p->healthy_res);
 		p->at = xgrow(p->at, p->n + 1, &p->cap, sizeof *p->at);
 	}
 	p->raw[p->n] = xstrndup(json, len);
+	p->healthy[p->n] = xt != NULL ? xt->healthy_ms : TS_NONE;
+	p->healthy_res[p->n] = xt != NULL ? xt->healthy_res_ms : TS_NONE;
 	p->at[p->n++] = fetched_at_ms;
 	return rc;
 }
@@ -405,7 +439,7 @@ progress(struct xrun *x, int64_t t0, bool last)
 static int
 poll_once(struct xrun *x, struct err *err)
 {
-	struct poll_ctx p = { x, NULL, NULL, 0, 0 };
+	struct poll_ctx p = { x, NULL, NULL, NULL, NULL, 0, 0 };
 	struct ecs_query q = { 0 };
 	struct ecs_fetch_stats st;
 	const char **arns = xcalloc(x->ntasks ? x->ntasks : 1, sizeof *arns);
@@ -432,11 +466,13 @@ poll_once(struct xrun *x, struct err *err)
 		rc = 0;
 	}
 	if (rc == 0)
-		rc = xrun_journal(x, p.raw, p.at, p.n, err);
+		rc = xrun_journal(x, p.raw, p.at, p.healthy, p.healthy_res, p.n, err);
 	for (size_t i = 0; i < p.n; i++)
 		free(p.raw[i]);
 	free(p.raw);
 	free(p.at);
+	free(p.healthy);
+	free(p.healthy_res);
 	free(arns);
 	return rc;
 }
@@ -546,7 +582,8 @@ xrun_stop_all(struct xrun *x, const char *why, struct err *err)
 		t->stop_sent = true;
 		stopped++;
 		xrun_update_leftover(x);
-		if (raw != NULL && at != TS_NONE && xrun_journal(x, &raw, &at, 1, &e) != 0)
+		if (raw != NULL && at != TS_NONE &&
+		    xrun_journal(x, &raw, &at, &t->healthy_ms, &t->healthy_res_ms, 1, &e) != 0)
 			log_warn("%s", e.msg);
 		free(raw);
 	}

@@ -159,6 +159,7 @@ rfile_merge(struct rfile *f, char *line, size_t len, struct input_key *k)
 		/* the index borrows e->key.arn: keep that string (same text) and drop k's */
 		char *arn = e->key.arn;
 
+		line = record_line_keep_healthy(line, &len, e->line, e->len);
 		free(e->line);
 		e->line = line;
 		e->len = len;

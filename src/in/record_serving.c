@@ -25,6 +25,35 @@ record_line_add_healthy(char *line, int64_t healthy_at_ms, int64_t resolution_ms
 	return out;
 }
 
+/* The top-level fields before "task" (record_line_new's order; a string value cannot
+ * hold a bare ,"task": since its quotes are escaped): where the healthy fields are. */
+static const char *
+head_field(const char *line, size_t len, const char *field, const char **task)
+{
+	const char *t = memmem(line, len, ",\"task\":", 8), *f;
+
+	*task = t;
+	if (t == NULL)
+		return NULL;
+	f = memmem(line, (size_t)(t - line), field, strlen(field));
+	return f;
+}
+
+char *
+record_line_keep_healthy(char *line, size_t *len, const char *old, size_t old_len)
+{
+	const char *ot, *nt, *from = head_field(old, old_len, ",\"healthy_at\":", &ot);
+	char *out;
+
+	if (from == NULL || head_field(line, *len, ",\"healthy_at\":", &nt) != NULL || nt == NULL)
+		return line;
+	/* old: ...,"healthy_at":"...","healthy_resolution_ms":N,"task":...: copy that run */
+	out = xasprintf("%.*s%.*s%s", (int)(nt - line), line, (int)(ot - from), from, nt);
+	*len = strlen(out);
+	free(line);
+	return out;
+}
+
 /* jansson's dump, copied into our own allocation (its allocator may be the reader's) */
 static char *
 record_dump(const json_t *o)

@@ -100,6 +100,7 @@ report_text(const struct report *r, const struct report_row *row, enum col_id c)
 	case COL_SERVICE:           return t->service;
 	case COL_TASKDEF:           return t->taskdef;
 	case COL_LAUNCH_TYPE:       return t->launch_type;
+	case COL_CAPACITY_PROVIDER: return t->capacity_provider;
 	case COL_PLATFORM_VERSION:  return t->platform_version;
 	case COL_AZ:                return t->availability_zone;
 	case COL_CPU:               return t->cpu;
@@ -470,8 +471,10 @@ out:
 void
 report_cleanup(struct report *r)
 {
-	for (size_t i = 0; i < r->ngroups; i++)
+	for (size_t i = 0; i < r->ngroups; i++) {
 		free(r->groups[i].name);
+		free(r->groups[i].unpriced);
+	}
 	free(r->groups);
 	free(r->rows);
 	cost_prices_cleanup(&r->prices);

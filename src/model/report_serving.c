@@ -8,6 +8,7 @@
 #include "ecsprof/cost.h"
 #include "ecsprof/diagnose.h"
 #include "ecsprof/report.h"
+#include "ecsprof/xalloc.h"
 
 const char *
 report_serving_text(const struct report *r, const struct report_row *row, enum col_id c,
@@ -79,12 +80,59 @@ unpriced_what(const struct task *t, char *out, size_t size)
 		 "FARGATE_SPOT" : "FARGATE");
 }
 
+bool
+report_row_unpriced(const struct report *r, const struct report_row *row, char *what,
+		    size_t size)
+{
+	const struct task *t = row->task;
+
+	if (cost_billed_ms(t) == TS_NONE || cost_price_for(&r->prices, t) != NULL)
+		return false;
+	if (what != NULL)
+		unpriced_what(t, what, size);
+	return true;
+}
+
+/* counts one unpriced task under its kind, adding the kind when new */
+static void
+unpriced_add(struct report_group *g, const char *what)
+{
+	size_t k;
+
+	g->cost_unpriced++;
+	for (k = 0; k < g->nunpriced; k++)
+		if (strcmp(g->unpriced[k].what, what) == 0)
+			break;
+	if (k == g->nunpriced) {
+		g->unpriced = xreallocarray(g->unpriced, k + 1, sizeof *g->unpriced);
+		snprintf(g->unpriced[k].what, sizeof g->unpriced[k].what, "%s", what);
+		g->unpriced[k].n = 0;
+		g->nunpriced++;
+	}
+	g->unpriced[k].n++;
+}
+
+const char *
+report_unpriced_list(const struct report_group *g, char *out, size_t size)
+{
+	size_t len = 0;
+
+	if (size == 0)
+		return out;
+	out[0] = '\0';
+	for (size_t k = 0; k < g->nunpriced && len < size; k++)
+		len += (size_t)snprintf(out + len, size - len, "%s%s (%zu)", k ? "; " : "",
+					g->unpriced[k].what, g->unpriced[k].n);
+	return out;
+}
+
 void
 report_serving_build(struct report *r)
 {
 	for (size_t i = 0; i < r->nrows; i++) {
 		const struct task *t = r->rows[i].task;
 		double usd = cost_startup_usd(&r->prices, t);
+		char what[sizeof r->groups[0].unpriced[0].what];
 
 		if (t->ts[TS_HEALTHY] != TS_NONE)
 			r->any_healthy = true;
@@ -95,14 +143,8 @@ report_serving_build(struct report *r)
 		if (isfinite(usd)) {
 			g->cost_n++;
 			g->cost_sum_usd += usd;
-		} else if (cost_billed_ms(t) != TS_NONE && cost_price_for(&r->prices, t) == NULL) {
-			char what[sizeof g->cost_unpriced_what];
-
-			unpriced_what(t, what, sizeof what);
-			if (g->cost_unpriced++ == 0)
-				memcpy(g->cost_unpriced_what, what, sizeof what);
-			else if (strcmp(g->cost_unpriced_what, what) != 0)
-				g->cost_unpriced_mixed = true;
+		} else if (report_row_unpriced(r, &r->rows[i], what, sizeof what)) {
+			unpriced_add(g, what);
 		}
 	}
 	for (size_t g = 0; g < r->ngroups; g++) {
@@ -143,8 +185,8 @@ report_cost_text(const struct report *r, size_t gi, char *out, size_t size)
 	if (g->cost_unpriced > 0 && len < size)
 		snprintf(out + len, size - len, "; %zu task%s without a price (%s%s): add %s with "
 			 "--prices FILE", g->cost_unpriced, g->cost_unpriced == 1 ? "" : "s",
-			 g->cost_unpriced_what, g->cost_unpriced_mixed ? ", ..." : "",
-			 g->cost_unpriced_mixed ? "them" : "it");
+			 g->unpriced[0].what, g->nunpriced > 1 ? ", ..." : "",
+			 g->nunpriced > 1 ? "them" : "it");
 	return true;
 }
 

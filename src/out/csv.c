@@ -164,6 +164,7 @@ static const char *const summary_columns[] = {
 	"group", "phase", "n", "min_s", "p50_s", "p90_s", "p99_s", "max_s", "mean_s",
 	"baseline", "p50_delta_s", "p50_ratio", "p90_delta_s", "p90_ratio", "p_value",
 	"pull_share", "startup_cost_per_1000_usd", "baseline_startup_cost_per_1000_usd",
+	"startup_cost_unpriced_n", "startup_cost_unpriced",
 };
 
 /* ",12.345" (fixed) or ",0.0001234" (significant digits); "," when not a number. A
@@ -191,6 +192,7 @@ summary_row(struct buf *b, const struct report *r, size_t gi, enum phase_id p)
 	double none = NAN;
 	bool have = s->n > 0;
 	bool compared = gi != r->baseline && cmp->valid;
+	char list[1024];
 
 	if (csv_add_cell(b, g->name, true) != 0 || buf_addc(b, ',') != 0 ||
 	    csv_add_cell(b, phase_defs[p].name, true) != 0 || buf_addf(b, ",%zu", s->n) != 0)
@@ -211,11 +213,14 @@ summary_row(struct buf *b, const struct report *r, size_t gi, enum phase_id p)
 	    add_num(b, compared ? cmp->p90_ratio : none, false, 3) != 0 ||
 	    add_num(b, compared ? cmp->p_value : none, true, 4) != 0)
 		return -1;
-	return add_num(b, g->pull_share, false, 3) != 0 ||
-	       add_num(b, g->cost_mean_usd * 1000.0, false, 6) != 0 ||
-	       add_num(b, gi != r->baseline && g->cost_n > 0 ?
-		       r->groups[r->baseline].cost_mean_usd * 1000.0 : none,
-		       false, 6) != 0 ? -1 : 0;
+	if (add_num(b, g->pull_share, false, 3) != 0 ||
+	    add_num(b, g->cost_mean_usd * 1000.0, false, 6) != 0 ||
+	    add_num(b, gi != r->baseline && g->cost_n > 0 ?
+		    r->groups[r->baseline].cost_mean_usd * 1000.0 : none, false, 6) != 0)
+		return -1;
+	/* the Fargate starts without a price, and the --prices lines they need */
+	return buf_addf(b, ",%zu,", g->cost_unpriced) != 0 ||
+	       csv_add_cell(b, report_unpriced_list(g, list, sizeof list), true) != 0 ? -1 : 0;
 }
 
 int

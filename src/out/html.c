@@ -367,6 +367,7 @@ static void
 write_summary(FILE *f, const struct report *r)
 {
 	static const char *const heads[] = { "n", "min", "p50", "p90", "p99", "max", "mean" };
+	char cost[512];
 
 	fputs("<section id=\"summary\"><h2>Summary</h2>\n<p class=\"note\">Seconds per phase; "
 	      "percentiles by linear interpolation; each group against the baseline with a "
@@ -403,6 +404,12 @@ write_summary(FILE *f, const struct report *r)
 			fputs("</tr>", f);
 		}
 		fputs("</tbody></table></div>\n", f);
+		/* the same cost sentence as the printed summary's and the TUI's */
+		if (report_cost_text(r, g, cost, sizeof cost)) {
+			fputs("<p class=\"cost\">", f);
+			html_esc(f, cost);
+			fputs("</p>\n", f);
+		}
 		if (g != r->baseline && r->ngroups > 1)
 			write_verdicts(f, r, g);
 		fputs("</div>\n", f);
@@ -446,14 +453,50 @@ write_failed(FILE *f, const struct report *r)
 	fputs("</tbody></table></div></section>\n", f);
 }
 
+/* The task table's columns: the phases, then what some task has (time to serving, a
+ * startup cost, a diagnosis), so a page without them stays as narrow as before. */
+static size_t
+task_columns(const struct report *r, enum col_id *cols, const char **heads)
+{
+	static const enum col_id base[] = { COL_TASK_ID, COL_GROUP, COL_LAST_STATUS, COL_AZ,
+					    COL_CREATED_AT, COL_PROVISION_S, COL_PULL_S,
+					    COL_START_S, COL_TOTAL_S, COL_CONNECTIVITY_S };
+	static const char *const base_heads[] = { "task", "group", "status", "AZ",
+						  "created (UTC)", "provision", "pull", "start",
+						  "total", "connectivity" };
+	const char *ids[1];
+	size_t counts[1], n = 0;
+	bool cost = false;
+
+	for (size_t c = 0; c < sizeof base / sizeof base[0]; c++) {
+		cols[n] = base[c];
+		heads[n++] = base_heads[c];
+	}
+	if (r->any_healthy) {
+		cols[n] = COL_READY_S;
+		heads[n++] = "ready";
+		cols[n] = COL_SERVING_S;
+		heads[n++] = "serving";
+	}
+	for (size_t g = 0; g < r->ngroups; g++)
+		cost = cost || r->groups[g].cost_n > 0;
+	if (cost) {
+		cols[n] = COL_STARTUP_COST_USD;
+		heads[n++] = "startup cost (USD)";
+	}
+	if (report_diagnosis_counts(r, ids, counts, 1) > 0) {
+		cols[n] = COL_DIAGNOSIS;
+		heads[n++] = "diagnosis";
+	}
+	return n;
+}
+
 static void
 write_tasks(FILE *f, const struct report *r, size_t max_rows)
 {
-	static const enum col_id cols[] = { COL_TASK_ID, COL_GROUP, COL_LAST_STATUS, COL_AZ,
-					    COL_CREATED_AT, COL_PROVISION_S, COL_PULL_S,
-					    COL_START_S, COL_TOTAL_S, COL_CONNECTIVITY_S };
-	static const char *const heads[] = { "task", "group", "status", "AZ", "created (UTC)",
-					     "provision", "pull", "start", "total", "connectivity" };
+	enum col_id cols[16];
+	const char *heads[16];
+	size_t ncols = task_columns(r, cols, heads);
 	size_t n = r->nrows < max_rows ? r->nrows : max_rows;
 	char cell[1024], day[16] = "";
 	bool one_day = true;
@@ -474,9 +517,9 @@ write_tasks(FILE *f, const struct report *r, size_t max_rows)
 			   "<code>--format csv</code> or <code>--format xlsx</code> has them all.",
 			n, r->nrows);
 	fputs("</p>\n<div class=\"scroll\"><table><thead><tr>", f);
-	for (size_t c = 0; c < sizeof cols / sizeof cols[0]; c++) {
-		fprintf(f, "<th%s>", report_columns[cols[c]].kind == COL_DURATION ?
-				     " class=\"n\"" : "");
+	for (size_t c = 0; c < ncols; c++) {
+		fprintf(f, "<th%s>", report_columns[cols[c]].kind == COL_DURATION ||
+				     report_columns[cols[c]].kind == COL_NUMBER ? " class=\"n\"" : "");
 		if (cols[c] == COL_CREATED_AT && one_day && day[0] != '\0')
 			fprintf(f, "created %s (UTC)", day);
 		else
@@ -489,10 +532,11 @@ write_tasks(FILE *f, const struct report *r, size_t max_rows)
 		bool failed = html_task_failed(row->task);
 
 		fputs(failed ? "<tr class=\"failed\">" : "<tr>", f);
-		for (size_t c = 0; c < sizeof cols / sizeof cols[0]; c++) {
+		for (size_t c = 0; c < ncols; c++) {
 			enum col_id id = cols[c];
 			const char *cls = id == COL_TASK_ID ? " class=\"id\"" :
-					  report_columns[id].kind == COL_DURATION ? " class=\"n\"" :
+					  report_columns[id].kind == COL_DURATION ||
+					  report_columns[id].kind == COL_NUMBER ? " class=\"n\"" :
 					  id == COL_LAST_STATUS && failed ? " class=\"st w\"" :
 					  " class=\"w\"";
 

@@ -279,6 +279,38 @@ stats_object(const struct stats_summary *s)
 	return o;
 }
 
+/* the prices the group's unpriced Fargate starts need, each with its tasks:
+ * [{"price":"eu-west-1 x86_64 FARGATE_SPOT","n":1,"task_ids":["..."]}] */
+static json_t *
+unpriced_array(const struct report *r, size_t gi)
+{
+	const struct report_group *g = &r->groups[gi];
+	json_t *a = json_array();
+	json_t **ids = xreallocarray(NULL, g->nunpriced ? g->nunpriced : 1, sizeof *ids);
+	char what[sizeof g->unpriced[0].what];
+
+	for (size_t k = 0; k < g->nunpriced; k++) {
+		json_t *o = json_object();
+
+		json_object_set_new(o, "price", jstr(g->unpriced[k].what));
+		json_object_set_new(o, "n", json_integer((json_int_t)g->unpriced[k].n));
+		ids[k] = json_array();
+		json_object_set_new(o, "task_ids", ids[k]);
+		json_array_append_new(a, o);
+	}
+	for (size_t i = 0; g->nunpriced > 0 && i < r->nrows; i++) {
+		const struct report_row *row = &r->rows[i];
+
+		if (row->group != gi || !report_row_unpriced(r, row, what, sizeof what))
+			continue;
+		for (size_t k = 0; k < g->nunpriced; k++)
+			if (strcmp(g->unpriced[k].what, what) == 0)
+				json_array_append_new(ids[k], jstr(row->task->id));
+	}
+	free(ids);
+	return a;
+}
+
 static json_t *
 group_object(const struct report *r, size_t gi)
 {
@@ -294,6 +326,8 @@ group_object(const struct report *r, size_t gi)
 	json_object_set_new(o, "startup_cost_mean_usd", jnum(g->cost_mean_usd, false));
 	json_object_set_new(o, "startup_cost_delta_per_1000_usd",
 			    jnum(g->cost_delta_per_1000_usd, false));
+	json_object_set_new(o, "startup_cost_unpriced_n", json_integer((json_int_t)g->cost_unpriced));
+	json_object_set_new(o, "startup_cost_unpriced", unpriced_array(r, gi));
 	for (int p = 0; p < PHASE_COUNT; p++)
 		if (report_phase_shown(r, (enum phase_id)p))
 			json_object_set_new(phases, phase_defs[p].name, stats_object(&g->phase[p]));

@@ -389,19 +389,9 @@ table_write_tasks(FILE *f, const struct report *r, int width, bool verbose, stru
 }
 
 
-/* Not inside "n = 12 vs 18" or "p = 0.41": a reader takes those in at a glance. */
-static bool
-breakable(const char *text, const char *sp)
-{
-	if (sp[1] == '=' || (sp > text && sp[-1] == '='))
-		return false;
-	if (strncmp(sp + 1, "vs ", 3) == 0 || (sp - text >= 3 && strncmp(sp - 3, " vs", 3) == 0))
-		return false;
-	return true;
-}
-
 /* A sentence indented by 2, wrapped at spaces to width (continuations indented by 4) so
- * the verdicts read in an 80-column terminal; a word longer than a line is not cut. */
+ * the verdicts read in an 80-column terminal; a word longer than a line is not cut, and
+ * "n = 12 vs 18" stays on one line. */
 static int
 put_wrapped(FILE *f, struct buf *line, const char *text, int width)
 {
@@ -409,21 +399,14 @@ put_wrapped(FILE *f, struct buf *line, const char *text, int width)
 	int indent = 2, rc = 0;
 
 	while (*p != '\0') {
-		int room = width - indent, used = 0;
-		const char *cut = NULL, *q = p;
+		size_t next, n = utf8_line_break(p, width - indent, false, utf8_break_keeps_figures,
+						 &next);
 
-		for (; *q != '\0'; q++) {
-			if (*q == ' ' && used <= room && breakable(text, q))
-				cut = q;
-			used += ((unsigned char)*q & 0xc0) != 0x80;
-		}
-		if (used <= room || cut == NULL)
-			cut = q;
 		for (int i = 0; i < indent; i++)
 			rc |= buf_addc(line, ' ');
-		rc |= buf_add(line, p, (size_t)(cut - p));
+		rc |= buf_add(line, p, n);
 		rc |= put_line(f, line);
-		p = *cut == ' ' ? cut + 1 : cut;
+		p += next;
 		indent = 4;
 	}
 	return rc;

@@ -176,7 +176,8 @@ tasks_sheet(struct xlsx *x, const struct report *r)
 static const char *const summary_heads[] = {
 	"group", "phase", "n", "min_s", "p50_s", "p90_s", "p99_s", "max_s", "mean_s",
 	"baseline", "p50_delta_s", "p50_ratio", "p90_delta_s", "p90_ratio", "p_value",
-	"pull_share", "verdict",
+	"pull_share", "startup_cost_per_1000_usd", "baseline_startup_cost_per_1000_usd",
+	"startup_cost_unpriced_n", "startup_cost_unpriced", "verdict",
 };
 #define NSUMMARY (sizeof summary_heads / sizeof summary_heads[0])
 
@@ -185,7 +186,7 @@ summary_sheet(struct xlsx *x, const struct report *r)
 {
 	lxw_worksheet *ws = workbook_add_worksheet(x->wb, "Summary");
 	lxw_row_t y = 1;
-	char verdict[512];
+	char verdict[512], unpriced[1024];
 	size_t gw = 8;
 
 	if (ws == NULL) {
@@ -201,7 +202,9 @@ summary_sheet(struct xlsx *x, const struct report *r)
 	note(x, worksheet_set_column(ws, 2, 8, 9, NULL));
 	note(x, worksheet_set_column(ws, 9, 9, (double)gw, NULL));
 	note(x, worksheet_set_column(ws, 10, 15, 12, NULL));
-	note(x, worksheet_set_column(ws, 16, 16, 90, NULL));
+	note(x, worksheet_set_column(ws, 16, 18, 14, NULL));
+	note(x, worksheet_set_column(ws, 19, 19, 40, NULL));
+	note(x, worksheet_set_column(ws, 20, 20, 90, NULL));
 	for (size_t c = 0; c < NSUMMARY; c++)
 		note(x, worksheet_write_string(ws, 0, (lxw_col_t)c, summary_heads[c], x->head));
 	for (size_t g = 0; g < r->ngroups; g++) {
@@ -233,9 +236,19 @@ summary_sheet(struct xlsx *x, const struct report *r)
 				put_num(x, ws, y, 14, cmp->p_value, x->pval);
 			}
 			put_num(x, ws, y, 15, gr->pull_share, x->ratio);
+			/* the summary CSV's cost columns: per 1,000 starts, and the unpriced */
+			if (gr->cost_n > 0)
+				put_num(x, ws, y, 16, gr->cost_mean_usd * 1000.0, x->usd);
+			if (g != r->baseline && gr->cost_n > 0 && r->groups[r->baseline].cost_n > 0)
+				put_num(x, ws, y, 17, r->groups[r->baseline].cost_mean_usd * 1000.0,
+					x->usd);
+			put_num(x, ws, y, 18, (double)gr->cost_unpriced, x->num);
+			if (gr->nunpriced > 0)
+				put_text(x, ws, y, 19, report_unpriced_list(gr, unpriced,
+									   sizeof unpriced));
 			if (r->ngroups > 1) {
 				report_verdict(r, g, (enum phase_id)p, verdict, sizeof verdict);
-				put_text(x, ws, y, 16, verdict);
+				put_text(x, ws, y, 20, verdict);
 			}
 		}
 	}

@@ -11,6 +11,7 @@
 #include "ecsprof/phase.h"
 #include "ecsprof/report.h"
 #include "ecsprof/tui_layout.h"
+#include "ecsprof/utf8.h"
 #include "ecsprof/xalloc.h"
 #include "tui_int.h"
 
@@ -40,8 +41,9 @@ sum_blank(struct sum_lines *l)
 	sum_add(l, CMP_LINE_NOTE, "");
 }
 
-/* text as rows of at most cols columns, cut at spaces: "  " before the first, "    "
- * before the others (as the printed summary wraps it) */
+/* text as rows of at most cols columns, broken at spaces as the printed summary breaks
+ * it: "  " before the first, "    " before the others; a word wider than a row is cut,
+ * since put_fit_text would hide its end anyway */
 static void
 sum_add_wrapped(struct sum_lines *l, const char *text, int cols)
 {
@@ -49,22 +51,15 @@ sum_add_wrapped(struct sum_lines *l, const char *text, int cols)
 	bool first = true;
 
 	while (*text != '\0') {
-		int indent = first ? 2 : 4, w = cols - indent, n = (int)strlen(text);
+		int indent = first ? 2 : 4, w = cols - indent;
+		size_t next, n;
 
 		if (w < 20)
 			w = 20;
-		if (n > w) {
-			int k = w;
-
-			while (k > w / 2 && text[k] != ' ')
-				k--;
-			n = k > w / 2 ? k : w;
-		}
-		snprintf(piece, sizeof piece, "%*s%.*s", indent, "", n, text);
+		n = utf8_line_break(text, w, true, utf8_break_keeps_figures, &next);
+		snprintf(piece, sizeof piece, "%*s%.*s", indent, "", (int)n, text);
 		sum_add(l, CMP_LINE_ROW, piece);
-		text += n;
-		while (*text == ' ')
-			text++;
+		text += next;
 		first = false;
 	}
 }
@@ -186,31 +181,20 @@ tui_draw_summary(struct view *v)
 	/* the verdict stays on top: scrolling moves what is under it */
 	size_t first = 0;
 	if (l.n > 0 && l.v[0].kind == CMP_LINE_VERDICT) {
-		/* wrapped at spaces, never cut: it is the answer */
+		/* wrapped at spaces, never truncated: it is the answer (a word wider than
+		 * the screen goes on in the next row) */
 		const char *t = l.v[0].text;
 
 		attrset(A_BOLD);
 		while (*t != '\0' && y < bottom) {
-			int n = (int)strlen(t);
+			int indent = t == l.v[0].text ? 0 : 2;
+			size_t next, n = utf8_line_break(t, v->cols - indent, true,
+							 utf8_break_keeps_figures, &next);
 			char piece[512];
 
-			int w = t == l.v[0].text ? v->cols : v->cols - 2;
-
-			if (tui_text_width(t) > w) {
-				n = w;
-				for (int k = w; k > w / 2; k--)
-					if (t[k] == ' ') {
-						n = k;
-						break;
-					}
-			}
-			int indent = t == l.v[0].text ? 0 : 2;
-
-			snprintf(piece, sizeof piece, "%.*s", n, t);
+			snprintf(piece, sizeof piece, "%.*s", (int)n, t);
 			put_fit_text(v, y++, indent, v->cols - indent, piece);
-			t += n;
-			while (*t == ' ')
-				t++;
+			t += next;
 		}
 		attrset(A_NORMAL);
 		first = 1;

@@ -34,6 +34,18 @@ SCENARIO = {
                   "memory": "2048"},
         "web:8": {"provision": 2, "pull": [6, 8], "start": 1, "cpu": "1024",
                   "memory": "2048"}}}
+# health-checked task definitions, on a fake whose clock is the real one (healthy_at is a
+# poll's fetched_at, which a faster clock would put before startedAt): HEALTHY 2 s (api:1)
+# or 4 s (api:2) after RUNNING
+HC_SCENARIO = {
+    "speed": 1,
+    "credentials": {"AKIDFAKE": "fakesecret"},
+    "clusters": {"hc": {"tasks": []}},
+    "taskDefinitions": {
+        "api:1": {"provision": 1, "pull": [1], "start": 1, "cpu": "1024", "memory": "2048",
+                  "healthCheck": True, "healthyAfter": 2},
+        "api:2": {"provision": 1, "pull": [1], "start": 1, "cpu": "1024", "memory": "2048",
+                  "healthCheck": True, "healthyAfter": 4}}}
 # 8 tasks of 1 vCPU and 2 GB for the plan's typical 5 minutes, at the built-in prices
 # (src/model/cost.c) per vCPU-hour and GB-hour
 TYPICAL_H = 300 / 3600.0
@@ -202,6 +214,39 @@ def main():
         rec = [json.loads(l) for l in open(os.path.join(tmp, "rec.jsonl"))]
         ok(sum(1 for l in rec if "task" in l) >= 8, "the recording keeps every task",
            repr(rec)[:2000])
+
+        # --until healthy: the polls that saw HEALTHY arrive give healthy_at (observed, to
+        # within a poll of 0.3 s), and it outlives the StopTask answer recorded after it
+        hsrv, herr, hport = start_fake(tmp, HC_SCENARIO, "hc")
+        try:
+            p = subprocess.run([ECSPROF, "experiment", "--cluster", "hc", "--arm",
+                                "fast=api:1", "--arm", "slow=api:2", "-n", "2", "--subnets",
+                                "subnet-1", "--yes", "-o", os.path.join(tmp, "hc.jsonl"),
+                                "--interval", "0.3", "--no-images", "--until", "healthy",
+                                "--format", "csv", "--endpoint-url",
+                                "http://127.0.0.1:%d" % hport, "--region", "us-east-1"],
+                               capture_output=True, text=True, env=env(), timeout=120)
+        finally:
+            hsrv.terminate()
+            hsrv.wait(timeout=10)
+            herr.close()
+        r = subprocess.run([ECSPROF, "report", "--format", "csv",
+                            os.path.join(tmp, "hc.jsonl")],
+                           capture_output=True, text=True, env=env(), timeout=60)
+        ready = {}
+        for row in csv.DictReader(io.StringIO(r.stdout)):
+            ready.setdefault(row["taskdef"], []).append(row)
+
+        def ready_ok(rows, after):
+            return len(rows) == 2 and all(
+                x["healthy_source"] == "observed" and
+                after <= float(x["ready_s"] or -1) <= after + 1.5 and
+                0 < float(x["healthy_resolution_s"] or -1) <= 1.5 for x in rows)
+        ok(p.returncode == 0 and r.returncode == 0 and ready_ok(ready.get("api:1", []), 2) and
+           ready_ok(ready.get("api:2", []), 4),
+           "--until healthy: each task's healthy_at observed by the polls, kept past StopTask "
+           "(ready 2 s and 4 s after RUNNING, to within a poll)",
+           "rc %s/%s\n%s\n%s" % (p.returncode, r.returncode, p.stderr[-1500:], r.stdout))
 
         # one malformed task in a DescribeTasks answer (a string createdAt): that time is
         # ignored with one warning, the experiment goes on and stops every task

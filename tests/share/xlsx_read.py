@@ -186,8 +186,10 @@ def check_tasks(wb, tasks, header):
 
 def check_summary(wb, summary):
     cells = wb.cells(wb.sheet("Summary"))
-    head = [cells.get((0, i), (None, None))[1] for i in range(17)]
-    ok(head[:3] == ["group", "phase", "n"] and head[-1] == "verdict",
+    head = [cells.get((0, i), (None, None))[1] for i in range(21)]
+    ok(head[:3] == ["group", "phase", "n"] and head[-1] == "verdict" and
+       head[16:20] == ["startup_cost_per_1000_usd", "baseline_startup_cost_per_1000_usd",
+                       "startup_cost_unpriced_n", "startup_cost_unpriced"],
        "Summary: the header row", head)
     bad, row = [], 1
     for g in summary["groups"]:
@@ -196,6 +198,14 @@ def check_summary(wb, summary):
                 bad.append("row %d is not %s/%s" % (row, g["name"], phase))
             if cells.get((row, 2), ("", -1))[:2] != ("n", float(st["n"])):
                 bad.append("row %d n" % row)
+            # the group's startup cost per 1,000 starts and its unpriced starts
+            cost = cells.get((row, 16))
+            if g["startup_cost_mean_usd"] is not None and (
+                    cost is None or cost[0] != "n" or
+                    abs(cost[1] - g["startup_cost_mean_usd"] * 1000) > 1e-9):
+                bad.append("row %d startup cost %r != %r" % (row, cost, g["startup_cost_mean_usd"]))
+            if cells.get((row, 18), ("", -1))[:2] != ("n", float(g["startup_cost_unpriced_n"])):
+                bad.append("row %d startup_cost_unpriced_n" % row)
             # the JSON rounds to ms; the sheet keeps the full value
             p50 = cells.get((row, 4))
             if st["n"] and (p50 is None or p50[0] != "n" or abs(p50[1] - st["p50"]) > 0.0005 + 1e-9):
@@ -205,7 +215,7 @@ def check_summary(wb, summary):
                 pv = cells.get((row, 14))
                 if pv is None or pv[0] != "n" or abs(pv[1] - cmp["p_value"]) > 1e-12:
                     bad.append("row %d p_value %r != %r" % (row, pv, cmp["p_value"]))
-                if cells.get((row, 16), (0, 0))[1] != cmp["verdict"]:
+                if cells.get((row, 20), (0, 0))[1] != cmp["verdict"]:
                     bad.append("row %d verdict" % row)
             row += 1
     ok(not bad and row > 1, "Summary: %d rows match the JSON summary (numbers as numbers)"

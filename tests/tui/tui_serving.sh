@@ -13,7 +13,7 @@ COST="$SRCDIR/tests/fixtures/cost"
 RULES="$SRCDIR/tests/fixtures/diagnose/rules.json"
 SOCK="ecsprof-tui-serving-$$"
 
-echo "1..10"
+echo "1..12"
 
 . "$SRCDIR/tests/tui/tmux_tap.sh"
 
@@ -22,7 +22,7 @@ start() {
 	tm kill-server 2>/dev/null
 	STARTS=$((STARTS + 1))
 	SOCK="ecsprof-tui-serving-$$-$STARTS"
-	tm new-session -d -s t -x 120 -y 40 \
+	tm new-session -d -s t -x "${WIDTH:-120}" -y 40 \
 		"env LANG=C.UTF-8 LC_ALL=C.UTF-8 NO_COLOR=1 TERM=xterm-256color $ECSPROF $* ; echo EXIT=\$?; sleep 60"
 }
 # opens the details of the one task whose id contains $1
@@ -62,6 +62,24 @@ check "summary view: the unpriced Spot task is named, the line wrapped within 12
 keys q
 wait_for 'TASK +TASKDEF'; keys q
 wait_for 'EXIT='; check "q leaves the summary, q again quits with status 0" "screen | grep -q 'EXIT=0'"
+
+# ---- the summary's cost line wraps in columns, not bytes (utf8-groups.json: 130 columns,
+# 137 bytes, indent 2) ----
+BASE='café-crème-été-ñandú-ça-va'
+WIDTH=132 start report --format tui --group-by service --baseline "$BASE" \
+	--prices "$COST/prices.txt" "$COST/utf8-groups.json"
+wait_for 'TASK +TASKDEF'
+keys Tab
+wait_for 'GROUP web'
+check "summary view at 132 columns: a 130-column cost line with a multi-byte group name fills one row" \
+	"screen | grep -qx '  startup cost: \\\$0.000207 per start (mean of 2, \\\$0.21 per 1,000 starts), \\\$0.53 less per 1,000 starts than $BASE'"
+WIDTH=131 start report --format tui --group-by service --baseline "$BASE" \
+	--prices "$COST/prices.txt" "$COST/utf8-groups.json"
+wait_for 'TASK +TASKDEF'
+keys Tab
+wait_for 'GROUP web'
+check "summary view at 131 columns: the same line wraps before the name, which starts the next row" \
+	"screen | grep -qx '  startup cost: .* \\\$0.53 less per 1,000 starts than' && screen | grep -qx '    $BASE'"
 
 # ---- healthy, observed by a watch poll ----
 start report --format tui "$COST/healthy.jsonl"
