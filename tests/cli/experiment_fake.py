@@ -138,6 +138,15 @@ def main():
            "us-east-1: x86_64 $0.04048 per vCPU-hour, $0.004445 per GB-hour (built-in)"
            in p.stdout, "--dry-run: the estimate is us-east-1's built-in price (about $%.4f)"
            % COST_US_EAST_1, p.stdout)
+        # --timeout is the wait for each task (the contract's one meaning): the plan says
+        # it, and the highest estimate bills each task until it and a minute more
+        p = experiment(port, tmp, ["--dry-run", "--timeout", "90s"], out="dry.jsonl")
+        m = re.search(r"at most \$([0-9.]+)", p.stdout)
+        worst = 8 * (150 / 3600.0) * (0.04048 + 2 * 0.004445)
+        ok(p.returncode == 0 and "at most 90s (--timeout)" in p.stdout and m and
+           abs(float(m.group(1)) - worst) < 0.00006,
+           "--timeout 90s: the plan's wait and its highest cost (about $%.4f)" % worst,
+           p.stdout + p.stderr)
         prices = os.path.join(tmp, "prices.txt")
         with open(prices, "w") as f:
             f.write("# a made-up price, to see that it is the one used\n"

@@ -205,9 +205,9 @@ def main():
         ok(rc == 1 and one_line(err) and "larger than" in err and secs < 60,
            "a 1 GiB answer is refused (%.1f s)" % secs, "rc=%d %r" % (rc, err))
     with Server("slowloris") as s:
-        rc, out, err, secs = run(s, *csvargs, "--timeout", "2")
+        rc, out, err, secs = run(s, *csvargs, "--request-timeout", "2")
         ok(rc == 1 and one_line(err) and secs < 20,
-           "slowloris: --timeout ends it (%.1f s)" % secs, "rc=%d %r" % (rc, err))
+           "slowloris: --request-timeout ends it (%.1f s)" % secs, "rc=%d %r" % (rc, err))
     with Server("redirect") as s:
         rc, out, err, secs = run(s, *csvargs)
         st = s.stats()
