@@ -45,6 +45,7 @@ struct xtask {
 	bool timed_out;
 	bool final;             /* ECS says STOPPED: nothing left to stop */
 	bool stop_sent;
+	bool malformed_warned;  /* a poll's answer for it could not be read: said once */
 };
 
 struct xrun {
@@ -67,6 +68,8 @@ struct xrun {
 	bool until_healthy;
 	int64_t wait_timeout_ms;
 	int64_t interval_ms;
+	bool malformed_warned;         /* a task without a readable taskArn: said once */
+	size_t malformed_polls;        /* answers skipped as malformed, all told */
 	bool interrupted;              /* Ctrl-C or SIGTERM: stop launching, clean up */
 	int signal_number;
 };

@@ -316,20 +316,55 @@ find_task(struct xrun *x, const char *arn)
 	return NULL;
 }
 
+/* A task DescribeTasks answered that cannot be read (ERR_PARSE): skipped, its raw JSON
+ * still journaled, and the task still polled, since the next answer may be good. Polls come
+ * every --interval, so the warning is given once per task (once in all for an answer
+ * without a taskArn), not once per poll. */
+static void
+skip_malformed(struct xrun *x, const char *json, size_t len, const struct err *why)
+{
+	struct input_key k;
+	struct err e;
+	struct xtask *xt = NULL;
+	const char *msg = strncmp(why->msg, "live: ", 6) == 0 ? why->msg + 6 : why->msg;
+	bool *warned = &x->malformed_warned;
+
+	x->malformed_polls++;
+	err_clear(&e);
+	memset(&k, 0, sizeof k);
+	if (input_peek_task(json, len, &k, &e) == 0 && (xt = find_task(x, k.arn)) != NULL)
+		warned = &xt->malformed_warned;
+	if (!*warned) {
+		if (xt != NULL)
+			log_warn("DescribeTasks: skipped %s (its raw JSON is recorded); task %s "
+				 "(arm %s) is still polled until --timeout, without another warning",
+				 msg, strrchr(xt->arn, '/') ? strrchr(xt->arn, '/') + 1 : xt->arn,
+				 x->arms[xt->arm].arm.name);
+		else
+			log_warn("DescribeTasks: skipped %s (its raw JSON is recorded; said once)",
+				 msg);
+		*warned = true;
+	}
+	input_key_cleanup(&k);
+}
+
 static int
 poll_take(void *arg, const char *json, size_t len, int64_t fetched_at_ms, struct err *err)
 {
 	struct poll_ctx *p = arg;
 	struct task_set one;
 	struct xtask *xt;
-	int rc;
+	int rc = 0;
 
 	task_set_init(&one);
-	/* a bad task is skipped with a warning (its raw JSON still goes to the journal);
-	 * the next poll sees it again */
-	if ((rc = live_take_task(json, len, fetched_at_ms, &one, true, err)) < 0) {
-		task_set_cleanup(&one);
-		return -1;
+	if (input_parse_task_json(json, len, "live", fetched_at_ms, &one, err) != 0) {
+		if (err->code != ERR_PARSE) {
+			task_set_cleanup(&one);
+			return err_prefix(err, "DescribeTasks answer");
+		}
+		skip_malformed(p->x, json, len, err);
+		err_clear(err);
+		rc = 1;
 	}
 	if (one.len == 1 && (xt = find_task(p->x, one.tasks[0].arn)) != NULL) {
 		const struct task *t = &one.tasks[0];
@@ -473,6 +508,9 @@ wait_tasks(struct xrun *x, int64_t t0, struct err *err)
 			nap(x->interval_ms);
 	}
 	progress(x, t0, true);
+	if (x->malformed_polls > 1)
+		log_info("DescribeTasks: %zu task answers skipped as malformed during the wait",
+			 x->malformed_polls);
 	return 0;
 }
 

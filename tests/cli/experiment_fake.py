@@ -28,7 +28,7 @@ SCENARIO = {
     "speed": 20,
     "credentials": {"AKIDFAKE": "fakesecret"},
     "clusters": {"exp": {"tasks": []}, "intr": {"tasks": []}, "slow": {"tasks": []},
-                 "bad": {"tasks": []}},
+                 "bad": {"tasks": []}, "bad2": {"tasks": []}},
     "taskDefinitions": {
         "web:7": {"provision": 2, "pull": [30, 32], "start": 1, "cpu": "1024",
                   "memory": "2048"},
@@ -230,6 +230,31 @@ def main():
         ok(len(state) == 8 and all(t["desiredStatus"] == "STOPPED" for t in state),
            "a malformed task in a poll: all %d started tasks stopped" % len(state),
            repr(state))
+        # the same task malformed in every poll (the fake cuts the first task of each
+        # DescribeTasks answer, and the first not done stays first): one warning in all,
+        # not one per poll; the task is polled until --timeout, then stopped like the rest
+        post(port, "/_fake/inject", {"bad_task": 100000, "ops": ["DescribeTasks"]})
+        stats0 = get(port, "/_fake/stats")
+        t0 = time.time()
+        p = subprocess.run(experiment_cmd(port, tmp, ["--timeout", "4s", "-v"], out="bad2.jsonl",
+                                          cluster="bad2"),
+                           capture_output=True, text=True, env=env(), timeout=120)
+        secs = time.time() - t0
+        stats1 = get(port, "/_fake/stats")
+        post(port, "/_fake/inject", {"bad_task": 0, "ops": []})
+        polls = (stats1["ops"].get("DescribeTasks", 0) - stats0["ops"].get("DescribeTasks", 0))
+        state = [t for t in get(port, "/_fake/state/bad2")["tasks"]
+                 if t["tags"].get("ecsprof:arm")]
+        m = re.search(r"DescribeTasks: (\d+) task answers skipped as malformed", p.stderr)
+        ok(p.returncode == 0 and polls >= 5 and p.stderr.count("DescribeTasks: skipped") == 1
+           and "still polled until --timeout" in p.stderr and m and int(m.group(1)) >= 5 and
+           p.stderr.count("after --timeout") == 1,
+           "a task malformed in every one of %d polls: one warning, not one per poll "
+           "(%s skipped), one --timeout warning" % (polls, m.group(1) if m else "?"),
+           "rc %s polls %d\n%s" % (p.returncode, polls, p.stderr))
+        ok(len(state) == 8 and all(t["desiredStatus"] == "STOPPED" for t in state) and
+           secs < 30, "a task malformed in every poll: all %d stopped, in %.1f s"
+           % (len(state), secs), repr(state))
         # --cleanup of that run, with a malformed task in its DescribeTasks answer
         ids = set()
         for l in open(os.path.join(tmp, "bad.jsonl")):
