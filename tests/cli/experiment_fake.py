@@ -13,6 +13,7 @@ import io
 import json
 import os
 import re
+import shlex
 import subprocess
 import sys
 import signal
@@ -93,6 +94,53 @@ def start_fake(tmp, scenario, name):
 def planned_cost(text):
     m = re.search(r"estimated cost: about \$([0-9.]+)", text)
     return float(m.group(1)) if m else None
+
+# The README's example (README.md, "Before and after, in one command") is run against
+# this scenario, so its sample cannot drift from what the command prints.
+README_SCENARIO = {
+    "speed": 20,
+    "credentials": {"AKIDFAKE": "fakesecret"},
+    "clusters": {"prod": {"tasks": []}},
+    "taskDefinitions": {
+        "checkout-api:7": {"provision": [18.2, 24.7, 21.3, 27.9, 19.6, 23.1],
+                           "pull": [71.4, 65.2, 78.9, 69.3, 74.6, 67.8],
+                           "start": [4.1, 3.6, 5.2, 4.4, 3.9, 4.8],
+                           "connectivity": [8.1, 12.4, 9.7, 14.2, 10.3, 11.6],
+                           "cpu": "512", "memory": "1024"},
+        "checkout-api:8": {"provision": [20.4, 22.8, 18.9, 26.1, 21.7, 24.3],
+                           "pull": [2.8, 3.9, 2.1, 4.4, 3.2, 2.6],
+                           "start": [7.2, 6.1, 8.4, 6.8, 7.7, 6.5],
+                           "connectivity": [9.2, 11.8, 8.6, 13.1, 10.9, 12.2],
+                           "cpu": "512", "memory": "1024"}}}
+
+
+def readme_example():
+    """The README's '$ ecsprof experiment ...' line and the sample under it (unindented)."""
+    lines = open(os.path.join(SRCDIR, "README.md"), encoding="utf-8").read().split("\n")
+    i = next((k for k, l in enumerate(lines) if l.startswith("    $ ecsprof experiment ")), None)
+    if i is None:
+        return None, []
+    sample = []
+    for l in lines[i + 1:]:
+        if l and not l.startswith("    "):
+            break
+        sample.append(l[4:])
+    return lines[i][len("    $ ecsprof "):], sample
+
+
+def lines_in_order(actual, sample):
+    """None when every non-empty sample line is in actual, in order ('...' at the end of a
+    sample line: a prefix; a line '...' alone: anything); else the first line missing."""
+    i = 0
+    for want in [l for l in sample if l and l != "..."]:
+        prefix = want[:-4] if want.endswith(" ...") else None
+        while i < len(actual) and not (actual[i] == want or
+                                       (prefix and actual[i].startswith(prefix))):
+            i += 1
+        if i == len(actual):
+            return want
+        i += 1
+    return None
 
 
 def post(port, path, obj):
@@ -271,6 +319,28 @@ def main():
            p.stderr.count("DescribeTasks: skipped") == 1 and "8 tasks found" in p.stdout,
            "--cleanup with a malformed task in the answer: one warning, exits 0",
            "ids %s rc %s\n%s%s" % (ids, p.returncode, p.stdout, p.stderr))
+
+        # the README's example, run as written (plus --yes: no terminal to confirm on)
+        cmd, sample = readme_example()
+        srv3, err3, port3 = start_fake(tmp, README_SCENARIO, "readme")
+        try:
+            rdir = os.path.join(tmp, "readme")
+            os.mkdir(rdir)
+            args = shlex.split(cmd or "") + ["--yes", "--endpoint-url",
+                                             "http://127.0.0.1:%d" % port3, "--region",
+                                             "us-east-1", "--interval", "0.2", "--no-images"]
+            p = subprocess.run([ECSPROF] + args, capture_output=True, text=True,
+                               env=dict(env(), COLUMNS="100"), cwd=rdir, timeout=120)
+        finally:
+            srv3.terminate()
+            srv3.wait(timeout=10)
+            err3.close()
+        # the plan is on stderr, the summary on stdout; the question is not asked (--yes)
+        missing = lines_in_order(p.stderr.split("\n") + p.stdout.split("\n"),
+                                 [l for l in sample if not l.startswith("Launch these ")])
+        ok(cmd and p.returncode == 0 and len(sample) > 10 and missing is None,
+           "README's experiment example prints what the README shows, in order",
+           "cmd %r rc %s missing %r\n%s%s" % (cmd, p.returncode, missing, p.stderr, p.stdout))
 
         # Ctrl-C mid-way: whatever was started is stopped before ecsprof exits
         before = len(get(port, "/_fake/runtask")["runs"])
