@@ -47,13 +47,60 @@ Test(cli, live_selection)
 
 	cr_assert_eq(parse(&o, &err, ARGS("tasks", "--cluster", "prod", "--service", "a",
 					  "--service", "b", "--status", "stopped", "--since", "2h",
-					  "--concurrency", "8", "--timeout", "2.5")), 0, "%s", err.msg);
+					  "--concurrency", "8", "--request-timeout", "2.5")), 0, "%s", err.msg);
 	cr_expect_eq(o.command, CMD_TASKS);
 	cr_expect_str_eq(o.cluster, "prod");
 	cr_expect_eq(o.services.n, 2);
 	cr_expect_eq(o.status, STATUS_STOPPED);
 	cr_expect_eq(o.concurrency, 8);
 	cr_expect_eq(o.timeout_ms, 2500);
+	cli_opts_cleanup(&o);
+}
+
+/* --timeout has one meaning, the contract's: experiment's longest wait for each task (a
+ * duration). The timeout of each request is --request-timeout, for every command. */
+Test(cli, timeout_is_the_experiment_wait_and_request_timeout_the_request)
+{
+	struct cli_opts o;
+	struct err err;
+
+	cr_assert_eq(parse(&o, &err, ARGS("experiment", "--arm", "a=web:7", "--timeout", "90s",
+					  "--request-timeout", "4", "-o", "x.jsonl")), 0, "%s",
+		     err.msg);
+	cr_expect_eq(o.experiment.wait_timeout_ms, 90000);
+	cr_expect_eq(o.timeout_ms, 4000);
+	cli_opts_cleanup(&o);
+	cr_assert_eq(parse(&o, &err, ARGS("experiment", "--arm", "a=web:7", "--timeout", "1h30m",
+					  "-o", "x.jsonl")), 0, "%s", err.msg);
+	cr_expect_eq(o.experiment.wait_timeout_ms, 5400000);
+	cr_expect_eq(o.timeout_ms, 30000, "the request timeout keeps its default");
+	cli_opts_cleanup(&o);
+	cr_assert_eq(parse(&o, &err, ARGS("experiment", "--arm", "a=web:7", "--timeout", "150",
+					  "-o", "x.jsonl")), 0, "%s", err.msg);
+	cr_expect_eq(o.experiment.wait_timeout_ms, 150000, "plain seconds");
+	cli_opts_cleanup(&o);
+	cr_assert_eq(parse(&o, &err, ARGS("experiment", "--arm", "a=web:7", "-o", "x.jsonl")), 0);
+	cr_expect_eq(o.experiment.wait_timeout_ms, 0, "0: the command's default (10 min)");
+	cli_opts_cleanup(&o);
+
+	cr_expect_eq(parse(&o, &err, ARGS("tasks", "--timeout", "5")), -1);
+	cr_expect_eq(err.code, ERR_USAGE);
+	cr_expect(strstr(err.msg, "--request-timeout") != NULL, "%s", err.msg);
+	cli_opts_cleanup(&o);
+	cr_expect_eq(parse(&o, &err, ARGS("watch", "--timeout", "5m")), -1);
+	cr_expect(strstr(err.msg, "experiment's wait") != NULL, "%s", err.msg);
+	cli_opts_cleanup(&o);
+	cr_expect_eq(parse(&o, &err, ARGS("experiment", "--arm", "a=web:7", "--timeout", "0s",
+					  "-o", "x.jsonl")), -1);
+	cr_expect(strstr(err.msg, "from 1s to 1d") != NULL, "%s", err.msg);
+	cli_opts_cleanup(&o);
+	cr_expect_eq(parse(&o, &err, ARGS("experiment", "--arm", "a=web:7", "--timeout", "soon",
+					  "-o", "x.jsonl")), -1);
+	cr_expect_eq(err.code, ERR_USAGE);
+	cli_opts_cleanup(&o);
+	cr_assert_eq(parse(&o, &err, ARGS("record", "--request-timeout", "0.5", "-o", "r.jsonl")),
+		     0, "%s", err.msg);
+	cr_expect_eq(o.timeout_ms, 500);
 	cli_opts_cleanup(&o);
 }
 

@@ -37,7 +37,8 @@ struct cli_experiment {
 	struct cli_list security_groups;
 	bool assign_public_ip;
 	const char *network_configuration;
-	const char *wait_timeout;         /* --timeout DURATION: the wait for RUNNING */
+	int64_t wait_timeout_ms;          /* --timeout DURATION: the longest wait for each task
+					   * from its launch; 0 = the default (10 min) */
 	const char *until;                /* running (default) or healthy */
 	const char *cleanup;              /* --cleanup ID */
 	const char *id;                   /* --id ID: name the experiment */
@@ -60,7 +61,7 @@ struct cli_opts {
 	const char *endpoint_url;
 	long concurrency;             /* requests in flight, default 4 */
 	long connect_timeout_ms;
-	long timeout_ms;
+	long timeout_ms;              /* --request-timeout: each HTTP request as a whole */
 	/* OUTPUT */
 	enum cli_format format;
 	const char *output;           /* --output / -o */
@@ -83,7 +84,6 @@ struct cli_opts {
 	struct cli_list images;       /* images --image REF (repeatable) */
 	/* experiment (src/cmd/cli_experiment.c parses them) */
 	struct cli_experiment experiment;
-	const char *timeout_arg;      /* --timeout as given: per request, or experiment's wait */
 	/* misc */
 	int verbose;
 	bool debug;

@@ -17,7 +17,7 @@
 enum {
 	OPT_CLUSTER = 256, OPT_SERVICE, OPT_FAMILY, OPT_STARTED_BY, OPT_STATUS, OPT_TASK,
 	OPT_SINCE, OPT_PROFILE, OPT_REGION, OPT_ENDPOINT_URL, OPT_CONCURRENCY,
-	OPT_CONNECT_TIMEOUT, OPT_TIMEOUT, OPT_FORMAT, OPT_SUMMARY, OPT_GROUP_BY,
+	OPT_CONNECT_TIMEOUT, OPT_REQUEST_TIMEOUT, OPT_FORMAT, OPT_SUMMARY, OPT_GROUP_BY,
 	OPT_BASELINE, OPT_SOCI_IF, OPT_SORT, OPT_NO_COLOR, OPT_INTERVAL, OPT_RECORD,
 	OPT_COUNT, OPT_DEBUG, OPT_TIME_FORMAT, OPT_PRICES, OPT_DEPLOYMENTS, OPT_NO_IMAGES,
 	OPT_IMAGE,
@@ -38,7 +38,7 @@ const struct cli_option_def cli_options[] = {
 	{ "--endpoint-url", 0, "URL", "ECS endpoint (default: AWS_ENDPOINT_URL_ECS, AWS_ENDPOINT_URL, profile, standard)", "AWS", OPT_ENDPOINT_URL },
 	{ "--concurrency", 0, "N", "DescribeTasks requests in flight (default 4)", "AWS", OPT_CONCURRENCY },
 	{ "--connect-timeout", 0, "SECONDS", "connect timeout per request (default 5)", "AWS", OPT_CONNECT_TIMEOUT },
-	{ "--timeout", 0, "SECONDS", "timeout per request (default 30)", "AWS", OPT_TIMEOUT },
+	{ "--request-timeout", 0, "SECONDS", "timeout of each request (default 30)", "AWS", OPT_REQUEST_TIMEOUT },
 	{ "--no-images", 0, NULL, "no ECR lookups of the tasks' images (image columns empty)", "AWS", OPT_NO_IMAGES },
 	{ "--format", 0, "tui|table|csv|json|html|xlsx", "output format (default: tui on a terminal, else table)", "OUTPUT", OPT_FORMAT },
 	{ "--time-format", 0, "iso|spreadsheet|epoch", "CSV times: ISO 8601 Z (default), YYYY-MM-DD HH:MM:SS.mmm UTC, or epoch seconds", "OUTPUT", OPT_TIME_FORMAT },
@@ -67,6 +67,7 @@ const struct cli_option_def cli_options[] = {
 	{ "--round-size", 0, "K", "experiment: tasks per arm in each interleaved round (default 1)", "EXPERIMENT", OPT_EXP_ROUND_SIZE },
 	{ "--sequential", 0, NULL, "experiment: arm after arm instead of interleaved rounds", "EXPERIMENT", OPT_EXP_SEQUENTIAL },
 	{ "--pause", 0, NULL, "experiment: with --sequential, wait for Enter before each next arm", "EXPERIMENT", OPT_EXP_PAUSE },
+	{ "--timeout", 0, "DURATION", "experiment: the longest wait for each task, from its launch: 90s, 10m, 1h (default 10m)", "EXPERIMENT", OPT_EXP_TIMEOUT },
 	{ "--until", 0, "running|healthy", "experiment: what each task is waited for (default running)", "EXPERIMENT", OPT_EXP_UNTIL },
 	{ "--id", 0, "ID", "experiment: name the experiment (default: the time and a random suffix)", "EXPERIMENT", OPT_EXP_ID },
 	{ "--dry-run", 0, NULL, "experiment: print the plan and the RunTask requests, launch nothing", "EXPERIMENT", OPT_EXP_DRY_RUN },
@@ -394,7 +395,10 @@ cli_parse(int argc, char **argv, struct cli_opts *o, struct err *err)
 			if (parse_seconds(name, optarg, &o->connect_timeout_ms, err))
 				return -1;
 			break;
-		case OPT_TIMEOUT: o->timeout_arg = optarg; break;   /* its unit depends on the command */
+		case OPT_REQUEST_TIMEOUT:
+			if (parse_seconds(name, optarg, &o->timeout_ms, err))
+				return -1;
+			break;
 		case OPT_FORMAT:
 			if (parse_choice(name, optarg, formats, 7, &choice, err))
 				return -1;
@@ -461,11 +465,6 @@ cli_parse(int argc, char **argv, struct cli_opts *o, struct err *err)
 			       "unknown command '%s': use tasks, watch, record, report, images or experiment", argv[optind]);
 	for (int i = optind + 1; i < argc; i++)
 		cli_list_add(&o->files, argv[i]);
-	if (o->timeout_arg != NULL && o->command == CMD_EXPERIMENT)
-		o->experiment.wait_timeout = o->timeout_arg;
-	else if (o->timeout_arg != NULL &&
-		 parse_seconds("--timeout", o->timeout_arg, &o->timeout_ms, err) != 0)
-		return -1;
 	if (cli_experiment_check(o, err) != 0)
 		return -1;
 	/* -o report.csv without --format: the extension says it (a recording's or an

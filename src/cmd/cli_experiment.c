@@ -7,6 +7,7 @@
 
 #include "cli_int.h"
 #include "ecsprof/experiment.h"
+#include "ecsprof/timeutil.h"
 #include "ecsprof/xalloc.h"
 
 void
@@ -22,6 +23,32 @@ bool
 cli_experiment_owns(int id)
 {
 	return (id >= OPT_EXP_FIRST && id < OPT_EXP_END) || id == OPT_EXP_N || id == OPT_EXP_YES;
+}
+
+/* --timeout DURATION: "90s", "10m", "1h30m", or plain seconds ("90", "2.5"); at most a
+ * day, as a task that has not started by then will not. */
+static int
+parse_wait(const char *name, const char *arg, int64_t *out_ms, struct err *err)
+{
+	int64_t ms;
+
+	if (timeutil_parse_duration(arg, &ms) != 0) {
+		char *end;
+		double s;
+
+		errno = 0;
+		s = strtod(arg, &end);
+		if (errno != 0 || end == arg || *end != '\0' || !(s > 0) || s > 86400)
+			ms = -1;
+		else
+			ms = (int64_t)(s * 1000 + 0.5);
+	}
+	if (ms < 1000 || ms > 86400000)
+		return err_set(err, ERR_USAGE, "%s: '%s' is not a wait from 1s to 1d (a duration "
+			       "such as 90s, 10m, 1h, or seconds): the longest wait for each task; "
+			       "the timeout of each request is --request-timeout", name, arg);
+	*out_ms = ms;
+	return 0;
 }
 
 int
@@ -62,6 +89,7 @@ cli_experiment_option(struct cli_opts *o, int id, const char *name, const char *
 		return 0;
 	case OPT_EXP_DRY_RUN: e->dry_run = true; return 0;
 	case OPT_EXP_YES: e->yes = true; return 0;
+	case OPT_EXP_TIMEOUT: return parse_wait(name, arg, &e->wait_timeout_ms, err);
 	case OPT_EXP_CLEANUP:
 		if (!exp_id_valid(arg))
 			return err_set(err, ERR_USAGE, "%s: '%s' is not an experiment id", name, arg);
@@ -82,6 +110,7 @@ any_set(const struct cli_experiment *e)
 	       e->max_tasks != d.max_tasks || e->launch_type || e->capacity_provider ||
 	       e->platform_version || e->subnets.n || e->security_groups.n ||
 	       e->assign_public_ip || e->network_configuration || e->until || e->cleanup ||
+	       e->wait_timeout_ms ||
 	       e->id || e->sequential || e->pause || e->dry_run || e->yes;
 }
 
@@ -91,6 +120,9 @@ cli_experiment_check(const struct cli_opts *o, struct err *err)
 	const struct cli_experiment *e = &o->experiment;
 
 	if (o->command != CMD_EXPERIMENT) {
+		if (e->wait_timeout_ms != 0)
+			return err_set(err, ERR_USAGE, "--timeout is experiment's wait for its tasks; "
+				       "the timeout of each request is --request-timeout SECONDS");
 		if (any_set(e))
 			return err_set(err, ERR_USAGE, "--arm, -n, --dry-run, --cleanup and the other "
 				       "experiment options are for 'ecsprof experiment'");

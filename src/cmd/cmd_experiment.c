@@ -346,15 +346,7 @@ setup(struct xrun *x, const struct cli_opts *o, struct err *err)
 	x->recording = o->output;
 	x->until_healthy = e->until != NULL && strcmp(e->until, "healthy") == 0;
 	x->interval_ms = o->interval_ms;
-	x->wait_timeout_ms = DEFAULT_WAIT_MS;
-	if (e->wait_timeout != NULL && timeutil_parse_duration(e->wait_timeout, &x->wait_timeout_ms) != 0) {
-		char *end;
-		double s = strtod(e->wait_timeout, &end);
-		if (end == e->wait_timeout || *end != '\0' || !(s > 0))
-			return err_set(err, ERR_USAGE, "--timeout: '%s' is not a duration (90s, 10m, "
-				       "1h, or seconds)", e->wait_timeout);
-		x->wait_timeout_ms = (int64_t)(s * 1000);
-	}
+	x->wait_timeout_ms = e->wait_timeout_ms > 0 ? e->wait_timeout_ms : DEFAULT_WAIT_MS;
 	x->launch_type = e->capacity_provider ? NULL : e->launch_type ? e->launch_type : "FARGATE";
 	if (e->id != NULL)
 		snprintf(x->id, sizeof x->id, "%s", e->id);

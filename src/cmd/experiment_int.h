@@ -19,6 +19,7 @@
 #include "ecsprof/app.h"
 #include "ecsprof/live.h"
 #include "ecsprof/task.h"
+#include "ecsprof/tui_experiment.h"
 
 #define XRUN_RETRIES 3          /* RunTask calls asked again after retryable failures */
 #define XRUN_BACKOFF_MS 1000    /* first wait before a retry; doubled each time */
@@ -48,6 +49,8 @@ struct xtask {
 	bool timed_out;
 	bool final;             /* ECS says STOPPED: nothing left to stop */
 	bool stop_sent;
+	bool malformed_warned;  /* a poll's answer for it could not be read: said once */
+	int64_t created_ms, pull_started_ms, pull_stopped_ms, started_ms;   /* the last poll's */
 };
 
 struct xrun {
@@ -70,6 +73,9 @@ struct xrun {
 	bool until_healthy;
 	int64_t wait_timeout_ms;
 	int64_t interval_ms;
+	bool malformed_warned;         /* a task without a readable taskArn: said once */
+	size_t malformed_polls;        /* answers skipped as malformed, all told */
+	struct tui_x *view;            /* on a terminal: the arms side by side (tui_experiment.h) */
 	bool interrupted;              /* Ctrl-C or SIGTERM: stop launching, clean up */
 	int signal_number;
 };

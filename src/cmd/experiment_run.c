@@ -3,6 +3,7 @@
  * killed at any point leaves a journal `--cleanup ID` can read; and every way out (the end,
  * Ctrl-C, SIGTERM) goes through xrun_stop_all(). */
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 #include "ecsprof/input.h"
 #include "ecsprof/log.h"
 #include "ecsprof/record.h"
+#include "ecsprof/stats.h"
 #include "ecsprof/timeutil.h"
 #include "ecsprof/xalloc.h"
 
@@ -34,6 +36,7 @@ on_signal(int sig)
 	sig_last = sig;
 	if (++sig_count >= 2) {
 		int w = msg_which;
+		tui_xemergency_restore();   /* the view's terminal modes, if it is open */
 		ssize_t rc = write(STDERR_FILENO, msg_text[w], (size_t)msg_len[w]);
 		(void)rc;
 		_exit(130);
@@ -68,8 +71,11 @@ xrun_signalled(struct xrun *x)
 	if (sig_count > 0 && !x->interrupted) {
 		x->interrupted = true;
 		x->signal_number = sig_last;
-		fprintf(stderr, "\necsprof: %s: stopping the experiment's tasks (again to give up "
-			"and print the cleanup command)\n", sig_last == SIGTERM ? "SIGTERM" : "Ctrl-C");
+		/* a warning: on the view's message lines while it is open */
+		if (x->view == NULL)
+			fputc('\n', stderr);
+		log_warn("%s: stopping the experiment's tasks (again to give up and print the "
+			 "cleanup command)", sig_last == SIGTERM ? "SIGTERM" : "Ctrl-C");
 	}
 	return x->interrupted;
 }
@@ -225,6 +231,8 @@ add_task(struct xrun *x, const char *raw, size_t arm, int64_t at)
 	/* it was not serving when RunTask answered */
 	x->tasks[x->ntasks].not_healthy_ms = at;
 	x->tasks[x->ntasks].healthy_ms = x->tasks[x->ntasks].healthy_res_ms = TS_NONE;
+	x->tasks[x->ntasks].created_ms = x->tasks[x->ntasks].pull_started_ms = TS_NONE;
+	x->tasks[x->ntasks].pull_stopped_ms = x->tasks[x->ntasks].started_ms = TS_NONE;
 	x->ntasks++;
 }
 
@@ -343,25 +351,64 @@ observe_health(struct xtask *xt, const struct task *t, int64_t at)
 	xt->healthy_res_ms = res > 0 ? res : 0;
 }
 
+/* A task DescribeTasks answered that cannot be read (ERR_PARSE): skipped, its raw JSON
+ * still journaled, and the task still polled, since the next answer may be good. Polls come
+ * every --interval, so the warning is given once per task (once in all for an answer
+ * without a taskArn), not once per poll. */
+static void
+skip_malformed(struct xrun *x, const char *json, size_t len, const struct err *why)
+{
+	struct input_key k;
+	struct err e;
+	struct xtask *xt = NULL;
+	const char *msg = strncmp(why->msg, "live: ", 6) == 0 ? why->msg + 6 : why->msg;
+	bool *warned = &x->malformed_warned;
+
+	x->malformed_polls++;
+	err_clear(&e);
+	memset(&k, 0, sizeof k);
+	if (input_peek_task(json, len, &k, &e) == 0 && (xt = find_task(x, k.arn)) != NULL)
+		warned = &xt->malformed_warned;
+	if (!*warned) {
+		if (xt != NULL)
+			log_warn("DescribeTasks: skipped %s (its raw JSON is recorded); task %s "
+				 "(arm %s) is still polled until --timeout, without another warning",
+				 msg, strrchr(xt->arn, '/') ? strrchr(xt->arn, '/') + 1 : xt->arn,
+				 x->arms[xt->arm].arm.name);
+		else
+			log_warn("DescribeTasks: skipped %s (its raw JSON is recorded; said once)",
+				 msg);
+		*warned = true;
+	}
+	input_key_cleanup(&k);
+}
+
 static int
 poll_take(void *arg, const char *json, size_t len, int64_t fetched_at_ms, struct err *err)
 {
 	struct poll_ctx *p = arg;
 	struct task_set one;
 	struct xtask *xt = NULL;
-	int rc;
+	int rc = 0;
 
 	task_set_init(&one);
-	/* a bad task is skipped with a warning (its raw JSON still goes to the journal);
-	 * the next poll sees it again */
-	if ((rc = live_take_task(json, len, fetched_at_ms, &one, true, err)) < 0) {
-		task_set_cleanup(&one);
-		return -1;
+	if (input_parse_task_json(json, len, "live", fetched_at_ms, &one, err) != 0) {
+		if (err->code != ERR_PARSE) {
+			task_set_cleanup(&one);
+			return err_prefix(err, "DescribeTasks answer");
+		}
+		skip_malformed(p->x, json, len, err);
+		err_clear(err);
+		rc = 1;
 	}
 	if (one.len == 1 && (xt = find_task(p->x, one.tasks[0].arn)) != NULL) {
 		const struct task *t = &one.tasks[0];
 
 		xt->stage = task_stage(t, NULL);
+		xt->created_ms = t->ts[TS_CREATED];
+		xt->pull_started_ms = t->ts[TS_PULL_STARTED];
+		xt->pull_stopped_ms = t->ts[TS_PULL_STOPPED];
+		xt->started_ms = t->ts[TS_STARTED];
 		free(xt->health);
 		xt->health = xstrdup_or_null(t->health_status);
 		observe_health(xt, t, fetched_at_ms);
@@ -392,6 +439,135 @@ poll_take(void *arg, const char *json, size_t len, int64_t fetched_at_ms, struct
 	return rc;
 }
 
+/* ---- the view: warnings kept while it is open, drawn under the arms and replayed on
+ * standard error when it closes (nothing said during the wait is lost) ---- */
+
+static struct {
+	pthread_mutex_t lock;
+	char **lines;
+	size_t n, cap;
+} held = { PTHREAD_MUTEX_INITIALIZER, NULL, 0, 0 };
+
+#define HELD_MAX 10000
+
+static void
+hold_line(enum log_level level, const char *line, void *ctx)
+{
+	static const char *const prefix[] = { "", "warning: ", "", "debug: " };
+	char *text = xasprintf("%s%s", prefix[level], line);
+
+	(void)ctx;
+	pthread_mutex_lock(&held.lock);
+	if (held.n < HELD_MAX) {
+		held.lines = xgrow(held.lines, held.n + 1, &held.cap, sizeof *held.lines);
+		held.lines[held.n++] = text;
+		text = NULL;
+	}
+	pthread_mutex_unlock(&held.lock);
+	free(text);
+}
+
+static void
+view_open(struct xrun *x)
+{
+	struct err e;
+
+	/* a terminal for the view; --debug streams its traces instead, and --pause reads
+	 * the terminal between the arms */
+	if (!isatty(STDERR_FILENO) || log_verbosity() >= 2 || x->o->experiment.pause ||
+	    getenv("ECSPROF_EXPERIMENT_LINES") != NULL)
+		return;
+	err_clear(&e);
+	x->view = tui_xopen(x->o->no_color, &e);
+	if (x->view != NULL)
+		log_set_sink(hold_line, NULL);
+}
+
+static void
+view_close(struct xrun *x)
+{
+	if (x->view == NULL)
+		return;
+	tui_xclose(x->view);
+	x->view = NULL;
+	log_set_sink(NULL, NULL);
+	pthread_mutex_lock(&held.lock);
+	for (size_t i = 0; i < held.n; i++) {
+		fprintf(stderr, "ecsprof: %s\n", held.lines[i]);
+		free(held.lines[i]);
+	}
+	free(held.lines);
+	held.lines = NULL;
+	held.n = held.cap = 0;
+	pthread_mutex_unlock(&held.lock);
+	fflush(stderr);
+}
+
+static int
+cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+static void
+view_draw(struct xrun *x, int64_t t0)
+{
+	struct tui_xarm *arms = xcalloc(x->narms, sizeof *arms);
+	struct tui_xtask *tasks = xcalloc(x->ntasks ? x->ntasks : 1, sizeof *tasks);
+	int64_t *totals = xcalloc(x->ntasks ? x->ntasks : 1, sizeof *totals);
+	const char *msgs[3];
+	struct tui_xstate st = { 0 };
+	int64_t now = timeutil_now_ms();
+	size_t k = 0;
+
+	for (size_t a = 0; a < x->narms; a++) {
+		size_t nt = 0;
+
+		arms[a].name = x->arms[a].arm.name;
+		arms[a].taskdef = x->arms[a].arm.taskdef;
+		arms[a].planned = x->arms[a].planned;
+		arms[a].launched = x->arms[a].launched;
+		arms[a].gave_up = x->arms[a].gave_up;
+		arms[a].tasks = tasks + k;
+		for (size_t i = 0; i < x->ntasks; i++) {
+			const struct xtask *t = &x->tasks[i];
+
+			if (t->arm != a)
+				continue;
+			tasks[k++] = (struct tui_xtask){
+				t->stage, t->created_ms, t->pull_started_ms, t->pull_stopped_ms,
+				t->started_ms, now - t->launched_ms,
+				t->health != NULL && strcmp(t->health, "HEALTHY") == 0, t->timed_out };
+			arms[a].ntasks++;
+			if (t->started_ms != TS_NONE && t->created_ms != TS_NONE)
+				totals[nt++] = t->started_ms - t->created_ms;
+		}
+		/* the median as the summary takes it: the middle one, or the mean of two */
+		qsort(totals, nt, sizeof *totals, cmp_i64);
+		arms[a].n_total = nt;
+		arms[a].p50_total_ms = nt == 0 ? TS_NONE : nt % 2 ? totals[nt / 2]
+					       : (totals[nt / 2 - 1] + totals[nt / 2]) / 2;
+	}
+	st.id = x->id;
+	st.cluster = x->cluster;
+	st.until = x->until_healthy ? "HEALTHY" : "RUNNING";
+	st.wait_timeout_ms = x->wait_timeout_ms;
+	st.elapsed_ms = now - t0;
+	st.arms = arms;
+	st.narms = x->narms;
+	st.stopping = x->interrupted;
+	pthread_mutex_lock(&held.lock);
+	for (size_t i = held.n > 3 ? held.n - 3 : 0; i < held.n; i++)
+		msgs[st.nmessages++] = held.lines[i];
+	st.messages = msgs;
+	tui_xdraw(x->view, &st);
+	pthread_mutex_unlock(&held.lock);
+	free(totals);
+	free(tasks);
+	free(arms);
+}
+
 static void
 progress(struct xrun *x, int64_t t0, bool last)
 {
@@ -401,6 +577,11 @@ progress(struct xrun *x, int64_t t0, bool last)
 	bool tty = isatty(STDERR_FILENO);
 	static char prev[1024];
 	struct buf b;
+
+	if (x->view != NULL) {
+		view_draw(x, t0);
+		return;
+	}
 
 	buf_init(&b, sizeof prev - 1);
 	for (size_t a = 0; a < x->narms; a++) {
@@ -412,11 +593,13 @@ progress(struct xrun *x, int64_t t0, bool last)
 				healthy += x->tasks[i].health && strcmp(x->tasks[i].health, "HEALTHY") == 0;
 				timed_out += x->tasks[i].timed_out;
 			}
-		buf_addf(&b, "%s%s %ld/%ld:", a ? " | " : "", x->arms[a].arm.name,
+		buf_addf(&b, "%s%s %ld/%ld", a ? " | " : "", x->arms[a].arm.name,
 			 x->arms[a].launched, x->arms[a].planned);
-		for (int s = STAGE_PROVISION; s < STAGE_COUNT; s++)
-			if (n[s] > 0)
-				buf_addf(&b, " %zu %s", n[s], words[s]);
+		for (int s = STAGE_PROVISION, first = 1; s < STAGE_COUNT; s++)
+			if (n[s] > 0) {
+				buf_addf(&b, "%s %zu %s", first ? ":" : "", n[s], words[s]);
+				first = 0;
+			}
 		if (x->until_healthy && healthy > 0)
 			buf_addf(&b, " (%zu healthy)", healthy);
 		if (timed_out > 0)
@@ -509,6 +692,9 @@ wait_tasks(struct xrun *x, int64_t t0, struct err *err)
 			nap(x->interval_ms);
 	}
 	progress(x, t0, true);
+	if (x->malformed_polls > 1)
+		log_info("DescribeTasks: %zu task answers skipped as malformed during the wait",
+			 x->malformed_polls);
 	return 0;
 }
 
@@ -530,11 +716,9 @@ pause_for_enter(const struct xrun *x, size_t next_arm)
 		clearerr(stdin);
 }
 
-int
-xrun_launch_and_wait(struct xrun *x, struct err *err)
+static int
+launch_and_wait(struct xrun *x, int64_t t0, struct err *err)
 {
-	int64_t t0 = timeutil_now_ms();
-
 	for (size_t i = 0; i < x->plan.ncalls && !xrun_signalled(x); i++) {
 		const struct exp_call *c = &x->plan.calls[i];
 
@@ -554,6 +738,22 @@ xrun_launch_and_wait(struct xrun *x, struct err *err)
 	if (!xrun_signalled(x) && wait_tasks(x, t0, err) != 0)
 		return -1;
 	return 0;
+}
+
+int
+xrun_launch_and_wait(struct xrun *x, struct err *err)
+{
+	int64_t t0 = timeutil_now_ms();
+	bool viewed;
+	int rc;
+
+	view_open(x);
+	viewed = x->view != NULL;
+	rc = launch_and_wait(x, t0, err);
+	view_close(x);
+	if (viewed)   /* the view is gone with the alternate screen: its last state, in a line */
+		progress(x, t0, true);
+	return rc;
 }
 
 /* ---- stopping ------------------------------------------------------------------------ */

@@ -13,6 +13,7 @@ import io
 import json
 import os
 import re
+import shlex
 import subprocess
 import sys
 import signal
@@ -28,7 +29,7 @@ SCENARIO = {
     "speed": 20,
     "credentials": {"AKIDFAKE": "fakesecret"},
     "clusters": {"exp": {"tasks": []}, "intr": {"tasks": []}, "slow": {"tasks": []},
-                 "bad": {"tasks": []}},
+                 "bad": {"tasks": []}, "bad2": {"tasks": []}},
     "taskDefinitions": {
         "web:7": {"provision": 2, "pull": [30, 32], "start": 1, "cpu": "1024",
                   "memory": "2048"},
@@ -106,6 +107,53 @@ def planned_cost(text):
     m = re.search(r"estimated cost: about \$([0-9.]+)", text)
     return float(m.group(1)) if m else None
 
+# The README's example (README.md, "Before and after, in one command") is run against
+# this scenario, so its sample cannot drift from what the command prints.
+README_SCENARIO = {
+    "speed": 20,
+    "credentials": {"AKIDFAKE": "fakesecret"},
+    "clusters": {"prod": {"tasks": []}},
+    "taskDefinitions": {
+        "checkout-api:7": {"provision": [18.2, 24.7, 21.3, 27.9, 19.6, 23.1],
+                           "pull": [71.4, 65.2, 78.9, 69.3, 74.6, 67.8],
+                           "start": [4.1, 3.6, 5.2, 4.4, 3.9, 4.8],
+                           "connectivity": [8.1, 12.4, 9.7, 14.2, 10.3, 11.6],
+                           "cpu": "512", "memory": "1024"},
+        "checkout-api:8": {"provision": [20.4, 22.8, 18.9, 26.1, 21.7, 24.3],
+                           "pull": [2.8, 3.9, 2.1, 4.4, 3.2, 2.6],
+                           "start": [7.2, 6.1, 8.4, 6.8, 7.7, 6.5],
+                           "connectivity": [9.2, 11.8, 8.6, 13.1, 10.9, 12.2],
+                           "cpu": "512", "memory": "1024"}}}
+
+
+def readme_example():
+    """The README's '$ ecsprof experiment ...' line and the sample under it (unindented)."""
+    lines = open(os.path.join(SRCDIR, "README.md"), encoding="utf-8").read().split("\n")
+    i = next((k for k, l in enumerate(lines) if l.startswith("    $ ecsprof experiment ")), None)
+    if i is None:
+        return None, []
+    sample = []
+    for l in lines[i + 1:]:
+        if l and not l.startswith("    "):
+            break
+        sample.append(l[4:])
+    return lines[i][len("    $ ecsprof "):], sample
+
+
+def lines_in_order(actual, sample):
+    """None when every non-empty sample line is in actual, in order ('...' at the end of a
+    sample line: a prefix; a line '...' alone: anything); else the first line missing."""
+    i = 0
+    for want in [l for l in sample if l and l != "..."]:
+        prefix = want[:-4] if want.endswith(" ...") else None
+        while i < len(actual) and not (actual[i] == want or
+                                       (prefix and actual[i].startswith(prefix))):
+            i += 1
+        if i == len(actual):
+            return want
+        i += 1
+    return None
+
 
 def post(port, path, obj):
     req = urllib.request.Request("http://127.0.0.1:%d%s" % (port, path),
@@ -150,6 +198,15 @@ def main():
            "us-east-1: x86_64 $0.04048 per vCPU-hour, $0.004445 per GB-hour (built-in)"
            in p.stdout, "--dry-run: the estimate is us-east-1's built-in price (about $%.4f)"
            % COST_US_EAST_1, p.stdout)
+        # --timeout is the wait for each task (the contract's one meaning): the plan says
+        # it, and the highest estimate bills each task until it and a minute more
+        p = experiment(port, tmp, ["--dry-run", "--timeout", "90s"], out="dry.jsonl")
+        m = re.search(r"at most \$([0-9.]+)", p.stdout)
+        worst = 8 * (150 / 3600.0) * (0.04048 + 2 * 0.004445)
+        ok(p.returncode == 0 and "at most 90s (--timeout)" in p.stdout and m and
+           abs(float(m.group(1)) - worst) < 0.00006,
+           "--timeout 90s: the plan's wait and its highest cost (about $%.4f)" % worst,
+           p.stdout + p.stderr)
         prices = os.path.join(tmp, "prices.txt")
         with open(prices, "w") as f:
             f.write("# a made-up price, to see that it is the one used\n"
@@ -266,6 +323,31 @@ def main():
         ok(len(state) == 8 and all(t["desiredStatus"] == "STOPPED" for t in state),
            "a malformed task in a poll: all %d started tasks stopped" % len(state),
            repr(state))
+        # the same task malformed in every poll (the fake cuts the first task of each
+        # DescribeTasks answer, and the first not done stays first): one warning in all,
+        # not one per poll; the task is polled until --timeout, then stopped like the rest
+        post(port, "/_fake/inject", {"bad_task": 100000, "ops": ["DescribeTasks"]})
+        stats0 = get(port, "/_fake/stats")
+        t0 = time.time()
+        p = subprocess.run(experiment_cmd(port, tmp, ["--timeout", "4s", "-v"], out="bad2.jsonl",
+                                          cluster="bad2"),
+                           capture_output=True, text=True, env=env(), timeout=120)
+        secs = time.time() - t0
+        stats1 = get(port, "/_fake/stats")
+        post(port, "/_fake/inject", {"bad_task": 0, "ops": []})
+        polls = (stats1["ops"].get("DescribeTasks", 0) - stats0["ops"].get("DescribeTasks", 0))
+        state = [t for t in get(port, "/_fake/state/bad2")["tasks"]
+                 if t["tags"].get("ecsprof:arm")]
+        m = re.search(r"DescribeTasks: (\d+) task answers skipped as malformed", p.stderr)
+        ok(p.returncode == 0 and polls >= 5 and p.stderr.count("DescribeTasks: skipped") == 1
+           and "still polled until --timeout" in p.stderr and m and int(m.group(1)) >= 5 and
+           p.stderr.count("after --timeout") == 1,
+           "a task malformed in every one of %d polls: one warning, not one per poll "
+           "(%s skipped), one --timeout warning" % (polls, m.group(1) if m else "?"),
+           "rc %s polls %d\n%s" % (p.returncode, polls, p.stderr))
+        ok(len(state) == 8 and all(t["desiredStatus"] == "STOPPED" for t in state) and
+           secs < 30, "a task malformed in every poll: all %d stopped, in %.1f s"
+           % (len(state), secs), repr(state))
         # --cleanup of that run, with a malformed task in its DescribeTasks answer
         ids = set()
         for l in open(os.path.join(tmp, "bad.jsonl")):
@@ -282,6 +364,28 @@ def main():
            p.stderr.count("ignored createdAt") == 1 and "8 tasks found" in p.stdout,
            "--cleanup with a malformed task in the answer: one warning, exits 0",
            "ids %s rc %s\n%s%s" % (ids, p.returncode, p.stdout, p.stderr))
+
+        # the README's example, run as written (plus --yes: no terminal to confirm on)
+        cmd, sample = readme_example()
+        srv3, err3, port3 = start_fake(tmp, README_SCENARIO, "readme")
+        try:
+            rdir = os.path.join(tmp, "readme")
+            os.mkdir(rdir)
+            args = shlex.split(cmd or "") + ["--yes", "--endpoint-url",
+                                             "http://127.0.0.1:%d" % port3, "--region",
+                                             "us-east-1", "--interval", "0.2", "--no-images"]
+            p = subprocess.run([ECSPROF] + args, capture_output=True, text=True,
+                               env=dict(env(), COLUMNS="100"), cwd=rdir, timeout=120)
+        finally:
+            srv3.terminate()
+            srv3.wait(timeout=10)
+            err3.close()
+        # the plan is on stderr, the summary on stdout; the question is not asked (--yes)
+        missing = lines_in_order(p.stderr.split("\n") + p.stdout.split("\n"),
+                                 [l for l in sample if not l.startswith("Launch these ")])
+        ok(cmd and p.returncode == 0 and len(sample) > 10 and missing is None,
+           "README's experiment example prints what the README shows, in order",
+           "cmd %r rc %s missing %r\n%s%s" % (cmd, p.returncode, missing, p.stderr, p.stdout))
 
         # Ctrl-C mid-way: whatever was started is stopped before ecsprof exits
         before = len(get(port, "/_fake/runtask")["runs"])

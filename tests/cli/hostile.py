@@ -238,9 +238,9 @@ def main():
            "answers in flight are bounded together (peak %d MiB, %d requests, %.1f s)"
            % (rss, st["requests"], secs), "rc=%d rss=%d %r" % (rc, rss, err[-400:]))
     with Server("slowloris") as s:
-        rc, out, err, secs = run(s, *csvargs, "--timeout", "2")
+        rc, out, err, secs = run(s, *csvargs, "--request-timeout", "2")
         ok(rc == 1 and one_line(err) and secs < 20,
-           "slowloris: --timeout ends it (%.1f s)" % secs, "rc=%d %r" % (rc, err))
+           "slowloris: --request-timeout ends it (%.1f s)" % secs, "rc=%d %r" % (rc, err))
     with Server("redirect") as s:
         rc, out, err, secs = run(s, *csvargs)
         st = s.stats()

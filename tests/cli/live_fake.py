@@ -204,14 +204,14 @@ def main():
         ok(rc == 1 and "ThrottlingException" in err and "after 2 attempts" in err,
            "AWS_MAX_ATTEMPTS=2 gives up after 2 throttled attempts", "rc=%d %r" % (rc, err))
 
-        # a request that hangs is cut by --timeout and tried again
+        # a request that hangs is cut by --request-timeout and tried again
         control(port, "/_fake/inject", {"slow": 1, "slow_ms": 4000})
         t0 = time.time()
         rc, out, err = run(port, "tasks", "--cluster", "prod", "--format", "csv",
-                           "--timeout", "1", "-v")
+                           "--request-timeout", "1", "-v")
         took = time.time() - t0
         ok(rc == 0 and len(rows(out)) == 5 and took < 3.5 and "retry" in err,
-           "a hanging request times out after --timeout and is retried",
+           "a hanging request times out after --request-timeout and is retried",
            "rc=%d %.1fs %s" % (rc, took, err.strip()[:300]))
 
         # 6. clock skew: the server's clock is 15 minutes ahead

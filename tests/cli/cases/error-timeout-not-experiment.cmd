@@ -1,0 +1,1 @@
+ecsprof tasks --cluster prod --timeout 5

@@ -1,0 +1,1 @@
+ecsprof watch --cluster prod --timeout 10m --count 1
