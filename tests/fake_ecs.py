@@ -16,7 +16,9 @@ only the timestamps that have passed (PROVISIONING -> PENDING -> RUNNING -> STOP
 Faults, from --inject or POST /_fake/inject (each a count of next matching requests):
 throttle, throttle_429 (HTTP 429 with Retry-After), error_5xx, truncate (connection cut
 mid-body), bad_json (a complete 200 whose JSON is cut), slow (sleep slow_ms first),
-bad_task (DescribeTasks: the first task's createdAt is a string);
+bad_task (DescribeTasks: the first task's createdAt is a string: a field ecsprof drops),
+unreadable_task (DescribeTasks: the first task's containers is a number: a task it skips),
+nameless_task (DescribeTasks: the first task's version is a string: no identity to record);
 plus skew_s (server clock offset, in the Date header and the signature time check) and
 latency_ms (every request). GET /_fake/stats returns counts per operation and the most
 requests seen in flight at once; GET /_fake/tasks/CLUSTER the ids of the visible tasks.
@@ -107,7 +109,8 @@ class State:
         for name, c in scenario.get("clusters", {}).items():
             self.clusters[name] = self.build_cluster(name, c)
         self.faults = {"throttle": 0, "throttle_429": 0, "error_5xx": 0, "truncate": 0,
-                       "bad_json": 0, "slow": 0, "bad_task": 0}
+                       "bad_json": 0, "slow": 0, "bad_task": 0, "unreadable_task": 0,
+                       "nameless_task": 0}
         self.fault_ops = None
         self.slow_ms = 3000
         self.retry_after = 1
@@ -394,7 +397,7 @@ class Handler(BaseHTTPRequestHandler):
             if S.fault_ops is not None and op not in S.fault_ops:
                 return None
             for name in ("throttle", "throttle_429", "error_5xx", "truncate", "bad_json",
-                         "slow", "bad_task"):
+                         "slow", "bad_task", "unreadable_task", "nameless_task"):
                 if S.faults[name] > 0:
                     S.faults[name] -= 1
                     S.stats["faults"] += 1
@@ -454,6 +457,15 @@ class Handler(BaseHTTPRequestHandler):
                 d = json.loads(raw)
                 if d.get("tasks"):
                     d["tasks"][0]["createdAt"] = "yesterday"
+                raw = json.dumps(d).encode()
+            if fault in ("unreadable_task", "nameless_task") and op == "DescribeTasks":
+                # one task that is no usable task: containers that are no list, or a
+                # version that is no number (so not even its identity can be read)
+                d = json.loads(raw)
+                if d.get("tasks") and fault == "unreadable_task":
+                    d["tasks"][0]["containers"] = 5
+                elif d.get("tasks"):
+                    d["tasks"][0]["version"] = "7"
                 raw = json.dumps(d).encode()
             if fault == "truncate":
                 return self.send(200, None, raw=raw, cut=True)

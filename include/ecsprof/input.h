@@ -62,6 +62,11 @@ int input_read_mem_with(const char *name, const char *data, size_t len,
  * with source and fetched_at_ms (TS_NONE if unknown) and taken into the set. */
 int input_parse_task_json(const char *json, size_t len, const char *source,
     int64_t fetched_at_ms, struct task_set *set, struct err *err);
+/* The same with options o (NULL: the defaults): its warn function gets the warnings about
+ * the task (a field ignored, a key named twice), so that a poll can say each once. */
+int input_parse_task_json_with(const char *json, size_t len, const char *source,
+    int64_t fetched_at_ms, const struct input_options *o, struct task_set *set,
+    struct err *err);
 
 /* The identity of a task state, read without building a struct task (record.c uses it). */
 struct input_key {

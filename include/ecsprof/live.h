@@ -124,9 +124,11 @@ void live_session_set_interrupt(struct live_session *s, const volatile sig_atomi
  * wrong type, a timestamp out of range, too long a string) is skipped with one warning
  * naming it, saying its raw JSON is recorded when raw_kept: 1, err clear. 0: added (or
  * nothing to add); -1: any other error (err, prefixed). The caller returns 1 for a
- * skipped task so that the fetch counts it in ecs_fetch_stats.skipped. */
+ * skipped task so that the fetch counts it in ecs_fetch_stats.skipped. With once, each
+ * warning (skipped, a field ignored) is said once per once (NULL: every time). */
+struct log_once;
 int live_take_task(const char *json, size_t len, int64_t fetched_at_ms, struct task_set *set,
-		   bool raw_kept, struct err *err);
+		   bool raw_kept, struct log_once *once, struct err *err);
 
 /* One-shot: session, fetch, free. */
 int live_fetch(const struct live_options *o, struct task_set *out, struct live_result *extra,

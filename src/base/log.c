@@ -90,3 +90,37 @@ log_block(enum log_level level, const char *raw)
 	funlockfile(stderr);
 	free(copy);
 }
+
+void
+log_once_init(struct log_once *o)
+{
+	strset_init(&o->seen);
+	o->lines = NULL;
+	o->n = o->cap = 0;
+}
+
+void
+log_once_cleanup(struct log_once *o)
+{
+	strset_cleanup(&o->seen);
+	for (size_t i = 0; i < o->n; i++)
+		free(o->lines[i]);
+	free(o->lines);
+	o->lines = NULL;
+	o->n = o->cap = 0;
+}
+
+void
+log_once_warn(void *arg, const char *line)
+{
+	struct log_once *o = arg;
+	char *copy;
+
+	if (strset_get(&o->seen, line, NULL))
+		return;
+	copy = xstrdup(line);
+	o->lines = xgrow(o->lines, o->n + 1, &o->cap, sizeof *o->lines);
+	o->lines[o->n++] = copy;
+	strset_add(&o->seen, copy, 0);
+	log_warn("%s", line);
+}

@@ -60,7 +60,7 @@ take_live(void *arg, const char *json, size_t len, int64_t fetched_at_ms, struct
 
 	task_set_init(&one);
 	/* a bad task is skipped with a warning, its raw JSON still journaled */
-	if ((rc = live_take_task(json, len, fetched_at_ms, &one, true, err)) < 0) {
+	if ((rc = live_take_task(json, len, fetched_at_ms, &one, true, NULL, err)) < 0) {
 		task_set_cleanup(&one);
 		return -1;
 	}

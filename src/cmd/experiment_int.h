@@ -16,6 +16,7 @@
 #include "ecsprof/ecs_run.h"
 #include "ecsprof/err.h"
 #include "ecsprof/experiment.h"
+#include "ecsprof/log.h"
 #include "ecsprof/app.h"
 #include "ecsprof/live.h"
 #include "ecsprof/task.h"
@@ -75,6 +76,8 @@ struct xrun {
 	int64_t interval_ms;
 	bool malformed_warned;         /* a task without a readable taskArn: said once */
 	size_t malformed_polls;        /* answers skipped as malformed, all told */
+	struct log_once warned;        /* a polled task's field warnings: said once (zeroed
+					* is initialised) */
 	struct tui_x *view;            /* on a terminal: the arms side by side (tui_experiment.h) */
 	bool interrupted;              /* Ctrl-C or SIGTERM: stop launching, clean up */
 	int signal_number;

@@ -157,13 +157,21 @@ xrun_journal(const struct xrun *x, char *const *raw, const int64_t *fetched_ms,
 		return 0;
 	lines = xcalloc(n, sizeof *lines);
 	for (size_t i = 0; i < n; i++) {
-		lines[i] = record_line_new(raw[i], strlen(raw[i]), x->region,
-					   x->cluster ? x->cluster : "default", fetched_ms[i], err);
-		if (lines[i] == NULL)
-			goto out;
+		char *line = record_line_new(raw[i], strlen(raw[i]), x->region,
+					     x->cluster ? x->cluster : "default", fetched_ms[i],
+					     err);
+
+		if (line == NULL) {
+			/* a task without a readable identity cannot be merged; the run and the
+			 * other tasks' lines go on (the poll has warned about it, once) */
+			if (err->code != ERR_PARSE)
+				goto out;
+			err_clear(err);
+			continue;
+		}
 		if (healthy_ms != NULL && healthy_ms[i] != TS_NONE)
-			lines[i] = record_line_add_healthy(lines[i], healthy_ms[i], healthy_res_ms[i]);
-		nlines++;
+			line = record_line_add_healthy(line, healthy_ms[i], healthy_res_ms[i]);
+		lines[nlines++] = line;
 	}
 	rc = record_merge_file(x->recording, lines, nlines, NULL, NULL, err);
 out:
@@ -352,7 +360,7 @@ observe_health(struct xtask *xt, const struct task *t, int64_t at)
 }
 
 /* A task DescribeTasks answered that cannot be read (ERR_PARSE): skipped, its raw JSON
- * still journaled, and the task still polled, since the next answer may be good. Polls come
+ * still journaled (unless its taskArn or version cannot be read), and the task polled, since the next answer may be good. Polls come
  * every --interval, so the warning is given once per task (once in all for an answer
  * without a taskArn), not once per poll. */
 static void
@@ -362,22 +370,25 @@ skip_malformed(struct xrun *x, const char *json, size_t len, const struct err *w
 	struct err e;
 	struct xtask *xt = NULL;
 	const char *msg = strncmp(why->msg, "live: ", 6) == 0 ? why->msg + 6 : why->msg;
-	bool *warned = &x->malformed_warned;
+	bool *warned = &x->malformed_warned, kept;
 
 	x->malformed_polls++;
 	err_clear(&e);
 	memset(&k, 0, sizeof k);
-	if (input_peek_task(json, len, &k, &e) == 0 && (xt = find_task(x, k.arn)) != NULL)
+	kept = input_peek_task(json, len, &k, &e) == 0;
+	if (kept && (xt = find_task(x, k.arn)) != NULL)
 		warned = &xt->malformed_warned;
 	if (!*warned) {
 		if (xt != NULL)
-			log_warn("DescribeTasks: skipped %s (its raw JSON is recorded); task %s "
+			log_warn("DescribeTasks: skipped %s (%s); task %s "
 				 "(arm %s) is still polled until --timeout, without another warning",
-				 msg, strrchr(xt->arn, '/') ? strrchr(xt->arn, '/') + 1 : xt->arn,
+				 msg, kept ? "its raw JSON is recorded" : "not recorded: its identity "
+				 "cannot be read", strrchr(xt->arn, '/') ? strrchr(xt->arn, '/') + 1 : xt->arn,
 				 x->arms[xt->arm].arm.name);
 		else
-			log_warn("DescribeTasks: skipped %s (its raw JSON is recorded; said once)",
-				 msg);
+			log_warn("DescribeTasks: skipped %s (%s; said once)", msg,
+				 kept ? "its raw JSON is recorded" : "not recorded: its identity "
+				 "cannot be read");
 		*warned = true;
 	}
 	input_key_cleanup(&k);
@@ -389,10 +400,11 @@ poll_take(void *arg, const char *json, size_t len, int64_t fetched_at_ms, struct
 	struct poll_ctx *p = arg;
 	struct task_set one;
 	struct xtask *xt = NULL;
+	struct input_options io = { .warn = log_once_warn, .warn_ctx = &p->x->warned };
 	int rc = 0;
 
 	task_set_init(&one);
-	if (input_parse_task_json(json, len, "live", fetched_at_ms, &one, err) != 0) {
+	if (input_parse_task_json_with(json, len, "live", fetched_at_ms, &io, &one, err) != 0) {
 		if (err->code != ERR_PARSE) {
 			task_set_cleanup(&one);
 			return err_prefix(err, "DescribeTasks answer");
@@ -803,6 +815,7 @@ xrun_stop_all(struct xrun *x, const char *why, struct err *err)
 void
 xrun_cleanup(struct xrun *x)
 {
+	log_once_cleanup(&x->warned);
 	for (size_t i = 0; i < x->narms; i++) {
 		exp_arm_cleanup(&x->arms[i].arm);
 		ecs_taskdef_cleanup(&x->arms[i].td);

@@ -509,10 +509,31 @@ live_name(const char *source)
 }
 
 struct dup_ctx {
-	struct pctx *c;        /* warnings as items; NULL: through log_warn, with source */
+	struct pctx *c;        /* warnings as items; NULL: through live_warn, with source */
 	const char *source;
 	long base;             /* the text's first line in the file; 0: a whole document */
+	const struct input_options *o;   /* c == NULL: where live_warn sends them */
 };
+
+/* A warning about one live task: to the caller's warn function (watch and experiment
+ * say each once), else log_warn. */
+static void live_warn(const struct input_options *o, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void
+live_warn(const struct input_options *o, const char *fmt, ...)
+{
+	char line[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof line, fmt, ap);
+	va_end(ap);
+	if (o != NULL && o->warn != NULL)
+		o->warn(o->warn_ctx, line);
+	else
+		log_warn("%s", line);
+}
 
 static void
 dup_warn(void *arg, long line, const char *arn, const char *path)
@@ -527,7 +548,8 @@ dup_warn(void *arg, long line, const char *arn, const char *path)
 		a[strlen(a) - 1] = '\0';   /* ARNs read better bare */
 	}
 	if (d->c == NULL) {
-		log_warn("%s: %s%s%sduplicate key %s: the last value is used", live_name(d->source),
+		live_warn(d->o, "%s: %s%s%sduplicate key %s: the last value is used",
+		    live_name(d->source),
 		    a[0] ? "task " : "", a[0] ? a + 1 : "", a[0] ? ": " : "", k);
 		return;
 	}
@@ -547,8 +569,8 @@ dup_scan(struct dup_ctx *d, const char *p, size_t n)
 		emit_warn(d->c, ITEM_WARN, "%zu more duplicate keys not listed (the last value of "
 		    "each is used)", found - said);
 	} else if (found > said) {
-		log_warn("%s: %zu more duplicate keys not listed (the last value of each is used)",
-		    live_name(d->source), found - said);
+		live_warn(d->o, "%s: %zu more duplicate keys not listed (the last value of each "
+		    "is used)", live_name(d->source), found - said);
 	}
 	if (d->c != NULL)
 		d->c->line = line;
@@ -558,7 +580,7 @@ json_t *
 input_load(struct pctx *c, const char *p, size_t n, size_t flags, long line, json_error_t *e)
 {
 	json_t *root = json_loadb(p, n, flags | JSON_REJECT_DUPLICATES, e);
-	struct dup_ctx d = { c, c->name, line };
+	struct dup_ctx d = { c, c->name, line, NULL };
 
 	if (root != NULL || json_error_code(e) != json_error_duplicate_key)
 		return root;
@@ -725,6 +747,14 @@ int
 input_parse_task_json(const char *json, size_t len, const char *source,
     int64_t fetched_at_ms, struct task_set *set, struct err *err)
 {
+	return input_parse_task_json_with(json, len, source, fetched_at_ms, NULL, set, err);
+}
+
+int
+input_parse_task_json_with(const char *json, size_t len, const char *source,
+    int64_t fetched_at_ms, const struct input_options *o, struct task_set *set,
+    struct err *err)
+{
 	/* a plain task without a DOM (taskscan.c); anything else, and every error, jansson's */
 	char *buf = xmalloc(len + 1);
 	struct task t;
@@ -734,7 +764,7 @@ input_parse_task_json(const char *json, size_t len, const char *source,
 	rc = taskscan_task(json, len, buf, &t);
 	free(buf);
 	if (rc != 0)
-		return input_parse_task_json_dom(json, len, source, fetched_at_ms, set, err);
+		return input_parse_task_json_dom(json, len, source, fetched_at_ms, o, set, err);
 	t.source = xstrdup(source);
 	t.fetched_at_ms = fetched_at_ms;
 	task_derive(&t);
@@ -744,7 +774,8 @@ input_parse_task_json(const char *json, size_t len, const char *source,
 
 int
 input_parse_task_json_dom(const char *json, size_t len, const char *source,
-    int64_t fetched_at_ms, struct task_set *set, struct err *err)
+    int64_t fetched_at_ms, const struct input_options *o, struct task_set *set,
+    struct err *err)
 {
 	json_error_t e;
 	json_t *root = json_loadb(json, len, JSON_REJECT_DUPLICATES, &e);
@@ -754,7 +785,7 @@ input_parse_task_json_dom(const char *json, size_t len, const char *source,
 
 	if (root == NULL && json_error_code(&e) == json_error_duplicate_key &&
 	    (root = json_loadb(json, len, 0, &e)) != NULL) {
-		struct dup_ctx d = { NULL, source, 0 };
+		struct dup_ctx d = { NULL, source, 0, o };
 
 		dup_scan(&d, json, len);
 	}
@@ -779,7 +810,7 @@ input_parse_task_json_dom(const char *json, size_t len, const char *source,
 	if (w.ndropped > 0) {
 		task_label(root, "", label, sizeof label);
 		for (unsigned i = 0; i < w.ndropped; i++)
-			log_warn("%s: %s: ignored %s", live_name(source), label, w.dropped[i]);
+			live_warn(o, "%s: %s: ignored %s", live_name(source), label, w.dropped[i]);
 	}
 	json_decref(root);
 	t.source = xstrdup(source);

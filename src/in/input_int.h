@@ -76,7 +76,8 @@ void input_parse_lines(struct pctx *c, const char *data, size_t len, long first_
 void input_parse_doc(struct pctx *c, const char *data, size_t len);
 /* input_parse_task_json() with jansson alone (the oracle of tests/test_taskscan.c) */
 int input_parse_task_json_dom(const char *json, size_t len, const char *source,
-    int64_t fetched_at_ms, struct task_set *set, struct err *err);
+    int64_t fetched_at_ms, const struct input_options *o, struct task_set *set,
+    struct err *err);
 bool input_blank(const char *s, size_t n);
 /* One parsed document or line into results (shape dispatch); a jansson error as the
  * document's error, lines counted from line_base (0: a whole document). */

@@ -27,6 +27,7 @@ struct live_session {
 	struct ecs_client *client;
 	struct http_curl_options curl;
 	struct http_budget budget;             /* every transport's answers together */
+	struct log_once warned;                /* a bad task's warnings, once per session */
 	struct image_fetch *images;            /* NULL with --no-images */
 	struct live_reuse *reuse;              /* watch: what a poll need not describe */
 	const volatile sig_atomic_t *interrupt;
@@ -86,6 +87,7 @@ live_session_free(struct live_session *s)
 		return;
 	image_fetch_free(s->images);
 	live_reuse_free(s->reuse);
+	log_once_cleanup(&s->warned);
 	ecs_client_free(s->client);
 	if (s->ctx_ok)
 		aws_context_cleanup(&s->ctx);
@@ -132,6 +134,7 @@ live_session_new(const struct live_options *o, struct live_session **out, struct
 	s->curl.timeout_ms = o->timeout_ms;
 	s->curl.debug = o->debug;
 	s->budget.limit = LIVE_MEMORY_BUDGET;
+	log_once_init(&s->warned);
 	s->curl.budget = &s->budget;
 	/* The credential sources' exchanges (STS, SSO, container, IMDS) carry secrets in
 	 * bodies and in headers the ECS trace does not know to redact: never trace them. */
@@ -199,20 +202,43 @@ struct sink {
 	struct task_set *set;
 	struct live_result *extra;
 	struct image_fetch *images;
+	struct log_once *warned;
 };
 
 int
 live_take_task(const char *json, size_t len, int64_t fetched_at_ms, struct task_set *set,
-	       bool raw_kept, struct err *err)
+	       bool raw_kept, struct log_once *once, struct err *err)
 {
-	if (input_parse_task_json(json, len, "live", fetched_at_ms, set, err) == 0)
+	struct input_options io = { 0 };
+	const char *kept = "";
+	char line[1024];
+
+	io.warn = once != NULL ? log_once_warn : NULL;
+	io.warn_ctx = once;
+	if (input_parse_task_json_with(json, len, "live", fetched_at_ms, &io, set, err) == 0)
 		return 0;
 	/* one bad task must not cost the others (report skips it the same way); a
 	 * recording still keeps its raw JSON, so nothing ECS will forget is lost */
 	if (err->code != ERR_PARSE)
 		return err_prefix(err, "DescribeTasks answer");
-	log_warn("DescribeTasks: skipped %s%s", strncmp(err->msg, "live: ", 6) == 0 ?
-		 err->msg + 6 : err->msg, raw_kept ? " (its raw JSON is recorded)" : "");
+	if (raw_kept) {
+		struct input_key k;
+		struct err e;
+
+		/* a recording merges by taskArn and version: without them it cannot keep it */
+		err_clear(&e);
+		kept = " (not recorded: its identity cannot be read)";
+		if (input_peek_task(json, len, &k, &e) == 0) {
+			input_key_cleanup(&k);
+			kept = " (its raw JSON is recorded)";
+		}
+	}
+	snprintf(line, sizeof line, "DescribeTasks: skipped %s%s",
+		 strncmp(err->msg, "live: ", 6) == 0 ? err->msg + 6 : err->msg, kept);
+	if (once != NULL)
+		log_once_warn(once, line);
+	else
+		log_warn("%s", line);
 	err_clear(err);
 	return 1;
 }
@@ -223,7 +249,7 @@ take_task(void *arg, const char *json, size_t len, int64_t fetched_at_ms, struct
 	struct sink *k = arg;
 	size_t before = k->set->len;
 	bool keep_raw = k->extra != NULL && k->extra->keep_raw;
-	int rc = live_take_task(json, len, fetched_at_ms, k->set, keep_raw, err);
+	int rc = live_take_task(json, len, fetched_at_ms, k->set, keep_raw, k->warned, err);
 
 	if (rc < 0)
 		return -1;
@@ -266,7 +292,7 @@ live_session_fetch_start(struct live_session *s, struct task_set *out,
 	j->s = s;
 	j->out = out;
 	j->extra = extra;
-	j->k = (struct sink){ out, extra, s->images };
+	j->k = (struct sink){ out, extra, s->images, &s->warned };
 	j->t0 = timeutil_now_ms();
 	j->state = 1;
 	q->cluster = o->cluster;
@@ -464,10 +490,16 @@ live_record(const struct live_options *o, const char *file, struct err *err)
 		goto out;
 	lines = xcalloc(r.nraw ? r.nraw : 1, sizeof *lines);
 	for (size_t i = 0; i < r.nraw; i++) {
-		lines[i] = record_line_new(r.raw[i].json, r.raw[i].len, r.region, r.cluster,
-					   r.raw[i].fetched_at_ms, err);
-		if (lines[i] == NULL)
-			goto out;
+		lines[nlines] = record_line_new(r.raw[i].json, r.raw[i].len, r.region, r.cluster,
+						r.raw[i].fetched_at_ms, err);
+		if (lines[nlines] == NULL) {
+			/* a task without a readable identity cannot be merged: the others are
+			 * recorded all the same */
+			if (err->code != ERR_PARSE)
+				goto out;
+			err_clear(err);   /* live_take_task said so when it skipped it */
+			continue;
+		}
 		nlines++;
 	}
 	for (size_t i = 0; i < r.services.n; i++)

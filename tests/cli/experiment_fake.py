@@ -29,7 +29,8 @@ SCENARIO = {
     "speed": 20,
     "credentials": {"AKIDFAKE": "fakesecret"},
     "clusters": {"exp": {"tasks": []}, "intr": {"tasks": []}, "slow": {"tasks": []},
-                 "bad": {"tasks": []}, "bad2": {"tasks": []}},
+                 "bad": {"tasks": []}, "bad2": {"tasks": []}, "bad3": {"tasks": []},
+                 "bad4": {"tasks": []}},
     "taskDefinitions": {
         "web:7": {"provision": 2, "pull": [30, 32], "start": 1, "cpu": "1024",
                   "memory": "2048"},
@@ -323,10 +324,10 @@ def main():
         ok(len(state) == 8 and all(t["desiredStatus"] == "STOPPED" for t in state),
            "a malformed task in a poll: all %d started tasks stopped" % len(state),
            repr(state))
-        # the same task malformed in every poll (the fake cuts the first task of each
+        # the same task unreadable in every poll (the fake spoils the first task of each
         # DescribeTasks answer, and the first not done stays first): one warning in all,
         # not one per poll; the task is polled until --timeout, then stopped like the rest
-        post(port, "/_fake/inject", {"bad_task": 100000, "ops": ["DescribeTasks"]})
+        post(port, "/_fake/inject", {"unreadable_task": 100000, "ops": ["DescribeTasks"]})
         stats0 = get(port, "/_fake/stats")
         t0 = time.time()
         p = subprocess.run(experiment_cmd(port, tmp, ["--timeout", "4s", "-v"], out="bad2.jsonl",
@@ -334,7 +335,7 @@ def main():
                            capture_output=True, text=True, env=env(), timeout=120)
         secs = time.time() - t0
         stats1 = get(port, "/_fake/stats")
-        post(port, "/_fake/inject", {"bad_task": 0, "ops": []})
+        post(port, "/_fake/inject", {"unreadable_task": 0, "ops": []})
         polls = (stats1["ops"].get("DescribeTasks", 0) - stats0["ops"].get("DescribeTasks", 0))
         state = [t for t in get(port, "/_fake/state/bad2")["tasks"]
                  if t["tags"].get("ecsprof:arm")]
@@ -348,6 +349,34 @@ def main():
         ok(len(state) == 8 and all(t["desiredStatus"] == "STOPPED" for t in state) and
            secs < 30, "a task malformed in every poll: all %d stopped, in %.1f s"
            % (len(state), secs), repr(state))
+        # a bad time in every poll: the field is dropped with one warning in all, not one
+        # per poll (the warnings of a polled task are said once), and the run ends normally
+        post(port, "/_fake/inject", {"bad_task": 100000, "ops": ["DescribeTasks"]})
+        stats0 = get(port, "/_fake/stats")
+        p = subprocess.run(experiment_cmd(port, tmp, ["--timeout", "20s"], out="bad3.jsonl",
+                                          cluster="bad3"),
+                           capture_output=True, text=True, env=env(), timeout=120)
+        stats1 = get(port, "/_fake/stats")
+        post(port, "/_fake/inject", {"bad_task": 0, "ops": []})
+        polls = (stats1["ops"].get("DescribeTasks", 0) - stats0["ops"].get("DescribeTasks", 0))
+        bad = re.findall(r"task (\S+): ignored createdAt", p.stderr)
+        ok(p.returncode == 0 and polls >= 3 and bad and len(bad) == len(set(bad)),
+           "a bad time in every one of %d polls: one warning per task (%d), not per poll"
+           % (polls, len(bad)), "rc %s polls %d\n%s" % (p.returncode, polls, p.stderr))
+        # a task whose version is no number has no identity a recording could merge by:
+        # it is not journaled, and the run and the other tasks' lines go on
+        post(port, "/_fake/inject", {"nameless_task": 2, "ops": ["DescribeTasks"]})
+        p = subprocess.run(experiment_cmd(port, tmp, [], out="bad4.jsonl", cluster="bad4"),
+                           capture_output=True, text=True, env=env(), timeout=120)
+        post(port, "/_fake/inject", {"nameless_task": 0, "ops": []})
+        state = [t for t in get(port, "/_fake/state/bad4")["tasks"]
+                 if t["tags"].get("ecsprof:arm")]
+        lines = [l for l in open(os.path.join(tmp, "bad4.jsonl")) if '"task"' in l]
+        ok(p.returncode == 0 and "not recorded: its identity cannot be read" in p.stderr and
+           len(state) == 8 and all(t["desiredStatus"] == "STOPPED" for t in state) and
+           len(lines) >= 8,
+           "a task without a readable version: not journaled, the run goes on (%d lines)"
+           % len(lines), "rc %s\n%s" % (p.returncode, p.stderr[-1500:]))
         # --cleanup of that run, with a malformed task in its DescribeTasks answer
         ids = set()
         for l in open(os.path.join(tmp, "bad.jsonl")):

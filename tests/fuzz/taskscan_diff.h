@@ -137,7 +137,7 @@ taskscan_task_diff(const char *json, size_t len, bool *taken)
 	err_clear(&ea);
 	err_clear(&eb);
 	ra = input_parse_task_json(json, len, "live", 1714557600000LL, &a, &ea);
-	rb = input_parse_task_json_dom(json, len, "live", 1714557600000LL, &b, &eb);
+	rb = input_parse_task_json_dom(json, len, "live", 1714557600000LL, NULL, &b, &eb);
 	if (ra != rb || ea.code != eb.code || strcmp(ea.msg, eb.msg) != 0)
 		why = "result or error";
 	else if (a.len != b.len)
