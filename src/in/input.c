@@ -479,6 +479,15 @@ json_fail(struct pctx *c, const json_error_t *e, long line_base)
 	snprintf(text, sizeof text, "%s", e->text);
 	input_sanitize(text);
 	c->failed = true;
+	if (input_json_oom(e)) {
+		/* jansson could not allocate: the JSON may well be fine */
+		if (line > 0)
+			err_set(&c->err, ERR_INTERNAL, "%s:%ld: out of memory parsing the JSON",
+			    c->name, line);
+		else
+			err_set(&c->err, ERR_INTERNAL, "%s: out of memory parsing the JSON", c->name);
+		return;
+	}
 	if (line > 0 && e->column > 0)
 		err_set(&c->err, ERR_PARSE, "%s:%ld:%d: malformed JSON: %s", c->name, line,
 		    e->column, text);
@@ -759,6 +768,8 @@ input_parse_task_json_dom(const char *json, size_t len, const char *source,
 		dup_scan(&d, json, len);
 	}
 
+	if (root == NULL && input_json_oom(&e))
+		return err_set(err, ERR_INTERNAL, "%s: out of memory parsing a task's JSON", source);
 	if (root == NULL) {
 		snprintf(text, sizeof text, "%s", e.text);
 		input_sanitize(text);

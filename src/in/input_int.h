@@ -84,6 +84,14 @@ int input_dispatch(struct pctx *c, const json_t *root);
 void input_json_fail(struct pctx *c, const json_error_t *e, long line_base);
 
 
+/* json_loadb() failed for want of memory, not for bad JSON: jansson says so with
+ * json_error_out_of_memory, or (when its lexer cannot even start) with no text at all. */
+static inline bool
+input_json_oom(const json_error_t *e)
+{
+	return json_error_code(e) == json_error_out_of_memory || e->text[0] == '\0';
+}
+
 /* ---- members named twice (input_dupkeys.c) ---- */
 
 #define INPUT_DUP_PATH 160   /* a path such as "containers[1].name", cut to fit */
