@@ -334,6 +334,7 @@ one_insights(struct pctx *c, const json_t *o, const char *where)
 		task_cleanup(&t);
 		return;
 	}
+	warn_dropped(c, o, where, &w);
 	emit_task(c, &t, ORIGIN_TASK);
 }
 

@@ -123,6 +123,8 @@ struct why {
 };
 
 int input_why_set(struct why *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The problem in w->msg becomes a dropped field's (w->dropped), and msg is cleared. */
+void input_why_drop(struct why *w);
 /* Untrusted text inside a message: printable ASCII only, so a message stays one line and
  * never carries terminal escapes; long values are cut. */
 void input_quote(char *out, size_t size, const char *s, size_t len);
