@@ -206,7 +206,8 @@ Test(input_export, container_insights_task_events_merge_into_one_task_each)
 			t = &s.tasks[i];
 	cr_assert_str_eq(t->id, "bad", "%s", t->arn);
 	cr_assert_eq(t->ts[TS_CREATED], TS_NONE);
-	cr_assert(strstr(lastwarn, "perf:4: ") != NULL && strstr(lastwarn, ": ignored CreatedAt: "
+	cr_assert(strstr(lastwarn, "perf:4: task prod/bad: ignored CreatedAt: ") != NULL &&
+	    strstr(lastwarn, ": ignored CreatedAt: "
 	    "expected a time in epoch milliseconds, got \"yesterday\"") != NULL, "%s", lastwarn);
 	task_set_cleanup(&s);
 }

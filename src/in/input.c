@@ -153,6 +153,22 @@ task_label(const json_t *o, const char *where, char *out, size_t size)
 
 	if (arn == NULL && json_is_object(o))
 		arn = json_object_get(o, "TaskARN");
+	if (arn == NULL && json_is_object(o) && json_is_string(json_object_get(o, "TaskId"))) {
+		/* a Container Insights event: its cluster and task id */
+		const json_t *id = json_object_get(o, "TaskId"), *cl = json_object_get(o, "ClusterName");
+		char c[100];
+
+		input_quote(q, sizeof q, json_string_value(id), json_string_length(id));
+		q[strlen(q) - 1] = '\0';
+		c[0] = '\0';
+		if (json_is_string(cl)) {
+			input_quote(c, sizeof c, json_string_value(cl), json_string_length(cl));
+			c[strlen(c) - 1] = '\0';
+		}
+		snprintf(out, size, "task %.60s%s%.100s%s%.40s%s", c[0] ? c + 1 : "", c[0] ? "/" : "", q + 1,
+		    where[0] ? " (" : "", where, where[0] ? ")" : "");
+		return;
+	}
 	if (json_is_string(arn)) {
 		input_quote(q, sizeof q, json_string_value(arn), json_string_length(arn));
 		/* drop the quotes: ARNs read better bare */
