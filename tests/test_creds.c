@@ -1538,3 +1538,27 @@ Test(creds_live, sso_portal_through_curl)
 	aws_creds_cleanup(&c);
 	curl_ctx_done(&ctx);
 }
+
+/* issue 10 item 12: a user name or password in a credentials URI is refused, and the
+ * message never shows the password */
+Test(creds, userinfo_in_container_and_imds_uris_refused_unshown)
+{
+	struct err err = { 0 };
+	char *url = NULL;
+
+	cr_expect_eq(creds_container_url(NULL, "http://u:hunter2@127.0.0.1/creds", &url, &err), -1);
+	cr_expect_null(strstr(err.msg, "hunter2"), "%s", err.msg);
+	cr_expect(strstr(err.msg, "http://***@127.0.0.1/creds: a user name or password") != NULL,
+	    "%s", err.msg);
+
+	setenv("AWS_REGION", "us-east-1", 1);
+	unsetenv("AWS_EC2_METADATA_DISABLED");
+	setenv("AWS_EC2_METADATA_SERVICE_ENDPOINT", "http://u:hunter2@127.0.0.1:1/", 1);
+	fk = (struct fake){ .n = 0 };
+	get_fail(NULL, &err);
+	cr_expect_eq(fk.next, 0, "IMDS was asked");
+	cr_expect_null(strstr(err.msg, "hunter2"), "%s", err.msg);
+	cr_expect(strstr(err.msg, "IMDS (endpoint http://***@127.0.0.1:1/ refused") != NULL, "%s",
+	    err.msg);
+	fake_free(&fk);
+}

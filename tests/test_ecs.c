@@ -22,6 +22,7 @@ struct fake {
 	size_t overlap;              /* stopped list repeats this many running ARNs */
 	bool missing_cluster;
 	int bad_json;                /* next N answers are cut short */
+	bool starve_after;           /* jansson's allocations fail once the answer is built */
 	int throttle;                /* next N answers are ThrottlingException */
 	size_t requests, list_calls, describe_calls, max_batch;
 	int inflight, max_inflight;
@@ -33,6 +34,7 @@ struct fake {
 };
 
 static struct fake F;
+static bool starving;   /* jansson's malloc fails (see starve_after) */
 
 static void
 fake_reset(void)
@@ -231,6 +233,8 @@ fake_send(void *ctx, const struct http_request *req, struct http_response *resp,
 	}
 	json_decref(body);
 	F.inflight--;
+	if (F.starve_after)
+		starving = true;
 	pthread_mutex_unlock(&F.lock);
 	return 0;
 }
@@ -827,4 +831,38 @@ Test(ecs, json_time_before_1970_is_none)
 	cr_expect_eq(ecs_json_time(o, "c"), TS_NONE);
 	cr_expect_eq(ecs_json_time(o, "d"), 1500000000000LL);
 	json_decref(o);
+}
+
+/* issue 10 item 10: jansson out of memory on an answer was "cut short or is not JSON"
+ * after asking twice more */
+static void *
+starving_malloc(size_t n)
+{
+	return starving ? NULL : malloc(n);
+}
+
+Test(ecs, out_of_memory_on_an_answer_is_said_and_not_asked_again)
+{
+	struct ecs_client *c = client(1);
+	struct ecs_query q = { .running = true, .since_ms = TS_NONE };
+	struct collected k = { 0 };
+	json_malloc_t m;
+	json_free_t f;
+	struct err err;
+	int rc;
+
+	F.nrunning = 5;
+	F.starve_after = true;
+	err_clear(&err);
+	json_get_alloc_funcs(&m, &f);
+	json_set_alloc_funcs(starving_malloc, free);
+	rc = ecs_fetch_tasks(c, &q, collect, &k, NULL, &err);
+	json_set_alloc_funcs(m, f);
+	starving = false;
+	cr_assert_eq(rc, -1);
+	cr_expect_eq(err.code, ERR_INTERNAL);
+	cr_expect(strstr(err.msg, "ListTasks: out of memory parsing the answer") != NULL, "%s", err.msg);
+	cr_expect_eq(F.requests, 1, "asked %zu times", F.requests);
+	collected_free(&k);
+	ecs_client_free(c);
 }

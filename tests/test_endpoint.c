@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ecsprof/endpoint.h"
+#include "ecsprof/log.h"
 
 #define MD SHARED_DIR "/testdata/ecs-endpoints.md"
 
@@ -177,4 +178,85 @@ Test(endpoint, sts_and_pseudo_regions)
 	p.region = "evil.com/x";
 	cr_expect_eq(endpoint_resolve("ecs", &p, &url, &err), -1);
 	cr_expect_null(url);
+}
+
+/* issue 10 item 12: userinfo in a custom endpoint was signed and sent as part of the Host
+ * header; it is refused, and the message shows "***" instead */
+Test(endpoint, userinfo_refused_and_never_shown)
+{
+	static const char *urls[] = { "https://AKID:s3cr3t@ecs.example.com/",
+		"http://s3cr3t@127.0.0.1:4566", "https://a@b:s3cr3t@host", "HTTPS://u:s3cr3t@[::1]:1/x?y=@" };
+	struct endpoint_params p = { "us-east-1", false, false, NULL };
+
+	for (size_t i = 0; i < sizeof urls / sizeof urls[0]; i++) {
+		struct err err = { 0 };
+		char *url = NULL;
+
+		p.endpoint = urls[i];
+		cr_expect_eq(endpoint_resolve("ecs", &p, &url, &err), -1, "%s", urls[i]);
+		cr_expect_null(url);
+		cr_expect_eq(err.code, ERR_CONFIG);
+		cr_expect_null(strstr(err.msg, "s3cr3t"), "%s", err.msg);
+		cr_expect(strstr(err.msg, "a user name or password in an endpoint URL is refused") != NULL,
+		    "%s", err.msg);
+	}
+	/* an '@' in the path or query is no userinfo */
+	p.endpoint = "https://ecs.example.com/a@b?c=@";
+	{
+		struct err err = { 0 };
+		char *url = NULL;
+
+		cr_expect_eq(endpoint_resolve("ecs", &p, &url, &err), 0, "%s", err.msg);
+		free(url);
+	}
+	char shown[256];
+	endpoint_redact("https://AKID:s3cr3t@ecs.example.com:443/p", shown, sizeof shown);
+	cr_expect_str_eq(shown, "https://***@ecs.example.com:443/p");
+}
+
+static char warned[8][512];
+static int nwarned;
+
+static void
+keep_warning(enum log_level level, const char *line, void *ctx)
+{
+	(void)ctx;
+	if (level == LOG_WARN && nwarned < 8)
+		snprintf(warned[nwarned++], sizeof warned[0], "%s", line);
+}
+
+/* issue 10 item 12: plain http that can leave the host warns once on stderr; loopback
+ * (the local fakes and LocalStack) and https never do */
+Test(endpoint, plain_http_off_loopback_warns_once)
+{
+	static const char *quiet[] = { "http://127.0.0.1:4566", "http://localhost:4566/",
+		"http://LOCALHOST", "http://[::1]:8080/x", "http://127.8.9.10", "http://ecs.localhost:1",
+		"https://ecs.example.com", "https://10.0.0.1:8443" };
+	static const char *loud[] = { "http://10.0.0.1:8080/", "http://ecs.example.com",
+		"http://[::2]:1", "http://127.0.0.1.example.com/", "http://localhost.example.com" };
+	struct endpoint_params p = { "us-east-1", false, false, NULL };
+	struct err err = { 0 };
+	char *url;
+
+	for (size_t i = 0; i < sizeof quiet / sizeof quiet[0]; i++)
+		cr_expect(!endpoint_is_loopback(quiet[i]) == (strncmp(quiet[i], "https", 5) == 0),
+		    "%s", quiet[i]);
+	for (size_t i = 0; i < sizeof loud / sizeof loud[0]; i++)
+		cr_expect(!endpoint_is_loopback(loud[i]), "%s", loud[i]);
+	log_set_sink(keep_warning, NULL);
+	for (size_t i = 0; i < sizeof quiet / sizeof quiet[0]; i++) {
+		p.endpoint = quiet[i];
+		cr_assert_eq(endpoint_resolve("ecs", &p, &url, &err), 0, "%s", err.msg);
+		free(url);
+	}
+	cr_expect_eq(nwarned, 0, "%s", warned[0]);
+	for (size_t i = 0; i < sizeof loud / sizeof loud[0]; i++) {
+		p.endpoint = loud[i];
+		cr_assert_eq(endpoint_resolve("sts", &p, &url, &err), 0, "%s", err.msg);
+		free(url);
+	}
+	log_set_sink(NULL, NULL);
+	cr_expect_eq(nwarned, 1);
+	cr_expect_str_eq(warned[0], "endpoint http://10.0.0.1:8080/ is plain http and not loopback: "
+	    "the signed requests, any session token and the answers travel unencrypted (use https://)");
 }

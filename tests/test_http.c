@@ -1,12 +1,17 @@
 /* Unit tests for http.c: the retry policy driven by a scripted transport and a fake clock,
  * error-code extraction and HTTP dates. */
 #include <criterion/criterion.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ecsprof/ecr.h"
 #include "ecsprof/http.h"
+#include "ecsprof/http_curl.h"
 #include "ecsprof/timeutil.h"
 #include "ecsprof/xalloc.h"
 
@@ -406,4 +411,35 @@ Test(http, ecr_get_url_gives_up_when_cancelled)
 	cr_expect(strstr(err.aws_type, HTTP_CANCELLED) != NULL, "%s / %s", err.aws_type,
 		  err.msg);
 	cr_expect_null(body);
+}
+
+/* issue 10 item 10: with every file descriptor in use, libcurl says "Couldn't connect to
+ * server"; the message says what it is and what to do. (Criterion runs each test in a
+ * process of its own: the lowered limit and the spent descriptors end with it.) */
+Test(http, out_of_file_descriptors_is_said_so)
+{
+	struct http_curl_options co = { .connect_timeout_ms = 2000, .timeout_ms = 3000 };
+	struct http_transport t;
+	struct http_request req = { .method = "GET", .url = "http://127.0.0.1:9/" };
+	struct http_response resp;
+	struct rlimit rl;
+	struct err err = { 0 };
+	int n = 0;
+
+	cr_assert_eq(http_curl_new(&co, &t, &err), 0, "%s", err.msg);
+	cr_assert_eq(getrlimit(RLIMIT_NOFILE, &rl), 0);
+	rl.rlim_cur = 64;
+	cr_assert_eq(setrlimit(RLIMIT_NOFILE, &rl), 0);
+	while (open("/dev/null", O_RDONLY) >= 0)
+		n++;
+	cr_assert_eq(errno, EMFILE);
+	http_response_init(&resp);
+	cr_assert_eq(t.send(t.ctx, &req, &resp, &err), -1);
+	cr_expect(strstr(err.msg, "cannot open a connection: too many open files") != NULL &&
+	    strstr(err.msg, "raise ulimit -n") != NULL, "%s (%d spent)", err.msg, n);
+	cr_expect_eq(err.code, ERR_NETWORK);
+	http_response_cleanup(&resp);
+	http_curl_free(&t);
+	cr_expect_str_eq(err_strerror(ENOMEM), "out of memory");
+	cr_expect(strstr(err_strerror(ENFILE), "system-wide") != NULL);
 }

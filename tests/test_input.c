@@ -1,6 +1,9 @@
 /* Tests for input.c: every input shape from tests/fixtures/input, every class of bad
  * input, and the threaded JSON Lines path against the single-threaded one. */
 #include <criterion/criterion.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <sys/resource.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -728,4 +731,48 @@ Test(input, duplicate_keys_many)
 	cr_expect(warning_with("task/c/d63: duplicate key \"cpu\"", NULL) == 63);
 	cr_expect(warning_with("d.json:1: 36 more duplicate keys not listed", NULL) == 64, "%s", warnings[64]);
 	free(b.s);
+}
+
+/* issue 10 item 10: jansson failing to allocate was reported as "malformed JSON" */
+static int fail_after;
+
+static void *
+failing_malloc(size_t n)
+{
+	return fail_after-- > 0 ? malloc(n) : NULL;
+}
+
+Test(input, out_of_memory_is_not_malformed_json)
+{
+	static const char doc[] = "{\n \"tasks\": [\n  {\"taskArn\": \"arn:aws:ecs:us-east-1:1:task/c/a\","
+	    " \"createdAt\": 1714557600, \"containers\": [{\"name\": \"web\"}]}\n ]\n}\n";
+	json_malloc_t m;
+	json_free_t f;
+	int rc;
+
+	json_get_alloc_funcs(&m, &f);
+	fail_after = 5;
+	json_set_alloc_funcs(failing_malloc, free);
+	rc = input_read_mem_with("big.json", doc, sizeof doc - 1, &opts, &set, &st, &err);
+	json_set_alloc_funcs(m, f);
+	cr_assert_eq(rc, -1);
+	cr_expect_str_eq(err.msg, "big.json: out of memory parsing the JSON");
+	cr_expect_eq(err.code, ERR_INTERNAL);
+	cr_assert_eq(input_read_mem_with("big.json", doc, sizeof doc - 1, &opts, &set, &st, &err), 0,
+	    "%s", err.msg);
+}
+
+/* issue 10 item 10: EMFILE names its cause and its cure */
+Test(input, too_many_open_files_says_raise_ulimit)
+{
+	struct rlimit rl;
+
+	cr_assert_eq(getrlimit(RLIMIT_NOFILE, &rl), 0);
+	rl.rlim_cur = 32;
+	cr_assert_eq(setrlimit(RLIMIT_NOFILE, &rl), 0);
+	while (open("/dev/null", O_RDONLY) >= 0)
+		;
+	cr_assert_eq(read_fx(FX("describe_epoch.json")), -1);
+	cr_expect(strstr(err.msg, "describe_epoch.json: cannot open: too many open files") != NULL &&
+	    strstr(err.msg, "raise ulimit -n") != NULL, "%s", err.msg);
 }

@@ -188,8 +188,9 @@ Test(input_export, container_insights_task_events_merge_into_one_task_each)
 	memset(&st, 0, sizeof st);
 	task_set_init(&s);
 	cr_assert_eq(input_read_mem_with("perf", ev, sizeof ev - 1, &opts, &s, &st, &err), 0, "%s", err.msg);
-	cr_assert_eq(s.len, 1);
-	t = &s.tasks[0];
+	cr_assert_eq(s.len, 2);
+	t = task_set_find(&s, "arn:aws:ecs:eu-west-1:1:task/prod/abc123");
+	cr_assert_not_null(t);
 	cr_assert_str_eq(t->arn, "arn:aws:ecs:eu-west-1:1:task/prod/abc123");
 	cr_assert_str_eq(t->taskdef, "web:4");
 	cr_assert_str_eq(t->service, "web");
@@ -197,8 +198,16 @@ Test(input_export, container_insights_task_events_merge_into_one_task_each)
 	cr_assert_eq(t->ts[TS_CREATED], 1700000000000);
 	cr_assert_eq(t->ts[TS_PULL_STOPPED], 1700000015500);
 	cr_assert_eq(t->ts[TS_STARTED], 1700000020000);
-	/* the bad one is skipped with a warning naming the field */
-	cr_assert_eq(st.skipped, 1);
-	cr_assert(strstr(lastwarn, "CreatedAt") != NULL, "%s", lastwarn);
+	/* the bad time is left out with a warning naming the field; the task is kept
+	 * (issue 10: one bad time costs that field, not the task) */
+	cr_assert_eq(st.skipped, 0);
+	for (size_t i = 0; i < s.len; i++)
+		if (strcmp(s.tasks[i].id, "bad") == 0)
+			t = &s.tasks[i];
+	cr_assert_str_eq(t->id, "bad", "%s", t->arn);
+	cr_assert_eq(t->ts[TS_CREATED], TS_NONE);
+	cr_assert(strstr(lastwarn, "perf:4: task prod/bad: ignored CreatedAt: ") != NULL &&
+	    strstr(lastwarn, ": ignored CreatedAt: "
+	    "expected a time in epoch milliseconds, got \"yesterday\"") != NULL, "%s", lastwarn);
 	task_set_cleanup(&s);
 }

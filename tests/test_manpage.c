@@ -429,3 +429,80 @@ Test(manpage, every_aws_variable_the_code_reads)
 	free(sec);
 	free(man);
 }
+
+/* The value of "#define NAME VALUE" in a source file: VALUE as N, N.0, (N * M) or
+ * ((size_t)N << S); -1 when the file has no such line. */
+static double
+define_value(const char *rel, const char *name)
+{
+	char path[512], *src, *p, needle[96];
+	double a = -1, b;
+
+	snprintf(path, sizeof path, "%s/../%s", SRC_DIR, rel);
+	src = slurp(path);
+	snprintf(needle, sizeof needle, "#define %s ", name);
+	p = strstr(src, needle);
+	cr_assert_not_null(p, "%s: no #define %s", rel, name);
+	p += strlen(needle);
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (sscanf(p, "((size_t)%lf << %lf)", &a, &b) == 2)
+		a *= (double)(1ULL << (int)b);
+	else if (sscanf(p, "(%lf * %lf)", &a, &b) == 2)
+		a *= b;
+	else if (sscanf(p, "%lf", &a) != 1)
+		a = -1;
+	free(src);
+	return a;
+}
+
+/* issue 10: LIMITS says what the code enforces. Each entry is a .TP tag and the number
+ * its paragraph must say (with the words around it), computed from the code's #define. */
+Test(manpage, limits_are_the_codes)
+{
+	static const struct {
+		const char *tag, *file, *name;
+		double unit;
+		const char *before, *after;   /* around the number */
+	} limits[] = {
+		{ "One line of JSON Lines input", "include/ecsprof/input.h", "INPUT_MAX_LINE", 1 << 20, "", " MiB" },
+		{ "One whole document", "include/ecsprof/input.h", "INPUT_MAX_DOC", 1 << 30, "", " GiB" },
+		{ "One string field of a task", "include/ecsprof/input.h", "INPUT_MAX_STRING", 1 << 20, "", " MiB" },
+		{ "Warnings about keys named twice", "src/in/input_int.h", "INPUT_DUP_MAX", 1, "", " per" },
+		{ "One answer from AWS", "include/ecsprof/buf.h", "BUF_MAX_DEFAULT", 1 << 20, "", " MiB of body" },
+		{ "Pages of one listing", "src/aws/ecs_int.h", "ECS_MAX_PAGES", 1, "", " pages" },
+		{ "Configuration files", "src/aws/awscfg.c", "AWSCFG_FILE_MAX", 1 << 20, ": ", " MiB each" },
+		{ "credential_process", "src/aws/creds_local.c", "PROCESS_MAX_OUTPUT", 1 << 10, "", " KiB of output" },
+		{ "credential_process", "src/aws/creds_local.c", "PROCESS_TIMEOUT_S", 1, "killed after ", " s" },
+		{ "Time", "src/aws/http.c", "DEFAULT_CAP_MS", 1000, "longer than ", " s" },
+	};
+	char *man = slurp(MAN_PATH);
+	char *sec = section(man, ".SH LIMITS", ".SH ", NULL);
+
+	for (size_t i = 0; i < sizeof limits / sizeof limits[0]; i++) {
+		char tag[128], want[64], *at, *end;
+		double v = define_value(limits[i].file, limits[i].name);
+
+		cr_assert_gt(v, 0, "%s", limits[i].name);
+		snprintf(tag, sizeof tag, ".TP\n.B %s\n", limits[i].tag);
+		at = strstr(sec, tag);
+		cr_assert_not_null(at, "LIMITS has no entry '%s'", limits[i].tag);
+		at += strlen(tag);
+		end = strstr(at, ".TP\n");
+		if (end != NULL)
+			*end = '\0';
+		snprintf(want, sizeof want, "%s%.0f%s", limits[i].before, v / limits[i].unit,
+		    limits[i].after);
+		cr_expect_not_null(strstr(at, want), "LIMITS '%s' does not say '%s' (%s = %.0f)",
+		    limits[i].tag, want, limits[i].name, v);
+		if (end != NULL)
+			*end = '.';
+	}
+	/* and SECURITY is there, with what the endpoint code refuses */
+	free(sec);
+	sec = section(man, ".SH SECURITY", ".SH ", NULL);
+	cr_expect_not_null(strstr(sec, "user name or password"));
+	cr_expect_not_null(strstr(sec, "not loopback"));
+	free(sec);
+	free(man);
+}

@@ -32,6 +32,15 @@ const struct endpoint_partition *endpoint_partition(const char *region);
 int endpoint_resolve(const char *service, const struct endpoint_params *p, char **url,
 		     struct err *err);
 
+/* A custom endpoint URL (https://user:pw@host/) with userinfo is refused (ERR_CONFIG, the
+ * URL shown with "***" for the userinfo); one in plain http whose host is not loopback
+ * (localhost, 127.0.0.0/8, ::1) gets one warning per process, through log_warn. */
+bool endpoint_has_userinfo(const char *url);
+bool endpoint_is_loopback(const char *url);
+/* url for a message, its userinfo (if any) replaced by three asterisks; control bytes
+ * scrubbed */
+void endpoint_redact(const char *url, char *out, size_t size);
+
 /* Maps the deprecated pseudo-regions "fips-us-east-1" / "us-east-1-fips" to the real
  * region, returning true (and the real region, caller frees, in *real) when it did. */
 bool endpoint_fips_pseudo_region(const char *region, char **real);

@@ -44,6 +44,13 @@ int err_prefix(struct err *err, const char *fmt, ...) __attribute__((format(prin
 /* The end of every writer: flushes f and turns an earlier failure (rc != 0) or a stream
  * error into ERR_IO "WHAT: write failed: REASON". Returns 0 or -1. */
 int err_check_write(FILE *f, int rc, const char *what, struct err *err);
+/* strerror(e), except where the system's words do not say what to do: EMFILE and
+ * ENFILE ("too many open files (... raise ulimit -n)") and ENOMEM ("out of memory"). */
+const char *err_strerror(int e);
+/* After a failure whose cause the library hides (libcurl says "Couldn't connect" when
+ * socket() fails): EMFILE or ENFILE when this process cannot open one more file
+ * descriptor now, else 0. */
+int err_fd_exhausted(void);
 int err_exit_status(enum err_code code);
 const char *err_label(enum err_code code);
 

@@ -505,7 +505,7 @@ read_file(const char *path, struct buf *out, bool *missing, struct err *err)
 			*missing = true;
 			return 0;
 		}
-		return err_set(err, ERR_CONFIG, "%s: cannot open: %s", path, strerror(errno));
+		return err_set(err, ERR_CONFIG, "%s: cannot open: %s", path, err_strerror(errno));
 	}
 	if (fstat(fileno(f), &sb) == 0 && S_ISDIR(sb.st_mode)) {
 		fclose(f);
@@ -523,7 +523,7 @@ read_file(const char *path, struct buf *out, bool *missing, struct err *err)
 	if (ferror(f)) {
 		int e = errno;
 		fclose(f);
-		return err_set(err, ERR_CONFIG, "%s: read error: %s", path, strerror(e));
+		return err_set(err, ERR_CONFIG, "%s: read error: %s", path, err_strerror(e));
 	}
 	fclose(f);
 	return 0;

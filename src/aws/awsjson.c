@@ -176,6 +176,7 @@ awsjson_call_opt(struct awsjson_client *c, const struct http_transport *t, const
 	int ret = -1, tries = 0;
 	int max = c->max_attempts > 0 ? c->max_attempts : 3;
 	json_error_t je;
+	bool oom;
 
 	*out = NULL;
 	body = json_dumps(body_obj, JSON_COMPACT);
@@ -210,8 +211,17 @@ awsjson_call_opt(struct awsjson_client *c, const struct http_transport *t, const
 		*out = json_loadb(buf_str(&resp.body), resp.body.len, 0, &je);
 		if (json_is_object(*out))
 			break;
+		oom = *out == NULL &&
+		      (json_error_code(&je) == json_error_out_of_memory || je.text[0] == '\0');
 		json_decref(*out);
 		*out = NULL;
+		if (oom) {
+			/* jansson could not allocate (no text: its lexer could not start), not a
+			 * bad answer: asking again would need the same memory */
+			err_set(err, ERR_INTERNAL, "%s: out of memory parsing the answer (%zu bytes)",
+				op, resp.body.len);
+			goto out;
+		}
 		if (tries >= max) {
 			err_set(err, ERR_NETWORK,
 				"%s: the answer was cut short or is not JSON (%zu bytes; %s at byte %d) "

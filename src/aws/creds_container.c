@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "creds_int.h"
+#include "ecsprof/endpoint.h"
 #include "ecsprof/log.h"
 #include "ecsprof/timeutil.h"
 #include "ecsprof/xalloc.h"
@@ -54,6 +55,15 @@ creds_container_url(const char *relative_uri, const char *full_uri, char **url,
 	if (full_uri == NULL || full_uri[0] == '\0')
 		return err_set(err, ERR_CREDS, "No environment variables were set to configure ECS "
 			       "provider (AWS_CONTAINER_CREDENTIALS_RELATIVE_URI or _FULL_URI)");
+	if (endpoint_has_userinfo(full_uri)) {
+		char shown[256];
+
+		/* the message must not show the password either */
+		endpoint_redact(full_uri, shown, sizeof shown);
+		return err_set(err, ERR_CREDS, "AWS_CONTAINER_CREDENTIALS_FULL_URI %s: a user name "
+			       "or password in the URI is refused (the token goes in "
+			       "AWS_CONTAINER_AUTHORIZATION_TOKEN)", shown);
+	}
 	if (creds_url_split(full_uri, &u) != 0)
 		return err_set(err, ERR_CREDS, "AWS_CONTAINER_CREDENTIALS_FULL_URI %.200s: URI did "
 			       "not specify a host", full_uri);
@@ -212,6 +222,13 @@ creds_imds_provider(struct aws_context *ctx, struct aws_creds *out, struct buf *
 		base = mode != NULL && strcasecmp(mode, "ipv6") == 0 ? IMDS_DEFAULT_V6 : IMDS_DEFAULT;
 	v1_disabled = creds_truthy(creds_env("AWS_EC2_METADATA_V1_DISABLED")) ||
 		      creds_truthy(creds_prof(ctx, ctx->profile, "ec2_metadata_v1_disabled"));
+	if (endpoint_has_userinfo(base)) {
+		char shown[256];
+
+		endpoint_redact(base, shown, sizeof shown);
+		buf_addf(why, "IMDS (endpoint %s refused: a user name or password in it)", shown);
+		return CREDS_NONE;
+	}
 	b = xstrdup(base);
 	while (b[0] != '\0' && b[strlen(b) - 1] == '/')
 		b[strlen(b) - 1] = '\0';

@@ -109,7 +109,7 @@ process_run(char **argv, double sec, struct buf *out, enum run_end *end, int *st
 	*end = RUN_EXITED;
 	*status = 0;
 	if (pipe2(fds, O_CLOEXEC) != 0)
-		return err_set(err, ERR_CREDS, "credential_process: pipe: %s", strerror(errno));
+		return err_set(err, ERR_CREDS, "credential_process: pipe: %s", err_strerror(errno));
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_adddup2(&fa, fds[1], STDOUT_FILENO);
 #if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 34))
@@ -125,7 +125,7 @@ process_run(char **argv, double sec, struct buf *out, enum run_end *end, int *st
 	if (rc != 0) {
 		close(fds[0]);
 		return err_set(err, ERR_CREDS, "credential_process could not run %.200s: %s",
-			       argv[0], strerror(rc));
+			       argv[0], err_strerror(rc));
 	}
 	for (;;) {
 		struct pollfd pfd = { .fd = fds[0], .events = POLLIN };
@@ -164,7 +164,7 @@ process_run(char **argv, double sec, struct buf *out, enum run_end *end, int *st
 			return 0;
 		if (w < 0 && errno != EINTR)
 			return err_set(err, ERR_CREDS, "credential_process: waitpid: %s",
-				       strerror(errno));
+				       err_strerror(errno));
 		if (mono_now() >= deadline)
 			*end = RUN_TIMEOUT;
 		else

@@ -198,7 +198,7 @@ creds_read_file(const char *path, size_t max, char **out, struct err *err)
 
 	*out = NULL;
 	if (f == NULL)
-		return err_set(err, ERR_CREDS, "cannot read %s: %s", path, strerror(errno));
+		return err_set(err, ERR_CREDS, "cannot read %s: %s", path, err_strerror(errno));
 	creds_buf_secret(&b, max);
 	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
 		if (buf_add(&b, chunk, n) != 0) {

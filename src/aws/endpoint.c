@@ -1,11 +1,16 @@
 /* endpoint: the generated AWS endpoint rule set, reduced to what it does for regional
  * services like ECS and STS. Partition data follows botocore's partitions.json; the
  * region patterns are matched by hand because POSIX regex has no \w or \d. */
+#include <arpa/inet.h>
 #include <ctype.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "ecsprof/endpoint.h"
+#include "ecsprof/log.h"
+#include "ecsprof/termsafe.h"
 #include "ecsprof/xalloc.h"
 
 struct partition_def {
@@ -116,6 +121,95 @@ region_valid(const char *r)
 	return true;
 }
 
+/* The authority of url (after "scheme://", up to '/', '?' or '#'): *start and its length;
+ * the whole string when it has no "://". */
+static size_t
+authority(const char *url, const char **start)
+{
+	const char *p = strstr(url, "://");
+
+	*start = p != NULL ? p + 3 : url;
+	return strcspn(*start, "/?#");
+}
+
+bool
+endpoint_has_userinfo(const char *url)
+{
+	const char *a;
+	size_t n = authority(url, &a);
+
+	return memchr(a, '@', n) != NULL;
+}
+
+void
+endpoint_redact(const char *url, char *out, size_t size)
+{
+	const char *a, *at;
+	size_t n = authority(url, &a);
+
+	at = NULL;
+	for (const char *q = a; q < a + n; q++)
+		if (*q == '@')
+			at = q;   /* the last '@' ends the userinfo, as URL parsers read it */
+	if (at == NULL)
+		snprintf(out, size, "%.200s", url);
+	else
+		snprintf(out, size, "%.*s***%.200s", (int)(a - url), url, at);
+	termsafe_scrub(out, NULL);
+}
+
+bool
+endpoint_is_loopback(const char *url)
+{
+	const char *a;
+	size_t n = authority(url, &a), hn;
+	char host[256];
+	unsigned char addr[16];
+
+	if (a[0] == '[') {
+		const char *close = memchr(a, ']', n);
+
+		if (close == NULL)
+			return false;
+		hn = (size_t)(close - a - 1);
+		a++;
+	} else {
+		hn = strcspn(a, ":/?#");
+		hn = hn < n ? hn : n;
+	}
+	if (hn == 0 || hn >= sizeof host)
+		return false;
+	memcpy(host, a, hn);
+	host[hn] = '\0';
+	if (strcasecmp(host, "localhost") == 0 ||
+	    (hn > 10 && strcasecmp(host + hn - 10, ".localhost") == 0))
+		return true;   /* RFC 6761: resolves to loopback */
+	if (inet_pton(AF_INET, host, addr) == 1)
+		return addr[0] == 127;
+	if (inet_pton(AF_INET6, host, addr) == 1) {
+		static const unsigned char lo[16] = { [15] = 1 };
+
+		return memcmp(addr, lo, 16) == 0;
+	}
+	return false;
+}
+
+/* once per process: the first custom endpoint in plain http that leaves the host */
+static atomic_bool http_warned;
+
+static void
+warn_plain_http(const char *url)
+{
+	char shown[256];
+
+	if (strncasecmp(url, "http://", 7) != 0 || endpoint_is_loopback(url) ||
+	    atomic_exchange(&http_warned, true))
+		return;
+	endpoint_redact(url, shown, sizeof shown);
+	log_warn("endpoint %s is plain http and not loopback: the signed requests, any "
+		 "session token and the answers travel unencrypted (use https://)", shown);
+}
+
 int
 endpoint_resolve(const char *service, const struct endpoint_params *p, char **url,
 		 struct err *err)
@@ -130,6 +224,16 @@ endpoint_resolve(const char *service, const struct endpoint_params *p, char **ur
 		if (p->use_dualstack)
 			return err_set(err, ERR_CONFIG,
 				       "Invalid Configuration: Dualstack and custom endpoint are not supported");
+		if (endpoint_has_userinfo(p->endpoint)) {
+			char shown[256];
+
+			/* it would be signed and sent as part of the Host header, and logged */
+			endpoint_redact(p->endpoint, shown, sizeof shown);
+			return err_set(err, ERR_CONFIG, "endpoint URL %s: a user name or password "
+				       "in an endpoint URL is refused (AWS requests are signed; "
+				       "remove the part before '@')", shown);
+		}
+		warn_plain_http(p->endpoint);
 		*url = xstrdup(p->endpoint);
 		return 0;
 	}

@@ -1,6 +1,7 @@
 /* http_curl: one CURL easy handle per transport, so that keep-alive connections and TLS
  * sessions are reused from one request to the next; libcurl appears nowhere else. */
 #include <ctype.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -194,6 +195,22 @@ wipe_slist(struct curl_slist *list)
 	curl_slist_free_all(list);
 }
 
+/* EMFILE or ENFILE when a failed transfer failed for want of a file descriptor: the
+ * errno libcurl kept, or else whether one can be opened now; 0 otherwise */
+static int
+out_of_fds(CURL *c, CURLcode rc)
+{
+	long os = 0;
+
+	if (rc != CURLE_COULDNT_CONNECT && rc != CURLE_COULDNT_RESOLVE_HOST &&
+	    rc != CURLE_COULDNT_RESOLVE_PROXY && rc != CURLE_FAILED_INIT)
+		return 0;
+	if (curl_easy_getinfo(c, CURLINFO_OS_ERRNO, &os) == CURLE_OK &&
+	    (os == EMFILE || os == ENFILE))
+		return (int)os;
+	return err_fd_exhausted();
+}
+
 static int
 curl_send(void *ctx, const struct http_request *req, struct http_response *resp,
 	  struct err *err)
@@ -204,6 +221,7 @@ curl_send(void *ctx, const struct http_request *req, struct http_response *resp,
 	char errbuf[CURL_ERROR_SIZE] = "";
 	CURL *c = ct->curl;
 	CURLcode rc;
+	int fds;
 	long status = 0;
 	int ret = -1;
 
@@ -286,6 +304,14 @@ curl_send(void *ctx, const struct http_request *req, struct http_response *resp,
 		} else if (rc == CURLE_ABORTED_BY_CALLBACK) {
 			err_set(err, ERR_NETWORK, "%s: cancelled", req->url);
 			snprintf(err->aws_type, sizeof err->aws_type, "%s", HTTP_CANCELLED);
+		} else if (rc == CURLE_OUT_OF_MEMORY) {
+			err_set(err, ERR_INTERNAL, "%s: out of memory", req->url);
+			snprintf(err->aws_type, sizeof err->aws_type, "%s", "");
+		} else if ((fds = out_of_fds(c, rc)) != 0) {
+			/* libcurl says "Couldn't connect" (or cannot resolve) when socket() fails */
+			err_set(err, ERR_NETWORK, "%s: cannot open a connection: %s", req->url,
+				err_strerror(fds));
+			snprintf(err->aws_type, sizeof err->aws_type, "%s", classify(rc));
 		} else {
 			err_set(err, ERR_NETWORK, "%s: %s", req->url,
 				errbuf[0] ? errbuf : curl_easy_strerror(rc));

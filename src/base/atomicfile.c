@@ -157,7 +157,7 @@ atomicfile_resolve(const char *path, struct err *err)
 
 	if (rdir == NULL) {
 		err_set(err, ERR_IO, "%s: cannot resolve its directory %s: %s", path, dir,
-			strerror(errno));
+			err_strerror(errno));
 		free(dir);
 		free(cur);
 		return NULL;
@@ -238,7 +238,7 @@ open_tmp(struct atomicfile *af, struct err *err)
 	}
 	if (fd < 0) {
 		err_set(err, ERR_IO, "%s: cannot create a temporary file in %s: %s", af->path, dir,
-			strerror(errno));
+			err_strerror(errno));
 		free(dir);
 		return -1;
 	}
@@ -246,7 +246,7 @@ open_tmp(struct atomicfile *af, struct err *err)
 	af->slot = slot_add(af->tmp);
 	af->f = fdopen(fd, "w");
 	if (af->f == NULL) {
-		err_set(err, ERR_IO, "%s: %s", af->tmp, strerror(errno));
+		err_set(err, ERR_IO, "%s: %s", af->tmp, err_strerror(errno));
 		close(fd);
 		return -1;
 	}
@@ -275,7 +275,7 @@ atomicfile_open(struct atomicfile *af, const char *path, unsigned flags, struct 
 			af->in_place = true;
 			af->f = fopen(path, "w");
 			if (af->f == NULL) {
-				err_set(err, ERR_IO, "cannot write %s: %s", path, strerror(errno));
+				err_set(err, ERR_IO, "cannot write %s: %s", path, err_strerror(errno));
 				goto fail;
 			}
 			return 0;
@@ -287,7 +287,7 @@ atomicfile_open(struct atomicfile *af, const char *path, unsigned flags, struct 
 		}
 		af->mode = sb.st_mode & 07777;
 	} else if (errno != ENOENT) {
-		err_set(err, ERR_IO, "cannot write %s: %s", path, strerror(errno));
+		err_set(err, ERR_IO, "cannot write %s: %s", path, err_strerror(errno));
 		goto fail;
 	} else {
 		af->mode = (flags & ATOMICFILE_PRIVATE ? 0600 : 0666) & ~umask_now();
@@ -308,9 +308,9 @@ sync_close(struct atomicfile *af, const char *name, struct err *err)
 
 	af->f = NULL;
 	if (fflush(f) != 0 || (!af->in_place && fsync(fileno(f)) != 0))
-		rc = err_set(err, ERR_IO, "cannot write %s: %s", name, strerror(errno));
+		rc = err_set(err, ERR_IO, "cannot write %s: %s", name, err_strerror(errno));
 	if (fclose(f) != 0 && rc == 0)
-		rc = err_set(err, ERR_IO, "cannot write %s: %s", name, strerror(errno));
+		rc = err_set(err, ERR_IO, "cannot write %s: %s", name, err_strerror(errno));
 	return rc;
 }
 
@@ -332,10 +332,10 @@ static int
 rename_into_place(struct atomicfile *af, struct err *err)
 {
 	if (fchmod(fileno(af->f), af->mode) != 0)
-		return err_set(err, ERR_IO, "%s: %s", af->tmp, strerror(errno));
+		return err_set(err, ERR_IO, "%s: %s", af->tmp, err_strerror(errno));
 	if (rename(af->tmp, af->path) != 0)
 		return err_set(err, ERR_IO, "cannot rename %s to %s: %s", af->tmp, af->path,
-			       strerror(errno));
+			       err_strerror(errno));
 	slot_drop(af);
 	free(af->tmp);
 	af->tmp = NULL;
@@ -349,7 +349,7 @@ atomicfile_publish(struct atomicfile *af, struct err *err)
 	if (af->tmp == NULL)
 		return 0;
 	if (fflush(af->f) != 0 || fsync(fileno(af->f)) != 0)
-		return err_set(err, ERR_IO, "cannot write %s: %s", af->tmp, strerror(errno));
+		return err_set(err, ERR_IO, "cannot write %s: %s", af->tmp, err_strerror(errno));
 	return rename_into_place(af, err);
 }
 
@@ -364,7 +364,7 @@ atomicfile_commit(struct atomicfile *af, struct err *err)
 	}
 	if (af->tmp != NULL) {
 		if (fflush(af->f) != 0 || fsync(fileno(af->f)) != 0)
-			rc = err_set(err, ERR_IO, "cannot write %s: %s", af->path, strerror(errno));
+			rc = err_set(err, ERR_IO, "cannot write %s: %s", af->path, err_strerror(errno));
 		if (rc == 0)
 			rc = rename_into_place(af, err);
 		if (rc != 0) {

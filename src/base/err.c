@@ -1,7 +1,9 @@
 /* err: filling struct err and mapping codes to exit statuses. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ecsprof/err.h"
 #include "ecsprof/termsafe.h"
@@ -97,4 +99,37 @@ err_label(enum err_code code)
 	if ((size_t)code >= sizeof err_table / sizeof err_table[0])
 		return "error";
 	return err_table[code].label;
+}
+
+const char *
+err_strerror(int e)
+{
+	switch (e) {
+	case EMFILE:
+		return "too many open files: this process reached its limit of open file "
+		       "descriptors (raise ulimit -n, or lower --concurrency)";
+	case ENFILE:
+		return "too many open files in the system: the system-wide limit of open "
+		       "files was reached (close other programs or raise fs.file-max; ulimit -n "
+		       "alone does not help)";
+	case ENOMEM:
+		return "out of memory";
+	default:
+		return strerror(e);
+	}
+}
+
+int
+err_fd_exhausted(void)
+{
+	int saved = errno, fd = open("/dev/null", O_RDONLY | O_CLOEXEC), e = errno;
+
+	if (fd >= 0) {
+		close(fd);
+		e = 0;
+	} else if (e != EMFILE && e != ENFILE) {
+		e = 0;
+	}
+	errno = saved;
+	return e;
 }

@@ -57,7 +57,7 @@ app_deploy_write(const struct cli_opts *o, const struct deploy_set *ds,
 	if (to_stdout) {
 		if (fflush(stdout) != 0 && rc == 0)
 			rc = err_set(err, ERR_IO, "cannot write to standard output: %s",
-				     strerror(errno));
+				     err_strerror(errno));
 		return rc;
 	}
 	if (rc != 0) {
@@ -85,7 +85,7 @@ app_deploy_report(const struct cli_opts *o, struct err *err)
 		int r;
 
 		if (f == NULL) {
-			err_set(err, ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+			err_set(err, ERR_IO, "%s: cannot open: %s", path, err_strerror(errno));
 			goto out;
 		}
 		r = input_deploy_slurp(path, f, &b, err);

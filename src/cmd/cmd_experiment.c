@@ -47,7 +47,7 @@ read_spec_file(const char *spec, char **out, struct err *err)
 	size_t n;
 
 	if (f == NULL)
-		return err_set(err, ERR_USAGE, "--network-configuration %s: %s", spec, strerror(errno));
+		return err_set(err, ERR_USAGE, "--network-configuration %s: %s", spec, err_strerror(errno));
 	buf_init(&b, 1 << 20);
 	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
 		if (buf_add(&b, chunk, n) != 0) {
@@ -389,7 +389,7 @@ cmd_experiment(const struct cli_opts *o, struct err *err)
 		print_requests(&x, stdout);
 		printf("dry run: nothing launched\n");
 		rc = fflush(stdout) == 0 ? 0 : err_set(err, ERR_IO, "cannot write the plan: %s",
-						       strerror(errno));
+						       err_strerror(errno));
 		goto out;
 	}
 	print_plan(&x, stderr);

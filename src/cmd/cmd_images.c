@@ -72,7 +72,7 @@ cmd_images(const struct cli_opts *o, struct err *err)
 	if (to_stdout) {
 		if (fflush(stdout) != 0 && rc == 0)
 			rc = err_set(err, ERR_IO, "cannot write to standard output: %s",
-				     strerror(errno));
+				     err_strerror(errno));
 	} else if (rc != 0) {
 		atomicfile_abort(&of);
 	} else {

@@ -237,7 +237,7 @@ app_write(const struct cli_opts *o, enum cli_format fmt, const struct report *r,
 	if (to_stdout) {
 		if (fflush(stdout) != 0 && rc == 0)
 			rc = err_set(err, ERR_IO, "cannot write to standard output: %s",
-				     strerror(errno));
+				     err_strerror(errno));
 		return rc;
 	}
 	if (rc != 0) {

@@ -131,7 +131,7 @@ xrun_cleanup_command_run(const struct cli_opts *o, struct err *err)
 			log_warn("%s: no task of experiment %s in this recording; asking ECS for "
 				 "startedBy %s", o->output, x.id, x.started_by);
 	} else if (o->output != NULL) {
-		log_warn("%s: %s; asking ECS for startedBy %s only", o->output, strerror(errno),
+		log_warn("%s: %s; asking ECS for startedBy %s only", o->output, err_strerror(errno),
 			 x.started_by);
 	}
 	/* the journal knows where the run was; the command line wins */

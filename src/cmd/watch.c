@@ -117,7 +117,7 @@ write_csv_line(struct watch *w, FILE *f, const struct report_row *row, struct er
 	}
 	buf_addc(&b, '\n');
 	if (rc == 0 && (fwrite(b.data, 1, b.len, f) != b.len || fflush(f) != 0))
-		rc = err_set(err, ERR_IO, "watch: cannot write the output: %s", strerror(errno));
+		rc = err_set(err, ERR_IO, "watch: cannot write the output: %s", err_strerror(errno));
 	buf_cleanup(&b);
 	return rc;
 }
@@ -158,7 +158,7 @@ emit_lines(struct watch *w, struct err *err)
 		if (w->o->format == FMT_JSON) {
 			if (jsonout_write_task_line(f, &w->report, row) != 0 || fflush(f) != 0)
 				return err_set(err, ERR_IO, "watch: cannot write the output: %s",
-					       strerror(errno));
+					       err_strerror(errno));
 		} else if (write_csv_line(w, f, row, err) != 0) {
 			return -1;
 		}

@@ -88,7 +88,7 @@ image_cache_write(const char *dir, const struct image_facts *facts, char *why, s
 		return 0;
 	sub = xasprintf("%s/images", dir);
 	if (mkdirs(sub) != 0) {
-		snprintf(why, size, "cannot create %s: %s", sub, strerror(errno));
+		snprintf(why, size, "cannot create %s: %s", sub, err_strerror(errno));
 		free(sub);
 		return -1;
 	}
@@ -103,7 +103,7 @@ image_cache_write(const char *dir, const struct image_facts *facts, char *why, s
 	if (ok && rename(tmp, path) != 0)
 		ok = false;
 	if (!ok) {
-		snprintf(why, size, "cannot write %s: %s", path, strerror(errno));
+		snprintf(why, size, "cannot write %s: %s", path, err_strerror(errno));
 		unlink(tmp);
 	}
 	free(json);

@@ -13,6 +13,7 @@
 #include "ecsprof/timeutil.h"
 #include "ecsprof/xalloc.h"
 #include "image_int.h"
+#include "input_int.h"
 
 static const char *
 jstr(const json_t *o, const char *key)
@@ -59,6 +60,10 @@ load(const char *text, size_t len, const char *what, struct err *err)
 	json_error_t je;
 	json_t *root = json_loadb(text, len, 0, &je);
 
+	if (root == NULL && input_json_oom(&je)) {
+		err_set(err, ERR_INTERNAL, "%s: out of memory parsing the JSON", what);
+		return NULL;
+	}
 	if (!json_is_object(root)) {
 		json_decref(root);
 		err_set(err, ERR_PARSE, "%s: not a JSON object (%s)", what,

@@ -153,6 +153,22 @@ task_label(const json_t *o, const char *where, char *out, size_t size)
 
 	if (arn == NULL && json_is_object(o))
 		arn = json_object_get(o, "TaskARN");
+	if (arn == NULL && json_is_object(o) && json_is_string(json_object_get(o, "TaskId"))) {
+		/* a Container Insights event: its cluster and task id */
+		const json_t *id = json_object_get(o, "TaskId"), *cl = json_object_get(o, "ClusterName");
+		char c[100];
+
+		input_quote(q, sizeof q, json_string_value(id), json_string_length(id));
+		q[strlen(q) - 1] = '\0';
+		c[0] = '\0';
+		if (json_is_string(cl)) {
+			input_quote(c, sizeof c, json_string_value(cl), json_string_length(cl));
+			c[strlen(c) - 1] = '\0';
+		}
+		snprintf(out, size, "task %.60s%s%.100s%s%.40s%s", c[0] ? c + 1 : "", c[0] ? "/" : "", q + 1,
+		    where[0] ? " (" : "", where, where[0] ? ")" : "");
+		return;
+	}
 	if (json_is_string(arn)) {
 		input_quote(q, sizeof q, json_string_value(arn), json_string_length(arn));
 		/* drop the quotes: ARNs read better bare */
@@ -334,6 +350,7 @@ one_insights(struct pctx *c, const json_t *o, const char *where)
 		task_cleanup(&t);
 		return;
 	}
+	warn_dropped(c, o, where, &w);
 	emit_task(c, &t, ORIGIN_TASK);
 }
 
@@ -479,6 +496,15 @@ json_fail(struct pctx *c, const json_error_t *e, long line_base)
 	snprintf(text, sizeof text, "%s", e->text);
 	input_sanitize(text);
 	c->failed = true;
+	if (input_json_oom(e)) {
+		/* jansson could not allocate: the JSON may well be fine */
+		if (line > 0)
+			err_set(&c->err, ERR_INTERNAL, "%s:%ld: out of memory parsing the JSON",
+			    c->name, line);
+		else
+			err_set(&c->err, ERR_INTERNAL, "%s: out of memory parsing the JSON", c->name);
+		return;
+	}
 	if (line > 0 && e->column > 0)
 		err_set(&c->err, ERR_PARSE, "%s:%ld:%d: malformed JSON: %s", c->name, line,
 		    e->column, text);
@@ -790,6 +816,8 @@ input_parse_task_json_dom(const char *json, size_t len, const char *source,
 		dup_scan(&d, json, len);
 	}
 
+	if (root == NULL && input_json_oom(&e))
+		return err_set(err, ERR_INTERNAL, "%s: out of memory parsing a task's JSON", source);
 	if (root == NULL) {
 		snprintf(text, sizeof text, "%s", e.text);
 		input_sanitize(text);

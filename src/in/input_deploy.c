@@ -290,6 +290,8 @@ input_deploy_read_mem(const char *name, const char *data, size_t len, struct dep
 	if (!any_json && !input_blank(data, len)) {
 		root = json_loadb(data, len, JSON_DECODE_ANY, &e);
 		json_decref(root);
+		if (root == NULL && input_json_oom(&e))
+			return err_set(err, ERR_INTERNAL, "%s: out of memory parsing the JSON", name);
 		return err_set(err, ERR_PARSE, "%s:%d:%d: malformed JSON: %s", name, e.line,
 			       e.column, e.text);
 	}
@@ -305,7 +307,7 @@ input_deploy_read_file(const char *path, struct deploy_set *s, struct err *err)
 	int rc;
 
 	if (f == NULL)
-		return err_set(err, ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+		return err_set(err, ERR_IO, "%s: cannot open: %s", path, err_strerror(errno));
 	rc = input_deploy_slurp(path, f, &b, err);
 	if (!std)
 		fclose(f);
@@ -327,6 +329,6 @@ input_deploy_slurp(const char *name, FILE *f, struct buf *b, struct err *err)
 			return err_set(err, ERR_IO, "%s: larger than %zu MiB", name,
 				       INPUT_MAX_DOC >> 20);
 	if (ferror(f))
-		return err_set(err, ERR_IO, "%s: read error: %s", name, strerror(errno));
+		return err_set(err, ERR_IO, "%s: read error: %s", name, err_strerror(errno));
 	return 0;
 }

@@ -65,6 +65,7 @@ input_parse_insights(const json_t *o, struct task *t, struct why *w)
 	int rc = -1;
 
 	w->msg[0] = '\0';
+	w->ndropped = 0;
 	if (input_get_str(o, "TaskId", &id, w) != 0 ||
 	    input_get_str(o, "ClusterName", &cluster, w) != 0 ||
 	    input_get_str(o, "TaskDefinitionFamily", &family, w) != 0 ||
@@ -80,9 +81,17 @@ input_parse_insights(const json_t *o, struct task *t, struct why *w)
 		revision = xasprintf("%" JSON_INTEGER_FORMAT, json_integer_value(rev));
 	else if (input_get_str(o, "TaskDefinitionRevision", &revision, w) != 0)
 		goto out;
-	for (size_t i = 0; i < sizeof times / sizeof times[0]; i++)
-		if (get_ms(o, times[i].name, &t->ts[times[i].id], w) != 0)
-			goto out;
+	/* a bad time is left out with a warning, as input_parse_task() does; the task kept */
+	for (size_t i = 0; i < sizeof times / sizeof times[0]; i++) {
+		int64_t ms = t->ts[times[i].id];
+
+		if (get_ms(o, times[i].name, &ms, w) == 0) {
+			t->ts[times[i].id] = ms;
+			continue;
+		}
+		t->ts[times[i].id] = TS_NONE;
+		input_why_drop(w);
+	}
 	if (id == NULL || cluster == NULL) {
 		input_why_set(w, "%s: missing", id == NULL ? "TaskId" : "ClusterName");
 		goto out;

@@ -364,6 +364,12 @@ get_task_time(const json_t *o, const char *key, int64_t *ts, struct why *w)
 		return;
 	}
 	*ts = TS_NONE;
+	input_why_drop(w);
+}
+
+void
+input_why_drop(struct why *w)
+{
 	if (w->ndropped < WHY_MAX_DROPPED) {
 		size_t n = strnlen(w->msg, sizeof w->dropped[0] - 1);
 

@@ -85,6 +85,14 @@ int input_dispatch(struct pctx *c, const json_t *root);
 void input_json_fail(struct pctx *c, const json_error_t *e, long line_base);
 
 
+/* json_loadb() failed for want of memory, not for bad JSON: jansson says so with
+ * json_error_out_of_memory, or (when its lexer cannot even start) with no text at all. */
+static inline bool
+input_json_oom(const json_error_t *e)
+{
+	return json_error_code(e) == json_error_out_of_memory || e->text[0] == '\0';
+}
+
 /* ---- members named twice (input_dupkeys.c) ---- */
 
 #define INPUT_DUP_PATH 160   /* a path such as "containers[1].name", cut to fit */
@@ -116,6 +124,8 @@ struct why {
 };
 
 int input_why_set(struct why *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The problem in w->msg becomes a dropped field's (w->dropped), and msg is cleared. */
+void input_why_drop(struct why *w);
 /* Untrusted text inside a message: printable ASCII only, so a message stays one line and
  * never carries terminal escapes; long values are cut. */
 void input_quote(char *out, size_t size, const char *s, size_t len);

@@ -41,6 +41,8 @@ input_peek_task(const char *json, size_t len, struct input_key *k, struct err *e
 	memset(k, 0, sizeof *k);
 	k->fetched_at_ms = TS_NONE;
 	root = json_loadb(json, len, 0, &e);
+	if (root == NULL && input_json_oom(&e))
+		return err_set(err, ERR_INTERNAL, "out of memory parsing a task's JSON");
 	if (root == NULL) {
 		input_sanitize(e.text);
 		return err_set(err, ERR_PARSE, "malformed task JSON at column %d: %s", e.column,
@@ -81,6 +83,8 @@ input_peek_record(const char *line, size_t len, struct input_key *k, struct err 
 	memset(k, 0, sizeof *k);
 	k->fetched_at_ms = TS_NONE;
 	root = json_loadb(line, len, 0, &e);
+	if (root == NULL && input_json_oom(&e))
+		return err_set(err, ERR_INTERNAL, "out of memory parsing a recording line");
 	if (root == NULL) {
 		input_sanitize(e.text);
 		return err_set(err, ERR_PARSE, "not an ecsprof recording line: malformed JSON at "

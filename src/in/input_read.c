@@ -68,7 +68,7 @@ raw_read(void *ctx, char *dst, size_t n)
 static const char *
 src_error(const struct src *s)
 {
-	return s->why[0] ? s->why : strerror(s->error);
+	return s->why[0] ? s->why : err_strerror(s->error);
 }
 
 /* Decompressed when the input starts as gzip does (input_gzip.c), else as stored. */
@@ -608,7 +608,7 @@ input_read_file_with(const char *path, const struct input_options *o,
 	}
 	s.f = fopen(path, "rb");
 	if (s.f == NULL)
-		return err_set(err, ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+		return err_set(err, ERR_IO, "%s: cannot open: %s", path, err_strerror(errno));
 	rc = read_src(path, &s, o, set, st, err);
 	input_gz_free(s.gz);
 	fclose(s.f);

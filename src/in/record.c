@@ -188,7 +188,7 @@ load(const char *path, struct rfile *f, bool *exists, struct err *err)
 	if (fp == NULL) {
 		if (errno == ENOENT)
 			return 0;
-		return err_set(err, ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+		return err_set(err, ERR_IO, "%s: cannot open: %s", path, err_strerror(errno));
 	}
 	while ((n = getline(&line, &cap, fp)) > 0) {
 		struct input_key k;
@@ -209,7 +209,7 @@ load(const char *path, struct rfile *f, bool *exists, struct err *err)
 		rfile_merge(f, xstrndup(line, len), len, &k);
 	}
 	if (rc == 0 && ferror(fp))
-		rc = err_set(err, ERR_IO, "%s: read error: %s", path, strerror(errno));
+		rc = err_set(err, ERR_IO, "%s: read error: %s", path, err_strerror(errno));
 	free(line);
 	fclose(fp);
 	return rc;
@@ -228,14 +228,14 @@ lock_dir(const char *path, int *out_fd, struct err *err)
 
 	if (fd < 0) {
 		err_set(err, ERR_IO, "%s: cannot open its directory %s: %s", path, dir,
-		    strerror(errno));
+		    err_strerror(errno));
 		free(dir);
 		return -1;
 	}
 	while (flock(fd, LOCK_EX) != 0) {
 		if (errno == EINTR)
 			continue;
-		err_set(err, ERR_IO, "%s: cannot lock %s: %s", path, dir, strerror(errno));
+		err_set(err, ERR_IO, "%s: cannot lock %s: %s", path, dir, err_strerror(errno));
 		close(fd);
 		free(dir);
 		return -1;
@@ -257,7 +257,7 @@ replace(const char *path, const struct rfile *f, struct err *err)
 	for (size_t i = 0; i < f->n; i++) {
 		if (fwrite(f->v[i].line, 1, f->v[i].len, af.f) != f->v[i].len ||
 		    putc('\n', af.f) == EOF) {
-			err_set(err, ERR_IO, "%s: write failed: %s", path, strerror(errno));
+			err_set(err, ERR_IO, "%s: write failed: %s", path, err_strerror(errno));
 			atomicfile_abort(&af);
 			return -1;
 		}

@@ -145,7 +145,7 @@ cost_prices_load(struct cost_prices *p, const char *path, struct err *err)
 	int rc;
 
 	if (f == NULL)
-		return err_set(err, ERR_IO, "--prices %s: cannot open: %s", path, strerror(errno));
+		return err_set(err, ERR_IO, "--prices %s: cannot open: %s", path, err_strerror(errno));
 	text = xmalloc(cap);
 	for (;;) {
 		size_t got = fread(text + len, 1, cap - len - 1, f);
@@ -166,7 +166,7 @@ cost_prices_load(struct cost_prices *p, const char *path, struct err *err)
 	if (ferror(f)) {
 		fclose(f);
 		free(text);
-		return err_set(err, ERR_IO, "--prices %s: cannot read: %s", path, strerror(errno));
+		return err_set(err, ERR_IO, "--prices %s: cannot read: %s", path, err_strerror(errno));
 	}
 	fclose(f);
 	text[len] = '\0';

@@ -89,7 +89,7 @@ write_row(FILE *f, struct buf *row, struct err *err)
 	if (buf_addc(row, '\n') != 0)
 		return err_set(err, ERR_IO, "csv: a row is larger than %zu bytes", row->max);
 	if (fwrite(row->data, 1, row->len, f) != row->len)
-		return err_set(err, ERR_IO, "csv: write failed: %s", strerror(errno));
+		return err_set(err, ERR_IO, "csv: write failed: %s", err_strerror(errno));
 	buf_reset(row);
 	return 0;
 }

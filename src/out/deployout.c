@@ -49,7 +49,7 @@ done(FILE *f, int rc, struct err *err)
 {
 	if (rc != 0 || ferror(f))
 		return err_set(err, ERR_IO, "deployments: cannot write the output: %s",
-			       strerror(errno ? errno : EIO));
+			       err_strerror(errno ? errno : EIO));
 	return 0;
 }
 

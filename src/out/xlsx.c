@@ -334,14 +334,14 @@ copy_file(const char *path, FILE *f, struct err *err)
 	int rc = 0;
 
 	if (in == NULL)
-		return err_set(err, ERR_IO, "xlsx: cannot read back %s: %s", path, strerror(errno));
+		return err_set(err, ERR_IO, "xlsx: cannot read back %s: %s", path, err_strerror(errno));
 	while ((n = fread(chunk, 1, sizeof chunk, in)) > 0)
 		if (fwrite(chunk, 1, n, f) != n) {
-			rc = err_set(err, ERR_IO, "xlsx: write failed: %s", strerror(errno));
+			rc = err_set(err, ERR_IO, "xlsx: write failed: %s", err_strerror(errno));
 			break;
 		}
 	if (rc == 0 && ferror(in))
-		rc = err_set(err, ERR_IO, "xlsx: cannot read back %s: %s", path, strerror(errno));
+		rc = err_set(err, ERR_IO, "xlsx: cannot read back %s: %s", path, err_strerror(errno));
 	fclose(in);
 	return rc;
 }
@@ -373,7 +373,7 @@ xlsx_write(FILE *f, const struct report *r, struct err *err)
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (fd < 0) {
 		rc = err_set(err, ERR_IO, "xlsx: cannot create a temporary file in %s: %s", dir,
-			     strerror(errno_was));
+			     err_strerror(errno_was));
 		free(path);
 		return rc;
 	}
