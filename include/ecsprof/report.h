@@ -189,6 +189,13 @@ const char *report_unpriced_list(const struct report_group *g, char *out, size_t
  * and counts[i] for i < the return value (at most max). */
 size_t report_diagnosis_counts(const struct report *r, const char **ids, size_t *counts,
 			       size_t max);
+/* The same over the tasks of one group. */
+size_t report_group_diagnosis_counts(const struct report *r, size_t group, const char **ids,
+				     size_t *counts, size_t max);
+/* "no-route-to-ecr (3); out-of-memory (1)": the group's counts in one cell ("" when
+ * none). Returns out. */
+const char *report_group_diagnosis_list(const struct report *r, size_t group, char *out,
+					size_t size);
 
 /* One sentence a reader understands without the man page, starting with the phase:
  * "pull p50 -85.2 s (x0.06) vs no-soci: significantly faster, p < 0.001, n = 20 vs 20",
