@@ -175,8 +175,9 @@ void report_serving_build(struct report *r);
 bool report_phase_shown(const struct report *r, enum phase_id p);
 /* The group's startup-cost sentence for a summary ("startup cost: $0.000207 per start (mean
  * of 2, $0.21 per 1,000 starts), $0.53 less per 1,000 starts than FARGATE; 1 task without a
- * price (eu-west-1 x86_64 FARGATE_SPOT): add it with --prices FILE"), shared by the printed
- * summary and the TUI's. False (out empty) when the group has no Fargate start to price. */
+ * price (eu-west-1 x86_64 FARGATE_SPOT): add it with --prices FILE"; three kinds at most
+ * named, then "; N more"), shared by the printed summary, the TUI's and the HTML's. False
+ * (out empty) when the group has no Fargate start to price. */
 bool report_cost_text(const struct report *r, size_t group, char *out, size_t size);
 /* True when the row is a Fargate start with a billed time but no price for it, with the
  * "REGION ARCH CAPACITY" a --prices line would need in what (may be NULL). */

@@ -183,11 +183,20 @@ report_cost_text(const struct report *r, size_t gi, char *out, size_t size)
 					fabs(g->cost_delta_per_1000_usd),
 					g->cost_delta_per_1000_usd < 0 ? "less" : "more",
 					r->groups[r->baseline].name);
-	if (g->cost_unpriced > 0 && len < size)
-		snprintf(out + len, size - len, "; %zu task%s without a price (%s%s): add %s with "
-			 "--prices FILE", g->cost_unpriced, g->cost_unpriced == 1 ? "" : "s",
-			 g->unpriced[0].what, g->nunpriced > 1 ? ", ..." : "",
-			 g->nunpriced > 1 ? "them" : "it");
+	if (g->cost_unpriced > 0 && len < size) {
+		/* the --prices lines it needs: the first three kinds, then how many more */
+		len += (size_t)snprintf(out + len, size - len, "; %zu task%s without a price (",
+					g->cost_unpriced, g->cost_unpriced == 1 ? "" : "s");
+		for (size_t k = 0; k < g->nunpriced && k < 3 && len < size; k++)
+			len += (size_t)snprintf(out + len, size - len, "%s%s", k ? "; " : "",
+						g->unpriced[k].what);
+		if (g->nunpriced > 3 && len < size)
+			len += (size_t)snprintf(out + len, size - len, "; %zu more",
+						g->nunpriced - 3);
+		if (len < size)
+			snprintf(out + len, size - len, "): add %s with --prices FILE",
+				 g->nunpriced > 1 ? "them" : "it");
+	}
 	return true;
 }
 
