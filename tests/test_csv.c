@@ -221,7 +221,7 @@ Test(csv, no_tasks_is_header_only)
 	cr_expect_str_eq(out, "group,phase,n,min_s,p50_s,p90_s,p99_s,max_s,mean_s,baseline,"
 			      "p50_delta_s,p50_ratio,p90_delta_s,p90_ratio,p_value,pull_share,"
 			      "startup_cost_per_1000_usd,baseline_startup_cost_per_1000_usd,"
-			      "startup_cost_unpriced_n,startup_cost_unpriced\n");
+			      "startup_cost_unpriced_n,startup_cost_unpriced,diagnosis_counts\n");
 	expect_contract(out, len, true);
 	free(out);
 	report_cleanup(&r);

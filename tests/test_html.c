@@ -298,3 +298,38 @@ Test(html, task_table_has_serving_cost_and_diagnosis_when_known)
 	free(page);
 	task_set_cleanup(&s);
 }
+
+/* The waterfall's fourth segment, as the TUI draws it: ready, from RUNNING to HEALTHY,
+ * in the row, its title and the legend; a page where no task served has none. */
+Test(html, waterfall_draws_ready_when_a_task_served)
+{
+	struct task_set s;
+	struct task t;
+	char *page;
+
+	task_set_init(&s);
+	fs_pulling_task(&t, "arn:aws:ecs:us-east-1:123456789012:task/prod/aaaa1111");
+	t.ts[TS_PULL_STOPPED] = FS_T0 + 52000;
+	t.ts[TS_STARTED] = FS_T0 + 55000;
+	t.ts[TS_HEALTHY] = FS_T0 + 70000;
+	task_derive(&t);
+	task_set_take(&s, &t);
+	page = page_of(&s);
+	expect_in(page, "<span><i class=\"p3\"></i>ready (to HEALTHY)</span>");
+	expect_in(page, ", start 3.000 s, ready 15.0 s, total 55.0 s</title>");
+	expect_in(page, "<rect class=\"p3\" x=\"");
+	free(page);
+	task_set_cleanup(&s);
+
+	task_set_init(&s);
+	fs_pulling_task(&t, "arn:aws:ecs:us-east-1:123456789012:task/prod/bbbb2222");
+	t.ts[TS_PULL_STOPPED] = FS_T0 + 52000;
+	t.ts[TS_STARTED] = FS_T0 + 55000;
+	task_derive(&t);
+	task_set_take(&s, &t);
+	page = page_of(&s);
+	cr_expect_null(strstr(page, "class=\"p3\""));
+	cr_expect_null(strstr(page, ", ready "));
+	free(page);
+	task_set_cleanup(&s);
+}

@@ -542,3 +542,55 @@ Test(report, verdict_slower_and_small_p)
 	report_cleanup(&r);
 	task_set_cleanup(&s);
 }
+
+/* Fargate Spot starts without a --prices line, in five regions (one twice): counted per
+ * kind in their order, listed whole for a cell and JSON, three named in the sentence. */
+Test(report, unpriced_starts_counted_and_named_per_kind)
+{
+	static const char *const regions[] = { "eu-west-1", "us-east-1", "eu-west-1",
+					       "ap-south-1", "sa-east-1", "us-west-2" };
+	struct task_set s;
+	struct report r;
+	struct report_options o;
+	struct err err;
+	char text[512];
+
+	err_clear(&err);
+	task_set_init(&s);
+	for (size_t i = 0; i < sizeof regions / sizeof regions[0]; i++) {
+		struct task t;
+
+		task_init(&t);
+		t.arn = xasprintf("arn:aws:ecs:%s:123456789012:task/prod/s%zu", regions[i], i);
+		t.ts[TS_CREATED] = at(0);
+		t.ts[TS_PULL_STARTED] = at(10);
+		t.ts[TS_PULL_STOPPED] = at(40);
+		t.ts[TS_STARTED] = at(42);
+		t.launch_type = xstrdup("FARGATE");
+		t.capacity_provider = xstrdup("FARGATE_SPOT");
+		t.cpu = xstrdup("1024");
+		t.memory = xstrdup("2048");
+		task_derive(&t);
+		task_set_take(&s, &t);
+	}
+	memset(&o, 0, sizeof o);
+	o.sort_col = -1;
+	cr_assert_eq(report_build(&r, &s, &o, &err), 0, "%s", err.msg);
+	cr_assert_eq(r.ngroups, 1);
+	cr_expect_eq(r.groups[0].cost_n, 0);
+	cr_expect_eq(r.groups[0].cost_unpriced, 6);
+	cr_assert_eq(r.groups[0].nunpriced, 5);
+	cr_expect_str_eq(r.groups[0].unpriced[0].what, "eu-west-1 x86_64 FARGATE_SPOT");
+	cr_expect_eq(r.groups[0].unpriced[0].n, 2);
+	cr_expect(report_row_unpriced(&r, &r.rows[0], NULL, 0));
+	cr_expect_str_eq(report_unpriced_list(&r.groups[0], text, sizeof text),
+			 "eu-west-1 x86_64 FARGATE_SPOT (2); us-east-1 x86_64 FARGATE_SPOT (1); "
+			 "ap-south-1 x86_64 FARGATE_SPOT (1); sa-east-1 x86_64 FARGATE_SPOT (1); "
+			 "us-west-2 x86_64 FARGATE_SPOT (1)");
+	cr_assert(report_cost_text(&r, 0, text, sizeof text));
+	cr_expect_str_eq(text, "startup cost: unknown; 6 tasks without a price (eu-west-1 x86_64 "
+			 "FARGATE_SPOT; us-east-1 x86_64 FARGATE_SPOT; ap-south-1 x86_64 "
+			 "FARGATE_SPOT; 2 more): add them with --prices FILE");
+	report_cleanup(&r);
+	task_set_cleanup(&s);
+}

@@ -175,8 +175,9 @@ void report_serving_build(struct report *r);
 bool report_phase_shown(const struct report *r, enum phase_id p);
 /* The group's startup-cost sentence for a summary ("startup cost: $0.000207 per start (mean
  * of 2, $0.21 per 1,000 starts), $0.53 less per 1,000 starts than FARGATE; 1 task without a
- * price (eu-west-1 x86_64 FARGATE_SPOT): add it with --prices FILE"), shared by the printed
- * summary and the TUI's. False (out empty) when the group has no Fargate start to price. */
+ * price (eu-west-1 x86_64 FARGATE_SPOT): add it with --prices FILE"; three kinds at most
+ * named, then "; N more"), shared by the printed summary, the TUI's and the HTML's. False
+ * (out empty) when the group has no Fargate start to price. */
 bool report_cost_text(const struct report *r, size_t group, char *out, size_t size);
 /* True when the row is a Fargate start with a billed time but no price for it, with the
  * "REGION ARCH CAPACITY" a --prices line would need in what (may be NULL). */
@@ -189,6 +190,13 @@ const char *report_unpriced_list(const struct report_group *g, char *out, size_t
  * and counts[i] for i < the return value (at most max). */
 size_t report_diagnosis_counts(const struct report *r, const char **ids, size_t *counts,
 			       size_t max);
+/* The same over the tasks of one group. */
+size_t report_group_diagnosis_counts(const struct report *r, size_t group, const char **ids,
+				     size_t *counts, size_t max);
+/* "no-route-to-ecr (3); out-of-memory (1)": the group's counts in one cell ("" when
+ * none). Returns out. */
+const char *report_group_diagnosis_list(const struct report *r, size_t group, char *out,
+					size_t size);
 
 /* One sentence a reader understands without the man page, starting with the phase:
  * "pull p50 -85.2 s (x0.06) vs no-soci: significantly faster, p < 0.001, n = 20 vs 20",

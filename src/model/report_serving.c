@@ -2,6 +2,7 @@
  * groups' cost figures and the diagnosis counts, kept apart from report.c so that the
  * column table stays the one place every output reads. */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -182,11 +183,20 @@ report_cost_text(const struct report *r, size_t gi, char *out, size_t size)
 					fabs(g->cost_delta_per_1000_usd),
 					g->cost_delta_per_1000_usd < 0 ? "less" : "more",
 					r->groups[r->baseline].name);
-	if (g->cost_unpriced > 0 && len < size)
-		snprintf(out + len, size - len, "; %zu task%s without a price (%s%s): add %s with "
-			 "--prices FILE", g->cost_unpriced, g->cost_unpriced == 1 ? "" : "s",
-			 g->unpriced[0].what, g->nunpriced > 1 ? ", ..." : "",
-			 g->nunpriced > 1 ? "them" : "it");
+	if (g->cost_unpriced > 0 && len < size) {
+		/* the --prices lines it needs: the first three kinds, then how many more */
+		len += (size_t)snprintf(out + len, size - len, "; %zu task%s without a price (",
+					g->cost_unpriced, g->cost_unpriced == 1 ? "" : "s");
+		for (size_t k = 0; k < g->nunpriced && k < 3 && len < size; k++)
+			len += (size_t)snprintf(out + len, size - len, "%s%s", k ? "; " : "",
+						g->unpriced[k].what);
+		if (g->nunpriced > 3 && len < size)
+			len += (size_t)snprintf(out + len, size - len, "; %zu more",
+						g->nunpriced - 3);
+		if (len < size)
+			snprintf(out + len, size - len, "): add %s with --prices FILE",
+				 g->nunpriced > 1 ? "them" : "it");
+	}
 	return true;
 }
 
@@ -196,30 +206,70 @@ report_phase_shown(const struct report *r, enum phase_id p)
 	return !phase_is_extra(p) || r->any_healthy;
 }
 
+/* The counts of the rows of group gi (SIZE_MAX: every row) per diagnosis id, in the
+ * order of the rules table: one diagnose_task() a row. */
+static size_t
+diagnosis_counts(const struct report *r, size_t gi, const char **ids, size_t *counts,
+		 size_t max)
+{
+	const char *all[64];
+	size_t c[64] = { 0 }, nall = 0, n = 0;
+
+	/* a rule id may appear on several rows of the table: one slot per id */
+	for (size_t k = 0; k < diag_nrules && nall < 64; k++) {
+		size_t j;
+
+		for (j = 0; j < nall; j++)
+			if (strcmp(all[j], diag_rules[k].id) == 0)
+				break;
+		if (j == nall)
+			all[nall++] = diag_rules[k].id;
+	}
+	for (size_t i = 0; i < r->nrows; i++) {
+		const struct diag_rule *d;
+
+		if (gi != SIZE_MAX && r->rows[i].group != gi)
+			continue;
+		if ((d = diagnose_task(r->rows[i].task)) == NULL)
+			continue;
+		for (size_t j = 0; j < nall; j++)
+			if (strcmp(all[j], d->id) == 0) {
+				c[j]++;
+				break;
+			}
+	}
+	for (size_t j = 0; j < nall; j++)
+		if (c[j] > 0 && n < max) {
+			ids[n] = all[j];
+			counts[n++] = c[j];
+		}
+	return n;
+}
+
 size_t
 report_diagnosis_counts(const struct report *r, const char **ids, size_t *counts, size_t max)
 {
-	size_t n = 0;
+	return diagnosis_counts(r, SIZE_MAX, ids, counts, max);
+}
 
-	/* a rule id may appear on several rows of the table: count by id */
-	for (size_t k = 0; k < diag_nrules; k++) {
-		const char *id = diag_rules[k].id;
-		size_t c = 0, j;
+size_t
+report_group_diagnosis_counts(const struct report *r, size_t gi, const char **ids,
+			      size_t *counts, size_t max)
+{
+	return diagnosis_counts(r, gi, ids, counts, max);
+}
 
-		for (j = 0; j < n; j++)
-			if (strcmp(ids[j], id) == 0)
-				break;
-		if (j < n)
-			continue;
-		for (size_t i = 0; i < r->nrows; i++) {
-			const struct diag_rule *d = diagnose_task(r->rows[i].task);
+const char *
+report_group_diagnosis_list(const struct report *r, size_t gi, char *out, size_t size)
+{
+	const char *ids[64];
+	size_t counts[64], n = report_group_diagnosis_counts(r, gi, ids, counts, 64), len = 0;
 
-			c += d != NULL && strcmp(d->id, id) == 0;
-		}
-		if (c > 0 && n < max) {
-			ids[n] = id;
-			counts[n++] = c;
-		}
-	}
-	return n;
+	if (size == 0)
+		return out;
+	out[0] = '\0';
+	for (size_t i = 0; i < n && len < size; i++)
+		len += (size_t)snprintf(out + len, size - len, "%s%s (%zu)", i ? "; " : "", ids[i],
+					counts[i]);
+	return out;
 }

@@ -164,7 +164,7 @@ static const char *const summary_columns[] = {
 	"group", "phase", "n", "min_s", "p50_s", "p90_s", "p99_s", "max_s", "mean_s",
 	"baseline", "p50_delta_s", "p50_ratio", "p90_delta_s", "p90_ratio", "p_value",
 	"pull_share", "startup_cost_per_1000_usd", "baseline_startup_cost_per_1000_usd",
-	"startup_cost_unpriced_n", "startup_cost_unpriced",
+	"startup_cost_unpriced_n", "startup_cost_unpriced", "diagnosis_counts",
 };
 
 /* ",12.345" (fixed) or ",0.0001234" (significant digits); "," when not a number. A
@@ -219,8 +219,13 @@ summary_row(struct buf *b, const struct report *r, size_t gi, enum phase_id p)
 		    r->groups[r->baseline].cost_mean_usd * 1000.0 : none, false, 6) != 0)
 		return -1;
 	/* the Fargate starts without a price, and the --prices lines they need */
-	return buf_addf(b, ",%zu,", g->cost_unpriced) != 0 ||
-	       csv_add_cell(b, report_unpriced_list(g, list, sizeof list), true) != 0 ? -1 : 0;
+	if (buf_addf(b, ",%zu,", g->cost_unpriced) != 0 ||
+	    csv_add_cell(b, report_unpriced_list(g, list, sizeof list), true) != 0)
+		return -1;
+	/* the group's stopped tasks per known cause */
+	return buf_addc(b, ',') != 0 ||
+	       csv_add_cell(b, report_group_diagnosis_list(r, gi, list, sizeof list), true) != 0 ?
+	       -1 : 0;
 }
 
 int

@@ -87,6 +87,10 @@ html_task_end(const struct task *t)
 			end = t->ts[order[i]];
 	if (t->ts[TS_CONNECTIVITY] != TS_NONE && t->ts[TS_CONNECTIVITY] > end)
 		end = t->ts[TS_CONNECTIVITY];
+	/* a task that served: its ready segment ends at healthy_at */
+	if (t->ts[TS_STARTED] != TS_NONE && t->ts[TS_HEALTHY] != TS_NONE &&
+	    t->ts[TS_HEALTHY] > end)
+		end = t->ts[TS_HEALTHY];
 	return end;
 }
 
@@ -95,7 +99,7 @@ html_task_end(const struct task *t)
 /* one string per rule group: C limits the length of one literal */
 static const char *const css[] = {
 	":root{--fg:#1d232b;--muted:#5c6773;--line:#d9dee4;--bg:#fff;--card:#f6f8fa;"
-	"--p0:#8e9bb0;--p1:#e8833a;--p2:#3f9e5a;--fail:#c62828;--conn:#1d232b}\n",
+	"--p0:#8e9bb0;--p1:#e8833a;--p2:#3f9e5a;--p3:#7b68c8;--fail:#c62828;--conn:#1d232b}\n",
 	"*{box-sizing:border-box}\n",
 	"body{margin:0;font:15px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;"
 	"color:var(--fg);background:var(--bg)}\n",
@@ -118,7 +122,7 @@ static const char *const css[] = {
 	".legend i{display:inline-block;width:14px;height:10px;border-radius:2px;margin-right:5px;"
 	"vertical-align:-1px}\n",
 	".legend i.p0{background:var(--p0)}.legend i.p1{background:var(--p1)}"
-	".legend i.p2{background:var(--p2)}.legend i.conn{background:var(--conn);width:3px}\n",
+	".legend i.p2{background:var(--p2)}.legend i.p3{background:var(--p3)}.legend i.conn{background:var(--conn);width:3px}\n",
 	".legend .xmark{color:var(--fail);margin-right:5px}\n",
 	".scroll{overflow-x:auto;-webkit-overflow-scrolling:touch}.hint{display:none}\n",
 	"svg{display:block;width:100%;height:auto}\n",
@@ -129,7 +133,8 @@ static const char *const css[] = {
 	"svg .lbl{text-anchor:end;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;"
 	"font-size:10.5px;fill:var(--fg)}\n",
 	"svg .failed .lbl{fill:var(--fail);font-weight:600}\n",
-	"svg .p0{fill:var(--p0)}svg .p1{fill:var(--p1)}svg .p2{fill:var(--p2)}\n",
+	"svg .p0{fill:var(--p0)}svg .p1{fill:var(--p1)}svg .p2{fill:var(--p2)}"
+	"svg .p3{fill:var(--p3)}\n",
 	"svg .cut rect{fill:#f1f3f6}svg .cut path{stroke:#9aa4b1;fill:none;stroke-width:1.2}"
 	"svg.wf .axis text.t0{fill:var(--fg);font-weight:600}\n"
 	"svg .conn{fill:var(--conn)}svg .span{stroke:#aab3bf;stroke-width:1.2}\n",

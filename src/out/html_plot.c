@@ -45,7 +45,8 @@ fmt_axis_secs(double s, char *out, size_t size)
 /* One waterfall row: one task, or (large sets) the medians of `count` consecutive ones. */
 struct wf_row {
 	int64_t created;        /* ms, never TS_NONE */
-	int64_t ph[3];          /* provision, pull, start durations (ms); TS_NONE if missing */
+	int64_t ph[4];          /* provision, pull, start, ready durations (ms); TS_NONE if
+				 * missing */
 	int64_t connectivity;   /* absolute ms or TS_NONE */
 	int64_t end;            /* the row's last timestamp */
 	int64_t first_created;  /* aggregated rows: the whisker's start */
@@ -53,7 +54,11 @@ struct wf_row {
 	size_t first, count, nfailed;
 };
 
-static const char *const wf_class[3] = { "p0", "p1", "p2" };
+/* the TUI's four segments: ready (RUNNING to HEALTHY) when the task served */
+#define WF_SEGS 4
+static const char *const wf_class[WF_SEGS] = { "p0", "p1", "p2", "p3" };
+static const enum phase_id wf_phase[WF_SEGS] = { PHASE_PROVISION, PHASE_PULL, PHASE_START,
+						  PHASE_READY };
 
 static int
 cmp_i64(const void *a, const void *b)
@@ -88,8 +93,8 @@ wf_single(struct wf_row *w, const struct report_row *row, size_t pos)
 	w->first = pos;
 	w->count = 1;
 	w->created = w->first_created = t->ts[TS_CREATED];
-	for (int p = 0; p < 3; p++)
-		w->ph[p] = phase_ms(t, (enum phase_id)p);
+	for (int p = 0; p < WF_SEGS; p++)
+		w->ph[p] = phase_ms(t, wf_phase[p]);
 	w->connectivity = t->ts[TS_CONNECTIVITY];
 	w->end = html_task_end(t);
 	w->nfailed = html_task_failed(t);
@@ -118,9 +123,9 @@ wf_bucket(struct wf_row *w, const struct report_row **rows, size_t first, size_t
 		w->nfailed += html_task_failed(t);
 	}
 	w->created = median_ms(scratch, count);
-	for (int p = 0; p < 3; p++) {
+	for (int p = 0; p < WF_SEGS; p++) {
 		for (size_t i = 0; i < count; i++)
-			scratch[i] = phase_ms(rows[first + i]->task, (enum phase_id)p);
+			scratch[i] = phase_ms(rows[first + i]->task, wf_phase[p]);
 		w->ph[p] = median_ms(scratch, count);
 	}
 }
@@ -128,7 +133,7 @@ wf_bucket(struct wf_row *w, const struct report_row **rows, size_t first, size_t
 static void
 wf_title(FILE *f, const struct report *r, const struct wf_row *w, size_t ntotal)
 {
-	static const char *const names[3] = { "provision", "pull", "start" };
+	static const char *const names[WF_SEGS] = { "provision", "pull", "start", "ready" };
 	char v[64], when[TIMEUTIL_ISO_LEN];
 	int64_t total = TS_NONE;
 
@@ -152,7 +157,9 @@ wf_title(FILE *f, const struct report *r, const struct wf_row *w, size_t ntotal)
 		timeutil_format_iso(w->first_created, when);
 		fprintf(f, "%s, medians", when);
 	}
-	for (int p = 0; p < 3; p++) {
+	for (int p = 0; p < WF_SEGS; p++) {
+		if (p == 3 && w->ph[p] == TS_NONE)
+			break;   /* no ready without a healthy_at: say nothing */
 		html_fmt_secs(w->ph[p], v, sizeof v);
 		fprintf(f, ", %s %s", names[p], v);
 	}
@@ -203,7 +210,7 @@ wf_draw_row(FILE *f, const struct report *r, const struct html_axis *a, const st
 		fprintf(f, "<line class=\"span\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>",
 			html_axis_x(a, w->first_created), html_axis_x(a, w->end), y + WF_ROW / 2.0,
 			y + WF_ROW / 2.0);
-	for (int p = 0; p < 3; p++) {
+	for (int p = 0; p < WF_SEGS; p++) {
 		if (w->ph[p] == TS_NONE)
 			break;   /* a later phase without this one has no place to start */
 		double x0 = html_axis_x(a, at), x1 = html_axis_x(a, at + w->ph[p]);
@@ -276,8 +283,11 @@ html_write_waterfall(FILE *f, const struct report *r, size_t max_rows)
 			r->nrows - n == 1 ? "" : "s", r->nrows - n == 1 ? "is" : "are");
 	fputs(". Hover a row (or tap it) for its values.</p>\n", f);
 	fputs("<div class=\"legend\"><span><i class=\"p0\"></i>provision</span>"
-	      "<span><i class=\"p1\"></i>image pull</span><span><i class=\"p2\"></i>start</span>"
-	      "<span><i class=\"conn\"></i>connectivity</span>", f);
+	      "<span><i class=\"p1\"></i>image pull</span><span><i class=\"p2\"></i>start</span>",
+	      f);
+	if (r->any_healthy)
+		fputs("<span><i class=\"p3\"></i>ready (to HEALTHY)</span>", f);
+	fputs("<span><i class=\"conn\"></i>connectivity</span>", f);
 	if (nfailed > 0)
 		fprintf(f, "<span><b class=\"xmark\">\xe2\x9c\x95</b>failed to start (%zu)</span>",
 			nfailed);

@@ -311,6 +311,24 @@ unpriced_array(const struct report *r, size_t gi)
 	return a;
 }
 
+/* the group's stopped tasks per known cause: [{"diagnosis":ID,"n":N}] */
+static json_t *
+group_diagnosis_array(const struct report *r, size_t gi)
+{
+	const char *ids[64];
+	size_t counts[64], n = report_group_diagnosis_counts(r, gi, ids, counts, 64);
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < n; i++) {
+		json_t *o = json_object();
+
+		json_object_set_new(o, "diagnosis", jstr(ids[i]));
+		json_object_set_new(o, "n", json_integer((json_int_t)counts[i]));
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
 static json_t *
 group_object(const struct report *r, size_t gi)
 {
@@ -328,6 +346,7 @@ group_object(const struct report *r, size_t gi)
 			    jnum(g->cost_delta_per_1000_usd, false));
 	json_object_set_new(o, "startup_cost_unpriced_n", json_integer((json_int_t)g->cost_unpriced));
 	json_object_set_new(o, "startup_cost_unpriced", unpriced_array(r, gi));
+	json_object_set_new(o, "diagnosis_counts", group_diagnosis_array(r, gi));
 	for (int p = 0; p < PHASE_COUNT; p++)
 		if (report_phase_shown(r, (enum phase_id)p))
 			json_object_set_new(phases, phase_defs[p].name, stats_object(&g->phase[p]));

@@ -177,7 +177,7 @@ static const char *const summary_heads[] = {
 	"group", "phase", "n", "min_s", "p50_s", "p90_s", "p99_s", "max_s", "mean_s",
 	"baseline", "p50_delta_s", "p50_ratio", "p90_delta_s", "p90_ratio", "p_value",
 	"pull_share", "startup_cost_per_1000_usd", "baseline_startup_cost_per_1000_usd",
-	"startup_cost_unpriced_n", "startup_cost_unpriced", "verdict",
+	"startup_cost_unpriced_n", "startup_cost_unpriced", "diagnosis_counts", "verdict",
 };
 #define NSUMMARY (sizeof summary_heads / sizeof summary_heads[0])
 
@@ -203,8 +203,8 @@ summary_sheet(struct xlsx *x, const struct report *r)
 	note(x, worksheet_set_column(ws, 9, 9, (double)gw, NULL));
 	note(x, worksheet_set_column(ws, 10, 15, 12, NULL));
 	note(x, worksheet_set_column(ws, 16, 18, 14, NULL));
-	note(x, worksheet_set_column(ws, 19, 19, 40, NULL));
-	note(x, worksheet_set_column(ws, 20, 20, 90, NULL));
+	note(x, worksheet_set_column(ws, 19, 20, 40, NULL));
+	note(x, worksheet_set_column(ws, 21, 21, 90, NULL));
 	for (size_t c = 0; c < NSUMMARY; c++)
 		note(x, worksheet_write_string(ws, 0, (lxw_col_t)c, summary_heads[c], x->head));
 	for (size_t g = 0; g < r->ngroups; g++) {
@@ -246,9 +246,11 @@ summary_sheet(struct xlsx *x, const struct report *r)
 			if (gr->nunpriced > 0)
 				put_text(x, ws, y, 19, report_unpriced_list(gr, unpriced,
 									   sizeof unpriced));
+			if (report_group_diagnosis_list(r, g, unpriced, sizeof unpriced)[0])
+				put_text(x, ws, y, 20, unpriced);
 			if (r->ngroups > 1) {
 				report_verdict(r, g, (enum phase_id)p, verdict, sizeof verdict);
-				put_text(x, ws, y, 20, verdict);
+				put_text(x, ws, y, 21, verdict);
 			}
 		}
 	}

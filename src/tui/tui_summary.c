@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "ecsprof/compare.h"
+#include "ecsprof/diagnose.h"
 #include "ecsprof/phase.h"
 #include "ecsprof/report.h"
 #include "ecsprof/tui_layout.h"
@@ -134,6 +135,33 @@ histogram_lines(const struct view *v, struct sum_lines *l, const size_t *groups,
 	free(vals);
 }
 
+/* Stopped tasks counted per cause, each with its next step, as the printed summary has
+ * them (table.c's diagnosis block). */
+static void
+diagnosis_lines(const struct view *v, struct sum_lines *l)
+{
+	const struct report *r = tui_rep(v);
+	const char *ids[64];
+	size_t counts[64], n = report_diagnosis_counts(r, ids, counts, 64), total = 0;
+	char buf[1024];
+
+	if (n == 0)
+		return;
+	for (size_t i = 0; i < n; i++)
+		total += counts[i];
+	snprintf(buf, sizeof buf, "DIAGNOSIS: %zu stopped task%s with a known cause", total,
+		 total == 1 ? "" : "s");
+	sum_add(l, CMP_LINE_TITLE, buf);
+	for (size_t i = 0; i < n; i++) {
+		const struct diag_rule *d = diagnose_rule(ids[i]);
+
+		snprintf(buf, sizeof buf, "%zu x %s: %s; next: %s", counts[i], d->id, d->cause,
+			 d->next_step);
+		sum_add_wrapped(l, buf, v->cols);
+	}
+	sum_blank(l);
+}
+
 static void
 build(const struct view *v, struct sum_lines *l)
 {
@@ -161,6 +189,7 @@ build(const struct view *v, struct sum_lines *l)
 			sum_add_wrapped(l, buf, v->cols);
 		sum_blank(l);
 	}
+	diagnosis_lines(v, l);
 	histogram_lines(v, l, shown, nshown);
 }
 

@@ -186,10 +186,11 @@ def check_tasks(wb, tasks, header):
 
 def check_summary(wb, summary):
     cells = wb.cells(wb.sheet("Summary"))
-    head = [cells.get((0, i), (None, None))[1] for i in range(21)]
+    head = [cells.get((0, i), (None, None))[1] for i in range(22)]
     ok(head[:3] == ["group", "phase", "n"] and head[-1] == "verdict" and
-       head[16:20] == ["startup_cost_per_1000_usd", "baseline_startup_cost_per_1000_usd",
-                       "startup_cost_unpriced_n", "startup_cost_unpriced"],
+       head[16:21] == ["startup_cost_per_1000_usd", "baseline_startup_cost_per_1000_usd",
+                       "startup_cost_unpriced_n", "startup_cost_unpriced",
+                       "diagnosis_counts"],
        "Summary: the header row", head)
     bad, row = [], 1
     for g in summary["groups"]:
@@ -206,6 +207,9 @@ def check_summary(wb, summary):
                 bad.append("row %d startup cost %r != %r" % (row, cost, g["startup_cost_mean_usd"]))
             if cells.get((row, 18), ("", -1))[:2] != ("n", float(g["startup_cost_unpriced_n"])):
                 bad.append("row %d startup_cost_unpriced_n" % row)
+            diag = "; ".join("%s (%d)" % (d["diagnosis"], d["n"]) for d in g["diagnosis_counts"])
+            if cells.get((row, 20), ("s", ""))[1] != diag:
+                bad.append("row %d diagnosis_counts %r != %r" % (row, cells.get((row, 20)), diag))
             # the JSON rounds to ms; the sheet keeps the full value
             p50 = cells.get((row, 4))
             if st["n"] and (p50 is None or p50[0] != "n" or abs(p50[1] - st["p50"]) > 0.0005 + 1e-9):
@@ -215,7 +219,7 @@ def check_summary(wb, summary):
                 pv = cells.get((row, 14))
                 if pv is None or pv[0] != "n" or abs(pv[1] - cmp["p_value"]) > 1e-12:
                     bad.append("row %d p_value %r != %r" % (row, pv, cmp["p_value"]))
-                if cells.get((row, 20), (0, 0))[1] != cmp["verdict"]:
+                if cells.get((row, 21), (0, 0))[1] != cmp["verdict"]:
                     bad.append("row %d verdict" % row)
             row += 1
     ok(not bad and row > 1, "Summary: %d rows match the JSON summary (numbers as numbers)"

@@ -120,6 +120,9 @@ for size in 80x24 60x15 200x50; do
 	check "$size: the summary view shows the significant start regression" \
 		"visible | grep -Eq '^start .*\+86\.9% \(p<0\.001 n=12\+16\)'"
 	check "$size: the summary view fits the terminal" "[ \$(widest) -le $cols ]"
+	keys j j j j j j j j j j
+	check "$size: j scrolls under the verdict to a group's n, min, p50, p90, p99, max and mean" \
+		"visible | sed -n 3p | grep -q 'soci: x3.1 faster' && visible | grep -Eq '^PHASE +N +MIN +P50 +P90 +P99 +MAX +MEAN' && visible | grep -Eq '^start +1[26] ' && [ \$(widest) -le $cols ]"
 	keys Tab
 	wait_for 'TASK '
 	check "$size: Tab goes from the summary to the task table" "visible | grep -Eq '^TASK .*TOTAL'"

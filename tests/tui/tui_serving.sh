@@ -13,7 +13,7 @@ COST="$SRCDIR/tests/fixtures/cost"
 RULES="$SRCDIR/tests/fixtures/diagnose/rules.json"
 SOCK="ecsprof-tui-serving-$$"
 
-echo "1..12"
+echo "1..13"
 
 . "$SRCDIR/tests/tui/tmux_tap.sh"
 
@@ -22,7 +22,7 @@ start() {
 	tm kill-server 2>/dev/null
 	STARTS=$((STARTS + 1))
 	SOCK="ecsprof-tui-serving-$$-$STARTS"
-	tm new-session -d -s t -x "${WIDTH:-120}" -y 40 \
+	tm new-session -d -s t -x "${WIDTH:-120}" -y "${HEIGHT:-40}" \
 		"env LANG=C.UTF-8 LC_ALL=C.UTF-8 NO_COLOR=1 TERM=xterm-256color $ECSPROF $* ; echo EXIT=\$?; sleep 60"
 }
 # opens the details of the one task whose id contains $1
@@ -97,5 +97,14 @@ wait_for 'TASK +TASKDEF'
 details ef34ff90
 check "details: the diagnosis of an i/o timeout without a public IP, and its next step" \
 	"screen | grep -q 'diagnosis no-route-to-ecr: no route to ECR from a private subnet' && screen | grep -q 'next step add a NAT gateway or the VPC endpoints ecr.api, ecr.dkr and an S3 gateway'"
+
+# ---- the summary view counts the stopped tasks per cause, as the printed summary does ----
+HEIGHT=60 start report --format tui --group-by soci --soci-if taskdef=checkout-api:8 \
+	"$SRCDIR/examples/scaleout.json"
+wait_for 'TASK +TASKDEF'
+keys Tab
+wait_for 'pull histogram'
+check "summary view: the diagnosis block, its count per cause and next step, wrapped" \
+	"screen | grep -qx 'DIAGNOSIS: 1 stopped task with a known cause' && screen | grep -q '^  1 x no-route-to-ecr: no route to ECR from a private subnet; next: add a NAT gateway' && screen | grep -q '^    .*S3 gateway endpoint\$'"
 
 exit $FAILED

@@ -1,0 +1,1 @@
+ecsprof report --summary --format csv tests/fixtures/diagnose/rules.json
