@@ -114,9 +114,8 @@ cluster_name(const struct cli_opts *o)
 	return o->cluster ? o->cluster : "default";
 }
 
-/* "6,000": counts on the progress line are read at a glance */
-static const char *
-grouped(size_t n, char out[32])
+const char *
+app_grouped(size_t n, char out[32])
 {
 	char digits[32];
 	int len = snprintf(digits, sizeof digits, "%zu", n), o = 0;
@@ -265,15 +264,15 @@ view_fetch_progress(struct tui_source *src, char *out, size_t size)
 	live_job_progress(v->job, &p);
 	if (p.images)
 		snprintf(out, size, "%s: %s tasks in; image facts from ECR: %s of %s ...  (%s)",
-			 what, grouped(p.tasks.kept, a), grouped(p.images_done, b),
-			 grouped(p.images_wanted, c), keys);
+			 what, app_grouped(p.tasks.kept, a), app_grouped(p.images_done, b),
+			 app_grouped(p.images_wanted, c), keys);
 	else if (p.tasks.listed_all)
 		snprintf(out, size, "%s: %s of %s tasks ...  (%s)", what,
-			 grouped(p.tasks.described, a), grouped(p.tasks.listed, b), keys);
+			 app_grouped(p.tasks.described, a), app_grouped(p.tasks.listed, b), keys);
 	else if (p.tasks.pages > 0)
 		snprintf(out, size, "%s: %s of %s tasks listed so far (%s pages) ...  (%s)", what,
-			 grouped(p.tasks.described, a), grouped(p.tasks.listed, b),
-			 grouped(p.tasks.pages, c), keys);
+			 app_grouped(p.tasks.described, a), app_grouped(p.tasks.listed, b),
+			 app_grouped(p.tasks.pages, c), keys);
 	else
 		snprintf(out, size, "%s: asking ECS for the tasks of cluster %s ...  (%s)", what,
 			 cluster_name(v->o), keys);
