@@ -740,6 +740,11 @@ watch_main(const struct cli_opts *o, struct err *err)
 		return -1;
 	}
 	live_session_set_interrupt(w.session, &watch_sigint);
+	/* the first poll comes before the screen (watch_run): say what it waits for, rather
+	 * than a silent terminal on a large cluster; the later ones run behind the screen */
+	if (wo.format == FMT_TUI && isatty(STDERR_FILENO))
+		fprintf(stderr, "ecsprof: watch: the first poll of cluster %s ...\n",
+			o->cluster ? o->cluster : "default");
 	rc = watch_run(&src, &wo, err);
 	live_session_free(w.session);
 	if (w.have_last)

@@ -218,7 +218,12 @@ def main():
         wcmd = ("env -u AWS_PROFILE %s NO_COLOR=1 LANG=C TERM=xterm %s watch --cluster s "
                 "--interval 1 --no-images --region us-east-1 --endpoint-url "
                 "http://127.0.0.1:%d; echo EXIT=$?; sleep 30") % (envs, ECSPROF, port)
+        inject(port, {"slow": 1, "slow_ms": 3000, "ops": ["ListTasks"]})
+        t0 = time.time()
         start(wcmd)
+        got, s = wait_for(lambda s: "the first poll of cluster s" in s, 2)
+        ok(got and time.time() - t0 < 1.5, "watch: while the first poll runs (before the "
+           "screen) the terminal says so (%.2f s)" % (time.time() - t0), s)
         got, s = wait_for(lambda s: "11111111" in s, 15)
         inject(port, {"slow": 2, "slow_ms": 6000, "ops": ["ListTasks"]})
         got, s = wait_for(lambda s: "polling:" in s or "refreshing:" in s, 10)
