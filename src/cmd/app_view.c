@@ -129,15 +129,35 @@ app_grouped(size_t n, char out[32])
 	return out;
 }
 
+/* Warnings held so far (printed when the screen closes). */
+static size_t
+held_warnings(struct held_log *h)
+{
+	size_t n = 0;
+
+	pthread_mutex_lock(&h->lock);
+	for (size_t i = 0; i < h->n; i++)
+		n += h->levels[i] == LOG_WARN;
+	pthread_mutex_unlock(&h->lock);
+	return n;
+}
+
 static void
 set_title(struct app_view *v, bool fetching)
 {
+	size_t warned = held_warnings(v->log);
+	int at;
+
 	if (fetching && v->first)
-		snprintf(v->title, sizeof v->title, "ecsprof tasks: cluster %s, fetching ...",
-			 cluster_name(v->o));
+		at = snprintf(v->title, sizeof v->title, "ecsprof tasks: cluster %s, fetching ...",
+			      cluster_name(v->o));
 	else
-		snprintf(v->title, sizeof v->title, "ecsprof tasks: cluster %s, %zu tasks",
-			 cluster_name(v->o), v->shown.len);
+		at = snprintf(v->title, sizeof v->title, "ecsprof tasks: cluster %s, %zu tasks",
+			      cluster_name(v->o), v->shown.len);
+	/* the warnings wait for the screen to close: say that there are some */
+	if (warned > 0 && at > 0 && (size_t)at < sizeof v->title)
+		snprintf(v->title + at, sizeof v->title - (size_t)at,
+			 " (%zu warning%s, printed on quitting)", warned, warned == 1 ? "" : "s");
 	v->src->title = v->title;
 }
 
