@@ -87,7 +87,7 @@ line_with(const char *screen, const char *what)
 static char *
 watch_screen(struct fake *f, const char *keys)
 {
-	struct watch_source src = { fake_fetch, fake_build, NULL, f, NULL, NULL };
+	struct watch_source src = { .fetch = fake_fetch, .build = fake_build, .ctx = f };
 	struct watch_options o = { .interval_ms = 60000, .format = FMT_TUI, .title = "test" };
 	char dump[] = "/tmp/ecsprof-test-watch-XXXXXX";
 	struct err err;
@@ -148,7 +148,7 @@ Test(watch, lines_failed_start_once_when_done)
 {
 	static const int states[] = { 0, 1, 1, 2, 2 };
 	struct fake f = { states, 5, 0, false, { 0 } };
-	struct watch_source src = { fake_fetch, fake_build, NULL, &f, NULL, NULL };
+	struct watch_source src = { .fetch = fake_fetch, .build = fake_build, .ctx = &f };
 	char *out = NULL;
 	size_t len = 0;
 	FILE *mem = open_memstream(&out, &len);
@@ -175,7 +175,7 @@ Test(watch, throttling_doubles_the_interval)
 {
 	static const int states[] = { 0 };
 	struct fake f = { states, 1, 0, true, { 0 } };
-	struct watch_source src = { fake_fetch, fake_build, NULL, &f, NULL, NULL };
+	struct watch_source src = { .fetch = fake_fetch, .build = fake_build, .ctx = &f };
 	struct watch_options o = { .interval_ms = 60, .polls = 4, .format = FMT_CSV, .out = stdout };
 	struct err err;
 	int64_t g1, g2, g3;

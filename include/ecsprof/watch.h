@@ -7,6 +7,7 @@
 #define ECSPROF_WATCH_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -36,6 +37,16 @@ struct watch_source {
 	 * unchanged until the fetch returns, so that a source can copy what cannot have
 	 * changed instead of asking again. */
 	void (*previous)(void *ctx, const struct task_set *prev);
+	/* May be NULL (the UI then waits for fetch). The same poll as a job the terminal UI
+	 * drives from its key loop, so that keys work while ECS answers: fetch_start begins
+	 * it into out (initialised, empty; kept until it ends); fetch_poll waits up to wait_ms
+	 * for it: 1 still running, 0 done (out filled, *scale_start_ms as fetch sets it), -1
+	 * failed (err); fetch_progress words where it is ("polling: 1,200 of 6,000 tasks");
+	 * fetch_cancel gives it up. */
+	int (*fetch_start)(void *ctx, struct task_set *out, struct err *err);
+	int (*fetch_poll)(void *ctx, int64_t wait_ms, int64_t *scale_start_ms, struct err *err);
+	void (*fetch_progress)(void *ctx, char *out, size_t size);
+	void (*fetch_cancel)(void *ctx);
 };
 
 struct watch_options {

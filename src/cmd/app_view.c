@@ -114,9 +114,8 @@ cluster_name(const struct cli_opts *o)
 	return o->cluster ? o->cluster : "default";
 }
 
-/* "6,000": counts on the progress line are read at a glance */
-static const char *
-grouped(size_t n, char out[32])
+const char *
+app_grouped(size_t n, char out[32])
 {
 	char digits[32];
 	int len = snprintf(digits, sizeof digits, "%zu", n), o = 0;
@@ -130,15 +129,35 @@ grouped(size_t n, char out[32])
 	return out;
 }
 
+/* Warnings held so far (printed when the screen closes). */
+static size_t
+held_warnings(struct held_log *h)
+{
+	size_t n = 0;
+
+	pthread_mutex_lock(&h->lock);
+	for (size_t i = 0; i < h->n; i++)
+		n += h->levels[i] == LOG_WARN;
+	pthread_mutex_unlock(&h->lock);
+	return n;
+}
+
 static void
 set_title(struct app_view *v, bool fetching)
 {
+	size_t warned = held_warnings(v->log);
+	int at;
+
 	if (fetching && v->first)
-		snprintf(v->title, sizeof v->title, "ecsprof tasks: cluster %s, fetching ...",
-			 cluster_name(v->o));
+		at = snprintf(v->title, sizeof v->title, "ecsprof tasks: cluster %s, fetching ...",
+			      cluster_name(v->o));
 	else
-		snprintf(v->title, sizeof v->title, "ecsprof tasks: cluster %s, %zu tasks",
-			 cluster_name(v->o), v->shown.len);
+		at = snprintf(v->title, sizeof v->title, "ecsprof tasks: cluster %s, %zu tasks",
+			      cluster_name(v->o), v->shown.len);
+	/* the warnings wait for the screen to close: say that there are some */
+	if (warned > 0 && at > 0 && (size_t)at < sizeof v->title)
+		snprintf(v->title + at, sizeof v->title - (size_t)at,
+			 " (%zu warning%s, printed on quitting)", warned, warned == 1 ? "" : "s");
 	v->src->title = v->title;
 }
 
@@ -265,15 +284,15 @@ view_fetch_progress(struct tui_source *src, char *out, size_t size)
 	live_job_progress(v->job, &p);
 	if (p.images)
 		snprintf(out, size, "%s: %s tasks in; image facts from ECR: %s of %s ...  (%s)",
-			 what, grouped(p.tasks.kept, a), grouped(p.images_done, b),
-			 grouped(p.images_wanted, c), keys);
+			 what, app_grouped(p.tasks.kept, a), app_grouped(p.images_done, b),
+			 app_grouped(p.images_wanted, c), keys);
 	else if (p.tasks.listed_all)
 		snprintf(out, size, "%s: %s of %s tasks ...  (%s)", what,
-			 grouped(p.tasks.described, a), grouped(p.tasks.listed, b), keys);
+			 app_grouped(p.tasks.described, a), app_grouped(p.tasks.listed, b), keys);
 	else if (p.tasks.pages > 0)
 		snprintf(out, size, "%s: %s of %s tasks listed so far (%s pages) ...  (%s)", what,
-			 grouped(p.tasks.described, a), grouped(p.tasks.listed, b),
-			 grouped(p.tasks.pages, c), keys);
+			 app_grouped(p.tasks.described, a), app_grouped(p.tasks.listed, b),
+			 app_grouped(p.tasks.pages, c), keys);
 	else
 		snprintf(out, size, "%s: asking ECS for the tasks of cluster %s ...  (%s)", what,
 			 cluster_name(v->o), keys);

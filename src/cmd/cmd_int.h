@@ -5,6 +5,7 @@
 #define ECSPROF_CMD_INT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "ecsprof/cli.h"
 #include "ecsprof/err.h"
@@ -18,6 +19,8 @@ int cmd_record(const struct cli_opts *o, struct err *err);   /* cmd_record.c */
 /* Profiles a task set and shows it in the format asked for (cmd_output.c). */
 int app_output(const struct cli_opts *o, struct task_set *set, const char *title,
 	       struct err *err);
+/* "6,000" (app_view.c): counts on a progress line are read at a glance. Returns out. */
+const char *app_grouped(size_t n, char out[32]);
 /* The TUI's options from the command line (--no-color, --summary, --sort). */
 struct tui_options;
 int app_tui_options(const struct cli_opts *o, struct tui_options *to, struct err *err);

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cmd_int.h"
 #include "ecsprof/app.h"
 #include "ecsprof/atomicfile.h"
 #include "ecsprof/buf.h"
@@ -52,6 +53,7 @@ struct watch {
 	int64_t base_ms, interval_ms;
 	int64_t last_poll_ms;
 	size_t polls;
+	bool polling;                 /* a poll runs behind the screen (fetch_start) */
 	bool csv_header_done;
 	struct tui_source tsrc;
 };
@@ -172,19 +174,29 @@ emit_lines(struct watch *w, struct err *err)
 
 /* ---- one poll ---- */
 
-static int
-poll_once(struct watch *w, struct err *err)
+/* The set the next poll fills (the one before last), emptied; the source told which set
+ * is the last poll's. Returns it. */
+static struct task_set *
+poll_prepare(struct watch *w)
 {
-	int next = !w->cur;
-	struct task_set *set = &w->sets[next];
-	struct report r;
-	int64_t start = TS_NONE;
+	struct task_set *set = &w->sets[!w->cur];
 
 	task_set_cleanup(set);
 	task_set_init(set);
 	if (w->s->previous != NULL)
 		w->s->previous(w->s->ctx, w->polls > 0 ? &w->sets[w->cur] : NULL);
-	if (w->s->fetch(w->s->ctx, set, &start, err) != 0) {
+	return set;
+}
+
+/* A poll's fetch is over (fetched: 0, or -1 with err): its set becomes the current one. */
+static int
+poll_finish(struct watch *w, int fetched, int64_t start, struct err *err)
+{
+	int next = !w->cur;
+	struct task_set *set = &w->sets[next];
+	struct report r;
+
+	if (fetched != 0) {
 		task_set_cleanup(set);
 		task_set_init(set);
 		w->interval_ms = watch_next_interval(w->base_ms, w->interval_ms,
@@ -222,6 +234,16 @@ poll_once(struct watch *w, struct err *err)
 	return 0;
 }
 
+static int
+poll_once(struct watch *w, struct err *err)
+{
+	struct task_set *set = poll_prepare(w);
+	int64_t start = TS_NONE;
+	int fetched = w->s->fetch(w->s->ctx, set, &start, err);   /* before start is read */
+
+	return poll_finish(w, fetched, start, err);
+}
+
 /* ---- the terminal UI source ---- */
 
 /* --count N: after N polls the UI stops refreshing by itself and keeps the last screen
@@ -241,6 +263,65 @@ tui_reload(struct tui_source *src, struct err *err)
 	src->report = &w->report;
 	src->interval_ms = polls_left(w) ? w->interval_ms : 0;
 	return rc;
+}
+
+/* A poll behind the screen (watch_source.fetch_start): the last poll's report stays on
+ * screen, and the keys work, until the new one is in. */
+static int
+tui_fetch_start(struct tui_source *src, struct err *err)
+{
+	struct watch *w = src->ctx;
+	struct task_set *set = poll_prepare(w);
+
+	if (w->s->fetch_start(w->s->ctx, set, err) != 0)
+		return poll_finish(w, -1, TS_NONE, err);
+	w->polling = true;
+	return 0;
+}
+
+static int
+tui_fetch_poll(struct tui_source *src, int64_t wait_ms, bool *replaced, struct err *err)
+{
+	struct watch *w = src->ctx;
+	int64_t start = TS_NONE;
+	int rc;
+
+	*replaced = false;
+	if (!w->polling)
+		return 0;
+	rc = w->s->fetch_poll(w->s->ctx, wait_ms, &start, err);
+	if (rc == 1)
+		return 1;
+	w->polling = false;
+	rc = poll_finish(w, rc, start, err);
+	if (rc == 0) {
+		src->report = &w->report;
+		*replaced = true;
+	}
+	src->interval_ms = polls_left(w) ? w->interval_ms : 0;
+	return rc;
+}
+
+static void
+tui_fetch_progress(struct tui_source *src, char *out, size_t size)
+{
+	struct watch *w = src->ctx;
+
+	w->s->fetch_progress(w->s->ctx, out, size);
+}
+
+static void
+tui_fetch_cancel(struct tui_source *src)
+{
+	struct watch *w = src->ctx;
+	struct task_set *set = &w->sets[!w->cur];
+
+	if (!w->polling)
+		return;
+	w->s->fetch_cancel(w->s->ctx);
+	w->polling = false;
+	task_set_cleanup(set);
+	task_set_init(set);
 }
 
 static bool
@@ -347,6 +428,12 @@ watch_run(const struct watch_source *s, const struct watch_options *o, struct er
 		w.tsrc.report = &w.report;
 		w.tsrc.title = o->title;
 		w.tsrc.reload = tui_reload;
+		if (s->fetch_start != NULL) {
+			w.tsrc.fetch_start = tui_fetch_start;
+			w.tsrc.fetch_poll = tui_fetch_poll;
+			w.tsrc.fetch_progress = tui_fetch_progress;
+			w.tsrc.fetch_cancel = tui_fetch_cancel;
+		}
 		w.tsrc.status = tui_status;
 		w.tsrc.changed = tui_changed;
 		w.tsrc.axis_since = tui_axis_since;
@@ -404,9 +491,11 @@ out:
 struct wlive {
 	const struct cli_opts *o;
 	struct live_session *session;
-	struct live_result last;
+	struct live_result last;       /* the last poll that succeeded */
 	bool have_last;
+	struct live_result next;       /* the poll in progress */
 	const struct task_set *prev;   /* the last poll's tasks (watch_source.previous) */
+	struct live_job *job;          /* a poll behind the terminal UI, NULL when none */
 	size_t fetches;
 };
 
@@ -418,21 +507,30 @@ wlive_previous(void *ctx, const struct task_set *prev)
 	w->prev = prev;
 }
 
-static int
-wlive_fetch(void *ctx, struct task_set *out, int64_t *start, struct err *err)
+/* The next poll's live_result, fresh: services, the raw tasks for --record, what to
+ * reuse. The last poll's stays what the screen (desired) reads until this one is in. */
+static void
+wlive_reset(struct wlive *w)
 {
-	struct wlive *w = ctx;
+	live_result_cleanup(&w->next);
+	live_result_init(&w->next);
+	w->next.keep_raw = w->o->record != NULL;
+	w->next.want_services = true;
+	w->next.reuse_from = w->prev;
+}
+
+/* A poll is in: it becomes the last one; what it cost, and where the scale-out began. */
+static void
+wlive_fetched(struct wlive *w, int64_t *start)
+{
 	const struct ecs_service_list *sl;
 
 	if (w->have_last)
 		live_result_cleanup(&w->last);
-	live_result_init(&w->last);
+	w->last = w->next;
 	w->have_last = true;
-	w->last.keep_raw = w->o->record != NULL;
-	w->last.want_services = true;
-	w->last.reuse_from = w->prev;
-	if (live_session_fetch(w->session, out, &w->last, err) != 0)
-		return -1;
+	live_result_init(&w->next);
+
 	/* what a poll costs (a steady service: its ListTasks pages, nothing described) */
 	log_info("watch: poll %zu: %zu requests (%zu ListTasks pages, %zu DescribeTasks); %zu "
 		 "tasks described, %zu unchanged since the last poll", ++w->fetches,
@@ -447,7 +545,80 @@ wlive_fetch(void *ctx, struct task_set *out, int64_t *start, struct err *err)
 			if (c != TS_NONE && (*start == TS_NONE || c > *start))
 				*start = c;
 		}
+}
+
+static int
+wlive_fetch(void *ctx, struct task_set *out, int64_t *start, struct err *err)
+{
+	struct wlive *w = ctx;
+
+	wlive_reset(w);
+	if (live_session_fetch(w->session, out, &w->next, err) != 0)
+		return -1;
+	wlive_fetched(w, start);
 	return 0;
+}
+
+/* The polls the terminal UI makes behind the screen (live.h's job). */
+static int
+wlive_fetch_start(void *ctx, struct task_set *out, struct err *err)
+{
+	struct wlive *w = ctx;
+
+	wlive_reset(w);
+	return live_session_fetch_start(w->session, out, &w->next, &w->job, err);
+}
+
+static int
+wlive_fetch_poll(void *ctx, int64_t wait_ms, int64_t *start, struct err *err)
+{
+	struct wlive *w = ctx;
+	int rc = live_job_poll(w->job, wait_ms, err);
+
+	if (rc == 1)
+		return 1;
+	live_job_free(w->job);
+	w->job = NULL;
+	if (rc == 0)
+		wlive_fetched(w, start);
+	return rc;
+}
+
+static void
+wlive_fetch_progress(void *ctx, char *out, size_t size)
+{
+	struct wlive *w = ctx;
+	struct live_progress p;
+	char a[32], b[32], c[32], d[32];
+
+	if (w->job == NULL) {
+		snprintf(out, size, "polling ...");
+		return;
+	}
+	live_job_progress(w->job, &p);
+	if (p.images)
+		snprintf(out, size, "polling: %s tasks in; image facts from ECR: %s of %s ...  "
+			 "(the last poll's tasks meanwhile)",
+			 app_grouped(p.tasks.kept + p.tasks.reused, a),
+			 app_grouped(p.images_done, b), app_grouped(p.images_wanted, c));
+	else
+		snprintf(out, size, "polling: %s tasks listed%s (%s pages), %s described, %s "
+			 "unchanged ...  (the last poll's tasks meanwhile)",
+			 app_grouped(p.tasks.listed, a), p.tasks.listed_all ? "" : " so far",
+			 app_grouped(p.tasks.pages, b), app_grouped(p.tasks.described, c),
+			 app_grouped(p.tasks.reused, d));
+}
+
+static void
+wlive_fetch_cancel(void *ctx)
+{
+	struct wlive *w = ctx;
+
+	if (w->job == NULL)
+		return;
+	live_job_cancel(w->job);
+	live_job_free(w->job);
+	w->job = NULL;
 }
 
 /* the services' desiredCount, as the last DescribeServices said */
@@ -522,9 +693,13 @@ wlive_record(void *ctx, const struct task_set *set, struct err *err)
 int
 watch_main(const struct cli_opts *o, struct err *err)
 {
-	struct wlive w = { .o = o };
-	struct watch_source src = { wlive_fetch, wlive_build, NULL, &w, wlive_desired,
-				    wlive_previous };
+	struct wlive w = { .o = o };   /* w.next zeroed: live_result_init's state */
+	struct watch_source src = { .fetch = wlive_fetch, .build = wlive_build, .ctx = &w,
+				    .desired = wlive_desired, .previous = wlive_previous,
+				    .fetch_start = wlive_fetch_start,
+				    .fetch_poll = wlive_fetch_poll,
+				    .fetch_progress = wlive_fetch_progress,
+				    .fetch_cancel = wlive_fetch_cancel };
 	struct watch_options wo = { 0 };
 	char title[256];
 	struct atomicfile out = { .slot = -1 };
@@ -565,10 +740,16 @@ watch_main(const struct cli_opts *o, struct err *err)
 		return -1;
 	}
 	live_session_set_interrupt(w.session, &watch_sigint);
+	/* the first poll comes before the screen (watch_run): say what it waits for, rather
+	 * than a silent terminal on a large cluster; the later ones run behind the screen */
+	if (wo.format == FMT_TUI && isatty(STDERR_FILENO))
+		fprintf(stderr, "ecsprof: watch: the first poll of cluster %s ...\n",
+			o->cluster ? o->cluster : "default");
 	rc = watch_run(&src, &wo, err);
 	live_session_free(w.session);
 	if (w.have_last)
 		live_result_cleanup(&w.last);
+	live_result_cleanup(&w.next);
 	if (to_file) {
 		/* lines already written are kept, even when a later poll failed; a watch that
 		 * never had a line leaves FILE as it was */

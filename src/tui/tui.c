@@ -209,6 +209,7 @@ fetch_begin(struct view *v)
 		return;
 	}
 	v->fetching = true;
+	v->progress_from_ms = timeutil_now_ms() + (v->refresh_auto ? 700 : 0);
 	v->src->fetch_progress(v->src, v->progress, sizeof v->progress);
 	timeout(100);   /* the progress line moves on between keys */
 }
@@ -236,6 +237,7 @@ fetch_step(struct view *v, int64_t wait_ms)
 	}
 	v->fetching = false;
 	v->progress[0] = '\0';
+	v->last_refresh_ms = timeutil_now_ms();   /* watch's interval counts from here */
 	timeout(250);
 	if (rc < 0)
 		snprintf(v->message, sizeof v->message, "fetch failed: %s  (r: try again)",
@@ -318,7 +320,6 @@ tui_run(struct tui_source *src, const struct tui_options *o, struct err *err)
 	FILE *null_out = NULL, *null_in = NULL;
 	struct sigaction sa, old_sa;
 	double t0 = mono_ms(), keys_total = 0;
-	int64_t last_refresh;
 
 	memset(&v, 0, sizeof v);
 	v.src = src;
@@ -391,7 +392,7 @@ tui_run(struct tui_source *src, const struct tui_options *o, struct err *err)
 	tui_draw(&v);
 	if (o->stats != NULL)
 		o->stats->first_paint_ms = mono_ms() - t0;
-	last_refresh = timeutil_now_ms();
+	v.last_refresh_ms = timeutil_now_ms();
 
 	for (;;) {
 		int key, react = UI_NONE;
@@ -410,14 +411,18 @@ tui_run(struct tui_source *src, const struct tui_options *o, struct err *err)
 		if (key == ERR) {
 			/* a tick: live bars grow, watch polls when its interval is up, and a
 			 * fetch behind the screen is looked at */
-			if (src->reload != NULL && src->interval_ms > 0 &&
-			    timeutil_now_ms() - last_refresh >= src->interval_ms)
+			if ((src->reload != NULL || src->fetch_start != NULL) && !v.fetching &&
+			    src->interval_ms > 0 &&
+			    timeutil_now_ms() - v.last_refresh_ms >= src->interval_ms) {
 				react |= UI_REFRESH;
+				v.refresh_auto = true;
+			}
 			if (v.any_live && v.data_now_ms == TS_NONE)
 				react |= UI_REDRAW;
 			if (react == UI_NONE && !v.fetching)
 				continue;
 		} else {
+			v.refresh_auto = false;
 			react = tui_view_key(&v, key);
 			if (v.message[0] != '\0' && !(react & UI_REFRESH))
 				v.message[0] = '\0';
@@ -431,7 +436,7 @@ tui_run(struct tui_source *src, const struct tui_options *o, struct err *err)
 		}
 		if (react & UI_REFRESH) {
 			do_refresh(&v);
-			last_refresh = timeutil_now_ms();
+			v.last_refresh_ms = timeutil_now_ms();
 		}
 		if (react & UI_RESORT) {
 			tui_resort(&v);

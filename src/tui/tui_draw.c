@@ -322,7 +322,7 @@ draw_footer(const struct view *v)
 		attrset(A_NORMAL);
 		return;
 	}
-	if (v->fetching && v->progress[0] != '\0') {
+	if (v->fetching && v->progress[0] != '\0' && timeutil_now_ms() >= v->progress_from_ms) {
 		attrset(A_BOLD);
 		put_fit(y, 0, v->cols, v->progress, false, false, v);
 		attrset(A_NORMAL);

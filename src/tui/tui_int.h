@@ -75,6 +75,10 @@ struct view {
 	char message[600];            /* bottom line: an error from refresh, etc. */
 	bool fetching;                /* a fetch runs behind the screen (tui_source.fetch_*) */
 	char progress[300];           /* ... and where it is: the bottom line meanwhile */
+	int64_t last_refresh_ms;      /* the last refresh's end (watch: the next after interval_ms) */
+	bool refresh_auto;            /* the refresh asked for is watch's interval, not a key */
+	int64_t progress_from_ms;     /* the progress line shows from then (an automatic poll
+				       * that ends soon does not flash it) */
 	int lines, cols;
 };
 

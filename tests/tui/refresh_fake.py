@@ -4,7 +4,8 @@
 a progress line ("fetching: 300 of 3,000 tasks ..."), shows the tasks loaded so far, keeps
 answering keys while ECS answers, and q quits within a second or two of a fetch that has
 10 s to go; `r` keeps the old tasks on screen while it fetches again, and an `r` during a
-fetch lets the running one go on (and says so). Figures are printed as TAP comments."""
+fetch lets the running one go on (and says so). `watch` polls behind the screen the same
+way. Figures are printed as TAP comments."""
 import json
 import os
 import re
@@ -99,13 +100,23 @@ def main():
                 time.sleep(0.05)
             return False, s
 
+        parts = [0]
+
+        def start(cmd):
+            """each part on a tmux server of its own: after a kill-session the server
+            exits, and a new-session that races its exit fails"""
+            if parts[0] > 0:
+                subprocess.run(tm + ["kill-server"], capture_output=True)
+            parts[0] += 1
+            tm[:] = ["tmux", "-L", "%s-%d" % (sock, parts[0]), "-f", "/dev/null"]
+            subprocess.run(tm + ["new-session", "-d", "-s", "t", "-x", "100", "-y", "24", cmd])
+
         def keys(*k):
             subprocess.run(tm + ["send-keys", "-t", "t"] + list(k))
 
         # 1. a first fetch of 3,000 tasks: progress, the tasks so far, keys, q
         t0 = time.time()
-        subprocess.run(tm + ["new-session", "-d", "-s", "t", "-x", "100", "-y", "24",
-                             command("big")])
+        start(command("big"))
         got, s = wait_for(lambda s: "ecsprof tasks: cluster big" in s and "fetching" in s, 5)
         first = time.time() - t0
         figures.append("first screen %.2f s after the start" % first)
@@ -144,11 +155,9 @@ def main():
         ok(got and "EXIT=0" in s and left and qt < 2.0,
            "q quits during a fetch with several seconds to go, within 2 s (%.2f s), exit 0"
            % qt, s)
-        subprocess.run(tm + ["kill-session", "-t", "t"], capture_output=True)
 
         # 2. a small cluster: the table, then r keeps the old tasks while it fetches again
-        subprocess.run(tm + ["new-session", "-d", "-s", "t", "-x", "100", "-y", "24",
-                             command("s")])
+        start(command("s"))
         got, s = wait_for(lambda s: "11111111" in s and "fetching" not in s, 30)
         ok(got, "the table of tasks appears after the first fetch", s)
         keys("r")
@@ -164,23 +173,20 @@ def main():
         keys("q")
         got, s = wait_for(lambda s: "EXIT=0" in s, 10)
         ok(got, "q exits 0", s)
-        subprocess.run(tm + ["kill-session", "-t", "t"], capture_output=True)
 
         # 3. a warning of the fetch (select_why's) waits until the screen is closed
-        subprocess.run(tm + ["new-session", "-d", "-s", "t", "-x", "100", "-y", "24",
-                             command("s", "--no-images --task 313da244")])
+        start(command("s", "--no-images --task 313da244"))
         got, s = wait_for(lambda s: "cluster s, 0 tasks" in s and "fetching" not in s, 30)
-        ok(got and "no task matched" not in s, "a warning during the screen does not "
-           "scribble over it", s)
+        ok(got and "no task matched" not in s and "(1 warning, printed on quitting)" in s,
+           "a warning during the screen does not scribble over it; the title says it "
+           "waits", s)
         keys("q")
         got, s = wait_for(lambda s: "EXIT=0" in s, 10)
         ok(got and "warning: no task matched" in s, "... and is printed once it is closed", s)
-        subprocess.run(tm + ["kill-session", "-t", "t"], capture_output=True)
 
         # 4. q while ECS holds a request for 8 s: the request is given up, not waited for
         inject(port, {"slow": 3, "slow_ms": 8000, "ops": ["ListTasks"]})
-        subprocess.run(tm + ["new-session", "-d", "-s", "t", "-x", "100", "-y", "24",
-                             command("s")])
+        start(command("s"))
         got, s = wait_for(lambda s: "asking ECS for the tasks of cluster s" in s, 10)
         time.sleep(1.0)
         keys("q")
@@ -192,12 +198,10 @@ def main():
         ok(got and got2 and "EXIT=0" in s and qt < 2.0, "q while a request hangs for 8 s "
            "quits within 2 s (%.2f s)" % qt, s)
         inject(port, {"slow": 0})
-        subprocess.run(tm + ["kill-session", "-t", "t"], capture_output=True)
 
         # 5. q while ECR holds an image lookup for 8 s: given up too, not waited for
         inject(port, {"slow": 3, "slow_ms": 8000, "ops": ["BatchGetImage", "DescribeImages"]})
-        subprocess.run(tm + ["new-session", "-d", "-s", "t", "-x", "100", "-y", "24",
-                             command("img", "")])
+        start(command("img", ""))
         got, s = wait_for(lambda s: "image facts from ECR: 0 of 1" in s, 10)
         time.sleep(1.0)
         keys("q")
@@ -208,6 +212,39 @@ def main():
                        "%.2f s" % qt)
         ok(got and got2 and "EXIT=0" in s and qt < 2.0, "q while an image lookup hangs for "
            "8 s quits within 2 s (%.2f s)" % qt, s)
+        inject(port, {"slow": 0, "ops": []})
+
+        # 6. watch polls behind the screen too: a poll ECS holds for 6 s keeps neither the
+        # keys nor q waiting
+        wcmd = ("env -u AWS_PROFILE %s NO_COLOR=1 LANG=C TERM=xterm %s watch --cluster s "
+                "--interval 1 --no-images --region us-east-1 --endpoint-url "
+                "http://127.0.0.1:%d; echo EXIT=$?; sleep 30") % (envs, ECSPROF, port)
+        inject(port, {"slow": 1, "slow_ms": 3000, "ops": ["ListTasks"]})
+        t0 = time.time()
+        start(wcmd)
+        got, s = wait_for(lambda s: "the first poll of cluster s" in s, 2)
+        ok(got and time.time() - t0 < 1.5, "watch: while the first poll runs (before the "
+           "screen) the terminal says so (%.2f s)" % (time.time() - t0), s)
+        got, s = wait_for(lambda s: "11111111" in s, 15)
+        inject(port, {"slow": 2, "slow_ms": 6000, "ops": ["ListTasks"]})
+        got, s = wait_for(lambda s: "polling:" in s or "refreshing:" in s, 10)
+        ok(got and "polling:" in s and "11111111" in s, "watch: a slow poll says "
+           "'polling: ...' on the bottom line, the last poll's tasks on screen", s)
+        keys("?")
+        k0 = time.time()
+        got, s = wait_for(lambda s: "this help" in s, 3)
+        kt = time.time() - k0
+        figures.append("watch: ? during a held poll: help after %.2f s" % kt)
+        ok(got and kt < 1.0, "watch: a key works during a poll (%.2f s)" % kt, s)
+        keys("Escape")
+        wait_for(lambda s: "this help" not in s, 2)
+        keys("q")
+        q0 = time.time()
+        got, s = wait_for(lambda s: "EXIT=" in s, 15)
+        qt = time.time() - q0
+        figures.append("watch: q during a held poll: the shell prompt back after %.2f s" % qt)
+        ok(got and "EXIT=0" in s and qt < 2.0, "watch: q during a poll quits within 2 s "
+           "(%.2f s)" % qt, s)
         inject(port, {"slow": 0, "ops": []})
     finally:
         subprocess.run(tm + ["kill-server"], capture_output=True)
