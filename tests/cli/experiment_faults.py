@@ -4,6 +4,7 @@
 capacity failures retried within limits and reported per arm, CannotPullContainerError
 reported per arm, SIGTERM mid-way stops every task, a second Ctrl-C while StopTask hangs
 prints what is left and the cleanup command (exit 130) and that command stops it,
+without a terminal and without --yes nothing is launched,
 --until healthy waits for HEALTHY (and refuses a task definition without a health check),
 an arm whose task definition does not exist is refused before any RunTask."""
 import json
@@ -26,7 +27,7 @@ SCENARIO = {
     "speed": 20,
     "credentials": {"AKIDFAKE": "fakesecret"},
     "clusters": {n: {"tasks": []} for n in
-                 ("cap", "pull", "term", "twice", "nohc", "nodef")},
+                 ("cap", "pull", "term", "twice", "nohc", "nodef", "noyes")},
     # cap:1's first 4 tasks asked come back in failures[]: the first call and its 3
     # retries; the second call starts its task
     "runTaskFailures": [{"taskDefinition": "cap:1", "count": 4, "reason": "RESOURCE:MEMORY"}],
@@ -148,6 +149,13 @@ def main():
            mine(port, "nodef") == [] and runs_of(port, "web:8") == [],
            "an arm whose task definition does not exist: refused, no RunTask (exit %d)"
            % p.returncode, p.stderr)
+
+        # no terminal and no --yes: nobody can confirm, so nothing is launched
+        c = [a for a in cmd(port, tmp, "noyes", ["a=web:8", "b=web:8"], 2) if a != "--yes"]
+        p = run(c)
+        ok(p.returncode == 2 and "not on a terminal, so nobody can confirm launching 4 tasks: "
+           "add --yes" in p.stderr and mine(port, "noyes") == [],
+           "no terminal and no --yes: exit 2, nothing launched", p.stderr)
 
         # --until healthy with a task definition without a health check: refused
         p = run(cmd(port, tmp, "nohc", ["a=hc:1", "b=nohc:1"], 2, ["--until", "healthy"]))
