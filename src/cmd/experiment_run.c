@@ -651,6 +651,25 @@ poll_once(struct xrun *x, struct err *err)
 	return rc;
 }
 
+/* The pause between polls; with the view, redrawn every second of it so that the clock
+ * and the times of the tasks still starting move on (and a resize shows at once). */
+static void
+wait_interval(struct xrun *x, int64_t t0)
+{
+	int64_t end = timeutil_now_ms() + x->interval_ms;
+
+	if (x->view == NULL) {
+		nap(x->interval_ms);
+		return;
+	}
+	for (int64_t left = x->interval_ms; left > 0 && sig_count == 0;
+	     left = end - timeutil_now_ms()) {
+		nap(left < 1000 ? left : 1000);
+		if (end - timeutil_now_ms() > 0)
+			view_draw(x, t0);
+	}
+}
+
 static bool
 all_done(const struct xrun *x, size_t upto)
 {
@@ -680,7 +699,7 @@ wait_tasks(struct xrun *x, int64_t t0, struct err *err)
 			}
 		progress(x, t0, false);
 		if (!all_done(x, x->ntasks))
-			nap(x->interval_ms);
+			wait_interval(x, t0);
 	}
 	progress(x, t0, true);
 	if (x->malformed_polls > 1)

@@ -320,11 +320,27 @@ tui_xrender(const struct tui_xstate *s, int cols, int rows, enum tui_glyphs g, b
 	snprintf(wait, sizeof wait, "waiting for each task to be %s (at most %s)",
 		 s->until ? s->until : "RUNNING", lim);
 	add_spanf(out, 0, 0, cols, TUI_X_TITLE, c.ellipsis, "%*s", cols, "");
-	add_spanf(out, 0, 0, cols, TUI_X_TITLE, c.ellipsis,
-		  "ecsprof experiment %s %s cluster %s %s %s %s %s", s->id,
-		  g == TUI_GLYPHS_UTF8 ? "·" : "-", s->cluster ? s->cluster : "default",
-		  g == TUI_GLYPHS_UTF8 ? "·" : "-", s->stopping ? "stopping every task" : wait,
-		  g == TUI_GLYPHS_UTF8 ? "·" : "-", el);
+	{
+		/* the clock stays in sight: the rest is cut before it on a narrow terminal */
+		const char *dot = g == TUI_GLYPHS_UTF8 ? "·" : "-";
+		char clock[48];
+		int cw;
+
+		snprintf(clock, sizeof clock, " %s %s", dot, el);
+		cw = tui_text_width(clock);
+		add_spanf(out, 0, 0, cols - cw, TUI_X_TITLE, c.ellipsis,
+			  "ecsprof experiment %s %s cluster %s %s %s", s->id, dot,
+			  s->cluster ? s->cluster : "default", dot,
+			  s->stopping ? "stopping every task" : wait);
+		if (cw < cols) {
+			int lw = 0;
+
+			for (size_t i = 0; i < out->n; i++)   /* just after the text */
+				if (out->spans[i].row == 0 && out->spans[i].text[0] != ' ')
+					lw = out->spans[i].col + out->spans[i].cells;
+			add_span(out, 0, lw, cols - lw, TUI_X_TITLE, clock, c.ellipsis);
+		}
+	}
 
 	nmsg = (int)s->nmessages;
 	if (nmsg > 3)

@@ -14,7 +14,7 @@ SRCDIR=${SRCDIR:?SRCDIR must name the source tree}
 SOCK="ecsprof-tui-experiment-$$"
 TMP=$(mktemp -d)
 
-echo "1..15"
+echo "1..16"
 
 . "$SRCDIR/tests/tui/tmux_tap.sh"
 
@@ -103,9 +103,13 @@ check "every task was stopped (the summary's launch lines)" \
 	"full | grep -q 'arm no-soci (checkout-api:7): 4 of 4 launched, 4 reached RUNNING' && full | grep -q 'arm soci (checkout-api:8): 4 of 4 launched, 4 reached RUNNING'"
 
 # ---- 50x30: too narrow for two columns; Ctrl-C in the view ----
-start 50x30 narrow --id tt2 --yes
+start 50x30 narrow --id tt2 --yes --interval 6
 wait_for 'ecsprof experiment tt2'
 wait_for 'soci  checkout-api:8'
+# polls every 6 s, but the clock in the title moves every second
+T1=$(screen | head -1); sleep 1.2; T2=$(screen | head -1); sleep 1.2; T3=$(screen | head -1)
+check "between two polls (--interval 6) the view is redrawn every second: '$T1' '$T2' '$T3'" \
+	"[ '$T1' != '$T2' ] && [ '$T2' != '$T3' ]"
 check "50 columns: the arms one under the other, each header on its own line" \
 	"screen | grep -q '^no-soci  checkout-api:7' && screen | grep -q '^soci  checkout-api:8' && ! screen | grep -q '│'"
 check "50 columns: no line wider than the terminal" "[ \$(widest) -le 50 ]"
