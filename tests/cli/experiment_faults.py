@@ -4,7 +4,8 @@
 capacity failures retried within limits and reported per arm, CannotPullContainerError
 reported per arm, SIGTERM mid-way stops every task, a second Ctrl-C while StopTask hangs
 prints what is left and the cleanup command (exit 130) and that command stops it,
-without a terminal and without --yes nothing is launched,
+without a terminal and without --yes nothing is launched, --cleanup after SIGKILL stops a
+task whose answer cannot be read,
 --until healthy waits for HEALTHY (and refuses a task definition without a health check),
 an arm whose task definition does not exist is refused before any RunTask."""
 import json
@@ -27,7 +28,7 @@ SCENARIO = {
     "speed": 20,
     "credentials": {"AKIDFAKE": "fakesecret"},
     "clusters": {n: {"tasks": []} for n in
-                 ("cap", "pull", "term", "twice", "nohc", "nodef", "noyes")},
+                 ("cap", "pull", "term", "twice", "nohc", "nodef", "noyes", "kill")},
     # cap:1's first 4 tasks asked come back in failures[]: the first call and its 3
     # retries; the second call starts its task
     "runTaskFailures": [{"taskDefinition": "cap:1", "count": 4, "reason": "RESOURCE:MEMORY"}],
@@ -286,6 +287,27 @@ def main():
         ok(m and p.returncode == 0 and st and all(t["desiredStatus"] == "STOPPED" for t in st),
            "the printed cleanup command stops every task of the run (%d)" % len(st),
            (p.stdout + p.stderr if m else "") + repr(st))
+        # SIGKILL, then --cleanup without the journal (ListTasks startedBy finds the tasks)
+        # while DescribeTasks cuts the first task of every answer: that task is stopped all
+        # the same, with one warning
+        x = subprocess.Popen(cmd(port, tmp, "kill", ["a=web:7", "b=web:7"], 3),
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env())
+        wait_runs(port, "kill", 4)
+        x.kill()
+        x.wait()
+        left = [t for t in mine(port, "kill") if t["desiredStatus"] != "STOPPED"]
+        post(port, "/_fake/inject", {"bad_task": 100000, "ops": ["DescribeTasks"]})
+        p = run([ECSPROF, "experiment", "--cleanup", "kill", "--cluster", "kill",
+                 "--endpoint-url", "http://127.0.0.1:%d" % port, "--region", "us-east-1"])
+        post(port, "/_fake/inject", {"bad_task": 0, "ops": []})
+        st = mine(port, "kill")
+        ok(len(left) >= 4 and p.returncode == 0 and
+           p.stderr.count("DescribeTasks: skipped") == 1 and "is stopped all the same" in p.stderr
+           and all(t["desiredStatus"] == "STOPPED" for t in st),
+           "SIGKILL, then --cleanup (no journal) with a malformed task in every answer: all %d "
+           "stopped, one warning" % len(st), "left %d rc %d\n%s%s%s" % (
+               len(left), p.returncode, p.stdout, p.stderr, repr(st)))
+
     finally:
         srv.terminate()
         srv.wait(timeout=10)
