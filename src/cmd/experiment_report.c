@@ -1,7 +1,7 @@
 /* experiment_report: the end of `ecsprof experiment`: how each arm's launch went, the
  * summary grouped by arm (read back from the recording, so it is exactly what `ecsprof
- * report --summary --group-by tag:ecsprof:arm FILE` shows later), and what difference this
- * many tasks could detect. */
+ * report --summary --group-by tag:ecsprof:arm FILE` shows later, but for the DIAGNOSIS of
+ * the experiment's own stops), and what difference this many tasks could detect. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,6 +85,25 @@ print_launch(const struct xrun *x, const struct task_set *set, FILE *f)
 				arm->failures[0] ? arm->failures : "fewer tasks than asked",
 				arm->retried, arm->gave_up);
 		fprintf(f, "\n");
+	}
+}
+
+static void
+own_stops_quiet(const struct xrun *x, struct task_set *set)
+{
+	char own[128];
+
+	snprintf(own, sizeof own, "ecsprof experiment %s:", x->id);
+	for (size_t i = 0; i < set->len; i++) {
+		struct task *t = &set->tasks[i];
+
+		/* the strings are the set's pool's: dropping a pointer frees nothing */
+		if (t->pool != NULL && t->stopped_reason != NULL &&
+		    strncmp(t->stopped_reason, own, strlen(own)) == 0 && t->stop_code != NULL &&
+		    strcmp(t->stop_code, "UserInitiated") == 0) {
+			t->stopped_reason = NULL;
+			t->stop_code = NULL;
+		}
 	}
 }
 
@@ -257,6 +276,10 @@ xrun_report(struct xrun *x, struct err *err)
 		rc = 0;
 		goto out;
 	}
+	/* the summary's DIAGNOSIS is about failed starts: the experiment's own StopTask (its end,
+	 * Ctrl-C, --timeout) is none, and print_launch above has counted the tasks it stopped
+	 * before RUNNING; the recording keeps the stop as ECS gave it */
+	own_stops_quiet(x, &set);
 	so.output = NULL;
 	so.summary = true;
 	so.group_by = "tag:" EXP_TAG_ARM;

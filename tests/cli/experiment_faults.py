@@ -191,6 +191,10 @@ def main():
            p.stdout + p.stderr)
         ok("GROUP bad: 3 tasks" in p.stdout,
            "the failed starts stay in the summary's group (3 tasks)", p.stdout)
+        diag = p.stdout[p.stdout.find("DIAGNOSIS"):]
+        ok(re.search(r"^DIAGNOSIS: 2 stopped tasks with a known cause\n  2 x ", diag) and
+           "stopped-by-user" not in p.stdout,
+           "the DIAGNOSIS names the 2 failed pulls, not the experiment's own 4 StopTasks", diag)
 
         # --until healthy: each task waited for until HEALTHY (hc:1 2 s after RUNNING,
         # hc:2 5 s), on a fake whose clock is the real one (healthy_at is observed by a
