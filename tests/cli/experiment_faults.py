@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """TAP: `ecsprof experiment` when things go wrong, against the fake ECS server
 (tests/fake_ecs.py, its clock 20x real time), for the issue's Tests list (13): RunTask
-capacity failures retried within limits and reported per arm, CannotPullContainerError
+capacity failures and throttling retried within limits and reported per arm, CannotPullContainerError
 reported per arm, SIGTERM mid-way stops every task, a second Ctrl-C while StopTask hangs
 prints what is left and the cleanup command (exit 130) and that command stops it,
 without a terminal and without --yes nothing is launched, --cleanup after SIGKILL stops a
@@ -28,7 +28,7 @@ SCENARIO = {
     "speed": 20,
     "credentials": {"AKIDFAKE": "fakesecret"},
     "clusters": {n: {"tasks": []} for n in
-                 ("cap", "pull", "term", "twice", "nohc", "nodef", "noyes", "kill")},
+                 ("cap", "pull", "term", "twice", "nohc", "nodef", "noyes", "kill", "throttle")},
     # cap:1's first 4 tasks asked come back in failures[]: the first call and its 3
     # retries; the second call starts its task
     "runTaskFailures": [{"taskDefinition": "cap:1", "count": 4, "reason": "RESOURCE:MEMORY"}],
@@ -182,6 +182,18 @@ def main():
         st = mine(port, "cap")
         ok(len(st) == 3 and all(t["desiredStatus"] == "STOPPED" for t in st),
            "the 3 tasks that started are stopped", repr(st))
+
+        # throttling that outlasts the client's own 3 attempts (AWS_MAX_ATTEMPTS): the
+        # experiment waits and asks again, and every task starts
+        post(port, "/_fake/inject", {"throttle": 4, "ops": ["RunTask"]})
+        p = run(cmd(port, tmp, "throttle", ["a=web:8", "b=web:8"], 2))
+        post(port, "/_fake/inject", {"throttle": 0, "ops": []})
+        ok(p.returncode == 0 and "asking again in 1000 ms" in p.stderr and
+           "arm a (web:8): 2 of 2 launched, 2 reached RUNNING" in p.stdout and
+           "arm b (web:8): 2 of 2 launched, 2 reached RUNNING" in p.stdout and
+           len(mine(port, "throttle")) == 4,
+           "RunTask throttled past the client's retries: asked again after 1 s, all 4 started",
+           p.stdout + p.stderr)
 
         # CannotPullContainerError: bad:1's tasks 1 and 3 fail their pull
         p = run(cmd(port, tmp, "pull", ["good=web:8", "bad=bad:1"], 3))
