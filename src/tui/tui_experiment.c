@@ -209,7 +209,13 @@ task_row(const struct xctx *c, const struct tui_xtask *t, size_t i, int row, int
 	} else {
 		bw = 0;
 	}
-	add_span(c->sc, row, x + 4 + bw + (bw ? 1 : 0), STAGE_W, wc, word, c->ellipsis);
+	{
+		int col = x + 4 + bw + (bw ? 1 : 0), room = x + w - col;
+
+		add_span(c->sc, row, col, room < STAGE_W ? room : STAGE_W, wc, word, c->ellipsis);
+		if (room < STAGE_W + 1 + TIME_W)
+			return;   /* no room for the time after the stage */
+	}
 	if (t->stage == STAGE_RUNNING && t->started_ms != TS_NONE && t->created_ms != TS_NONE)
 		tui_format_column_secs(t->started_ms - t->created_ms, TIME_W, tm, sizeof tm);
 	else if (t->waited_ms > 0 && task_stage_is_starting(t->stage) && !t->timed_out)
