@@ -158,6 +158,37 @@ def main():
            "add --yes" in p.stderr and mine(port, "noyes") == [],
            "no terminal and no --yes: exit 2, nothing launched", p.stderr)
 
+        # the RunTask requests as --dry-run prints them (the body ecs_run_task sends): the
+        # capacity provider, platform version, network configuration in the AWS CLI's
+        # shorthand, startedBy, both tags, a clientToken per call, calls of at most 10
+        args = cmd(port, tmp, "nodef", ["a=web:8", "b=web:7"], 25,
+                   ["--dry-run", "--round-size", "10", "--capacity-provider", "FARGATE_SPOT",
+                    "--platform-version", "1.4.0", "--network-configuration",
+                    "awsvpcConfiguration={subnets=[subnet-a,subnet-b],securityGroups=[sg-1],"
+                    "assignPublicIp=ENABLED}"])
+        i = args.index("--subnets")
+        p = run(args[:i] + args[i + 2:])   # the network from --network-configuration only
+        bodies = [json.loads(l) for l in p.stdout.splitlines() if l.startswith("{")]
+        want_net = {"awsvpcConfiguration": {"subnets": ["subnet-a", "subnet-b"],
+                                            "securityGroups": ["sg-1"],
+                                            "assignPublicIp": "ENABLED"}}
+        ok(p.returncode == 0 and [(b["taskDefinition"], b["count"]) for b in bodies] ==
+           [("web:8", 10), ("web:7", 10), ("web:8", 10), ("web:7", 10), ("web:8", 5),
+            ("web:7", 5)] and
+           all(b.get("capacityProviderStrategy") == [{"capacityProvider": "FARGATE_SPOT",
+                                                      "weight": 1}] and "launchType" not in b
+               and b.get("platformVersion") == "1.4.0" and b.get("networkConfiguration") ==
+               want_net and b.get("startedBy") == "ecsprof-nodef" and b.get("cluster") == "nodef"
+               for b in bodies) and
+           [sorted((t["key"], t["value"]) for t in b["tags"]) for b in bodies] ==
+           [[("ecsprof:arm", arm), ("ecsprof:experiment", "nodef")]
+            for arm in ["a", "b", "a", "b", "a", "b"]] and
+           len({b["clientToken"] for b in bodies}) == 6 and
+           all(len(b["clientToken"]) <= 64 for b in bodies) and runs_of(port, "web:8") == [],
+           "--dry-run: 6 RunTask bodies of at most 10 (10,10,5 per arm, interleaved), the "
+           "capacity provider, platform version, network configuration, startedBy, tags and "
+           "a clientToken each; none sent", p.stdout + p.stderr)
+
         # --until healthy with a task definition without a health check: refused
         p = run(cmd(port, tmp, "nohc", ["a=hc:1", "b=nohc:1"], 2, ["--until", "healthy"]))
         ok(p.returncode == 2 and "no essential container of nohc:1 has a healthCheck" in
