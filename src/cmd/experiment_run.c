@@ -1,7 +1,7 @@
 /* experiment_run: launching, waiting and stopping for `ecsprof experiment`. Every task
  * RunTask starts is written to the recording before anything else happens, so that a run
  * killed at any point leaves a journal `--cleanup ID` can read; and every way out (the end,
- * Ctrl-C, SIGTERM) goes through xrun_stop_all(). */
+ * Ctrl-C, SIGTERM, SIGHUP: the terminal closed) goes through xrun_stop_all(). */
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
@@ -27,7 +27,7 @@
 static volatile sig_atomic_t sig_count, sig_last, msg_which;
 static char msg_text[2][4096];
 static volatile sig_atomic_t msg_len[2];
-static struct sigaction old_int, old_term;
+static struct sigaction old_int, old_term, old_hup;
 
 static void
 on_signal(int sig)
@@ -54,6 +54,7 @@ xrun_signals_install(struct xrun *x)
 	/* no SA_RESTART: a sleep between polls ends at once */
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
+	sigaction(SIGHUP, &sa, &old_hup);   /* the terminal (or the ssh session) went away */
 	xrun_update_leftover(x);
 }
 
@@ -62,6 +63,7 @@ xrun_signals_restore(void)
 {
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
+	sigaction(SIGHUP, &old_hup, NULL);
 }
 
 bool
@@ -74,7 +76,8 @@ xrun_signalled(struct xrun *x)
 		if (x->view == NULL)
 			fputc('\n', stderr);
 		log_warn("%s: stopping the experiment's tasks (again to give up and print the "
-			 "cleanup command)", sig_last == SIGTERM ? "SIGTERM" : "Ctrl-C");
+			 "cleanup command)", sig_last == SIGTERM ? "SIGTERM" :
+					     sig_last == SIGHUP ? "SIGHUP" : "Ctrl-C");
 	}
 	return x->interrupted;
 }

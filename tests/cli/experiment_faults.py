@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 """TAP: `ecsprof experiment` when things go wrong, against the fake ECS server
 (tests/fake_ecs.py, its clock 20x real time), for the issue's Tests list (13): RunTask
-capacity failures and throttling retried within limits and reported per arm, CannotPullContainerError
-reported per arm, SIGTERM mid-way stops every task, a second Ctrl-C while StopTask hangs
-prints what is left and the cleanup command (exit 130) and that command stops it,
-without a terminal and without --yes nothing is launched, --cleanup after SIGKILL stops a
-task whose answer cannot be read,
---until healthy waits for HEALTHY (and refuses a task definition without a health check),
-an arm whose task definition does not exist is refused before any RunTask."""
+capacity failures and throttling retried within limits and reported per arm,
+CannotPullContainerError reported per arm, SIGTERM and SIGHUP mid-way stop every task, a
+second Ctrl-C while StopTask hangs prints what is left and the cleanup command (exit 130)
+and that command stops it, without a terminal and without --yes nothing is launched,
+--cleanup after SIGKILL stops a task whose answer cannot be read, --until healthy waits for
+HEALTHY (and refuses a task definition without a health check), an arm whose task
+definition does not exist is refused before any RunTask, and the RunTask bodies."""
 import json
 import os
 import re
@@ -28,7 +28,7 @@ SCENARIO = {
     "speed": 20,
     "credentials": {"AKIDFAKE": "fakesecret"},
     "clusters": {n: {"tasks": []} for n in
-                 ("cap", "pull", "term", "twice", "nohc", "nodef", "noyes", "kill", "throttle")},
+                 ("cap", "pull", "term", "hup", "twice", "nohc", "nodef", "noyes", "kill", "throttle")},
     # cap:1's first 4 tasks asked come back in failures[]: the first call and its 3
     # retries; the second call starts its task
     "runTaskFailures": [{"taskDefinition": "cap:1", "count": 4, "reason": "RESOURCE:MEMORY"}],
@@ -290,6 +290,23 @@ def main():
            all(reasons.get(t["id"]) == "ecsprof experiment term: interrupted" for t in st),
            "SIGTERM mid-way: exit %s, %d started, all stopped ('interrupted')"
            % (x.returncode, len(st)), xerr + repr(st))
+
+        # SIGHUP (the terminal or the ssh session went away): the same
+        x = subprocess.Popen(cmd(port, tmp, "hup", ["a=web:7", "b=web:8"], 4),
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             env=env())
+        wait_runs(port, "hup", 3)
+        x.send_signal(signal.SIGHUP)
+        try:
+            _, xerr = x.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            x.kill()
+            _, xerr = x.communicate()
+        st = mine(port, "hup")
+        ok(x.returncode == 1 and "SIGHUP: stopping the experiment's tasks" in xerr and st and
+           all(t["desiredStatus"] == "STOPPED" for t in st),
+           "SIGHUP mid-way: exit %s, %d started, all stopped" % (x.returncode, len(st)),
+           xerr + repr(st))
 
         # a second Ctrl-C while StopTask hangs (the server holds it 20 s): what may still
         # run and the command that stops it, exit 130; that command then stops it all
