@@ -48,10 +48,6 @@ struct xtask {
 	bool stop_sent;
 	bool malformed_warned;  /* a poll's answer for it could not be read: said once */
 	int64_t created_ms, pull_started_ms, pull_stopped_ms, started_ms;   /* the last poll's */
-	/* --until healthy: the first poll that saw it HEALTHY (local clock, as watch observes
-	 * it, health.h) and how late that may be: since the last poll that did not, or since
-	 * RunTask; journaled with each of its lines (record.h healthy_at) */
-	int64_t healthy_at_ms, healthy_resolution_ms, unhealthy_seen_ms;
 };
 
 struct xrun {

@@ -16,7 +16,6 @@
 #include "ecsprof/input.h"
 #include "ecsprof/log.h"
 #include "ecsprof/record.h"
-#include "ecsprof/stats.h"
 #include "ecsprof/timeutil.h"
 #include "ecsprof/xalloc.h"
 
@@ -158,26 +157,11 @@ xrun_journal(const struct xrun *x, char *const *raw, const int64_t *fetched_ms, 
 		return 0;
 	lines = xcalloc(n, sizeof *lines);
 	for (size_t i = 0; i < n; i++) {
-		struct input_key k;
-		struct err e;
-
 		lines[i] = record_line_new(raw[i], strlen(raw[i]), x->region,
 					   x->cluster ? x->cluster : "default", fetched_ms[i], err);
 		if (lines[i] == NULL)
 			goto out;
 		nlines++;
-		/* what the polls saw of its health goes with every line of it, the StopTask
-		 * answer's too: the file keeps the newest line only (record.h) */
-		err_clear(&e);
-		if (input_peek_task(raw[i], strlen(raw[i]), &k, &e) == 0) {
-			for (size_t j = 0; j < x->ntasks; j++)
-				if (x->tasks[j].healthy_at_ms != TS_NONE &&
-				    strcmp(x->tasks[j].arn, k.arn) == 0)
-					lines[i] = record_line_add_healthy(lines[i],
-									   x->tasks[j].healthy_at_ms,
-									   x->tasks[j].healthy_resolution_ms);
-			input_key_cleanup(&k);
-		}
 	}
 	rc = record_merge_file(x->recording, lines, nlines, NULL, NULL, err);
 out:
@@ -238,13 +222,12 @@ add_task(struct xrun *x, const char *raw, size_t arm, int64_t at)
 		return;
 	x->tasks = xreallocarray(x->tasks, x->ntasks + 1, sizeof *x->tasks);
 	memset(&x->tasks[x->ntasks], 0, sizeof x->tasks[0]);
+	x->tasks[x->ntasks].created_ms = x->tasks[x->ntasks].pull_started_ms = TS_NONE;
+	x->tasks[x->ntasks].pull_stopped_ms = x->tasks[x->ntasks].started_ms = TS_NONE;
 	x->tasks[x->ntasks].arn = k.arn;   /* taken */
 	x->tasks[x->ntasks].arm = arm;
 	x->tasks[x->ntasks].launched_ms = at;
 	x->tasks[x->ntasks].stage = STAGE_PROVISION;
-	x->tasks[x->ntasks].created_ms = x->tasks[x->ntasks].pull_started_ms = TS_NONE;
-	x->tasks[x->ntasks].pull_stopped_ms = x->tasks[x->ntasks].started_ms = TS_NONE;
-	x->tasks[x->ntasks].healthy_at_ms = x->tasks[x->ntasks].unhealthy_seen_ms = TS_NONE;
 	x->ntasks++;
 }
 
@@ -381,9 +364,10 @@ poll_take(void *arg, const char *json, size_t len, int64_t fetched_at_ms, struct
 	struct poll_ctx *p = arg;
 	struct task_set one;
 	struct xtask *xt;
-	int rc = 0;
+	int rc;
 
 	task_set_init(&one);
+	rc = 0;
 	if (input_parse_task_json(json, len, "live", fetched_at_ms, &one, err) != 0) {
 		if (err->code != ERR_PARSE) {
 			task_set_cleanup(&one);
@@ -403,17 +387,6 @@ poll_take(void *arg, const char *json, size_t len, int64_t fetched_at_ms, struct
 		xt->started_ms = t->ts[TS_STARTED];
 		free(xt->health);
 		xt->health = xstrdup_or_null(t->health_status);
-		if (xt->health != NULL && strcmp(xt->health, "HEALTHY") == 0) {
-			if (xt->healthy_at_ms == TS_NONE) {
-				int64_t since = xt->unhealthy_seen_ms != TS_NONE ? xt->unhealthy_seen_ms
-										 : xt->launched_ms;
-				xt->healthy_at_ms = fetched_at_ms;
-				xt->healthy_resolution_ms = fetched_at_ms > since ? fetched_at_ms - since
-										  : 0;
-			}
-		} else if (xt->healthy_at_ms == TS_NONE) {
-			xt->unhealthy_seen_ms = fetched_at_ms;
-		}
 		xt->final = task_is_final(t);
 		if (xt->final || xt->stage == STAGE_STOPPED || xt->stage == STAGE_FAILED)
 			xt->done = true;
