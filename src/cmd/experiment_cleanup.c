@@ -20,7 +20,6 @@ struct found {
 	size_t n;
 	char **warned;          /* the tasks whose answer could not be read: said once each */
 	size_t nwarned;
-	bool warned_anonymous;  /* an answer without a readable taskArn: said once */
 	struct xrun *x;
 	char **raw;
 	int64_t *at;
@@ -53,32 +52,26 @@ found_add(struct found *f, const char *arn, bool final)
 	f->final[f->n++] = final;
 }
 
-/* An answer that cannot be read (ERR_PARSE): its raw JSON is still journaled, and the
- * task, known by its taskArn, is stopped all the same, its state being unknown (a task only
- * ListTasks found would otherwise be left running). One warning per task. */
+/* A task whose answer was skipped as unreadable (live_take_task said why): known by its
+ * taskArn, it is stopped all the same, its state being unknown (a task only ListTasks found
+ * would otherwise be left running); said once per task. */
 static void
-take_malformed(struct found *f, const char *json, size_t len, const struct err *why)
+take_unreadable(struct found *f, const char *json, size_t len)
 {
-	const char *msg = strncmp(why->msg, "live: ", 6) == 0 ? why->msg + 6 : why->msg;
 	struct input_key k;
 	struct err e;
 	size_t i;
 
 	err_clear(&e);
-	memset(&k, 0, sizeof k);
-	if (input_peek_task(json, len, &k, &e) != 0) {
-		if (!f->warned_anonymous)
-			log_warn("DescribeTasks: skipped %s (its raw JSON is recorded)", msg);
-		f->warned_anonymous = true;
-		return;
-	}
+	if (input_peek_task(json, len, &k, &e) != 0)
+		return;   /* no taskArn: nothing to stop it by */
 	if (!found_has(f, k.arn, &i))
 		found_add(f, k.arn, false);
 	for (i = 0; i < f->nwarned && strcmp(f->warned[i], k.arn) != 0; i++)
 		;
 	if (i == f->nwarned) {
-		log_warn("DescribeTasks: skipped %s (its raw JSON is recorded); task %s is stopped "
-			 "all the same", msg, strrchr(k.arn, '/') ? strrchr(k.arn, '/') + 1 : k.arn);
+		log_warn("task %s could not be read: it is stopped all the same",
+			 strrchr(k.arn, '/') ? strrchr(k.arn, '/') + 1 : k.arn);
 		f->warned = xreallocarray(f->warned, f->nwarned + 1, sizeof *f->warned);
 		f->warned[f->nwarned++] = k.arn;   /* taken */
 		k.arn = NULL;
@@ -92,18 +85,16 @@ take_live(void *arg, const char *json, size_t len, int64_t fetched_at_ms, struct
 {
 	struct found *f = arg;
 	struct task_set one;
-	int rc = 0;
+	int rc;
 
 	task_set_init(&one);
-	if (input_parse_task_json(json, len, "live", fetched_at_ms, &one, err) != 0) {
-		if (err->code != ERR_PARSE) {
-			task_set_cleanup(&one);
-			return err_prefix(err, "DescribeTasks answer");
-		}
-		take_malformed(f, json, len, err);
-		err_clear(err);
-		rc = 1;
+	/* a bad task is skipped with a warning, its raw JSON still journaled */
+	if ((rc = live_take_task(json, len, fetched_at_ms, &one, true, err)) < 0) {
+		task_set_cleanup(&one);
+		return -1;
 	}
+	if (rc > 0)   /* skipped: its state unknown, but it is stopped all the same */
+		take_unreadable(f, json, len);
 	if (one.len == 1) {
 		const struct task *t = &one.tasks[0];
 		bool final = task_is_final(t) ||

@@ -222,12 +222,12 @@ add_task(struct xrun *x, const char *raw, size_t arm, int64_t at)
 		return;
 	x->tasks = xreallocarray(x->tasks, x->ntasks + 1, sizeof *x->tasks);
 	memset(&x->tasks[x->ntasks], 0, sizeof x->tasks[0]);
-	x->tasks[x->ntasks].created_ms = x->tasks[x->ntasks].pull_started_ms = TS_NONE;
-	x->tasks[x->ntasks].pull_stopped_ms = x->tasks[x->ntasks].started_ms = TS_NONE;
 	x->tasks[x->ntasks].arn = k.arn;   /* taken */
 	x->tasks[x->ntasks].arm = arm;
 	x->tasks[x->ntasks].launched_ms = at;
 	x->tasks[x->ntasks].stage = STAGE_PROVISION;
+	x->tasks[x->ntasks].created_ms = x->tasks[x->ntasks].pull_started_ms = TS_NONE;
+	x->tasks[x->ntasks].pull_stopped_ms = x->tasks[x->ntasks].started_ms = TS_NONE;
 	x->ntasks++;
 }
 
@@ -310,9 +310,6 @@ launch_call(struct xrun *x, size_t callno, struct err *err)
 
 /* ---- waiting ------------------------------------------------------------------------- */
 
-static void skip_malformed(struct xrun *x, const char *json, size_t len,
-			   const struct err *why);
-
 struct poll_ctx {
 	struct xrun *x;
 	char **raw;
@@ -329,16 +326,47 @@ find_task(struct xrun *x, const char *arn)
 	return NULL;
 }
 
+/* A task DescribeTasks answered that cannot be read (ERR_PARSE): skipped, its raw JSON
+ * still journaled, and the task still polled, since the next answer may be good. Polls come
+ * every --interval, so the warning is given once per task (once in all for an answer
+ * without a taskArn), not once per poll. */
+static void
+skip_malformed(struct xrun *x, const char *json, size_t len, const struct err *why)
+{
+	struct input_key k;
+	struct err e;
+	struct xtask *xt = NULL;
+	const char *msg = strncmp(why->msg, "live: ", 6) == 0 ? why->msg + 6 : why->msg;
+	bool *warned = &x->malformed_warned;
+
+	x->malformed_polls++;
+	err_clear(&e);
+	memset(&k, 0, sizeof k);
+	if (input_peek_task(json, len, &k, &e) == 0 && (xt = find_task(x, k.arn)) != NULL)
+		warned = &xt->malformed_warned;
+	if (!*warned) {
+		if (xt != NULL)
+			log_warn("DescribeTasks: skipped %s (its raw JSON is recorded); task %s "
+				 "(arm %s) is still polled until --timeout, without another warning",
+				 msg, strrchr(xt->arn, '/') ? strrchr(xt->arn, '/') + 1 : xt->arn,
+				 x->arms[xt->arm].arm.name);
+		else
+			log_warn("DescribeTasks: skipped %s (its raw JSON is recorded; said once)",
+				 msg);
+		*warned = true;
+	}
+	input_key_cleanup(&k);
+}
+
 static int
 poll_take(void *arg, const char *json, size_t len, int64_t fetched_at_ms, struct err *err)
 {
 	struct poll_ctx *p = arg;
 	struct task_set one;
 	struct xtask *xt;
-	int rc;
+	int rc = 0;
 
 	task_set_init(&one);
-	rc = 0;
 	if (input_parse_task_json(json, len, "live", fetched_at_ms, &one, err) != 0) {
 		if (err->code != ERR_PARSE) {
 			task_set_cleanup(&one);
@@ -377,38 +405,6 @@ poll_take(void *arg, const char *json, size_t len, int64_t fetched_at_ms, struct
 	p->raw[p->n] = xstrndup(json, len);
 	p->at[p->n++] = fetched_at_ms;
 	return rc;
-}
-
-/* A task DescribeTasks answered that cannot be read (ERR_PARSE): skipped, its raw JSON
- * still journaled, and the task still polled, since the next answer may be good. Polls come
- * every --interval, so the warning is given once per task (once in all for an answer
- * without a taskArn), not once per poll. */
-static void
-skip_malformed(struct xrun *x, const char *json, size_t len, const struct err *why)
-{
-	struct input_key k;
-	struct err e;
-	struct xtask *xt = NULL;
-	const char *msg = strncmp(why->msg, "live: ", 6) == 0 ? why->msg + 6 : why->msg;
-	bool *warned = &x->malformed_warned;
-
-	x->malformed_polls++;
-	err_clear(&e);
-	memset(&k, 0, sizeof k);
-	if (input_peek_task(json, len, &k, &e) == 0 && (xt = find_task(x, k.arn)) != NULL)
-		warned = &xt->malformed_warned;
-	if (!*warned) {
-		if (xt != NULL)
-			log_warn("DescribeTasks: skipped %s (its raw JSON is recorded); task %s "
-				 "(arm %s) is still polled until --timeout, without another warning",
-				 msg, strrchr(xt->arn, '/') ? strrchr(xt->arn, '/') + 1 : xt->arn,
-				 x->arms[xt->arm].arm.name);
-		else
-			log_warn("DescribeTasks: skipped %s (its raw JSON is recorded; said once)",
-				 msg);
-		*warned = true;
-	}
-	input_key_cleanup(&k);
 }
 
 /* ---- the view: warnings kept while it is open, drawn under the arms and replayed on
