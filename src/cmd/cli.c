@@ -42,7 +42,7 @@ const struct cli_option_def cli_options[] = {
 	{ "--no-images", 0, NULL, "no ECR lookups of the tasks' images (image columns empty)", "AWS", OPT_NO_IMAGES },
 	{ "--format", 0, "tui|table|csv|json|html|xlsx", "output format (default: tui on a terminal, else table)", "OUTPUT", OPT_FORMAT },
 	{ "--time-format", 0, "iso|spreadsheet|epoch", "CSV times: ISO 8601 Z (default), YYYY-MM-DD HH:MM:SS.mmm UTC, or epoch seconds", "OUTPUT", OPT_TIME_FORMAT },
-	{ "--output", 'o', "FILE", "write to FILE instead of stdout (record: the recording)", "OUTPUT", 'o' },
+	{ "--output", 'o', "FILE", "write to FILE instead of stdout (record, experiment: the recording)", "OUTPUT", 'o' },
 	{ "--summary", 0, NULL, "one row per group and phase instead of one per task", "OUTPUT", OPT_SUMMARY },
 	{ "--group-by", 0, "KEY", "group tasks by KEY (family, taskdef, service, soci, tag:NAME, ...)", "OUTPUT", OPT_GROUP_BY },
 	{ "--baseline", 0, "GROUP", "group the others are compared with (default: the first)", "OUTPUT", OPT_BASELINE },

@@ -23,12 +23,19 @@ static const struct {
 	const char *name;
 	unsigned cmds;
 } scope[] = {
+	/* experiment selects exactly the tasks it started, and groups them by arm */
+	{ "--service", T | W | R | P | I },
+	{ "--family", T | W | R | P | I },
+	{ "--started-by", T | W | R | P | I },
+	{ "--status", T | W | R | P | I },
+	{ "--task", T | W | R | P | I },
+	{ "--since", T | W | R | P | I },
 	{ "--image", I },
 	{ "--format", T | W | P | I | X },
 	{ "--time-format", T | W | P | X },
 	{ "--summary", T | W | P },
-	{ "--group-by", T | W | P | X },
-	{ "--baseline", T | W | P | X },
+	{ "--group-by", T | W | P },
+	{ "--baseline", T | W | P },
 	{ "--soci-if", T | W | P | X },
 	{ "--sort", T | W | P },
 	{ "--deployments", T | P },

@@ -18,6 +18,8 @@ struct found {
 	char **arns;
 	bool *final;
 	size_t n;
+	char **warned;          /* the tasks whose answer could not be read: said once each */
+	size_t nwarned;
 	struct xrun *x;
 	char **raw;
 	int64_t *at;
@@ -50,6 +52,33 @@ found_add(struct found *f, const char *arn, bool final)
 	f->final[f->n++] = final;
 }
 
+/* A task whose answer was skipped as unreadable (live_take_task said why): known by its
+ * taskArn, it is stopped all the same, its state being unknown (a task only ListTasks found
+ * would otherwise be left running); said once per task. */
+static void
+take_unreadable(struct found *f, const char *json, size_t len)
+{
+	struct input_key k;
+	struct err e;
+	size_t i;
+
+	err_clear(&e);
+	if (input_peek_task(json, len, &k, &e) != 0)
+		return;   /* no taskArn: nothing to stop it by */
+	if (!found_has(f, k.arn, &i))
+		found_add(f, k.arn, false);
+	for (i = 0; i < f->nwarned && strcmp(f->warned[i], k.arn) != 0; i++)
+		;
+	if (i == f->nwarned) {
+		log_warn("task %s could not be read: it is stopped all the same",
+			 strrchr(k.arn, '/') ? strrchr(k.arn, '/') + 1 : k.arn);
+		f->warned = xreallocarray(f->warned, f->nwarned + 1, sizeof *f->warned);
+		f->warned[f->nwarned++] = k.arn;   /* taken */
+		k.arn = NULL;
+	}
+	input_key_cleanup(&k);
+}
+
 /* DescribeTasks / ListTasks answers: what ECS says now. */
 static int
 take_live(void *arg, const char *json, size_t len, int64_t fetched_at_ms, struct err *err)
@@ -64,6 +93,8 @@ take_live(void *arg, const char *json, size_t len, int64_t fetched_at_ms, struct
 		task_set_cleanup(&one);
 		return -1;
 	}
+	if (rc > 0)   /* skipped: its state unknown, but it is stopped all the same */
+		take_unreadable(f, json, len);
 	if (one.len == 1) {
 		const struct task *t = &one.tasks[0];
 		bool final = task_is_final(t) ||
@@ -202,6 +233,9 @@ out:
 		free(f.arns[i]);
 	free(f.arns);
 	free(f.final);
+	for (size_t i = 0; i < f.nwarned; i++)
+		free(f.warned[i]);
+	free(f.warned);
 	for (size_t i = 0; i < f.nraw; i++)
 		free(f.raw[i]);
 	free(f.raw);

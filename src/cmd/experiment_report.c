@@ -1,18 +1,22 @@
 /* experiment_report: the end of `ecsprof experiment`: how each arm's launch went, the
  * summary grouped by arm (read back from the recording, so it is exactly what `ecsprof
- * report --summary --group-by tag:ecsprof:arm FILE` shows later), and what difference this
- * many tasks could detect. */
+ * report --summary --group-by tag:ecsprof:arm FILE` shows later, but for the DIAGNOSIS of
+ * the experiment's own stops), and what difference this many tasks could detect. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 #include "experiment_int.h"
+#include "ecsprof/buf.h"
 #include "ecsprof/app.h"
 #include "ecsprof/input.h"
 #include "ecsprof/phase.h"
 #include "ecsprof/power.h"
 #include "ecsprof/report.h"
+#include "ecsprof/table.h"
 #include "ecsprof/xalloc.h"
 
 static bool
@@ -84,6 +88,25 @@ print_launch(const struct xrun *x, const struct task_set *set, FILE *f)
 	}
 }
 
+static void
+own_stops_quiet(const struct xrun *x, struct task_set *set)
+{
+	char own[128];
+
+	snprintf(own, sizeof own, "ecsprof experiment %s:", x->id);
+	for (size_t i = 0; i < set->len; i++) {
+		struct task *t = &set->tasks[i];
+
+		/* the strings are the set's pool's: dropping a pointer frees nothing */
+		if (t->pool != NULL && t->stopped_reason != NULL &&
+		    strncmp(t->stopped_reason, own, strlen(own)) == 0 && t->stop_code != NULL &&
+		    strcmp(t->stop_code, "UserInitiated") == 0) {
+			t->stopped_reason = NULL;
+			t->stop_code = NULL;
+		}
+	}
+}
+
 /* The seconds of phase p of each arm's tasks. */
 static void
 phase_values(const struct xrun *x, const struct task_set *set, enum phase_id p, double **v,
@@ -116,10 +139,73 @@ median(double *v, size_t n)
 	return s.p50;
 }
 
+/* The width lines of the table are wrapped to, as the summary's own: $COLUMNS, else
+ * the terminal's, else TABLE_WIDTH_DEFAULT; 0 = not wrapped (not a table). */
+static int
+words_width(enum cli_format fmt)
+{
+	const char *cols = getenv("COLUMNS");
+	struct winsize ws;
+
+	if (fmt != FMT_TABLE)
+		return 0;
+	if (cols != NULL) {
+		char *end;
+		long v = strtol(cols, &end, 10);
+
+		if (end != cols && *end == '\0' && v >= 20 && v <= 1000)
+			return (int)v;
+	}
+	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+		return ws.ws_col;
+	return TABLE_WIDTH_DEFAULT;
+}
+
+/* One finished line (ending in '\n'), wrapped at width between words, the lines after
+ * the first indented by 2 (width 0: as it is; a word longer than a line is not cut); the
+ * buffer is emptied. ASCII text: a byte is a column. */
+static void
+put_line(FILE *f, struct buf *line, int width)
+{
+	const char *p = buf_str(line);
+	int room = width;
+
+	if (width <= 0) {
+		fputs(p, f);
+		buf_cleanup(line);
+		return;
+	}
+	while (*p != '\0' && *p != '\n') {
+		const char *cut = p, *w = p;
+
+		/* the longest run of whole words that fits in room */
+		while (*w != '\0' && *w != '\n') {
+			const char *e = w;
+
+			while (*e == ' ')
+				e++;
+			while (*e != '\0' && *e != '\n' && *e != ' ')
+				e++;
+			if (cut != p && e - p > room)
+				break;
+			cut = w = e;
+		}
+		fprintf(f, "%s%.*s\n", room < width ? "  " : "", (int)(cut - p), p);
+		p = cut;
+		while (*p == ' ')
+			p++;
+		room = width - 2;
+	}
+	buf_cleanup(line);
+}
+
 /* "what difference could this n detect" for one phase, each arm against the first. */
 static void
-print_power(const struct xrun *x, const struct task_set *set, enum phase_id p, FILE *f)
+print_power(const struct xrun *x, const struct task_set *set, enum phase_id p, FILE *out,
+	    int width)
 {
+	struct buf line;
+	struct buf *f = &line;
 	double **v = xcalloc(x->narms, sizeof *v);
 	size_t *n = xcalloc(x->narms, sizeof *n);
 	double sd;
@@ -130,31 +216,34 @@ print_power(const struct xrun *x, const struct task_set *set, enum phase_id p, F
 		const char *ph = phase_defs[p].name;
 		double d, seen;
 
+		buf_init(&line, 0);
 		if (n[0] < 2 || n[b] < 2 || !(sd > 0)) {
-			fprintf(f, "power (%s, %s vs %s): not enough data (n = %zu vs %zu) to say what "
+			buf_addf(f, "power (%s, %s vs %s): not enough data (n = %zu vs %zu) to say what "
 				"difference could be detected\n", ph, x->arms[b].arm.name,
 				x->arms[0].arm.name, n[b], n[0]);
+			put_line(out, &line, width);
 			continue;
 		}
 		d = power_mw_detectable(n[0], n[b], sd, POWER_ALPHA, POWER_TARGET);
 		seen = fabs(median(v[b], n[b]) - median(v[0], n[0]));
-		fprintf(f, "power (%s, %s vs %s): with n = %zu vs %zu and the observed spread "
+		buf_addf(f, "power (%s, %s vs %s): with n = %zu vs %zu and the observed spread "
 			"(pooled SD %.2f s), ", ph, x->arms[b].arm.name, x->arms[0].arm.name, n[b],
 			n[0], sd);
 		if (isnan(d)) {
-			fprintf(f, "no difference is detectable 80%% of the time: too few tasks");
+			buf_addf(f, "no difference is detectable 80%% of the time: too few tasks");
 		} else {
-			fprintf(f, "a difference of %.2f s or more is detected 80%% of the time", d);
+			buf_addf(f, "a difference of %.2f s or more is detected 80%% of the time", d);
 		}
 		/* the next question: how many tasks would a smaller difference need */
 		double want = !isnan(d) && seen >= d ? d / 2 : seen;
 		if (want > 0) {
 			size_t need = power_mw_needed(want, sd, POWER_ALPHA, POWER_TARGET);
-			fprintf(f, "; %s %.2f s would need %zu tasks per arm",
+			buf_addf(f, "; %s %.2f s would need %zu tasks per arm",
 				!isnan(d) && seen >= d ? "half that," : "the observed", want, need);
 		}
-		fprintf(f, " (two-sided Mann-Whitney, alpha 0.05, Noether's normal approximation "
+		buf_addf(f, " (two-sided Mann-Whitney, alpha 0.05, Noether's normal approximation "
 			"under a normal shift, not a simulation)\n");
+		put_line(out, &line, width);
 	}
 	for (size_t a = 0; a < x->narms; a++)
 		free(v[a]);
@@ -187,6 +276,10 @@ xrun_report(struct xrun *x, struct err *err)
 		rc = 0;
 		goto out;
 	}
+	/* the summary's DIAGNOSIS is about failed starts: the experiment's own StopTask (its end,
+	 * Ctrl-C, --timeout) is none, and print_launch above has counted the tasks it stopped
+	 * before RUNNING; the recording keeps the stop as ECS gave it */
+	own_stops_quiet(x, &set);
 	so.output = NULL;
 	so.summary = true;
 	so.group_by = "tag:" EXP_TAG_ARM;
@@ -204,8 +297,8 @@ xrun_report(struct xrun *x, struct err *err)
 	if (rc != 0)
 		goto out;
 	fprintf(words, "\n");
-	print_power(x, &set, PHASE_TOTAL, words);
-	print_power(x, &set, PHASE_PULL, words);
+	print_power(x, &set, PHASE_TOTAL, words, words_width(fmt));
+	print_power(x, &set, PHASE_PULL, words, words_width(fmt));
 	fprintf(words, "recording: %s (ecsprof report --summary --group-by tag:%s --baseline %s "
 		"%s)\n", x->recording, EXP_TAG_ARM, x->arms[0].arm.name, x->recording);
 	fflush(words);

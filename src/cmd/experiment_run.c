@@ -1,7 +1,7 @@
 /* experiment_run: launching, waiting and stopping for `ecsprof experiment`. Every task
  * RunTask starts is written to the recording before anything else happens, so that a run
  * killed at any point leaves a journal `--cleanup ID` can read; and every way out (the end,
- * Ctrl-C, SIGTERM) goes through xrun_stop_all(). */
+ * Ctrl-C, SIGTERM, SIGHUP: the terminal closed) goes through xrun_stop_all(). */
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
@@ -17,7 +17,6 @@
 #include "ecsprof/input.h"
 #include "ecsprof/log.h"
 #include "ecsprof/record.h"
-#include "ecsprof/stats.h"
 #include "ecsprof/timeutil.h"
 #include "ecsprof/xalloc.h"
 
@@ -28,7 +27,7 @@
 static volatile sig_atomic_t sig_count, sig_last, msg_which;
 static char msg_text[2][4096];
 static volatile sig_atomic_t msg_len[2];
-static struct sigaction old_int, old_term;
+static struct sigaction old_int, old_term, old_hup;
 
 static void
 on_signal(int sig)
@@ -55,6 +54,7 @@ xrun_signals_install(struct xrun *x)
 	/* no SA_RESTART: a sleep between polls ends at once */
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
+	sigaction(SIGHUP, &sa, &old_hup);   /* the terminal (or the ssh session) went away */
 	xrun_update_leftover(x);
 }
 
@@ -63,6 +63,7 @@ xrun_signals_restore(void)
 {
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
+	sigaction(SIGHUP, &old_hup, NULL);
 }
 
 bool
@@ -75,7 +76,8 @@ xrun_signalled(struct xrun *x)
 		if (x->view == NULL)
 			fputc('\n', stderr);
 		log_warn("%s: stopping the experiment's tasks (again to give up and print the "
-			 "cleanup command)", sig_last == SIGTERM ? "SIGTERM" : "Ctrl-C");
+			 "cleanup command)", sig_last == SIGTERM ? "SIGTERM" :
+					     sig_last == SIGHUP ? "SIGHUP" : "Ctrl-C");
 	}
 	return x->interrupted;
 }
@@ -672,6 +674,25 @@ poll_once(struct xrun *x, struct err *err)
 	return rc;
 }
 
+/* The pause between polls; with the view, redrawn every second of it so that the clock
+ * and the times of the tasks still starting move on (and a resize shows at once). */
+static void
+wait_interval(struct xrun *x, int64_t t0)
+{
+	int64_t end = timeutil_now_ms() + x->interval_ms;
+
+	if (x->view == NULL) {
+		nap(x->interval_ms);
+		return;
+	}
+	for (int64_t left = x->interval_ms; left > 0 && sig_count == 0;
+	     left = end - timeutil_now_ms()) {
+		nap(left < 1000 ? left : 1000);
+		if (end - timeutil_now_ms() > 0)
+			view_draw(x, t0);
+	}
+}
+
 static bool
 all_done(const struct xrun *x, size_t upto)
 {
@@ -701,7 +722,7 @@ wait_tasks(struct xrun *x, int64_t t0, struct err *err)
 			}
 		progress(x, t0, false);
 		if (!all_done(x, x->ntasks))
-			nap(x->interval_ms);
+			wait_interval(x, t0);
 	}
 	progress(x, t0, true);
 	if (x->malformed_polls > 1)

@@ -209,7 +209,13 @@ task_row(const struct xctx *c, const struct tui_xtask *t, size_t i, int row, int
 	} else {
 		bw = 0;
 	}
-	add_span(c->sc, row, x + 4 + bw + (bw ? 1 : 0), STAGE_W, wc, word, c->ellipsis);
+	{
+		int col = x + 4 + bw + (bw ? 1 : 0), room = x + w - col;
+
+		add_span(c->sc, row, col, room < STAGE_W ? room : STAGE_W, wc, word, c->ellipsis);
+		if (room < STAGE_W + 1 + TIME_W)
+			return;   /* no room for the time after the stage */
+	}
 	if (t->stage == STAGE_RUNNING && t->started_ms != TS_NONE && t->created_ms != TS_NONE)
 		tui_format_column_secs(t->started_ms - t->created_ms, TIME_W, tm, sizeof tm);
 	else if (t->waited_ms > 0 && task_stage_is_starting(t->stage) && !t->timed_out)
@@ -320,11 +326,27 @@ tui_xrender(const struct tui_xstate *s, int cols, int rows, enum tui_glyphs g, b
 	snprintf(wait, sizeof wait, "waiting for each task to be %s (at most %s)",
 		 s->until ? s->until : "RUNNING", lim);
 	add_spanf(out, 0, 0, cols, TUI_X_TITLE, c.ellipsis, "%*s", cols, "");
-	add_spanf(out, 0, 0, cols, TUI_X_TITLE, c.ellipsis,
-		  "ecsprof experiment %s %s cluster %s %s %s %s %s", s->id,
-		  g == TUI_GLYPHS_UTF8 ? "·" : "-", s->cluster ? s->cluster : "default",
-		  g == TUI_GLYPHS_UTF8 ? "·" : "-", s->stopping ? "stopping every task" : wait,
-		  g == TUI_GLYPHS_UTF8 ? "·" : "-", el);
+	{
+		/* the clock stays in sight: the rest is cut before it on a narrow terminal */
+		const char *dot = g == TUI_GLYPHS_UTF8 ? "·" : "-";
+		char clock[48];
+		int cw;
+
+		snprintf(clock, sizeof clock, " %s %s", dot, el);
+		cw = tui_text_width(clock);
+		add_spanf(out, 0, 0, cols - cw, TUI_X_TITLE, c.ellipsis,
+			  "ecsprof experiment %s %s cluster %s %s %s", s->id, dot,
+			  s->cluster ? s->cluster : "default", dot,
+			  s->stopping ? "stopping every task" : wait);
+		if (cw < cols) {
+			int lw = 0;
+
+			for (size_t i = 0; i < out->n; i++)   /* just after the text */
+				if (out->spans[i].row == 0 && out->spans[i].text[0] != ' ')
+					lw = out->spans[i].col + out->spans[i].cells;
+			add_span(out, 0, lw, cols - lw, TUI_X_TITLE, clock, c.ellipsis);
+		}
+	}
 
 	nmsg = (int)s->nmessages;
 	if (nmsg > 3)

@@ -5,7 +5,7 @@
 # (soci's tasks are RUNNING after about 4 s, no-soci's after about 13 s); a RunTask
 # failure's warning on the view and again after it; the normal screen and the summary
 # back at the end; stacked arms on a narrow pane; Ctrl-C in the view stops every task and
-# gives the terminal back. Prints TAP.
+# gives the terminal back; without --yes the question, and 'n' launches nothing. Prints TAP.
 set -u
 export LC_ALL=C.UTF-8   # ${#line} counts characters, not bytes
 
@@ -14,7 +14,7 @@ SRCDIR=${SRCDIR:?SRCDIR must name the source tree}
 SOCK="ecsprof-tui-experiment-$$"
 TMP=$(mktemp -d)
 
-echo "1..13"
+echo "1..16"
 
 . "$SRCDIR/tests/tui/tmux_tap.sh"
 
@@ -35,7 +35,7 @@ wait_long() {   # up to $2 seconds for the regex $1 anywhere in the pane's histo
 
 cat >"$TMP/scenario.json" <<'EOF'
 {"speed": 8, "credentials": {"AKIDFAKE": "fakesecret"},
- "clusters": {"prod": {"tasks": []}, "narrow": {"tasks": []}},
+ "clusters": {"prod": {"tasks": []}, "narrow": {"tasks": []}, "no": {"tasks": []}},
  "runTaskFailures": [{"taskDefinition": "checkout-api:8", "count": 1, "reason": "RESOURCE:MEMORY"}],
  "taskDefinitions": {
   "checkout-api:7": {"provision": [18.2, 24.7, 21.3, 27.9], "pull": [71.4, 65.2, 78.9, 69.3],
@@ -57,12 +57,25 @@ start() {   # $1: COLSxLINES, $2: cluster, the rest: more ecsprof arguments
 	STARTS=$((STARTS + 1))
 	SOCK="ecsprof-tui-experiment-$$-$STARTS"
 	tm new-session -d -s t -x "${size%x*}" -y "${size#*x}" \
-		"cd '$TMP' && env -u AWS_PROFILE LANG=C.UTF-8 LC_ALL=C.UTF-8 NO_COLOR=1 TERM=xterm-256color AWS_ACCESS_KEY_ID=AKIDFAKE AWS_SECRET_ACCESS_KEY=fakesecret AWS_EC2_METADATA_DISABLED=true AWS_CONFIG_FILE=/dev/null AWS_SHARED_CREDENTIALS_FILE=/dev/null $ECSPROF experiment --cluster $cluster --arm no-soci=checkout-api:7 --arm soci=checkout-api:8 -n 4 --subnets subnet-1 --yes -o $cluster.jsonl --endpoint-url http://127.0.0.1:$PORT --region us-east-1 --interval 0.5 --no-images $* ; echo EXIT=\$?; sleep 60"
+		"cd '$TMP' && env -u AWS_PROFILE LANG=C.UTF-8 LC_ALL=C.UTF-8 NO_COLOR=1 TERM=xterm-256color AWS_ACCESS_KEY_ID=AKIDFAKE AWS_SECRET_ACCESS_KEY=fakesecret AWS_EC2_METADATA_DISABLED=true AWS_CONFIG_FILE=/dev/null AWS_SHARED_CREDENTIALS_FILE=/dev/null $ECSPROF experiment --cluster $cluster --arm no-soci=checkout-api:7 --arm soci=checkout-api:8 -n 4 --subnets subnet-1 -o $cluster.jsonl --endpoint-url http://127.0.0.1:$PORT --region us-east-1 --interval 0.5 --no-images $* ; echo EXIT=\$?; sleep 60"
 	tm set-option -t t history-limit 2000 >/dev/null 2>&1
 }
 
-# ---- 120x40: the arms side by side ----
+# ---- the question on a terminal: n launches nothing ----
+start 100x30 no --id tt0
+wait_for 'Launch these 8 tasks\? \[y/N\]'
+check "without --yes, on a terminal: the plan, then 'Launch these 8 tasks? [y/N]'" \
+	"screen | grep -q '^experiment tt0 on cluster no (us-east-1): 2 arms x 4 tasks = 8 tasks' && screen | grep -q 'Launch these 8 tasks? \[y/N\]'"
+keys n Enter
+wait_for 'EXIT='
+NO=$(python3 -c "import json,urllib.request;print(len(json.load(urllib.request.urlopen('http://127.0.0.1:$PORT/_fake/state/no'))['tasks']))")
+check "answered n: 'not confirmed; nothing launched', exit 2, no task ($NO)" \
+	"screen | grep -q 'experiment: not confirmed; nothing launched' && screen | grep -q 'EXIT=2' && [ '$NO' = 0 ]"
+
+# ---- 120x40: answered y, the arms side by side ----
 start 120x40 prod --id tt1
+wait_for 'Launch these 8 tasks'
+keys y Enter
 wait_for 'ecsprof experiment tt1 · cluster prod · waiting for each task to be RUNNING \(at most 10m\)'
 check "the view opens on the terminal: id, cluster, what it waits for and the --timeout" \
 	"screen | head -1 | grep -q 'ecsprof experiment tt1 · cluster prod · waiting for each task to be RUNNING (at most 10m)'"
@@ -90,9 +103,13 @@ check "every task was stopped (the summary's launch lines)" \
 	"full | grep -q 'arm no-soci (checkout-api:7): 4 of 4 launched, 4 reached RUNNING' && full | grep -q 'arm soci (checkout-api:8): 4 of 4 launched, 4 reached RUNNING'"
 
 # ---- 50x30: too narrow for two columns; Ctrl-C in the view ----
-start 50x30 narrow --id tt2
+start 50x30 narrow --id tt2 --yes --interval 6
 wait_for 'ecsprof experiment tt2'
 wait_for 'soci  checkout-api:8'
+# polls every 6 s, but the clock in the title moves every second
+T1=$(screen | head -1); sleep 1.2; T2=$(screen | head -1); sleep 1.2; T3=$(screen | head -1)
+check "between two polls (--interval 6) the view is redrawn every second: '$T1' '$T2' '$T3'" \
+	"[ '$T1' != '$T2' ] && [ '$T2' != '$T3' ]"
 check "50 columns: the arms one under the other, each header on its own line" \
 	"screen | grep -q '^no-soci  checkout-api:7' && screen | grep -q '^soci  checkout-api:8' && ! screen | grep -q '│'"
 check "50 columns: no line wider than the terminal" "[ \$(widest) -le 50 ]"
