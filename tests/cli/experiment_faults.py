@@ -347,10 +347,12 @@ def main():
         x.kill()
         x.wait()
         left = [t for t in mine(port, "kill") if t["desiredStatus"] != "STOPPED"]
-        post(port, "/_fake/inject", {"bad_task": 100000, "ops": ["DescribeTasks"]})
+        # unreadable_task: a task that is no usable task (bad_task's bad time is only a
+        # field dropped now, so the task reads, and is stopped, as any other)
+        post(port, "/_fake/inject", {"unreadable_task": 100000, "ops": ["DescribeTasks"]})
         p = run([ECSPROF, "experiment", "--cleanup", "kill", "--cluster", "kill",
                  "--endpoint-url", "http://127.0.0.1:%d" % port, "--region", "us-east-1"])
-        post(port, "/_fake/inject", {"bad_task": 0, "ops": []})
+        post(port, "/_fake/inject", {"unreadable_task": 0, "ops": []})
         st = mine(port, "kill")
         ok(len(left) >= 4 and p.returncode == 0 and
            p.stderr.count("DescribeTasks: skipped") == 1 and "is stopped all the same" in p.stderr

