@@ -5,7 +5,8 @@
 # (soci's tasks are RUNNING after about 4 s, no-soci's after about 13 s); a RunTask
 # failure's warning on the view and again after it; the normal screen and the summary
 # back at the end; stacked arms on a narrow pane; Ctrl-C in the view stops every task and
-# gives the terminal back; without --yes the question, and 'n' launches nothing. Prints TAP.
+# gives the terminal back; without --yes the question, and 'n' launches nothing;
+# ECSPROF_EXPERIMENT_LINES keeps the one progress line instead of the view. Prints TAP.
 set -u
 export LC_ALL=C.UTF-8   # ${#line} counts characters, not bytes
 
@@ -14,7 +15,7 @@ SRCDIR=${SRCDIR:?SRCDIR must name the source tree}
 SOCK="ecsprof-tui-experiment-$$"
 TMP=$(mktemp -d)
 
-echo "1..16"
+echo "1..17"
 
 . "$SRCDIR/tests/tui/tmux_tap.sh"
 
@@ -35,7 +36,8 @@ wait_long() {   # up to $2 seconds for the regex $1 anywhere in the pane's histo
 
 cat >"$TMP/scenario.json" <<'EOF'
 {"speed": 8, "credentials": {"AKIDFAKE": "fakesecret"},
- "clusters": {"prod": {"tasks": []}, "narrow": {"tasks": []}, "no": {"tasks": []}},
+ "clusters": {"prod": {"tasks": []}, "narrow": {"tasks": []}, "no": {"tasks": []},
+              "lines": {"tasks": []}},
  "runTaskFailures": [{"taskDefinition": "checkout-api:8", "count": 1, "reason": "RESOURCE:MEMORY"}],
  "taskDefinitions": {
   "checkout-api:7": {"provision": [18.2, 24.7, 21.3, 27.9], "pull": [71.4, 65.2, 78.9, 69.3],
@@ -57,7 +59,7 @@ start() {   # $1: COLSxLINES, $2: cluster, the rest: more ecsprof arguments
 	STARTS=$((STARTS + 1))
 	SOCK="ecsprof-tui-experiment-$$-$STARTS"
 	tm new-session -d -s t -x "${size%x*}" -y "${size#*x}" \
-		"cd '$TMP' && env -u AWS_PROFILE LANG=C.UTF-8 LC_ALL=C.UTF-8 NO_COLOR=1 TERM=xterm-256color AWS_ACCESS_KEY_ID=AKIDFAKE AWS_SECRET_ACCESS_KEY=fakesecret AWS_EC2_METADATA_DISABLED=true AWS_CONFIG_FILE=/dev/null AWS_SHARED_CREDENTIALS_FILE=/dev/null $ECSPROF experiment --cluster $cluster --arm no-soci=checkout-api:7 --arm soci=checkout-api:8 -n 4 --subnets subnet-1 -o $cluster.jsonl --endpoint-url http://127.0.0.1:$PORT --region us-east-1 --interval 0.5 --no-images $* ; echo EXIT=\$?; sleep 60"
+		"cd '$TMP' && env -u AWS_PROFILE ${EXTRA_ENV:-} LANG=C.UTF-8 LC_ALL=C.UTF-8 NO_COLOR=1 TERM=xterm-256color AWS_ACCESS_KEY_ID=AKIDFAKE AWS_SECRET_ACCESS_KEY=fakesecret AWS_EC2_METADATA_DISABLED=true AWS_CONFIG_FILE=/dev/null AWS_SHARED_CREDENTIALS_FILE=/dev/null $ECSPROF experiment --cluster $cluster --arm no-soci=checkout-api:7 --arm soci=checkout-api:8 -n 4 --subnets subnet-1 -o $cluster.jsonl --endpoint-url http://127.0.0.1:$PORT --region us-east-1 --interval 0.5 --no-images $* ; echo EXIT=\$?; sleep 60"
 	tm set-option -t t history-limit 2000 >/dev/null 2>&1
 }
 
@@ -117,7 +119,15 @@ keys C-c
 wait_long 'EXIT=' 30
 check "Ctrl-C in the view: it closes, says it stops the tasks, and the run exits 1" \
 	"full | grep -q \"warning: Ctrl-C: stopping the experiment's tasks\" && full | grep -q 'EXIT=1' && ! screen | grep -q 'Ctrl-C: stop every task'"
+
 STATE=$(python3 -c "import json,urllib.request;print(json.dumps([t['desiredStatus'] for t in json.load(urllib.request.urlopen('http://127.0.0.1:$PORT/_fake/state/narrow'))['tasks'] if t['tags'].get('ecsprof:arm')]))")
 check "Ctrl-C in the view: every task it started is stopped ($STATE)" \
 	"python3 -c \"import json,sys; s=json.loads(sys.argv[1]); sys.exit(not s or any(x != 'STOPPED' for x in s))\" '$STATE'"
+
+# ---- ECSPROF_EXPERIMENT_LINES: on a terminal, the one progress line instead of the view ----
+EXTRA_ENV=ECSPROF_EXPERIMENT_LINES=1 start 100x30 lines --id tt3 --yes
+wait_for '^\[ *[0-9]+s\] no-soci [0-9]/4'
+check "ECSPROF_EXPERIMENT_LINES=1: the plan stays on the screen and one progress line follows it, no view" \
+	"screen | grep -q '^experiment tt3 on cluster lines' && screen | grep -Eq '^\[ *[0-9]+s\] no-soci [0-9]/4' && ! screen | grep -q 'waiting for each task'"
+wait_long 'EXIT=' 40
 exit $FAILED
