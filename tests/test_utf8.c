@@ -183,9 +183,12 @@ Test(utf8, line_break_keeps_figures_together)
 			 "total p50 +3.3 s, significantly slower, p < 0.001, n = 12|vs 18");
 	cr_assert_str_eq(wrap(v, 57, false, utf8_break_keeps_figures),
 			 "total p50 +3.3 s, significantly slower, p < 0.001,|n = 12 vs 18");
-	cr_assert(!utf8_break_keeps_figures("p = 0.41", "p = 0.41" + 1));
-	cr_assert(!utf8_break_keeps_figures("p = 0.41", "p = 0.41" + 3));
-	cr_assert(!utf8_break_keeps_figures("a vs b", "a vs b" + 1));
-	cr_assert(!utf8_break_keeps_figures("a vs b", "a vs b" + 4));
-	cr_assert(utf8_break_keeps_figures("a b", "a b" + 1));
+	/* one array each: the break position must point into the same string */
+	static const char pv[] = "p = 0.41", vs[] = "a vs b", ab[] = "a b";
+
+	cr_assert(!utf8_break_keeps_figures(pv, &pv[1]));
+	cr_assert(!utf8_break_keeps_figures(pv, &pv[3]));
+	cr_assert(!utf8_break_keeps_figures(vs, &vs[1]));
+	cr_assert(!utf8_break_keeps_figures(vs, &vs[4]));
+	cr_assert(utf8_break_keeps_figures(ab, &ab[1]));
 }
