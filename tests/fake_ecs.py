@@ -572,7 +572,22 @@ def cluster_of(req):
     return c
 
 
-def page(items, req, limit_default=100):
+def token_snapshot(req):
+    """the second of the listing a nextToken continues (None for a first page)"""
+    if not req.get("nextToken"):
+        return None
+    try:
+        parts = base64.b64decode(req["nextToken"]).decode().split(":")
+        return int(parts[3]) if len(parts) > 3 else None
+    except (ValueError, IndexError):
+        raise ApiError(400, "InvalidParameterException", "Invalid nextToken")
+
+
+def page(items, req, limit_default=100, snapshot=0):
+    """one page of items; its token carries the offset and the second of the listing, so
+    that the next page continues the same list even when a task stopped in between (with
+    offsets into a newer list, a task would be skipped or listed twice: real tokens do
+    not do that)"""
     limit = int(req.get("maxResults", limit_default))
     if not 1 <= limit <= 100:
         raise ApiError(400, "InvalidParameterException", "maxResults must be 1..100")
@@ -585,8 +600,8 @@ def page(items, req, limit_default=100):
     out = items[start:start + limit]
     token = None
     if start + limit < len(items):
-        token = base64.b64encode(("t:%d:%08x" % (start + limit,
-                                                 random.getrandbits(32))).encode()).decode()
+        token = base64.b64encode(("t:%d:%08x:%d" % (start + limit, random.getrandbits(32),
+                                                    snapshot)).encode()).decode()
     return out, token
 
 
@@ -605,16 +620,19 @@ def list_tasks(req):
     if svc is not None and svc.rsplit("/", 1)[-1] not in c["services"] and not any(
             t.get("service") == svc for t in c["tasks"]):
         raise ApiError(400, "ServiceNotFoundException", "Service not found.")
-    key = (c["name"], want, svc, req.get("family"), req.get("startedBy"), int(now))
+    snap = token_snapshot(req)
+    second = int(now) if snap is None else snap
+    key = (c["name"], want, svc, req.get("family"), req.get("startedBy"), second)
     with S.lock:
         arns = S.list_cache.get(key)
     if arns is None:
+        # a first page, or a listing older than the cache: the list as it is now
         arns = filter_tasks(c, now, want, svc, req)
         with S.lock:
             if len(S.list_cache) > 256:
                 S.list_cache.clear()
             S.list_cache[key] = arns
-    out, token = page(arns, req)
+    out, token = page(arns, req, snapshot=second)
     res = {"taskArns": out}
     if token:
         res["nextToken"] = token
