@@ -1,4 +1,5 @@
 #include <criterion/criterion.h>
+#include <time.h>
 #include <criterion/parameterized.h>
 #include <math.h>
 #include <string.h>
@@ -122,4 +123,22 @@ Test(timeutil, durations_and_since)
 	cr_expect_eq(ms, 1795996800000LL + (14 * 3600 + 3 * 60) * 1000LL);
 	cr_expect_eq(timeutil_parse_since("2026-13-30", 0, &ms), -1);
 	cr_expect_eq(timeutil_parse_since("2026-11-30T25:00", 0, &ms), -1);
+}
+
+Test(timeutil, abstime_in_is_normalised_and_ahead)
+{
+	for (int64_t ms = 0; ms <= 2999; ms += 37) {
+		struct timespec before, at;
+
+		clock_gettime(CLOCK_REALTIME, &before);
+		timeutil_abstime_in(ms, &at);
+		cr_assert(at.tv_nsec >= 0 && at.tv_nsec < 1000000000L, "%ld ns", at.tv_nsec);
+		int64_t ahead = ((int64_t)at.tv_sec - before.tv_sec) * 1000 +
+				(at.tv_nsec - before.tv_nsec) / 1000000;
+		cr_assert(ahead >= ms && ahead <= ms + 50, "%lld ms for %lld",
+			  (long long)ahead, (long long)ms);
+	}
+	struct timespec past;
+	timeutil_abstime_in(-5, &past);   /* a deadline gone by waits not at all */
+	cr_assert(past.tv_nsec < 1000000000L);
 }

@@ -17,6 +17,10 @@ int app_main(int argc, char **argv);
  * the command line. */
 struct live_options app_live_options(const struct cli_opts *o);
 
+/* The width a table is written at: $COLUMNS (20..1000), else the terminal's, else
+ * TABLE_WIDTH_DEFAULT. */
+int app_terminal_width(void);
+
 /* Applies the SELECT options (--cluster, --service, --family, --started-by, --status,
  * --task, --since) to a task set, for offline data and as a safety net for live data. */
 int app_select(const struct cli_opts *o, struct task_set *set, struct err *err);

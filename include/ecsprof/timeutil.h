@@ -45,4 +45,9 @@ typedef void timeutil_sleep_fn(int64_t ms);
 extern timeutil_now_fn *timeutil_now_ms;
 extern timeutil_sleep_fn *timeutil_sleep_ms;
 
+struct timespec;
+/* The CLOCK_REALTIME instant ms from now, as pthread_cond_timedwait takes it (the
+ * system's clock, not timeutil_now_ms: the wait is the kernel's). */
+void timeutil_abstime_in(int64_t ms, struct timespec *out);
+
 #endif

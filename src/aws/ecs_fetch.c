@@ -624,13 +624,7 @@ ecs_fetch_poll(struct ecs_fetch *f, int64_t wait_ms, ecs_task_fn *fn, void *arg,
 
 			if (f->q.interrupt != NULL && slice > INTERRUPT_CHECK_MS)
 				slice = INTERRUPT_CHECK_MS;
-			clock_gettime(CLOCK_REALTIME, &ts);
-			ts.tv_sec += (time_t)(slice / 1000);
-			ts.tv_nsec += (long)(slice % 1000) * 1000000L;
-			if (ts.tv_nsec >= 1000000000L) {
-				ts.tv_sec++;
-				ts.tv_nsec -= 1000000000L;
-			}
+			timeutil_abstime_in(slice, &ts);
 			pthread_cond_timedwait(&f->news, &f->lock, &ts);
 		}
 	}

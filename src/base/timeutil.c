@@ -270,5 +270,19 @@ real_sleep_ms(int64_t ms)
 		;
 }
 
+void
+timeutil_abstime_in(int64_t ms, struct timespec *out)
+{
+	clock_gettime(CLOCK_REALTIME, out);
+	if (ms < 0)
+		ms = 0;
+	out->tv_sec += (time_t)(ms / 1000);
+	out->tv_nsec += (long)(ms % 1000) * 1000000L;
+	if (out->tv_nsec >= 1000000000L) {
+		out->tv_sec++;
+		out->tv_nsec -= 1000000000L;
+	}
+}
+
 timeutil_now_fn *timeutil_now_ms = real_now_ms;
 timeutil_sleep_fn *timeutil_sleep_ms = real_sleep_ms;

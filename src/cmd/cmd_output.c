@@ -128,8 +128,8 @@ parse_sort(const char *spec, int *col, bool *desc, struct err *err)
 	return 0;
 }
 
-static int
-terminal_width(void)
+int
+app_terminal_width(void)
 {
 	struct winsize ws;
 	const char *cols = getenv("COLUMNS");
@@ -227,7 +227,7 @@ app_write(const struct cli_opts *o, enum cli_format fmt, const struct report *r,
 		rc = app_share_write(o, fmt, of.f, r, err);   /* app_share.c */
 		break;
 	default: {
-		int width = of.f == stdout ? terminal_width() : TABLE_WIDTH_DEFAULT;
+		int width = of.f == stdout ? app_terminal_width() : TABLE_WIDTH_DEFAULT;
 
 		rc = o->summary ? table_write_summary(of.f, r, width, err)
 				: table_write_tasks(of.f, r, width, o->verbose > 0, err);

@@ -6,8 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <unistd.h>
 
 #include "experiment_int.h"
 #include "ecsprof/buf.h"
@@ -144,21 +142,7 @@ median(double *v, size_t n)
 static int
 words_width(enum cli_format fmt)
 {
-	const char *cols = getenv("COLUMNS");
-	struct winsize ws;
-
-	if (fmt != FMT_TABLE)
-		return 0;
-	if (cols != NULL) {
-		char *end;
-		long v = strtol(cols, &end, 10);
-
-		if (end != cols && *end == '\0' && v >= 20 && v <= 1000)
-			return (int)v;
-	}
-	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
-		return ws.ws_col;
-	return TABLE_WIDTH_DEFAULT;
+	return fmt == FMT_TABLE ? app_terminal_width() : 0;
 }
 
 /* One finished line (ending in '\n'), wrapped at width between words, the lines after

@@ -654,16 +654,9 @@ image_fetch_wait(struct image_fetch *f, int64_t wait_ms)
 	pthread_mutex_lock(&f->lock);
 	queue_later(f);
 	while ((f->next < f->njobs || f->busy > 0) && timeutil_now_ms() < until) {
-		int64_t slice = until - timeutil_now_ms();
 		struct timespec ts;
 
-		clock_gettime(CLOCK_REALTIME, &ts);
-		ts.tv_sec += (time_t)(slice / 1000);
-		ts.tv_nsec += (long)(slice % 1000) * 1000000L;
-		if (ts.tv_nsec >= 1000000000L) {
-			ts.tv_sec++;
-			ts.tv_nsec -= 1000000000L;
-		}
+		timeutil_abstime_in(until - timeutil_now_ms(), &ts);
 		pthread_cond_timedwait(&f->idle, &f->lock, &ts);
 	}
 	idle = f->next >= f->njobs && f->busy == 0;
