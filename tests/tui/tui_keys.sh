@@ -2,7 +2,8 @@
 # The TUI's help and quit keys as a person meets them in tmux (issue 11 items 7 and 8):
 # the help wraps instead of being cut at 80 columns and scrolls to its last line, names F5,
 # F10 and Ctrl-C and the bar legend; Esc at the table does not quit, F10 does; the footer's
-# colour legend never overprints the key hints (after a filter). Prints TAP.
+# colour legend never overprints the key hints (after / 1c Enter, Enter, Esc); in ASCII + is
+# only the start bar and > marks a phase still going. Prints TAP.
 set -u
 export LC_ALL=C.UTF-8
 
@@ -14,7 +15,7 @@ FAILED=0
 STARTS=0
 SOCK="ecsprof-keys-$$"
 
-echo "1..17"
+echo "1..19"
 ok() { N=$((N + 1)); echo "ok $N - $1"; }
 nok() {
 	N=$((N + 1)); FAILED=1
@@ -132,4 +133,10 @@ tm new-session -d -s t -x 80 -y 24 \
 wait_for 'tasks'
 check "in ASCII a phase still going ends in > (the start bar is +)" \
 	"screen | grep -E '^73ca6621 ' | grep -Eq '[0-9]s?>'"
+check "in ASCII + is only the start bar: the task still pulling has none, no time ends in +" \
+	"! screen | grep -E '^73ca6621 ' | grep -q '+' && ! screen | grep -E '^[0-9a-f]{8} ' | grep -Eq '[0-9]s?\\+'"
+keys '?' G
+wait_for 'Bars:'
+check "the ASCII help's legend: start +, > after a time: still going" \
+	"screen | tr -s ' \\n' '  ' | grep -q 'start +, .*; > after a time: the phase is still going'"
 exit $FAILED
