@@ -66,7 +66,14 @@ draw_duration(int y, int x, int w, const struct task *t, enum phase_id p, int cu
 	if (ms == TS_NONE && cur >= 0 && (cur == (int)p || p == PHASE_TOTAL)) {
 		/* still in this phase: how long so far, marked as growing */
 		int64_t from = p == PHASE_TOTAL ? t->ts[TS_CREATED] : since;
-		tui_format_column_secs(v->now_ms - from, w - 1, buf, sizeof buf);
+		size_t n = (size_t)tui_format_column_secs(v->now_ms - from, w, buf, sizeof buf);
+
+		/* tenths: the mark takes the place of the unit, so that the decimal point is
+		 * under the others' ("33.0…" over "72.3s", not "33.0s…" a column left of it) */
+		if (n >= 4 && buf[n - 1] == 's' && buf[n - 3] == '.')
+			buf[n - 1] = '\0';
+		else
+			tui_format_column_secs(v->now_ms - from, w - 1, buf, sizeof buf);
 		snprintf(cell, sizeof cell, "%s%s", buf, live_suffix(v));
 		attron(A_BOLD);
 		put_fit(y, x, w, cell, true, false, v);

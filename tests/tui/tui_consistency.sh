@@ -17,7 +17,7 @@ FAILED=0
 STARTS=0
 SOCK="ecsprof-cons-$$"
 
-echo "1..11"
+echo "1..12"
 ok() { N=$((N + 1)); echo "ok $N - $1"; }
 nok() {
 	N=$((N + 1)); FAILED=1
@@ -55,6 +55,13 @@ points=$(rows | grep ' RUNNING ' | awk '{ line = $0; n = split($0, f, " ");
 	for (i = n; i > 0; i--) if (f[i] ~ /^[0-9]+\.[0-9]s$/) { print index(line, f[i]) + length(f[i]) - 3; break } }' | sort -u)
 check "the TOTAL column's decimal points are one under another" \
 	"[ -n \"\$points\" ] && [ \$(echo \"\$points\" | wc -l) -eq 1 ]"
+# every decimal point on the screen, the growing times of the task still pulling
+# (73ca6621: 33.0… 71.4…) included: one column each for PROV, PULL, START and TOTAL
+points=$(rows | python3 -c 'import re, sys
+print(" ".join(str(p) for p in sorted({m.start(1) for l in sys.stdin
+      for m in re.finditer(r"\d(\.)\d(?:s|\u2026)", l)})))')
+check "the decimal points of all rows, the still-pulling task's growing times too, are in 4 columns ($points)" \
+	"[ \$(echo \$points | wc -w) -eq 4 ] && rows | grep -E '^73ca6621 ' | grep -q '…'"
 check "durations are tenths (4.4s, not 4.385s)" \
 	"rows | grep -E '^a2fb4b6e ' | grep -Eq ' 14\\.7s +72\\.3s +4\\.4s +91\\.3s '"
 # the table's numbers for the same tasks
