@@ -185,7 +185,7 @@ cycle_sort(struct view *v, int dir)
 	struct tui_columns lay;
 
 	/* only the columns on screen: a sort by one the user cannot see looks like no sort */
-	tui_layout_columns(v->cols, &lay);
+	tui_layout_columns_for(v->cols, tui_rep(v)->ngroups > 1, &lay);
 	while (c >= 0 && c < TUI_COL_COUNT && lay.w[c] == 0)
 		c += dir;
 	/* past either end: back to no column, then around again */

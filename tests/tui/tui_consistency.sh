@@ -2,7 +2,7 @@
 # The TUI says what the table says (issue 11 item 8), as a person sees it in tmux: the
 # durations are tenths whose decimal points line up down a column and whose numbers are
 # the table's; a wide terminal shows the group; sorting by task id is hex order, as the
-# table's; every phase is the CSV's milliseconds rounded to tenths; a failed task is
+# table's, with its LAUNCH and SOCI; every phase is the CSV's milliseconds rounded to tenths; a failed task is
 # STOPPED! in both; with 256 colours the pull bar is orange (yellow vanishes on a light
 # background); the failed task's magenta bar is in the footer's and the help's legend.
 # Prints TAP.
@@ -17,7 +17,7 @@ FAILED=0
 STARTS=0
 SOCK="ecsprof-cons-$$"
 
-echo "1..12"
+echo "1..13"
 ok() { N=$((N + 1)); echo "ok $N - $1"; }
 nok() {
 	N=$((N + 1)); FAILED=1
@@ -89,8 +89,12 @@ check "the failed task is STOPPED! in the TUI as in --format table (not STOPPED*
 # ---- wide: the group ----
 start 200 40 1 report --group-by taskdef "$DATA"
 wait_for '30/30 tasks'
-check "at 200 columns a GROUP column shows each task's group" \
-	"screen | grep -E '^TASK ' | grep -q 'GROUP' && rows | grep -E '^a2fb4b6e ' | grep -Eq 'checkout-api:7 +RUNNING +us-east-1a +checkout-api:7 '"
+check "at 200 columns a GROUP column shows each task's group, after the table's LAUNCH and SOCI" \
+	"screen | grep -E '^TASK ' | grep -Eq 'AZ +LAUNCH +SOCI +GROUP ' && rows | grep -E '^a2fb4b6e ' | grep -Eq 'checkout-api:7 +RUNNING +us-east-1a +FARGATE +unknown +checkout-api:7 '"
+start 200 40 1 report "$DATA"
+wait_for '30/30 tasks'
+check "at 200 columns without --group-by: every row's LAUNCH and SOCI as the table's, no GROUP of 'all'" \
+	"screen | grep -E '^TASK ' | grep -Eq 'AZ +LAUNCH +SOCI +PROV ' && [ \"\$(rows | awk '{ print \$1, \$5, \$6 }' | sort)\" = \"\$(COLUMNS=100 \"\$ECSPROF\" report --format table \"\$DATA\" | grep -E '^[0-9a-f]{8} ' | awk '{ print \$1, \$5, \$6 }' | sort | grep -F -f <(rows | awk '{ print \$1 }'))\" ] && ! rows | grep -q ' all '"
 start 120 40 1 report --group-by taskdef "$DATA"
 wait_for '30/30 tasks'
 check "at 120 columns there is no GROUP column (the bar is worth more)" \
