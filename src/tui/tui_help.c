@@ -72,13 +72,17 @@ legend(const struct view *v, char *buf, size_t size)
 		 v->color ? "cyan" : (v->utf8 ? "\u2592" : "-"),
 		 v->color ? "magenta" : (v->utf8 ? "\u00b7" : "."),
 		 v->utf8 ? "\u2026" : ">");
+	/* watch marks what its last poll changed: say what the mark is, where it is shown */
+	if (v->src->changed != NULL)
+		snprintf(buf + strlen(buf), size - strlen(buf),
+			 "; * after an id: new or changed phase since the last poll");
 }
 
 /* Lines the help takes at this width: the scroll keys stop at its end. */
 static int
 help_lines(const struct view *v)
 {
-	char buf[256];
+	char buf[512];
 	int n = 1;
 
 	for (size_t i = 0; i < tui_nkeys; i++)
@@ -98,7 +102,7 @@ tui_draw_help(struct view *v)
 {
 	int bottom = v->lines - 1, top = (int)v->help_top, n = 0;
 	int total = help_lines(v), rows = help_rows(v);
-	char buf[256];
+	char buf[512];
 
 	if (top > total - rows)
 		top = total - rows > 0 ? total - rows : 0;
