@@ -61,13 +61,21 @@ wrap(const char *left, const char *text, int indent, int width, int at, int top,
 	return n;
 }
 
+static const char *
+pull_colour_name(void)
+{
+	short c = tui_pull_colour();
+
+	return c == 172 ? "orange" : c == COLOR_BLACK ? "black" : "yellow";
+}
+
 static void
 legend(const struct view *v, char *buf, size_t size)
 {
 	snprintf(buf, size,
 		 "provision %s, pull %s, start %s, app to HEALTHY %s, stopped before RUNNING %s; %s after a time: the phase is still going; ! after a status: failed to start",
 		 v->color ? "blue" : (v->utf8 ? "\u2591" : "="),
-		 v->color ? (COLORS >= 256 ? "orange" : "yellow") : (v->utf8 ? "\u2593" : "#"),
+		 v->color ? pull_colour_name() : (v->utf8 ? "\u2593" : "#"),
 		 v->color ? "green" : (v->utf8 ? "\u2588" : "+"),
 		 v->color ? "cyan" : (v->utf8 ? "\u2592" : "-"),
 		 v->color ? "magenta" : (v->utf8 ? "\u00b7" : "."),

@@ -17,7 +17,7 @@ FAILED=0
 STARTS=0
 SOCK="ecsprof-cons-$$"
 
-echo "1..13"
+echo "1..15"
 ok() { N=$((N + 1)); echo "ok $N - $1"; }
 nok() {
 	N=$((N + 1)); FAILED=1
@@ -43,7 +43,7 @@ start() {   # $1 x $2: size, $3: NO_COLOR value; the rest: ecsprof arguments
 	STARTS=$((STARTS + 1))
 	SOCK="ecsprof-cons-$$-$STARTS"
 	tm new-session -d -s t -x "$c" -y "$l" \
-		"env LANG=C.UTF-8 LC_ALL=C.UTF-8 NO_COLOR=$nc TERM=xterm-256color $ECSPROF $* ; echo EXIT=\$?; sleep 60"
+		"env LANG=C.UTF-8 LC_ALL=C.UTF-8 NO_COLOR=$nc TERM=${TERM_IN:-xterm-256color} ${FGBG:+COLORFGBG='$FGBG'} $ECSPROF $* ; echo EXIT=\$?; sleep 60"
 }
 rows() { screen | grep -E '^[0-9a-f]{8} '; }
 
@@ -114,6 +114,16 @@ check "with 256 colours the pull bar is colour 172 (orange), not yellow" \
 # the failed task's bar is magenta, and so is the legend's 'stopped' on the footer
 check "the failed task's bar is magenta (35m) and the footer's legend has it: magenta 'stopped'" \
 	"tm capture-pane -e -p -t t | grep '^.*313da244 ' | grep -q \$'\\e\\[35m' && tm capture-pane -e -p -t t | tail -n 1 | grep -q \$'\\e\\[35m[^ ]*\\e\\[39mstopped'"
+# 8 colours: no orange; on a light background (COLORFGBG) the pull bar is black, not
+# yellow, and the help's legend says so
+TERM_IN=screen FGBG='0;15' start 120 30 '' report "$DATA"
+wait_for '30/30 tasks'
+check "8 colours on a light background (COLORFGBG=0;15): the pull bar is black (30m), not yellow" \
+	"tm capture-pane -e -p -t t | grep 'a2fb4b6e ' | grep -q \$'\\e\\[30m' && ! tm capture-pane -e -p -t t | grep 'a2fb4b6e ' | grep -q \$'\\e\\[33m'"
+TERM_IN=screen start 120 30 '' report "$DATA"
+wait_for '30/30 tasks'
+check "8 colours, background not known: the pull bar stays yellow (33m)" \
+	"tm capture-pane -e -p -t t | grep 'a2fb4b6e ' | grep -q \$'\\e\\[33m'"
 start 80 30 '' report "$DATA"
 wait_for '30/30 tasks'
 keys() { tm send-keys -t t "$@"; sleep 0.3; }
