@@ -23,7 +23,7 @@ Test(tui_layout, columns_80_fill_the_line_and_keep_everything)
 	tui_layout_columns(80, &c);
 	cr_expect_eq(used_width(&c), 80);
 	for (int i = 0; i < TUI_COL_COUNT; i++)
-		if (i != TUI_COL_GROUP)   /* wide terminals only */
+		if (i != TUI_COL_GROUP && i != TUI_COL_LAUNCH && i != TUI_COL_SOCI)   /* wide only */
 			cr_expect_geq(c.w[i], tui_cols[i].min_w, "column %s", tui_cols[i].title);
 	cr_expect_eq(c.w[TUI_COL_GROUP], 0);
 	cr_expect_eq(c.w[TUI_COL_ID], 8);
@@ -57,7 +57,7 @@ Test(tui_layout, columns_wide_give_the_rest_to_the_bar)
 	cr_expect_eq(c.w[TUI_COL_STATUS], 12, "PROVISIONING fits on a wide terminal");
 	cr_expect_eq(c.w[TUI_COL_AZ], 10);
 	cr_expect_eq(used_width(&c), 200);
-	cr_expect_gt(c.w[TUI_COL_BAR], 80);
+	cr_expect_gt(c.w[TUI_COL_BAR], 60);   /* after LAUNCH, SOCI and GROUP */
 }
 
 Test(tui_layout, columns_tiny_terminal_never_overflows)
@@ -128,6 +128,28 @@ Test(tui_layout, wide_terminal_adds_the_group_column)
 	cr_expect_lt(c.x[TUI_COL_GROUP], c.x[TUI_COL_PROVISION]);
 	tui_layout_columns(120, &c);
 	cr_expect_eq(c.w[TUI_COL_GROUP], 0, "below %d columns the bar is worth more", TUI_WIDE_COLS);
+}
+
+/* ... and the table's LAUNCH and SOCI (--format table shows them from 100 columns); the
+ * GROUP only when there are groups: "all" on every row is worth less than the bar */
+Test(tui_layout, wide_terminal_adds_launch_and_soci_and_the_group_only_when_grouped)
+{
+	struct tui_columns c, u;
+
+	tui_layout_columns_for(200, true, &c);
+	cr_expect_eq(c.w[TUI_COL_LAUNCH], 8);
+	cr_expect_eq(c.w[TUI_COL_SOCI], 7);
+	cr_expect_eq(c.x[TUI_COL_LAUNCH], c.x[TUI_COL_AZ] + c.w[TUI_COL_AZ] + 1);
+	cr_expect_eq(c.x[TUI_COL_SOCI], c.x[TUI_COL_LAUNCH] + 9);
+	cr_expect_eq(c.x[TUI_COL_GROUP], c.x[TUI_COL_SOCI] + 8);
+	tui_layout_columns_for(200, false, &u);
+	cr_expect_eq(u.w[TUI_COL_GROUP], 0);
+	cr_expect_eq(u.w[TUI_COL_LAUNCH], 8);
+	cr_expect_eq(u.w[TUI_COL_BAR], c.w[TUI_COL_BAR] + c.w[TUI_COL_GROUP] + 1,
+		     "the group's room goes to the bar");
+	cr_expect_eq(used_width(&u), 200);
+	tui_layout_columns_for(139, true, &c);
+	cr_expect_eq(c.w[TUI_COL_LAUNCH] + c.w[TUI_COL_SOCI] + c.w[TUI_COL_GROUP], 0);
 }
 
 Test(tui_layout, duration_missing_or_negative_is_empty)

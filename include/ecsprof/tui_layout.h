@@ -14,7 +14,9 @@ enum tui_col {
 	TUI_COL_TASKDEF,
 	TUI_COL_STATUS,
 	TUI_COL_AZ,
-	TUI_COL_GROUP,        /* wide terminals only (TUI_WIDE_COLS): the task's group */
+	TUI_COL_LAUNCH,       /* wide terminals only (TUI_WIDE_COLS), as --format table: */
+	TUI_COL_SOCI,         /* launch type and SOCI label */
+	TUI_COL_GROUP,        /* wide terminals only, with more than one group: the task's */
 	TUI_COL_PROVISION,
 	TUI_COL_PULL,
 	TUI_COL_START,
@@ -35,7 +37,7 @@ struct tui_col_def {
 };
 extern const struct tui_col_def tui_cols[TUI_COL_COUNT];
 
-/* From this width on the table has room for the GROUP column. */
+/* From this width on the table has room for the LAUNCH, SOCI and GROUP columns. */
 #define TUI_WIDE_COLS 140
 
 struct tui_columns {
@@ -48,6 +50,9 @@ struct tui_columns {
  * useful size), to TASKDEF (enough for "name:rev"), STATUS and AZ, then TASKDEF up to its
  * preferred width, then the bar. */
 void tui_layout_columns(int width, struct tui_columns *out);
+/* The same, with a GROUP column only when grouped (more than one group: a column that
+ * says "all" on every row is worth less than the bar). tui_layout_columns() is grouped. */
+void tui_layout_columns_for(int width, bool grouped, struct tui_columns *out);
 
 /* A duration in the fewest characters that still carry the most precision and fit in
  * width: "0.123s", "12.35s", "123.4s", "20m35s", "2h05m", "3d04h". Missing (TS_NONE) or

@@ -46,6 +46,23 @@ const size_t tui_nkeys = sizeof tui_keys / sizeof tui_keys[0];
 
 static volatile sig_atomic_t got_sigint;
 
+/* Yellow all but vanishes on a light background. A dark orange (256 colours) reads on
+ * both; with 8 or 16 colours there is no orange, so where the terminal says its
+ * background is light (COLORFGBG, "fg;bg" as rxvt, Konsole and others set it: bg 7 or
+ * 15, white) the pull bar is black, the one colour no other bar uses. */
+short
+tui_pull_colour(void)
+{
+	const char *fgbg = getenv("COLORFGBG");
+	const char *bg = fgbg != NULL ? strrchr(fgbg, ';') : NULL;
+
+	if (COLORS >= 256)
+		return 172;
+	if (bg != NULL && (strcmp(bg + 1, "7") == 0 || strcmp(bg + 1, "15") == 0))
+		return COLOR_BLACK;
+	return COLOR_YELLOW;
+}
+
 static void
 on_sigint(int sig)
 {
@@ -300,9 +317,7 @@ init_colors(struct view *v, const struct tui_options *o)
 	start_color();
 	use_default_colors();
 	init_pair(CP_PROVISION, COLOR_BLUE, -1);
-	/* yellow all but vanishes on a light background; a dark orange (256 colours) reads
-	 * on both */
-	init_pair(CP_PULL, COLORS >= 256 ? 172 : COLOR_YELLOW, -1);
+	init_pair(CP_PULL, tui_pull_colour(), -1);
 	init_pair(CP_START, COLOR_GREEN, -1);
 	init_pair(CP_OTHER, COLOR_MAGENTA, -1);
 	init_pair(CP_FAILED, COLOR_RED, -1);

@@ -66,7 +66,14 @@ draw_duration(int y, int x, int w, const struct task *t, enum phase_id p, int cu
 	if (ms == TS_NONE && cur >= 0 && (cur == (int)p || p == PHASE_TOTAL)) {
 		/* still in this phase: how long so far, marked as growing */
 		int64_t from = p == PHASE_TOTAL ? t->ts[TS_CREATED] : since;
-		tui_format_column_secs(v->now_ms - from, w - 1, buf, sizeof buf);
+		size_t n = (size_t)tui_format_column_secs(v->now_ms - from, w, buf, sizeof buf);
+
+		/* tenths: the mark takes the place of the unit, so that the decimal point is
+		 * under the others' ("33.0…" over "72.3s", not "33.0s…" a column left of it) */
+		if (n >= 4 && buf[n - 1] == 's' && buf[n - 3] == '.')
+			buf[n - 1] = '\0';
+		else
+			tui_format_column_secs(v->now_ms - from, w - 1, buf, sizeof buf);
 		snprintf(cell, sizeof cell, "%s%s", buf, live_suffix(v));
 		attron(A_BOLD);
 		put_fit(y, x, w, cell, true, false, v);
@@ -262,6 +269,14 @@ draw_row(const struct view *v, const struct tui_columns *c, int y, size_t i)
 	put_fit(y, c->x[TUI_COL_STATUS], c->w[TUI_COL_STATUS], status, false, false, v);
 	attrset(base);
 	put_fit(y, c->x[TUI_COL_AZ], c->w[TUI_COL_AZ], t->availability_zone, false, true, v);
+	if (c->w[TUI_COL_LAUNCH] > 0) {
+		char cell[64];
+		put_fit(y, c->x[TUI_COL_LAUNCH], c->w[TUI_COL_LAUNCH],
+			report_cell(tui_rep(v), row, COL_LAUNCH_TYPE, cell, sizeof cell), false,
+			false, v);
+		put_fit(y, c->x[TUI_COL_SOCI], c->w[TUI_COL_SOCI],
+			report_cell(tui_rep(v), row, COL_SOCI, cell, sizeof cell), false, false, v);
+	}
 	if (c->w[TUI_COL_GROUP] > 0 && row->group < tui_rep(v)->ngroups)
 		put_fit(y, c->x[TUI_COL_GROUP], c->w[TUI_COL_GROUP],
 			tui_rep(v)->groups[row->group].name, false, false, v);
@@ -383,7 +398,7 @@ draw_table(struct view *v)
 	struct tui_columns c;
 	int rows = v->lines - 4;
 
-	tui_layout_columns(v->cols, &c);
+	tui_layout_columns_for(v->cols, tui_rep(v)->ngroups > 1, &c);
 	draw_header(v, &c, 2);
 	if (rows < 1)
 		return;

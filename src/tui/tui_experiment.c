@@ -14,6 +14,7 @@
 #include "ecsprof/timeutil.h"
 #include "ecsprof/tui_experiment.h"
 #include "ecsprof/xalloc.h"
+#include "tui_int.h"
 
 #define ARM_MIN_W 30     /* an arm's column below this: the arms one under another */
 #define GAP 3            /* between two arms' columns: " │ " */
@@ -488,7 +489,7 @@ tui_xopen(bool no_color, struct err *err)
 		start_color();
 		use_default_colors();
 		init_pair(TUI_X_BAR_PROVISION, COLOR_BLUE, -1);
-		init_pair(TUI_X_BAR_PULL, COLORS >= 256 ? 172 : COLOR_YELLOW, -1);
+		init_pair(TUI_X_BAR_PULL, tui_pull_colour(), -1);
 		init_pair(TUI_X_BAR_START, COLOR_GREEN, -1);
 		init_pair(TUI_X_TITLE, COLOR_BLACK, COLOR_CYAN);
 		init_pair(TUI_X_DONE, COLOR_GREEN, -1);

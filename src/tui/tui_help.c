@@ -61,24 +61,36 @@ wrap(const char *left, const char *text, int indent, int width, int at, int top,
 	return n;
 }
 
+static const char *
+pull_colour_name(void)
+{
+	short c = tui_pull_colour();
+
+	return c == 172 ? "orange" : c == COLOR_BLACK ? "black" : "yellow";
+}
+
 static void
 legend(const struct view *v, char *buf, size_t size)
 {
 	snprintf(buf, size,
 		 "provision %s, pull %s, start %s, app to HEALTHY %s, stopped before RUNNING %s; %s after a time: the phase is still going; ! after a status: failed to start",
 		 v->color ? "blue" : (v->utf8 ? "\u2591" : "="),
-		 v->color ? (COLORS >= 256 ? "orange" : "yellow") : (v->utf8 ? "\u2593" : "#"),
+		 v->color ? pull_colour_name() : (v->utf8 ? "\u2593" : "#"),
 		 v->color ? "green" : (v->utf8 ? "\u2588" : "+"),
 		 v->color ? "cyan" : (v->utf8 ? "\u2592" : "-"),
 		 v->color ? "magenta" : (v->utf8 ? "\u00b7" : "."),
 		 v->utf8 ? "\u2026" : ">");
+	/* watch marks what its last poll changed: say what the mark is, where it is shown */
+	if (v->src->changed != NULL)
+		snprintf(buf + strlen(buf), size - strlen(buf),
+			 "; * after an id: new or changed phase since the last poll");
 }
 
 /* Lines the help takes at this width: the scroll keys stop at its end. */
 static int
 help_lines(const struct view *v)
 {
-	char buf[256];
+	char buf[512];
 	int n = 1;
 
 	for (size_t i = 0; i < tui_nkeys; i++)
@@ -98,7 +110,7 @@ tui_draw_help(struct view *v)
 {
 	int bottom = v->lines - 1, top = (int)v->help_top, n = 0;
 	int total = help_lines(v), rows = help_rows(v);
-	char buf[256];
+	char buf[512];
 
 	if (top > total - rows)
 		top = total - rows > 0 ? total - rows : 0;

@@ -127,4 +127,8 @@ void tui_draw_images(struct view *v);
 void tui_image_details(const struct report *r, const struct report_row *row, struct lines *l,
 		       void (*add)(struct lines *, const char *, ...));
 
+/* The pull bar's colour for this terminal: orange, else black on a light background,
+ * else yellow (tui.c). */
+short tui_pull_colour(void);
+
 #endif

@@ -20,6 +20,8 @@ const struct tui_col_def tui_cols[TUI_COL_COUNT] = {
 	{ TUI_COL_TASKDEF,   "TASKDEF", 8, 24, 4, COL_TASKDEF,     false, true  },
 	{ TUI_COL_STATUS,    "STATUS",  8, 12, 3, COL_LAST_STATUS, false, false },
 	{ TUI_COL_AZ,        "AZ",      6, 10, 5, COL_AZ,          false, true  },
+	{ TUI_COL_LAUNCH,    "LAUNCH",  8,  8, 6, COL_LAUNCH_TYPE, false, false },
+	{ TUI_COL_SOCI,      "SOCI",    7,  7, 6, COL_SOCI,        false, false },
 	{ TUI_COL_GROUP,     "GROUP",   8, 24, 6, COL_GROUP,       false, true  },
 	{ TUI_COL_PROVISION, "PROV",    6,  6, 2, COL_PROVISION_S, true,  false },
 	{ TUI_COL_PULL,      "PULL",    6,  6, 1, COL_PULL_S,      true,  false },
@@ -31,14 +33,22 @@ const struct tui_col_def tui_cols[TUI_COL_COUNT] = {
 void
 tui_layout_columns(int width, struct tui_columns *out)
 {
+	tui_layout_columns_for(width, true, out);
+}
+
+void
+tui_layout_columns_for(int width, bool grouped, struct tui_columns *out)
+{
 	bool shown[TUI_COL_COUNT];
 	int need, extra, x;
 
 	memset(out, 0, sizeof *out);
 	for (int c = 0; c < TUI_COL_COUNT; c++)
 		shown[c] = true;
-	/* below TUI_WIDE_COLS the bar is worth more than the group */
-	shown[TUI_COL_GROUP] = width >= TUI_WIDE_COLS;
+	/* below TUI_WIDE_COLS the bar is worth more than the group, the launch type and
+	 * the SOCI label (the table's columns at 100) */
+	shown[TUI_COL_GROUP] = grouped && width >= TUI_WIDE_COLS;
+	shown[TUI_COL_LAUNCH] = shown[TUI_COL_SOCI] = width >= TUI_WIDE_COLS;
 	/* drop by rank, highest first, until the minimums and the gaps fit */
 	for (int rank = 6; rank >= 0; rank--) {
 		need = -1;

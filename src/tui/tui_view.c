@@ -185,7 +185,7 @@ cycle_sort(struct view *v, int dir)
 	struct tui_columns lay;
 
 	/* only the columns on screen: a sort by one the user cannot see looks like no sort */
-	tui_layout_columns(v->cols, &lay);
+	tui_layout_columns_for(v->cols, tui_rep(v)->ngroups > 1, &lay);
 	while (c >= 0 && c < TUI_COL_COUNT && lay.w[c] == 0)
 		c += dir;
 	/* past either end: back to no column, then around again */
@@ -382,6 +382,9 @@ tui_view_key(struct view *v, int key)
 			clearok(curscr, TRUE);
 		return UI_REDRAW;
 	}
+	/* htop's quit key, from every view: typing a filter too (the help says so) */
+	if (key == KEY_F(10))
+		return UI_QUIT;
 	if (v->mode == MODE_TABLE && v->editing)
 		return key_filter(v, key);
 	if (v->mode == MODE_HELP)
@@ -392,8 +395,6 @@ tui_view_key(struct view *v, int key)
 		v->help_top = 0;
 		return UI_REDRAW;
 	}
-	if (key == KEY_F(10))
-		return UI_QUIT;   /* htop's quit key, from every view */
 	if (v->mode == MODE_TABLE)
 		return key_table(v, key);
 	return key_other(v, key);

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The first minute of a new user: the README's two commands, taken from README.md itself
 # (so the README cannot drift from what is tested), each run in a tmux terminal of 80x24,
-# 60x15 and 200x50, and the screens read back as a person would read them. Prints TAP.
+# 60x15 and 200x50, and the screens read back as a person would read them; the README's
+# samples and screen and the man page's sample of the comparison are what they print. Prints TAP.
 set -u
 export LC_ALL=C.UTF-8   # ${#line} counts characters, not bytes
 
@@ -88,6 +89,34 @@ check "README's sample of '$CMD2' is what it prints (COLUMNS=100)" \
 readme_sample "$CMD1" | grep -v '^\.\.\.$' >/tmp/readme-sample.$$
 check "every line of README's sample of '$CMD1' is in what it prints, in order (a line ending in ... as a prefix)" \
 	"python3 $SRCDIR/tests/tui/lines_in_order.py /tmp/readme-actual.$$ /tmp/readme-sample.$$"
+# the man page's sample of the comparison and the verdict is what CMD2 prints
+python3 - "$SRCDIR/man/ecsprof.1" >/tmp/readme-sample.$$ <<'PY'
+import sys
+lines = open(sys.argv[1], encoding="utf-8").read().split("\n")
+i = lines.index("soci vs no\\-soci (baseline)   p50 \\(+- 95% CI")
+while lines[i] != ".EE":
+    print(lines[i].replace("\\(+-", "\u00b1").replace("\\-", "-"))
+    i += 1
+PY
+(cd "$SRCDIR" && eval "set -- $CMD2" && COLUMNS=100 "$ECSPROF" "$@") >/tmp/readme-actual.$$ 2>&1
+check "the man page's sample of the comparison and verdict is what '$CMD2' prints" \
+	"[ \$(grep -c . /tmp/readme-sample.$$) -ge 8 ] && python3 $SRCDIR/tests/tui/lines_in_order.py /tmp/readme-actual.$$ /tmp/readme-sample.$$"
+# the README's screen of the terminal UI (the block that starts with its title line) is
+# what the first command shows in a terminal of 100x24
+python3 - "$SRCDIR/README.md" >/tmp/readme-sample.$$ <<'PY'
+import sys
+lines = open(sys.argv[1], encoding="utf-8").read().split("\n")
+i = next(i for i, l in enumerate(lines) if l.startswith("     ecsprof  ecsprof report: "))
+while i < len(lines) and lines[i].startswith("    "):
+    print(lines[i][4:])
+    i += 1
+PY
+start 100x24 "$CMD1"
+wait_for 'q:quit'
+visible >/tmp/readme-actual.$$
+check "README's screen of 'ecsprof $CMD1' is what a 100x24 terminal shows" \
+	"[ \$(wc -l </tmp/readme-sample.$$) -eq 24 ] && diff -u /tmp/readme-sample.$$ /tmp/readme-actual.$$ >&2"
+keys q
 rm -f /tmp/readme-actual.$$ /tmp/readme-sample.$$
 
 for size in 80x24 60x15 200x50; do

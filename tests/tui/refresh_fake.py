@@ -123,6 +123,10 @@ def main():
         ok(got and first < 1.5, "the TUI opens at once, saying it is fetching (%.2f s)" % first, s)
         got, s = wait_for(lambda s: re.search(r"fetching: [0-9,]+ of [0-9,]+ tasks", s), 5)
         ok(got, "a progress line counts the tasks described of those listed", s)
+        got, s = wait_for(lambda s: re.search(r"fetching: [0-9,]+ of [0-9,]+ tasks listed so "
+                                              r"far \([1-9][0-9]* pages\)", s), 5)
+        ok(got, "while ListTasks is paging it counts the pages too (the issue's 'pages and "
+           "tasks so far')", s)
         got, s = wait_for(lambda s: re.search(r"fetching: [1-9][0-9,]* of", s) and
                           re.search(r"^[0-9a-f]{8} ", s, re.M), 8)
         m = re.search(r"fetching: ([0-9,]+) of ([0-9,]+)", s)

@@ -2,7 +2,8 @@
 # The TUI's help and quit keys as a person meets them in tmux (issue 11 items 7 and 8):
 # the help wraps instead of being cut at 80 columns and scrolls to its last line, names F5,
 # F10 and Ctrl-C and the bar legend; Esc at the table does not quit, F10 does; the footer's
-# colour legend never overprints the key hints (after a filter). Prints TAP.
+# colour legend never overprints the key hints (after / 1c Enter, Enter, Esc); in ASCII + is
+# only the start bar and > marks a phase still going. Prints TAP.
 set -u
 export LC_ALL=C.UTF-8
 
@@ -14,7 +15,7 @@ FAILED=0
 STARTS=0
 SOCK="ecsprof-keys-$$"
 
-echo "1..12"
+echo "1..19"
 ok() { N=$((N + 1)); echo "ok $N - $1"; }
 nok() {
 	N=$((N + 1)); FAILED=1
@@ -90,9 +91,39 @@ check "after a filter the legend does not overprint the hints" \
 	"screen | tail -n 1 | grep -q 'filter: checkout-api:8  (Esc clears)  ?:help /:filter Enter:details Tab:summary s/I:sort a:axis q:quit'"
 keys Escape
 wait_for '30/30 tasks'
+# the issue's own keys: / 1c Enter, then Enter into a task and Esc back out, twice
+HINT='?:help /:filter Enter:details Tab:summary s/I:sort a:axis q:quit'
+keys / 1 c Enter
+wait_for 'filter: 1c'
+check "after / 1c Enter the footer is the filter and the hints, unbroken, no legend over them" \
+	"[ \"\$(screen | tail -n 1)\" = \"filter: 1c  (Esc clears)  \$HINT\" ]"
+keys Enter
+wait_for 'q/Esc/Enter:back'
+check "Enter: the details' footer is its hints alone" \
+	"[ \"\$(screen | tail -n 1)\" = 'j/k:scroll  q/Esc/Enter:back  Tab:summary' ]"
+keys Escape
+wait_for 'filter: 1c'
+check "Esc leaves the details: the filter's footer again, unbroken" \
+	"[ \"\$(screen | tail -n 1)\" = \"filter: 1c  (Esc clears)  \$HINT\" ]"
+keys Escape
+wait_for '30/30 tasks'
+hint_then_legend() {
+	local l; l=$(screen | tail -n 1)
+	[[ "$l" == "$HINT   "*" ░provision  ▓pull  █start  ·stopped" ]]
+}
+check "Esc clears the filter: the hints, then the legend apart from them" hint_then_legend
 keys C-c
 wait_for 'EXIT='
 check "Ctrl-C quits at once" "screen | grep -q 'EXIT='"
+
+# ---- F10 quits while a filter is being typed (it quits from any view, the help says) ----
+start 100 30 report "$DATA"
+wait_for '30/30 tasks'
+keys / c h e
+wait_for '^/che'
+keys F10
+wait_for 'EXIT='
+check "F10 quits while typing a filter (it was typed into the filter)" "screen | grep -q 'EXIT=0'"
 
 # ---- ASCII: the still-running mark is not the start bar's + ----
 tm kill-server 2>/dev/null
@@ -102,4 +133,10 @@ tm new-session -d -s t -x 80 -y 24 \
 wait_for 'tasks'
 check "in ASCII a phase still going ends in > (the start bar is +)" \
 	"screen | grep -E '^73ca6621 ' | grep -Eq '[0-9]s?>'"
+check "in ASCII + is only the start bar: the task still pulling has none, no time ends in +" \
+	"! screen | grep -E '^73ca6621 ' | grep -q '+' && ! screen | grep -E '^[0-9a-f]{8} ' | grep -Eq '[0-9]s?\\+'"
+keys '?' G
+wait_for 'Bars:'
+check "the ASCII help's legend: start +, > after a time: still going" \
+	"screen | tr -s ' \\n' '  ' | grep -q 'start +, .*; > after a time: the phase is still going'"
 exit $FAILED

@@ -92,6 +92,12 @@ def main():
         ok(marked and B + "*" not in s, "and not the task still provisioning", s)
         cleared, s = wait_for(lambda s: A in s and A + "*" not in s, 5)
         ok(marked and cleared, "a refresh later, nothing changed again, the mark is gone", s)
+        # the mark is in the help's legend (in the table, '*' once meant a failed start)
+        subprocess.run(tm + ["send-keys", "-t", "t", "?", "G"])
+        shown, s = wait_for(lambda s: "Bars:" in s, 5)
+        flat = " ".join(s.split())
+        ok(shown and "* after an id: new or changed phase since the last poll" in flat,
+           "watch's help says what '*' after an id is", s)
     finally:
         subprocess.run(tm + ["kill-server"], capture_output=True)
         srv.terminate()

@@ -122,6 +122,27 @@ def tmux_screen(sock, cmd, want, cols=100):
     return screen
 
 
+def tmux_after_keys(sock, cmd, want, keys, then, cols=160):
+    """As tmux_screen, but once the screen holds want it types keys and returns the
+    screen once it holds then (or after 5 s)."""
+    tm = ["tmux", "-L", sock, "-f", "/dev/null"]
+    subprocess.run(tm + ["new-session", "-d", "-s", "t", "-x", str(cols), "-y", "24", cmd])
+    screen = ""
+    for w, k in ((want, keys), (then, None)):
+        for _ in range(50):
+            time.sleep(0.1)
+            screen = subprocess.run(tm + ["capture-pane", "-p", "-t", "t"],
+                                    capture_output=True, text=True).stdout
+            if w in screen:
+                break
+        if k:
+            subprocess.run(tm + ["send-keys", "-t", "t"] + k)
+    subprocess.run(tm + ["send-keys", "-t", "t", "q"])
+    time.sleep(0.3)
+    subprocess.run(tm + ["kill-server"], capture_output=True)
+    return screen
+
+
 def status_line_runs(port, environ):
     """Issue 11 item 6: the previous deployment's two tasks (an hour old) still run while
     the new one's start: the status line counts the new ones, never 'none running yet'."""
@@ -142,6 +163,20 @@ def status_line_runs(port, environ):
     screen = tmux_screen(sock + "-svc", base + " --service web", "deployment +")
     ok("deployment +" in screen and ": 1 of 2 running / 1 healthy  | " in screen,
        "watch --service: N of desired running / M healthy since the deployment", screen)
+    # issue 11 item 2 in watch: a puts the bars on the axis of this deployment's tasks
+    # (created 0 and 3, 30 s ago), not one stretched to the hour-old tasks' createdAt
+    screen = tmux_after_keys(sock + "-axis", base + " --service web", "deployment +", ["a"],
+                             "axis: scale-out")
+    line = next((l for l in screen.splitlines() if "axis:" in l), "")
+    span = line.split("axis: scale-out ")[1].split(" ")[0] if "axis: scale-out " in line else ""
+    ok(span.endswith("s") and "m" not in span and "h" not in span,
+       "watch: a puts the bars on the deployment's axis (%s), not the hour-old tasks' 1h"
+       % (span or "?"), screen)
+    screen = tmux_after_keys(sock + "-axis-all", base + " --service web", "deployment +",
+                             ["a", "A"], "axis: all tasks")
+    line = next((l for l in screen.splitlines() if "axis:" in l), "")
+    ok("axis: all tasks 1h" in line or "axis: all tasks 60m" in line,
+       "watch: A widens it to every task, the hour-old ones too (1h)", screen)
     control(port, "/_fake/advance", {"to": 1000, "freeze": True})
     screen = tmux_screen(sock + "-done", base + " --service web", "all after")
     ok("deployment: 2 of 2 running / 1 healthy, all after 15m20s  | RUNNING 4" in screen,
