@@ -132,6 +132,8 @@ struct reader {
 	char *carry;
 	size_t carry_len;
 	long next_line;
+	size_t max_line;    /* INPUT_MAX_LINE; INPUT_MAX_DOC for the first chunk (a document
+	                     * on one line, as `jq -c` writes, may be as large as any other) */
 };
 
 static const char *
@@ -146,7 +148,7 @@ last_nl(const char *p, size_t n)
 }
 
 /* Fills k with whole lines (at least one, unless the input ended). 0 at end of input,
- * 1 with a chunk, -1 on a line longer than INPUT_MAX_LINE or a read error. */
+ * 1 with a chunk, -1 on a line longer than r->max_line or a read error. */
 static int
 reader_next(struct reader *r, struct chunk *k, struct err *err)
 {
@@ -168,10 +170,17 @@ reader_next(struct reader *r, struct chunk *k, struct err *err)
 		if (nl != NULL || r->src->eof)
 			break;
 		scanned = len;
-		if (cap >= INPUT_MAX_LINE) {
+		if (cap >= r->max_line) {
 			free(data);
-			return err_set(err, ERR_PARSE, "%s:%ld: a line longer than %zu MiB: not JSON "
-			    "Lines this program can read", r->name, r->next_line, INPUT_MAX_LINE >> 20);
+			if (r->max_line >= INPUT_MAX_DOC)
+				return err_set(err, ERR_PARSE, "%s: a document larger than %zu MiB is not "
+				    "supported; write it as JSON Lines (one task or event per line)",
+				    r->name, INPUT_MAX_DOC >> 20);
+			return err_set(err, ERR_PARSE, "%s:%ld: a line longer than %zu MiB: a JSON "
+			    "Lines line is held whole while it is parsed, so one after the first may be "
+			    "at most %zu MiB (the first line, read as one document, may be %zu MiB)",
+			    r->name, r->next_line, INPUT_MAX_LINE >> 20, INPUT_MAX_LINE >> 20,
+			    INPUT_MAX_DOC >> 20);
 		}
 		cap *= 2;
 		data = xrealloc(data, cap);
@@ -449,10 +458,12 @@ read_src_in_scope(const char *name, struct src *s, const struct input_options *o
 	r.name = name;
 	r.chunk_bytes = o->chunk_bytes ? o->chunk_bytes : (size_t)1 << 20;
 	r.next_line = 1;
+	r.max_line = INPUT_MAX_DOC;
 	memset(&first, 0, sizeof first);
 	json_object_seed(0); /* before any thread: jansson seeds its hash once */
 
 	more = reader_next(&r, &first, err);
+	r.max_line = INPUT_MAX_LINE;
 	if (more < 0)
 		goto out_err;
 	if (more == 0)
@@ -466,7 +477,12 @@ read_src_in_scope(const char *name, struct src *s, const struct input_options *o
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
 
-		if (!input_blank(p, n)) {
+		if (!input_blank(p, n) && n > INPUT_MAX_LINE) {
+			/* longer than a JSON Lines line may be: one document (jq -c's), read whole;
+			 * values after it on other lines are read as a concatenation of documents */
+			whole = true;
+			break;
+		} else if (!input_blank(p, n)) {
 			json_error_t e;
 			json_t *root = json_loadb(p, n, 0, &e);
 
