@@ -585,6 +585,33 @@ Test(input, long_later_line_says_the_limit_and_why)
 	free(s);
 }
 
+/* issue 10 item 10: a bad fetched_at in a recording line drops that field with a warning
+ * and keeps the task, as a bad time in the task does since a3bdc71 (it skipped the line) */
+Test(input, bad_fetched_at_drops_the_field_not_the_task)
+{
+	static const char doc[] =
+	    "{\"ecsprof\":\"record/1\",\"fetched_at\":\"soon\",\"task\":{\"taskArn\":"
+	    "\"arn:aws:ecs:r:1:task/c/t1\",\"createdAt\":1714557600}}\n"
+	    "{\"ecsprof\":\"record/1\",\"fetched_at\":\"1969-12-31T23:59:59Z\",\"task\":"
+	    "{\"taskArn\":\"arn:aws:ecs:r:1:task/c/t2\"}}\n"
+	    "{\"ecsprof\":\"record/1\",\"fetched_at\":\"2026-01-02T03:04:05.678Z\",\"task\":"
+	    "{\"taskArn\":\"arn:aws:ecs:r:1:task/c/t3\"}}\n";
+
+	cr_assert_eq(input_read_mem_with("m", doc, sizeof doc - 1, &opts, &set, &st, &err), 0,
+	    "%s", err.msg);
+	cr_expect_eq(set.len, 3);
+	cr_expect_eq(st.records, 3);
+	cr_expect_eq(st.skipped, 0);
+	cr_expect_eq(find_id("t1")->fetched_at_ms, TS_NONE);
+	cr_expect_eq(find_id("t1")->ts[TS_CREATED], 1714557600000LL);
+	cr_expect_eq(find_id("t2")->fetched_at_ms, TS_NONE);
+	cr_expect_eq(find_id("t3")->fetched_at_ms, 1767323045678LL);
+	cr_expect(warning_with("m:1: task arn:aws:ecs:r:1:task/c/t1: ignored fetched_at:",
+	    "\"soon\"") >= 0);
+	cr_expect(warning_with("m:2: task arn:aws:ecs:r:1:task/c/t2: ignored fetched_at:",
+	    "before 1970") >= 0);
+}
+
 Test(input, warnings_default_to_log_c)
 {
 	log_set_sink(log_collect, NULL);

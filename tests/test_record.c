@@ -575,3 +575,26 @@ Test(record, what_record_takes_report_reads)
 		free(doc);
 	}
 }
+
+/* A bad fetched_at in a line of the file: dropped (the line kept, as report keeps its
+ * task), where record refused to overwrite the file before */
+Test(record, bad_fetched_at_in_the_file_is_kept)
+{
+	static const char old[] = "{\"ecsprof\":\"record/1\",\"fetched_at\":\"soon\","
+	    "\"task\":{\"taskArn\":\"arn:aws:ecs:us-east-1:1:task/c/z\"}}\n";
+	char *l[1] = { line_for("a", 1, 1000) };
+	size_t added = 0;
+	char *after;
+	struct input_key k;
+
+	spit(path, old);
+	cr_assert_eq(record_merge_file(path, l, 1, &added, NULL, &err), 0, "%s", err.msg);
+	cr_expect_eq(added, 1);
+	after = slurp(path, NULL);
+	cr_expect(strncmp(after, old, sizeof old - 1) == 0, "%s", after);
+	free(after);
+	cr_assert_eq(input_peek_record(old, sizeof old - 2, &k, &err), 0, "%s", err.msg);
+	cr_expect_eq(k.fetched_at_ms, TS_NONE);
+	input_key_cleanup(&k);
+	free_lines(l, 1);
+}

@@ -306,9 +306,10 @@ one_record(struct pctx *c, const json_t *o, const char *where)
 	}
 	w.msg[0] = '\0';
 	if (input_get_time(o, "fetched_at", &fetched, &w) != 0) {
+		/* as a bad time in the task: the field is dropped, not the task (a3bdc71) */
 		task_label(task, where, label, sizeof label);
-		emit_warn(c, ITEM_SKIP, "skipped %s: %s", label, w.msg);
-		return 0;
+		emit_warn(c, ITEM_WARN, "%s: ignored %s", label, w.msg);
+		fetched = TS_NONE;
 	}
 	one_task(c, task, where, ORIGIN_RECORD, fetched, o);
 	return 0;

@@ -99,8 +99,11 @@ input_peek_record(const char *line, size_t len, struct input_key *k, struct err 
 		goto out;
 	}
 	w.msg[0] = '\0';
-	if (input_get_time(root, "fetched_at", &k->fetched_at_ms, &w) != 0 ||
-	    (input_deploy_record_key(root, &k->arn) != 0 && image_key(root, &k->arn) != 0 &&
+	/* a bad fetched_at is dropped, as report drops it (with a warning there) */
+	if (input_get_time(root, "fetched_at", &k->fetched_at_ms, &w) != 0)
+		k->fetched_at_ms = TS_NONE;
+	w.msg[0] = '\0';
+	if ((input_deploy_record_key(root, &k->arn) != 0 && image_key(root, &k->arn) != 0 &&
 	     key_from_task(json_object_get(root, "task"), k, &w) != 0)) {
 		input_key_cleanup(k);
 		err_set(err, ERR_PARSE, "recording line: %s", w.msg);
