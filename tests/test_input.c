@@ -8,11 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "ecsprof/image.h"
 #include "ecsprof/input.h"
 #include "ecsprof/log.h"
 #include "ecsprof/xalloc.h"
+#include "../src/in/input_gzip.h"
 
 #define FX(name) FIXTURE_DIR "/input/" name
 
@@ -863,4 +865,53 @@ Test(input, too_many_open_files_says_raise_ulimit)
 	cr_assert_eq(read_fx(FX("describe_epoch.json")), -1);
 	cr_expect(strstr(err.msg, "describe_epoch.json: cannot open: too many open files") != NULL &&
 	    strstr(err.msg, "raise ulimit -n") != NULL, "%s", err.msg);
+}
+
+/* issue 10 item 10: zlib out of memory read "corrupt gzip data: insufficient memory"; the
+ * data is fine, so it says out of memory, as jansson's does (ERR_INTERNAL) */
+static unsigned gz_allocs;
+
+static voidpf
+gz_fail_after_one(voidpf opaque, uInt items, uInt size)
+{
+	(void)opaque;
+	if (gz_allocs++ >= 1)   /* inflate's state, then no window */
+		return Z_NULL;
+	return calloc(items, size);
+}
+
+static void
+gz_plain_free(voidpf opaque, voidpf p)
+{
+	(void)opaque;
+	free(p);
+}
+
+Test(input, gzip_out_of_memory_says_so)
+{
+	static const char doc[] = "{\"taskArn\":\"arn:aws:ecs:r:1:task/c/t1\"}\n";
+	unsigned char gz[512];
+	z_stream z;
+	size_t n;
+	int rc;
+
+	memset(&z, 0, sizeof z);
+	cr_assert_eq(deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY), Z_OK);
+	z.next_in = (unsigned char *)doc;
+	z.avail_in = sizeof doc - 1;
+	z.next_out = gz;
+	z.avail_out = sizeof gz;
+	cr_assert_eq(deflate(&z, Z_FINISH), Z_STREAM_END);
+	n = sizeof gz - z.avail_out;
+	deflateEnd(&z);
+	opts.chunk_bytes = 16;   /* output fills before the stream ends: zlib needs a window */
+	input_gz_set_alloc(gz_fail_after_one, gz_plain_free);
+	rc = input_read_mem_with("m.gz", (const char *)gz, n, &opts, &set, &st, &err);
+	input_gz_set_alloc(NULL, NULL);
+	cr_assert_eq(rc, -1, "%s", err.msg);
+	cr_expect_str_eq(err.msg, "m.gz: out of memory inflating gzip data");
+	cr_expect_eq(err.code, ERR_INTERNAL);
+	cr_assert_eq(input_read_mem_with("m.gz", (const char *)gz, n, &opts, &set, &st, &err), 0,
+	    "%s", err.msg);
+	cr_expect_eq(set.len, 1);
 }

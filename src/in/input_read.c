@@ -85,7 +85,8 @@ src_read(struct src *s, char *dst, size_t n)
 		if (input_gz_magic(s->back, s->nback)) {
 			s->gz = input_gz_new(raw_read, s);
 			if (s->gz == NULL) {
-				snprintf(s->why, sizeof s->why, "cannot start zlib's inflate");
+				snprintf(s->why, sizeof s->why, "out of memory: cannot start zlib's "
+				    "inflate");
 				s->error = ENOMEM;
 				s->eof = true;
 				return 0;
@@ -97,7 +98,7 @@ src_read(struct src *s, char *dst, size_t n)
 
 		got = k > 0 ? (size_t)k : 0;
 		if (s->error == 0 && input_gz_failed(s->gz))
-			s->error = EILSEQ;
+			s->error = input_gz_oom(s->gz) ? ENOMEM : EILSEQ;
 	} else {
 		got = raw_read(s, dst, n);
 	}
@@ -164,7 +165,8 @@ reader_next(struct reader *r, struct chunk *k, struct err *err)
 		len += src_read(r->src, data + len, cap - len);
 		if (r->src->error) {
 			free(data);
-			return err_set(err, ERR_IO, "%s: %s", r->name, src_error(r->src));
+			return err_set(err, r->src->error == ENOMEM ? ERR_INTERNAL : ERR_IO, "%s: %s",
+			    r->name, src_error(r->src));
 		}
 		nl = last_nl(data + scanned, len - scanned);
 		if (nl != NULL || r->src->eof)
@@ -417,7 +419,8 @@ read_whole(struct fstate *f, struct reader *r, struct chunk *first, struct task_
 				goto too_big;
 		if (r->src->error) {
 			buf_cleanup(&b);
-			return err_set(err, ERR_IO, "%s: %s", f->name, src_error(r->src));
+			return err_set(err, r->src->error == ENOMEM ? ERR_INTERNAL : ERR_IO, "%s: %s",
+			    f->name, src_error(r->src));
 		}
 		input_parse_doc(&c, buf_str(&b), b.len);
 		buf_cleanup(&b);
