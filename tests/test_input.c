@@ -7,11 +7,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <zlib.h>
 
 #include "ecsprof/image.h"
 #include "ecsprof/input.h"
 #include "ecsprof/log.h"
 #include "ecsprof/xalloc.h"
+#include "../src/in/input_gzip.h"
 
 #define FX(name) FIXTURE_DIR "/input/" name
 
@@ -524,6 +527,93 @@ Test(input, line_too_long)
 	free(s);
 }
 
+/* issue 10 item 10: `aws ecs describe-tasks --output json | jq -c` over 64 MiB is one
+ * document on one line, read whole (up to INPUT_MAX_DOC), not refused as a long line */
+static char *
+one_line_doc(size_t pad, size_t *len)
+{
+	static const char head[] = "{\"tasks\":[{\"taskArn\":\"arn:a\"}";
+	static const char tail[] = ",{\"taskArn\":\"arn:b\"}],\"failures\":[]}\n";
+	char *s = xmalloc(sizeof head + pad + sizeof tail);
+
+	memcpy(s, head, sizeof head - 1);
+	memset(s + sizeof head - 1, ' ', pad);   /* JSON allows any white space there */
+	memcpy(s + sizeof head - 1 + pad, tail, sizeof tail - 1);
+	*len = sizeof head - 1 + pad + sizeof tail - 1;
+	return s;
+}
+
+Test(input, one_line_document_over_line_limit)
+{
+	size_t len;
+	char *s = one_line_doc(INPUT_MAX_LINE + 100, &len);
+
+	cr_assert_eq(input_read_mem_with("m", s, len, &opts, &set, &st, &err), 0, "%s", err.msg);
+	cr_expect_eq(set.len, 2);
+	cr_expect_eq(st.tasks, 2);
+	free(s);
+}
+
+Test(input, one_line_document_over_line_limit_file)
+{
+	size_t len;
+	char *s = one_line_doc(INPUT_MAX_LINE + 100, &len);
+	char path[] = "/tmp/ecsprof-test-input-XXXXXX";
+	int fd = mkstemp(path);
+
+	cr_assert(fd >= 0);
+	cr_assert_eq(write(fd, s, len), (ssize_t)len);
+	close(fd);
+	/* from a file: streamed through the reader, then read whole */
+	cr_expect_eq(input_read_file_with(path, &opts, &set, &st, &err), 0, "%s", err.msg);
+	cr_expect_eq(set.len, 2);
+	unlink(path);
+	free(s);
+}
+
+Test(input, long_later_line_says_the_limit_and_why)
+{
+	size_t n = INPUT_MAX_LINE + 100;
+	char *s = xmalloc(n);
+	const char first[] = "{\"taskArn\":\"arn:ok\"}\n{\"taskArn\":\"arn:x\"";
+
+	memset(s, ' ', n);
+	memcpy(s, first, sizeof first - 1);
+	s[n - 1] = '}';
+	cr_assert_eq(input_read_mem_with("m", s, n, &opts, &set, &st, &err), -1);
+	cr_expect(strstr(err.msg, "m:2: a line longer than 64 MiB") != NULL, "%s", err.msg);
+	cr_expect(strstr(err.msg, "held whole") != NULL, "%s", err.msg);
+	cr_expect(strstr(err.msg, "not JSON Lines") == NULL, "%s", err.msg);
+	free(s);
+}
+
+/* issue 10 item 10: a bad fetched_at in a recording line drops that field with a warning
+ * and keeps the task, as a bad time in the task does since a3bdc71 (it skipped the line) */
+Test(input, bad_fetched_at_drops_the_field_not_the_task)
+{
+	static const char doc[] =
+	    "{\"ecsprof\":\"record/1\",\"fetched_at\":\"soon\",\"task\":{\"taskArn\":"
+	    "\"arn:aws:ecs:r:1:task/c/t1\",\"createdAt\":1714557600}}\n"
+	    "{\"ecsprof\":\"record/1\",\"fetched_at\":\"1969-12-31T23:59:59Z\",\"task\":"
+	    "{\"taskArn\":\"arn:aws:ecs:r:1:task/c/t2\"}}\n"
+	    "{\"ecsprof\":\"record/1\",\"fetched_at\":\"2026-01-02T03:04:05.678Z\",\"task\":"
+	    "{\"taskArn\":\"arn:aws:ecs:r:1:task/c/t3\"}}\n";
+
+	cr_assert_eq(input_read_mem_with("m", doc, sizeof doc - 1, &opts, &set, &st, &err), 0,
+	    "%s", err.msg);
+	cr_expect_eq(set.len, 3);
+	cr_expect_eq(st.records, 3);
+	cr_expect_eq(st.skipped, 0);
+	cr_expect_eq(find_id("t1")->fetched_at_ms, TS_NONE);
+	cr_expect_eq(find_id("t1")->ts[TS_CREATED], 1714557600000LL);
+	cr_expect_eq(find_id("t2")->fetched_at_ms, TS_NONE);
+	cr_expect_eq(find_id("t3")->fetched_at_ms, 1767323045678LL);
+	cr_expect(warning_with("m:1: task arn:aws:ecs:r:1:task/c/t1: ignored fetched_at:",
+	    "\"soon\"") >= 0);
+	cr_expect(warning_with("m:2: task arn:aws:ecs:r:1:task/c/t2: ignored fetched_at:",
+	    "before 1970") >= 0);
+}
+
 Test(input, warnings_default_to_log_c)
 {
 	log_set_sink(log_collect, NULL);
@@ -775,4 +865,53 @@ Test(input, too_many_open_files_says_raise_ulimit)
 	cr_assert_eq(read_fx(FX("describe_epoch.json")), -1);
 	cr_expect(strstr(err.msg, "describe_epoch.json: cannot open: too many open files") != NULL &&
 	    strstr(err.msg, "raise ulimit -n") != NULL, "%s", err.msg);
+}
+
+/* issue 10 item 10: zlib out of memory read "corrupt gzip data: insufficient memory"; the
+ * data is fine, so it says out of memory, as jansson's does (ERR_INTERNAL) */
+static unsigned gz_allocs;
+
+static voidpf
+gz_fail_after_one(voidpf opaque, uInt items, uInt size)
+{
+	(void)opaque;
+	if (gz_allocs++ >= 1)   /* inflate's state, then no window */
+		return Z_NULL;
+	return calloc(items, size);
+}
+
+static void
+gz_plain_free(voidpf opaque, voidpf p)
+{
+	(void)opaque;
+	free(p);
+}
+
+Test(input, gzip_out_of_memory_says_so)
+{
+	static const char doc[] = "{\"taskArn\":\"arn:aws:ecs:r:1:task/c/t1\"}\n";
+	unsigned char gz[512];
+	z_stream z;
+	size_t n;
+	int rc;
+
+	memset(&z, 0, sizeof z);
+	cr_assert_eq(deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY), Z_OK);
+	z.next_in = (unsigned char *)doc;
+	z.avail_in = sizeof doc - 1;
+	z.next_out = gz;
+	z.avail_out = sizeof gz;
+	cr_assert_eq(deflate(&z, Z_FINISH), Z_STREAM_END);
+	n = sizeof gz - z.avail_out;
+	deflateEnd(&z);
+	opts.chunk_bytes = 16;   /* output fills before the stream ends: zlib needs a window */
+	input_gz_set_alloc(gz_fail_after_one, gz_plain_free);
+	rc = input_read_mem_with("m.gz", (const char *)gz, n, &opts, &set, &st, &err);
+	input_gz_set_alloc(NULL, NULL);
+	cr_assert_eq(rc, -1, "%s", err.msg);
+	cr_expect_str_eq(err.msg, "m.gz: out of memory inflating gzip data");
+	cr_expect_eq(err.code, ERR_INTERNAL);
+	cr_assert_eq(input_read_mem_with("m.gz", (const char *)gz, n, &opts, &set, &st, &err), 0,
+	    "%s", err.msg);
+	cr_expect_eq(set.len, 1);
 }

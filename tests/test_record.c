@@ -479,3 +479,122 @@ Test(record, newer_line_keeps_the_observed_healthy_at)
 	free_lines(l, 1);
 	free_lines(m, 1);
 }
+
+static void
+drop_warn(void *ctx, const char *line)
+{
+	(void)ctx;
+	(void)line;
+}
+
+/* issue 10 item 10, "record accepts lines report refuses": one validator decides for both
+ * (input_record_line_check, report's own line reader). A line over INPUT_MAX_LINE in a
+ * recording was kept by record (getline has no limit) while report stopped on it. */
+Test(record, keeps_no_line_report_cannot_read)
+{
+	static const char head[] = "{\"ecsprof\":\"record/1\",\"fetched_at\":"
+	    "\"2026-01-02T03:04:05.678Z\",\"task\":{\"taskArn\":\"arn:big\"";
+	size_t n = INPUT_MAX_LINE + 10, len;
+	char *big = xmalloc(n + 4);
+	char *l[1] = { line_for("a", 1, 1000) };
+	char *before, *after;
+	FILE *f;
+	struct task_set set;
+	struct input_stats st;
+	struct input_options quiet = { .warn = drop_warn };
+
+	memcpy(big, head, sizeof head - 1);
+	memset(big + sizeof head - 1, ' ', n - (sizeof head - 1));
+	memcpy(big + n, "}}\n", 4);
+	f = fopen(path, "wb");
+	cr_assert_not_null(f);
+	fprintf(f, "%s\n", l[0]);
+	fputs(big, f);
+	fclose(f);
+	/* report refuses it ... */
+	task_set_init(&set);
+	memset(&st, 0, sizeof st);
+	cr_expect_eq(input_read_file_with(path, &quiet, &set, &st, &err), -1);
+	cr_expect(strstr(err.msg, "a line longer than 64 MiB") != NULL, "%s", err.msg);
+	task_set_cleanup(&set);
+	/* ... so record refuses to keep it, and leaves the file as it was */
+	before = slurp(path, &len);
+	err_clear(&err);
+	cr_expect_eq(record_merge_file(path, l, 1, NULL, NULL, &err), -1);
+	cr_expect(strstr(err.msg, ":2: recording line: longer than 64 MiB, which report cannot "
+	    "read") != NULL, "%s", err.msg);
+	after = slurp(path, NULL);
+	cr_expect(memcmp(before, after, len) == 0, "the file must be left alone");
+	/* and never writes one either */
+	big[n + 2] = '\0';
+	err_clear(&err);
+	cr_expect_eq(input_peek_record(big, n + 2, &(struct input_key){ 0 }, &err), -1);
+	cr_expect(strstr(err.msg, "longer than 64 MiB") != NULL, "%s", err.msg);
+	free(before);
+	free(after);
+	free(big);
+	free_lines(l, 1);
+}
+
+/* Every line record takes is one report reads without stopping (a task it skips is still
+ * read, with a warning: the raw JSON stays in the recording as evidence). */
+Test(record, what_record_takes_report_reads)
+{
+	static const char *const lines[] = {
+		"{\"ecsprof\":\"record/1\",\"fetched_at\":\"2026-01-02T03:04:05.678Z\",\"task\":{\"taskArn\":\"arn:1\"}}",
+		"{\"ecsprof\":\"record/1\",\"fetched_at\":12,\"task\":{\"taskArn\":\"arn:2\",\"lastStatus\":5}}",
+		"{\"ecsprof\":\"record/1\",\"task\":{\"taskArn\":\"arn:3\",\"containers\":5}}",
+		"{\"ecsprof\":\"record/1\",\"task\":{\"taskArn\":\"arn:4\",\"taskArn\":\"arn:5\"}}",
+		"{\"ecsprof\":\"record/1\",\"task\":{\"taskArn\":\"arn:6\"},\"healthy_at\":\"zz\"}",
+		"{\"ecsprof\":\"record/1\",\"fetched_at\":\"2026-01-02T03:04:05.678Z\",\"image\":"
+		    "{\"digest\":\"sha256:a\",\"platform\":\"linux/amd64\"}}",
+		"{\"ecsprof\":\"record/2\",\"task\":{\"taskArn\":\"arn:7\"}}",
+		"{\"ecsprof\":\"record/1\",\"task\":{\"taskArn\":\"arn:8\"},\"task\":5}",
+		"[{\"ecsprof\":\"record/1\",\"task\":{\"taskArn\":\"arn:9\"}}]",
+	};
+	static const char ok[] = "{\"taskArn\":\"arn:ok\"}\n";
+
+	for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
+		struct input_key k;
+		struct task_set set;
+		struct input_stats st;
+		struct input_options quiet = { .warn = drop_warn };
+		char *doc = xasprintf("%s%s\n", ok, lines[i]);
+
+		err_clear(&err);
+		if (input_peek_record(lines[i], strlen(lines[i]), &k, &err) != 0) {
+			free(doc);
+			continue;
+		}
+		input_key_cleanup(&k);
+		task_set_init(&set);
+		memset(&st, 0, sizeof st);
+		cr_expect_eq(input_read_mem_with("m", doc, strlen(doc), &quiet, &set, &st, &err), 0,
+		    "line %zu: record takes it, report refuses it: %s", i, err.msg);
+		task_set_cleanup(&set);
+		free(doc);
+	}
+}
+
+/* A bad fetched_at in a line of the file: dropped (the line kept, as report keeps its
+ * task), where record refused to overwrite the file before */
+Test(record, bad_fetched_at_in_the_file_is_kept)
+{
+	static const char old[] = "{\"ecsprof\":\"record/1\",\"fetched_at\":\"soon\","
+	    "\"task\":{\"taskArn\":\"arn:aws:ecs:us-east-1:1:task/c/z\"}}\n";
+	char *l[1] = { line_for("a", 1, 1000) };
+	size_t added = 0;
+	char *after;
+	struct input_key k;
+
+	spit(path, old);
+	cr_assert_eq(record_merge_file(path, l, 1, &added, NULL, &err), 0, "%s", err.msg);
+	cr_expect_eq(added, 1);
+	after = slurp(path, NULL);
+	cr_expect(strncmp(after, old, sizeof old - 1) == 0, "%s", after);
+	free(after);
+	cr_assert_eq(input_peek_record(old, sizeof old - 2, &k, &err), 0, "%s", err.msg);
+	cr_expect_eq(k.fetched_at_ms, TS_NONE);
+	input_key_cleanup(&k);
+	free_lines(l, 1);
+}

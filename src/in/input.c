@@ -306,9 +306,10 @@ one_record(struct pctx *c, const json_t *o, const char *where)
 	}
 	w.msg[0] = '\0';
 	if (input_get_time(o, "fetched_at", &fetched, &w) != 0) {
+		/* as a bad time in the task: the field is dropped, not the task (a3bdc71) */
 		task_label(task, where, label, sizeof label);
-		emit_warn(c, ITEM_SKIP, "skipped %s: %s", label, w.msg);
-		return 0;
+		emit_warn(c, ITEM_WARN, "%s: ignored %s", label, w.msg);
+		fetched = TS_NONE;
 	}
 	one_task(c, task, where, ORIGIN_RECORD, fetched, o);
 	return 0;
@@ -686,6 +687,32 @@ input_parse_lines(struct pctx *c, const char *data, size_t len, long first_line)
 	}
 	jarena_end();
 	free(buf);
+}
+
+int
+input_record_line_check(const char *line, size_t len, struct err *err)
+{
+	struct pctx c;
+	int rc = 0;
+
+	/* the reader's limit (input_read.c): report stops at a longer line after the first */
+	if (len >= INPUT_MAX_LINE)
+		return err_set(err, ERR_PARSE, "recording line: longer than %zu MiB, which report "
+		    "cannot read (a JSON Lines line is held whole while it is parsed)",
+		    INPUT_MAX_LINE >> 20);
+	if (memchr(line, '\n', len) != NULL)
+		return err_set(err, ERR_PARSE, "recording line: a line break inside it");
+	/* then report's own line reader: whatever would stop it stops record too. No arena
+	 * scope (jarena.h): outside one, jansson keeps its own allocator, safe on any thread */
+	input_pctx_init(&c, "line");
+	input_parse_lines(&c, line, len, 1);
+	if (c.failed) {
+		const char *m = strncmp(c.err.msg, "line:1: ", 8) == 0 ? c.err.msg + 8 : c.err.msg;
+
+		rc = err_set(err, c.err.code, "recording line: report would stop on it: %s", m);
+	}
+	input_pctx_cleanup(&c);
+	return rc;
 }
 
 void

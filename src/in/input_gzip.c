@@ -21,7 +21,19 @@ struct input_gz {
 	bool member_done;   /* the last member ended; more may follow */
 	bool done;
 	bool failed;
+	bool oom;           /* failed for want of memory, not for bad data */
 };
+
+/* zlib's allocator for new readers: NULL, zlib's own (tests put a failing one here) */
+static alloc_func gz_alloc;
+static free_func gz_free;
+
+void
+input_gz_set_alloc(alloc_func a, free_func f)
+{
+	gz_alloc = a;
+	gz_free = f;
+}
 
 bool
 input_gz_magic(const unsigned char *p, size_t n)
@@ -36,6 +48,8 @@ input_gz_new(input_raw_fn *raw, void *ctx)
 
 	g->raw = raw;
 	g->ctx = ctx;
+	g->z.zalloc = gz_alloc;
+	g->z.zfree = gz_free;
 	/* 15 + 16: a gzip header and trailer (not zlib's, not raw deflate) */
 	if (inflateInit2(&g->z, 15 + 16) != Z_OK) {
 		free(g);
@@ -91,6 +105,11 @@ input_gz_read(struct input_gz *g, char *dst, size_t n, char *why, size_t whysize
 		got = (size_t)((char *)g->z.next_out - dst);
 		if (zr == Z_STREAM_END) {
 			g->member_done = true;
+		} else if (zr == Z_MEM_ERROR) {
+			/* zlib could not allocate its window: the data may well be fine */
+			snprintf(why, whysize, "out of memory inflating gzip data");
+			g->failed = true;
+			g->oom = true;
 		} else if (zr != Z_OK && zr != Z_BUF_ERROR) {
 			snprintf(why, whysize, "corrupt gzip data: %s",
 			    g->z.msg ? g->z.msg : "inflate failed");
@@ -106,6 +125,12 @@ bool
 input_gz_failed(const struct input_gz *g)
 {
 	return g->failed;
+}
+
+bool
+input_gz_oom(const struct input_gz *g)
+{
+	return g->oom;
 }
 
 void

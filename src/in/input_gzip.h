@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <zlib.h>
 
 /* Reads up to n compressed bytes into dst; fewer than n only at the end of the input. */
 typedef size_t input_raw_fn(void *ctx, char *dst, size_t n);
@@ -20,6 +21,10 @@ struct input_gz *input_gz_new(input_raw_fn *raw, void *ctx);
  * input_gz_failed() says whether it was an error (why then filled). */
 long input_gz_read(struct input_gz *g, char *dst, size_t n, char *why, size_t whysize);
 bool input_gz_failed(const struct input_gz *g);
+/* ... and whether that error was zlib running out of memory (why says so). */
+bool input_gz_oom(const struct input_gz *g);
+/* Tests: the allocator zlib uses for readers made after it (NULL, NULL: zlib's own). */
+void input_gz_set_alloc(alloc_func a, free_func f);
 void input_gz_free(struct input_gz *g);
 
 #endif

@@ -72,6 +72,11 @@ void input_merge(struct fstate *f, struct pctx *c, struct task_set *set);
 /* Every line of a chunk of JSON Lines; stops at the first document error, whose earlier
  * results stay valid. Thread-safe: one pctx per thread. */
 void input_parse_lines(struct pctx *c, const char *data, size_t len, long first_line);
+/* The one decision on whether a line may be in a recording, record's and report's alike:
+ * 0 when report reads it (a task it skips with a warning is read: the raw JSON stays as
+ * evidence), -1 with report's reason when report would stop on it (too long, malformed,
+ * an unknown format version...). input_peek_record() asks it before taking the key. */
+int input_record_line_check(const char *line, size_t len, struct err *err);
 /* One whole document. */
 void input_parse_doc(struct pctx *c, const char *data, size_t len);
 /* input_parse_task_json() with jansson alone (the oracle of tests/test_taskscan.c) */

@@ -82,6 +82,8 @@ input_peek_record(const char *line, size_t len, struct input_key *k, struct err 
 
 	memset(k, 0, sizeof *k);
 	k->fetched_at_ms = TS_NONE;
+	if (len >= INPUT_MAX_LINE)   /* before parsing it: input_record_line_check says why */
+		return input_record_line_check(line, len, err);
 	root = json_loadb(line, len, 0, &e);
 	if (root == NULL && input_json_oom(&e))
 		return err_set(err, ERR_INTERNAL, "out of memory parsing a recording line");
@@ -97,14 +99,20 @@ input_peek_record(const char *line, size_t len, struct input_key *k, struct err 
 		goto out;
 	}
 	w.msg[0] = '\0';
-	if (input_get_time(root, "fetched_at", &k->fetched_at_ms, &w) != 0 ||
-	    (input_deploy_record_key(root, &k->arn) != 0 && image_key(root, &k->arn) != 0 &&
+	/* a bad fetched_at is dropped, as report drops it (with a warning there) */
+	if (input_get_time(root, "fetched_at", &k->fetched_at_ms, &w) != 0)
+		k->fetched_at_ms = TS_NONE;
+	w.msg[0] = '\0';
+	if ((input_deploy_record_key(root, &k->arn) != 0 && image_key(root, &k->arn) != 0 &&
 	     key_from_task(json_object_get(root, "task"), k, &w) != 0)) {
 		input_key_cleanup(k);
 		err_set(err, ERR_PARSE, "recording line: %s", w.msg);
 		goto out;
 	}
-	rc = 0;
+	/* and what report's reader would stop on, record refuses: one decision for both */
+	rc = input_record_line_check(line, len, err);
+	if (rc != 0)
+		input_key_cleanup(k);
 out:
 	json_decref(root);
 	return rc;

@@ -85,7 +85,8 @@ src_read(struct src *s, char *dst, size_t n)
 		if (input_gz_magic(s->back, s->nback)) {
 			s->gz = input_gz_new(raw_read, s);
 			if (s->gz == NULL) {
-				snprintf(s->why, sizeof s->why, "cannot start zlib's inflate");
+				snprintf(s->why, sizeof s->why, "out of memory: cannot start zlib's "
+				    "inflate");
 				s->error = ENOMEM;
 				s->eof = true;
 				return 0;
@@ -97,7 +98,7 @@ src_read(struct src *s, char *dst, size_t n)
 
 		got = k > 0 ? (size_t)k : 0;
 		if (s->error == 0 && input_gz_failed(s->gz))
-			s->error = EILSEQ;
+			s->error = input_gz_oom(s->gz) ? ENOMEM : EILSEQ;
 	} else {
 		got = raw_read(s, dst, n);
 	}
@@ -132,6 +133,8 @@ struct reader {
 	char *carry;
 	size_t carry_len;
 	long next_line;
+	size_t max_line;    /* INPUT_MAX_LINE; INPUT_MAX_DOC for the first chunk (a document
+	                     * on one line, as `jq -c` writes, may be as large as any other) */
 };
 
 static const char *
@@ -146,7 +149,7 @@ last_nl(const char *p, size_t n)
 }
 
 /* Fills k with whole lines (at least one, unless the input ended). 0 at end of input,
- * 1 with a chunk, -1 on a line longer than INPUT_MAX_LINE or a read error. */
+ * 1 with a chunk, -1 on a line longer than r->max_line or a read error. */
 static int
 reader_next(struct reader *r, struct chunk *k, struct err *err)
 {
@@ -162,16 +165,24 @@ reader_next(struct reader *r, struct chunk *k, struct err *err)
 		len += src_read(r->src, data + len, cap - len);
 		if (r->src->error) {
 			free(data);
-			return err_set(err, ERR_IO, "%s: %s", r->name, src_error(r->src));
+			return err_set(err, r->src->error == ENOMEM ? ERR_INTERNAL : ERR_IO, "%s: %s",
+			    r->name, src_error(r->src));
 		}
 		nl = last_nl(data + scanned, len - scanned);
 		if (nl != NULL || r->src->eof)
 			break;
 		scanned = len;
-		if (cap >= INPUT_MAX_LINE) {
+		if (cap >= r->max_line) {
 			free(data);
-			return err_set(err, ERR_PARSE, "%s:%ld: a line longer than %zu MiB: not JSON "
-			    "Lines this program can read", r->name, r->next_line, INPUT_MAX_LINE >> 20);
+			if (r->max_line >= INPUT_MAX_DOC)
+				return err_set(err, ERR_PARSE, "%s: a document larger than %zu MiB is not "
+				    "supported; write it as JSON Lines (one task or event per line)",
+				    r->name, INPUT_MAX_DOC >> 20);
+			return err_set(err, ERR_PARSE, "%s:%ld: a line longer than %zu MiB: a JSON "
+			    "Lines line is held whole while it is parsed, so one after the first may be "
+			    "at most %zu MiB (the first line, read as one document, may be %zu MiB)",
+			    r->name, r->next_line, INPUT_MAX_LINE >> 20, INPUT_MAX_LINE >> 20,
+			    INPUT_MAX_DOC >> 20);
 		}
 		cap *= 2;
 		data = xrealloc(data, cap);
@@ -408,7 +419,8 @@ read_whole(struct fstate *f, struct reader *r, struct chunk *first, struct task_
 				goto too_big;
 		if (r->src->error) {
 			buf_cleanup(&b);
-			return err_set(err, ERR_IO, "%s: %s", f->name, src_error(r->src));
+			return err_set(err, r->src->error == ENOMEM ? ERR_INTERNAL : ERR_IO, "%s: %s",
+			    f->name, src_error(r->src));
 		}
 		input_parse_doc(&c, buf_str(&b), b.len);
 		buf_cleanup(&b);
@@ -449,10 +461,12 @@ read_src_in_scope(const char *name, struct src *s, const struct input_options *o
 	r.name = name;
 	r.chunk_bytes = o->chunk_bytes ? o->chunk_bytes : (size_t)1 << 20;
 	r.next_line = 1;
+	r.max_line = INPUT_MAX_DOC;
 	memset(&first, 0, sizeof first);
 	json_object_seed(0); /* before any thread: jansson seeds its hash once */
 
 	more = reader_next(&r, &first, err);
+	r.max_line = INPUT_MAX_LINE;
 	if (more < 0)
 		goto out_err;
 	if (more == 0)
@@ -466,7 +480,12 @@ read_src_in_scope(const char *name, struct src *s, const struct input_options *o
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
 
-		if (!input_blank(p, n)) {
+		if (!input_blank(p, n) && n > INPUT_MAX_LINE) {
+			/* longer than a JSON Lines line may be: one document (jq -c's), read whole;
+			 * values after it on other lines are read as a concatenation of documents */
+			whole = true;
+			break;
+		} else if (!input_blank(p, n)) {
 			json_error_t e;
 			json_t *root = json_loadb(p, n, 0, &e);
 
