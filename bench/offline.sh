@@ -4,13 +4,18 @@
 # computing the same four durations. Prints wall time, CPU time and peak RSS of each from
 # one run, checks that all computed the same numbers, and prints PASS or MISS against the
 # goals (issue 2): ecsprof at least 2x faster (wall) than phases.py, peak RSS at most half
-# the input. A busy machine skews both sides: the load average is printed with the figures.
+# the input. Then `report --format json` and `--format csv` are run in turn PAIRS times
+# (interleaved, so a load change hits both) and the median JSON/CSV ratio of wall and CPU
+# time is printed against issue 16's goal (JSON within 1.3x of CSV; the JSON's task ids
+# and durations are checked against phases.py too). A busy machine skews both sides: the
+# load average is printed with the figures.
 #
 # usage: bench/offline.sh [BENCH_INPUT]     (meson test --benchmark -C BUILD offline)
 # env:   ECSPROF   the ecsprof binary (default: ./ecsprof); `ecsprof report` is timed when
 #                  it can read the file, BENCH_INPUT (bench/bench_input, the input path
 #                  alone) always
 #        N         number of tasks;  PYTHON  the interpreter (default python3)
+#        PAIRS     JSON/CSV pairs timed for the ratio (default 3; 0 skips them)
 #        KEEP=1    keep the generated file and outputs in /tmp
 #        STRICT=1  exit 1 on a MISS too (by default only a wrong result fails)
 set -eu
@@ -114,4 +119,75 @@ echo "$verdict"
 case $verdict in
 MISS*) [ "${STRICT:-0}" = 1 ] && status=1 ;;
 esac
+
+# same task ids and durations as phases.py, from the JSON's task objects
+agree_json() { # file
+	if "$python" - "$work/python.csv" "$1" <<'PY'
+import csv, json, sys
+want = sorted(tuple(r) for r in csv.reader(open(sys.argv[1], newline="")))
+s = lambda v: "" if v is None else "%.3f" % v
+got = [("task_id", "provision_s", "pull_s", "start_s", "total_s")]
+got += [(t["task_id"], s(t["provision_s"]), s(t["pull_s"]), s(t["start_s"]), s(t["total_s"]))
+        for t in json.load(open(sys.argv[2], encoding="utf-8"))["tasks"]]
+sys.exit(0 if sorted(got) == want else 1)
+PY
+	then
+		echo "ecsprof report --format json and phases.py agree on all $n tasks"
+	else
+		echo "MISMATCH between ecsprof report --format json and phases.py (KEEP=1 to look)" >&2
+		status=1
+	fi
+}
+
+# JSON and CSV in turn, each to a file: "csv_wall csv_cpu csv_rss json_wall json_cpu json_rss"
+# a line in $work/pairs
+pairs=${PAIRS:-3}
+if [ -x "$ecsprof" ] && [ "$pairs" -gt 0 ] && [ -s "$work/ecsprof-o.csv" ]; then
+	: > "$work/pairs"
+	i=0
+	while [ "$i" -lt "$pairs" ]; do
+		out="$work/ecsprof.json.stdout"
+		ej=$(measure "$ecsprof" report --format json -o "$work/ecsprof-o.json" "$work/events.jsonl")
+		out="$work/ecsprof.csv"
+		ec=$(measure "$ecsprof" report --format csv -o "$work/ecsprof-o.csv" "$work/events.jsonl")
+		if [ "$(echo "$ej" | cut -d' ' -f4)" != 0 ] || [ "$(echo "$ec" | cut -d' ' -f4)" != 0 ]; then
+			echo "ecsprof report --format json or csv failed" >&2
+			status=1
+			break
+		fi
+		echo "$(echo "$ec" | cut -d' ' -f1-3) $(echo "$ej" | cut -d' ' -f1-3)" >> "$work/pairs"
+		i=$((i + 1))
+	done
+	if [ "$i" = "$pairs" ]; then
+		# the median of each column and of the pairs' ratios (the lower middle of an even count)
+		set -- $(awk '
+		function med(a, n,   i, j, t) {
+			for (i = 2; i <= n; i++)
+				for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+			return a[int((n + 1) / 2)]
+		}
+		{ cw[NR] = $1; cc[NR] = $2; cr[NR] = $3; jw[NR] = $4; jc[NR] = $5; jr[NR] = $6
+		  rw[NR] = $1 > 0 ? $4 / $1 : 0; rc[NR] = $2 > 0 ? $5 / $2 : 0 }
+		END {
+			n = NR
+			printf "%s %s %s %s %s %s %.3f %.3f\n", med(cw, n), med(cc, n), med(cr, n),
+			    med(jw, n), med(jc, n), med(jr, n), med(rw, n), med(rc, n)
+		}' "$work/pairs")
+		printf 'JSON vs CSV, medians of %s interleaved pairs (each to a file):\n' "$pairs"
+		awk -v cw="$1" -v cc="$2" -v cr="$3" -v jw="$4" -v jc="$5" -v jr="$6" -v rw="$7" \
+		    -v rc="$8" 'BEGIN {
+			printf "%-34s %8.2f %8.2f %12.1f\n", "ecsprof report --format csv", cw, cc, cr / 1024
+			printf "%-34s %8.2f %8.2f %12.1f\n", "ecsprof report --format json", jw, jc, jr / 1024
+			ok = rw <= 1.3 && rc <= 1.3
+			printf "%s: --format json takes %.2fx the wall and %.2fx the CPU time of --format csv (goal <= 1.3x: %s)\n",
+			    ok ? "PASS" : "MISS", rw, rc, ok ? "met" : "missed" }'
+		awk '{ w = w sprintf(" %.2f", $1 > 0 ? $4 / $1 : 0); c = c sprintf(" %.2f", $2 > 0 ? $5 / $2 : 0) }
+		END { printf "json/csv of each pair: wall%s, cpu%s\n", w, c }' "$work/pairs"
+		agree_json "$work/ecsprof-o.json"
+		if [ "$(awk -v a="$7" -v b="$8" 'BEGIN { print (a <= 1.3 && b <= 1.3) }')" != 1 ] &&
+		    [ "${STRICT:-0}" = 1 ]; then
+			status=1
+		fi
+	fi
+fi
 exit $status

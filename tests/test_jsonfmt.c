@@ -319,3 +319,29 @@ Test(jsonfmt, task_tags_match_a_jansson_object)
 	group_key_cleanup(&o.group_by);
 	task_set_cleanup(&s);
 }
+
+/* jsonfmt_put's fast path (no call when the bytes fit in what the buf holds) keeps the
+ * buf's cap: with room allocated past max, a string that would cross max is refused, the
+ * buf never holds more than max bytes and stays NUL-terminated (jsonout drops a refused
+ * line whole) */
+Test(jsonfmt, put_keeps_the_cap)
+{
+	struct buf b;
+
+	buf_init(&b, 10);
+	cr_assert_eq(jsonfmt_put(&b, "ab", 2), 0);   /* buf_add: 64 bytes allocated */
+	cr_assert_gt(b.cap, 20);
+	cr_assert_eq(jsonfmt_string(&b, "cdef"), 0);   /* "cdef" fits: 8 bytes */
+	cr_expect_str_eq(buf_str(&b), "ab\"cdef\"");
+	cr_expect_neq(jsonfmt_string(&b, "gh"), 0);   /* 12 > 10 */
+	cr_expect_leq(b.len, 10);
+	cr_expect_eq(b.data[b.len], '\0');
+	cr_expect_neq(jsonfmt_int(&b, 123456), 0);
+	cr_expect_leq(b.len, 10);
+	while (b.len < 10)   /* a refused value may leave a part, as buf_add did */
+		cr_assert_eq(jsonfmt_putc(&b, 'x'), 0);
+	cr_expect_neq(jsonfmt_putc(&b, 'z'), 0);
+	cr_expect_eq(b.len, 10);
+	cr_expect_eq(b.data[10], '\0');
+	buf_cleanup(&b);
+}

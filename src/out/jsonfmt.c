@@ -23,7 +23,7 @@ static int
 jsonfmt_quoted(struct buf *b, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s, *run = p;
-	int rc = buf_addc(b, '"');
+	int rc = jsonfmt_putc(b, '"');
 
 	while (*p != '\0') {
 		unsigned char c = *p;
@@ -41,7 +41,7 @@ jsonfmt_quoted(struct buf *b, const char *s)
 			p += len;
 			continue;
 		}
-		rc |= buf_add(b, run, (size_t)(p - run));
+		rc |= jsonfmt_put(b, run, (size_t)(p - run));
 		if (c >= 0x80 && len != 0) {
 			unsigned cp = len == 2 ? p[1] : 0x2000u | ((unsigned)(p[1] & 0x3f) << 6) |
 							(p[2] & 0x3fu);
@@ -50,13 +50,13 @@ jsonfmt_quoted(struct buf *b, const char *s)
 			esc[3] = jsonfmt_hex[(cp >> 8) & 15];
 			esc[4] = jsonfmt_hex[(cp >> 4) & 15];
 			esc[5] = jsonfmt_hex[cp & 15];
-			rc |= buf_add(b, esc, 6);
+			rc |= jsonfmt_put(b, esc, 6);
 			p += len;
 			run = p;
 			continue;
 		}
 		if (c >= 0x80) {
-			rc |= buf_add(b, "\xef\xbf\xbd", 3);
+			rc |= jsonfmt_put(b, "\xef\xbf\xbd", 3);
 		} else {
 			switch (c) {
 			case '"': esc[1] = '"'; break;
@@ -72,26 +72,26 @@ jsonfmt_quoted(struct buf *b, const char *s)
 				elen = 6;
 				break;
 			}
-			rc |= buf_add(b, esc, elen);
+			rc |= jsonfmt_put(b, esc, elen);
 		}
 		run = ++p;
 	}
-	rc |= buf_add(b, run, (size_t)(p - run));
-	return rc | buf_addc(b, '"');
+	rc |= jsonfmt_put(b, run, (size_t)(p - run));
+	return rc | jsonfmt_putc(b, '"');
 }
 
 int
 jsonfmt_string(struct buf *b, const char *s)
 {
 	if (s == NULL || *s == '\0')
-		return buf_add(b, "null", 4);
+		return jsonfmt_put(b, "null", 4);
 	return jsonfmt_quoted(b, s);
 }
 
 int
 jsonfmt_key(struct buf *b, const char *s)
 {
-	return jsonfmt_quoted(b, s != NULL ? s : "") | buf_addc(b, ':');
+	return jsonfmt_quoted(b, s != NULL ? s : "") | jsonfmt_putc(b, ':');
 }
 
 int
@@ -99,7 +99,7 @@ jsonfmt_int(struct buf *b, int64_t v)
 {
 	char d[NUMFMT_INT_LEN];
 
-	return buf_add(b, d, numfmt_i64(d, v));
+	return jsonfmt_put(b, d, numfmt_i64(d, v));
 }
 
 int
@@ -131,7 +131,7 @@ jsonfmt_real(struct buf *b, double v)
 			n -= (int)(end - start);
 		}
 	}
-	return buf_add(b, d, (size_t)n);
+	return jsonfmt_put(b, d, (size_t)n);
 }
 
 /* ms / 1000 as a decimal without trailing zeros ("12.3", "5.0"): |ms| < 1e15 */
@@ -143,14 +143,14 @@ jsonfmt_ms_decimal(struct buf *b, int64_t ms)
 
 	while (d[n - 1] == '0' && d[n - 2] != '.')
 		n--;
-	return buf_add(b, d, n);
+	return jsonfmt_put(b, d, n);
 }
 
 int
 jsonfmt_secs(struct buf *b, int64_t ms)
 {
 	if (ms == TS_NONE || ms < 0)
-		return buf_add(b, "null", 4);
+		return jsonfmt_put(b, "null", 4);
 	if (ms < JSONFMT_EXACT_MS)
 		return jsonfmt_ms_decimal(b, ms);
 	return jsonfmt_real(b, (double)ms / 1000.0);
@@ -190,7 +190,7 @@ jsonfmt_plain(struct buf *b, const char *text, int *rc)
 	if (*ip == '0') {
 		if (nf == 0) {
 			memcpy(out + o, "0.0", 3);
-			*rc |= buf_add(b, out, o + 3);
+			*rc |= jsonfmt_put(b, out, o + 3);
 			return 0;
 		}
 		while (zeros < nf && fp[zeros] == '0')
@@ -209,7 +209,7 @@ jsonfmt_plain(struct buf *b, const char *text, int *rc)
 		memcpy(out + o, fp, nf);
 		o += nf;
 	}
-	*rc |= buf_add(b, out, o);
+	*rc |= jsonfmt_put(b, out, o);
 	return 0;
 }
 

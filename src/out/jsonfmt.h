@@ -11,7 +11,29 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <string.h>
+
 #include "ecsprof/buf.h"
+
+/* buf_add(b, s, n) without the call when the bytes fit in what b already holds (the task
+ * line's buffer is reused, so nearly always): ~45 short pieces a task line come here */
+static inline int
+jsonfmt_put(struct buf *b, const void *s, size_t n)
+{
+	if (n < b->cap - b->len && n <= b->max - b->len) {
+		memcpy(b->data + b->len, s, n);
+		b->len += n;
+		b->data[b->len] = '\0';
+		return 0;
+	}
+	return buf_add(b, s, n);
+}
+
+static inline int
+jsonfmt_putc(struct buf *b, char c)
+{
+	return jsonfmt_put(b, &c, 1);
+}
 
 /* a JSON string of s, each byte that is not part of valid UTF-8 as U+FFFD (utf8_fix);
  * NULL and "" are null (missing is null everywhere) */

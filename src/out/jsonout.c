@@ -17,6 +17,7 @@
 #include "ecsprof/jsonout.h"
 #include "ecsprof/phase.h"
 #include "ecsprof/termsafe.h"
+#include "ecsprof/timeutil.h"
 #include "ecsprof/utf8.h"
 #include "ecsprof/xalloc.h"
 #include "jsonfmt.h"
@@ -175,27 +176,40 @@ write_tags(struct buf *b, const struct task *t)
 	return rc | buf_addc(b, '}');
 }
 
+/* ",\"name\":" of each column, its length without the NUL; the first key skips the comma */
+#define JSON_KEY(name) { ",\"" name "\":", sizeof(",\"" name "\":") - 1 }
+static const struct {
+	const char *text;
+	size_t len;
+} json_keys[COL_COUNT] = {
+#define X(id, name, title, kind) [id] = JSON_KEY(name),
+	REPORT_COLUMNS(X)
+#undef X
+};
+
+#define PUTS(b, lit) jsonfmt_put((b), (lit), sizeof(lit) - 1)
+
 static int
 write_container(struct buf *b, const struct container *k)
 {
-	int rc = buf_add(b, "{\"name\":", 8);
+	int rc = PUTS(b, "{\"name\":");
 
 	rc |= jsonfmt_string(b, k->name);
-	rc |= buf_adds(b, ",\"image\":");
+	rc |= PUTS(b, ",\"image\":");
 	rc |= jsonfmt_string(b, k->image);
-	rc |= buf_adds(b, ",\"image_digest\":");
+	rc |= PUTS(b, ",\"image_digest\":");
 	rc |= jsonfmt_string(b, k->image_digest);
-	rc |= buf_adds(b, ",\"last_status\":");
+	rc |= PUTS(b, ",\"last_status\":");
 	rc |= jsonfmt_string(b, k->last_status);
-	rc |= buf_adds(b, ",\"reason\":");
+	rc |= PUTS(b, ",\"reason\":");
 	rc |= jsonfmt_string(b, k->reason);
-	rc |= buf_adds(b, ",\"exit_code\":");
-	rc |= k->has_exit_code ? jsonfmt_int(b, k->exit_code) : buf_add(b, "null", 4);
-	rc |= buf_adds(b, ",\"snapshotter\":");
+	rc |= PUTS(b, ",\"exit_code\":");
+	rc |= k->has_exit_code ? jsonfmt_int(b, k->exit_code) : PUTS(b, "null");
+	rc |= PUTS(b, ",\"snapshotter\":");
 	rc |= jsonfmt_string(b, k->snapshotter);
-	rc |= buf_adds(b, ",\"health_status\":");
+	rc |= PUTS(b, ",\"health_status\":");
 	rc |= jsonfmt_string(b, k->health_status);
-	return rc | buf_addc(b, '}');
+	return rc | jsonfmt_putc(b, '}');
 }
 
 /* One task as the compact object jansson dumped for it (key order, escapes, reals: see
@@ -207,21 +221,26 @@ write_task(struct buf *b, const struct report *r, const struct report_row *row,
 {
 	const struct task *t = row->task;
 	bool first = true;
-	int rc = buf_addc(b, '{');
+	int rc = jsonfmt_putc(b, '{');
 
 	for (int c = 0; c < COL_COUNT; c++) {
 		size_t mark = b->len;
 
-		rc |= buf_adds(b, first ? "\"" : ",\"");
-		rc |= buf_adds(b, report_columns[c].name);
-		rc |= buf_add(b, "\":", 2);
+		rc |= first ? jsonfmt_put(b, json_keys[c].text + 1, json_keys[c].len - 1) :
+			      jsonfmt_put(b, json_keys[c].text, json_keys[c].len);
 		if (report_columns[c].kind == COL_DURATION) {
 			rc |= jsonfmt_secs(b, report_cell_ms(row, (enum col_id)c));
+		} else if (report_columns[c].kind == COL_TIME) {
+			/* the text report_cell() gives, without its copy (as csv does) */
+			char when[TIMEUTIL_ISO_LEN];
+
+			timeutil_format_iso(report_cell_ms(row, (enum col_id)c), when);
+			rc |= jsonfmt_string(b, when);
 		} else if (report_columns[c].kind == COL_NUMBER) {
 			const char *num = cell(r, row, (enum col_id)c, cb);
 
 			if (num[0] == '\0') {
-				rc |= buf_add(b, "null", 4);
+				rc |= PUTS(b, "null");
 			} else if (!jsonfmt_decimal(b, num, &rc)) {
 				b->len = mark;   /* no key, as jansson left it out */
 				b->data[mark] = '\0';
@@ -232,22 +251,22 @@ write_task(struct buf *b, const struct report *r, const struct report_row *row,
 		}
 		first = false;
 	}
-	rc |= buf_adds(b, first ? "\"phases\":{" : ",\"phases\":{");
+	rc |= first ? PUTS(b, "\"phases\":{") : PUTS(b, ",\"phases\":{");
 	for (int p = 0; p < PHASE_COUNT; p++) {
-		rc |= buf_adds(b, p ? ",\"" : "\"");
-		rc |= buf_adds(b, phase_defs[p].name);
-		rc |= buf_add(b, "\":", 2);
+		rc |= p ? PUTS(b, ",\"") : PUTS(b, "\"");
+		rc |= jsonfmt_put(b, phase_defs[p].name, strlen(phase_defs[p].name));
+		rc |= PUTS(b, "\":");
 		rc |= jsonfmt_secs(b, phase_ms(t, (enum phase_id)p));
 	}
-	rc |= buf_adds(b, "},\"containers\":[");
+	rc |= PUTS(b, "},\"containers\":[");
 	for (size_t i = 0; i < t->ncontainers; i++) {
 		if (i > 0)
-			rc |= buf_addc(b, ',');
+			rc |= jsonfmt_putc(b, ',');
 		rc |= write_container(b, &t->containers[i]);
 	}
-	rc |= buf_add(b, "],", 2);
+	rc |= PUTS(b, "],");
 	rc |= write_tags(b, t);
-	return rc | buf_addc(b, '}');
+	return rc | jsonfmt_putc(b, '}');
 }
 
 /* the task appended to b and written out, b emptied */
