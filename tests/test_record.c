@@ -546,8 +546,8 @@ Test(record, what_record_takes_report_reads)
 		"{\"ecsprof\":\"record/1\",\"task\":{\"taskArn\":\"arn:3\",\"containers\":5}}",
 		"{\"ecsprof\":\"record/1\",\"task\":{\"taskArn\":\"arn:4\",\"taskArn\":\"arn:5\"}}",
 		"{\"ecsprof\":\"record/1\",\"task\":{\"taskArn\":\"arn:6\"},\"healthy_at\":\"zz\"}",
-		"{\"ecsprof\":\"record/1\",\"fetched_at\":\"2026-01-02T03:04:05.678Z\",\"image\":"
-		    "{\"digest\":\"sha256:a\",\"platform\":\"linux/amd64\"}}",
+		("{\"ecsprof\":\"record/1\",\"fetched_at\":\"2026-01-02T03:04:05.678Z\",\"image\":"
+		 "{\"digest\":\"sha256:a\",\"platform\":\"linux/amd64\"}}"),
 		"{\"ecsprof\":\"record/2\",\"task\":{\"taskArn\":\"arn:7\"}}",
 		"{\"ecsprof\":\"record/1\",\"task\":{\"taskArn\":\"arn:8\"},\"task\":5}",
 		"[{\"ecsprof\":\"record/1\",\"task\":{\"taskArn\":\"arn:9\"}}]",
