@@ -7,6 +7,7 @@
 #ifndef ECSPROF_EXPERIMENT_INT_H
 #define ECSPROF_EXPERIMENT_INT_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -85,16 +86,22 @@ struct xrun {
 
 void xrun_cleanup(struct xrun *x);
 
-/* experiment_run.c */
-/* Traps SIGINT and SIGTERM: the first asks for a clean stop (xrun_signalled), a second
- * prints what is left and how to clean it up, and exits 130. */
+/* experiment_signal.c */
+/* Traps SIGINT, SIGTERM and SIGHUP: the first asks for a clean stop (xrun_signalled), a
+ * second prints what is left and how to clean it up, and exits 130. */
 void xrun_signals_install(struct xrun *x);
 void xrun_signals_restore(void);
 bool xrun_signalled(struct xrun *x);
+/* Non-zero once a signal came: the fetch's interrupt flag. */
+const volatile sig_atomic_t *xrun_interrupt_flag(void);
+/* Sleeps ms, or less when a signal comes. */
+void xrun_nap(int64_t ms);
 /* Keeps the text the second signal prints in step with the tasks not yet stopped. */
 void xrun_update_leftover(struct xrun *x);
 /* The exact command that cleans up this run. Caller frees. */
 char *xrun_cleanup_command(const struct xrun *x);
+
+/* experiment_run.c */
 void xrun_fill_request(const struct xrun *x, size_t arm, long count, const char *token,
 		       struct ecs_tag_kv tags[2], struct ecs_run_request *req);
 /* Runs the plan: RunTask call by call (each answer journaled into the recording at once),

@@ -1,7 +1,8 @@
 /* experiment_run: launching, waiting and stopping for `ecsprof experiment`. Every task
  * RunTask starts is written to the recording before anything else happens, so that a run
  * killed at any point leaves a journal `--cleanup ID` can read; and every way out (the end,
- * Ctrl-C, SIGTERM, SIGHUP: the terminal closed) goes through xrun_stop_all(). */
+ * Ctrl-C, SIGTERM, SIGHUP: the terminal closed; experiment_signal.c) goes through
+ * xrun_stop_all(). */
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
@@ -19,130 +20,6 @@
 #include "ecsprof/record.h"
 #include "ecsprof/timeutil.h"
 #include "ecsprof/xalloc.h"
-
-/* ---- signals ------------------------------------------------------------------------- */
-
-/* The handler may only touch these: a count, and two prepared messages swapped by index
- * so that it never reads one being written. */
-static volatile sig_atomic_t sig_count, sig_last, msg_which;
-static char msg_text[2][4096];
-static volatile sig_atomic_t msg_len[2];
-static struct sigaction old_int, old_term, old_hup;
-
-static void
-on_signal(int sig)
-{
-	sig_last = sig;
-	if (++sig_count >= 2) {
-		int w = msg_which;
-		tui_xemergency_restore();   /* the view's terminal modes, if it is open */
-		ssize_t rc = write(STDERR_FILENO, msg_text[w], (size_t)msg_len[w]);
-		(void)rc;
-		_exit(130);
-	}
-}
-
-void
-xrun_signals_install(struct xrun *x)
-{
-	struct sigaction sa;
-
-	sig_count = 0;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	/* no SA_RESTART: a sleep between polls ends at once */
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
-	sigaction(SIGHUP, &sa, &old_hup);   /* the terminal (or the ssh session) went away */
-	xrun_update_leftover(x);
-}
-
-void
-xrun_signals_restore(void)
-{
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
-	sigaction(SIGHUP, &old_hup, NULL);
-}
-
-bool
-xrun_signalled(struct xrun *x)
-{
-	if (sig_count > 0 && !x->interrupted) {
-		x->interrupted = true;
-		x->signal_number = sig_last;
-		/* a warning: on the view's message lines while it is open */
-		if (x->view == NULL)
-			fputc('\n', stderr);
-		log_warn("%s: stopping the experiment's tasks (again to give up and print the "
-			 "cleanup command)", sig_last == SIGTERM ? "SIGTERM" :
-					     sig_last == SIGHUP ? "SIGHUP" : "Ctrl-C");
-	}
-	return x->interrupted;
-}
-
-char *
-xrun_cleanup_command(const struct xrun *x)
-{
-	const struct cli_opts *o = x->o;
-	struct buf b;
-
-	buf_init(&b, 0);
-	buf_addf(&b, "ecsprof experiment --cleanup %s", x->id);
-	if (x->cluster != NULL)
-		buf_addf(&b, " --cluster %s", x->cluster);
-	if (x->region != NULL)
-		buf_addf(&b, " --region %s", x->region);
-	if (o->profile != NULL)
-		buf_addf(&b, " --profile %s", o->profile);
-	if (o->endpoint_url != NULL)
-		buf_addf(&b, " --endpoint-url %s", o->endpoint_url);
-	if (x->recording != NULL)
-		buf_addf(&b, " -o %s", x->recording);
-	return buf_take(&b);
-}
-
-void
-xrun_update_leftover(struct xrun *x)
-{
-	int w = !msg_which;
-	size_t left = 0;
-	struct buf b;
-	char *cmd = xrun_cleanup_command(x);
-
-	for (size_t i = 0; i < x->ntasks; i++)
-		left += !x->tasks[i].final && !x->tasks[i].stop_sent;
-	buf_init(&b, sizeof msg_text[0] - 1);
-	buf_addf(&b, "\necsprof: interrupted again: %zu task%s of experiment %s may still run",
-		 left, left == 1 ? "" : "s", x->id);
-	if (left > 0) {
-		buf_adds(&b, ":");
-		for (size_t i = 0, shown = 0; i < x->ntasks && shown < 40; i++)
-			if (!x->tasks[i].final && !x->tasks[i].stop_sent) {
-				const char *id = strrchr(x->tasks[i].arn, '/');
-				buf_addf(&b, " %s", id ? id + 1 : x->tasks[i].arn);
-				shown++;
-			}
-	}
-	buf_addf(&b, "; stop %s with:\n  %s\n", left ? "them" : "anything RunTask started since",
-		 cmd);
-	memcpy(msg_text[w], b.data, b.len);
-	msg_len[w] = (sig_atomic_t)b.len;
-	msg_which = w;
-	buf_cleanup(&b);
-	free(cmd);
-}
-
-/* Sleeps ms, or less when a signal comes. */
-static void
-nap(int64_t ms)
-{
-	struct timespec ts = { (time_t)(ms / 1000), (long)(ms % 1000) * 1000000L };
-
-	if (sig_count == 0)
-		nanosleep(&ts, NULL);
-}
 
 /* ---- the journal --------------------------------------------------------------------- */
 
@@ -274,7 +151,7 @@ launch_call(struct xrun *x, size_t callno, struct err *err)
 			if (err->code == ERR_THROTTLED && attempt < XRUN_RETRIES) {
 				log_warn("RunTask %s: %s; asking again in %lld ms", a->arm.name,
 					 err->msg, (long long)backoff);
-				nap(backoff);
+				xrun_nap(backoff);
 				backoff *= 2;
 				continue;
 			}
@@ -317,7 +194,7 @@ launch_call(struct xrun *x, size_t callno, struct err *err)
 			break;
 		}
 		a->retried += left;
-		nap(backoff);
+		xrun_nap(backoff);
 		backoff *= 2;
 	}
 	return 0;
@@ -656,9 +533,9 @@ poll_once(struct xrun *x, struct err *err)
 	q.since_ms = TS_NONE;
 	/* Ctrl-C cuts a poll short (a slow DescribeTasks would otherwise hold the stop of
 	 * every task for the per-request timeout and its retries); what came is kept */
-	q.interrupt = &sig_count;
+	q.interrupt = xrun_interrupt_flag();
 	rc = ecs_fetch_tasks(x->ecs, &q, poll_take, &p, &st, err);
-	if (rc != 0 && sig_count > 0) {
+	if (rc != 0 && *xrun_interrupt_flag() > 0) {
 		xrun_signalled(x);
 		rc = 0;
 	}
@@ -682,12 +559,12 @@ wait_interval(struct xrun *x, int64_t t0)
 	int64_t end = timeutil_now_ms() + x->interval_ms;
 
 	if (x->view == NULL) {
-		nap(x->interval_ms);
+		xrun_nap(x->interval_ms);
 		return;
 	}
-	for (int64_t left = x->interval_ms; left > 0 && sig_count == 0;
+	for (int64_t left = x->interval_ms; left > 0 && *xrun_interrupt_flag() == 0;
 	     left = end - timeutil_now_ms()) {
-		nap(left < 1000 ? left : 1000);
+		xrun_nap(left < 1000 ? left : 1000);
 		if (end - timeutil_now_ms() > 0)
 			view_draw(x, t0);
 	}
