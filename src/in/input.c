@@ -144,9 +144,8 @@ shape_of(const json_t *o)
 	return SHAPE_UNKNOWN;
 }
 
-/* "task arn:aws:..." or "tasks[3]": how a warning names a task. */
-static void
-task_label(const json_t *o, const char *where, char *out, size_t size)
+void
+input_task_label(const json_t *o, const char *where, char *out, size_t size)
 {
 	const json_t *arn = json_is_object(o) ? json_object_get(o, "taskArn") : NULL;
 	char q[200];
@@ -188,7 +187,7 @@ warn_dropped(struct pctx *c, const json_t *o, const char *where, const struct wh
 
 	if (w->ndropped == 0)
 		return;
-	task_label(o, where, label, sizeof label);
+	input_task_label(o, where, label, sizeof label);
 	for (unsigned i = 0; i < w->ndropped; i++)
 		emit_warn(c, ITEM_WARN, "%s: ignored %s", label, w->dropped[i]);
 }
@@ -206,7 +205,7 @@ one_task(struct pctx *c, const json_t *o, const char *where, enum origin origin,
 		c->strings = task_strpool_new();
 	t.pool = c->strings;
 	if (input_parse_task(o, &t, &w) != 0) {
-		task_label(o, where, label, sizeof label);
+		input_task_label(o, where, label, sizeof label);
 		emit_warn(c, ITEM_SKIP, "skipped %s: %s", label, w.msg);
 		task_cleanup(&t);
 		return;
@@ -307,7 +306,7 @@ one_record(struct pctx *c, const json_t *o, const char *where)
 	w.msg[0] = '\0';
 	if (input_get_time(o, "fetched_at", &fetched, &w) != 0) {
 		/* as a bad time in the task: the field is dropped, not the task (a3bdc71) */
-		task_label(task, where, label, sizeof label);
+		input_task_label(task, where, label, sizeof label);
 		emit_warn(c, ITEM_WARN, "%s: ignored %s", label, w.msg);
 		fetched = TS_NONE;
 	}
@@ -324,7 +323,7 @@ one_metadata(struct pctx *c, const json_t *o, const char *where)
 
 	task_init(&t);
 	if (input_parse_metadata(o, &t, &w) != 0) {
-		task_label(o, where, label, sizeof label);
+		input_task_label(o, where, label, sizeof label);
 		emit_warn(c, ITEM_SKIP, "skipped task metadata %s: %s", label, w.msg);
 		task_cleanup(&t);
 		return;
@@ -346,7 +345,7 @@ one_insights(struct pctx *c, const json_t *o, const char *where)
 	}
 	task_init(&t);
 	if (input_parse_insights(o, &t, &w) != 0) {
-		task_label(o, where, label, sizeof label);
+		input_task_label(o, where, label, sizeof label);
 		emit_warn(c, ITEM_SKIP, "skipped Container Insights %s: %s", label, w.msg);
 		task_cleanup(&t);
 		return;
@@ -527,40 +526,12 @@ input_blank(const char *s, size_t n)
 
 /* ---- members named twice ------------------------------------------------------------ */
 
-/* how a warning about a task of a live answer begins (live.c says "DescribeTasks:
- * skipped ..." for the tasks it leaves out) */
-static const char *
-live_name(const char *source)
-{
-	return strcmp(source, "live") == 0 ? "DescribeTasks" : source;
-}
-
+/* The duplicate keys of one text of a file, as warning items at their lines (the live
+ * path's are input_task.c's). */
 struct dup_ctx {
-	struct pctx *c;        /* warnings as items; NULL: through live_warn, with source */
-	const char *source;
+	struct pctx *c;
 	long base;             /* the text's first line in the file; 0: a whole document */
-	const struct input_options *o;   /* c == NULL: where live_warn sends them */
 };
-
-/* A warning about one live task: to the caller's warn function (watch and experiment
- * say each once), else log_warn. */
-static void live_warn(const struct input_options *o, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void
-live_warn(const struct input_options *o, const char *fmt, ...)
-{
-	char line[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(line, sizeof line, fmt, ap);
-	va_end(ap);
-	if (o != NULL && o->warn != NULL)
-		o->warn(o->warn_ctx, line);
-	else
-		log_warn("%s", line);
-}
 
 static void
 dup_warn(void *arg, long line, const char *arn, const char *path)
@@ -574,12 +545,6 @@ dup_warn(void *arg, long line, const char *arn, const char *path)
 		input_quote(a, sizeof a, arn, strlen(arn));
 		a[strlen(a) - 1] = '\0';   /* ARNs read better bare */
 	}
-	if (d->c == NULL) {
-		live_warn(d->o, "%s: %s%s%sduplicate key %s: the last value is used",
-		    live_name(d->source),
-		    a[0] ? "task " : "", a[0] ? a + 1 : "", a[0] ? ": " : "", k);
-		return;
-	}
 	d->c->line = d->base > 0 ? d->base + line - 1 : line;
 	emit_warn(d->c, ITEM_WARN, "%s%s%sduplicate key %s: the last value is used",
 	    a[0] ? "task " : "", a[0] ? a + 1 : "", a[0] ? ": " : "", k);
@@ -588,26 +553,22 @@ dup_warn(void *arg, long line, const char *arn, const char *path)
 static void
 dup_scan(struct dup_ctx *d, const char *p, size_t n)
 {
-	long line = d->c != NULL ? d->c->line : 0;
+	long line = d->c->line;
 	size_t said, found = input_dup_keys(p, n, dup_warn, d, &said);
 
-	if (found > said && d->c != NULL) {
+	if (found > said) {
 		d->c->line = d->base;
 		emit_warn(d->c, ITEM_WARN, "%zu more duplicate keys not listed (the last value of "
 		    "each is used)", found - said);
-	} else if (found > said) {
-		live_warn(d->o, "%s: %zu more duplicate keys not listed (the last value of each "
-		    "is used)", live_name(d->source), found - said);
 	}
-	if (d->c != NULL)
-		d->c->line = line;
+	d->c->line = line;
 }
 
 json_t *
 input_load(struct pctx *c, const char *p, size_t n, size_t flags, long line, json_error_t *e)
 {
 	json_t *root = json_loadb(p, n, flags | JSON_REJECT_DUPLICATES, e);
-	struct dup_ctx d = { c, c->name, line, NULL };
+	struct dup_ctx d = { c, line };
 
 	if (root != NULL || json_error_code(e) != json_error_duplicate_key)
 		return root;
@@ -793,86 +754,6 @@ input_pctx_init(struct pctx *c, const char *name)
 	memset(c, 0, sizeof *c);
 	c->name = name;
 	err_clear(&c->err);
-}
-
-
-int
-input_parse_task_json(const char *json, size_t len, const char *source,
-    int64_t fetched_at_ms, struct task_set *set, struct err *err)
-{
-	return input_parse_task_json_with(json, len, source, fetched_at_ms, NULL, set, err);
-}
-
-int
-input_parse_task_json_with(const char *json, size_t len, const char *source,
-    int64_t fetched_at_ms, const struct input_options *o, struct task_set *set,
-    struct err *err)
-{
-	/* a plain task without a DOM (taskscan.c); anything else, and every error, jansson's */
-	char *buf = xmalloc(len + 1);
-	struct task t;
-	int rc;
-
-	task_init(&t);
-	rc = taskscan_task(json, len, buf, &t);
-	free(buf);
-	if (rc != 0)
-		return input_parse_task_json_dom(json, len, source, fetched_at_ms, o, set, err);
-	t.source = xstrdup(source);
-	t.fetched_at_ms = fetched_at_ms;
-	task_derive(&t);
-	task_set_take(set, &t);
-	return 0;
-}
-
-int
-input_parse_task_json_dom(const char *json, size_t len, const char *source,
-    int64_t fetched_at_ms, const struct input_options *o, struct task_set *set,
-    struct err *err)
-{
-	json_error_t e;
-	json_t *root = json_loadb(json, len, JSON_REJECT_DUPLICATES, &e);
-	struct task t;
-	struct why w;
-	char label[260], text[JSON_ERROR_TEXT_LENGTH + 1];
-
-	if (root == NULL && json_error_code(&e) == json_error_duplicate_key &&
-	    (root = json_loadb(json, len, 0, &e)) != NULL) {
-		struct dup_ctx d = { NULL, source, 0, o };
-
-		dup_scan(&d, json, len);
-	}
-
-	if (root == NULL && input_json_oom(&e))
-		return err_set(err, ERR_INTERNAL, "%s: out of memory parsing a task's JSON", source);
-	if (root == NULL) {
-		snprintf(text, sizeof text, "%s", e.text);
-		input_sanitize(text);
-		return err_set(err, ERR_PARSE, "%s: malformed task JSON at column %d: %s", source,
-		    e.column, text);
-	}
-	if (!json_is_object(root)) {
-		json_decref(root);
-		return err_set(err, ERR_PARSE, "%s: a task must be a JSON object", source);
-	}
-	task_init(&t);
-	if (input_parse_task(root, &t, &w) != 0) {
-		task_label(root, "", label, sizeof label);
-		json_decref(root);
-		task_cleanup(&t);
-		return err_set(err, ERR_PARSE, "%s: %s: %s", source, label, w.msg);
-	}
-	if (w.ndropped > 0) {
-		task_label(root, "", label, sizeof label);
-		for (unsigned i = 0; i < w.ndropped; i++)
-			live_warn(o, "%s: %s: ignored %s", live_name(source), label, w.dropped[i]);
-	}
-	json_decref(root);
-	t.source = xstrdup(source);
-	t.fetched_at_ms = fetched_at_ms;
-	task_derive(&t);
-	task_set_take(set, &t);
-	return 0;
 }
 
 

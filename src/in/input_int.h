@@ -136,6 +136,8 @@ void input_why_drop(struct why *w);
 void input_quote(char *out, size_t size, const char *s, size_t len);
 /* Control and non-ASCII bytes to '?', in place. */
 void input_sanitize(char *s);
+/* "task arn:aws:..." or "tasks[3]" (where, when given): how a warning names a task. */
+void input_task_label(const json_t *o, const char *where, char *out, size_t size);
 /* "the number 3", "an array", a quoted string...: what a value is, for messages. */
 void input_describe(const json_t *v, char *out, size_t size);
 /* A string member (NULL when absent or null), a whole number, an ECS time: 0, or -1 with
