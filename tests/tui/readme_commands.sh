@@ -8,41 +8,18 @@ export LC_ALL=C.UTF-8   # ${#line} counts characters, not bytes
 
 ECSPROF=${ECSPROF:?ECSPROF must name the ecsprof binary}
 SRCDIR=${SRCDIR:?SRCDIR must name the source tree}
-N=0
-FAILED=0
 STARTS=0
 SOCK="ecsprof-readme-$$"
 
-ok() { N=$((N + 1)); echo "ok $N - $1"; }
-nok() {
-	N=$((N + 1)); FAILED=1
-	echo "not ok $N - $1"
-	echo "# screen:"; screen | sed 's/^/#   /'
-}
-check() { if eval "$2"; then ok "$1"; else nok "$1"; fi; }
-tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
+. "$SRCDIR/tests/tui/tmux_tap.sh"
 # The whole pane, scrollback included (a printed summary is longer than 15 lines).
 screen() { tm capture-pane -p -J -S -300 -t t 2>/dev/null | sed -e :a -e '/^\n*$/{$d;N;ba' -e '}'; }
 visible() { tm capture-pane -p -t t 2>/dev/null; }
-wait_for() {
-	for _ in $(seq 1 50); do
-		screen | grep -Eq -- "$1" && return 0
-		sleep 0.1
-	done
-	return 1
-}
-keys() { tm send-keys -t t "$@"; sleep 0.3; }
-cleanup() { tm kill-server 2>/dev/null; }
-trap cleanup EXIT
 widest() {
 	local w=0 l
 	while IFS= read -r l; do [ ${#l} -gt $w ] && w=${#l}; done < <(screen | grep -v '^EXIT=')
 	echo $w
 }
-
-if ! command -v tmux >/dev/null; then
-	echo "1..1"; echo "not ok 1 - tmux is not installed (apt-get install tmux)"; exit 1
-fi
 
 # "    scripts/build && build/ecsprof report ... && build/ecsprof report --summary ..."
 line=$(grep -m1 -E '^    scripts/build && build/ecsprof ' "$SRCDIR/README.md")

@@ -13,22 +13,9 @@ ECSPROF=${ECSPROF:?ECSPROF must name the ecsprof binary}
 SRCDIR=${SRCDIR:?SRCDIR must name the source tree}
 DATA="$SRCDIR/examples/scaleout.json"
 SOCK="ecsprof-axis-$$"
-N=0
-FAILED=0
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ecsprof-axis.XXXXXX") || exit 1
-tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
-screen() { tm capture-pane -p -t t 2>/dev/null; }
-trap 'tm kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
-ok() { N=$((N + 1)); echo "ok $N - $1"; }
-nok() { N=$((N + 1)); FAILED=1; echo "not ok $N - $1"; echo "# screen:"; screen | sed 's/^/#   /'; }
-check() { if eval "$2"; then ok "$1"; else nok "$1"; fi; }
-wait_for() {
-	for _ in $(seq 1 50); do
-		screen | grep -Eq -- "$1" && return 0
-		sleep 0.1
-	done
-	return 1
-}
+. "$SRCDIR/tests/tui/tmux_tap.sh"
+cleanup() { tm kill-server 2>/dev/null; rm -rf "$tmp"; }
 bars() { screen | sed -n '4,20p' | cut -c85-; }
 # the distinct columns the bars of the 26 scale-out tasks (those not clipped at the left)
 # start in; the bar column starts under the clock time of the header
@@ -47,7 +34,6 @@ for l in lines[3:33]:
 print(len(cols), clipped)'
 }   # the bar column of the task rows
 echo "1..8"
-command -v tmux >/dev/null || { echo "not ok 1 - tmux is not installed"; exit 1; }
 tm new-session -d -s t -x 120 -y 40 \
 	"env LANG=C.UTF-8 LC_ALL=C.UTF-8 NO_COLOR=1 TERM=xterm-256color $ECSPROF report $DATA; sleep 60"
 wait_for '30/30 tasks'

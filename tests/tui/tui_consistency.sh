@@ -12,30 +12,11 @@ export LC_ALL=C.UTF-8
 ECSPROF=${ECSPROF:?ECSPROF must name the ecsprof binary}
 SRCDIR=${SRCDIR:?SRCDIR must name the source tree}
 DATA="$SRCDIR/examples/scaleout.json"
-N=0
-FAILED=0
 STARTS=0
 SOCK="ecsprof-cons-$$"
 
 echo "1..15"
-ok() { N=$((N + 1)); echo "ok $N - $1"; }
-nok() {
-	N=$((N + 1)); FAILED=1
-	echo "not ok $N - $1"
-	echo "# screen:"; screen | sed 's/^/#   /'
-}
-check() { if eval "$2"; then ok "$1"; else nok "$1"; fi; }
-tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
-screen() { tm capture-pane -p -t t 2>/dev/null; }
-wait_for() {
-	for _ in $(seq 1 50); do
-		screen | grep -Eq -- "$1" && return 0
-		sleep 0.1
-	done
-	return 1
-}
-trap 'tm kill-server 2>/dev/null' EXIT
-command -v tmux >/dev/null || { echo "not ok 1 - tmux is not installed"; exit 1; }
+. "$SRCDIR/tests/tui/tmux_tap.sh"
 
 start() {   # $1 x $2: size, $3: NO_COLOR value; the rest: ecsprof arguments
 	local c=$1 l=$2 nc=$3; shift 3
