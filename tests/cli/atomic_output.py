@@ -14,10 +14,12 @@ import subprocess
 import sys
 import tempfile
 import time
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import fakeserver  # noqa: E402
+from fakeserver import control  # noqa: E402
 
 ECSPROF = os.environ.get("ECSPROF", "")
 SRCDIR = os.environ.get("SRCDIR", os.path.join(os.path.dirname(__file__), "..", ".."))
-FAKE = os.path.join(SRCDIR, "tests", "fake_ecs.py")
 DATA = os.path.join(SRCDIR, "examples", "scaleout.json")
 
 SCENARIO = {
@@ -37,11 +39,7 @@ def ok(cond, name, detail=""):
 
 
 def env(empty):
-    e = {k: v for k, v in os.environ.items() if not k.startswith("AWS_")}
-    e.update({"AWS_ACCESS_KEY_ID": "AKIDFAKE", "AWS_SECRET_ACCESS_KEY": "fakesecret",
-              "AWS_EC2_METADATA_DISABLED": "true", "AWS_CONFIG_FILE": empty,
-              "AWS_SHARED_CREDENTIALS_FILE": empty, "NO_COLOR": "1"})
-    return e
+    return fakeserver.env(empty)
 
 
 def read(p):
@@ -166,13 +164,10 @@ def main():
         scen = os.path.join(tmp, "scenario.json")
         with open(scen, "w") as f:
             json.dump(SCENARIO, f)
-        srv = subprocess.Popen([sys.executable, FAKE, "--scenario", scen],
-                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-        line = srv.stdout.readline()
-        ok(line.strip().isdigit(), "fake_ecs started", line)
-        if line.strip().isdigit():
-            os.unlink(scen)
-            live(tmp, e, int(line))
+        srv, port = fakeserver.start("fake_ecs.py", ["--scenario", scen])
+        ok(True, "fake_ecs started")
+        os.unlink(scen)
+        live(tmp, e, port)
     except Exception as ex:
         ok(False, "the test ran to its end", repr(ex))
     finally:

@@ -19,11 +19,12 @@ import sys
 import signal
 import tempfile
 import time
-import urllib.request
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import fakeserver  # noqa: E402
+from fakeserver import control  # noqa: E402
 
 ECSPROF = os.environ.get("ECSPROF", "")
 SRCDIR = os.environ.get("SRCDIR", os.path.join(os.path.dirname(__file__), "..", ".."))
-FAKE = os.path.join(SRCDIR, "tests", "fake_ecs.py")
 
 SCENARIO = {
     "speed": 20,
@@ -65,16 +66,7 @@ EMPTY = os.path.join(tempfile.gettempdir(), "ecsprof-experiment-empty-%d" % os.g
 
 
 def env():
-    e = {k: v for k, v in os.environ.items() if not k.startswith("AWS_")}
-    e.update({"AWS_ACCESS_KEY_ID": "AKIDFAKE", "AWS_SECRET_ACCESS_KEY": "fakesecret",
-              "AWS_EC2_METADATA_DISABLED": "true", "AWS_CONFIG_FILE": EMPTY,
-              "AWS_SHARED_CREDENTIALS_FILE": EMPTY, "NO_COLOR": "1"})
-    return e
-
-
-def get(port, path):
-    with urllib.request.urlopen("http://127.0.0.1:%d%s" % (port, path), timeout=10) as r:
-        return json.load(r)
+    return fakeserver.env(EMPTY)
 
 
 def experiment_cmd(port, tmp, extra, out="rec.jsonl", cluster="exp", region="us-east-1"):
@@ -95,13 +87,8 @@ def start_fake(tmp, scenario, name):
     with open(path, "w") as f:
         json.dump(scenario, f)
     err = open(os.path.join(tmp, name + ".err"), "w+")
-    srv = subprocess.Popen([sys.executable, FAKE, "--scenario", path],
-                           stdout=subprocess.PIPE, stderr=err, text=True)
-    line = srv.stdout.readline()
-    if not line.strip().isdigit():
-        err.seek(0)
-        raise RuntimeError("fake_ecs did not start: %s" % err.read())
-    return srv, err, int(line)
+    srv, port = fakeserver.start("fake_ecs.py", ["--scenario", path], stderr=err)
+    return srv, err, port
 
 
 def planned_cost(text):
@@ -156,13 +143,6 @@ def lines_in_order(actual, sample):
     return None
 
 
-def post(port, path, obj):
-    req = urllib.request.Request("http://127.0.0.1:%d%s" % (port, path),
-                                 data=json.dumps(obj).encode(), method="POST")
-    with urllib.request.urlopen(req, timeout=10) as r:
-        return json.load(r)
-
-
 def arm_of(run):
     return {g["key"]: g["value"] for g in run.get("tags") or []}.get("ecsprof:arm")
 
@@ -177,22 +157,19 @@ def main():
     with open(scen, "w") as f:
         json.dump(SCENARIO, f)
     srv_err = open(os.path.join(tmp, "fake.err"), "w+")
-    srv = subprocess.Popen([sys.executable, FAKE, "--scenario", scen],
-                           stdout=subprocess.PIPE, stderr=srv_err, text=True)
     try:
-        line = srv.stdout.readline()
-        if not line.strip().isdigit():
-            srv_err.seek(0)
-            print("1..1\nnot ok 1 - fake_ecs did not start: %s" % srv_err.read())
-            return 1
-        port = int(line)
+        srv, port = fakeserver.start("fake_ecs.py", ["--scenario", scen], stderr=srv_err)
+    except RuntimeError as e:
+        print("1..1\nnot ok 1 - %s" % e)
+        return 1
+    try:
 
         # safety first, while the fake has seen no RunTask at all
         p = experiment(port, tmp, ["--dry-run"], out="dry.jsonl")
         ok(p.returncode == 0 and "2 arms x 4 tasks = 8 tasks" in p.stderr + p.stdout,
            "--dry-run exits 0 and shows the plan", p.stdout + p.stderr)
-        ok(get(port, "/_fake/runtask")["runs"] == [], "--dry-run sends no RunTask",
-           repr(get(port, "/_fake/runtask")))
+        ok(control(port, "/_fake/runtask")["runs"] == [], "--dry-run sends no RunTask",
+           repr(control(port, "/_fake/runtask")))
         # the estimate: the built-in table's row for the region, or --prices
         c = planned_cost(p.stderr + p.stdout)
         ok(c is not None and abs(c - COST_US_EAST_1) < 0.00006 and
@@ -233,26 +210,26 @@ def main():
         p = experiment(port, tmp, ["--max-tasks", "7"], out="max.jsonl")
         ok(p.returncode == 2 and "--max-tasks" in p.stderr,
            "--max-tasks 7 below the plan of 8 is refused with exit 2", p.stderr)
-        ok(get(port, "/_fake/runtask")["runs"] == [], "--max-tasks refused: no RunTask sent")
+        ok(control(port, "/_fake/runtask")["runs"] == [], "--max-tasks refused: no RunTask sent")
 
         # the run itself
         p = experiment(port, tmp, [])
         ok(p.returncode == 0, "experiment exits 0", p.stderr)
-        runs = get(port, "/_fake/runtask")["runs"]
+        runs = control(port, "/_fake/runtask")["runs"]
         arms = [arm_of(r) for r in runs]
         tds = [r.get("taskDefinition") for r in runs]
         ok(arms == ["no-soci", "soci"] * 4 and tds == ["web:7", "web:8"] * 4 and
            all(int(r.get("count", 1)) == 1 for r in runs),
            "RunTask alternates the arms by round (4 rounds of 1 per arm)",
            repr(list(zip(arms, tds))))
-        state = get(port, "/_fake/state/exp")["tasks"]
+        state = control(port, "/_fake/state/exp")["tasks"]
         mine = [t for t in state if t["tags"].get("ecsprof:arm")]
         ok(len(mine) == 8, "8 tasks were started", repr(state))
         ok(mine and all(t["desiredStatus"] == "STOPPED" for t in mine),
            "StopTask was sent for every task by the time experiment exits", repr(state))
         # a stopped task goes through DEPROVISIONING first, on the fake's (20x) clock
         for _ in range(50):
-            mine = [t for t in get(port, "/_fake/state/exp")["tasks"]
+            mine = [t for t in control(port, "/_fake/state/exp")["tasks"]
                     if t["tags"].get("ecsprof:arm")]
             if mine and all(t["lastStatus"] == "STOPPED" for t in mine):
                 break
@@ -308,11 +285,11 @@ def main():
 
         # one malformed task in a DescribeTasks answer (a string createdAt): that time is
         # ignored with one warning, the experiment goes on and stops every task
-        post(port, "/_fake/inject", {"bad_task": 1, "ops": ["DescribeTasks"]})
+        control(port, "/_fake/inject", {"bad_task": 1, "ops": ["DescribeTasks"]})
         p = subprocess.run(experiment_cmd(port, tmp, [], out="bad.jsonl", cluster="bad"),
                            capture_output=True, text=True, env=env(), timeout=120)
-        post(port, "/_fake/inject", {"bad_task": 0, "ops": []})
-        state = [t for t in get(port, "/_fake/state/bad")["tasks"]
+        control(port, "/_fake/inject", {"bad_task": 0, "ops": []})
+        state = [t for t in control(port, "/_fake/state/bad")["tasks"]
                  if t["tags"].get("ecsprof:arm")]
         rows = list(csv.DictReader(io.StringIO(p.stdout)))
         pull = {r["group"]: r for r in rows if r.get("phase") == "pull"}
@@ -327,17 +304,17 @@ def main():
         # the same task unreadable in every poll (the fake spoils the first task of each
         # DescribeTasks answer, and the first not done stays first): one warning in all,
         # not one per poll; the task is polled until --timeout, then stopped like the rest
-        post(port, "/_fake/inject", {"unreadable_task": 100000, "ops": ["DescribeTasks"]})
-        stats0 = get(port, "/_fake/stats")
+        control(port, "/_fake/inject", {"unreadable_task": 100000, "ops": ["DescribeTasks"]})
+        stats0 = control(port, "/_fake/stats")
         t0 = time.time()
         p = subprocess.run(experiment_cmd(port, tmp, ["--timeout", "4s", "-v"], out="bad2.jsonl",
                                           cluster="bad2"),
                            capture_output=True, text=True, env=env(), timeout=120)
         secs = time.time() - t0
-        stats1 = get(port, "/_fake/stats")
-        post(port, "/_fake/inject", {"unreadable_task": 0, "ops": []})
+        stats1 = control(port, "/_fake/stats")
+        control(port, "/_fake/inject", {"unreadable_task": 0, "ops": []})
         polls = (stats1["ops"].get("DescribeTasks", 0) - stats0["ops"].get("DescribeTasks", 0))
-        state = [t for t in get(port, "/_fake/state/bad2")["tasks"]
+        state = [t for t in control(port, "/_fake/state/bad2")["tasks"]
                  if t["tags"].get("ecsprof:arm")]
         m = re.search(r"DescribeTasks: (\d+) task answers skipped as malformed", p.stderr)
         ok(p.returncode == 0 and polls >= 5 and p.stderr.count("DescribeTasks: skipped") == 1
@@ -351,13 +328,13 @@ def main():
            % (len(state), secs), repr(state))
         # a bad time in every poll: the field is dropped with one warning in all, not one
         # per poll (the warnings of a polled task are said once), and the run ends normally
-        post(port, "/_fake/inject", {"bad_task": 100000, "ops": ["DescribeTasks"]})
-        stats0 = get(port, "/_fake/stats")
+        control(port, "/_fake/inject", {"bad_task": 100000, "ops": ["DescribeTasks"]})
+        stats0 = control(port, "/_fake/stats")
         p = subprocess.run(experiment_cmd(port, tmp, ["--timeout", "20s"], out="bad3.jsonl",
                                           cluster="bad3"),
                            capture_output=True, text=True, env=env(), timeout=120)
-        stats1 = get(port, "/_fake/stats")
-        post(port, "/_fake/inject", {"bad_task": 0, "ops": []})
+        stats1 = control(port, "/_fake/stats")
+        control(port, "/_fake/inject", {"bad_task": 0, "ops": []})
         polls = (stats1["ops"].get("DescribeTasks", 0) - stats0["ops"].get("DescribeTasks", 0))
         bad = re.findall(r"task (\S+): ignored createdAt", p.stderr)
         ok(p.returncode == 0 and polls >= 3 and bad and len(bad) == len(set(bad)),
@@ -365,11 +342,11 @@ def main():
            % (polls, len(bad)), "rc %s polls %d\n%s" % (p.returncode, polls, p.stderr))
         # a task whose version is no number has no identity a recording could merge by:
         # it is not journaled, and the run and the other tasks' lines go on
-        post(port, "/_fake/inject", {"nameless_task": 2, "ops": ["DescribeTasks"]})
+        control(port, "/_fake/inject", {"nameless_task": 2, "ops": ["DescribeTasks"]})
         p = subprocess.run(experiment_cmd(port, tmp, [], out="bad4.jsonl", cluster="bad4"),
                            capture_output=True, text=True, env=env(), timeout=120)
-        post(port, "/_fake/inject", {"nameless_task": 0, "ops": []})
-        state = [t for t in get(port, "/_fake/state/bad4")["tasks"]
+        control(port, "/_fake/inject", {"nameless_task": 0, "ops": []})
+        state = [t for t in control(port, "/_fake/state/bad4")["tasks"]
                  if t["tags"].get("ecsprof:arm")]
         lines = [l for l in open(os.path.join(tmp, "bad4.jsonl")) if '"task"' in l]
         ok(p.returncode == 0 and "not recorded: its identity cannot be read" in p.stderr and
@@ -383,12 +360,12 @@ def main():
             sb = (json.loads(l).get("task") or {}).get("startedBy", "")
             if sb.startswith("ecsprof-"):
                 ids.add(sb[len("ecsprof-"):])
-        post(port, "/_fake/inject", {"bad_task": 1, "ops": ["DescribeTasks"]})
+        control(port, "/_fake/inject", {"bad_task": 1, "ops": ["DescribeTasks"]})
         p = subprocess.run([ECSPROF, "experiment", "--cleanup", ",".join(ids), "--cluster",
                             "bad", "-o", os.path.join(tmp, "bad.jsonl"), "--endpoint-url",
                             "http://127.0.0.1:%d" % port, "--region", "us-east-1"],
                            capture_output=True, text=True, env=env(), timeout=120)
-        post(port, "/_fake/inject", {"bad_task": 0, "ops": []})
+        control(port, "/_fake/inject", {"bad_task": 0, "ops": []})
         ok(len(ids) == 1 and p.returncode == 0 and
            p.stderr.count("ignored createdAt") == 1 and "8 tasks found" in p.stdout,
            "--cleanup with a malformed task in the answer: one warning, exits 0",
@@ -417,7 +394,7 @@ def main():
            "cmd %r rc %s missing %r\n%s%s" % (cmd, p.returncode, missing, p.stderr, p.stdout))
 
         # Ctrl-C mid-way: whatever was started is stopped before ecsprof exits
-        before = len(get(port, "/_fake/runtask")["runs"])
+        before = len(control(port, "/_fake/runtask")["runs"])
         cmd = [ECSPROF, "experiment", "--cluster", "intr", "--arm", "no-soci=web:7",
                "--arm", "soci=web:8", "-n", "4", "--subnets", "subnet-1", "--yes",
                "-o", os.path.join(tmp, "int.jsonl"), "--interval", "0.2", "--no-images",
@@ -426,7 +403,7 @@ def main():
         x = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                              env=env())
         for _ in range(200):
-            if len(get(port, "/_fake/runtask")["runs"]) - before >= 3:
+            if len(control(port, "/_fake/runtask")["runs"]) - before >= 3:
                 break
             time.sleep(0.02)
         x.send_signal(signal.SIGINT)
@@ -435,7 +412,7 @@ def main():
         except subprocess.TimeoutExpired:
             x.kill()
             _, xerr = x.communicate()
-        state = [t for t in get(port, "/_fake/state/intr")["tasks"]
+        state = [t for t in control(port, "/_fake/state/intr")["tasks"]
                  if t["tags"].get("ecsprof:arm")]
         ok(x.returncode != 0, "SIGINT: experiment exits non-zero", "rc %s" % x.returncode)
         ok(state and all(t["desiredStatus"] == "STOPPED" for t in state),
@@ -444,16 +421,16 @@ def main():
 
         # Ctrl-C while a DescribeTasks poll hangs (the server holds each for 20 s): the
         # poll is cut short, and every task is still stopped
-        post(port, "/_fake/inject", {"slow": 1000, "slow_ms": 20000, "ops": ["DescribeTasks"]})
-        faults = get(port, "/_fake/stats")["faults"]
+        control(port, "/_fake/inject", {"slow": 1000, "slow_ms": 20000, "ops": ["DescribeTasks"]})
+        faults = control(port, "/_fake/stats")["faults"]
         x = subprocess.Popen(experiment_cmd(port, tmp, [], out="slow.jsonl", cluster="slow"),
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                              env=env())
         for _ in range(500):
-            if get(port, "/_fake/stats")["faults"] > faults:
+            if control(port, "/_fake/stats")["faults"] > faults:
                 break
             time.sleep(0.02)
-        held = get(port, "/_fake/stats")["faults"] > faults
+        held = control(port, "/_fake/stats")["faults"] > faults
         time.sleep(0.3)
         t0 = time.time()
         x.send_signal(signal.SIGINT)
@@ -463,8 +440,8 @@ def main():
             x.kill()
             _, xerr = x.communicate()
         secs = time.time() - t0
-        post(port, "/_fake/inject", {"slow": 0, "ops": []})
-        state = [t for t in get(port, "/_fake/state/slow")["tasks"]
+        control(port, "/_fake/inject", {"slow": 0, "ops": []})
+        state = [t for t in control(port, "/_fake/state/slow")["tasks"]
                  if t["tags"].get("ecsprof:arm")]
         ok(held and x.returncode == 1 and secs < 5,
            "SIGINT during a 20 s DescribeTasks poll: exits 1 in %.1f s (under 5)" % secs,

@@ -17,11 +17,12 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import fakeserver  # noqa: E402
+from fakeserver import control  # noqa: E402
 
 ECSPROF = os.environ.get("ECSPROF", "")
 SRCDIR = os.environ.get("SRCDIR", os.path.join(os.path.dirname(__file__), "..", ".."))
-FAKE = os.path.join(SRCDIR, "tests", "fake_ecs.py")
 
 FAST = {"provision": 2, "pull": [6, 8], "start": 1}
 SCENARIO = {
@@ -61,36 +62,14 @@ def ok(cond, name, detail=""):
 
 
 def env():
-    e = {k: v for k, v in os.environ.items() if not k.startswith("AWS_")}
-    e.update({"AWS_ACCESS_KEY_ID": "AKIDFAKE", "AWS_SECRET_ACCESS_KEY": "fakesecret",
-              "AWS_EC2_METADATA_DISABLED": "true", "AWS_CONFIG_FILE": EMPTY,
-              "AWS_SHARED_CREDENTIALS_FILE": EMPTY, "NO_COLOR": "1", "COLUMNS": "100"})
-    return e
-
-
-def get(port, path):
-    with urllib.request.urlopen("http://127.0.0.1:%d%s" % (port, path), timeout=10) as r:
-        return json.load(r)
-
-
-def post(port, path, obj):
-    req = urllib.request.Request("http://127.0.0.1:%d%s" % (port, path),
-                                 data=json.dumps(obj).encode(), method="POST")
-    with urllib.request.urlopen(req, timeout=10) as r:
-        return json.load(r)
+    return fakeserver.env(EMPTY, COLUMNS="100")
 
 
 def start_fake(tmp, scenario, name):
     path = os.path.join(tmp, name + ".json")
     with open(path, "w") as f:
         json.dump(scenario, f)
-    srv = subprocess.Popen([sys.executable, FAKE, "--scenario", path], stdout=subprocess.PIPE,
-                           stderr=subprocess.DEVNULL, text=True)
-    line = srv.stdout.readline()
-    if not line.strip().isdigit():
-        srv.kill()
-        raise RuntimeError("fake_ecs did not start for " + name)
-    return srv, int(line)
+    return fakeserver.start("fake_ecs.py", ["--scenario", path])
 
 
 def unreadable(port, n):
@@ -98,9 +77,9 @@ def unreadable(port, n):
     fake's unreadable_task (containers no list) where it has it, else bad_task (createdAt
     a string, which older ecsprof skips)."""
     try:
-        post(port, "/_fake/inject", {"unreadable_task": n, "ops": ["DescribeTasks"] if n else []})
+        control(port, "/_fake/inject", {"unreadable_task": n, "ops": ["DescribeTasks"] if n else []})
     except Exception:   # an older fake: no such fault (it drops the connection)
-        post(port, "/_fake/inject", {"bad_task": n, "ops": ["DescribeTasks"] if n else []})
+        control(port, "/_fake/inject", {"bad_task": n, "ops": ["DescribeTasks"] if n else []})
 
 
 def cmd(port, tmp, cluster, arms, n, extra=()):
@@ -118,12 +97,12 @@ def run(c, timeout=120):
 
 
 def mine(port, cluster):
-    return [t for t in get(port, "/_fake/state/" + cluster)["tasks"]
+    return [t for t in control(port, "/_fake/state/" + cluster)["tasks"]
             if t["tags"].get("ecsprof:arm")]
 
 
 def runs_of(port, taskdef):
-    return [r for r in get(port, "/_fake/runtask")["runs"] if r.get("taskDefinition") == taskdef]
+    return [r for r in control(port, "/_fake/runtask")["runs"] if r.get("taskDefinition") == taskdef]
 
 
 def wait_runs(port, cluster, n):
@@ -144,15 +123,12 @@ def main():
     with open(scen, "w") as f:
         json.dump(SCENARIO, f)
     srv_err = open(os.path.join(tmp, "fake.err"), "w+")
-    srv = subprocess.Popen([sys.executable, FAKE, "--scenario", scen],
-                           stdout=subprocess.PIPE, stderr=srv_err, text=True)
     try:
-        line = srv.stdout.readline()
-        if not line.strip().isdigit():
-            srv_err.seek(0)
-            print("1..1\nnot ok 1 - fake_ecs did not start: %s" % srv_err.read())
-            return 1
-        port = int(line)
+        srv, port = fakeserver.start("fake_ecs.py", ["--scenario", scen], stderr=srv_err)
+    except RuntimeError as e:
+        print("1..1\nnot ok 1 - %s" % e)
+        return 1
+    try:
 
         # an arm whose task definition does not exist: refused before any RunTask
         p = run(cmd(port, tmp, "nodef", ["a=web:8", "b=nope:3"], 2))
@@ -226,9 +202,9 @@ def main():
 
         # throttling that outlasts the client's own 3 attempts (AWS_MAX_ATTEMPTS): the
         # experiment waits and asks again, and every task starts
-        post(port, "/_fake/inject", {"throttle": 4, "ops": ["RunTask"]})
+        control(port, "/_fake/inject", {"throttle": 4, "ops": ["RunTask"]})
         p = run(cmd(port, tmp, "throttle", ["a=web:8", "b=web:8"], 2))
-        post(port, "/_fake/inject", {"throttle": 0, "ops": []})
+        control(port, "/_fake/inject", {"throttle": 0, "ops": []})
         ok(p.returncode == 0 and "asking again in 1000 ms" in p.stderr and
            "arm a (web:8): 2 of 2 launched, 2 reached RUNNING" in p.stdout and
            "arm b (web:8): 2 of 2 launched, 2 reached RUNNING" in p.stdout and
@@ -311,14 +287,14 @@ def main():
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                              env=env())
         wait_runs(port, "twice", 4)
-        post(port, "/_fake/inject", {"slow": 1000, "slow_ms": 20000, "ops": ["StopTask"]})
-        faults = get(port, "/_fake/stats")["faults"]
+        control(port, "/_fake/inject", {"slow": 1000, "slow_ms": 20000, "ops": ["StopTask"]})
+        faults = control(port, "/_fake/stats")["faults"]
         x.send_signal(signal.SIGINT)
         for _ in range(250):
-            if get(port, "/_fake/stats")["faults"] > faults:
+            if control(port, "/_fake/stats")["faults"] > faults:
                 break
             time.sleep(0.02)
-        held = get(port, "/_fake/stats")["faults"] > faults
+        held = control(port, "/_fake/stats")["faults"] > faults
         t0 = time.time()
         x.send_signal(signal.SIGINT)
         try:
@@ -327,7 +303,7 @@ def main():
             x.kill()
             _, xerr = x.communicate()
         secs = time.time() - t0
-        post(port, "/_fake/inject", {"slow": 0, "ops": []})
+        control(port, "/_fake/inject", {"slow": 0, "ops": []})
         started = mine(port, "twice")
         m = re.search(r"interrupted again: (\d+) tasks? of experiment twice may still run: "
                       r"([0-9a-f ]+); stop them with:\n  (ecsprof experiment --cleanup twice .*)\n",
@@ -360,7 +336,7 @@ def main():
         unreadable(port, 100000)
         p = run([ECSPROF, "experiment", "--cleanup", "kill", "--cluster", "kill",
                  "--endpoint-url", "http://127.0.0.1:%d" % port, "--region", "us-east-1"])
-        post(port, "/_fake/inject", {"bad_task": 0, "ops": []})
+        control(port, "/_fake/inject", {"bad_task": 0, "ops": []})
         unreadable(port, 0)
         st = mine(port, "kill")
         ok(len(left) >= 4 and p.returncode == 0 and

@@ -12,10 +12,12 @@ import sys
 import tempfile
 import time
 import urllib.request
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import fakeserver  # noqa: E402
+from fakeserver import control  # noqa: E402
 
 ECSPROF = os.environ.get("ECSPROF", "")
 SRCDIR = os.environ.get("SRCDIR", os.path.join(os.path.dirname(__file__), "..", ".."))
-FAKE = os.path.join(SRCDIR, "tests", "fake_ecs.py")
 SMALL = os.path.join(SRCDIR, "tests", "fixtures", "live", "small.json")
 
 results = []
@@ -27,20 +29,7 @@ def ok(cond, name, detail=""):
 
 
 def start_server(scenario, *extra):
-    p = subprocess.Popen([sys.executable, FAKE, "--scenario", scenario] + list(extra),
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    line = p.stdout.readline()
-    if not line.strip().isdigit():
-        p.kill()
-        raise RuntimeError("fake_ecs did not start: " + p.stderr.read())
-    return p, int(line)
-
-
-def control(port, path, body=None):
-    url = "http://127.0.0.1:%d%s" % (port, path)
-    data = json.dumps(body).encode() if body is not None else None
-    with urllib.request.urlopen(urllib.request.Request(url, data=data), timeout=10) as r:
-        return json.loads(r.read())
+    return fakeserver.start("fake_ecs.py", ["--scenario", scenario] + list(extra))
 
 
 def control_tls_requests(port, cert):

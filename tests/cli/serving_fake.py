@@ -13,11 +13,13 @@ import subprocess
 import sys
 import tempfile
 import time
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import fakeserver  # noqa: E402
+from fakeserver import control  # noqa: E402
 import datetime as dt
 
 ECSPROF = os.environ.get("ECSPROF", "")
 SRCDIR = os.environ.get("SRCDIR", os.path.join(os.path.dirname(__file__), "..", ".."))
-FAKE = os.path.join(SRCDIR, "tests", "fake_ecs.py")
 
 # RUNNING 3 s after the server starts, HEALTHY 4 s later; the second task on ARM
 SCENARIO = {
@@ -56,11 +58,7 @@ EMPTY = os.path.join(tempfile.gettempdir(), "ecsprof-serving-empty-%d" % os.getp
 
 
 def env():
-    e = {k: v for k, v in os.environ.items() if not k.startswith("AWS_")}
-    e.update({"AWS_ACCESS_KEY_ID": "AKIDFAKE", "AWS_SECRET_ACCESS_KEY": "fakesecret",
-              "AWS_EC2_METADATA_DISABLED": "true", "AWS_CONFIG_FILE": EMPTY,
-              "AWS_SHARED_CREDENTIALS_FILE": EMPTY, "NO_COLOR": "1"})
-    return e
+    return fakeserver.env(EMPTY)
 
 
 def iso(s):
@@ -81,15 +79,12 @@ def main():
     with open(scen, "w") as f:
         json.dump(SCENARIO, f)
     srv_err = open(os.path.join(tmp, "fake.err"), "w+")
-    srv = subprocess.Popen([sys.executable, FAKE, "--scenario", scen],
-                           stdout=subprocess.PIPE, stderr=srv_err, text=True)
     try:
-        line = srv.stdout.readline()
-        if not line.strip().isdigit():
-            srv_err.seek(0)
-            print("1..1\nnot ok 1 - fake_ecs did not start: %s" % srv_err.read())
-            return 1
-        port = int(line)
+        srv, port = fakeserver.start("fake_ecs.py", ["--scenario", scen], stderr=srv_err)
+    except RuntimeError as e:
+        print("1..1\nnot ok 1 - %s" % e)
+        return 1
+    try:
         rec = os.path.join(tmp, "rec.jsonl")
         # 12 polls 1 s apart: RUNNING at +3 s, HEALTHY at +7 s and +9 s
         p = subprocess.run([ECSPROF, "watch", "--cluster", "s", "--service", "api",

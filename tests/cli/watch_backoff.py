@@ -11,11 +11,12 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import fakeserver  # noqa: E402
+from fakeserver import control  # noqa: E402
 
 ECSPROF = os.environ.get("ECSPROF", "")
 SRCDIR = os.environ.get("SRCDIR", os.path.join(os.path.dirname(__file__), "..", ".."))
-FAKE = os.path.join(SRCDIR, "tests", "fake_ecs.py")
 SCENARIO = {"credentials": {"AKIDFAKE": "fakesecret"},
             "clusters": {"b": {"tasks": [
                 {"id": "aaaaaaaa00000000000000000000000a", "family": "web", "revision": 1,
@@ -25,13 +26,6 @@ results = []
 
 def ok(cond, name, detail=""):
     results.append((bool(cond), name, detail))
-
-
-def control(port, path, body=None):
-    data = json.dumps(body).encode() if body is not None else None
-    req = urllib.request.Request("http://127.0.0.1:%d%s" % (port, path), data=data)
-    with urllib.request.urlopen(req, timeout=10) as r:
-        return json.loads(r.read())
 
 
 def main():
@@ -44,15 +38,13 @@ def main():
     scen = os.path.join(tmp, "scenario.json")
     with open(scen, "w") as f:
         json.dump(SCENARIO, f)
-    srv = subprocess.Popen([sys.executable, FAKE, "--scenario", scen],
-                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        srv, port = fakeserver.start("fake_ecs.py", ["--scenario", scen])
+    except RuntimeError as e:
+        print("1..1\nnot ok 1 - %s" % e)
+        return 1
     p = None
     try:
-        line = srv.stdout.readline()
-        if not line.strip().isdigit():
-            print("1..1\nnot ok 1 - fake_ecs did not start")
-            return 1
-        port = int(line)
         control(port, "/_fake/inject", {"throttle": 3, "ops": ["ListTasks"]})
         e = {k: v for k, v in os.environ.items() if not k.startswith("AWS_")}
         e.update({"AWS_ACCESS_KEY_ID": "AKIDFAKE", "AWS_SECRET_ACCESS_KEY": "fakesecret",

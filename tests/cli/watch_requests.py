@@ -13,11 +13,12 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import urllib.request
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import fakeserver  # noqa: E402
+from fakeserver import control  # noqa: E402
 
 ECSPROF = os.environ.get("ECSPROF", "")
 SRCDIR = os.environ.get("SRCDIR", os.path.join(os.path.dirname(__file__), "..", ".."))
-FAKE = os.path.join(SRCDIR, "tests", "fake_ecs.py")
 
 results = []
 TMP = tempfile.mkdtemp(prefix="ecsprof-watchreq-")
@@ -59,23 +60,16 @@ def ok(cond, name, detail=""):
 
 
 def env():
-    e = {k: v for k, v in os.environ.items() if not k.startswith("AWS_")}
-    e.update({"AWS_ACCESS_KEY_ID": "AKIDFAKE", "AWS_SECRET_ACCESS_KEY": "fakesecret",
-              "AWS_EC2_METADATA_DISABLED": "true", "NO_COLOR": "1",
-              "AWS_CONFIG_FILE": os.path.join(TMP, "none"),
-              "AWS_SHARED_CREDENTIALS_FILE": os.path.join(TMP, "none")})
-    return e
+    return fakeserver.env(os.path.join(TMP, "none"))
 
 
 def stats(port):
-    with urllib.request.urlopen("http://127.0.0.1:%d/_fake/stats" % port, timeout=10) as r:
-        return json.loads(r.read())
+    return control(port, "/_fake/stats")
 
 
 def watch(port, cluster, service, count):
     # each watch starts at the scenario's t0, the clock running from there
-    urllib.request.urlopen(urllib.request.Request(
-        "http://127.0.0.1:%d/_fake/advance" % port, data=b'{"to": 0}'), timeout=10).read()
+    control(port, "/_fake/advance", {"to": 0})
     return subprocess.run([ECSPROF, "watch", "--cluster", cluster, "--service", service,
                            "--interval", "1", "--count", str(count), "--format", "csv",
                            "--no-images", "--verbose",
@@ -91,13 +85,8 @@ def main():
     scen = os.path.join(TMP, "scenario.json")
     with open(scen, "w") as f:
         json.dump(SCENARIO, f)
-    srv = subprocess.Popen([sys.executable, FAKE, "--scenario", scen],
-                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    srv, port = fakeserver.start("fake_ecs.py", ["--scenario", scen])
     try:
-        line = srv.stdout.readline()
-        if not line.strip().isdigit():
-            raise RuntimeError("fake_ecs did not start")
-        port = int(line)
 
         before = stats(port)["requests"]
         p = watch(port, "steady", "web", 5)

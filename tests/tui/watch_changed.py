@@ -10,11 +10,12 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import fakeserver  # noqa: E402
+from fakeserver import control  # noqa: E402
 
 ECSPROF = os.environ.get("ECSPROF", "")
 SRCDIR = os.environ.get("SRCDIR", os.path.join(os.path.dirname(__file__), "..", ".."))
-FAKE = os.path.join(SRCDIR, "tests", "fake_ecs.py")
 A, B = "aaaaaaaa", "bbbbbbbb"
 SCENARIO = {"credentials": {"AKIDFAKE": "fakesecret"},
             "clusters": {"c": {"tasks": [
@@ -29,13 +30,6 @@ def ok(cond, name, detail=""):
     results.append((bool(cond), name, detail))
 
 
-def control(port, path, body=None):
-    data = json.dumps(body).encode() if body is not None else None
-    req = urllib.request.Request("http://127.0.0.1:%d%s" % (port, path), data=data)
-    with urllib.request.urlopen(req, timeout=10) as r:
-        return json.loads(r.read())
-
-
 def main():
     if not ECSPROF or not os.access(ECSPROF, os.X_OK):
         print("1..1\nnot ok 1 - ECSPROF is not an executable: %r" % ECSPROF)
@@ -46,8 +40,11 @@ def main():
     scen = os.path.join(tmp, "scenario.json")
     with open(scen, "w") as f:
         json.dump(SCENARIO, f)
-    srv = subprocess.Popen([sys.executable, FAKE, "--scenario", scen],
-                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        srv, port = fakeserver.start("fake_ecs.py", ["--scenario", scen])
+    except RuntimeError as e:
+        print("1..1\nnot ok 1 - %s" % e)
+        return 1
     tm = ["tmux", "-L", "ecsprof-changed-%d" % os.getpid(), "-f", "/dev/null"]
 
     def screen():
@@ -65,11 +62,6 @@ def main():
         return False, s
 
     try:
-        line = srv.stdout.readline()
-        if not line.strip().isdigit():
-            print("1..1\nnot ok 1 - fake_ecs did not start")
-            return 1
-        port = int(line)
         control(port, "/_fake/advance", {"to": 12, "freeze": True})   # A pulls, B provisions
         env = ("AWS_ACCESS_KEY_ID=AKIDFAKE AWS_SECRET_ACCESS_KEY=fakesecret "
                "AWS_EC2_METADATA_DISABLED=true AWS_CONFIG_FILE=%s "

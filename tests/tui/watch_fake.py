@@ -14,11 +14,12 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import fakeserver  # noqa: E402
+from fakeserver import control  # noqa: E402
 
 ECSPROF = os.environ.get("ECSPROF", "")
 SRCDIR = os.environ.get("SRCDIR", os.path.join(os.path.dirname(__file__), "..", ".."))
-FAKE = os.path.join(SRCDIR, "tests", "fake_ecs.py")
 
 SCENARIO = {
     "credentials": {"AKIDFAKE": "fakesecret"},
@@ -64,13 +65,6 @@ def ok(cond, name, detail=""):
     results.append((bool(cond), name, detail))
 
 
-def control(port, path, body=None):
-    url = "http://127.0.0.1:%d%s" % (port, path)
-    data = json.dumps(body).encode() if body is not None else None
-    with urllib.request.urlopen(urllib.request.Request(url, data=data), timeout=10) as r:
-        return json.loads(r.read())
-
-
 EMPTY = os.path.join(tempfile.gettempdir(), "ecsprof-watch-empty-%d" % os.getpid())
 
 
@@ -78,13 +72,8 @@ FAKE_PORT = [0]   # the image lookups go to the fake's ECR side (tests/fake_ecr.
 
 
 def env():
-    e = {k: v for k, v in os.environ.items() if not k.startswith("AWS_")}
-    e.update({"AWS_ENDPOINT_URL_ECR": "http://127.0.0.1:%d" % FAKE_PORT[0],
-              "XDG_CACHE_HOME": EMPTY + "-cache"})
-    e.update({"AWS_ACCESS_KEY_ID": "AKIDFAKE", "AWS_SECRET_ACCESS_KEY": "fakesecret",
-              "AWS_EC2_METADATA_DISABLED": "true", "AWS_CONFIG_FILE": EMPTY,
-              "AWS_SHARED_CREDENTIALS_FILE": EMPTY, "NO_COLOR": "1"})
-    return e
+    return fakeserver.env(EMPTY, AWS_ENDPOINT_URL_ECR="http://127.0.0.1:%d" % FAKE_PORT[0],
+                          XDG_CACHE_HOME=EMPTY + "-cache")
 
 
 def watch_lines(port, fmt, record=None):
@@ -193,15 +182,12 @@ def main():
     with open(scen, "w") as f:
         json.dump(SCENARIO, f)
     srv_err = open(os.path.join(tmp, "fake.err"), "w+")
-    srv = subprocess.Popen([sys.executable, FAKE, "--scenario", scen],
-                           stdout=subprocess.PIPE, stderr=srv_err, text=True)
     try:
-        line = srv.stdout.readline()
-        if not line.strip().isdigit():
-            srv_err.seek(0)
-            print("1..1\nnot ok 1 - fake_ecs did not start: %s" % srv_err.read())
-            return 1
-        port = int(line)
+        srv, port = fakeserver.start("fake_ecs.py", ["--scenario", scen], stderr=srv_err)
+    except RuntimeError as e:
+        print("1..1\nnot ok 1 - %s" % e)
+        return 1
+    try:
         FAKE_PORT[0] = port
 
         # 1. CSV lines, one per task as it reaches RUNNING or STOPPED
