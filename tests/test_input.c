@@ -905,13 +905,25 @@ Test(input, gzip_out_of_memory_says_so)
 	n = sizeof gz - z.avail_out;
 	deflateEnd(&z);
 	opts.chunk_bytes = 16;   /* output fills before the stream ends: zlib needs a window */
-	input_gz_set_alloc(gz_fail_after_one, gz_plain_free);
+	/* the allocator is this call's option (issue 9: no process-wide test hook) */
+	opts.gz_alloc = gz_fail_after_one;
+	opts.gz_free = gz_plain_free;
 	rc = input_read_mem_with("m.gz", (const char *)gz, n, &opts, &set, &st, &err);
-	input_gz_set_alloc(NULL, NULL);
 	cr_assert_eq(rc, -1, "%s", err.msg);
 	cr_expect_str_eq(err.msg, "m.gz: out of memory inflating gzip data");
 	cr_expect_eq(err.code, ERR_INTERNAL);
+	/* ... so a call without it, even a later one, has zlib's own */
+	opts.gz_alloc = NULL;
+	opts.gz_free = NULL;
 	cr_assert_eq(input_read_mem_with("m.gz", (const char *)gz, n, &opts, &set, &st, &err), 0,
 	    "%s", err.msg);
 	cr_expect_eq(set.len, 1);
+	/* and a call that has it fails while another one's options do not (per call) */
+	opts.gz_alloc = gz_fail_after_one;
+	opts.gz_free = gz_plain_free;
+	gz_allocs = 0;
+	cr_expect_eq(input_read_mem_with("m2.gz", (const char *)gz, n, &opts, &set, &st, &err),
+	    -1);
+	cr_expect_eq(input_read_mem("m3.gz", (const char *)gz, n, &set, &st, &err), 0, "%s",
+	    err.msg);
 }

@@ -41,6 +41,12 @@ struct input_options {
 	/* tuning, for tests and the benchmark; results do not depend on either */
 	unsigned threads;       /* JSON Lines parser threads: 0 = one per CPU, at most 4 */
 	size_t chunk_bytes;     /* the chunk handed to each: 0 = 1 MiB */
+	/* test seam: the allocator zlib uses for this call's gzip reader (a failing one shows
+	 * what running out of memory says); NULL: zlib's own. zlib's alloc_func and free_func
+	 * (voidpf is void *, uInt unsigned int), so this header needs no zlib.h. */
+	void *(*gz_alloc)(void *opaque, unsigned items, unsigned size);
+	void (*gz_free)(void *opaque, void *p);
+	void *gz_opaque;
 };
 
 /* Reads one file; path "-" is stdin. task->source is path as given. Returns -1 with

@@ -30,6 +30,7 @@ struct src {
 	size_t nback;
 	bool raw_eof;
 	struct input_gz *gz;
+	struct input_gz_alloc gz_alloc;   /* the call's options' (a test seam) */
 	char why[160];
 };
 
@@ -83,7 +84,7 @@ src_read(struct src *s, char *dst, size_t n)
 		s->probed = true;
 		s->nback = raw_read(s, (char *)s->back, 2);
 		if (input_gz_magic(s->back, s->nback)) {
-			s->gz = input_gz_new(raw_read, s);
+			s->gz = input_gz_new(raw_read, s, &s->gz_alloc);
 			if (s->gz == NULL) {
 				snprintf(s->why, sizeof s->why, "out of memory: cannot start zlib's "
 				    "inflate");
@@ -453,6 +454,9 @@ read_src_in_scope(const char *name, struct src *s, const struct input_options *o
 
 	if (o == NULL)
 		o = &defaults;
+	s->gz_alloc.zalloc = o->gz_alloc;
+	s->gz_alloc.zfree = o->gz_free;
+	s->gz_alloc.opaque = o->gz_opaque;
 	memset(&f, 0, sizeof f);
 	f.name = name;
 	f.opts = o;
