@@ -571,6 +571,23 @@ Test(input, one_line_document_over_line_limit_file)
 	free(s);
 }
 
+/* issue 10: blank lines (and a byte order mark) before such a document leave it the first
+ * line, not a line 2 over 64 MiB ('m:3: a line longer than 64 MiB') */
+Test(input, blank_lines_before_a_one_line_document)
+{
+	size_t len;
+	char *s = one_line_doc(INPUT_MAX_LINE + 100, &len);
+	char *t = xmalloc(len + 8);
+
+	memcpy(t, "\xef\xbb\xbf \n\r\n", 7);
+	memcpy(t + 7, s, len);
+	cr_assert_eq(input_read_mem_with("m", t, len + 7, &opts, &set, &st, &err), 0, "%s",
+	    err.msg);
+	cr_expect_eq(set.len, 2);
+	free(t);
+	free(s);
+}
+
 Test(input, long_later_line_says_the_limit_and_why)
 {
 	size_t n = INPUT_MAX_LINE + 100;

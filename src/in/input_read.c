@@ -138,6 +138,19 @@ struct reader {
 	                     * on one line, as `jq -c` writes, may be as large as any other) */
 };
 
+/* The offset of the first byte from `from` on that is neither white space nor (at the
+ * start) a UTF-8 byte order mark; len when there is none. */
+static size_t
+first_nonblank(const char *p, size_t from, size_t len)
+{
+	if (from == 0 && len >= 3 && memcmp(p, "\xef\xbb\xbf", 3) == 0)
+		from = 3;
+	while (from < len && (p[from] == ' ' || p[from] == '\t' || p[from] == '\r' ||
+	    p[from] == '\n'))
+		from++;
+	return from;
+}
+
 static const char *
 last_nl(const char *p, size_t n)
 {
@@ -155,9 +168,10 @@ static int
 reader_next(struct reader *r, struct chunk *k, struct err *err)
 {
 	size_t cap = r->chunk_bytes > r->carry_len ? r->chunk_bytes : r->carry_len * 2;
-	size_t len = r->carry_len, scanned = 0;
+	size_t len = r->carry_len, scanned = 0, blank = 0;
 	char *data = xmalloc(cap);
 	const char *nl;
+	bool first = r->max_line >= INPUT_MAX_DOC;
 
 	if (r->carry_len)
 		memcpy(data, r->carry, r->carry_len);
@@ -170,6 +184,14 @@ reader_next(struct reader *r, struct chunk *k, struct err *err)
 			    r->name, src_error(r->src));
 		}
 		nl = last_nl(data + scanned, len - scanned);
+		if (first && nl != NULL) {
+			/* the first chunk ends after a line that is not blank: blank lines before a
+			 * one-line document leave it the first line, read whole, not a line 2 held
+			 * to INPUT_MAX_LINE */
+			blank = first_nonblank(data, blank, len);
+			if (data + blank > nl)
+				nl = NULL;
+		}
 		if (nl != NULL || r->src->eof)
 			break;
 		scanned = len;
