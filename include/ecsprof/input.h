@@ -41,6 +41,8 @@ struct input_options {
 	/* tuning, for tests and the benchmark; results do not depend on either */
 	unsigned threads;       /* JSON Lines parser threads: 0 = one per CPU, at most 4 */
 	size_t chunk_bytes;     /* the chunk handed to each: 0 = 1 MiB */
+	size_t stream_bytes;    /* a whole document from this size on is read element by
+	                         * element, not as one DOM: 0 = 1 MiB (tests: 1, every one) */
 	/* test seam: the allocator zlib uses for this call's gzip reader (a failing one shows
 	 * what running out of memory says); NULL: zlib's own. zlib's alloc_func and free_func
 	 * (voidpf is void *, uInt unsigned int), so this header needs no zlib.h. */

@@ -79,8 +79,8 @@ emit_warn(struct pctx *c, enum item_kind kind, const char *fmt, ...)
 	it->msg = buf_take(&b);
 }
 
-static void
-emit_task(struct pctx *c, struct task *t, enum origin o)
+void
+input_emit_task(struct pctx *c, struct task *t, enum origin o)
 {
 	struct item *it = items_push(&c->out);
 
@@ -214,7 +214,7 @@ one_task(struct pctx *c, const json_t *o, const char *where, enum origin origin,
 	t.fetched_at_ms = fetched_at_ms;
 	if (record != NULL)
 		input_serving_record(record, &t);
-	emit_task(c, &t, origin);
+	input_emit_task(c, &t, origin);
 }
 
 static void
@@ -329,7 +329,7 @@ one_metadata(struct pctx *c, const json_t *o, const char *where)
 		return;
 	}
 	warn_dropped(c, o, where, &w);
-	emit_task(c, &t, ORIGIN_METADATA);
+	input_emit_task(c, &t, ORIGIN_METADATA);
 }
 
 static void
@@ -351,7 +351,7 @@ one_insights(struct pctx *c, const json_t *o, const char *where)
 		return;
 	}
 	warn_dropped(c, o, where, &w);
-	emit_task(c, &t, ORIGIN_TASK);
+	input_emit_task(c, &t, ORIGIN_TASK);
 }
 
 static int
@@ -359,7 +359,7 @@ one_describe(struct pctx *c, const json_t *o)
 {
 	const json_t *tasks = json_object_get(o, "tasks");
 	const json_t *failures = json_object_get(o, "failures");
-	char d[80], where[40];
+	char d[80];
 
 	if (tasks != NULL && !json_is_null(tasks) && !json_is_array(tasks)) {
 		input_describe(tasks, d, sizeof d);
@@ -369,35 +369,42 @@ one_describe(struct pctx *c, const json_t *o)
 		input_describe(failures, d, sizeof d);
 		return doc_error(c, "\"failures\": expected an array, got %s", d);
 	}
-	for (size_t i = 0; i < json_array_size(tasks); i++) {
-		const json_t *t = json_array_get(tasks, i);
-
-		snprintf(where, sizeof where, "tasks[%zu]", i);
-		if (!json_is_object(t)) {
-			input_describe(t, d, sizeof d);
-			emit_warn(c, ITEM_SKIP, "skipped %s: expected a task object, got %s", where, d);
-			continue;
-		}
-		one_task(c, t, where, ORIGIN_TASK, TS_NONE, NULL);
-	}
-	for (size_t i = 0; i < json_array_size(failures); i++) {
-		const json_t *f = json_array_get(failures, i);
-		const json_t *arn = json_object_get(f, "arn"), *reason = json_object_get(f, "reason");
-		const json_t *detail = json_object_get(f, "detail");
-		char qa[200] = "(no arn)", qr[80] = "(no reason)", qd[200] = "";
-
-		if (json_is_string(arn))
-			input_quote(qa, sizeof qa, json_string_value(arn), json_string_length(arn));
-		if (json_is_string(reason))
-			input_quote(qr, sizeof qr, json_string_value(reason),
-			    json_string_length(reason));
-		if (json_is_string(detail))
-			input_quote(qd, sizeof qd, json_string_value(detail),
-			    json_string_length(detail));
-		emit_warn(c, ITEM_FAILURE, "DescribeTasks failure: %s: %s%s%s", qa, qr,
-		    qd[0] ? " " : "", qd);
-	}
+	for (size_t i = 0; i < json_array_size(tasks); i++)
+		input_describe_task(c, json_array_get(tasks, i), i);
+	for (size_t i = 0; i < json_array_size(failures); i++)
+		input_describe_failure(c, json_array_get(failures, i));
 	return 0;
+}
+
+void
+input_describe_task(struct pctx *c, const json_t *t, size_t i)
+{
+	char d[80], where[40];
+
+	snprintf(where, sizeof where, "tasks[%zu]", i);
+	if (!json_is_object(t)) {
+		input_describe(t, d, sizeof d);
+		emit_warn(c, ITEM_SKIP, "skipped %s: expected a task object, got %s", where, d);
+		return;
+	}
+	one_task(c, t, where, ORIGIN_TASK, TS_NONE, NULL);
+}
+
+void
+input_describe_failure(struct pctx *c, const json_t *f)
+{
+	const json_t *arn = json_object_get(f, "arn"), *reason = json_object_get(f, "reason");
+	const json_t *detail = json_object_get(f, "detail");
+	char qa[200] = "(no arn)", qr[80] = "(no reason)", qd[200] = "";
+
+	if (json_is_string(arn))
+		input_quote(qa, sizeof qa, json_string_value(arn), json_string_length(arn));
+	if (json_is_string(reason))
+		input_quote(qr, sizeof qr, json_string_value(reason), json_string_length(reason));
+	if (json_is_string(detail))
+		input_quote(qd, sizeof qd, json_string_value(detail), json_string_length(detail));
+	emit_warn(c, ITEM_FAILURE, "DescribeTasks failure: %s: %s%s%s", qa, qr,
+	    qd[0] ? " " : "", qd);
 }
 
 /* One element of a top-level array, or a whole object document. */
@@ -445,10 +452,27 @@ items_truncate(struct items *it, size_t n)
 	it->n = n;
 }
 
+int
+input_array_element(struct pctx *c, const json_t *el, size_t i)
+{
+	size_t before = c->out.n;
+	char where[40], d[80];
+
+	snprintf(where, sizeof where, "[%zu]", i);
+	if (json_is_object(el) && one_object(c, el, where) == 0)
+		return 1;
+	if (c->failed)
+		return -1;
+	items_truncate(&c->out, before);
+	input_describe(el, d, sizeof d);
+	emit_warn(c, ITEM_SKIP, "skipped %s: not a task or task event (got %s)", where,
+	    json_is_object(el) ? "an object of unknown shape" : d);
+	return 0;
+}
+
 static int
 dispatch(struct pctx *c, const json_t *root)
 {
-	char where[40], d[80];
 	size_t known = 0, start = c->out.n;
 
 	if (json_is_object(root)) {
@@ -463,20 +487,11 @@ dispatch(struct pctx *c, const json_t *root)
 		    "a Container Insights performance log event");
 	}
 	for (size_t i = 0; i < json_array_size(root); i++) {
-		const json_t *el = json_array_get(root, i);
-		size_t before = c->out.n;
+		int k = input_array_element(c, json_array_get(root, i), i);
 
-		snprintf(where, sizeof where, "[%zu]", i);
-		if (json_is_object(el) && one_object(c, el, where) == 0) {
-			known++;
-			continue;
-		}
-		if (c->failed)
+		if (k < 0)
 			return -1;
-		items_truncate(&c->out, before);
-		input_describe(el, d, sizeof d);
-		emit_warn(c, ITEM_SKIP, "skipped %s: not a task or task event (got %s)", where,
-		    json_is_object(el) ? "an object of unknown shape" : d);
+		known += (size_t)k;
 	}
 	if (json_array_size(root) > 0 && known == 0) {
 		items_truncate(&c->out, start); /* warnings about a document rejected whole */
@@ -594,7 +609,7 @@ scan_line(struct pctx *c, const char *p, size_t n, char *buf, long line)
 		return false;
 	c->line = line;
 	c->scanned++;
-	emit_task(c, &t, origin);
+	input_emit_task(c, &t, origin);
 	return true;
 }
 

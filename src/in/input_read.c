@@ -8,13 +8,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
-#include "ecsprof/buf.h"
 #include "ecsprof/input.h"
 #include "ecsprof/xalloc.h"
 #include "input_gzip.h"
 #include "input_int.h"
+#include "input_stream.h"
 #include "jarena.h"
 
 /* ---- reading: files, stdin and memory alike ----------------------------------------- */
@@ -415,48 +416,103 @@ out:
 	return rc;
 }
 
+/* The whole pages of our own text before upto go back to the system as the stream
+ * reads past them, so the text shrinks while the tasks grow (the block stays allocated,
+ * freed as a whole later; only bytes that are never read again are dropped). */
+static void
+text_release(const char *data, const char *upto, size_t *done)
+{
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t from = ((uintptr_t)data + *done + page - 1) & ~(page - 1);
+	uintptr_t to = (uintptr_t)upto & ~(page - 1);
+
+	if (page == 0 || (page & (page - 1)) != 0 || to < from + ((uintptr_t)4 << 20))
+		return;
+	if (madvise((void *)from, to - from, MADV_DONTNEED) == 0)
+		*done = (size_t)(to - (uintptr_t)data);
+}
+
+/* One whole document in memory: element by element when it is large and of a shape
+ * input_stream.c reads so (a batch at a time, merged as it goes: memory is the text and
+ * the tasks, and the text, when it is ours (owned), shrinks as it is read), else as one
+ * DOM. */
+static int
+parse_whole(struct fstate *f, const char *data, size_t len, bool owned,
+    struct task_set *set, struct err *err)
+{
+	const struct input_options *o = f->opts;
+	size_t min = o->stream_bytes ? o->stream_bytes : (size_t)1 << 20;
+	size_t batch = o->chunk_bytes ? o->chunk_bytes : (size_t)1 << 20;
+	struct input_stream s;
+	struct pctx c;
+	size_t released = 0;
+	int more = 1;
+
+	input_pctx_init(&c, f->name);
+	if (len >= min && input_stream_open(&s, data, len) == 0) {
+		while (more) {
+			more = input_stream_next(&s, &c, batch);
+			input_merge(f, &c, set);
+			if (c.failed)
+				break;
+			if (owned)
+				text_release(data, input_stream_read_upto(&s), &released);
+		}
+		input_stream_close(&s);
+	} else {
+		input_parse_doc(&c, data, len);
+		input_merge(f, &c, set);
+	}
+	if (c.failed)
+		*err = c.err;
+	return c.failed ? -1 : 0;
+}
+
+/* The rest of the input after the first chunk, appended to it in place (one copy of the
+ * document, grown by realloc, which moves no bytes of a large block on Linux), then
+ * parsed whole. */
 static int
 read_whole(struct fstate *f, struct reader *r, struct chunk *first, struct task_set *set,
     struct err *err)
 {
-	struct pctx c;
-	struct buf b;
+	char *d;
+	size_t len, cap;
 	int rc;
 
-	input_pctx_init(&c, f->name);
 	if (src_in_place(r->src)) {
 		/* in memory already: parse in place (after a byte order mark, if any) */
 		size_t bom = r->src->len >= 3 && memcmp(r->src->mem, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
 
-		input_parse_doc(&c, r->src->mem + bom, r->src->len - bom);
-	} else {
-		char tmp[65536];
-		size_t n;
-
-		buf_init(&b, INPUT_MAX_DOC);
-		if (buf_add(&b, first->data, first->len) != 0 ||
-		    buf_add(&b, r->carry, r->carry_len) != 0)
-			goto too_big;
-		while ((n = src_read(r->src, tmp, sizeof tmp)) > 0)
-			if (buf_add(&b, tmp, n) != 0)
-				goto too_big;
-		if (r->src->error) {
-			buf_cleanup(&b);
-			return err_set(err, r->src->error == ENOMEM ? ERR_INTERNAL : ERR_IO, "%s: %s",
-			    f->name, src_error(r->src));
-		}
-		input_parse_doc(&c, buf_str(&b), b.len);
-		buf_cleanup(&b);
+		return parse_whole(f, r->src->mem + bom, r->src->len - bom, false, set, err);
 	}
-	input_merge(f, &c, set);
-	rc = c.failed ? -1 : 0;
-	if (c.failed)
-		*err = c.err;
+	len = first->len;
+	cap = len + r->carry_len + ((size_t)1 << 16);
+	d = xrealloc(first->data, cap);
+	first->data = NULL;
+	memcpy(d + len, r->carry, r->carry_len);
+	len += r->carry_len;
+	while (!r->src->eof && len <= INPUT_MAX_DOC) {
+		if (cap - len < ((size_t)1 << 16)) {
+			cap = cap * 2 > INPUT_MAX_DOC + 2 ? INPUT_MAX_DOC + 2 : cap * 2;
+			d = xrealloc(d, cap);
+		}
+		len += src_read(r->src, d + len, cap - len - 1);
+	}
+	if (r->src->error) {
+		free(d);
+		return err_set(err, r->src->error == ENOMEM ? ERR_INTERNAL : ERR_IO, "%s: %s",
+		    f->name, src_error(r->src));
+	}
+	if (len > INPUT_MAX_DOC) {
+		free(d);
+		return err_set(err, ERR_PARSE, "%s: a document larger than %zu MiB is not "
+		    "supported; write it as JSON Lines (one task or event per line)", f->name,
+		    INPUT_MAX_DOC >> 20);
+	}
+	d[len] = '\0';
+	rc = parse_whole(f, d, len, true, set, err);
+	free(d);
 	return rc;
-too_big:
-	buf_cleanup(&b);
-	return err_set(err, ERR_PARSE, "%s: a document larger than %zu MiB is not supported; "
-	    "write it as JSON Lines (one task or event per line)", f->name, INPUT_MAX_DOC >> 20);
 }
 
 /* Decides between JSON Lines and one whole document from the first non-blank line: when

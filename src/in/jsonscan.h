@@ -27,7 +27,9 @@ struct jsonscan_dup {
 
 struct jsonscan {
 	const char *p, *end;
-	char *buf;          /* a decoded string with escapes; one at a time */
+	char *buf;          /* a decoded string with escapes; one at a time. NULL: strings are
+	                     * only checked (\u escapes too, as jansson checks them), for a
+	                     * scan that reads no string value with escapes (input_stream.c) */
 	int depth;
 	struct jsonscan_dup *dup;   /* NULL: repeated keys not checked (only n[] is set) */
 };
