@@ -85,7 +85,10 @@ struct input_key {
 };
 /* A raw task object: its taskArn (required) and version. */
 int input_peek_task(const char *json, size_t len, struct input_key *k, struct err *err);
-/* A recording line (see record.h): refuses anything that is not one. */
+/* A recording line (see record.h): refuses anything that is not one (-1). 1: a recording
+ * line that report reads but that names no task it could be merged by (a task without a
+ * readable taskArn or version: report skips that task with a warning), k->arn NULL and
+ * why in err; 0: k is its key. */
 int input_peek_record(const char *line, size_t len, struct input_key *k, struct err *err);
 void input_key_cleanup(struct input_key *k);
 

@@ -106,7 +106,14 @@ input_peek_record(const char *line, size_t len, struct input_key *k, struct err 
 	if ((input_deploy_record_key(root, &k->arn) != 0 && image_key(root, &k->arn) != 0 &&
 	     key_from_task(json_object_get(root, "task"), k, &w) != 0)) {
 		input_key_cleanup(k);
-		err_set(err, ERR_PARSE, "recording line: %s", w.msg);
+		k->has_version = false;
+		/* no identity to merge by; when report reads the line (skipping its task with
+		 * a warning), it is the user's evidence all the same: 1, for record to keep */
+		rc = input_record_line_check(line, len, err);
+		if (rc == 0) {
+			err_set(err, ERR_PARSE, "recording line: %s", w.msg);
+			rc = 1;
+		}
 		goto out;
 	}
 	/* and what report's reader would stop on, record refuses: one decision for both */
