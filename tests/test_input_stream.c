@@ -2,6 +2,7 @@
  * tasks, warnings, counts and errors of the one-DOM reader (every shape, every fallback),
  * and a large one is read in memory bounded by the text and the tasks (issue 10 item 11). */
 #include <criterion/criterion.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -214,7 +215,16 @@ Test(input_stream, every_shape_and_fallback_as_the_dom)
 
 	for (size_t i = 0; i < sizeof docs / sizeof docs[0]; i++) {
 		size_t n = strlen(docs[i]);
-		char what[40], *d = xmalloc(n + 2);
+		char what[40], *d = xmalloc(n + 2), *lines;
+
+		/* on one line: a JSON Lines line that is a document, alone and between others
+		 * (warnings then name the line) */
+		snprintf(what, sizeof what, "line docs[%zu]", i);
+		expect_same(what, docs[i], n);
+		lines = xasprintf(T("x") "\"createdAt\":1}\n\n%s\n" EV("y") "\n", docs[i]);
+		snprintf(what, sizeof what, "lines docs[%zu]", i);
+		expect_same(what, lines, strlen(lines));
+		free(lines);
 
 		/* a line break after the first byte: a document, not a JSON Lines line */
 		d[0] = docs[i][0];
@@ -252,9 +262,25 @@ vm_bytes(void)
  * read under an address-space limit of 5x the text beyond what the process has: the
  * whole-document DOM (about 8x the text) could not be built ('out of memory parsing the
  * JSON'), element by element it is the text and the tasks */
+static void large_document(bool one_line);
+
 Test(input_stream, large_document_in_bounded_memory)
 {
+	large_document(false);
+}
+
+/* the same on one line (jq -c's), under 64 MiB: a JSON Lines line, checked without a DOM
+ * (it was parsed twice: to tell a line from a document, then as the line) */
+Test(input_stream, large_one_line_document_in_bounded_memory)
+{
+	large_document(true);
+}
+
+static void
+large_document(bool one_line)
+{
 #ifdef NO_RLIMIT_AS
+	(void)one_line;
 	cr_skip_test("address-space limits and sanitizers' shadow memory do not mix");
 #else
 	enum { N = 120000 };
@@ -272,14 +298,15 @@ Test(input_stream, large_document_in_bounded_memory)
 	cr_assert(fd >= 0);
 	f = fdopen(fd, "w");
 	cr_assert(f != NULL);
-	fputs("{\n\"tasks\": [\n", f);
+	fputs(one_line ? "{\"tasks\":[" : "{\n\"tasks\": [\n", f);
 	for (int i = 0; i < N; i++)
 		fprintf(f, "%s{\"taskArn\":\"arn:aws:ecs:us-east-1:111122223333:task/prod/"
 		    "%032x\",\"group\":\"service:web\",\"lastStatus\":\"RUNNING\",\"createdAt\":"
 		    "\"2024-05-01T10:00:00.%03dZ\",\"pullStartedAt\":\"2024-05-01T10:00:10.000Z\","
 		    "\"pullStoppedAt\":\"2024-05-01T10:00:40.000Z\",\"startedAt\":"
-		    "\"2024-05-01T10:00:41.000Z\",\"version\":3}\n", i ? "," : "", i, i % 1000);
-	fputs("],\n\"failures\": []\n}\n", f);
+		    "\"2024-05-01T10:00:41.000Z\",\"version\":3}%s", i ? "," : "", i, i % 1000,
+		    one_line ? "" : "\n");
+	fputs(one_line ? "],\"failures\":[]}\n" : "],\n\"failures\": []\n}\n", f);
 	len = (size_t)ftell(f);
 	cr_assert_eq(fclose(f), 0);
 	task_set_init(&set);

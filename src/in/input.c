@@ -4,6 +4,7 @@
  * field values from input_fields.c. */
 #include <jansson.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,7 @@
 #include "image_int.h"
 #include "input_int.h"
 #include "input_serving.h"
+#include "input_stream.h"
 #include "jarena.h"
 #include "taskscan.h"
 
@@ -613,6 +615,23 @@ scan_line(struct pctx *c, const char *p, size_t n, char *buf, long line)
 	return true;
 }
 
+/* A long line that is a DescribeTasks answer or an array (jq -c's), element by element
+ * (input_stream.c) as a whole document is: true when it was read so. */
+static bool
+stream_line(struct pctx *c, const char *p, size_t n, long line)
+{
+	struct input_stream s;
+
+	if (c->stream_bytes == 0 || n < c->stream_bytes || c->dom_only ||
+	    input_stream_open(&s, p, n) != 0)
+		return false;
+	c->line = line;
+	while (input_stream_next(&s, c, SIZE_MAX))
+		;
+	input_stream_close(&s);
+	return true;
+}
+
 /* Task events and recorded tasks are read without a DOM (taskscan.c); other plain lines skip
  * jansson's lexer (fastjson.c); on any other, json_loadb() starts again, so jansson words
  * every error. */
@@ -621,16 +640,33 @@ input_parse_lines(struct pctx *c, const char *data, size_t len, long first_line)
 {
 	const char *p = data, *end = data + len;
 	long line = first_line;
-	char *buf = xmalloc(len + 1);   /* for fastjson_load(): no line is longer */
+	char *buf = NULL;   /* scratch for taskscan and fastjson: the longest line's size */
+	size_t bufcap = 0;
 
 	jarena_begin();
 	while (p < end && !c->failed) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
 
-		if (!input_blank(p, n) && !c->dom_only && scan_line(c, p, n, buf, line)) {
+		if (input_blank(p, n)) {
+			line++;
+			p += n + 1;
+			continue;
+		}
+		if (stream_line(c, p, n, line)) {
+			/* a document on one line, read element by element: no scratch needed */
+			line++;
+			p += n + 1;
+			continue;
+		}
+		if (bufcap < n + 1) {
+			free(buf);
+			bufcap = n + 1 > 4096 ? n + 1 : 4096;
+			buf = xmalloc(bufcap);
+		}
+		if (!c->dom_only && scan_line(c, p, n, buf, line)) {
 			/* a task read without a DOM (taskscan.c) */
-		} else if (!input_blank(p, n)) {
+		} else {
 			json_error_t e;
 			size_t skip = input_log_prefix(p, n);   /* CloudWatch Logs export */
 			json_t *root = fastjson_load(p + skip, n - skip, buf);

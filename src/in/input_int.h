@@ -50,6 +50,8 @@ struct pctx {
 	struct err err;
 	struct task_strpool *strings;   /* of the tasks in out (those parsed by one_task) */
 	bool dom_only;         /* tests: every line through jansson, none through taskscan */
+	size_t stream_bytes;   /* a line this long or longer that is a document input_stream.c
+	                        * reads is read so, element by element; 0: never */
 	size_t scanned;        /* lines taskscan.c read */
 };
 

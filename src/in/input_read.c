@@ -17,6 +17,7 @@
 #include "input_int.h"
 #include "input_stream.h"
 #include "jarena.h"
+#include "jsonscan.h"
 
 /* ---- reading: files, stdin and memory alike ----------------------------------------- */
 
@@ -285,6 +286,22 @@ thread_count(unsigned asked)
 	return n > 4 ? 4 : (unsigned)n;
 }
 
+/* From this size on a whole document (or a JSON Lines line that is one) of the shapes
+ * input_stream.c reads is read element by element. */
+static size_t
+stream_min(const struct input_options *o)
+{
+	return o->stream_bytes ? o->stream_bytes : (size_t)1 << 20;
+}
+
+/* A chunk of JSON Lines' results; its lines as long as stream_min() read as streams. */
+static void
+lines_pctx_init(struct pctx *c, const struct fstate *f)
+{
+	input_pctx_init(c, f->name);
+	c->stream_bytes = stream_min(f->opts);
+}
+
 /* Merges a finished chunk; returns -1 (err filled) if it ended in a document error. */
 static int
 finish_chunk(struct fstate *f, struct chunk *k, struct task_set *set, struct err *err)
@@ -326,7 +343,7 @@ lines_threaded(struct fstate *f, struct reader *r, struct chunk *first, unsigned
 		input_parse_lines(&first->c, first->data, first->len, first->first_line);
 		rc = finish_chunk(f, first, set, err);
 		while (rc == 0 && (more = reader_next(r, first, err)) == 1) {
-			input_pctx_init(&first->c, f->name);
+			lines_pctx_init(&first->c, f);
 			input_parse_lines(&first->c, first->data, first->len, first->first_line);
 			rc = finish_chunk(f, first, set, err);
 		}
@@ -382,7 +399,7 @@ lines_threaded(struct fstate *f, struct reader *r, struct chunk *first, unsigned
 				}
 				break;
 			}
-			input_pctx_init(&k->c, f->name);
+			lines_pctx_init(&k->c, f);
 		}
 		k->seq = seq++;
 		pthread_mutex_lock(&p.mu);
@@ -432,37 +449,50 @@ text_release(const char *data, const char *upto, size_t *done)
 		*done = (size_t)(to - (uintptr_t)data);
 }
 
+/* A document opened as a stream (s), a batch at a time, each merged as it goes, so
+ * memory is the text and the tasks; the text, when it is ours (owned), given back as it
+ * is read. line: the document's line (a JSON Lines line), 0 for a whole document. */
+static int
+stream_batches(struct fstate *f, struct input_stream *s, const char *data, bool owned,
+    long line, struct task_set *set, struct err *err)
+{
+	const struct input_options *o = f->opts;
+	size_t batch = o->chunk_bytes ? o->chunk_bytes : (size_t)1 << 20, released = 0;
+	struct pctx c;
+	int more = 1;
+
+	input_pctx_init(&c, f->name);
+	c.line = line;
+	jarena_begin();
+	while (more) {
+		more = input_stream_next(s, &c, batch);
+		input_merge(f, &c, set);
+		if (c.failed)
+			break;
+		if (owned)
+			text_release(data, input_stream_read_upto(s), &released);
+	}
+	jarena_end();
+	input_stream_close(s);
+	if (c.failed)
+		*err = c.err;
+	return c.failed ? -1 : 0;
+}
+
 /* One whole document in memory: element by element when it is large and of a shape
- * input_stream.c reads so (a batch at a time, merged as it goes: memory is the text and
- * the tasks, and the text, when it is ours (owned), shrinks as it is read), else as one
- * DOM. */
+ * input_stream.c reads so, else as one DOM. */
 static int
 parse_whole(struct fstate *f, const char *data, size_t len, bool owned,
     struct task_set *set, struct err *err)
 {
-	const struct input_options *o = f->opts;
-	size_t min = o->stream_bytes ? o->stream_bytes : (size_t)1 << 20;
-	size_t batch = o->chunk_bytes ? o->chunk_bytes : (size_t)1 << 20;
 	struct input_stream s;
 	struct pctx c;
-	size_t released = 0;
-	int more = 1;
 
+	if (len >= stream_min(f->opts) && input_stream_open(&s, data, len) == 0)
+		return stream_batches(f, &s, data, owned, 0, set, err);
 	input_pctx_init(&c, f->name);
-	if (len >= min && input_stream_open(&s, data, len) == 0) {
-		while (more) {
-			more = input_stream_next(&s, &c, batch);
-			input_merge(f, &c, set);
-			if (c.failed)
-				break;
-			if (owned)
-				text_release(data, input_stream_read_upto(&s), &released);
-		}
-		input_stream_close(&s);
-	} else {
-		input_parse_doc(&c, data, len);
-		input_merge(f, &c, set);
-	}
+	input_parse_doc(&c, data, len);
+	input_merge(f, &c, set);
 	if (c.failed)
 		*err = c.err;
 	return c.failed ? -1 : 0;
@@ -513,6 +543,43 @@ read_whole(struct fstate *f, struct reader *r, struct chunk *first, struct task_
 	rc = parse_whole(f, d, len, true, set, err);
 	free(d);
 	return rc;
+}
+
+/* The whole input is one line from p on (blank lines around it aside), a document as
+ * long as stream_min() that input_stream.c reads: read it so, its results merged batch by
+ * batch (with the line's number in warnings, as the JSON Lines reader gives them), where
+ * the line reader would hold all its tasks twice before merging. false: not such an
+ * input, nothing done. */
+static bool
+try_one_line(struct fstate *f, struct chunk *first, const char *p, struct task_set *set,
+    int *rc, struct err *err)
+{
+	const char *end = first->data + first->len, *nl = memchr(p, '\n', (size_t)(end - p));
+	size_t n = nl != NULL ? (size_t)(nl - p) : (size_t)(end - p);
+	struct input_stream s;
+	long line = first->first_line;
+
+	if (n < stream_min(f->opts) || (nl != NULL && !input_blank(nl, (size_t)(end - nl))) ||
+	    input_stream_open(&s, p, n) != 0)
+		return false;
+	for (const char *q = first->data; (q = memchr(q, '\n', (size_t)(p - q))) != NULL; q++)
+		line++;
+	*rc = stream_batches(f, &s, first->data, true, line, set, err);
+	return true;
+}
+
+/* An object or array and nothing after it, checked as jansson checks JSON (false also
+ * when jsonscan.c is not sure: then jansson decides). */
+static bool
+complete_value(const char *p, size_t n)
+{
+	struct jsonscan sc = { p, p + n, NULL, 0, NULL };
+
+	jsonscan_ws(&sc);
+	if ((!jsonscan_at(&sc, '{') && !jsonscan_at(&sc, '[')) || jsonscan_skip(&sc) != 0)
+		return false;
+	jsonscan_ws(&sc);
+	return sc.p == sc.end;
 }
 
 /* Decides between JSON Lines and one whole document from the first non-blank line: when
@@ -569,8 +636,11 @@ read_src_in_scope(const char *name, struct src *s, const struct input_options *o
 			break;
 		} else if (!input_blank(p, n)) {
 			json_error_t e;
-			json_t *root = json_loadb(p, n, 0, &e);
+			json_t *root;
 
+			if (complete_value(p, n))
+				break;   /* as json_loadb would say, without a DOM of a long line */
+			root = json_loadb(p, n, 0, &e);
 			if (root != NULL)
 				json_decref(root);
 			else if (json_error_code(&e) == json_error_premature_end_of_input)
@@ -581,7 +651,10 @@ read_src_in_scope(const char *name, struct src *s, const struct input_options *o
 	}
 	if (p >= end && r.src->eof)
 		goto empty;
-	if (whole) {
+	if (!whole && r.src->eof && try_one_line(&f, &first, p, set, &rc, err)) {
+		/* the input is one long line, a document: read as a stream, batch by batch */
+		free(first.data);
+	} else if (whole) {
 		if (src_in_place(s)) {
 			free(first.data);
 			first.data = NULL;
@@ -591,13 +664,13 @@ read_src_in_scope(const char *name, struct src *s, const struct input_options *o
 	} else {
 		unsigned nt = thread_count(o->threads);
 
-		input_pctx_init(&first.c, name);
+		lines_pctx_init(&first.c, &f);
 		if (nt <= 1 || r.src->eof) {
 			/* small input or one CPU: no threads */
 			input_parse_lines(&first.c, first.data, first.len, first.first_line);
 			rc = finish_chunk(&f, &first, set, err);
 			while (rc == 0 && (more = reader_next(&r, &first, err)) == 1) {
-				input_pctx_init(&first.c, name);
+				lines_pctx_init(&first.c, &f);
 				input_parse_lines(&first.c, first.data, first.len, first.first_line);
 				rc = finish_chunk(&f, &first, set, err);
 			}

@@ -239,7 +239,6 @@ input_stream_next(struct input_stream *s, struct pctx *c, size_t bytes)
 {
 	const char *start = s->sc.p;
 
-	jarena_begin();
 	while (s->phase < 2 && !c->failed && (size_t)(s->sc.p - start) < bytes) {
 		if (element(s, c) == 1)
 			continue;
@@ -256,7 +255,6 @@ input_stream_next(struct input_stream *s, struct pctx *c, size_t bytes)
 			start = s->sc.p;
 		}
 	}
-	jarena_end();
 	return s->phase < 2 && !c->failed;
 }
 
