@@ -1,7 +1,8 @@
 /* input_read: bytes from a file, stdin or memory into documents: JSON Lines as a stream
  * of chunks that worker threads parse while the calling thread reads ahead and merges the
  * results in input order (so memory follows the number of tasks, not the file size, and
- * the output never depends on thread timing), or one whole document. */
+ * the output never depends on thread timing), or one whole document: held once, and
+ * when large read element by element (input_stream.c) and given back as it is read. */
 #include <errno.h>
 #include <jansson.h>
 #include <pthread.h>

@@ -159,8 +159,10 @@ load(struct pctx *c, const char *p, size_t n)
 	json_error_t e;
 	json_t *v = json_loadb(p, n, JSON_DECODE_ANY, &e);
 
-	if (v == NULL)
-		input_json_fail(c, &e, 0);
+	if (v == NULL) {
+		e.line = 0;   /* the document's line (a JSON Lines line), or none */
+		input_json_fail(c, &e, c->line);
+	}
 	return v;
 }
 
