@@ -246,6 +246,7 @@ Test(input_stream, every_shape_and_fallback_as_the_dom)
 #endif
 #endif
 
+#ifndef NO_RLIMIT_AS
 static size_t
 vm_bytes(void)
 {
@@ -257,6 +258,7 @@ vm_bytes(void)
 	fclose(f);
 	return (size_t)pages * (size_t)sysconf(_SC_PAGESIZE);
 }
+#endif
 
 /* issue 10 item 11: a 40 MB DescribeTasks answer (120,000 tasks, indented one task a line)
  * read under an address-space limit of 5x the text beyond what the process has: the
