@@ -869,6 +869,45 @@ Test(input, out_of_memory_is_not_malformed_json)
 	    "%s", err.msg);
 }
 
+/* ... nor where jansson's lexer, short of memory, drops the bytes it could not keep and
+ * then calls the text malformed ('big.json:3:106: malformed JSON: string or '}' expected
+ * near "createdAt"', at 11 of the first 40 allocations): a valid document reads, or says
+ * out of memory. Left: the first line alone ('{'), which decides whether the input is a
+ * document or JSON Lines, is still jansson's to read, and there it says big.json:1:1. */
+Test(input, out_of_memory_anywhere_is_not_malformed_json)
+{
+	static const char doc[] = "{\n \"tasks\": [\n  {\"taskArn\": \"arn:aws:ecs:us-east-1:1:"
+	    "task/c/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\", \"createdAt\": 1714557600, "
+	    "\"stoppedReason\": \"a long reason, a long reason, a long reason\", \"containers\": "
+	    "[{\"name\": \"web\"}]}\n ]\n}\n";
+	json_malloc_t m;
+	json_free_t f;
+	int oom = 0, ok = 0;
+
+	json_get_alloc_funcs(&m, &f);
+	for (int k = 0; k < 60; k++) {
+		int rc;
+
+		task_set_cleanup(&set);
+		task_set_init(&set);
+		err_clear(&err);
+		fail_after = k;
+		json_set_alloc_funcs(failing_malloc, free);
+		rc = input_read_mem_with("big.json", doc, sizeof doc - 1, &opts, &set, &st, &err);
+		json_set_alloc_funcs(m, f);
+		if (rc == 0) {
+			ok++;
+			continue;
+		}
+		if (strncmp(err.msg, "big.json:1:1: ", 14) == 0)
+			continue;   /* the first line's own parse (see above) */
+		cr_expect_str_eq(err.msg, "big.json: out of memory parsing the JSON", "at %d", k);
+		cr_expect_eq(err.code, ERR_INTERNAL, "at %d", k);
+		oom++;
+	}
+	cr_expect(oom >= 10 && ok >= 10, "%d out of memory, %d read", oom, ok);
+}
+
 /* issue 10 item 10: EMFILE names its cause and its cure */
 Test(input, too_many_open_files_says_raise_ulimit)
 {

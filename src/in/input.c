@@ -21,6 +21,7 @@
 #include "input_serving.h"
 #include "input_stream.h"
 #include "jarena.h"
+#include "jsonscan.h"
 #include "taskscan.h"
 
 /* ---- warnings -------------------------------------------------------------------- */
@@ -531,6 +532,19 @@ json_fail(struct pctx *c, const json_error_t *e, long line_base)
 		err_set(&c->err, ERR_PARSE, "%s: malformed JSON: %s", c->name, text);
 }
 
+/* jansson's lexer drops the bytes it has no memory to keep and then calls the text
+ * malformed ('string or '}' expected'): text jsonscan.c reads as valid JSON was not, so
+ * such an error is memory's (ERR_INTERNAL, 'out of memory parsing the JSON'). */
+static void
+json_fail_text(struct pctx *c, json_error_t *e, long line_base, const char *p, size_t n)
+{
+	if (!input_json_oom(e) && jsonscan_document(p, n)) {
+		e->text[0] = '\0';   /* input_json_oom() */
+		e->line = 0;          /* where it ran out says nothing about the text */
+	}
+	json_fail(c, e, line_base);
+}
+
 bool
 input_blank(const char *s, size_t n)
 {
@@ -683,7 +697,7 @@ input_parse_lines(struct pctx *c, const char *data, size_t len, long first_line)
 					p += n + 1;
 					continue;
 				}
-				json_fail(c, &e, line);
+				json_fail_text(c, &e, line, p + skip, n - skip);
 				if (input_text_hint(p, n) != NULL)
 					err_set(&c->err, ERR_PARSE, "%s:%ld: not a known input: %s", c->name,
 					    line, input_text_hint(p, n));
@@ -712,7 +726,7 @@ input_parse_doc(struct pctx *c, const char *data, size_t len)
 	if (root == NULL) {
 		if (input_parse_concat(c, data, len, 1) == 0)
 			return;   /* pretty-printed values one after another */
-		json_fail(c, &e, 0);
+		json_fail_text(c, &e, 0, data, len);
 		return;
 	}
 	dispatch(c, root);

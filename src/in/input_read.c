@@ -569,20 +569,6 @@ try_one_line(struct fstate *f, struct chunk *first, const char *p, struct task_s
 	return true;
 }
 
-/* An object or array and nothing after it, checked as jansson checks JSON (false also
- * when jsonscan.c is not sure: then jansson decides). */
-static bool
-complete_value(const char *p, size_t n)
-{
-	struct jsonscan sc = { p, p + n, NULL, 0, NULL };
-
-	jsonscan_ws(&sc);
-	if ((!jsonscan_at(&sc, '{') && !jsonscan_at(&sc, '[')) || jsonscan_skip(&sc) != 0)
-		return false;
-	jsonscan_ws(&sc);
-	return sc.p == sc.end;
-}
-
 /* Decides between JSON Lines and one whole document from the first non-blank line: when
  * it is a complete JSON value on its own, the input is JSON Lines (a one-line document is
  * JSON Lines of one line); when it ends early, the document spans lines. */
@@ -639,7 +625,7 @@ read_src_in_scope(const char *name, struct src *s, const struct input_options *o
 			json_error_t e;
 			json_t *root;
 
-			if (complete_value(p, n))
+			if (jsonscan_document(p, n))
 				break;   /* as json_loadb would say, without a DOM of a long line */
 			root = json_loadb(p, n, 0, &e);
 			if (root != NULL)

@@ -426,3 +426,15 @@ jsonscan_lookup(const struct jsonscan_str *key, const struct jsonscan_key *names
 		}
 	return -1;
 }
+
+bool
+jsonscan_document(const char *p, size_t n)
+{
+	struct jsonscan sc = { p, p + n, NULL, 0, NULL };
+
+	jsonscan_ws(&sc);
+	if ((!jsonscan_at(&sc, '{') && !jsonscan_at(&sc, '[')) || jsonscan_skip(&sc) != 0)
+		return false;
+	jsonscan_ws(&sc);
+	return sc.p == sc.end;
+}

@@ -79,4 +79,8 @@ int jsonscan_element(struct jsonscan *sc, bool first);
 int jsonscan_lookup(const struct jsonscan_str *key, const struct jsonscan_key *names, int n,
 		    uint64_t *seen);
 
+/* The text is one object or array and white space, as json_loadb(p, n, 0) accepts it
+ * (keys named twice allowed); false also where the scan is not sure. Allocates nothing. */
+bool jsonscan_document(const char *p, size_t n);
+
 #endif
