@@ -571,6 +571,23 @@ Test(input, one_line_document_over_line_limit_file)
 	free(s);
 }
 
+/* issue 10: blank lines (and a byte order mark) before such a document leave it the first
+ * line, not a line 2 over 64 MiB ('m:3: a line longer than 64 MiB') */
+Test(input, blank_lines_before_a_one_line_document)
+{
+	size_t len;
+	char *s = one_line_doc(INPUT_MAX_LINE + 100, &len);
+	char *t = xmalloc(len + 8);
+
+	memcpy(t, "\xef\xbb\xbf \n\r\n", 7);
+	memcpy(t + 7, s, len);
+	cr_assert_eq(input_read_mem_with("m", t, len + 7, &opts, &set, &st, &err), 0, "%s",
+	    err.msg);
+	cr_expect_eq(set.len, 2);
+	free(t);
+	free(s);
+}
+
 Test(input, long_later_line_says_the_limit_and_why)
 {
 	size_t n = INPUT_MAX_LINE + 100;
@@ -852,6 +869,45 @@ Test(input, out_of_memory_is_not_malformed_json)
 	    "%s", err.msg);
 }
 
+/* ... nor where jansson's lexer, short of memory, drops the bytes it could not keep and
+ * then calls the text malformed ('big.json:3:106: malformed JSON: string or '}' expected
+ * near "createdAt"', at 11 of the first 40 allocations): a valid document reads, or says
+ * out of memory. Left: the first line alone ('{'), which decides whether the input is a
+ * document or JSON Lines, is still jansson's to read, and there it says big.json:1:1. */
+Test(input, out_of_memory_anywhere_is_not_malformed_json)
+{
+	static const char doc[] = "{\n \"tasks\": [\n  {\"taskArn\": \"arn:aws:ecs:us-east-1:1:"
+	    "task/c/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\", \"createdAt\": 1714557600, "
+	    "\"stoppedReason\": \"a long reason, a long reason, a long reason\", \"containers\": "
+	    "[{\"name\": \"web\"}]}\n ]\n}\n";
+	json_malloc_t m;
+	json_free_t f;
+	int oom = 0, ok = 0;
+
+	json_get_alloc_funcs(&m, &f);
+	for (int k = 0; k < 60; k++) {
+		int rc;
+
+		task_set_cleanup(&set);
+		task_set_init(&set);
+		err_clear(&err);
+		fail_after = k;
+		json_set_alloc_funcs(failing_malloc, free);
+		rc = input_read_mem_with("big.json", doc, sizeof doc - 1, &opts, &set, &st, &err);
+		json_set_alloc_funcs(m, f);
+		if (rc == 0) {
+			ok++;
+			continue;
+		}
+		if (strncmp(err.msg, "big.json:1:1: ", 14) == 0)
+			continue;   /* the first line's own parse (see above) */
+		cr_expect_str_eq(err.msg, "big.json: out of memory parsing the JSON", "at %d", k);
+		cr_expect_eq(err.code, ERR_INTERNAL, "at %d", k);
+		oom++;
+	}
+	cr_expect(oom >= 10 && ok >= 10, "%d out of memory, %d read", oom, ok);
+}
+
 /* issue 10 item 10: EMFILE names its cause and its cure */
 Test(input, too_many_open_files_says_raise_ulimit)
 {
@@ -905,13 +961,25 @@ Test(input, gzip_out_of_memory_says_so)
 	n = sizeof gz - z.avail_out;
 	deflateEnd(&z);
 	opts.chunk_bytes = 16;   /* output fills before the stream ends: zlib needs a window */
-	input_gz_set_alloc(gz_fail_after_one, gz_plain_free);
+	/* the allocator is this call's option (issue 9: no process-wide test hook) */
+	opts.gz_alloc = gz_fail_after_one;
+	opts.gz_free = gz_plain_free;
 	rc = input_read_mem_with("m.gz", (const char *)gz, n, &opts, &set, &st, &err);
-	input_gz_set_alloc(NULL, NULL);
 	cr_assert_eq(rc, -1, "%s", err.msg);
 	cr_expect_str_eq(err.msg, "m.gz: out of memory inflating gzip data");
 	cr_expect_eq(err.code, ERR_INTERNAL);
+	/* ... so a call without it, even a later one, has zlib's own */
+	opts.gz_alloc = NULL;
+	opts.gz_free = NULL;
 	cr_assert_eq(input_read_mem_with("m.gz", (const char *)gz, n, &opts, &set, &st, &err), 0,
 	    "%s", err.msg);
 	cr_expect_eq(set.len, 1);
+	/* and a call that has it fails while another one's options do not (per call) */
+	opts.gz_alloc = gz_fail_after_one;
+	opts.gz_free = gz_plain_free;
+	gz_allocs = 0;
+	cr_expect_eq(input_read_mem_with("m2.gz", (const char *)gz, n, &opts, &set, &st, &err),
+	    -1);
+	cr_expect_eq(input_read_mem("m3.gz", (const char *)gz, n, &set, &st, &err), 0, "%s",
+	    err.msg);
 }

@@ -131,3 +131,33 @@ Test(input_deploy, event_before_1970_has_no_time)
 	    "a time or a message left out"), NULL, "%s", warned);
 	deploy_set_cleanup(&s);
 }
+
+/* issue 10: a bad fetched_at in a recording's deployment or event line was left out
+ * without a word; as in a task line (55a496a) it is left out with a warning naming the
+ * line, and the line is kept */
+Test(input_deploy, bad_fetched_at_is_left_out_with_a_warning)
+{
+	const char *text =
+	    "{\"ecsprof\":\"record/1\",\"fetched_at\":\"soon\",\"service\":\"web\","
+	    "\"deployment\":{\"id\":\"ecs-svc/1\",\"desiredCount\":3}}\n"
+	    "{\"ecsprof\":\"record/1\",\"fetched_at\":\"2026-11-30T14:02:00Z\",\"service\":"
+	    "\"web\",\"deployment\":{\"id\":\"ecs-svc/2\",\"desiredCount\":1}}\n"
+	    "{\"ecsprof\":\"record/1\",\"fetched_at\":\"0x6631f8a0\",\"service\":\"web\","
+	    "\"event\":{\"id\":\"e1\",\"createdAt\":\"2026-11-30T14:01:00Z\",\"message\":"
+	    "\"(service web) has reached a steady state.\"}}\n";
+	struct deploy_set s;
+	struct err err = { 0 };
+
+	deploy_set_init(&s);
+	cr_assert_eq(input_deploy_read_mem("rec.jsonl", text, strlen(text), &s, &err), 0, "%s",
+		     err.msg);
+	cr_assert_eq(s.n, 2, "both deployments kept");
+	cr_expect_eq(s.v[0].seen_ms, TS_NONE);
+	cr_expect_eq(s.v[0].desired, 3);
+	cr_expect_eq(s.v[1].seen_ms, 1796047320000LL);
+	cr_expect_eq(s.nev, 1, "the event kept");
+	cr_expect_eq(nwarned, 2);
+	cr_expect_str_eq(warned, "rec.jsonl:3: service event of service \"web\", id \"e1\": "
+	    "ignored fetched_at: expected a time (ISO 8601 or epoch seconds), got \"0x6631f8a0\"");
+	deploy_set_cleanup(&s);
+}

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "ecsprof/input.h"
+#include "ecsprof/log.h"
 #include "ecsprof/record.h"
 #include "ecsprof/xalloc.h"
 
@@ -551,6 +552,11 @@ Test(record, what_record_takes_report_reads)
 		"{\"ecsprof\":\"record/2\",\"task\":{\"taskArn\":\"arn:7\"}}",
 		"{\"ecsprof\":\"record/1\",\"task\":{\"taskArn\":\"arn:8\"},\"task\":5}",
 		"[{\"ecsprof\":\"record/1\",\"task\":{\"taskArn\":\"arn:9\"}}]",
+		"{\"ecsprof\":\"record/1\",\"task\":{\"lastStatus\":\"RUNNING\"}}",
+		"{\"ecsprof\":\"record/1\",\"task\":{\"taskArn\":\"arn:10\",\"version\":\"x\"}}",
+		"{\"ecsprof\":\"record/1\",\"task\":5}",
+		"{\"ecsprof\":\"record/1\"}",
+		"{\"ecsprof\":\"record/2\",\"task\":{}}",
 	};
 	static const char ok[] = "{\"taskArn\":\"arn:ok\"}\n";
 
@@ -561,12 +567,16 @@ Test(record, what_record_takes_report_reads)
 		struct input_options quiet = { .warn = drop_warn };
 		char *doc = xasprintf("%s%s\n", ok, lines[i]);
 
+		int rc;
+
 		err_clear(&err);
-		if (input_peek_record(lines[i], strlen(lines[i]), &k, &err) != 0) {
+		/* 1: kept in the file as it is (a line naming no task it could merge by) */
+		if ((rc = input_peek_record(lines[i], strlen(lines[i]), &k, &err)) < 0) {
 			free(doc);
 			continue;
 		}
-		input_key_cleanup(&k);
+		if (rc == 0)
+			input_key_cleanup(&k);
 		task_set_init(&set);
 		memset(&st, 0, sizeof st);
 		cr_expect_eq(input_read_mem_with("m", doc, strlen(doc), &quiet, &set, &st, &err), 0,
@@ -597,4 +607,69 @@ Test(record, bad_fetched_at_in_the_file_is_kept)
 	cr_expect_eq(k.fetched_at_ms, TS_NONE);
 	input_key_cleanup(&k);
 	free_lines(l, 1);
+}
+
+/* issue 10: a line whose task has no readable identity (no taskArn, a version that is no
+ * number, no task object) made record refuse to rewrite the whole file ('refusing to
+ * overwrite a file that is not an ecsprof recording'), though report reads the file (and
+ * skips such a task, or keeps it without an ARN): record keeps such a line where it is, as
+ * it is, says so once, and merges the rest */
+static char *warned[8];
+static size_t nwarned;
+
+static void
+warn_sink(enum log_level level, const char *line, void *ctx)
+{
+	(void)ctx;
+	if (level == LOG_WARN && nwarned < 8)
+		warned[nwarned++] = xstrdup(line);
+}
+
+Test(record, a_line_naming_no_task_is_kept_as_it_is)
+{
+	static const char noarn[] = "{\"ecsprof\":\"record/1\",\"fetched_at\":"
+	    "\"2026-01-02T03:04:05.678Z\",\"task\":{\"lastStatus\":\"RUNNING\"}}";
+	static const char badver[] = "{\"ecsprof\":\"record/1\",\"task\":{\"taskArn\":"
+	    "\"arn:aws:ecs:us-east-1:1:task/c/v\",\"version\":\"x\"}}";
+	static const char notask[] = "{\"ecsprof\":\"record/1\",\"task\":5}";
+	char *old = line_for("a", 1, 1000), *doc, *after, *want;
+	char *l[2] = { line_for("a", 2, 2000), line_for("b", 1, 2000) };
+	size_t added = 0, updated = 0;
+	struct task_set set;
+	struct input_stats st = { 0 };
+	struct input_options quiet = { .warn = drop_warn };
+
+	doc = xasprintf("%s\n%s\n%s\n%s\n", noarn, old, badver, notask);
+	spit(path, doc);
+	/* report reads the file: task a, the task without a taskArn (as it is), the other
+	 * two skipped with warnings */
+	task_set_init(&set);
+	cr_expect_eq(input_read_file_with(path, &quiet, &set, &st, &err), 0, "%s", err.msg);
+	cr_expect_eq(set.len, 2);
+	cr_expect_eq(st.skipped, 2);
+	task_set_cleanup(&set);
+	/* so record merges into it, keeping every line it cannot merge by, in place */
+	log_set_sink(warn_sink, NULL);
+	cr_assert_eq(record_merge_file(path, l, 2, &added, &updated, &err), 0, "%s", err.msg);
+	log_set_sink(NULL, NULL);
+	cr_expect_eq(added, 1);
+	cr_expect_eq(updated, 1);
+	after = slurp(path, NULL);
+	want = xasprintf("%s\n%s\n%s\n%s\n%s\n", noarn, l[0], badver, notask, l[1]);
+	cr_expect_str_eq(after, want);
+	cr_assert_eq(nwarned, 1);
+	cr_expect(strstr(warned[0], "rec.jsonl:1: recording line: taskArn: missing: the line is "
+	    "kept as it is, merged with nothing") != NULL, "%s", warned[0]);
+	cr_expect(strstr(warned[0], "and so are 2 more such lines") != NULL, "%s", warned[0]);
+	/* a line of the file that report stops on still stops record */
+	spit(path, "{\"ecsprof\":\"record/2\",\"task\":{}}\n");
+	cr_expect_eq(record_merge_file(path, l, 2, NULL, NULL, &err), -1);
+	cr_expect(strstr(err.msg, "refusing to overwrite") != NULL, "%s", err.msg);
+	for (size_t i = 0; i < nwarned; i++)
+		free(warned[i]);
+	free(doc);
+	free(after);
+	free(want);
+	free(old);
+	free_lines(l, 2);
 }

@@ -41,6 +41,14 @@ struct input_options {
 	/* tuning, for tests and the benchmark; results do not depend on either */
 	unsigned threads;       /* JSON Lines parser threads: 0 = one per CPU, at most 4 */
 	size_t chunk_bytes;     /* the chunk handed to each: 0 = 1 MiB */
+	size_t stream_bytes;    /* a whole document from this size on is read element by
+	                         * element, not as one DOM: 0 = 1 MiB (tests: 1, every one) */
+	/* test seam: the allocator zlib uses for this call's gzip reader (a failing one shows
+	 * what running out of memory says); NULL: zlib's own. zlib's alloc_func and free_func
+	 * (voidpf is void *, uInt unsigned int), so this header needs no zlib.h. */
+	void *(*gz_alloc)(void *opaque, unsigned items, unsigned size);
+	void (*gz_free)(void *opaque, void *p);
+	void *gz_opaque;
 };
 
 /* Reads one file; path "-" is stdin. task->source is path as given. Returns -1 with
@@ -77,7 +85,10 @@ struct input_key {
 };
 /* A raw task object: its taskArn (required) and version. */
 int input_peek_task(const char *json, size_t len, struct input_key *k, struct err *err);
-/* A recording line (see record.h): refuses anything that is not one. */
+/* A recording line (see record.h): refuses anything that is not one (-1). 1: a recording
+ * line that report reads but that names no task it could be merged by (a task without a
+ * readable taskArn or version: report skips that task with a warning), k->arn NULL and
+ * why in err; 0: k is its key. */
 int input_peek_record(const char *line, size_t len, struct input_key *k, struct err *err);
 void input_key_cleanup(struct input_key *k);
 

@@ -4,6 +4,7 @@
  * field values from input_fields.c. */
 #include <jansson.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +19,9 @@
 #include "image_int.h"
 #include "input_int.h"
 #include "input_serving.h"
+#include "input_stream.h"
 #include "jarena.h"
+#include "jsonscan.h"
 #include "taskscan.h"
 
 /* ---- warnings -------------------------------------------------------------------- */
@@ -79,8 +82,8 @@ emit_warn(struct pctx *c, enum item_kind kind, const char *fmt, ...)
 	it->msg = buf_take(&b);
 }
 
-static void
-emit_task(struct pctx *c, struct task *t, enum origin o)
+void
+input_emit_task(struct pctx *c, struct task *t, enum origin o)
 {
 	struct item *it = items_push(&c->out);
 
@@ -214,7 +217,7 @@ one_task(struct pctx *c, const json_t *o, const char *where, enum origin origin,
 	t.fetched_at_ms = fetched_at_ms;
 	if (record != NULL)
 		input_serving_record(record, &t);
-	emit_task(c, &t, origin);
+	input_emit_task(c, &t, origin);
 }
 
 static void
@@ -329,7 +332,7 @@ one_metadata(struct pctx *c, const json_t *o, const char *where)
 		return;
 	}
 	warn_dropped(c, o, where, &w);
-	emit_task(c, &t, ORIGIN_METADATA);
+	input_emit_task(c, &t, ORIGIN_METADATA);
 }
 
 static void
@@ -351,7 +354,7 @@ one_insights(struct pctx *c, const json_t *o, const char *where)
 		return;
 	}
 	warn_dropped(c, o, where, &w);
-	emit_task(c, &t, ORIGIN_TASK);
+	input_emit_task(c, &t, ORIGIN_TASK);
 }
 
 static int
@@ -359,7 +362,7 @@ one_describe(struct pctx *c, const json_t *o)
 {
 	const json_t *tasks = json_object_get(o, "tasks");
 	const json_t *failures = json_object_get(o, "failures");
-	char d[80], where[40];
+	char d[80];
 
 	if (tasks != NULL && !json_is_null(tasks) && !json_is_array(tasks)) {
 		input_describe(tasks, d, sizeof d);
@@ -369,35 +372,42 @@ one_describe(struct pctx *c, const json_t *o)
 		input_describe(failures, d, sizeof d);
 		return doc_error(c, "\"failures\": expected an array, got %s", d);
 	}
-	for (size_t i = 0; i < json_array_size(tasks); i++) {
-		const json_t *t = json_array_get(tasks, i);
-
-		snprintf(where, sizeof where, "tasks[%zu]", i);
-		if (!json_is_object(t)) {
-			input_describe(t, d, sizeof d);
-			emit_warn(c, ITEM_SKIP, "skipped %s: expected a task object, got %s", where, d);
-			continue;
-		}
-		one_task(c, t, where, ORIGIN_TASK, TS_NONE, NULL);
-	}
-	for (size_t i = 0; i < json_array_size(failures); i++) {
-		const json_t *f = json_array_get(failures, i);
-		const json_t *arn = json_object_get(f, "arn"), *reason = json_object_get(f, "reason");
-		const json_t *detail = json_object_get(f, "detail");
-		char qa[200] = "(no arn)", qr[80] = "(no reason)", qd[200] = "";
-
-		if (json_is_string(arn))
-			input_quote(qa, sizeof qa, json_string_value(arn), json_string_length(arn));
-		if (json_is_string(reason))
-			input_quote(qr, sizeof qr, json_string_value(reason),
-			    json_string_length(reason));
-		if (json_is_string(detail))
-			input_quote(qd, sizeof qd, json_string_value(detail),
-			    json_string_length(detail));
-		emit_warn(c, ITEM_FAILURE, "DescribeTasks failure: %s: %s%s%s", qa, qr,
-		    qd[0] ? " " : "", qd);
-	}
+	for (size_t i = 0; i < json_array_size(tasks); i++)
+		input_describe_task(c, json_array_get(tasks, i), i);
+	for (size_t i = 0; i < json_array_size(failures); i++)
+		input_describe_failure(c, json_array_get(failures, i));
 	return 0;
+}
+
+void
+input_describe_task(struct pctx *c, const json_t *t, size_t i)
+{
+	char d[80], where[40];
+
+	snprintf(where, sizeof where, "tasks[%zu]", i);
+	if (!json_is_object(t)) {
+		input_describe(t, d, sizeof d);
+		emit_warn(c, ITEM_SKIP, "skipped %s: expected a task object, got %s", where, d);
+		return;
+	}
+	one_task(c, t, where, ORIGIN_TASK, TS_NONE, NULL);
+}
+
+void
+input_describe_failure(struct pctx *c, const json_t *f)
+{
+	const json_t *arn = json_object_get(f, "arn"), *reason = json_object_get(f, "reason");
+	const json_t *detail = json_object_get(f, "detail");
+	char qa[200] = "(no arn)", qr[80] = "(no reason)", qd[200] = "";
+
+	if (json_is_string(arn))
+		input_quote(qa, sizeof qa, json_string_value(arn), json_string_length(arn));
+	if (json_is_string(reason))
+		input_quote(qr, sizeof qr, json_string_value(reason), json_string_length(reason));
+	if (json_is_string(detail))
+		input_quote(qd, sizeof qd, json_string_value(detail), json_string_length(detail));
+	emit_warn(c, ITEM_FAILURE, "DescribeTasks failure: %s: %s%s%s", qa, qr,
+	    qd[0] ? " " : "", qd);
 }
 
 /* One element of a top-level array, or a whole object document. */
@@ -445,10 +455,27 @@ items_truncate(struct items *it, size_t n)
 	it->n = n;
 }
 
+int
+input_array_element(struct pctx *c, const json_t *el, size_t i)
+{
+	size_t before = c->out.n;
+	char where[40], d[80];
+
+	snprintf(where, sizeof where, "[%zu]", i);
+	if (json_is_object(el) && one_object(c, el, where) == 0)
+		return 1;
+	if (c->failed)
+		return -1;
+	items_truncate(&c->out, before);
+	input_describe(el, d, sizeof d);
+	emit_warn(c, ITEM_SKIP, "skipped %s: not a task or task event (got %s)", where,
+	    json_is_object(el) ? "an object of unknown shape" : d);
+	return 0;
+}
+
 static int
 dispatch(struct pctx *c, const json_t *root)
 {
-	char where[40], d[80];
 	size_t known = 0, start = c->out.n;
 
 	if (json_is_object(root)) {
@@ -463,20 +490,11 @@ dispatch(struct pctx *c, const json_t *root)
 		    "a Container Insights performance log event");
 	}
 	for (size_t i = 0; i < json_array_size(root); i++) {
-		const json_t *el = json_array_get(root, i);
-		size_t before = c->out.n;
+		int k = input_array_element(c, json_array_get(root, i), i);
 
-		snprintf(where, sizeof where, "[%zu]", i);
-		if (json_is_object(el) && one_object(c, el, where) == 0) {
-			known++;
-			continue;
-		}
-		if (c->failed)
+		if (k < 0)
 			return -1;
-		items_truncate(&c->out, before);
-		input_describe(el, d, sizeof d);
-		emit_warn(c, ITEM_SKIP, "skipped %s: not a task or task event (got %s)", where,
-		    json_is_object(el) ? "an object of unknown shape" : d);
+		known += (size_t)k;
 	}
 	if (json_array_size(root) > 0 && known == 0) {
 		items_truncate(&c->out, start); /* warnings about a document rejected whole */
@@ -512,6 +530,19 @@ json_fail(struct pctx *c, const json_error_t *e, long line_base)
 		err_set(&c->err, ERR_PARSE, "%s:%ld: malformed JSON: %s", c->name, line, text);
 	else
 		err_set(&c->err, ERR_PARSE, "%s: malformed JSON: %s", c->name, text);
+}
+
+/* jansson's lexer drops the bytes it has no memory to keep and then calls the text
+ * malformed ('string or '}' expected'): text jsonscan.c reads as valid JSON was not, so
+ * such an error is memory's (ERR_INTERNAL, 'out of memory parsing the JSON'). */
+static void
+json_fail_text(struct pctx *c, json_error_t *e, long line_base, const char *p, size_t n)
+{
+	if (!input_json_oom(e) && jsonscan_document(p, n)) {
+		e->text[0] = '\0';   /* input_json_oom() */
+		e->line = 0;          /* where it ran out says nothing about the text */
+	}
+	json_fail(c, e, line_base);
 }
 
 bool
@@ -594,7 +625,24 @@ scan_line(struct pctx *c, const char *p, size_t n, char *buf, long line)
 		return false;
 	c->line = line;
 	c->scanned++;
-	emit_task(c, &t, origin);
+	input_emit_task(c, &t, origin);
+	return true;
+}
+
+/* A long line that is a DescribeTasks answer or an array (jq -c's), element by element
+ * (input_stream.c) as a whole document is: true when it was read so. */
+static bool
+stream_line(struct pctx *c, const char *p, size_t n, long line)
+{
+	struct input_stream s;
+
+	if (c->stream_bytes == 0 || n < c->stream_bytes || c->dom_only ||
+	    input_stream_open(&s, p, n) != 0)
+		return false;
+	c->line = line;
+	while (input_stream_next(&s, c, SIZE_MAX))
+		;
+	input_stream_close(&s);
 	return true;
 }
 
@@ -606,16 +654,33 @@ input_parse_lines(struct pctx *c, const char *data, size_t len, long first_line)
 {
 	const char *p = data, *end = data + len;
 	long line = first_line;
-	char *buf = xmalloc(len + 1);   /* for fastjson_load(): no line is longer */
+	char *buf = NULL;   /* scratch for taskscan and fastjson: the longest line's size */
+	size_t bufcap = 0;
 
 	jarena_begin();
 	while (p < end && !c->failed) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
 
-		if (!input_blank(p, n) && !c->dom_only && scan_line(c, p, n, buf, line)) {
+		if (input_blank(p, n)) {
+			line++;
+			p += n + 1;
+			continue;
+		}
+		if (stream_line(c, p, n, line)) {
+			/* a document on one line, read element by element: no scratch needed */
+			line++;
+			p += n + 1;
+			continue;
+		}
+		if (bufcap < n + 1) {
+			free(buf);
+			bufcap = n + 1 > 4096 ? n + 1 : 4096;
+			buf = xmalloc(bufcap);
+		}
+		if (!c->dom_only && scan_line(c, p, n, buf, line)) {
 			/* a task read without a DOM (taskscan.c) */
-		} else if (!input_blank(p, n)) {
+		} else {
 			json_error_t e;
 			size_t skip = input_log_prefix(p, n);   /* CloudWatch Logs export */
 			json_t *root = fastjson_load(p + skip, n - skip, buf);
@@ -632,7 +697,7 @@ input_parse_lines(struct pctx *c, const char *data, size_t len, long first_line)
 					p += n + 1;
 					continue;
 				}
-				json_fail(c, &e, line);
+				json_fail_text(c, &e, line, p + skip, n - skip);
 				if (input_text_hint(p, n) != NULL)
 					err_set(&c->err, ERR_PARSE, "%s:%ld: not a known input: %s", c->name,
 					    line, input_text_hint(p, n));
@@ -650,32 +715,6 @@ input_parse_lines(struct pctx *c, const char *data, size_t len, long first_line)
 	free(buf);
 }
 
-int
-input_record_line_check(const char *line, size_t len, struct err *err)
-{
-	struct pctx c;
-	int rc = 0;
-
-	/* the reader's limit (input_read.c): report stops at a longer line after the first */
-	if (len >= INPUT_MAX_LINE)
-		return err_set(err, ERR_PARSE, "recording line: longer than %zu MiB, which report "
-		    "cannot read (a JSON Lines line is held whole while it is parsed)",
-		    INPUT_MAX_LINE >> 20);
-	if (memchr(line, '\n', len) != NULL)
-		return err_set(err, ERR_PARSE, "recording line: a line break inside it");
-	/* then report's own line reader: whatever would stop it stops record too. No arena
-	 * scope (jarena.h): outside one, jansson keeps its own allocator, safe on any thread */
-	input_pctx_init(&c, "line");
-	input_parse_lines(&c, line, len, 1);
-	if (c.failed) {
-		const char *m = strncmp(c.err.msg, "line:1: ", 8) == 0 ? c.err.msg + 8 : c.err.msg;
-
-		rc = err_set(err, c.err.code, "recording line: report would stop on it: %s", m);
-	}
-	input_pctx_cleanup(&c);
-	return rc;
-}
-
 void
 input_parse_doc(struct pctx *c, const char *data, size_t len)
 {
@@ -687,7 +726,7 @@ input_parse_doc(struct pctx *c, const char *data, size_t len)
 	if (root == NULL) {
 		if (input_parse_concat(c, data, len, 1) == 0)
 			return;   /* pretty-printed values one after another */
-		json_fail(c, &e, 0);
+		json_fail_text(c, &e, 0, data, len);
 		return;
 	}
 	dispatch(c, root);

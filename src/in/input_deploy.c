@@ -186,6 +186,33 @@ dj_eventbridge(struct dj_ctx *c, const json_t *o, const char *type)
 	deploy_set_event(c->s, service, NULL, at, msg);
 }
 
+static void dj_warn(const struct dj_ctx *c, const char *what);
+
+/* A recording line's fetched_at, read as a task line's is (input_get_time): one that is
+ * no time is left out with a warning naming the line, and the line is kept (55a496a). */
+static int64_t
+dj_fetched_at(struct dj_ctx *c, const json_t *o)
+{
+	const json_t *d = json_object_get(o, "deployment"), *e = json_object_get(o, "event");
+	const json_t *item = json_is_object(d) ? d : e;
+	int64_t at = TS_NONE;
+	struct why w;
+	char svc[120], id[120], what[600];
+
+	w.msg[0] = '\0';
+	if (!json_is_object(item) || input_get_time(o, "fetched_at", &at, &w) == 0)
+		return at;
+	/* names as they are in the file: untrusted, quoted for the terminal */
+	input_quote(svc, sizeof svc, dj_str(o, "service") ? dj_str(o, "service") : "",
+	    dj_str(o, "service") ? strlen(dj_str(o, "service")) : 0);
+	input_quote(id, sizeof id, dj_str(item, "id") ? dj_str(item, "id") : "",
+	    dj_str(item, "id") ? strlen(dj_str(item, "id")) : 0);
+	snprintf(what, sizeof what, "%s of service %s, id %s: ignored %s",
+	    item == d ? "deployment" : "service event", svc, id, w.msg);
+	dj_warn(c, what);
+	return TS_NONE;
+}
+
 static void
 dj_object(struct dj_ctx *c, const json_t *o)
 {
@@ -203,7 +230,7 @@ dj_object(struct dj_ctx *c, const json_t *o)
 	if (json_is_string(json_object_get(o, "ecsprof"))) {
 		/* recording lines: "service" beside a "deployment" or an "event" */
 		const char *svc = dj_str(o, "service");
-		int64_t seen = dj_time(o, "fetched_at");
+		int64_t seen = dj_fetched_at(c, o);
 
 		if (json_is_object(json_object_get(o, "deployment")))
 			dj_deployment(c, svc, json_object_get(o, "deployment"), seen);
@@ -231,7 +258,7 @@ dj_object(struct dj_ctx *c, const json_t *o)
 static void
 dj_warn(const struct dj_ctx *c, const char *what)
 {
-	char line[512];
+	char line[768];
 
 	if (c->line > 0)
 		snprintf(line, sizeof line, "%s:%ld: %s", c->name, c->line, what);

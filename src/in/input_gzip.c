@@ -24,17 +24,6 @@ struct input_gz {
 	bool oom;           /* failed for want of memory, not for bad data */
 };
 
-/* zlib's allocator for new readers: NULL, zlib's own (tests put a failing one here) */
-static alloc_func gz_alloc;
-static free_func gz_free;
-
-void
-input_gz_set_alloc(alloc_func a, free_func f)
-{
-	gz_alloc = a;
-	gz_free = f;
-}
-
 bool
 input_gz_magic(const unsigned char *p, size_t n)
 {
@@ -42,14 +31,17 @@ input_gz_magic(const unsigned char *p, size_t n)
 }
 
 struct input_gz *
-input_gz_new(input_raw_fn *raw, void *ctx)
+input_gz_new(input_raw_fn *raw, void *ctx, const struct input_gz_alloc *a)
 {
 	struct input_gz *g = xcalloc(1, sizeof *g);
 
 	g->raw = raw;
 	g->ctx = ctx;
-	g->z.zalloc = gz_alloc;
-	g->z.zfree = gz_free;
+	if (a != NULL) {   /* else Z_NULL: zlib's own malloc and free */
+		g->z.zalloc = a->zalloc;
+		g->z.zfree = a->zfree;
+		g->z.opaque = a->opaque;
+	}
 	/* 15 + 16: a gzip header and trailer (not zlib's, not raw deflate) */
 	if (inflateInit2(&g->z, 15 + 16) != Z_OK) {
 		free(g);

@@ -15,7 +15,15 @@ struct input_gz;
 
 /* The two bytes every gzip member starts with. */
 bool input_gz_magic(const unsigned char *p, size_t n);
-struct input_gz *input_gz_new(input_raw_fn *raw, void *ctx);
+/* The allocator zlib uses for one reader: a test seam (a failing one shows what running
+ * out of memory says), per reader, never process-wide. NULL functions: zlib's own. */
+struct input_gz_alloc {
+	alloc_func zalloc;
+	free_func zfree;
+	void *opaque;
+};
+/* a: NULL, or the allocator for this reader (copied; see above). */
+struct input_gz *input_gz_new(input_raw_fn *raw, void *ctx, const struct input_gz_alloc *a);
 /* Up to n inflated bytes: fewer only at the end or on an error; 0 at the end; -1 with
  * the problem in why (one line) when nothing could be read. After a short read,
  * input_gz_failed() says whether it was an error (why then filled). */
@@ -23,8 +31,6 @@ long input_gz_read(struct input_gz *g, char *dst, size_t n, char *why, size_t wh
 bool input_gz_failed(const struct input_gz *g);
 /* ... and whether that error was zlib running out of memory (why says so). */
 bool input_gz_oom(const struct input_gz *g);
-/* Tests: the allocator zlib uses for readers made after it (NULL, NULL: zlib's own). */
-void input_gz_set_alloc(alloc_func a, free_func f);
 void input_gz_free(struct input_gz *g);
 
 #endif

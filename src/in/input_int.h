@@ -50,6 +50,8 @@ struct pctx {
 	struct err err;
 	struct task_strpool *strings;   /* of the tasks in out (those parsed by one_task) */
 	bool dom_only;         /* tests: every line through jansson, none through taskscan */
+	size_t stream_bytes;   /* a line this long or longer that is a document input_stream.c
+	                        * reads is read so, element by element; 0: never */
 	size_t scanned;        /* lines taskscan.c read */
 };
 
@@ -84,6 +86,15 @@ int input_parse_task_json_dom(const char *json, size_t len, const char *source,
     int64_t fetched_at_ms, const struct input_options *o, struct task_set *set,
     struct err *err);
 bool input_blank(const char *s, size_t n);
+/* The pieces of a whole document's reading that input_stream.c uses element by element,
+ * so both ways give the same tasks and warnings: a task read by taskscan.c into the
+ * results (t's strings in c->strings); tasks[i] / a failures[] entry of a DescribeTasks
+ * answer; element i of a top-level array: 1 known, 0 skipped with a warning, -1 a
+ * document error (c->failed). */
+void input_emit_task(struct pctx *c, struct task *t, enum origin o);
+void input_describe_task(struct pctx *c, const json_t *t, size_t i);
+void input_describe_failure(struct pctx *c, const json_t *f);
+int input_array_element(struct pctx *c, const json_t *el, size_t i);
 /* One parsed document or line into results (shape dispatch); a jansson error as the
  * document's error, lines counted from line_base (0: a whole document). */
 int input_dispatch(struct pctx *c, const json_t *root);

@@ -106,7 +106,14 @@ input_peek_record(const char *line, size_t len, struct input_key *k, struct err 
 	if ((input_deploy_record_key(root, &k->arn) != 0 && image_key(root, &k->arn) != 0 &&
 	     key_from_task(json_object_get(root, "task"), k, &w) != 0)) {
 		input_key_cleanup(k);
-		err_set(err, ERR_PARSE, "recording line: %s", w.msg);
+		k->has_version = false;
+		/* no identity to merge by; when report reads the line (skipping its task with
+		 * a warning), it is the user's evidence all the same: 1, for record to keep */
+		rc = input_record_line_check(line, len, err);
+		if (rc == 0) {
+			err_set(err, ERR_PARSE, "recording line: %s", w.msg);
+			rc = 1;
+		}
 		goto out;
 	}
 	/* and what report's reader would stop on, record refuses: one decision for both */
@@ -115,5 +122,31 @@ input_peek_record(const char *line, size_t len, struct input_key *k, struct err 
 		input_key_cleanup(k);
 out:
 	json_decref(root);
+	return rc;
+}
+
+int
+input_record_line_check(const char *line, size_t len, struct err *err)
+{
+	struct pctx c;
+	int rc = 0;
+
+	/* the reader's limit (input_read.c): report stops at a longer line after the first */
+	if (len >= INPUT_MAX_LINE)
+		return err_set(err, ERR_PARSE, "recording line: longer than %zu MiB, which report "
+		    "cannot read (a JSON Lines line is held whole while it is parsed)",
+		    INPUT_MAX_LINE >> 20);
+	if (memchr(line, '\n', len) != NULL)
+		return err_set(err, ERR_PARSE, "recording line: a line break inside it");
+	/* then report's own line reader: whatever would stop it stops record too. No arena
+	 * scope (jarena.h): outside one, jansson keeps its own allocator, safe on any thread */
+	input_pctx_init(&c, "line");
+	input_parse_lines(&c, line, len, 1);
+	if (c.failed) {
+		const char *m = strncmp(c.err.msg, "line:1: ", 8) == 0 ? c.err.msg + 8 : c.err.msg;
+
+		rc = err_set(err, c.err.code, "recording line: report would stop on it: %s", m);
+	}
+	input_pctx_cleanup(&c);
 	return rc;
 }

@@ -1,21 +1,24 @@
 /* input_read: bytes from a file, stdin or memory into documents: JSON Lines as a stream
  * of chunks that worker threads parse while the calling thread reads ahead and merges the
  * results in input order (so memory follows the number of tasks, not the file size, and
- * the output never depends on thread timing), or one whole document. */
+ * the output never depends on thread timing), or one whole document: held once, and
+ * when large read element by element (input_stream.c) and given back as it is read. */
 #include <errno.h>
 #include <jansson.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
-#include "ecsprof/buf.h"
 #include "ecsprof/input.h"
 #include "ecsprof/xalloc.h"
 #include "input_gzip.h"
 #include "input_int.h"
+#include "input_stream.h"
 #include "jarena.h"
+#include "jsonscan.h"
 
 /* ---- reading: files, stdin and memory alike ----------------------------------------- */
 
@@ -30,6 +33,7 @@ struct src {
 	size_t nback;
 	bool raw_eof;
 	struct input_gz *gz;
+	struct input_gz_alloc gz_alloc;   /* the call's options' (a test seam) */
 	char why[160];
 };
 
@@ -83,7 +87,7 @@ src_read(struct src *s, char *dst, size_t n)
 		s->probed = true;
 		s->nback = raw_read(s, (char *)s->back, 2);
 		if (input_gz_magic(s->back, s->nback)) {
-			s->gz = input_gz_new(raw_read, s);
+			s->gz = input_gz_new(raw_read, s, &s->gz_alloc);
 			if (s->gz == NULL) {
 				snprintf(s->why, sizeof s->why, "out of memory: cannot start zlib's "
 				    "inflate");
@@ -137,6 +141,19 @@ struct reader {
 	                     * on one line, as `jq -c` writes, may be as large as any other) */
 };
 
+/* The offset of the first byte from `from` on that is neither white space nor (at the
+ * start) a UTF-8 byte order mark; len when there is none. */
+static size_t
+first_nonblank(const char *p, size_t from, size_t len)
+{
+	if (from == 0 && len >= 3 && memcmp(p, "\xef\xbb\xbf", 3) == 0)
+		from = 3;
+	while (from < len && (p[from] == ' ' || p[from] == '\t' || p[from] == '\r' ||
+	    p[from] == '\n'))
+		from++;
+	return from;
+}
+
 static const char *
 last_nl(const char *p, size_t n)
 {
@@ -154,9 +171,10 @@ static int
 reader_next(struct reader *r, struct chunk *k, struct err *err)
 {
 	size_t cap = r->chunk_bytes > r->carry_len ? r->chunk_bytes : r->carry_len * 2;
-	size_t len = r->carry_len, scanned = 0;
+	size_t len = r->carry_len, scanned = 0, blank = 0;
 	char *data = xmalloc(cap);
 	const char *nl;
+	bool first = r->max_line >= INPUT_MAX_DOC;
 
 	if (r->carry_len)
 		memcpy(data, r->carry, r->carry_len);
@@ -169,6 +187,14 @@ reader_next(struct reader *r, struct chunk *k, struct err *err)
 			    r->name, src_error(r->src));
 		}
 		nl = last_nl(data + scanned, len - scanned);
+		if (first && nl != NULL) {
+			/* the first chunk ends after a line that is not blank: blank lines before a
+			 * one-line document leave it the first line, read whole, not a line 2 held
+			 * to INPUT_MAX_LINE */
+			blank = first_nonblank(data, blank, len);
+			if (data + blank > nl)
+				nl = NULL;
+		}
 		if (nl != NULL || r->src->eof)
 			break;
 		scanned = len;
@@ -261,6 +287,22 @@ thread_count(unsigned asked)
 	return n > 4 ? 4 : (unsigned)n;
 }
 
+/* From this size on a whole document (or a JSON Lines line that is one) of the shapes
+ * input_stream.c reads is read element by element. */
+static size_t
+stream_min(const struct input_options *o)
+{
+	return o->stream_bytes ? o->stream_bytes : (size_t)1 << 20;
+}
+
+/* A chunk of JSON Lines' results; its lines as long as stream_min() read as streams. */
+static void
+lines_pctx_init(struct pctx *c, const struct fstate *f)
+{
+	input_pctx_init(c, f->name);
+	c->stream_bytes = stream_min(f->opts);
+}
+
 /* Merges a finished chunk; returns -1 (err filled) if it ended in a document error. */
 static int
 finish_chunk(struct fstate *f, struct chunk *k, struct task_set *set, struct err *err)
@@ -302,7 +344,7 @@ lines_threaded(struct fstate *f, struct reader *r, struct chunk *first, unsigned
 		input_parse_lines(&first->c, first->data, first->len, first->first_line);
 		rc = finish_chunk(f, first, set, err);
 		while (rc == 0 && (more = reader_next(r, first, err)) == 1) {
-			input_pctx_init(&first->c, f->name);
+			lines_pctx_init(&first->c, f);
 			input_parse_lines(&first->c, first->data, first->len, first->first_line);
 			rc = finish_chunk(f, first, set, err);
 		}
@@ -358,7 +400,7 @@ lines_threaded(struct fstate *f, struct reader *r, struct chunk *first, unsigned
 				}
 				break;
 			}
-			input_pctx_init(&k->c, f->name);
+			lines_pctx_init(&k->c, f);
 		}
 		k->seq = seq++;
 		pthread_mutex_lock(&p.mu);
@@ -392,48 +434,139 @@ out:
 	return rc;
 }
 
+/* The whole pages of our own text before upto go back to the system as the stream
+ * reads past them, so the text shrinks while the tasks grow (the block stays allocated,
+ * freed as a whole later; only bytes that are never read again are dropped). */
+static void
+text_release(const char *data, const char *upto, size_t *done)
+{
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t from = ((uintptr_t)data + *done + page - 1) & ~(page - 1);
+	uintptr_t to = (uintptr_t)upto & ~(page - 1);
+
+	if (page == 0 || (page & (page - 1)) != 0 || to < from + ((uintptr_t)4 << 20))
+		return;
+	if (madvise((void *)from, to - from, MADV_DONTNEED) == 0)
+		*done = (size_t)(to - (uintptr_t)data);
+}
+
+/* A document opened as a stream (s), a batch at a time, each merged as it goes, so
+ * memory is the text and the tasks; the text, when it is ours (owned), given back as it
+ * is read. line: the document's line (a JSON Lines line), 0 for a whole document. */
+static int
+stream_batches(struct fstate *f, struct input_stream *s, const char *data, bool owned,
+    long line, struct task_set *set, struct err *err)
+{
+	const struct input_options *o = f->opts;
+	size_t batch = o->chunk_bytes ? o->chunk_bytes : (size_t)1 << 20, released = 0;
+	struct pctx c;
+	int more = 1;
+
+	input_pctx_init(&c, f->name);
+	c.line = line;
+	jarena_begin();
+	while (more) {
+		more = input_stream_next(s, &c, batch);
+		input_merge(f, &c, set);
+		if (c.failed)
+			break;
+		if (owned)
+			text_release(data, input_stream_read_upto(s), &released);
+	}
+	jarena_end();
+	input_stream_close(s);
+	if (c.failed)
+		*err = c.err;
+	return c.failed ? -1 : 0;
+}
+
+/* One whole document in memory: element by element when it is large and of a shape
+ * input_stream.c reads so, else as one DOM. */
+static int
+parse_whole(struct fstate *f, const char *data, size_t len, bool owned,
+    struct task_set *set, struct err *err)
+{
+	struct input_stream s;
+	struct pctx c;
+
+	if (len >= stream_min(f->opts) && input_stream_open(&s, data, len) == 0)
+		return stream_batches(f, &s, data, owned, 0, set, err);
+	input_pctx_init(&c, f->name);
+	input_parse_doc(&c, data, len);
+	input_merge(f, &c, set);
+	if (c.failed)
+		*err = c.err;
+	return c.failed ? -1 : 0;
+}
+
+/* The rest of the input after the first chunk, appended to it in place (one copy of the
+ * document, grown by realloc, which moves no bytes of a large block on Linux), then
+ * parsed whole. */
 static int
 read_whole(struct fstate *f, struct reader *r, struct chunk *first, struct task_set *set,
     struct err *err)
 {
-	struct pctx c;
-	struct buf b;
+	char *d;
+	size_t len, cap;
 	int rc;
 
-	input_pctx_init(&c, f->name);
 	if (src_in_place(r->src)) {
 		/* in memory already: parse in place (after a byte order mark, if any) */
 		size_t bom = r->src->len >= 3 && memcmp(r->src->mem, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
 
-		input_parse_doc(&c, r->src->mem + bom, r->src->len - bom);
-	} else {
-		char tmp[65536];
-		size_t n;
-
-		buf_init(&b, INPUT_MAX_DOC);
-		if (buf_add(&b, first->data, first->len) != 0 ||
-		    buf_add(&b, r->carry, r->carry_len) != 0)
-			goto too_big;
-		while ((n = src_read(r->src, tmp, sizeof tmp)) > 0)
-			if (buf_add(&b, tmp, n) != 0)
-				goto too_big;
-		if (r->src->error) {
-			buf_cleanup(&b);
-			return err_set(err, r->src->error == ENOMEM ? ERR_INTERNAL : ERR_IO, "%s: %s",
-			    f->name, src_error(r->src));
-		}
-		input_parse_doc(&c, buf_str(&b), b.len);
-		buf_cleanup(&b);
+		return parse_whole(f, r->src->mem + bom, r->src->len - bom, false, set, err);
 	}
-	input_merge(f, &c, set);
-	rc = c.failed ? -1 : 0;
-	if (c.failed)
-		*err = c.err;
+	len = first->len;
+	cap = len + r->carry_len + ((size_t)1 << 16);
+	d = xrealloc(first->data, cap);
+	first->data = NULL;
+	memcpy(d + len, r->carry, r->carry_len);
+	len += r->carry_len;
+	while (!r->src->eof && len <= INPUT_MAX_DOC) {
+		if (cap - len < ((size_t)1 << 16)) {
+			cap = cap * 2 > INPUT_MAX_DOC + 2 ? INPUT_MAX_DOC + 2 : cap * 2;
+			d = xrealloc(d, cap);
+		}
+		len += src_read(r->src, d + len, cap - len - 1);
+	}
+	if (r->src->error) {
+		free(d);
+		return err_set(err, r->src->error == ENOMEM ? ERR_INTERNAL : ERR_IO, "%s: %s",
+		    f->name, src_error(r->src));
+	}
+	if (len > INPUT_MAX_DOC) {
+		free(d);
+		return err_set(err, ERR_PARSE, "%s: a document larger than %zu MiB is not "
+		    "supported; write it as JSON Lines (one task or event per line)", f->name,
+		    INPUT_MAX_DOC >> 20);
+	}
+	d[len] = '\0';
+	rc = parse_whole(f, d, len, true, set, err);
+	free(d);
 	return rc;
-too_big:
-	buf_cleanup(&b);
-	return err_set(err, ERR_PARSE, "%s: a document larger than %zu MiB is not supported; "
-	    "write it as JSON Lines (one task or event per line)", f->name, INPUT_MAX_DOC >> 20);
+}
+
+/* The whole input is one line from p on (blank lines around it aside), a document as
+ * long as stream_min() that input_stream.c reads: read it so, its results merged batch by
+ * batch (with the line's number in warnings, as the JSON Lines reader gives them), where
+ * the line reader would hold all its tasks twice before merging. false: not such an
+ * input, nothing done. */
+static bool
+try_one_line(struct fstate *f, struct chunk *first, const char *p, struct task_set *set,
+    int *rc, struct err *err)
+{
+	const char *end = first->data + first->len, *nl = memchr(p, '\n', (size_t)(end - p));
+	size_t n = nl != NULL ? (size_t)(nl - p) : (size_t)(end - p);
+	struct input_stream s;
+	long line = first->first_line;
+
+	if (n < stream_min(f->opts) || (nl != NULL && !input_blank(nl, (size_t)(end - nl))) ||
+	    input_stream_open(&s, p, n) != 0)
+		return false;
+	for (const char *q = first->data; (q = memchr(q, '\n', (size_t)(p - q))) != NULL; q++)
+		line++;
+	*rc = stream_batches(f, &s, first->data, true, line, set, err);
+	return true;
 }
 
 /* Decides between JSON Lines and one whole document from the first non-blank line: when
@@ -453,6 +586,9 @@ read_src_in_scope(const char *name, struct src *s, const struct input_options *o
 
 	if (o == NULL)
 		o = &defaults;
+	s->gz_alloc.zalloc = o->gz_alloc;
+	s->gz_alloc.zfree = o->gz_free;
+	s->gz_alloc.opaque = o->gz_opaque;
 	memset(&f, 0, sizeof f);
 	f.name = name;
 	f.opts = o;
@@ -487,8 +623,11 @@ read_src_in_scope(const char *name, struct src *s, const struct input_options *o
 			break;
 		} else if (!input_blank(p, n)) {
 			json_error_t e;
-			json_t *root = json_loadb(p, n, 0, &e);
+			json_t *root;
 
+			if (jsonscan_document(p, n))
+				break;   /* as json_loadb would say, without a DOM of a long line */
+			root = json_loadb(p, n, 0, &e);
 			if (root != NULL)
 				json_decref(root);
 			else if (json_error_code(&e) == json_error_premature_end_of_input)
@@ -499,7 +638,10 @@ read_src_in_scope(const char *name, struct src *s, const struct input_options *o
 	}
 	if (p >= end && r.src->eof)
 		goto empty;
-	if (whole) {
+	if (!whole && r.src->eof && try_one_line(&f, &first, p, set, &rc, err)) {
+		/* the input is one long line, a document: read as a stream, batch by batch */
+		free(first.data);
+	} else if (whole) {
 		if (src_in_place(s)) {
 			free(first.data);
 			first.data = NULL;
@@ -509,13 +651,13 @@ read_src_in_scope(const char *name, struct src *s, const struct input_options *o
 	} else {
 		unsigned nt = thread_count(o->threads);
 
-		input_pctx_init(&first.c, name);
+		lines_pctx_init(&first.c, &f);
 		if (nt <= 1 || r.src->eof) {
 			/* small input or one CPU: no threads */
 			input_parse_lines(&first.c, first.data, first.len, first.first_line);
 			rc = finish_chunk(&f, &first, set, err);
 			while (rc == 0 && (more = reader_next(&r, &first, err)) == 1) {
-				input_pctx_init(&first.c, name);
+				lines_pctx_init(&first.c, &f);
 				input_parse_lines(&first.c, first.data, first.len, first.first_line);
 				rc = finish_chunk(&f, &first, set, err);
 			}

@@ -54,14 +54,57 @@ jsonscan_plain_run(const char *q, const char *end)
 	return q;
 }
 
+static int
+hex4(const char *q, const char *end)
+{
+	int v = 0;
+
+	if (end - q < 4)
+		return -1;
+	for (int i = 0; i < 4; i++) {
+		char c = q[i];
+
+		v <<= 4;
+		if (c >= '0' && c <= '9')
+			v |= c - '0';
+		else if (c >= 'a' && c <= 'f')
+			v |= c - 'a' + 10;
+		else if (c >= 'A' && c <= 'F')
+			v |= c - 'A' + 10;
+		else
+			return -1;
+	}
+	return v;
+}
+
+/* A \u escape at q (its backslash) as jansson's lexer takes it, checked, not decoded:
+ * its length (6, or 12 for a surrogate pair), or -1 where jansson refuses it (a lone or
+ * unpaired surrogate, \u0000 without JSON_ALLOW_NUL) or we are not sure. */
+static int
+unicode_escape(const char *q, const char *end)
+{
+	int v = hex4(q + 2, end), w;
+
+	if (v <= 0 || (v >= 0xDC00 && v <= 0xDFFF))
+		return -1;
+	if (v < 0xD800 || v > 0xDBFF)
+		return 6;
+	if (end - q < 12 || q[6] != '\\' || q[7] != 'u')
+		return -1;
+	w = hex4(q + 8, end);
+	return w >= 0xDC00 && w <= 0xDFFF ? 12 : -1;
+}
+
 /* A string at its opening quote: its bytes in the line, or decoded into sc->buf when
- * it has escapes (only with may_escape). -1: not a string we are sure of. */
+ * it has escapes (only with may_escape). -1: not a string we are sure of. With no buf
+ * (sc->buf NULL) a string is checked, \u escapes too, and not decoded: out->s is then
+ * NULL for one with escapes. */
 int
 jsonscan_string(struct jsonscan *sc, bool may_escape, struct jsonscan_str *out)
 {
 	const char *q, *start;
 	size_t o = 0;
-	bool escaped = false;
+	bool escaped = false, checked = false;   /* checked: escapes seen with no buf */
 
 	if (!jsonscan_at(sc, '"'))
 		return -1;
@@ -76,7 +119,10 @@ jsonscan_string(struct jsonscan *sc, bool may_escape, struct jsonscan_str *out)
 		c = (unsigned char)*q;
 
 		if (c == '"') {
-			if (escaped) {
+			if (checked) {
+				out->s = NULL;   /* checked, not decoded */
+				out->n = 0;
+			} else if (escaped) {
 				out->s = sc->buf;
 				out->n = o;
 			} else {
@@ -102,6 +148,17 @@ jsonscan_string(struct jsonscan *sc, bool may_escape, struct jsonscan_str *out)
 		if (c == '\\') {
 			if (!may_escape || sc->end - q < 2)
 				return -1;
+			if (sc->buf == NULL) {
+				/* checking only: the plain runs stay fast, nothing is copied */
+				int k = q[1] == 'u' ? unicode_escape(q, sc->end) :
+				    strchr("\"\\/bfnrt", q[1]) != NULL && q[1] != '\0' ? 2 : -1;
+
+				if (k < 0)
+					return -1;
+				q += k;
+				checked = true;
+				continue;
+			}
 			if (!escaped) {
 				memcpy(sc->buf, start, (size_t)(q - start));
 				o = (size_t)(q - start);
@@ -368,4 +425,16 @@ jsonscan_lookup(const struct jsonscan_str *key, const struct jsonscan_key *names
 			return i;
 		}
 	return -1;
+}
+
+bool
+jsonscan_document(const char *p, size_t n)
+{
+	struct jsonscan sc = { p, p + n, NULL, 0, NULL };
+
+	jsonscan_ws(&sc);
+	if ((!jsonscan_at(&sc, '{') && !jsonscan_at(&sc, '[')) || jsonscan_skip(&sc) != 0)
+		return false;
+	jsonscan_ws(&sc);
+	return sc.p == sc.end;
 }

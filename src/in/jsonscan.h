@@ -27,7 +27,9 @@ struct jsonscan_dup {
 
 struct jsonscan {
 	const char *p, *end;
-	char *buf;          /* a decoded string with escapes; one at a time */
+	char *buf;          /* a decoded string with escapes; one at a time. NULL: strings are
+	                     * only checked (\u escapes too, as jansson checks them), for a
+	                     * scan that reads no string value with escapes (input_stream.c) */
 	int depth;
 	struct jsonscan_dup *dup;   /* NULL: repeated keys not checked (only n[] is set) */
 };
@@ -76,5 +78,9 @@ int jsonscan_element(struct jsonscan *sc, bool first);
  * (bit i of *seen: jansson keeps a repeated key's last value, a reader gives up) */
 int jsonscan_lookup(const struct jsonscan_str *key, const struct jsonscan_key *names, int n,
 		    uint64_t *seen);
+
+/* The text is one object or array and white space, as json_loadb(p, n, 0) accepts it
+ * (keys named twice allowed); false also where the scan is not sure. Allocates nothing. */
+bool jsonscan_document(const char *p, size_t n);
 
 #endif

@@ -15,6 +15,7 @@
 #include "ecsprof/atomicfile.h"
 #include "ecsprof/buf.h"
 #include "ecsprof/input.h"
+#include "ecsprof/log.h"
 #include "ecsprof/record.h"
 #include "ecsprof/strset.h"
 #include "ecsprof/timeutil.h"
@@ -123,6 +124,18 @@ rfile_add(struct rfile *f, char *line, size_t len, struct input_key *k)
 	f->n++;
 }
 
+/* A line that names no task (input_peek_record's 1): kept where it is, as it is, merged
+ * with nothing. Takes line. */
+static void
+rfile_keep(struct rfile *f, char *line, size_t len)
+{
+	f->v = xgrow(f->v, f->n + 1, &f->cap, sizeof *f->v);
+	memset(&f->v[f->n], 0, sizeof f->v[f->n]);
+	f->v[f->n].line = line;
+	f->v[f->n].len = len;
+	f->n++;
+}
+
 static void
 rfile_cleanup(struct rfile *f)
 {
@@ -181,7 +194,9 @@ load(const char *path, struct rfile *f, bool *exists, struct err *err)
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t n;
-	long lineno = 0;
+	long lineno = 0, first_kept = 0;
+	size_t kept = 0;
+	char why[sizeof err->msg];
 	int rc = 0;
 
 	*exists = fp != NULL;
@@ -201,13 +216,32 @@ load(const char *path, struct rfile *f, bool *exists, struct err *err)
 		if (len == 0)
 			continue;
 		err_clear(&e);
-		if (input_peek_record(line, len, &k, &e) != 0) {
+		switch (input_peek_record(line, len, &k, &e)) {
+		case 0:
+			rfile_merge(f, xstrndup(line, len), len, &k);
+			continue;
+		case 1:
+			/* report skips its task with a warning; the line stays, as it is */
+			if (kept++ == 0) {
+				first_kept = lineno;
+				snprintf(why, sizeof why, "%s", e.msg);
+			}
+			rfile_keep(f, xstrndup(line, len), len);
+			continue;
+		default:
 			rc = err_set(err, ERR_PARSE, "%s:%ld: %s; refusing to overwrite a file that "
 			    "is not an ecsprof recording", path, lineno, e.msg);
 			break;
 		}
-		rfile_merge(f, xstrndup(line, len), len, &k);
+		break;
 	}
+	if (rc == 0 && kept == 1)
+		log_warn("%s:%ld: %s: the line is kept as it is, merged with nothing (report "
+		    "skips its task too)", path, first_kept, why);
+	else if (rc == 0 && kept > 1)
+		log_warn("%s:%ld: %s: the line is kept as it is, merged with nothing (report "
+		    "skips its task too), and so are %zu more such lines", path, first_kept, why,
+		    kept - 1);
 	if (rc == 0 && ferror(fp))
 		rc = err_set(err, ERR_IO, "%s: read error: %s", path, err_strerror(errno));
 	free(line);

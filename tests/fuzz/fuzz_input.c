@@ -1,7 +1,8 @@
 /* fuzz_input: libFuzzer entry point for the input parser (every shape, both the
  * single-threaded and the threaded JSON Lines path) and for recording lines. Beyond "no
  * crash, no leak", it checks that every task in the set was counted, and that a task that
- * record_line_new() records reads back as exactly one task. */
+ * record_line_new() records reads back as exactly one task, and that every document reads
+ * the same element by element (input_stream.c) as with one DOM. */
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -17,6 +18,65 @@ quiet(void *ctx, const char *line)
 {
 	(void)ctx;
 	(void)line;
+}
+
+/* FNV-1a over what a read gave: its warnings (in order) and its tasks */
+static void
+fnv(uint64_t *h, const void *p, size_t n)
+{
+	const unsigned char *b = p;
+
+	for (size_t i = 0; i < n; i++)
+		*h = (*h ^ b[i]) * 0x100000001b3ULL;
+}
+
+static void
+fnv_str(uint64_t *h, const char *s)
+{
+	fnv(h, s != NULL ? s : "\1", s != NULL ? strlen(s) + 1 : 1);
+}
+
+static void
+hash_warning(void *ctx, const char *line)
+{
+	fnv_str(ctx, line);
+}
+
+/* One read with stream_bytes (1: every document element by element; SIZE_MAX: as one
+ * DOM): a hash of its result, error, counts, warnings and tasks. */
+static uint64_t
+read_hash(const char *s, size_t size, struct input_options o, size_t stream_bytes)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	struct task_set set;
+	struct input_stats st;
+	struct err err;
+	int rc;
+
+	o.warn = hash_warning;
+	o.warn_ctx = &h;
+	o.stream_bytes = stream_bytes;
+	task_set_init(&set);
+	memset(&st, 0, sizeof st);
+	err_clear(&err);
+	rc = input_read_mem_with("fuzz", s, size, &o, &set, &st, &err);
+	fnv(&h, &rc, sizeof rc);
+	fnv_str(&h, err.msg);
+	fnv(&h, &st, sizeof st);
+	for (size_t i = 0; i < set.len; i++) {
+		const struct task *t = &set.tasks[i];
+
+		fnv_str(&h, t->arn);
+		fnv_str(&h, t->last_status);
+		fnv_str(&h, t->stopped_reason);
+		fnv_str(&h, t->group);
+		fnv(&h, &t->version, sizeof t->version);
+		fnv(&h, t->ts, sizeof t->ts);
+		fnv(&h, &t->fetched_at_ms, sizeof t->fetched_at_ms);
+		fnv(&h, &t->ncontainers, sizeof t->ncontainers);
+	}
+	task_set_cleanup(&set);
+	return h;
 }
 
 int
@@ -42,6 +102,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (st.tasks < set.len)
 		abort();
 	task_set_cleanup(&set);
+	/* a document read element by element gives what the one-DOM reader gives */
+	if (read_hash(s, size, o, 1) != read_hash(s, size, o, SIZE_MAX))
+		abort();
 
 	err_clear(&err);
 	task_set_init(&set);

@@ -1,0 +1,39 @@
+/* input_stream: a large whole document read element by element (input_stream.c), for
+ * input_read.c. Ownership: the text is the caller's and must outlive the stream; the
+ * stream's scratch is freed by input_stream_close(). */
+#ifndef ECSPROF_INPUT_STREAM_H
+#define ECSPROF_INPUT_STREAM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "input_int.h"
+#include "jsonscan.h"
+
+struct input_stream {
+	const char *end;
+	bool array;             /* a top-level array; else a DescribeTasks answer */
+	const char *tasks;      /* the '[' of the tasks (of the array's elements); NULL: none */
+	const char *failures;   /* the '[' of failures[]; NULL: none */
+	int phase;              /* 0: the tasks, 1: failures[], 2: done */
+	struct jsonscan sc;     /* at the next element */
+	bool first;
+	size_t index;
+	char *buf;              /* taskscan's scratch */
+	size_t bufcap;
+};
+
+/* 0: the text is one such document, checked as jansson would check it, and s is at its
+ * first element; -1: read it with input_parse_doc() (any other shape, anything the check
+ * is not sure of, every error). */
+int input_stream_open(struct input_stream *s, const char *data, size_t len);
+/* The next elements, about `bytes` of text, into c as input_parse_doc() would make them
+ * (the tasks in order, then the failures); 1 while more are to come, 0 at the end or on
+ * a document error (c->failed). Between jarena_begin() and jarena_end() (the caller's),
+ * inside a jarena scope (input_read.c's). */
+int input_stream_next(struct input_stream *s, struct pctx *c, size_t bytes);
+/* The text before this is read and no longer needed (none of it is kept in tasks). */
+const char *input_stream_read_upto(const struct input_stream *s);
+void input_stream_close(struct input_stream *s);
+
+#endif
