@@ -205,6 +205,11 @@ fake_send(void *ctx, const struct http_request *req, struct http_response *resp,
 	} else if (strcmp(op, "ListTasks") == 0 && F.unavailable_running &&
 		   strcmp(json_string_value(json_object_get(body, "desiredStatus")), "RUNNING") == 0) {
 		reply(resp, 503, "", xstrdup("{\"__type\":\"ServiceUnavailableException\"}"));
+	} else if (strcmp(op, "ListTasks") == 0 && F.starve_after) {
+		/* a \u escape: the one-pass reader (ecs_scan.c) leaves the page to jansson,
+		 * whose allocations then fail */
+		F.list_calls++;
+		reply(resp, 200, "", xstrdup("{\"taskArns\":[\"arn:aws:ecs:us-east-1:1:task/prod/t\\u0030\"]}"));
 	} else if (strcmp(op, "ListTasks") == 0) {
 		F.list_calls++;
 		out = list_tasks(body);

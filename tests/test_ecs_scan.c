@@ -295,3 +295,46 @@ Test(ecs_scan, random_answers_agree_with_jansson)
 	/* only the 19-digit integers and such are given up: most are read */
 	cr_assert_gt(read, 2500, "read %zu of 3000", read);
 }
+
+/* A ListTasks page: the same ARNs and nextToken as jansson's DOM gives, or given up. */
+static int
+check_page(const char *page)
+{
+	struct ecs_page pg;
+	json_error_t e;
+	json_t *root = json_loads(page, 0, &e), *a;
+	int rc = ecs_scan_list(page, strlen(page), &pg);
+	size_t i;
+
+	if (rc != 0) {
+		cr_assert_eq(rc, 1);
+		json_decref(root);
+		return rc;
+	}
+	cr_assert_not_null(root, "read a page jansson refuses: %s", page);
+	cr_assert_eq(pg.n, json_array_size(json_object_get(root, "taskArns")), "%s", page);
+	json_array_foreach(json_object_get(root, "taskArns"), i, a)
+		cr_assert_str_eq(pg.arns[i], json_string_value(a));
+	a = json_object_get(root, "nextToken");
+	if (json_is_string(a))
+		cr_assert_str_eq(pg.token, json_string_value(a));
+	else
+		cr_assert_null(pg.token);
+	ecs_page_cleanup(&pg);
+	json_decref(root);
+	return 0;
+}
+
+Test(ecs_scan, list_pages_read_as_jansson_reads_them)
+{
+	cr_assert_eq(check_page("{\"taskArns\": [\"arn:a/1\", \"arn:a\\/2\"], \"nextToken\": \"t1\"}"),
+		     0);
+	cr_assert_eq(check_page("{\"taskArns\":[],\"nextToken\":null}"), 0);
+	cr_assert_eq(check_page("{\"nextToken\":\"\",\"taskArns\":[\"x\"],\"other\":{\"a\":[1]}}"), 0);
+	cr_assert_eq(check_page("{}"), 0);
+	cr_assert_eq(check_page("{\"taskArns\":[1,\"x\"]}"), 1);
+	cr_assert_eq(check_page("{\"taskArns\":[\"\\u0041\"]}"), 1);
+	cr_assert_eq(check_page("{\"nextToken\":\"a\",\"nextToken\":\"b\"}"), 1);
+	cr_assert_eq(check_page("{\"taskArns\":[\"x\"]"), 1);
+	cr_assert_eq(check_page("{\"taskArns\":[\"x\"]} {}"), 1);
+}

@@ -182,12 +182,25 @@ call(struct ecs_fetch *f, struct http_transport *t, const char *op, json_t *req,
 	return rc;
 }
 
+/* awsjson's body hook for ListTasks: the page read in one pass, or 1 for the DOM */
+static int
+scan_page(void *arg, const char *body, size_t len)
+{
+	struct ecs_page *pg = arg;
+
+	ecs_page_cleanup(pg);
+	return ecs_scan_list(body, len, pg);
+}
+
+/* One page of ch into *pg (the caller's: ecs_page_cleanup). */
 static int
 do_list_page(struct ecs_fetch *f, struct http_transport *t, const struct chain *ch,
-	     const char *token, json_t **resp, int64_t *answered_ms, struct err *err)
+	     const char *token, struct ecs_page *pg, int64_t *answered_ms, struct err *err)
 {
 	const struct ecs_query *q = &f->q;
-	json_t *req = json_object();
+	struct awsjson_call_options o = { 0 };
+	json_t *req = json_object(), *resp = NULL, *v, *a;
+	size_t i, cap = 0;
 	int rc;
 
 	if (q->cluster != NULL)
@@ -206,31 +219,46 @@ do_list_page(struct ecs_fetch *f, struct http_transport *t, const struct chain *
 	json_object_set_new(req, "maxResults", json_integer(LIST_PAGE));
 	if (token != NULL)
 		json_object_set_new(req, "nextToken", json_string(token));
-	struct awsjson_call_options o = { 0 };
-
-	rc = call(f, t, "ListTasks", req, resp, answered_ms, &o, err);
+	memset(pg, 0, sizeof *pg);
+	o.body = scan_page;
+	o.body_arg = pg;
+	rc = call(f, t, "ListTasks", req, &resp, answered_ms, &o, err);
 	json_decref(req);
-	return rc;
+	if (rc != 0) {
+		ecs_page_cleanup(pg);
+		return -1;
+	}
+	if (resp != NULL) {
+		/* the one-pass reader gave it up: jansson's DOM, the same fields */
+		json_array_foreach(json_object_get(resp, "taskArns"), i, a)
+			if (json_is_string(a)) {
+				pg->arns = xgrow(pg->arns, pg->n + 1, &cap, sizeof *pg->arns);
+				pg->arns[pg->n++] = xstrdup(json_string_value(a));
+			}
+		v = json_object_get(resp, "nextToken");
+		if (json_is_string(v))
+			pg->token = xstrdup(json_string_value(v));
+		json_decref(resp);
+	}
+	return 0;
 }
 
-/* A page's ARNs and next token into the fetch; called with the lock held. */
+/* A page's ARNs (taken) and next token into the fetch; called with the lock held. */
 static void
-take_page(struct ecs_fetch *f, struct chain *ch, json_t *resp, const char *token,
+take_page(struct ecs_fetch *f, struct chain *ch, struct ecs_page *pg, const char *token,
 	  int64_t answered_ms)
 {
-	json_t *v = json_object_get(resp, "taskArns"), *a;
-	size_t i;
-
 	f->st.pages++;
-	json_array_foreach(v, i, a)
-		if (json_is_string(a) && add_arn(f, xstrdup(json_string_value(a)), ch->status,
-						 answered_ms))
+	for (size_t i = 0; i < pg->n; i++) {
+		if (add_arn(f, pg->arns[i], ch->status, answered_ms))
 			f->st.listed++;
-	v = json_object_get(resp, "nextToken");
+		pg->arns[i] = NULL;   /* taken (or freed) */
+	}
 	ch->pages++;
-	if (json_is_string(v) && json_string_length(v) > 0 &&
-	    ecs_page_continue("ListTasks", token, json_string_value(v), ch->pages)) {
-		ch->token = xstrdup(json_string_value(v));
+	if (pg->token != NULL && pg->token[0] != '\0' &&
+	    ecs_page_continue("ListTasks", token, pg->token, ch->pages)) {
+		ch->token = pg->token;
+		pg->token = NULL;
 		ch->queued = true;
 	} else {
 		ch->done = true;
@@ -455,7 +483,7 @@ worker_run(void *arg)
 		err_clear(&err);
 		if (ch != NULL) {
 			char *token = ch->token;
-			json_t *resp = NULL;
+			struct ecs_page pg;
 			int rc;
 
 			ch->queued = false;
@@ -463,14 +491,14 @@ worker_run(void *arg)
 			pthread_mutex_unlock(&f->lock);
 			int64_t answered = TS_NONE;
 
-			rc = do_list_page(f, w->t, ch, token, &resp, &answered, &err);
+			rc = do_list_page(f, w->t, ch, token, &pg, &answered, &err);
 			pthread_mutex_lock(&f->lock);
 			if (rc != 0)
 				fail(f, &err);
 			else
-				take_page(f, ch, resp, token, answered);
+				take_page(f, ch, &pg, token, answered);
 			free(token);
-			json_decref(resp);
+			ecs_page_cleanup(&pg);
 		} else {
 			int rc;
 

@@ -43,6 +43,16 @@ struct ecs_scanned_task {
 int ecs_scan_describe(const char *body, size_t len, struct ecs_scanned_task **out,
 		      size_t *n);
 void ecs_scanned_free(struct ecs_scanned_task *v, size_t n);
+/* A ListTasks page: its taskArns[] strings and nextToken (NULL when absent or not a
+ * string), as the DOM path reads them. */
+struct ecs_page {
+	char **arns;
+	size_t n;
+	char *token;
+};
+/* 0 and *pg (ecs_page_cleanup), or 1: not sure, read it with jansson. */
+int ecs_scan_list(const char *body, size_t len, struct ecs_page *pg);
+void ecs_page_cleanup(struct ecs_page *pg);
 
 /* ecs_limits.c. Whether to ask for the page after pages pages: false (with a warning) at
  * the end, on a nextToken equal to the previous one, and at ECS_MAX_PAGES. */

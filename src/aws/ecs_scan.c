@@ -5,6 +5,7 @@
  * jansson prints them. Anything jsonscan is not sure of (a \u escape, a key named twice,
  * an integer of 19 digits, a failures[] entry, a task that is not an object) gives the
  * whole answer up to jansson, so the tasks and the warnings are the DOM path's.
+ * ListTasks pages are read the same way (their ARNs and nextToken).
  * tests/test_ecs_scan.c checks the texts against json_dumps. */
 #include <math.h>
 #include <stdio.h>
@@ -360,6 +361,66 @@ ecs_scan_describe(const char *body, size_t len, struct ecs_scanned_task **out, s
 	return 0;
 give_up:
 	ecs_scanned_free(v, n);
+	free(sc.buf);
+	free(sc.dup);
+	return 1;
+}
+
+void
+ecs_page_cleanup(struct ecs_page *pg)
+{
+	for (size_t i = 0; i < pg->n; i++)
+		free(pg->arns[i]);
+	free(pg->arns);
+	free(pg->token);
+	memset(pg, 0, sizeof *pg);
+}
+
+int
+ecs_scan_list(const char *body, size_t len, struct ecs_page *pg)
+{
+	struct jsonscan sc = { body, body + len, NULL, 0, NULL };
+	struct jsonscan_str key, s;
+	size_t cap = 0;
+	int r;
+
+	memset(pg, 0, sizeof *pg);
+	sc.buf = xmalloc(len + 1);
+	sc.dup = xmalloc(sizeof *sc.dup);
+	jsonscan_ws(&sc);
+	for (bool first = true;; first = false) {
+		if ((r = jsonscan_member(&sc, first, &key)) < 0)
+			goto give_up;
+		if (r == 0)
+			break;
+		if (key.n == 8 && memcmp(key.s, "taskArns", 8) == 0) {
+			for (bool f1 = true;; f1 = false) {
+				if ((r = jsonscan_element(&sc, f1)) < 0)
+					goto give_up;
+				if (r == 0)
+					break;
+				if (!jsonscan_at(&sc, '"') || jsonscan_string(&sc, true, &s) != 0)
+					goto give_up;   /* not a string: jansson's path skips it */
+				pg->arns = xgrow(pg->arns, pg->n + 1, &cap, sizeof *pg->arns);
+				pg->arns[pg->n++] = xstrndup(s.s, s.n);
+			}
+		} else if (key.n == 9 && memcmp(key.s, "nextToken", 9) == 0 &&
+			   jsonscan_at(&sc, '"')) {
+			if (jsonscan_string(&sc, true, &s) != 0)
+				goto give_up;
+			pg->token = xstrndup(s.s, s.n);
+		} else if (jsonscan_skip(&sc) != 0) {
+			goto give_up;
+		}
+	}
+	jsonscan_ws(&sc);
+	if (sc.p != sc.end)
+		goto give_up;
+	free(sc.buf);
+	free(sc.dup);
+	return 0;
+give_up:
+	ecs_page_cleanup(pg);
 	free(sc.buf);
 	free(sc.dup);
 	return 1;
