@@ -96,6 +96,7 @@ struct ecs_fetch {
 	struct err err;
 	bool explained;         /* the ClusterNotFound message names the clusters */
 	struct ecs_fetch_stats st;
+	int services;           /* q.services_out: 1 to ask, 2 asked; 0 done (or none) */
 	struct worker *workers;
 	long nworkers, running;
 };
@@ -465,6 +466,30 @@ worker_run(void *arg)
 
 		if (f->failed || __atomic_load_n(&f->cancel, __ATOMIC_RELAXED))
 			break;
+		if (f->services == 1) {
+			/* DescribeServices first, and nothing else until it is answered */
+			int rc;
+
+			f->services = 2;
+			f->inflight++;
+			pthread_mutex_unlock(&f->lock);
+			err_clear(&err);
+			rc = ecs_describe_services_on(f->c, w->t, &f->cancel, f->q.cluster,
+						      f->q.describe_services,
+						      f->q.ndescribe_services, f->q.services_out,
+						      &err);
+			pthread_mutex_lock(&f->lock);
+			if (rc != 0)
+				fail(f, &err);
+			f->services = 0;
+			f->inflight--;
+			pthread_cond_broadcast(&f->work);
+			continue;
+		}
+		if (f->services != 0) {
+			pthread_cond_wait(&f->work, &f->lock);
+			continue;
+		}
 		/* ListTasks pages first: they are the critical path */
 		for (size_t i = 0; i < f->nchains; i++)
 			if (f->chains[i].queued) {
@@ -537,6 +562,11 @@ ecs_fetch_start(struct ecs_client *c, const struct ecs_query *q, struct ecs_fetc
 	pthread_cond_init(&f->work, NULL);
 	pthread_cond_init(&f->news, NULL);
 	awsjson_reset(c->api);
+	if (q->services_out != NULL) {
+		q->services_out->v = NULL;
+		q->services_out->n = 0;
+		f->services = q->ndescribe_services > 0 ? 1 : 0;
+	}
 
 	if (q->ntasks > 0) {
 		for (size_t i = 0; i < q->ntasks; i++)

@@ -30,6 +30,13 @@ void ecs_explain_cluster_not_found(struct ecs_client *c, const char *cluster, st
 /* An ECS time (epoch seconds, or ISO 8601 from some tools) to ms; TS_NONE if absent. */
 int64_t ecs_json_time(json_t *o, const char *key);
 
+/* ecs_describe_services() on transport t, cancelled by *cancel (may be NULL), without
+ * resetting the client's counters nor explaining a ClusterNotFoundException: the fetch's
+ * threads call it (ecs_query.services_out). */
+int ecs_describe_services_on(struct ecs_client *c, const struct http_transport *t,
+			     const int *cancel, const char *cluster, const char *const *names,
+			     size_t n, struct ecs_service_list *out, struct err *err);
+
 /* ecs_scan.c: a task of a DescribeTasks answer read without a DOM. */
 struct ecs_scanned_task {
 	char *json;             /* json_dumps(task, JSON_COMPACT | JSON_REAL_PRECISION(16)) */

@@ -326,11 +326,12 @@ live_session_fetch_start(struct live_session *s, struct task_set *out,
 		extra->cluster = xstrdup(o->cluster ? o->cluster : "default");
 		extra->endpoint = xstrdup_or_null(s->ctx.endpoint);
 		if (extra->want_services && o->nservices > 0) {
+			/* asked by the fetch's threads, before the tasks: the caller (the
+			 * TUI's screen) does not wait for it */
 			ecs_service_list_cleanup(&extra->services);
-			if (ecs_describe_services(s->client, o->cluster, o->services,
-						  o->nservices, &extra->services, err) != 0)
-				goto fail;
-			j->before_fetch += ecs_client_requests(s->client);
+			q->services_out = &extra->services;
+			q->describe_services = o->services;
+			q->ndescribe_services = o->nservices;
 		}
 		if (extra->reuse_from != NULL) {
 			if (s->reuse == NULL)
