@@ -30,6 +30,9 @@ struct fake {
 	bool deny_stopped;           /* ListTasks STOPPED: AccessDeniedException */
 	bool unavailable_running;    /* ListTasks RUNNING: 503, every time */
 	bool bad_request;            /* a request broke the protocol */
+	bool hold_services;          /* DescribeServices waits (unlocked) for release */
+	volatile bool release;
+	char first_op[32];           /* the first operation asked */
 	char why[256];
 };
 
@@ -187,6 +190,14 @@ fake_send(void *ctx, const struct http_request *req, struct http_response *resp,
 		target = "AmazonEC2ContainerServiceV20141113.?";
 	}
 	op = target + 35;
+	if (F.first_op[0] == '\0')
+		snprintf(F.first_op, sizeof F.first_op, "%s", op);
+	if (strcmp(op, "DescribeServices") == 0 && F.hold_services) {
+		pthread_mutex_unlock(&F.lock);
+		while (!F.release)
+			nanosleep(&ts, NULL);
+		pthread_mutex_lock(&F.lock);
+	}
 	body = json_loadb(req->body, req->body_len, 0, NULL);
 	if (!json_is_object(body))
 		protocol_error("body is not a JSON object");
@@ -205,6 +216,11 @@ fake_send(void *ctx, const struct http_request *req, struct http_response *resp,
 	} else if (strcmp(op, "ListTasks") == 0 && F.unavailable_running &&
 		   strcmp(json_string_value(json_object_get(body, "desiredStatus")), "RUNNING") == 0) {
 		reply(resp, 503, "", xstrdup("{\"__type\":\"ServiceUnavailableException\"}"));
+	} else if (strcmp(op, "ListTasks") == 0 && F.starve_after) {
+		/* a \u escape: the one-pass reader (ecs_scan.c) leaves the page to jansson,
+		 * whose allocations then fail */
+		F.list_calls++;
+		reply(resp, 200, "", xstrdup("{\"taskArns\":[\"arn:aws:ecs:us-east-1:1:task/prod/t\\u0030\"]}"));
 	} else if (strcmp(op, "ListTasks") == 0) {
 		F.list_calls++;
 		out = list_tasks(body);
@@ -863,6 +879,48 @@ Test(ecs, out_of_memory_on_an_answer_is_said_and_not_asked_again)
 	cr_expect_eq(err.code, ERR_INTERNAL);
 	cr_expect(strstr(err.msg, "ListTasks: out of memory parsing the answer") != NULL, "%s", err.msg);
 	cr_expect_eq(F.requests, 1, "asked %zu times", F.requests);
+	collected_free(&k);
+	ecs_client_free(c);
+}
+
+/* q.services_out: DescribeServices is asked by the fetch's threads, first, while
+ * ecs_fetch_start() has returned (the TUI's screen does not wait for it); the tasks are
+ * listed only once it is answered, and its requests are the fetch's. */
+Test(ecs, describe_services_behind_the_fetch_and_before_the_tasks)
+{
+	struct ecs_client *c = client(2);
+	const char *names[] = { "web" };
+	struct ecs_service_list l = { 0 };
+	struct ecs_query q = { .running = true, .since_ms = TS_NONE, .cluster = "prod",
+			       .services_out = &l, .describe_services = names,
+			       .ndescribe_services = 1 };
+	struct collected k = { 0 };
+	struct ecs_fetch_stats st;
+	struct ecs_fetch *f;
+	struct err err;
+	int rc;
+
+	F.nrunning = 150;
+	F.hold_services = true;
+	err_clear(&err);
+	cr_assert_eq(ecs_fetch_start(c, &q, &f, &err), 0, "%s", err.msg);
+	/* returned while DescribeServices is held: nothing else asked meanwhile */
+	cr_expect_eq(ecs_fetch_poll(f, 50, collect, &k, &err), 1);
+	pthread_mutex_lock(&F.lock);
+	cr_expect_eq(F.list_calls, 0, "ListTasks asked before DescribeServices was answered");
+	pthread_mutex_unlock(&F.lock);
+	F.release = true;
+	while ((rc = ecs_fetch_poll(f, 1000, collect, &k, &err)) == 1)
+		;
+	cr_assert_eq(rc, 0, "%s", err.msg);
+	ecs_fetch_progress(f, &st);
+	ecs_fetch_free(f);
+	cr_expect_str_eq(F.first_op, "DescribeServices");
+	cr_expect_eq(k.n, 150);
+	cr_assert_eq(l.n, 1);
+	cr_expect_str_eq(l.v[0].name, "web");
+	cr_expect_eq(st.requests, F.requests, "the fetch counts DescribeServices too");
+	ecs_service_list_cleanup(&l);
 	collected_free(&k);
 	ecs_client_free(c);
 }

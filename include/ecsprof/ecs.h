@@ -71,6 +71,13 @@ struct ecs_query {
 	ecs_known_fn *known;               /* may be NULL: every listed task is described */
 	ecs_reuse_fn *reuse;               /* required with known */
 	void *known_arg;                   /* for both */
+	/* may be NULL: DescribeServices of these ndescribe_services names first (as
+	 * ecs_describe_services(), into *services_out, the caller's once the fetch is
+	 * over), on the fetch's threads, so that the caller does not wait for it; the
+	 * tasks are listed after it, and its failure is the fetch's */
+	struct ecs_service_list *services_out;
+	const char *const *describe_services;
+	size_t ndescribe_services;
 };
 
 struct ecs_fetch_stats {

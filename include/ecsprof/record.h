@@ -42,6 +42,12 @@
  * must be a JSON object with a taskArn. region and cluster may be NULL. NULL on error. */
 char *record_line_new(const char *raw_task_json, size_t len, const char *region,
     const char *cluster, int64_t fetched_at_ms, struct err *err);
+/* The same, with the line's merge key (input_peek_record's, as the line is read back
+ * anyway) in *k, the caller's (input_key_cleanup; zeroed on error), for
+ * record_merge_keyed(). */
+struct input_key;
+char *record_line_new_key(const char *raw_task_json, size_t len, const char *region,
+    const char *cluster, int64_t fetched_at_ms, struct input_key *k, struct err *err);
 
 /* The line with the observed healthy_at (and its resolution) added before "task"; takes
  * line (freed) and returns the new one (record_serving.c). */
@@ -68,5 +74,9 @@ size_t record_service_lines(const char *service_json, const char *region, const 
  * *added and *updated (either may be NULL) tell how many tasks were new or newer. */
 int record_merge_file(const char *path, char *const *lines, size_t nlines, size_t *added,
     size_t *updated, struct err *err);
+/* The same, where keys[i] (keys may be NULL, a key's arn NULL) is line i's key from
+ * record_line_new_key(), taken (zeroed): such a line is not read again. */
+int record_merge_keyed(const char *path, char *const *lines, struct input_key *keys,
+    size_t nlines, size_t *added, size_t *updated, struct err *err);
 
 #endif

@@ -208,6 +208,8 @@ awsjson_call_opt(struct awsjson_client *c, const struct http_transport *t, const
 			awsjson_error(c->svc, op, &resp, tries, err);
 			goto out;
 		}
+		if (o->body != NULL && o->body(o->body_arg, buf_str(&resp.body), resp.body.len) == 0)
+			break;
 		*out = json_loadb(buf_str(&resp.body), resp.body.len, 0, &je);
 		if (json_is_object(*out))
 			break;

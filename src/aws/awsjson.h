@@ -80,6 +80,11 @@ struct awsjson_call_options {
 				* once, retries and backoff included (err->aws_type
 				* HTTP_CANCELLED) */
 	int64_t answered_ms;   /* out: when the answer arrived */
+	/* in, may be NULL: given a 2xx answer's body first; 0: it took the answer (*out
+	 * stays NULL), 1: not sure, the body is parsed into *out as without it (called
+	 * again for an answer asked again) */
+	int (*body)(void *arg, const char *body, size_t len);
+	void *body_arg;
 };
 int awsjson_call_opt(struct awsjson_client *c, const struct http_transport *t,
 		     const char *op, json_t *body, struct awsjson_call_options *o, json_t **out,

@@ -289,6 +289,19 @@ ecs_describe_services(struct ecs_client *c, const char *cluster, const char *con
 		      size_t n, struct ecs_service_list *out, struct err *err)
 {
 	awsjson_reset(c->api);
+	if (ecs_describe_services_on(c, &c->transports[0], NULL, cluster, names, n, out,
+				     err) == 0)
+		return 0;
+	if (strcmp(err->aws_type, "ClusterNotFoundException") == 0)
+		ecs_explain_cluster_not_found(c, cluster, err);
+	return -1;
+}
+
+int
+ecs_describe_services_on(struct ecs_client *c, const struct http_transport *t,
+			 const int *cancel, const char *cluster, const char *const *names,
+			 size_t n, struct ecs_service_list *out, struct err *err)
+{
 	out->v = NULL;
 	out->n = 0;
 	for (size_t at = 0; at < n; at += SERVICES_BATCH) {
@@ -301,11 +314,11 @@ ecs_describe_services(struct ecs_client *c, const char *cluster, const char *con
 		for (i = at; i < end; i++)
 			json_array_append_new(arr, json_string(names[i]));
 		json_object_set_new(req, "services", arr);
-		rc = awsjson_call(c->api, &c->transports[0], "DescribeServices", req, &resp, NULL, err);
+		struct awsjson_call_options o = { .cancel = cancel };
+
+		rc = awsjson_call_opt(c->api, t, "DescribeServices", req, &o, &resp, err);
 		json_decref(req);
 		if (rc != 0) {
-			if (strcmp(err->aws_type, "ClusterNotFoundException") == 0)
-				ecs_explain_cluster_not_found(c, cluster, err);
 			ecs_service_list_cleanup(out);
 			return -1;
 		}

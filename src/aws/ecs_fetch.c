@@ -96,6 +96,7 @@ struct ecs_fetch {
 	struct err err;
 	bool explained;         /* the ClusterNotFound message names the clusters */
 	struct ecs_fetch_stats st;
+	int services;           /* q.services_out: 1 to ask, 2 asked; 0 done (or none) */
 	struct worker *workers;
 	long nworkers, running;
 };
@@ -171,22 +172,36 @@ chains_done(const struct ecs_fetch *f)
 
 static int
 call(struct ecs_fetch *f, struct http_transport *t, const char *op, json_t *req, json_t **resp,
-     int64_t *answered_ms, struct err *err)
+     int64_t *answered_ms, struct awsjson_call_options *o, struct err *err)
 {
-	struct awsjson_call_options o = { .cancel = &f->cancel };
-	int rc = awsjson_call_opt(f->c->api, t, op, req, &o, resp, err);
+	int rc;
 
+	o->cancel = &f->cancel;
+	rc = awsjson_call_opt(f->c->api, t, op, req, o, resp, err);
 	if (answered_ms != NULL)
-		*answered_ms = o.answered_ms;
+		*answered_ms = o->answered_ms;
 	return rc;
 }
 
+/* awsjson's body hook for ListTasks: the page read in one pass, or 1 for the DOM */
+static int
+scan_page(void *arg, const char *body, size_t len)
+{
+	struct ecs_page *pg = arg;
+
+	ecs_page_cleanup(pg);
+	return ecs_scan_list(body, len, pg);
+}
+
+/* One page of ch into *pg (the caller's: ecs_page_cleanup). */
 static int
 do_list_page(struct ecs_fetch *f, struct http_transport *t, const struct chain *ch,
-	     const char *token, json_t **resp, int64_t *answered_ms, struct err *err)
+	     const char *token, struct ecs_page *pg, int64_t *answered_ms, struct err *err)
 {
 	const struct ecs_query *q = &f->q;
-	json_t *req = json_object();
+	struct awsjson_call_options o = { 0 };
+	json_t *req = json_object(), *resp = NULL, *v, *a;
+	size_t i, cap = 0;
 	int rc;
 
 	if (q->cluster != NULL)
@@ -205,45 +220,51 @@ do_list_page(struct ecs_fetch *f, struct http_transport *t, const struct chain *
 	json_object_set_new(req, "maxResults", json_integer(LIST_PAGE));
 	if (token != NULL)
 		json_object_set_new(req, "nextToken", json_string(token));
-	rc = call(f, t, "ListTasks", req, resp, answered_ms, err);
+	memset(pg, 0, sizeof *pg);
+	o.body = scan_page;
+	o.body_arg = pg;
+	rc = call(f, t, "ListTasks", req, &resp, answered_ms, &o, err);
 	json_decref(req);
-	return rc;
+	if (rc != 0) {
+		ecs_page_cleanup(pg);
+		return -1;
+	}
+	if (resp != NULL) {
+		/* the one-pass reader gave it up: jansson's DOM, the same fields */
+		json_array_foreach(json_object_get(resp, "taskArns"), i, a)
+			if (json_is_string(a)) {
+				pg->arns = xgrow(pg->arns, pg->n + 1, &cap, sizeof *pg->arns);
+				pg->arns[pg->n++] = xstrdup(json_string_value(a));
+			}
+		v = json_object_get(resp, "nextToken");
+		if (json_is_string(v))
+			pg->token = xstrdup(json_string_value(v));
+		json_decref(resp);
+	}
+	return 0;
 }
 
-/* A page's ARNs and next token into the fetch; called with the lock held. */
+/* A page's ARNs (taken) and next token into the fetch; called with the lock held. */
 static void
-take_page(struct ecs_fetch *f, struct chain *ch, json_t *resp, const char *token,
+take_page(struct ecs_fetch *f, struct chain *ch, struct ecs_page *pg, const char *token,
 	  int64_t answered_ms)
 {
-	json_t *v = json_object_get(resp, "taskArns"), *a;
-	size_t i;
-
 	f->st.pages++;
-	json_array_foreach(v, i, a)
-		if (json_is_string(a) && add_arn(f, xstrdup(json_string_value(a)), ch->status,
-						 answered_ms))
+	for (size_t i = 0; i < pg->n; i++) {
+		if (add_arn(f, pg->arns[i], ch->status, answered_ms))
 			f->st.listed++;
-	v = json_object_get(resp, "nextToken");
+		pg->arns[i] = NULL;   /* taken (or freed) */
+	}
 	ch->pages++;
-	if (json_is_string(v) && json_string_length(v) > 0 &&
-	    ecs_page_continue("ListTasks", token, json_string_value(v), ch->pages)) {
-		ch->token = xstrdup(json_string_value(v));
+	if (pg->token != NULL && pg->token[0] != '\0' &&
+	    ecs_page_continue("ListTasks", token, pg->token, ch->pages)) {
+		ch->token = pg->token;
+		pg->token = NULL;
 		ch->queued = true;
 	} else {
 		ch->done = true;
 	}
 	cut_batches(f, chains_done(f));
-}
-
-static bool
-task_wanted(const struct ecs_query *q, json_t *task)
-{
-	int64_t created;
-
-	if (q->since_ms == TS_NONE)
-		return true;
-	created = ecs_json_time(task, "createdAt");
-	return created != TS_NONE && created >= q->since_ms;
 }
 
 static const char *
@@ -277,86 +298,139 @@ entry_of(const struct batch *b, const char *arn, size_t *cursor)
 	return SIZE_MAX;
 }
 
-/* Describes b's tasks into b (a worker's own batch: no lock needed but for counters). */
-static int
-do_describe(struct ecs_fetch *f, struct http_transport *t, struct batch *b, struct err *err)
+static void
+add_warning(struct batch *b, char *line, bool missing)
+{
+	b->warnings = xgrow(b->warnings, b->nwarnings + 1, &b->warnings_cap, sizeof *b->warnings);
+	b->warnings[b->nwarnings++] = (struct warning){ line, missing };
+}
+
+/* One described task (its taskArn, createdAt and text, the text taken) into b's results,
+ * or dropped with a warning when it was not asked for. */
+static void
+take_described(struct ecs_fetch *f, struct batch *b, const char *arn, int64_t created_ms,
+	       char *text, size_t len, int64_t at, size_t *described, size_t *unasked,
+	       size_t *cursor)
 {
 	const struct ecs_query *q = &f->q;
-	json_t *req = json_object(), *arr = json_array(), *inc = json_array(), *resp = NULL, *v;
-	size_t i, described = 0, unasked = 0, cursor = 0;
-	int64_t at;
-	int rc;
 
-	if (b->n == 0) {
-		/* every task of the batch is known: nothing to ask */
-		json_decref(req);
-		json_decref(arr);
-		json_decref(inc);
-		return 0;
+	if (!ecs_task_was_asked(b->arns, b->n, q->cluster, arn)) {
+		add_warning(b, xasprintf("DescribeTasks: the answer holds task %.200s, which was "
+					 "not asked for; dropped", arn ? arn : "(no ARN)"), false);
+		(*unasked)++;
+		free(text);
+		return;
 	}
-	if (q->cluster != NULL)
-		json_object_set_new(req, "cluster", json_string(q->cluster));
-	for (i = 0; i < b->n; i++)
-		json_array_append_new(arr, json_string(b->arns[i]));
-	json_object_set_new(req, "tasks", arr);
-	json_array_append_new(inc, json_string("TAGS"));
-	json_object_set_new(req, "include", inc);
-	rc = call(f, t, "DescribeTasks", req, &resp, &at, err);
-	json_decref(req);
-	if (rc != 0)
-		return -1;
-	json_t *task;
+	(*described)++;
+	if (q->since_ms != TS_NONE && (created_ms == TS_NONE || created_ms < q->since_ms)) {
+		free(text);
+		return;
+	}
+	b->results = xgrow(b->results, b->nresults + 1, &b->results_cap, sizeof *b->results);
+	b->results[b->nresults++] = (struct result){ text, len, at,
+		b->nknown > 0 ? entry_of(b, arn, cursor) : SIZE_MAX };
+}
+
+struct scanned {
+	struct ecs_scanned_task *v;
+	size_t n;
+};
+
+/* awsjson's body hook: the answer read in one pass (ecs_scan.c), or 1 for the DOM */
+static int
+scan_answer(void *arg, const char *body, size_t len)
+{
+	struct scanned *sc = arg;
+
+	ecs_scanned_free(sc->v, sc->n);
+	sc->v = NULL;
+	sc->n = 0;
+	return ecs_scan_describe(body, len, &sc->v, &sc->n);
+}
+
+/* The tasks of an answer the one-pass reader gave up, from jansson's DOM. */
+static void
+take_dom_answer(struct ecs_fetch *f, struct batch *b, json_t *resp, int64_t at,
+		size_t *described, size_t *unasked, size_t *cursor)
+{
+	json_t *task, *v;
+	size_t i;
+
 	json_array_foreach(json_object_get(resp, "tasks"), i, task) {
 		char *text;
 
 		if (!json_is_object(task)) {
 			/* no ARN to match it to a request, nor to key it in a recording */
-			b->warnings = xgrow(b->warnings, b->nwarnings + 1, &b->warnings_cap,
-					    sizeof *b->warnings);
-			b->warnings[b->nwarnings++] = (struct warning){ xasprintf(
-				"DescribeTasks: tasks[%zu] is a JSON %s, not a task object; dropped",
-				i, json_kind(task)), false };
-			unasked++;
+			add_warning(b, xasprintf("DescribeTasks: tasks[%zu] is a JSON %s, not a "
+						 "task object; dropped", i, json_kind(task)), false);
+			(*unasked)++;
 			continue;
 		}
-		if (!ecs_task_was_asked(b->arns, b->n, q->cluster,
-					json_string_value(json_object_get(task, "taskArn")))) {
-			const char *arn = json_string_value(json_object_get(task, "taskArn"));
-			b->warnings = xgrow(b->warnings, b->nwarnings + 1, &b->warnings_cap,
-					    sizeof *b->warnings);
-			b->warnings[b->nwarnings++] = (struct warning){ xasprintf(
-				"DescribeTasks: the answer holds task %.200s, which was not asked "
-				"for; dropped", arn ? arn : "(no ARN)"), false };
-			unasked++;
-			continue;
-		}
-		described++;
-		if (!task_wanted(q, task))
-			continue;
 		/* 16 digits keep epoch seconds with milliseconds exact */
 		text = json_dumps(task, JSON_COMPACT | JSON_REAL_PRECISION(16));
 		if (text == NULL)
 			continue;
-		b->results = xgrow(b->results, b->nresults + 1, &b->results_cap,
-				   sizeof *b->results);
-		b->results[b->nresults++] = (struct result){ text, strlen(text), at,
-			b->nknown > 0 ? entry_of(b, json_string_value(json_object_get(task, "taskArn")),
-						 &cursor) : SIZE_MAX };
+		take_described(f, b, json_string_value(json_object_get(task, "taskArn")),
+			       ecs_json_time(task, "createdAt"), text, strlen(text), at, described,
+			       unasked, cursor);
 	}
 	json_array_foreach(json_object_get(resp, "failures"), i, v) {
 		const char *arn = json_string_value(json_object_get(v, "arn"));
 		const char *reason = json_string_value(json_object_get(v, "reason"));
 		const char *detail = json_string_value(json_object_get(v, "detail"));
 
-		b->warnings = xgrow(b->warnings, b->nwarnings + 1, &b->warnings_cap,
-				    sizeof *b->warnings);
-		b->warnings[b->nwarnings].missing = reason != NULL && strcmp(reason, "MISSING") == 0;
-		b->warnings[b->nwarnings++].line = xasprintf(
-			"DescribeTasks: %s: %s%s%s%s", arn ? arn : "(no ARN)",
-			reason ? reason : "failed", detail ? " (" : "", detail ? detail : "",
-			detail ? ")" : "");
+		add_warning(b, xasprintf("DescribeTasks: %s: %s%s%s%s", arn ? arn : "(no ARN)",
+					 reason ? reason : "failed", detail ? " (" : "",
+					 detail ? detail : "", detail ? ")" : ""),
+			    reason != NULL && strcmp(reason, "MISSING") == 0);
 	}
-	json_decref(resp);
+}
+
+/* Describes b's tasks into b (a worker's own batch: no lock needed but for counters). Each
+ * answer is read once: in one pass without a DOM (ecs_scan.c), or by jansson when that
+ * pass is not sure of it. */
+static int
+do_describe(struct ecs_fetch *f, struct http_transport *t, struct batch *b, struct err *err)
+{
+	const struct ecs_query *q = &f->q;
+	struct awsjson_call_options o = { 0 };
+	struct scanned sc = { NULL, 0 };
+	json_t *req, *arr, *inc, *resp = NULL;
+	size_t described = 0, unasked = 0, cursor = 0;
+	int64_t at;
+	int rc;
+
+	if (b->n == 0)
+		return 0;   /* every task of the batch is known: nothing to ask */
+	req = json_object();
+	arr = json_array();
+	inc = json_array();
+	if (q->cluster != NULL)
+		json_object_set_new(req, "cluster", json_string(q->cluster));
+	for (size_t i = 0; i < b->n; i++)
+		json_array_append_new(arr, json_string(b->arns[i]));
+	json_object_set_new(req, "tasks", arr);
+	json_array_append_new(inc, json_string("TAGS"));
+	json_object_set_new(req, "include", inc);
+	o.body = scan_answer;
+	o.body_arg = &sc;
+	rc = call(f, t, "DescribeTasks", req, &resp, &at, &o, err);
+	json_decref(req);
+	if (rc != 0) {
+		ecs_scanned_free(sc.v, sc.n);
+		return -1;
+	}
+	if (resp != NULL) {
+		take_dom_answer(f, b, resp, at, &described, &unasked, &cursor);
+		json_decref(resp);
+	} else {
+		for (size_t i = 0; i < sc.n; i++) {
+			take_described(f, b, sc.v[i].arn, sc.v[i].created_ms, sc.v[i].json,
+				       sc.v[i].len, at, &described, &unasked, &cursor);
+			sc.v[i].json = NULL;   /* taken */
+		}
+	}
+	ecs_scanned_free(sc.v, sc.n);
 	pthread_mutex_lock(&f->lock);
 	f->st.described += described;
 	f->st.describe_calls++;
@@ -392,6 +466,30 @@ worker_run(void *arg)
 
 		if (f->failed || __atomic_load_n(&f->cancel, __ATOMIC_RELAXED))
 			break;
+		if (f->services == 1) {
+			/* DescribeServices first, and nothing else until it is answered */
+			int rc;
+
+			f->services = 2;
+			f->inflight++;
+			pthread_mutex_unlock(&f->lock);
+			err_clear(&err);
+			rc = ecs_describe_services_on(f->c, w->t, &f->cancel, f->q.cluster,
+						      f->q.describe_services,
+						      f->q.ndescribe_services, f->q.services_out,
+						      &err);
+			pthread_mutex_lock(&f->lock);
+			if (rc != 0)
+				fail(f, &err);
+			f->services = 0;
+			f->inflight--;
+			pthread_cond_broadcast(&f->work);
+			continue;
+		}
+		if (f->services != 0) {
+			pthread_cond_wait(&f->work, &f->lock);
+			continue;
+		}
 		/* ListTasks pages first: they are the critical path */
 		for (size_t i = 0; i < f->nchains; i++)
 			if (f->chains[i].queued) {
@@ -410,7 +508,7 @@ worker_run(void *arg)
 		err_clear(&err);
 		if (ch != NULL) {
 			char *token = ch->token;
-			json_t *resp = NULL;
+			struct ecs_page pg;
 			int rc;
 
 			ch->queued = false;
@@ -418,14 +516,14 @@ worker_run(void *arg)
 			pthread_mutex_unlock(&f->lock);
 			int64_t answered = TS_NONE;
 
-			rc = do_list_page(f, w->t, ch, token, &resp, &answered, &err);
+			rc = do_list_page(f, w->t, ch, token, &pg, &answered, &err);
 			pthread_mutex_lock(&f->lock);
 			if (rc != 0)
 				fail(f, &err);
 			else
-				take_page(f, ch, resp, token, answered);
+				take_page(f, ch, &pg, token, answered);
 			free(token);
-			json_decref(resp);
+			ecs_page_cleanup(&pg);
 		} else {
 			int rc;
 
@@ -464,6 +562,11 @@ ecs_fetch_start(struct ecs_client *c, const struct ecs_query *q, struct ecs_fetc
 	pthread_cond_init(&f->work, NULL);
 	pthread_cond_init(&f->news, NULL);
 	awsjson_reset(c->api);
+	if (q->services_out != NULL) {
+		q->services_out->v = NULL;
+		q->services_out->n = 0;
+		f->services = q->ndescribe_services > 0 ? 1 : 0;
+	}
 
 	if (q->ntasks > 0) {
 		for (size_t i = 0; i < q->ntasks; i++)

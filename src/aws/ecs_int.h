@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include <jansson.h>
 
@@ -28,6 +29,37 @@ struct ecs_client {
 void ecs_explain_cluster_not_found(struct ecs_client *c, const char *cluster, struct err *err);
 /* An ECS time (epoch seconds, or ISO 8601 from some tools) to ms; TS_NONE if absent. */
 int64_t ecs_json_time(json_t *o, const char *key);
+
+/* ecs_describe_services() on transport t, cancelled by *cancel (may be NULL), without
+ * resetting the client's counters nor explaining a ClusterNotFoundException: the fetch's
+ * threads call it (ecs_query.services_out). */
+int ecs_describe_services_on(struct ecs_client *c, const struct http_transport *t,
+			     const int *cancel, const char *cluster, const char *const *names,
+			     size_t n, struct ecs_service_list *out, struct err *err);
+
+/* ecs_scan.c: a task of a DescribeTasks answer read without a DOM. */
+struct ecs_scanned_task {
+	char *json;             /* json_dumps(task, JSON_COMPACT | JSON_REAL_PRECISION(16)) */
+	size_t len;
+	char *arn;              /* taskArn; NULL when it is not a string */
+	int64_t created_ms;     /* createdAt as ecs_json_time() reads it */
+};
+/* The tasks[] of a DescribeTasks answer (body[0..len)) in one pass: 0 and *out (n tasks,
+ * the caller frees with ecs_scanned_free), or 1: not sure (malformed, a \u escape, a key
+ * twice, failures[] not empty, ...), read it with jansson. */
+int ecs_scan_describe(const char *body, size_t len, struct ecs_scanned_task **out,
+		      size_t *n);
+void ecs_scanned_free(struct ecs_scanned_task *v, size_t n);
+/* A ListTasks page: its taskArns[] strings and nextToken (NULL when absent or not a
+ * string), as the DOM path reads them. */
+struct ecs_page {
+	char **arns;
+	size_t n;
+	char *token;
+};
+/* 0 and *pg (ecs_page_cleanup), or 1: not sure, read it with jansson. */
+int ecs_scan_list(const char *body, size_t len, struct ecs_page *pg);
+void ecs_page_cleanup(struct ecs_page *pg);
 
 /* ecs_limits.c. Whether to ask for the page after pages pages: false (with a warning) at
  * the end, on a nextToken equal to the previous one, and at ECS_MAX_PAGES. */

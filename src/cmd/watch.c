@@ -651,42 +651,49 @@ wlive_record(void *ctx, const struct task_set *set, struct err *err)
 {
 	struct wlive *w = ctx;
 	char **lines;
-	size_t n = 0;
+	struct input_key *keys;   /* lines[i]'s key, read back when it was made */
+	size_t n = 0, nkeys;
 	int rc = 0;
 
-	lines = xcalloc(w->last.nraw ? w->last.nraw : 1, sizeof *lines);
+	nkeys = w->last.nraw ? w->last.nraw : 1;
+	lines = xcalloc(nkeys, sizeof *lines);
+	keys = xcalloc(nkeys, sizeof *keys);
 	for (size_t i = 0; i < w->last.nraw; i++) {
 		const struct live_raw_task *raw = &w->last.raw[i];
 		const struct task *t;
-		struct input_key k;
 
-		lines[n] = record_line_new(raw->json, raw->len, w->last.region, w->last.cluster,
-					   raw->fetched_at_ms, err);
+		lines[n] = record_line_new_key(raw->json, raw->len, w->last.region,
+					       w->last.cluster, raw->fetched_at_ms, &keys[n], err);
 		if (lines[n] == NULL) {
 			rc = -1;
 			break;
 		}
 		/* what the polls saw of its health goes with it (record.h) */
-		if (input_peek_task(raw->json, raw->len, &k, err) == 0) {
-			t = task_set_find((struct task_set *)set, k.arn);
-			if (t != NULL && t->healthy_observed && t->ts[TS_HEALTHY] != TS_NONE)
-				lines[n] = record_line_add_healthy(lines[n], t->ts[TS_HEALTHY],
-								   t->healthy_resolution_ms);
-			input_key_cleanup(&k);
-		}
-		err_clear(err);
+		t = task_set_find((struct task_set *)set, keys[n].arn);
+		if (t != NULL && t->healthy_observed && t->ts[TS_HEALTHY] != TS_NONE)
+			lines[n] = record_line_add_healthy(lines[n], t->ts[TS_HEALTHY],
+							   t->healthy_resolution_ms);
 		n++;
 	}
-	/* --service: the deployments and events DescribeServices gave (record.h) */
+	/* --service: the deployments and events DescribeServices gave (record.h); their
+	 * lines have no key yet, the merge reads them */
 	for (size_t i = 0; rc == 0 && i < w->last.services.n; i++)
 		record_service_lines(w->last.services.v[i].raw_json, w->last.region,
 				     w->last.cluster, timeutil_now_ms(), &lines, &n);
+	if (n > nkeys) {
+		keys = xreallocarray(keys, n, sizeof *keys);
+		memset(keys + nkeys, 0, (n - nkeys) * sizeof *keys);
+		nkeys = n;
+	}
 	if (rc == 0 && n > 0 &&
-	    record_merge_file(w->o->record, lines, n, NULL, NULL, err) != 0)
+	    record_merge_keyed(w->o->record, lines, keys, n, NULL, NULL, err) != 0)
 		rc = err_prefix(err, "--record %s", w->o->record);
 	for (size_t i = 0; i < n; i++)
 		free(lines[i]);
 	free(lines);
+	for (size_t i = 0; i < nkeys; i++)
+		input_key_cleanup(&keys[i]);
+	free(keys);
 	return rc;
 }
 

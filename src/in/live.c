@@ -326,11 +326,12 @@ live_session_fetch_start(struct live_session *s, struct task_set *out,
 		extra->cluster = xstrdup(o->cluster ? o->cluster : "default");
 		extra->endpoint = xstrdup_or_null(s->ctx.endpoint);
 		if (extra->want_services && o->nservices > 0) {
+			/* asked by the fetch's threads, before the tasks: the caller (the
+			 * TUI's screen) does not wait for it */
 			ecs_service_list_cleanup(&extra->services);
-			if (ecs_describe_services(s->client, o->cluster, o->services,
-						  o->nservices, &extra->services, err) != 0)
-				goto fail;
-			j->before_fetch += ecs_client_requests(s->client);
+			q->services_out = &extra->services;
+			q->describe_services = o->services;
+			q->ndescribe_services = o->nservices;
 		}
 		if (extra->reuse_from != NULL) {
 			if (s->reuse == NULL)
@@ -475,7 +476,8 @@ live_record(const struct live_options *o, const char *file, struct err *err)
 	struct task_set set;
 	struct live_result r;
 	char **lines = NULL;
-	size_t nlines = 0, added = 0, updated = 0;
+	struct input_key *keys = NULL;   /* lines[i]'s key, read back when it was made */
+	size_t nlines = 0, nkeys = 0, added = 0, updated = 0;
 	int ret = -1;
 
 	if (file == NULL || *file == '\0' || strcmp(file, "-") == 0)
@@ -489,9 +491,12 @@ live_record(const struct live_options *o, const char *file, struct err *err)
 	if (live_fetch(o, &set, &r, err) != 0)
 		goto out;
 	lines = xcalloc(r.nraw ? r.nraw : 1, sizeof *lines);
+	keys = xcalloc(r.nraw ? r.nraw : 1, sizeof *keys);
+	nkeys = r.nraw;
 	for (size_t i = 0; i < r.nraw; i++) {
-		lines[nlines] = record_line_new(r.raw[i].json, r.raw[i].len, r.region, r.cluster,
-						r.raw[i].fetched_at_ms, err);
+		lines[nlines] = record_line_new_key(r.raw[i].json, r.raw[i].len, r.region,
+						    r.cluster, r.raw[i].fetched_at_ms,
+						    &keys[nlines], err);
 		if (lines[nlines] == NULL) {
 			/* a task without a readable identity cannot be merged: the others are
 			 * recorded all the same */
@@ -514,7 +519,13 @@ live_record(const struct live_options *o, const char *file, struct err *err)
 		lines = xreallocarray(lines, nlines + 1, sizeof *lines);
 		lines[nlines++] = image_record_line(f, r.region);
 	}
-	if (record_merge_file(file, lines, nlines, &added, &updated, err) != 0)
+	/* the service and image lines after the tasks' have no key yet: the merge reads them */
+	if (nlines > nkeys) {
+		keys = xreallocarray(keys, nlines, sizeof *keys);
+		memset(keys + nkeys, 0, (nlines - nkeys) * sizeof *keys);
+		nkeys = nlines;
+	}
+	if (record_merge_keyed(file, lines, keys, nlines, &added, &updated, err) != 0)
 		goto out;
 	log_info("%s: %zu tasks fetched, %zu new, %zu updated", file, nlines, added,
 		 updated);
@@ -523,6 +534,9 @@ out:
 	for (size_t i = 0; i < nlines; i++)
 		free(lines[i]);
 	free(lines);
+	for (size_t i = 0; i < nkeys; i++)
+		input_key_cleanup(&keys[i]);
+	free(keys);
 	live_result_cleanup(&r);
 	task_set_cleanup(&set);
 	return ret;

@@ -45,17 +45,25 @@ record_line_new(const char *raw, size_t len, const char *region, const char *clu
     int64_t fetched_at_ms, struct err *err)
 {
 	struct input_key k;
+	char *line = record_line_new_key(raw, len, region, cluster, fetched_at_ms, &k, err);
+
+	input_key_cleanup(&k);
+	return line;
+}
+
+char *
+record_line_new_key(const char *raw, size_t len, const char *region, const char *cluster,
+    int64_t fetched_at_ms, struct input_key *k, struct err *err)
+{
 	struct buf b;
 	char iso[TIMEUTIL_ISO_LEN];
 	size_t start, oldlen;
 
+	memset(k, 0, sizeof *k);
 	if (fetched_at_ms == TS_NONE) {
 		err_set(err, ERR_INTERNAL, "record: a recorded task needs the time it was fetched");
 		return NULL;
 	}
-	if (input_peek_task(raw, len, &k, err) != 0)
-		return NULL;
-	input_key_cleanup(&k);
 	timeutil_format_iso(fetched_at_ms, iso);
 	buf_init(&b, 0);
 	buf_addf(&b, "{\"ecsprof\":\"%s\",\"fetched_at\":\"%s\",\"region\":", RECORD_FORMAT, iso);
@@ -81,12 +89,22 @@ record_line_new(const char *raw, size_t len, const char *region, const char *clu
 		if (b.data[i] == '\n' || b.data[i] == '\r')
 			b.data[i] = ' ';
 	buf_addc(&b, '}');
-	/* read it back: a line this program cannot read must never reach a recording */
-	if (input_peek_record(b.data, b.len, &k, err) != 0) {
+	/* read it back: a line this program cannot read must never reach a recording. That
+	 * read gives the merge key too; the raw task is read alone only to word a failure
+	 * as before (its own fault first) */
+	if (input_peek_record(b.data, b.len, k, err) != 0) {
+		struct input_key t;
+		struct err e;
+
+		err_clear(&e);
+		if (input_peek_task(raw, len, &t, &e) != 0)
+			*err = e;
+		else
+			input_key_cleanup(&t);
 		buf_cleanup(&b);
+		input_key_cleanup(k);
 		return NULL;
 	}
-	input_key_cleanup(&k);
 	return buf_take(&b);
 }
 
@@ -303,6 +321,13 @@ int
 record_merge_file(const char *path, char *const *lines, size_t nlines, size_t *added,
     size_t *updated, struct err *err)
 {
+	return record_merge_keyed(path, lines, NULL, nlines, added, updated, err);
+}
+
+int
+record_merge_keyed(const char *path, char *const *lines, struct input_key *keys,
+    size_t nlines, size_t *added, size_t *updated, struct err *err)
+{
 	struct rfile f;
 	struct stat sb;
 	bool exists = false;
@@ -330,7 +355,11 @@ record_merge_file(const char *path, char *const *lines, size_t nlines, size_t *a
 		struct err e;
 
 		err_clear(&e);
-		if (memchr(lines[i], '\n', len) != NULL ||
+		if (keys != NULL && keys[i].arn != NULL) {
+			/* read back already by record_line_new_key */
+			k = keys[i];
+			memset(&keys[i], 0, sizeof keys[i]);
+		} else if (memchr(lines[i], '\n', len) != NULL ||
 		    input_peek_record(lines[i], len, &k, &e) != 0) {
 			err_set(err, ERR_INTERNAL, "%s: not a recording line (%s)", path,
 			    e.msg[0] ? e.msg : "contains a line break");

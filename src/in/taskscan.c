@@ -13,7 +13,7 @@
 #include "ecsprof/timeutil.h"
 #include "ecsprof/xalloc.h"
 #include "input_int.h"
-#include "jsonscan.h"
+#include "ecsprof/jsonscan.h"
 #include "taskscan.h"
 
 static int

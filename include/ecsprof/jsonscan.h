@@ -1,8 +1,9 @@
-/* jsonscan: the JSON lexing under taskscan.c: one pass over a line's bytes, checked as
- * strictly as jansson's parser checks them (grammar, UTF-8, control characters, integer
- * and real overflow), giving up (-1) where jansson would accept but reading would be
- * awkward here (\\u escapes, escaped keys, nesting past JSONSCAN_DEPTH): a caller then
- * hands the line to jansson. Nothing allocates; a string is either in the line or, when it
+/* jsonscan: the JSON lexing under taskscan.c (offline lines) and aws/ecs_scan.c
+ * (DescribeTasks answers): one pass over the bytes, checked as strictly as jansson's
+ * parser checks them (grammar, UTF-8, control characters, integer and real overflow),
+ * giving up (-1) where jansson would accept but reading would be awkward here (\\u
+ * escapes, escaped keys, nesting past JSONSCAN_DEPTH): a caller then hands the line to
+ * jansson. Nothing allocates; a string is either in the line or, when it
  * had escapes, decoded into the caller's scratch buf (valid until the next string read).
  * Ownership: the line and buf are the caller's. */
 #ifndef ECSPROF_JSONSCAN_H

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "ecsprof/utf8.h"
-#include "jsonscan.h"
+#include "ecsprof/jsonscan.h"
 /* after ws: ',' (true, more to come), or the closer (false); -1 on anything else */
 static int
 jsonscan_next_member(struct jsonscan *sc, char closer)
