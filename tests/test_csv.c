@@ -227,3 +227,156 @@ Test(csv, no_tasks_is_header_only)
 	report_cleanup(&r);
 	task_set_cleanup(&s);
 }
+
+/* ---- the one-pass cell scan against the cell writer it replaced ---- */
+
+#include "ecsprof/termsafe.h"
+#include "ecsprof/utf8.h"
+
+/* csv_add_cell() as it was before the fused scan (utf8_len, termsafe_bad_len and a quote
+ * scan per cell, buf_add per sequence): the oracle the new one must match byte for byte */
+static bool
+ref_needs_quotes(const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p != '\0'; p++) {
+		switch (*p) {
+		case ',': case '"': case '\r': case '\n':
+		case '\v': case '\f': case 0x1c: case 0x1d: case 0x1e:
+			return true;
+		case 0xc2:
+			if (p[1] == 0x85)
+				return true;
+			break;
+		case 0xe2:
+			if (p[1] == 0x80 && (p[2] == 0xa8 || p[2] == 0xa9))
+				return true;
+			break;
+		default:
+			break;
+		}
+	}
+	return false;
+}
+
+static int
+ref_add_cell(struct buf *b, const char *cell, bool is_text)
+{
+	bool neutralise = is_text && cell[0] != '\0' && strchr("=+-@\t\r", cell[0]) != NULL;
+	bool quote = ref_needs_quotes(cell);
+
+	if ((quote && buf_addc(b, '"') != 0) || (neutralise && buf_addc(b, '\'') != 0))
+		return -1;
+	for (const unsigned char *p = (const unsigned char *)cell; *p != '\0';) {
+		size_t bad = p[0] == 0xc2 && p[1] == 0x85 ? 0 :
+			     termsafe_bad_len((const char *)p, "\t\n\r\v\f\x1c\x1d\x1e");
+
+		if (bad > 0) {
+			if (buf_addc(b, '?') != 0)
+				return -1;
+			p += bad;
+			continue;
+		}
+		size_t len = utf8_len(p);
+
+		if (quote && *p == '"' && buf_addc(b, '"') != 0)
+			return -1;
+		if (buf_add(b, p, len) != 0)
+			return -1;
+		p += len;
+	}
+	return quote ? buf_addc(b, '"') : 0;
+}
+
+/* the pieces random cells are made of: every class the scan tells apart, and the bytes
+ * next to each boundary */
+static const char *const cell_pieces[] = {
+	"a", "Z", "0", " ", "~", "abcdefgh", "0123456789abcdef", "arn:aws:ecs:us-east-1:1:task/x",
+	",", "\"", "\n", "\r", "\t", "\v", "\f", "\x1c", "\x1d", "\x1e", "\x1f", "\x1b", "\x07",
+	"\x01", "\x7f", "=", "+", "-", "@", "'",
+	"\xc2\x85", "\xc2\x80", "\xc2\x9b", "\xc2\x9f", "\xc2\xa0", "\xc2\xa9", "\xc3\xa9",
+	"\xe2\x80\xa8", "\xe2\x80\xa9", "\xe2\x80\xa7", "\xe2\x80\xaa", "\xe2\x80\xae",
+	"\xe2\x80\xaf", "\xe2\x81\xa5", "\xe2\x81\xa6", "\xe2\x81\xa9", "\xe2\x81\xaa",
+	"\xe2\x80\xa6", "\xe4\xb8\xad", "\xf0\x9f\x98\x80", "\xf4\x8f\xbf\xbf",
+	/* invalid: stray and lead bytes, overlong, surrogate, above U+10FFFF, cut short */
+	"\x80", "\xbf", "\xc0\x80", "\xc1\xbf", "\xe0\x80\x80", "\xed\xa0\x80", "\xf4\x90\x80\x80",
+	"\xf5", "\xff", "\xe2\x80", "\xe2", "\xc2", "\xf0\x9f\x98",
+};
+
+static void
+expect_same_cell(const char *cell, bool text)
+{
+	struct buf want, got;
+	size_t n;
+
+	buf_init(&want, 0);
+	buf_init(&got, 0);
+	/* something before the cell, as in a row */
+	buf_adds(&want, "x,");
+	buf_adds(&got, "x,");
+	cr_assert_eq(ref_add_cell(&want, cell, text), 0);
+	cr_assert_eq(csv_add_cell(&got, cell, text), 0);
+	cr_assert_eq(got.len, want.len, "cell [%s]: %zu bytes, want %zu", cell, got.len, want.len);
+	cr_assert_eq(memcmp(got.data, want.data, want.len + 1), 0, "cell [%s] gave [%s], want [%s]",
+		     cell, got.data, want.data);
+	n = want.len;
+	buf_cleanup(&got);
+	/* under a cap: exactly fitting works (though the worst case would not), one less fails */
+	buf_init(&got, n);
+	buf_adds(&got, "x,");
+	cr_assert_eq(csv_add_cell(&got, cell, text), 0, "cell [%s] under a cap of %zu", cell, n);
+	cr_assert_eq(memcmp(got.data, want.data, n + 1), 0);
+	buf_cleanup(&got);
+	buf_init(&got, n - 1);
+	buf_adds(&got, "x,");
+	cr_assert_eq(csv_add_cell(&got, cell, text), n > 2 ? -1 : 0);
+	buf_cleanup(&got);
+	buf_cleanup(&want);
+}
+
+Test(csv, fused_scan_matches_the_reference_on_edges)
+{
+	char cell[64];
+	const size_t npieces = sizeof cell_pieces / sizeof cell_pieces[0];
+
+	/* each piece alone, and at every offset of a plain run (the 8-byte steps' edges) */
+	for (size_t i = 0; i < npieces; i++) {
+		for (size_t off = 0; off <= 17; off++) {
+			for (size_t tail = 0; tail <= 9; tail += 3) {
+				int n = snprintf(cell, sizeof cell, "%.*s%s%.*s", (int)off,
+						 "abcdefghijklmnopqrstuvwxyz", cell_pieces[i], (int)tail,
+						 "ABCDEFGHIJ");
+
+				cr_assert_lt(n, (int)sizeof cell);
+				expect_same_cell(cell, true);
+				expect_same_cell(cell, false);
+			}
+		}
+	}
+}
+
+Test(csv, fused_scan_matches_the_reference_on_random_cells)
+{
+	const size_t npieces = sizeof cell_pieces / sizeof cell_pieces[0];
+	unsigned seed = 16;
+	char cell[512];
+
+	for (int iter = 0; iter < 100000; iter++) {
+		size_t len = 0, parts = (size_t)(rand_r(&seed) % 24);
+
+		for (size_t k = 0; k < parts; k++) {
+			if (rand_r(&seed) % 5 == 0) {
+				/* any byte at all */
+				cell[len] = (char)(1 + rand_r(&seed) % 255);
+				len++;
+			} else {
+				const char *p = cell_pieces[rand_r(&seed) % npieces];
+				size_t pl = strlen(p);
+
+				memcpy(cell + len, p, pl);
+				len += pl;
+			}
+		}
+		cell[len] = '\0';
+		expect_same_cell(cell, iter % 2 == 0);
+	}
+}
