@@ -7,6 +7,8 @@
 #include <strings.h>
 
 #include "ecsprof/buf.h"
+#include "ecsprof/diagnose.h"
+#include "ecsprof/numfmt.h"
 #include "ecsprof/report.h"
 #include "report_image.h"
 #include "ecsprof/timeutil.h"
@@ -169,6 +171,68 @@ report_cell(const struct report *r, const struct report_row *row, enum col_id c,
 		break;
 	}
 	return out;
+}
+
+void
+report_row_cells(const struct report *r, const struct report_row *row, enum time_format tf,
+		 struct report_cells *out)
+{
+	const struct task *t = row->task;
+	const struct diag_rule *d = diagnose_task(t);
+	struct image_task_info in;
+
+	image_task_info(r != NULL ? r->images : NULL, t, &in);
+	for (int i = 0; i < COL_COUNT; i++) {
+		enum col_id c = (enum col_id)i;
+		const char *s = NULL;
+
+		out->raw[c] = true;
+		switch (report_columns[c].kind) {
+		case COL_TIME:
+			timeutil_format_as(report_cell_ms(row, c), tf, out->num[c]);
+			s = out->num[c];
+			break;
+		case COL_DURATION: {
+			/* timeutil_format_secs(), without its strlen */
+			int64_t ms = report_cell_ms(row, c);
+
+			out->num[c][0] = '\0';
+			out->text[c] = out->num[c];
+			out->len[c] = ms == TS_NONE ? 0 : numfmt_ms_secs(out->num[c], ms);
+			continue;
+		}
+		case COL_NUMBER:
+			s = report_serving_text(r, row, c, out->usd, sizeof out->usd);
+			break;
+		case COL_TEXT:
+			if (report_image_is_number(c)) {
+				out->len[c] = report_image_number_of(&in, t, c, out->num[c]);
+				out->text[c] = out->num[c];
+				continue;
+			}
+			out->raw[c] = false;
+			switch (c) {
+			case COL_IMAGE_COMPRESSION: case COL_SOCI_INDEX: case COL_SOCI_ADVICE:
+				s = report_image_text_of(&in, c);
+				break;
+			case COL_DIAGNOSIS:
+				s = d != NULL ? d->id : NULL;
+				break;
+			case COL_DIAGNOSIS_CAUSE:
+				s = d != NULL ? d->cause : NULL;
+				break;
+			case COL_DIAGNOSIS_NEXT:
+				s = d != NULL ? d->next_step : NULL;
+				break;
+			default:
+				s = report_text(r, row, c);
+				break;
+			}
+			break;
+		}
+		out->text[c] = s != NULL ? s : "";
+		out->len[c] = strlen(out->text[c]);
+	}
 }
 
 /* ---- sorting ---- */

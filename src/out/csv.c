@@ -15,7 +15,8 @@
 
 /* a row never needs more; a bigger one means broken input, not a real task */
 #define CSV_ROW_MAX ((size_t)16 << 20)
-#define CSV_CELL_START 4096
+/* rows written at once */
+#define CSV_BATCH ((size_t)256 << 10)
 
 /* What each byte is to csv_add_cell(): printable ASCII that is copied as it is (tab among
  * it), the line breaks and separators that force quotes (a quote is also doubled), the
@@ -166,12 +167,12 @@ csv_cell_into(char *o, const unsigned char *s, size_t n, bool neutralise, bool q
 	}
 }
 
-int
-csv_add_cell(struct buf *b, const char *cell, bool is_text)
+/* csv_add_cell() of the n bytes at cell (cell[n] is its NUL) */
+static int
+csv_add_cell_n(struct buf *b, const char *cell, size_t n, bool is_text)
 {
 	const unsigned char *s = (const unsigned char *)cell;
 	bool neutralise = is_text && cell[0] != '\0' && strchr("=+-@\t\r", cell[0]) != NULL;
-	size_t n = strlen(cell);
 	char *o, *tmp;
 	int rc;
 
@@ -195,6 +196,12 @@ csv_add_cell(struct buf *b, const char *cell, bool is_text)
 	return rc;
 }
 
+int
+csv_add_cell(struct buf *b, const char *cell, bool is_text)
+{
+	return csv_add_cell_n(b, cell, strlen(cell), is_text);
+}
+
 static int
 write_row(FILE *f, struct buf *row, struct err *err)
 {
@@ -206,19 +213,13 @@ write_row(FILE *f, struct buf *row, struct err *err)
 	return 0;
 }
 
-/* report_cell() cuts at the buffer size; grow until the value fits so that a long
- * stoppedReason is never silently truncated */
-static const char *
-cell_text(const struct report *r, const struct report_row *row, enum col_id c, char **cell,
-	  size_t *size)
+static int
+write_out(FILE *f, struct buf *b, size_t len, struct err *err)
 {
-	for (;;) {
-		report_cell(r, row, c, *cell, *size);
-		if (strlen(*cell) + 1 < *size || *size >= CSV_ROW_MAX)
-			return *cell;
-		*size *= 2;
-		*cell = xrealloc(*cell, *size);
-	}
+	if (fwrite(b->data, 1, len, f) != len)
+		return err_set(err, ERR_IO, "csv: write failed: %s", err_strerror(errno));
+	buf_reset(b);
+	return 0;
 }
 
 int
@@ -230,46 +231,49 @@ csv_write_tasks(FILE *f, const struct report *r, struct err *err)
 int
 csv_write_tasks_as(FILE *f, const struct report *r, enum time_format tf, struct err *err)
 {
-	struct buf row;
-	size_t size = CSV_CELL_START;
-	char *cell = xmalloc(size);
+	struct report_cells *cells = xmalloc(sizeof *cells);
+	struct buf out;
+	size_t start = 0;
 	int rc = -1;
 
-	buf_init(&row, CSV_ROW_MAX);
+	/* whole rows are gathered into out and written CSV_BATCH at a time; a row is
+	 * complete before it is written, so one past CSV_ROW_MAX is never half written */
+	buf_init(&out, CSV_ROW_MAX + CSV_BATCH);
 	for (int c = 0; c < COL_COUNT; c++)
-		if ((c > 0 && buf_addc(&row, ',') != 0) ||
-		    csv_add_cell(&row, report_columns[c].name, false) != 0)
+		if ((c > 0 && buf_addc(&out, ',') != 0) ||
+		    csv_add_cell(&out, report_columns[c].name, false) != 0)
 			goto overflow;
-	if (write_row(f, &row, err) != 0)
-		goto out;
+	if (buf_addc(&out, '\n') != 0)
+		goto overflow;
 	for (size_t i = 0; i < r->nrows; i++) {
+		start = out.len;
+		report_row_cells(r, &r->rows[i], tf, cells);
 		for (int c = 0; c < COL_COUNT; c++) {
-			char when[TIMEUTIL_ISO_LEN];
-			const char *v = when;
+			int bad = c > 0 ? buf_addc(&out, ',') : 0;
 
-			if (c > 0 && buf_addc(&row, ',') != 0)
-				goto overflow;
-			if (report_columns[c].kind == COL_TIME) {
-				/* digits and punctuation: nothing to quote or replace */
-				timeutil_format_as(report_cell_ms(&r->rows[i], (enum col_id)c), tf, when);
-				if (buf_adds(&row, when) != 0)
-					goto overflow;
-				continue;
-			}
-			v = cell_text(r, &r->rows[i], (enum col_id)c, &cell, &size);
-			if (csv_add_cell(&row, v, report_columns[c].kind == COL_TEXT) != 0)
+			if (cells->raw[c])
+				bad |= buf_add(&out, cells->text[c], cells->len[c]);
+			else
+				bad |= csv_add_cell_n(&out, cells->text[c], cells->len[c], true);
+			if (bad != 0)
 				goto overflow;
 		}
-		if (write_row(f, &row, err) != 0)
+		if (buf_addc(&out, '\n') != 0 || out.len - start > CSV_ROW_MAX)
+			goto overflow;
+		if (out.len >= CSV_BATCH && write_out(f, &out, out.len, err) != 0)
 			goto out;
 	}
+	if (write_out(f, &out, out.len, err) != 0)
+		goto out;
 	rc = err_check_write(f, 0, "csv", err);
 	goto out;
 overflow:
-	err_set(err, ERR_IO, "csv: a row is larger than %zu bytes", row.max);
+	/* the rows before it are written, as they were one at a time */
+	if (write_out(f, &out, start, err) == 0)
+		err_set(err, ERR_IO, "csv: a row is larger than %zu bytes", (size_t)CSV_ROW_MAX);
 out:
-	free(cell);
-	buf_cleanup(&row);
+	free(cells);
+	buf_cleanup(&out);
 	return rc;
 }
 
