@@ -505,3 +505,61 @@ Test(stats, sort_matches_a_stable_comparison_sort)
 	free(w);
 	free(v);
 }
+
+/* stats_median_ci as it was, every term summed from j = 0: the oracle for the one that
+ * starts where exp() stops giving 0 */
+static int
+ref_median_ci(const double *sorted, size_t n, double level, double *lo, double *hi)
+{
+	double cdf = 0;
+	size_t k = 0;
+
+	if (n == 0)
+		return -1;
+	for (size_t j = 0; j < n / 2; j++) {
+		double lt = lgamma((double)n + 1) - lgamma((double)j + 1) -
+			    lgamma((double)(n - j) + 1) - (double)n * log(2.0);
+
+		cdf += exp(lt);
+		if (1.0 - 2.0 * cdf < level)
+			break;
+		k = j + 1;
+	}
+	if (k == 0)
+		return -1;
+	*lo = sorted[k - 1];
+	*hi = sorted[n - k];
+	return 0;
+}
+
+Test(stats, median_ci_matches_the_full_sum)
+{
+	static const double levels[] = { 0.0, 0.5, 0.9, 0.95, 0.99, 0.999999, 1.0, 1.5 };
+	static const size_t big[] = { 4096, 10007, 65536, 200000 };
+	double *v = malloc(200000 * sizeof *v);
+
+	cr_assert_not_null(v);
+	for (size_t i = 0; i < 200000; i++)
+		v[i] = (double)i;
+	for (size_t li = 0; li < sizeof levels / sizeof levels[0]; li++) {
+		for (size_t n = 0; n <= 600; n++) {
+			double lo = -1, hi = -1, wlo = -1, whi = -1;
+			int rc = stats_median_ci(v, n, levels[li], &lo, &hi);
+			int wrc = ref_median_ci(v, n, levels[li], &wlo, &whi);
+
+			cr_assert_eq(rc, wrc, "n %zu level %g", n, levels[li]);
+			cr_assert(lo == wlo && hi == whi, "n %zu level %g: [%g, %g], want [%g, %g]", n,
+				  levels[li], lo, hi, wlo, whi);
+		}
+		for (size_t b = 0; b < sizeof big / sizeof big[0]; b++) {
+			size_t n = big[b];
+			double lo = -1, hi = -1, wlo = -1, whi = -1;
+
+			cr_assert_eq(stats_median_ci(v, n, levels[li], &lo, &hi),
+				     ref_median_ci(v, n, levels[li], &wlo, &whi));
+			cr_assert(lo == wlo && hi == whi, "n %zu level %g: [%g, %g], want [%g, %g]", n,
+				  levels[li], lo, hi, wlo, whi);
+		}
+	}
+	free(v);
+}
