@@ -125,3 +125,31 @@ Test(cost, region_from_az_when_no_arn)
 	cr_assert(cost_task_region(&t, region, sizeof region));
 	cr_expect_str_eq(region, "eu-west-1");
 }
+
+/* the region from the ARN's fourth field, from the zone without its letter, and neither
+ * when it does not fit the caller's buffer (as it never did) */
+Test(cost, region_from_arn_and_zone_edges)
+{
+	struct task t = fargate("1024", "2048", NULL, NULL);
+	char region[32], tiny[11];
+
+	t.arn = "arn:aws:ecs:ap-southeast-2:123456789012:task/prod/abc";
+	t.availability_zone = "eu-west-1b";
+	cr_assert(cost_task_region(&t, region, sizeof region));
+	cr_expect_str_eq(region, "ap-southeast-2");
+	/* 14 characters do not fit in 11: the zone's do */
+	cr_assert(cost_task_region(&t, tiny, sizeof tiny));
+	cr_expect_str_eq(tiny, "eu-west-1");
+	t.arn = "arn:aws:ecs::123456789012:task/prod/abc";   /* empty region: the zone */
+	cr_assert(cost_task_region(&t, region, sizeof region));
+	cr_expect_str_eq(region, "eu-west-1");
+	t.availability_zone = "us-east-1-bos-1a";
+	cr_assert(cost_task_region(&t, region, sizeof region));
+	cr_expect_str_eq(region, "us-east-1-bos-1");
+	t.availability_zone = "local";
+	cr_expect_not(cost_task_region(&t, region, sizeof region));
+	t.availability_zone = "eu-west-1b";
+	cr_expect_not(cost_task_region(&t, region, 10));
+	cr_assert(cost_task_region(&t, region, 11));
+	cr_expect_str_eq(region, "eu-west-1");
+}

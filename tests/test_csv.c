@@ -227,3 +227,348 @@ Test(csv, no_tasks_is_header_only)
 	report_cleanup(&r);
 	task_set_cleanup(&s);
 }
+
+/* ---- the one-pass cell scan against the cell writer it replaced ---- */
+
+#include "ecsprof/termsafe.h"
+#include "ecsprof/utf8.h"
+
+/* csv_add_cell() as it was before the fused scan (utf8_len, termsafe_bad_len and a quote
+ * scan per cell, buf_add per sequence): the oracle the new one must match byte for byte */
+static bool
+ref_needs_quotes(const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p != '\0'; p++) {
+		switch (*p) {
+		case ',': case '"': case '\r': case '\n':
+		case '\v': case '\f': case 0x1c: case 0x1d: case 0x1e:
+			return true;
+		case 0xc2:
+			if (p[1] == 0x85)
+				return true;
+			break;
+		case 0xe2:
+			if (p[1] == 0x80 && (p[2] == 0xa8 || p[2] == 0xa9))
+				return true;
+			break;
+		default:
+			break;
+		}
+	}
+	return false;
+}
+
+static int
+ref_add_cell(struct buf *b, const char *cell, bool is_text)
+{
+	bool neutralise = is_text && cell[0] != '\0' && strchr("=+-@\t\r", cell[0]) != NULL;
+	bool quote = ref_needs_quotes(cell);
+
+	if ((quote && buf_addc(b, '"') != 0) || (neutralise && buf_addc(b, '\'') != 0))
+		return -1;
+	for (const unsigned char *p = (const unsigned char *)cell; *p != '\0';) {
+		size_t bad = p[0] == 0xc2 && p[1] == 0x85 ? 0 :
+			     termsafe_bad_len((const char *)p, "\t\n\r\v\f\x1c\x1d\x1e");
+
+		if (bad > 0) {
+			if (buf_addc(b, '?') != 0)
+				return -1;
+			p += bad;
+			continue;
+		}
+		size_t len = utf8_len(p);
+
+		if (quote && *p == '"' && buf_addc(b, '"') != 0)
+			return -1;
+		if (buf_add(b, p, len) != 0)
+			return -1;
+		p += len;
+	}
+	return quote ? buf_addc(b, '"') : 0;
+}
+
+/* the pieces random cells are made of: every class the scan tells apart, and the bytes
+ * next to each boundary */
+static const char *const cell_pieces[] = {
+	"a", "Z", "0", " ", "~", "abcdefgh", "0123456789abcdef", "arn:aws:ecs:us-east-1:1:task/x",
+	",", "\"", "\n", "\r", "\t", "\v", "\f", "\x1c", "\x1d", "\x1e", "\x1f", "\x1b", "\x07",
+	"\x01", "\x7f", "=", "+", "-", "@", "'",
+	"\xc2\x85", "\xc2\x80", "\xc2\x9b", "\xc2\x9f", "\xc2\xa0", "\xc2\xa9", "\xc3\xa9",
+	"\xe2\x80\xa8", "\xe2\x80\xa9", "\xe2\x80\xa7", "\xe2\x80\xaa", "\xe2\x80\xae",
+	"\xe2\x80\xaf", "\xe2\x81\xa5", "\xe2\x81\xa6", "\xe2\x81\xa9", "\xe2\x81\xaa",
+	"\xe2\x80\xa6", "\xe4\xb8\xad", "\xf0\x9f\x98\x80", "\xf4\x8f\xbf\xbf",
+	/* invalid: stray and lead bytes, overlong, surrogate, above U+10FFFF, cut short */
+	"\x80", "\xbf", "\xc0\x80", "\xc1\xbf", "\xe0\x80\x80", "\xed\xa0\x80", "\xf4\x90\x80\x80",
+	"\xf5", "\xff", "\xe2\x80", "\xe2", "\xc2", "\xf0\x9f\x98",
+};
+
+static void
+expect_same_cell(const char *cell, bool text)
+{
+	struct buf want, got;
+	size_t n;
+
+	buf_init(&want, 0);
+	buf_init(&got, 0);
+	/* something before the cell, as in a row */
+	buf_adds(&want, "x,");
+	buf_adds(&got, "x,");
+	cr_assert_eq(ref_add_cell(&want, cell, text), 0);
+	cr_assert_eq(csv_add_cell(&got, cell, text), 0);
+	cr_assert_eq(got.len, want.len, "cell [%s]: %zu bytes, want %zu", cell, got.len, want.len);
+	cr_assert_eq(memcmp(got.data, want.data, want.len + 1), 0, "cell [%s] gave [%s], want [%s]",
+		     cell, got.data, want.data);
+	n = want.len;
+	buf_cleanup(&got);
+	/* under a cap: exactly fitting works (though the worst case would not), one less fails */
+	buf_init(&got, n);
+	buf_adds(&got, "x,");
+	cr_assert_eq(csv_add_cell(&got, cell, text), 0, "cell [%s] under a cap of %zu", cell, n);
+	cr_assert_eq(memcmp(got.data, want.data, n + 1), 0);
+	buf_cleanup(&got);
+	buf_init(&got, n - 1);
+	buf_adds(&got, "x,");
+	cr_assert_eq(csv_add_cell(&got, cell, text), n > 2 ? -1 : 0);
+	buf_cleanup(&got);
+	buf_cleanup(&want);
+}
+
+Test(csv, fused_scan_matches_the_reference_on_edges)
+{
+	char cell[64];
+	const size_t npieces = sizeof cell_pieces / sizeof cell_pieces[0];
+
+	/* each piece alone, and at every offset of a plain run (the 8-byte steps' edges) */
+	for (size_t i = 0; i < npieces; i++) {
+		for (size_t off = 0; off <= 17; off++) {
+			for (size_t tail = 0; tail <= 9; tail += 3) {
+				int n = snprintf(cell, sizeof cell, "%.*s%s%.*s", (int)off,
+						 "abcdefghijklmnopqrstuvwxyz", cell_pieces[i], (int)tail,
+						 "ABCDEFGHIJ");
+
+				cr_assert_lt(n, (int)sizeof cell);
+				expect_same_cell(cell, true);
+				expect_same_cell(cell, false);
+			}
+		}
+	}
+}
+
+Test(csv, fused_scan_matches_the_reference_on_random_cells)
+{
+	const size_t npieces = sizeof cell_pieces / sizeof cell_pieces[0];
+	unsigned seed = 16;
+	char cell[512];
+
+	for (int iter = 0; iter < 100000; iter++) {
+		size_t len = 0, parts = (size_t)(rand_r(&seed) % 24);
+
+		for (size_t k = 0; k < parts; k++) {
+			if (rand_r(&seed) % 5 == 0) {
+				/* any byte at all */
+				cell[len] = (char)(1 + rand_r(&seed) % 255);
+				len++;
+			} else {
+				const char *p = cell_pieces[rand_r(&seed) % npieces];
+				size_t pl = strlen(p);
+
+				memcpy(cell + len, p, pl);
+				len += pl;
+			}
+		}
+		cell[len] = '\0';
+		expect_same_cell(cell, iter % 2 == 0);
+	}
+}
+
+/* ---- a row's cells at once (report_row_cells) against report_cell() ---- */
+
+#include "ecsprof/image.h"
+#include "fixtures/failed_start.h"
+
+/* one task that pulled an image with known facts (the image columns), one that failed to
+ * pull (the diagnosis columns), both on Fargate (the cost columns), one healthy */
+static void
+cells_set(struct task_set *s, char *reason)
+{
+	struct task t;
+	struct image_facts x;
+	const char *digest = "sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
+
+	task_set_init(s);
+	fs_pulling_task(&t, "arn:aws:ecs:us-east-1:123456789012:task/prod/aaaa1111");
+	t.ts[TS_PULL_STOPPED] = FS_T0 + 52000;
+	t.ts[TS_STARTED] = FS_T0 + 55000;
+	t.ts[TS_HEALTHY] = FS_T0 + 61000;
+	t.launch_type = xstrdup("FARGATE");
+	t.platform_version = xstrdup("1.4.0");
+	t.availability_zone = xstrdup("us-east-1a");
+	t.cpu = xstrdup("256");
+	t.memory = xstrdup("512");
+	t.ncontainers = 1;
+	t.containers = xcalloc(1, sizeof *t.containers);
+	t.containers[0].name = xstrdup("web");
+	t.containers[0].image = xstrdup("123456789012.dkr.ecr.us-east-1.amazonaws.com/web:v1");
+	t.containers[0].image_digest = xstrdup(digest);
+	task_derive(&t);
+	task_set_take(s, &t);
+	fs_failed_task(&t, true);
+	if (reason != NULL) {
+		free(t.stopped_reason);
+		t.stopped_reason = reason;
+	}
+	task_derive(&t);
+	task_set_take(s, &t);
+	image_facts_init(&x);
+	x.digest = xstrdup(digest);
+	x.platform = xstrdup("linux/amd64");
+	x.image = xstrdup("123456789012.dkr.ecr.us-east-1.amazonaws.com/web:v1");
+	x.repository = xstrdup("web");
+	x.status = IMAGE_OK;
+	x.soci = IMAGE_SOCI_NONE;
+	x.size_bytes = (int64_t)600 << 20;
+	x.nlayers = 2;
+	x.layers = xcalloc(2, sizeof *x.layers);
+	x.layers[0].size = (int64_t)500 << 20;
+	x.layers[0].comp = IMAGE_COMP_GZIP;
+	x.layers[1].size = (int64_t)100 << 20;
+	x.layers[1].comp = IMAGE_COMP_ZSTD;
+	s->images = image_set_new();
+	image_set_put(s->images, &x);
+}
+
+static void
+expect_row_cells_match(const struct report *r, size_t *nonempty)
+{
+	static const enum time_format tfs[] = {
+		TIME_FORMAT_ISO, TIME_FORMAT_SPREADSHEET, TIME_FORMAT_EPOCH,
+	};
+	struct report_cells *cells = xmalloc(sizeof *cells);
+	char want[8192];
+
+	for (size_t i = 0; i < r->nrows; i++) {
+		for (size_t k = 0; k < sizeof tfs / sizeof tfs[0]; k++) {
+			report_row_cells(r, &r->rows[i], tfs[k], cells);
+			for (int c = 0; c < COL_COUNT; c++) {
+				const char *got = cells->text[c];
+
+				if (report_columns[c].kind == COL_TIME)
+					timeutil_format_as(report_cell_ms(&r->rows[i], (enum col_id)c),
+							   tfs[k], want);
+				else
+					report_cell(r, &r->rows[i], (enum col_id)c, want, sizeof want);
+				cr_assert_str_eq(got, want, "row %zu column %s", i, report_columns[c].name);
+				cr_assert_eq(cells->len[c], strlen(want));
+				*nonempty += want[0] != '\0';
+				/* a raw cell is what the writer could not have needed to touch */
+				cr_assert_eq(cells->raw[c], report_columns[c].kind != COL_TEXT ||
+					     c == COL_IMAGE_SIZE || c == COL_IMAGE_LAYERS ||
+					     c == COL_PULL_MBPS, "column %s", report_columns[c].name);
+				if (cells->raw[c]) {
+					struct buf b;
+
+					cr_assert_eq(strspn(got, "0123456789-.:TZ "), strlen(got),
+						     "column %s: [%s]", report_columns[c].name, got);
+					buf_init(&b, 0);
+					csv_add_cell(&b, got, true);
+					cr_assert_str_eq(buf_str(&b), got);
+					buf_cleanup(&b);
+				}
+			}
+		}
+	}
+	free(cells);
+}
+
+Test(csv, row_cells_match_report_cell)
+{
+	struct task_set s;
+	struct report r;
+	struct report_options o;
+	struct err err;
+	size_t nonempty = 0;
+
+	err_clear(&err);
+	fx_build_set(&s);
+	cr_assert_eq(fx_build_report(&r, &s, "taskdef", &err), 0, "%s", err.msg);
+	expect_row_cells_match(&r, &nonempty);
+	report_cleanup(&r);
+	task_set_cleanup(&s);
+
+	cells_set(&s, NULL);
+	memset(&o, 0, sizeof o);
+	o.sort_col = -1;
+	cr_assert_eq(report_build(&r, &s, &o, &err), 0, "%s", err.msg);
+	expect_row_cells_match(&r, &nonempty);
+	/* the image, diagnosis, health and cost columns had something to compare */
+	struct report_cells *cells = xmalloc(sizeof *cells);
+	bool seen[COL_COUNT] = { false };
+
+	for (size_t i = 0; i < r.nrows; i++) {
+		report_row_cells(&r, &r.rows[i], TIME_FORMAT_ISO, cells);
+		for (int c = 0; c < COL_COUNT; c++)
+			seen[c] |= cells->text[c][0] != '\0';
+	}
+	for (int c = 0; c < COL_COUNT; c++)
+		cr_expect(seen[c] || c == COL_CAPACITY_PROVIDER || c == COL_CONNECTIVITY_AT ||
+			  c == COL_CONNECTIVITY_S || c == COL_STOP_CODE || c == COL_GROUP ||
+			  c == COL_SOURCE || c == COL_HEALTHY_RES_S,
+			  "column %s is empty in every row", report_columns[c].name);
+	free(cells);
+	cr_expect_gt(nonempty, 100);
+	report_cleanup(&r);
+	task_set_cleanup(&s);
+}
+
+/* a row past the cap (16 MiB) fails with the rows before it written whole, and nothing of
+ * it; one just under the cap is written whole, never cut */
+static char *
+write_with_reason(size_t reason_len, int want_rc, size_t *len, struct err *err)
+{
+	struct task_set s;
+	struct report r;
+	struct report_options o;
+	char *out = NULL;
+	FILE *f;
+
+	char *reason = xmalloc(reason_len + 1);
+
+	memset(reason, 'x', reason_len);
+	reason[reason_len] = '\0';
+	cells_set(&s, reason);
+	memset(&o, 0, sizeof o);
+	o.sort_col = -1;
+	err_clear(err);
+	cr_assert_eq(report_build(&r, &s, &o, err), 0, "%s", err->msg);
+	cr_assert_not_null(r.rows[1].task->stop_code);
+	f = open_memstream(&out, len);
+	cr_assert_eq(csv_write_tasks(f, &r, err), want_rc, "%s", err->msg);
+	fclose(f);
+	report_cleanup(&r);
+	task_set_cleanup(&s);
+	return out;
+}
+
+Test(csv, row_past_the_cap_fails_whole)
+{
+	struct err err;
+	size_t len, nl = 0;
+	char *out = write_with_reason((size_t)17 << 20, -1, &len, &err);
+
+	cr_expect_eq(err.code, ERR_IO);
+	cr_expect_str_eq(err.msg, "csv: a row is larger than 16777216 bytes");
+	for (size_t i = 0; i < len; i++)
+		nl += out[i] == '\n';
+	cr_expect_eq(nl, 2, "the header and the first row, %zu lines", nl);
+	cr_expect_eq(out[len - 1], '\n');
+	cr_expect_null(strstr(out, "xxxxxxxx"));
+	free(out);
+
+	out = write_with_reason(((size_t)16 << 20) - 4096, 0, &len, &err);
+	cr_expect_neq(strstr(out, "STOPPED"), NULL);
+	char *x = strstr(out, "xxxx");
+
+	cr_assert_not_null(x);
+	cr_expect_eq(strspn(x, "x"), ((size_t)16 << 20) - 4096);
+	free(out);
+}

@@ -594,3 +594,109 @@ Test(report, unpriced_starts_counted_and_named_per_kind)
 	report_cleanup(&r);
 	task_set_cleanup(&s);
 }
+
+/* ---- grouping and the default order on many tasks, against the definitions ---- */
+
+static int
+ref_cmp_names(const void *pa, const void *pb)
+{
+	const char *a = *(const char *const *)pa, *b = *(const char *const *)pb;
+	bool na = strcmp(a, GROUP_NONE) == 0, nb = strcmp(b, GROUP_NONE) == 0;
+
+	if (na != nb)
+		return na ? 1 : -1;
+	return strcmp(a, b);
+}
+
+Test(report, many_groups_sorted_with_every_task_in_its_own)
+{
+	struct task_set s;
+	struct report r;
+	struct report_options o = by_team(NULL);
+	struct err err;
+	unsigned seed = 16;
+	enum { NT = 5000 };
+	char **want = xcalloc(NT, sizeof *want);
+	size_t nwant = 0;
+
+	task_set_init(&s);
+	for (int i = 0; i < NT; i++) {
+		char id[32], team[32];
+		int k = rand_r(&seed) % 1200;
+
+		snprintf(id, sizeof id, "%08d", i);
+		/* 1,100 names (some sort before "(none)" in byte order), and tasks without */
+		snprintf(team, sizeof team, k % 3 ? "team-%d" : "%d (x)", k);
+		add_task(&s, id, k >= 1100 ? NULL : team, 10.0 + (double)(rand_r(&seed) % 100),
+			 NONE, NONE, NONE);
+	}
+	err_clear(&err);
+	cr_assert_eq(report_build(&r, &s, &o, &err), 0, "%s", err.msg);
+	for (size_t i = 0; i < s.len; i++) {
+		const char *v = task_tag(&s.tasks[i], "team");
+		bool dup = false;
+
+		v = v != NULL ? v : GROUP_NONE;
+		for (size_t k = 0; k < nwant && !dup; k++)
+			dup = strcmp(want[k], v) == 0;
+		if (!dup)
+			want[nwant++] = (char *)v;
+	}
+	qsort(want, nwant, sizeof *want, ref_cmp_names);
+	cr_assert_eq(r.ngroups, nwant);
+	for (size_t g = 0; g < nwant; g++) {
+		size_t n = 0;
+
+		cr_assert_str_eq(r.groups[g].name, want[g], "group %zu", g);
+		for (size_t i = 0; i < s.len; i++) {
+			const char *v = task_tag(&s.tasks[i], "team");
+
+			n += strcmp(v != NULL ? v : GROUP_NONE, want[g]) == 0;
+		}
+		cr_expect_eq(r.groups[g].ntasks, n, "group %s", want[g]);
+	}
+	cr_expect_str_eq(r.groups[nwant - 1].name, GROUP_NONE);
+	/* rows in createdAt order, set order among equal times; each in its task's group */
+	for (size_t i = 0; i < r.nrows; i++) {
+		const char *v = task_tag(r.rows[i].task, "team");
+
+		cr_assert_str_eq(r.groups[r.rows[i].group].name, v != NULL ? v : GROUP_NONE);
+		if (i > 0) {
+			const struct task *a = r.rows[i - 1].task, *b = r.rows[i].task;
+
+			cr_assert(a->ts[TS_CREATED] < b->ts[TS_CREATED] ||
+				  (a->ts[TS_CREATED] == b->ts[TS_CREATED] && a < b), "row %zu", i);
+		}
+	}
+	free(want);
+	report_cleanup(&r);
+	task_set_cleanup(&s);
+}
+
+/* tasks already in createdAt order keep it, and so do equal times (set order) */
+Test(report, sorted_input_keeps_its_order)
+{
+	struct task_set s;
+	struct report r;
+	struct report_options o = by_team(NULL);
+	struct err err;
+
+	task_set_init(&s);
+	for (int i = 0; i < 300; i++) {
+		char id[32];
+
+		snprintf(id, sizeof id, "%08d", i);
+		add_task(&s, id, "a", 10.0 + (double)(i / 7), NONE, NONE, NONE);
+	}
+	err_clear(&err);
+	cr_assert_eq(report_build(&r, &s, &o, &err), 0, "%s", err.msg);
+	for (size_t i = 0; i < r.nrows; i++)
+		cr_assert_eq(r.rows[i].task, &s.tasks[i]);
+	report_sort(&r, COL_CREATED_AT, true);
+	/* descending: later times first, set order among equal ones */
+	cr_assert_eq(r.rows[0].task, &s.tasks[294]);
+	cr_assert_eq(r.rows[5].task, &s.tasks[299]);
+	cr_assert_eq(r.rows[6].task, &s.tasks[287]);
+	report_cleanup(&r);
+	task_set_cleanup(&s);
+}

@@ -1,5 +1,6 @@
 /* select: the SELECT filter on saved data, option by option. */
 #include <criterion/criterion.h>
+#include <stdio.h>
 
 #include "ecsprof/select.h"
 #include "ecsprof/xalloc.h"
@@ -117,4 +118,37 @@ Test(select, short_task_id)
 	ids[0] = "prod/313da244";
 	cr_expect_not(select_keep(&o, &t), "a partial ARN is not a short id");
 	task_cleanup(&t);
+}
+
+/* no option set: select_apply leaves the set as it was (every task, in order, each found
+ * by its ARN), without a pass over it; one option set still filters */
+Test(select, no_option_keeps_the_set)
+{
+	struct task_set s;
+	struct select_options none = { .since_ms = TS_NONE };
+	struct select_options since = { .since_ms = 3000 };
+	char arn[128];
+
+	task_set_init(&s);
+	for (int i = 0; i < 50; i++) {
+		char id[16];
+		struct task t;
+
+		snprintf(id, sizeof id, "t%02d", i);
+		t = mk(id, "RUNNING", "RUNNING", 100 * i);
+		task_set_take(&s, &t);
+	}
+	select_apply(&none, &s);
+	cr_assert_eq(s.len, 50);
+	for (int i = 0; i < 50; i++) {
+		snprintf(arn, sizeof arn, "arn:aws:ecs:us-east-1:1:task/prod/t%02d", i);
+		cr_expect_str_eq(s.tasks[i].arn, arn);
+		cr_expect_eq(task_set_find(&s, arn), &s.tasks[i]);
+	}
+	select_apply(&since, &s);
+	cr_assert_eq(s.len, 20);
+	cr_expect_str_eq(s.tasks[0].arn, "arn:aws:ecs:us-east-1:1:task/prod/t30");
+	cr_expect_eq(task_set_find(&s, "arn:aws:ecs:us-east-1:1:task/prod/t49"), &s.tasks[19]);
+	cr_expect_null(task_set_find(&s, "arn:aws:ecs:us-east-1:1:task/prod/t10"));
+	task_set_cleanup(&s);
 }

@@ -4,6 +4,7 @@
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -394,4 +395,171 @@ Test(stats, median_ci_order_statistics)
 	cr_expect(lo == 1 && hi == 6, "n=6: [%g, %g]", lo, hi);
 	cr_assert_eq(stats_median_ci(v, 20, 0.95, &lo, &hi), 0);
 	cr_expect(lo == 6 && hi == 15, "n=20: [%g, %g]", lo, hi);
+}
+
+/* ---- stats_sort against a stable comparison sort ---- */
+
+struct ref_item {
+	double v;
+	size_t pos;
+};
+
+static int
+ref_cmp(const void *pa, const void *pb)
+{
+	const struct ref_item *a = pa, *b = pb;
+	int c = (a->v > b->v) - (a->v < b->v);
+
+	return c != 0 ? c : (a->pos > b->pos) - (a->pos < b->pos);
+}
+
+static int
+ref_cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* v sorted by stats_sort must be, bit for bit, v sorted stably by (x > y) - (x < y) */
+static void
+expect_sorted_as_reference(const double *in, size_t n)
+{
+	double *got = malloc((n ? n : 1) * sizeof *got);
+	struct ref_item *want = malloc((n ? n : 1) * sizeof *want);
+
+	cr_assert(got != NULL && want != NULL);
+	for (size_t i = 0; i < n; i++) {
+		got[i] = in[i];
+		want[i] = (struct ref_item){ in[i], i };
+	}
+	stats_sort(got, n);
+	qsort(want, n, sizeof *want, ref_cmp);
+	for (size_t i = 0; i < n; i++)
+		cr_assert_eq(memcmp(&got[i], &want[i].v, sizeof got[i]), 0,
+			     "n %zu, at %zu: %a, want %a", n, i, got[i], want[i].v);
+	free(got);
+	free(want);
+}
+
+static double
+rand_double(unsigned *seed, int kind)
+{
+	uint64_t u = ((uint64_t)rand_r(seed) << 42) ^ ((uint64_t)rand_r(seed) << 21) ^
+		     (uint64_t)rand_r(seed);
+	double d;
+
+	switch (kind) {
+	case 0:   /* what report_build sorts: whole milliseconds as seconds */
+		return (double)(rand_r(seed) % 200000) / 1000.0;
+	case 1:   /* few distinct values, both signs, both zeros */
+		switch (rand_r(seed) % 6) {
+		case 0: return 0.0;
+		case 1: return -0.0;
+		case 2: return 1.5;
+		case 3: return -1.5;
+		case 4: return INFINITY;
+		default: return -INFINITY;
+		}
+	case 2:   /* any bits but NaN: subnormals, huge, negative */
+		memcpy(&d, &u, sizeof d);
+		return isnan(d) ? 0.0 : d;
+	default:  /* negative milliseconds too (clock skew) */
+		return (double)(rand_r(seed) % 2001 - 1000) / 1000.0;
+	}
+}
+
+Test(stats, sort_matches_a_stable_comparison_sort)
+{
+	static const size_t sizes[] = { 0, 1, 2, 63, 64, 65, 100, 1000, 4097, 100000 };
+	unsigned seed = 16;
+	double *v = malloc(100000 * sizeof *v);
+
+	cr_assert_not_null(v);
+	for (int kind = 0; kind < 4; kind++)
+		for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+			for (size_t i = 0; i < sizes[k]; i++)
+				v[i] = rand_double(&seed, kind);
+			expect_sorted_as_reference(v, sizes[k]);
+		}
+	/* already sorted, reversed, all equal, a NaN among them (qsort's order, whatever it is) */
+	for (size_t i = 0; i < 5000; i++)
+		v[i] = (double)i;
+	expect_sorted_as_reference(v, 5000);
+	for (size_t i = 0; i < 5000; i++)
+		v[i] = -(double)i;
+	expect_sorted_as_reference(v, 5000);
+	for (size_t i = 0; i < 5000; i++)
+		v[i] = 7.25;
+	expect_sorted_as_reference(v, 5000);
+	for (size_t i = 0; i < 5000; i++)
+		v[i] = (double)(i % 97);
+	v[1234] = NAN;
+	double *w = malloc(5000 * sizeof *w);
+
+	cr_assert_not_null(w);
+	memcpy(w, v, 5000 * sizeof *w);
+	stats_sort(v, 5000);
+	qsort(w, 5000, sizeof *w, ref_cmp_double);
+	cr_expect_eq(memcmp(v, w, 5000 * sizeof *w), 0);
+	free(w);
+	free(v);
+}
+
+/* stats_median_ci as it was, every term summed from j = 0: the oracle for the one that
+ * starts where exp() stops giving 0 */
+static int
+ref_median_ci(const double *sorted, size_t n, double level, double *lo, double *hi)
+{
+	double cdf = 0;
+	size_t k = 0;
+
+	if (n == 0)
+		return -1;
+	for (size_t j = 0; j < n / 2; j++) {
+		double lt = lgamma((double)n + 1) - lgamma((double)j + 1) -
+			    lgamma((double)(n - j) + 1) - (double)n * log(2.0);
+
+		cdf += exp(lt);
+		if (1.0 - 2.0 * cdf < level)
+			break;
+		k = j + 1;
+	}
+	if (k == 0)
+		return -1;
+	*lo = sorted[k - 1];
+	*hi = sorted[n - k];
+	return 0;
+}
+
+Test(stats, median_ci_matches_the_full_sum)
+{
+	static const double levels[] = { 0.0, 0.5, 0.9, 0.95, 0.99, 0.999999, 1.0, 1.5 };
+	static const size_t big[] = { 4096, 10007, 65536, 200000 };
+	double *v = malloc(200000 * sizeof *v);
+
+	cr_assert_not_null(v);
+	for (size_t i = 0; i < 200000; i++)
+		v[i] = (double)i;
+	for (size_t li = 0; li < sizeof levels / sizeof levels[0]; li++) {
+		for (size_t n = 0; n <= 600; n++) {
+			double lo = -1, hi = -1, wlo = -1, whi = -1;
+			int rc = stats_median_ci(v, n, levels[li], &lo, &hi);
+			int wrc = ref_median_ci(v, n, levels[li], &wlo, &whi);
+
+			cr_assert_eq(rc, wrc, "n %zu level %g", n, levels[li]);
+			cr_assert(lo == wlo && hi == whi, "n %zu level %g: [%g, %g], want [%g, %g]", n,
+				  levels[li], lo, hi, wlo, whi);
+		}
+		for (size_t b = 0; b < sizeof big / sizeof big[0]; b++) {
+			size_t n = big[b];
+			double lo = -1, hi = -1, wlo = -1, whi = -1;
+
+			cr_assert_eq(stats_median_ci(v, n, levels[li], &lo, &hi),
+				     ref_median_ci(v, n, levels[li], &wlo, &whi));
+			cr_assert(lo == wlo && hi == whi, "n %zu level %g: [%g, %g], want [%g, %g]", n,
+				  levels[li], lo, hi, wlo, whi);
+		}
+	}
+	free(v);
 }

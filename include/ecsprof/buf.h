@@ -23,6 +23,10 @@ struct buf {
 
 void buf_init(struct buf *b, size_t max);
 void buf_init_secret(struct buf *b, size_t max);
+/* Makes room for extra more bytes and the NUL after them, so that a writer may fill
+ * data + len directly (then sets len and the NUL itself); len is unchanged. -1 when len
+ * would pass max. */
+int buf_reserve(struct buf *b, size_t extra);
 int buf_add(struct buf *b, const void *data, size_t len);
 int buf_adds(struct buf *b, const char *s);
 int buf_addc(struct buf *b, char c);

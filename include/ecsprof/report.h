@@ -13,9 +13,11 @@
 #include "ecsprof/cost.h"
 #include "ecsprof/err.h"
 #include "ecsprof/group.h"
+#include "ecsprof/numfmt.h"
 #include "ecsprof/phase.h"
 #include "ecsprof/stats.h"
 #include "ecsprof/task.h"
+#include "ecsprof/timeutil.h"
 
 /* COL_NUMBER: a plain decimal that is not seconds (startup_cost_usd) */
 enum col_kind { COL_TEXT, COL_TIME, COL_DURATION, COL_NUMBER };
@@ -162,6 +164,22 @@ void report_sort(struct report *r, int col, bool desc);
  * "12.345" (seconds). Missing -> "". Returns out. */
 const char *report_cell(const struct report *r, const struct report_row *row, enum col_id c,
 			char *out, size_t size);
+/* Every cell of a row at once, for the writers that print them all (csv): the text
+ * report_cell() gives, uncut and without its copy, with what several columns share (the
+ * image facts, the diagnosis) computed once. text[c] is borrowed from the task, the
+ * report or the struct itself ("" when missing), valid while all three are; len[c] is its
+ * length; raw[c] is true for the cells ecsprof writes itself (times, durations, numbers),
+ * which hold only digits and "-.:TZ " and never need quoting or cleaning. Times as tf
+ * says (timeutil_format_as); report_cell() is TIME_FORMAT_ISO. */
+struct report_cells {
+	const char *text[COL_COUNT];
+	size_t len[COL_COUNT];
+	bool raw[COL_COUNT];
+	char num[COL_COUNT][TIMEUTIL_ISO_LEN];
+	char usd[NUMFMT_FIXED_LEN];
+};
+void report_row_cells(const struct report *r, const struct report_row *row,
+		      enum time_format tf, struct report_cells *out);
 /* The value to sort by for time/duration columns (ms), TS_NONE when missing. */
 int64_t report_cell_ms(const struct report_row *row, enum col_id c);
 

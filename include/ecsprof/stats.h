@@ -18,6 +18,9 @@ struct stats_summary {
  * PERCENTILE.INC): h = (n-1)q, v = x[floor h] + (h - floor h)(x[floor h + 1] - x[floor h]).
  * sorted ascending, n >= 1, 0 <= q <= 1. */
 double stats_percentile_sorted(const double *sorted, size_t n, double q);
+/* Sorts v ascending in place, stably (as qsort with (x > y) - (x < y) does with glibc's
+ * merge sort), by radix on the bits. */
+void stats_sort(double *v, size_t n);
 /* Sorts v in place and fills out. */
 void stats_summarize(double *v, size_t n, struct stats_summary *out);
 /* Two-sided Mann-Whitney U test of a vs b. The exact permutation distribution (with ties:

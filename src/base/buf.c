@@ -25,7 +25,7 @@ buf_init_secret(struct buf *b, size_t max)
 	b->secret = true;
 }
 
-static int
+int
 buf_reserve(struct buf *b, size_t extra)
 {
 	size_t need, cap;

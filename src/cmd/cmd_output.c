@@ -87,9 +87,12 @@ app_select(const struct cli_opts *o, struct task_set *set, struct err *err)
 {
 	struct select_options so = select_from_cli(o, TS_NONE);
 	/* saved data: --since 2h counts back from when the data was taken, as the TUI's
-	 * "now" does, not from the wall clock (a file from last week would match nothing) */
-	bool data_time = o->command == CMD_REPORT && select_data_now(set) != TS_NONE;
-	int64_t now = data_time ? select_data_now(set) : timeutil_now_ms();
+	 * "now" does, not from the wall clock (a file from last week would match nothing).
+	 * Only --since needs it (select_why too): finding the newest time reads every task. */
+	int64_t newest = o->since != NULL && o->command == CMD_REPORT ? select_data_now(set) :
+			 TS_NONE;
+	bool data_time = newest != TS_NONE;
+	int64_t now = data_time ? newest : o->since != NULL ? timeutil_now_ms() : TS_NONE;
 
 	if (o->since != NULL && timeutil_parse_since(o->since, now, &so.since_ms) != 0)
 		return err_set(err, ERR_USAGE,

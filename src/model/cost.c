@@ -211,7 +211,9 @@ cost_task_region(const struct task *t, char *out, size_t size)
 		const char *end = strchr(p, ':');
 
 		if (end != NULL && end > p && (size_t)(end - p) < size) {
-			snprintf(out, size, "%.*s", (int)(end - p), p);
+			/* snprintf's "%.*s", without parsing a format: twice a row in a report */
+			memcpy(out, p, (size_t)(end - p));
+			out[end - p] = '\0';
 			return true;
 		}
 	}
@@ -222,7 +224,8 @@ cost_task_region(const struct task *t, char *out, size_t size)
 		if (n > 1 && n < size && t->availability_zone[n - 1] >= 'a' &&
 		    t->availability_zone[n - 1] <= 'z' && t->availability_zone[n - 2] >= '0' &&
 		    t->availability_zone[n - 2] <= '9') {
-			snprintf(out, size, "%.*s", (int)(n - 1), t->availability_zone);
+			memcpy(out, t->availability_zone, n - 1);
+			out[n - 1] = '\0';
 			return true;
 		}
 	}

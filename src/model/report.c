@@ -7,6 +7,8 @@
 #include <strings.h>
 
 #include "ecsprof/buf.h"
+#include "ecsprof/diagnose.h"
+#include "ecsprof/numfmt.h"
 #include "ecsprof/report.h"
 #include "report_image.h"
 #include "ecsprof/timeutil.h"
@@ -171,6 +173,68 @@ report_cell(const struct report *r, const struct report_row *row, enum col_id c,
 	return out;
 }
 
+void
+report_row_cells(const struct report *r, const struct report_row *row, enum time_format tf,
+		 struct report_cells *out)
+{
+	const struct task *t = row->task;
+	const struct diag_rule *d = diagnose_task(t);
+	struct image_task_info in;
+
+	image_task_info(r != NULL ? r->images : NULL, t, &in);
+	for (int i = 0; i < COL_COUNT; i++) {
+		enum col_id c = (enum col_id)i;
+		const char *s = NULL;
+
+		out->raw[c] = true;
+		switch (report_columns[c].kind) {
+		case COL_TIME:
+			timeutil_format_as(report_cell_ms(row, c), tf, out->num[c]);
+			s = out->num[c];
+			break;
+		case COL_DURATION: {
+			/* timeutil_format_secs(), without its strlen */
+			int64_t ms = report_cell_ms(row, c);
+
+			out->num[c][0] = '\0';
+			out->text[c] = out->num[c];
+			out->len[c] = ms == TS_NONE ? 0 : numfmt_ms_secs(out->num[c], ms);
+			continue;
+		}
+		case COL_NUMBER:
+			s = report_serving_text(r, row, c, out->usd, sizeof out->usd);
+			break;
+		case COL_TEXT:
+			if (report_image_is_number(c)) {
+				out->len[c] = report_image_number_of(&in, t, c, out->num[c]);
+				out->text[c] = out->num[c];
+				continue;
+			}
+			out->raw[c] = false;
+			switch (c) {
+			case COL_IMAGE_COMPRESSION: case COL_SOCI_INDEX: case COL_SOCI_ADVICE:
+				s = report_image_text_of(&in, c);
+				break;
+			case COL_DIAGNOSIS:
+				s = d != NULL ? d->id : NULL;
+				break;
+			case COL_DIAGNOSIS_CAUSE:
+				s = d != NULL ? d->cause : NULL;
+				break;
+			case COL_DIAGNOSIS_NEXT:
+				s = d != NULL ? d->next_step : NULL;
+				break;
+			default:
+				s = report_text(r, row, c);
+				break;
+			}
+			break;
+		}
+		out->text[c] = s != NULL ? s : "";
+		out->len[c] = strlen(out->text[c]);
+	}
+}
+
 /* ---- sorting ---- */
 
 struct sort_item {
@@ -255,18 +319,21 @@ report_sort(struct report *r, int col, bool desc)
 			items[i].ms = report_cell_ms(&r->rows[i], c);
 		}
 	}
-	qsort_r(items, r->nrows, sizeof *items, report_cmp_items, &ctx);
-	for (size_t i = 0; i < r->nrows; i++)
-		r->rows[i] = items[i].row;
+	/* rows that are in order already (data read in createdAt order) stay as they are:
+	 * the order is total (position breaks ties), so sorting would change nothing */
+	size_t i = 1;
+
+	while (i < r->nrows && report_cmp_items(&items[i - 1], &items[i], &ctx) < 0)
+		i++;
+	if (i < r->nrows) {
+		qsort_r(items, r->nrows, sizeof *items, report_cmp_items, &ctx);
+		for (i = 0; i < r->nrows; i++)
+			r->rows[i] = items[i].row;
+	}
 	free(items);
 }
 
 /* ---- building ---- */
-
-struct name_item {
-	char *name;
-	size_t task;
-};
 
 static int
 report_cmp_group_names(const char *a, const char *b)
@@ -280,14 +347,115 @@ report_cmp_group_names(const char *a, const char *b)
 }
 
 static int
-report_cmp_name_items(const void *pa, const void *pb)
+report_cmp_group_ptrs(const void *pa, const void *pb)
 {
-	const struct name_item *a = pa, *b = pb;
-	int c = report_cmp_group_names(a->name, b->name);
+	return report_cmp_group_names(*(char *const *)pa, *(char *const *)pb);
+}
 
-	if (c != 0)
-		return c;
-	return (a->task > b->task) - (a->task < b->task);
+static uint64_t
+report_name_hash(const char *s)
+{
+	uint64_t h = 14695981039346656037u;   /* FNV-1a */
+
+	for (; *s != '\0'; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211u;
+	return h;
+}
+
+/* Fills r->groups (names owned, sorted by report_cmp_group_names, ntasks) and each row's
+ * group, and returns the tasks by group, each group's in set order; (*gstart)[g] is
+ * where group g starts in it, (*gstart)[ngroups] = set->len. */
+static size_t *
+report_group_tasks(struct report *r, const struct task_set *set, const struct group_key *key,
+		   size_t **gstart)
+{
+	size_t n = set->len, ndistinct = 0, cap = 16, slots = 64;
+	char **distinct = xreallocarray(NULL, cap, sizeof *distinct);
+	size_t *table = xcalloc(slots, sizeof *table);   /* distinct index + 1; 0 empty */
+	size_t *gid = xreallocarray(NULL, n ? n : 1, sizeof *gid);
+	size_t *rank, *order, *pos;
+	char vbuf[512];
+
+	for (size_t i = 0; i < n; i++) {
+		const char *name = group_value_images(&set->tasks[i], key, set->images, vbuf,
+						      sizeof vbuf);
+		size_t h = (size_t)report_name_hash(name) & (slots - 1);
+
+		while (table[h] != 0 && strcmp(distinct[table[h] - 1], name) != 0)
+			h = (h + 1) & (slots - 1);
+		if (table[h] == 0) {
+			if (ndistinct == cap)
+				distinct = xgrow(distinct, ndistinct + 1, &cap, sizeof *distinct);
+			distinct[ndistinct++] = xstrdup(name);
+			table[h] = ndistinct;
+			if (2 * ndistinct > slots) {
+				/* rehash at half full */
+				slots *= 2;
+				free(table);
+				table = xcalloc(slots, sizeof *table);
+				for (size_t d = 0; d < ndistinct; d++) {
+					size_t k = (size_t)report_name_hash(distinct[d]) & (slots - 1);
+
+					while (table[k] != 0)
+						k = (k + 1) & (slots - 1);
+					table[k] = d + 1;
+				}
+				h = (size_t)report_name_hash(name) & (slots - 1);
+				while (strcmp(distinct[table[h] - 1], name) != 0)
+					h = (h + 1) & (slots - 1);
+			}
+		}
+		gid[i] = table[h] - 1;
+	}
+	free(table);
+
+	/* distinct -> group index: sort the distinct names (pointers), then rank them */
+	char **sorted = xreallocarray(NULL, ndistinct ? ndistinct : 1, sizeof *sorted);
+
+	memcpy(sorted, distinct, ndistinct * sizeof *sorted);
+	qsort(sorted, ndistinct, sizeof *sorted, report_cmp_group_ptrs);
+	rank = xreallocarray(NULL, ndistinct ? ndistinct : 1, sizeof *rank);
+	r->groups = xreallocarray(NULL, n ? n : 1, sizeof *r->groups);
+	r->ngroups = ndistinct;
+	for (size_t g = 0; g < ndistinct; g++) {
+		memset(&r->groups[g], 0, sizeof r->groups[g]);
+		r->groups[g].name = sorted[g];
+	}
+	/* the distinct names are unique: find each one's place by binary search */
+	for (size_t d = 0; d < ndistinct; d++) {
+		size_t lo = 0, hi = ndistinct;
+
+		while (hi - lo > 1) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (report_cmp_group_names(sorted[mid], distinct[d]) <= 0)
+				lo = mid;
+			else
+				hi = mid;
+		}
+		rank[d] = lo;
+	}
+	free(sorted);
+	free(distinct);
+
+	/* counting sort of the tasks by group, stable: set order within a group */
+	*gstart = xcalloc(ndistinct + 1, sizeof **gstart);
+	pos = xcalloc(ndistinct + 1, sizeof *pos);
+	for (size_t i = 0; i < n; i++) {
+		gid[i] = rank[gid[i]];
+		r->rows[i].group = gid[i];
+		r->groups[gid[i]].ntasks++;
+	}
+	for (size_t g = 0; g < ndistinct; g++)
+		(*gstart)[g + 1] = (*gstart)[g] + r->groups[g].ntasks;
+	memcpy(pos, *gstart, (ndistinct + 1) * sizeof *pos);
+	order = xreallocarray(NULL, n ? n : 1, sizeof *order);
+	for (size_t i = 0; i < n; i++)
+		order[pos[gid[i]]++] = i;
+	free(pos);
+	free(rank);
+	free(gid);
+	return order;
 }
 
 static int
@@ -315,10 +483,8 @@ int
 report_build(struct report *r, const struct task_set *set, const struct report_options *o,
 	     struct err *err)
 {
-	struct name_item *names;
 	double *vals[PHASE_COUNT];
-	size_t *gstart, n = set->len;
-	char vbuf[512];
+	size_t *gstart, *order, n = set->len;
 	int rc = 0;
 
 	memset(r, 0, sizeof *r);
@@ -341,31 +507,9 @@ report_build(struct report *r, const struct task_set *set, const struct report_o
 				r->negative_phases++;
 	}
 
-	/* groups: sort (name, task) pairs, then each run of one name is a group */
-	names = xreallocarray(NULL, n ? n : 1, sizeof *names);
-	for (size_t i = 0; i < n; i++) {
-		names[i].name = xstrdup(group_value_images(&set->tasks[i], &o->group_by, set->images, vbuf,
-						    sizeof vbuf));
-		names[i].task = i;
-	}
-	qsort(names, n, sizeof *names, report_cmp_name_items);
-	r->groups = xreallocarray(NULL, n ? n : 1, sizeof *r->groups);
-	gstart = xreallocarray(NULL, n + 1, sizeof *gstart);
-	for (size_t i = 0; i < n; i++) {
-		if (r->ngroups == 0 || strcmp(names[i].name, r->groups[r->ngroups - 1].name) != 0) {
-			struct report_group *g = &r->groups[r->ngroups];
-
-			memset(g, 0, sizeof *g);
-			g->name = names[i].name;
-			names[i].name = NULL;
-			gstart[r->ngroups++] = i;
-		}
-		r->groups[r->ngroups - 1].ntasks++;
-	}
-	gstart[r->ngroups] = n;
-	for (size_t gi = 0; gi < r->ngroups; gi++)
-		for (size_t i = gstart[gi]; i < gstart[gi + 1]; i++)
-			r->rows[names[i].task].group = gi;
+	/* groups: the distinct names, sorted; each group's tasks in set order (what sorting
+	 * (name, task) pairs gave, without n log n string comparisons and a copy a task) */
+	order = report_group_tasks(r, set, &o->group_by, &gstart);
 
 	/* per group and phase: the durations in seconds, in task (name-sorted) order */
 	for (int p = 0; p < PHASE_COUNT; p++)
@@ -380,7 +524,7 @@ report_build(struct report *r, const struct task_set *set, const struct report_o
 			size_t k = 0;
 
 			for (size_t i = gstart[gi]; i < gstart[gi + 1]; i++) {
-				int64_t ms = phase_ms(&set->tasks[names[i].task], (enum phase_id)p);
+				int64_t ms = phase_ms(&set->tasks[order[i]], (enum phase_id)p);
 
 				if (ms != TS_NONE)
 					v[k++] = (double)ms / 1000.0;
@@ -388,7 +532,7 @@ report_build(struct report *r, const struct task_set *set, const struct report_o
 			stats_summarize(v, k, &g->phase[p]);
 		}
 		for (size_t i = gstart[gi]; i < gstart[gi + 1]; i++) {
-			const struct task *t = &set->tasks[names[i].task];
+			const struct task *t = &set->tasks[order[i]];
 			int64_t pull = phase_ms(t, PHASE_PULL), total = phase_ms(t, PHASE_TOTAL);
 
 			if (pull != TS_NONE && total != TS_NONE) {
@@ -457,9 +601,7 @@ report_build(struct report *r, const struct task_set *set, const struct report_o
 	report_serving_build(r);
 	report_sort(r, o->sort_col, o->sort_desc);
 out:
-	for (size_t i = 0; i < n; i++)
-		free(names[i].name);
-	free(names);
+	free(order);
 	free(gstart);
 	for (int p = 0; p < PHASE_COUNT; p++)
 		free(vals[p]);

@@ -2,33 +2,43 @@
  * for (a handful of images per run: the lookups are cheap). */
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
+
+#include "ecsprof/numfmt.h"
 
 #include "ecsprof/phase.h"
 #include "report_image.h"
 
 const char *
-report_image_text(const struct image_set *s, const struct task *t, enum col_id c)
+report_image_text_of(const struct image_task_info *in, enum col_id c)
 {
-	struct image_task_info in;
 	const char *v = NULL;
 
-	image_task_info(s, t, &in);
 	switch (c) {
 	case COL_IMAGE_COMPRESSION:
-		v = in.compression[0] == '\0' ? NULL :
-		    in.compression[0] == 'g' ? "gzip" : in.compression[0] == 'z' ? "zstd" :
-		    in.compression[0] == 'n' ? "none" : "mixed";
+		v = in->compression[0] == '\0' ? NULL :
+		    in->compression[0] == 'g' ? "gzip" : in->compression[0] == 'z' ? "zstd" :
+		    in->compression[0] == 'n' ? "none" : "mixed";
 		break;
 	case COL_SOCI_INDEX:
-		v = image_soci_name(in.soci);
+		v = image_soci_name(in->soci);
 		break;
 	case COL_SOCI_ADVICE:
-		v = soci_advice_name(in.advice);
+		v = soci_advice_name(in->advice);
 		break;
 	default:
 		break;
 	}
 	return v != NULL && *v != '\0' ? v : NULL;
+}
+
+const char *
+report_image_text(const struct image_set *s, const struct task *t, enum col_id c)
+{
+	struct image_task_info in;
+
+	image_task_info(s, t, &in);
+	return report_image_text_of(&in, c);
 }
 
 bool
@@ -49,32 +59,54 @@ mbps_x100(const struct image_task_info *in, const struct task *t)
 	return (int64_t)(((double)in->size_bytes / 1e6 / ((double)pull / 1000.0)) * 100.0 + 0.5);
 }
 
+size_t
+report_image_number_of(const struct image_task_info *in, const struct task *t, enum col_id c,
+    char out[REPORT_IMAGE_NUM_LEN])
+{
+	int64_t v;
+	size_t n;
+
+	out[0] = '\0';
+	switch (c) {
+	case COL_IMAGE_SIZE:
+		return in->size_bytes >= 0 ? numfmt_i64(out, in->size_bytes) : 0;
+	case COL_IMAGE_LAYERS:
+		return in->layers >= 0 ? numfmt_i64(out, (int64_t)in->layers) : 0;
+	case COL_PULL_MBPS:
+		v = mbps_x100(in, t);
+		if (v < 0)
+			return 0;
+		/* "%" PRId64 ".%02" PRId64 of the whole and the hundredths */
+		n = numfmt_i64(out, v / 100);
+		out[n++] = '.';
+		out[n++] = (char)('0' + v % 100 / 10);
+		out[n++] = (char)('0' + v % 10);
+		out[n] = '\0';
+		return n;
+	default:
+		return 0;
+	}
+}
+
 bool
 report_image_number(const struct image_set *s, const struct task *t, enum col_id c,
     char *out, size_t size)
 {
 	struct image_task_info in;
-	int64_t v;
+	char num[REPORT_IMAGE_NUM_LEN];
+	size_t n;
 
 	if (!report_image_is_number(c))
 		return false;
-	out[0] = '\0';
+	if (size == 0)
+		return true;
 	image_task_info(s, t, &in);
-	switch (c) {
-	case COL_IMAGE_SIZE:
-		if (in.size_bytes >= 0)
-			snprintf(out, size, "%" PRId64, in.size_bytes);
-		break;
-	case COL_IMAGE_LAYERS:
-		if (in.layers >= 0)
-			snprintf(out, size, "%ld", in.layers);
-		break;
-	default:
-		v = mbps_x100(&in, t);
-		if (v >= 0)
-			snprintf(out, size, "%" PRId64 ".%02" PRId64, v / 100, v % 100);
-		break;
-	}
+	n = report_image_number_of(&in, t, c, num);
+	/* cut as snprintf cuts */
+	if (n >= size)
+		n = size - 1;
+	memcpy(out, num, n);
+	out[n] = '\0';
 	return true;
 }
 

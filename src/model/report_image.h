@@ -18,6 +18,13 @@ const char *report_image_text(const struct image_set *s, const struct task *t, e
 bool report_image_number(const struct image_set *s, const struct task *t, enum col_id c,
     char *out, size_t size);
 bool report_image_is_number(enum col_id c);
+/* The same from image_task_info()'s answers, computed once for all of a row's columns:
+ * the text (static, NULL when empty), and the number written into out (its length; ""
+ * and 0 when unknown or not a number column). */
+#define REPORT_IMAGE_NUM_LEN 32
+const char *report_image_text_of(const struct image_task_info *in, enum col_id c);
+size_t report_image_number_of(const struct image_task_info *in, const struct task *t,
+    enum col_id c, char out[REPORT_IMAGE_NUM_LEN]);
 /* The number to sort by (bytes, layers, kB/s), TS_NONE when unknown. */
 int64_t report_image_sort_value(const struct image_set *s, const struct task *t, enum col_id c);
 

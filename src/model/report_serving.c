@@ -8,6 +8,7 @@
 
 #include "ecsprof/cost.h"
 #include "ecsprof/diagnose.h"
+#include "ecsprof/numfmt.h"
 #include "ecsprof/report.h"
 #include "ecsprof/xalloc.h"
 
@@ -32,11 +33,20 @@ report_serving_text(const struct report *r, const struct report_row *row, enum c
 	case COL_STARTUP_COST_USD: {
 		double usd = cost_startup_usd(r != NULL ? &r->prices : NULL, t);
 
+		char num[NUMFMT_FIXED_LEN];
+		size_t n;
+
 		if (buf == NULL || size == 0)
 			return NULL;
 		buf[0] = '\0';
-		if (isfinite(usd))
-			snprintf(buf, size, "%.6f", usd);
+		if (!isfinite(usd))
+			return buf;
+		/* "%.6f", cut as snprintf cuts */
+		n = numfmt_fixed(num, usd, 6);
+		if (n >= size)
+			n = size - 1;
+		memcpy(buf, num, n);
+		buf[n] = '\0';
 		return buf;
 	}
 	default:

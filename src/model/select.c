@@ -67,8 +67,20 @@ keep_fn(const struct task *t, void *ctx)
 	return select_keep(ctx, t);
 }
 
+/* whether any option is set: with none, every task passes */
+static bool
+select_any(const struct select_options *o)
+{
+	return o->cluster != NULL || o->nservices > 0 || o->family != NULL ||
+	       o->started_by != NULL || o->status != SELECT_ALL || o->ntasks > 0 ||
+	       o->since_ms != TS_NONE;
+}
+
 void
 select_apply(const struct select_options *o, struct task_set *set)
 {
+	/* nothing to remove: the set (and its index, rebuilt by every filter) stays as it is */
+	if (!select_any(o))
+		return;
 	task_set_filter(set, keep_fn, (void *)o);
 }

@@ -2,6 +2,7 @@
  * cannot be built (cap reached) is never half written. */
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,73 +15,239 @@
 
 /* a row never needs more; a bigger one means broken input, not a real task */
 #define CSV_ROW_MAX ((size_t)16 << 20)
-#define CSV_CELL_START 4096
+/* rows written at once */
+#define CSV_BATCH ((size_t)256 << 10)
 
+/* What each byte is to csv_add_cell(): printable ASCII that is copied as it is (tab among
+ * it), the line breaks and separators that force quotes (a quote is also doubled), the
+ * controls that become '?' (C0 other than tab and the breaks, DEL), and the lead bytes
+ * of multi-byte sequences, looked at whole. Tabs and line breaks are data: a stoppedReason
+ * may hold several lines, and they survive, quoted (Python's str.splitlines() and some
+ * editors break lines on VT, FF, FS/GS/RS, U+0085, U+2028 and U+2029 too). Every other
+ * control (C0 such as ESC, BEL and backspace, DEL, C1), bidi control (termsafe.h) and
+ * invalid byte becomes '?': a CSV is often catted, and those would drive or reorder the
+ * terminal (man page, CSV). */
+enum csv_byte { CB_PLAIN, CB_BREAK, CB_DQUOTE, CB_CONTROL, CB_HIGH, CB_END };
+
+#define P CB_PLAIN
+#define B CB_BREAK
+#define Q CB_DQUOTE
+#define C CB_CONTROL
+#define H CB_HIGH
+#define E CB_END
+static const unsigned char csv_bytes[256] = {
+	E, C, C, C, C, C, C, C, C, P, B, B, B, B, C, C,   /* 00 */
+	C, C, C, C, C, C, C, C, C, C, C, C, B, B, B, C,   /* 10 */
+	P, P, Q, P, P, P, P, P, P, P, P, P, B, P, P, P,   /* 20 */
+	P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P,   /* 30 */
+	P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P,   /* 40 */
+	P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P,   /* 50 */
+	P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P,   /* 60 */
+	P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, C,   /* 70 */
+	H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H,   /* 80 */
+	H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H,   /* 90 */
+	H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H,   /* a0 */
+	H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H,   /* b0 */
+	H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H,   /* c0 */
+	H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H,   /* d0 */
+	H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H,   /* e0 */
+	H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H,   /* f0 */
+};
+#undef P
+#undef B
+#undef Q
+#undef C
+#undef H
+#undef E
+
+/* 8 bytes at once: true when none is a control, DEL, a high byte, ',' or '"' (each test is
+ * exact about whether some byte matches, which is all that is asked) */
 static bool
-needs_quotes(const char *s)
+csv_plain8(uint64_t x)
 {
-	for (const unsigned char *p = (const unsigned char *)s; *p != '\0'; p++) {
-		switch (*p) {
-		case ',': case '"': case '\r': case '\n':
-		/* Python's str.splitlines() and some editors break lines on these too */
-		case '\v': case '\f': case 0x1c: case 0x1d: case 0x1e:
-			return true;
-		case 0xc2:
-			if (p[1] == 0x85)   /* U+0085 NEL */
-				return true;
-			break;
-		case 0xe2:
-			if (p[1] == 0x80 && (p[2] == 0xa8 || p[2] == 0xa9))   /* U+2028/9 */
-				return true;
-			break;
-		default:
-			break;
-		}
-	}
-	return false;
+	const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
+	uint64_t ctl = (x - ones * 0x20) & ~x;           /* some byte < 0x20 */
+	uint64_t del = (x + ones) | x;                   /* some byte >= 0x7f */
+	uint64_t comma = x ^ (ones * ','), dq = x ^ (ones * '"');
+
+	comma = (comma - ones) & ~comma;                 /* some byte == ',' */
+	dq = (dq - ones) & ~dq;                          /* some byte == '"' */
+	return ((ctl | del | comma | dq) & highs) == 0;
 }
 
-/* Tabs and line breaks (those needs_quotes() quotes, U+0085 among them) are data: a
- * stoppedReason may hold several lines, and they survive, quoted. Every other control
- * (C0 such as ESC, BEL and backspace, DEL, C1), bidi control and invalid byte becomes '?':
- * a CSV is often catted, and those would drive or reorder the terminal (man page, CSV). */
-#define CSV_KEEP "\t\n\r\v\f\x1c\x1d\x1e"
-
+/* The sequence at p (a lead byte >= 0x80): its length, and whether it becomes '?' (C1,
+ * bidi control, invalid) or forces quotes (U+0085, U+2028, U+2029). */
 static size_t
-csv_bad_len(const unsigned char *p)
+csv_high(const unsigned char *p, bool *bad, bool *brk)
 {
-	if (p[0] == 0xc2 && p[1] == 0x85)
+	size_t len = utf8_len(p);
+
+	*bad = *brk = false;
+	if (len == 0) {
+		*bad = true;
+		return 1;
+	}
+	if (len == 2 && p[0] == 0xc2 && p[1] < 0xa0) {
+		if (p[1] == 0x85)
+			*brk = true;     /* NEL: a line break, kept */
+		else
+			*bad = true;     /* C1 */
+		return 2;
+	}
+	if (len == 3 && p[0] == 0xe2) {
+		if (p[1] == 0x80 && (p[2] == 0xa8 || p[2] == 0xa9))
+			*brk = true;
+		else if (termsafe_bad_len((const char *)p, NULL) != 0)
+			*bad = true;     /* bidi */
+	}
+	return len;
+}
+
+/* Writes the cell at o (room for 2 n + 3 bytes: quotes, apostrophe, every byte doubled) and
+ * returns the end; with quote false, returns NULL as soon as the cell turns out to need
+ * quotes, so the caller starts again with quote true. */
+static char *
+csv_cell_into(char *o, const unsigned char *s, size_t n, bool neutralise, bool quote)
+{
+	const unsigned char *p = s, *end = s + n;
+
+	if (quote)
+		*o++ = '"';
+	if (neutralise)
+		*o++ = '\'';
+	for (;;) {
+		while (end - p >= 8) {
+			uint64_t x;
+
+			memcpy(&x, p, 8);
+			if (!csv_plain8(x))
+				break;
+			memcpy(o, p, 8);
+			o += 8;
+			p += 8;
+		}
+		while (csv_bytes[*p] == CB_PLAIN)
+			*o++ = (char)*p++;
+		switch (csv_bytes[*p]) {
+		case CB_END:
+			if (quote)
+				*o++ = '"';
+			return o;
+		case CB_DQUOTE:
+			if (!quote)
+				return NULL;
+			*o++ = '"';
+			*o++ = (char)*p++;
+			break;
+		case CB_BREAK:
+			if (!quote)
+				return NULL;
+			*o++ = (char)*p++;
+			break;
+		case CB_CONTROL:
+			*o++ = '?';
+			p++;
+			break;
+		default: {   /* CB_HIGH */
+			bool bad, brk;
+			size_t len = csv_high(p, &bad, &brk);
+
+			if (brk && !quote)
+				return NULL;
+			if (bad) {
+				*o++ = '?';
+			} else {
+				memcpy(o, p, len);
+				o += len;
+			}
+			p += len;
+			break;
+		}
+		}
+	}
+}
+
+/* a text cell starting so is a formula to a spreadsheet (csv.h) */
+static bool
+csv_formula_lead(char c)
+{
+	return c == '=' || c == '+' || c == '-' || c == '@' || c == '\t' || c == '\r';
+}
+
+/* csv_add_cell() of the n bytes at cell (cell[n] is its NUL) */
+static int
+csv_add_cell_n(struct buf *b, const char *cell, size_t n, bool is_text)
+{
+	const unsigned char *s = (const unsigned char *)cell;
+	bool neutralise = is_text && csv_formula_lead(cell[0]);
+	char *o, *tmp;
+	int rc;
+
+	if (n > (SIZE_MAX - 3) / 2)
+		return -1;
+	if (buf_reserve(b, 2 * n + 3) == 0) {
+		o = csv_cell_into(b->data + b->len, s, n, neutralise, false);
+		if (o == NULL)
+			o = csv_cell_into(b->data + b->len, s, n, neutralise, true);
+		b->len = (size_t)(o - b->data);
+		b->data[b->len] = '\0';
 		return 0;
-	return termsafe_bad_len((const char *)p, CSV_KEEP);
+	}
+	/* the worst case passes the cap, the cell itself may not: build it aside */
+	tmp = xmalloc(2 * n + 3);
+	o = csv_cell_into(tmp, s, n, neutralise, false);
+	if (o == NULL)
+		o = csv_cell_into(tmp, s, n, neutralise, true);
+	rc = buf_add(b, tmp, (size_t)(o - tmp));
+	free(tmp);
+	return rc;
 }
 
 int
 csv_add_cell(struct buf *b, const char *cell, bool is_text)
 {
-	bool neutralise = is_text && cell[0] != '\0' && strchr("=+-@\t\r", cell[0]) != NULL;
-	bool quote = needs_quotes(cell);
+	return csv_add_cell_n(b, cell, strlen(cell), is_text);
+}
 
-	if ((quote && buf_addc(b, '"') != 0) || (neutralise && buf_addc(b, '\'') != 0))
+/* The row appended with one reservation of its worst case (a text cell's is 2 n + 3, a
+ * raw cell's its length, plus the commas and the newline); -1 (b unchanged) when that
+ * does not fit under the cap. */
+static int
+csv_row_fast(struct buf *b, const struct report_cells *cells)
+{
+	size_t need = COL_COUNT;
+	char *o;
+
+	for (int c = 0; c < COL_COUNT; c++) {
+		size_t n = cells->len[c];
+
+		if (n > CSV_ROW_MAX)
+			return -1;
+		need += cells->raw[c] ? n : 2 * n + 3;
+	}
+	if (buf_reserve(b, need) != 0)
 		return -1;
-	for (const unsigned char *p = (const unsigned char *)cell; *p != '\0';) {
-		size_t bad = csv_bad_len(p);
+	o = b->data + b->len;
+	for (int c = 0; c < COL_COUNT; c++) {
+		const char *v = cells->text[c];
+		size_t n = cells->len[c];
 
-		if (bad > 0) {
-			if (buf_addc(b, '?') != 0)
-				return -1;
-			p += bad;
+		if (c > 0)
+			*o++ = ',';
+		if (cells->raw[c]) {
+			memcpy(o, v, n);
+			o += n;
 			continue;
 		}
-		/* bad == 0: a whole, valid UTF-8 sequence */
-		size_t len = utf8_len(p);
+		bool neutralise = csv_formula_lead(v[0]);
+		char *e = csv_cell_into(o, (const unsigned char *)v, n, neutralise, false);
 
-		if (quote && *p == '"' && buf_addc(b, '"') != 0)
-			return -1;
-		if (buf_add(b, p, len) != 0)
-			return -1;
-		p += len;
+		o = e != NULL ? e : csv_cell_into(o, (const unsigned char *)v, n, neutralise, true);
 	}
-	return quote ? buf_addc(b, '"') : 0;
+	*o++ = '\n';
+	b->len = (size_t)(o - b->data);
+	b->data[b->len] = '\0';
+	return 0;
 }
 
 static int
@@ -94,19 +261,13 @@ write_row(FILE *f, struct buf *row, struct err *err)
 	return 0;
 }
 
-/* report_cell() cuts at the buffer size; grow until the value fits so that a long
- * stoppedReason is never silently truncated */
-static const char *
-cell_text(const struct report *r, const struct report_row *row, enum col_id c, char **cell,
-	  size_t *size)
+static int
+write_out(FILE *f, struct buf *b, size_t len, struct err *err)
 {
-	for (;;) {
-		report_cell(r, row, c, *cell, *size);
-		if (strlen(*cell) + 1 < *size || *size >= CSV_ROW_MAX)
-			return *cell;
-		*size *= 2;
-		*cell = xrealloc(*cell, *size);
-	}
+	if (fwrite(b->data, 1, len, f) != len)
+		return err_set(err, ERR_IO, "csv: write failed: %s", err_strerror(errno));
+	buf_reset(b);
+	return 0;
 }
 
 int
@@ -118,42 +279,54 @@ csv_write_tasks(FILE *f, const struct report *r, struct err *err)
 int
 csv_write_tasks_as(FILE *f, const struct report *r, enum time_format tf, struct err *err)
 {
-	struct buf row;
-	size_t size = CSV_CELL_START;
-	char *cell = xmalloc(size);
+	struct report_cells *cells = xmalloc(sizeof *cells);
+	struct buf out;
+	size_t start = 0;
 	int rc = -1;
 
-	buf_init(&row, CSV_ROW_MAX);
+	/* whole rows are gathered into out and written CSV_BATCH at a time; a row is
+	 * complete before it is written, so one past CSV_ROW_MAX is never half written */
+	buf_init(&out, CSV_ROW_MAX + CSV_BATCH);
 	for (int c = 0; c < COL_COUNT; c++)
-		if ((c > 0 && buf_addc(&row, ',') != 0) ||
-		    csv_add_cell(&row, report_columns[c].name, false) != 0)
+		if ((c > 0 && buf_addc(&out, ',') != 0) ||
+		    csv_add_cell(&out, report_columns[c].name, false) != 0)
 			goto overflow;
-	if (write_row(f, &row, err) != 0)
-		goto out;
+	if (buf_addc(&out, '\n') != 0)
+		goto overflow;
 	for (size_t i = 0; i < r->nrows; i++) {
-		for (int c = 0; c < COL_COUNT; c++) {
-			char when[TIMEUTIL_ISO_LEN];
-			const char *v = when;
+		start = out.len;
+		report_row_cells(r, &r->rows[i], tf, cells);
+		if (csv_row_fast(&out, cells) != 0) {
+			/* near the cap: cell by cell, each checked */
+			for (int c = 0; c < COL_COUNT; c++) {
+				int bad = c > 0 ? buf_addc(&out, ',') : 0;
 
-			if (report_columns[c].kind == COL_TIME)
-				timeutil_format_as(report_cell_ms(&r->rows[i], (enum col_id)c), tf, when);
-			else
-				v = cell_text(r, &r->rows[i], (enum col_id)c, &cell, &size);
-
-			if ((c > 0 && buf_addc(&row, ',') != 0) ||
-			    csv_add_cell(&row, v, report_columns[c].kind == COL_TEXT) != 0)
+				if (cells->raw[c])
+					bad |= buf_add(&out, cells->text[c], cells->len[c]);
+				else
+					bad |= csv_add_cell_n(&out, cells->text[c], cells->len[c], true);
+				if (bad != 0)
+					goto overflow;
+			}
+			if (buf_addc(&out, '\n') != 0)
 				goto overflow;
 		}
-		if (write_row(f, &row, err) != 0)
+		if (out.len - start > CSV_ROW_MAX)
+			goto overflow;
+		if (out.len >= CSV_BATCH && write_out(f, &out, out.len, err) != 0)
 			goto out;
 	}
+	if (write_out(f, &out, out.len, err) != 0)
+		goto out;
 	rc = err_check_write(f, 0, "csv", err);
 	goto out;
 overflow:
-	err_set(err, ERR_IO, "csv: a row is larger than %zu bytes", row.max);
+	/* the rows before it are written, as they were one at a time */
+	if (write_out(f, &out, start, err) == 0)
+		err_set(err, ERR_IO, "csv: a row is larger than %zu bytes", (size_t)CSV_ROW_MAX);
 out:
-	free(cell);
-	buf_cleanup(&row);
+	free(cells);
+	buf_cleanup(&out);
 	return rc;
 }
 
