@@ -21,7 +21,7 @@
 #include "input_serving.h"
 #include "input_stream.h"
 #include "jarena.h"
-#include "jsonscan.h"
+#include "ecsprof/jsonscan.h"
 #include "taskscan.h"
 
 /* ---- warnings -------------------------------------------------------------------- */

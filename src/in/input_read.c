@@ -18,7 +18,7 @@
 #include "input_int.h"
 #include "input_stream.h"
 #include "jarena.h"
-#include "jsonscan.h"
+#include "ecsprof/jsonscan.h"
 
 /* ---- reading: files, stdin and memory alike ----------------------------------------- */
 

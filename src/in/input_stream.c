@@ -17,7 +17,7 @@
 #include "ecsprof/xalloc.h"
 #include "input_stream.h"
 #include "jarena.h"
-#include "jsonscan.h"
+#include "ecsprof/jsonscan.h"
 #include "taskscan.h"
 
 /* the members of an element of a top-level array that decide its shape (shape_of) */

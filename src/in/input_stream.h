@@ -8,7 +8,7 @@
 #include <stddef.h>
 
 #include "input_int.h"
-#include "jsonscan.h"
+#include "ecsprof/jsonscan.h"
 
 struct input_stream {
 	const char *end;
