@@ -520,7 +520,8 @@ read_whole(struct fstate *f, struct reader *r, struct chunk *first, struct task_
 	cap = len + r->carry_len + ((size_t)1 << 16);
 	d = xrealloc(first->data, cap);
 	first->data = NULL;
-	memcpy(d + len, r->carry, r->carry_len);
+	if (r->carry_len > 0)   /* carry is NULL when nothing was carried */
+		memcpy(d + len, r->carry, r->carry_len);
 	len += r->carry_len;
 	while (!r->src->eof && len <= INPUT_MAX_DOC) {
 		if (cap - len < ((size_t)1 << 16)) {
