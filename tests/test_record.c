@@ -640,3 +640,56 @@ Test(record, keyed_lines_merge_as_read_ones)
 	cr_expect_str_eq(err.msg, "task: taskArn: missing");
 	cr_expect_null(k.arn);
 }
+
+/* input_peek_built_record() (the key read from the raw task without a DOM) answers as
+ * input_peek_record() of the built line does, plain or odd. */
+Test(record, built_line_key_is_the_read_key)
+{
+	static const char *raws[] = {
+		"{\"taskArn\":\"arn:aws:ecs:us-east-1:1:task/c/a\",\"version\":3,\"x\":[1.5,{\"y\":null}]}",
+		"{\"version\":-0,\"taskArn\":\"arn:a\"}",
+		"{\"taskArn\":\"arn:\\/a\",\"version\":1}",
+		"{\"taskArn\":\"arn:a\",\"version\":\"3\"}",
+		"{\"taskArn\":\"arn:a\",\"version\":null}",
+		"{\"taskArn\":\"arn:a\",\"version\":2.0}",
+		"{\"taskArn\":\"arn:a\",\"taskArn\":\"arn:b\"}",
+		"{\"taskArn\":\"arn:a\",\"version\":1,\"version\":2}",
+		"{\"taskArn\":7}",
+		"{\"version\":1}",
+		"{\"taskArn\":\"arn:a\",\"o\":{\"k\":1,\"k\":2}}",
+		"  {\"taskArn\" : \"arn:a\" , \"version\" : 9 }  ",
+	};
+
+	for (size_t i = 0; i < sizeof raws / sizeof *raws; i++) {
+		const char *raw = raws[i];
+		struct input_key a, b;
+		struct err ea, eb;
+		char line[600];
+		int ra, rb;
+
+		/* the line record_line_new builds (trimmed; no line breaks here) */
+		size_t s = strspn(raw, " "), n = strlen(raw);
+
+		while (n > s && raw[n - 1] == ' ')
+			n--;
+		snprintf(line, sizeof line, "{\"ecsprof\":\"record/1\",\"fetched_at\":"
+		    "\"2024-05-01T10:00:20.500Z\",\"region\":\"r\",\"cluster\":\"c\",\"source\":"
+		    "\"live\",\"task\":%.*s}", (int)(n - s), raw + s);
+		err_clear(&ea);
+		err_clear(&eb);
+		ra = input_peek_built_record(line, strlen(line), raw + s, n - s, 1714557620500LL,
+		    &a, &ea);
+		rb = input_peek_record(line, strlen(line), &b, &eb);
+		cr_expect_eq(ra, rb, "%s: %d, read %d (%s)", raw, ra, rb, eb.msg);
+		if (ra == 0 && rb == 0) {
+			cr_expect_str_eq(a.arn, b.arn, "%s", raw);
+			cr_expect_eq(a.has_version, b.has_version, "%s", raw);
+			cr_expect_eq(a.version, b.version, "%s", raw);
+			cr_expect_eq(a.fetched_at_ms, b.fetched_at_ms, "%s", raw);
+		} else {
+			cr_expect_str_eq(ea.msg, eb.msg, "%s", raw);
+		}
+		input_key_cleanup(&a);
+		input_key_cleanup(&b);
+	}
+}
