@@ -90,6 +90,10 @@ Test(ecs_scan, numbers_as_jansson_prints_them)
 		"123456789.123456789", "1.587658593386E9", "100", "100.0", "1e16", "1e15",
 		"12345678901234567.0", "4503599627370497.5", "9.999999999999999", "99.99999999999999",
 		"1.2345678901234567", "0.000123", "-0.000001", "1e-7", "3.14159",
+		/* the edges of the copy without strtod (ecs_scan.c real_as_written) */
+		"9999999999.999999", "1796420898.957", "-1796420898.957", "4294967295.5",
+		"4294967296.25", "12345.0", "123456789012345.6", "999999999999999.9",
+		"9007199254740991.0", "1.000000000000001", "9.999999999999999", "10.0",
 	};
 	char answer[256];
 
@@ -337,4 +341,28 @@ Test(ecs_scan, list_pages_read_as_jansson_reads_them)
 	cr_assert_eq(check_page("{\"nextToken\":\"a\",\"nextToken\":\"b\"}"), 1);
 	cr_assert_eq(check_page("{\"taskArns\":[\"x\"]"), 1);
 	cr_assert_eq(check_page("{\"taskArns\":[\"x\"]} {}"), 1);
+}
+
+/* Random answers cut short or with a byte changed: what the reader takes, jansson takes
+ * and reads the same (check_answer); the rest it gives up. */
+Test(ecs_scan, damaged_answers_never_read_otherwise)
+{
+	static const char bytes[] = "{}[]\",:\\ 0.-eE\x01\x80\xc3\xa9tnu";
+
+	for (int round = 0; round < 3000; round++) {
+		struct buf b;
+
+		buf_init(&b, 0);
+		buf_adds(&b, "{\"tasks\":[");
+		rand_object(&b, 2, true);
+		buf_adds(&b, ",");
+		rand_object(&b, 2, true);
+		buf_adds(&b, "],\"failures\":[]}");
+		if (rnd(3) == 0)
+			b.len = rnd((unsigned)b.len);          /* cut short */
+		else
+			b.data[rnd((unsigned)b.len)] = bytes[rnd(sizeof bytes - 1)];
+		(void)check_answer(b.data, b.len);
+		buf_cleanup(&b);
+	}
 }

@@ -165,6 +165,101 @@ Test(record, line_refuses_bad_tasks)
 	cr_expect_null(record_line_new("{\"taskArn\":\"a\"}", 15, "r", "c", TS_NONE, &err));
 }
 
+/* record_line_new_key gives the key input_peek_record reads from its line, so
+ * record_merge_keyed, which does not read the line again, merges as record_merge_file
+ * does; a key it lacks (arn NULL) is read from the line; bad tasks word the same error. */
+Test(record, keyed_lines_merge_as_read_ones)
+{
+	const char raw[] = "{\"taskArn\":\"arn:aws:ecs:us-east-1:1:task/c/k\",\"version\":4}";
+	struct input_key k, want;
+	char *l = record_line_new_key(raw, sizeof raw - 1, "r", "c", 2000, &k, &err);
+	char path2[160];
+
+	cr_assert_not_null(l, "%s", err.msg);
+	cr_assert_eq(input_peek_record(l, strlen(l), &want, &err), 0, "%s", err.msg);
+	cr_expect_str_eq(k.arn, want.arn);
+	cr_expect_eq(k.has_version, want.has_version);
+	cr_expect_eq(k.version, 4);
+	cr_expect_eq(k.fetched_at_ms, want.fetched_at_ms);
+	input_key_cleanup(&want);
+
+	/* lines a and the keyed one, then b unkeyed: the same file as the plain merge */
+	char *lines[3] = { line_for("a", 1, 1000), l, line_for("b", 2, 1000) };
+	struct input_key keys[3] = { { 0 }, k, { 0 } };
+	size_t added = 0, updated = 0, n1, n2;
+
+	cr_assert_eq(record_merge_keyed(path, lines, keys, 3, &added, &updated, &err), 0, "%s",
+	    err.msg);
+	cr_expect_eq(added, 3);
+	cr_expect_null(keys[1].arn, "the key is taken");
+	snprintf(path2, sizeof path2, "%s/plain.jsonl", dir);
+	cr_assert_eq(record_merge_file(path2, lines, 3, NULL, NULL, &err), 0, "%s", err.msg);
+	char *a = slurp(path, &n1), *b = slurp(path2, &n2);
+	cr_expect_eq(n1, n2);
+	cr_expect_eq(memcmp(a, b, n1), 0);
+	free(a);
+	free(b);
+	free_lines(lines, 3);
+
+	/* a task without taskArn: the raw task's own error, as record_line_new gave it */
+	cr_expect_null(record_line_new_key("{\"version\":1}", 13, "r", "c", 1000, &k, &err));
+	cr_expect_str_eq(err.msg, "task: taskArn: missing");
+	cr_expect_null(k.arn);
+}
+
+/* input_peek_built_record() (the key read from the raw task without a DOM) answers as
+ * input_peek_record() of the built line does, plain or odd. */
+Test(record, built_line_key_is_the_read_key)
+{
+	static const char *raws[] = {
+		"{\"taskArn\":\"arn:aws:ecs:us-east-1:1:task/c/a\",\"version\":3,\"x\":[1.5,{\"y\":null}]}",
+		"{\"version\":-0,\"taskArn\":\"arn:a\"}",
+		"{\"taskArn\":\"arn:\\/a\",\"version\":1}",
+		"{\"taskArn\":\"arn:a\",\"version\":\"3\"}",
+		"{\"taskArn\":\"arn:a\",\"version\":null}",
+		"{\"taskArn\":\"arn:a\",\"version\":2.0}",
+		"{\"taskArn\":\"arn:a\",\"taskArn\":\"arn:b\"}",
+		"{\"taskArn\":\"arn:a\",\"version\":1,\"version\":2}",
+		"{\"taskArn\":7}",
+		"{\"version\":1}",
+		"{\"taskArn\":\"arn:a\",\"o\":{\"k\":1,\"k\":2}}",
+		"  {\"taskArn\" : \"arn:a\" , \"version\" : 9 }  ",
+	};
+
+	for (size_t i = 0; i < sizeof raws / sizeof *raws; i++) {
+		const char *raw = raws[i];
+		struct input_key a, b;
+		struct err ea, eb;
+		char line[600];
+		int ra, rb;
+
+		/* the line record_line_new builds (trimmed; no line breaks here) */
+		size_t s = strspn(raw, " "), n = strlen(raw);
+
+		while (n > s && raw[n - 1] == ' ')
+			n--;
+		snprintf(line, sizeof line, "{\"ecsprof\":\"record/1\",\"fetched_at\":"
+		    "\"2024-05-01T10:00:20.500Z\",\"region\":\"r\",\"cluster\":\"c\",\"source\":"
+		    "\"live\",\"task\":%.*s}", (int)(n - s), raw + s);
+		err_clear(&ea);
+		err_clear(&eb);
+		ra = input_peek_built_record(line, strlen(line), raw + s, n - s, 1714557620500LL,
+		    &a, &ea);
+		rb = input_peek_record(line, strlen(line), &b, &eb);
+		cr_expect_eq(ra, rb, "%s: %d, read %d (%s)", raw, ra, rb, eb.msg);
+		if (ra == 0 && rb == 0) {
+			cr_expect_str_eq(a.arn, b.arn, "%s", raw);
+			cr_expect_eq(a.has_version, b.has_version, "%s", raw);
+			cr_expect_eq(a.version, b.version, "%s", raw);
+			cr_expect_eq(a.fetched_at_ms, b.fetched_at_ms, "%s", raw);
+		} else {
+			cr_expect_str_eq(ea.msg, eb.msg, "%s", raw);
+		}
+		input_key_cleanup(&a);
+		input_key_cleanup(&b);
+	}
+}
+
 Test(record, create_then_same_again_is_byte_identical)
 {
 	char *l[3] = { line_for("a", 1, 1000), line_for("b", 2, 1000), line_for("c", 1, 1000) };
@@ -672,46 +767,4 @@ Test(record, a_line_naming_no_task_is_kept_as_it_is)
 	free(want);
 	free(old);
 	free_lines(l, 2);
-}
-
-/* record_line_new_key gives the key input_peek_record reads from its line, so
- * record_merge_keyed, which does not read the line again, merges as record_merge_file
- * does; a key it lacks (arn NULL) is read from the line; bad tasks word the same error. */
-Test(record, keyed_lines_merge_as_read_ones)
-{
-	const char raw[] = "{\"taskArn\":\"arn:aws:ecs:us-east-1:1:task/c/k\",\"version\":4}";
-	struct input_key k, want;
-	char *l = record_line_new_key(raw, sizeof raw - 1, "r", "c", 2000, &k, &err);
-	char path2[160];
-
-	cr_assert_not_null(l, "%s", err.msg);
-	cr_assert_eq(input_peek_record(l, strlen(l), &want, &err), 0, "%s", err.msg);
-	cr_expect_str_eq(k.arn, want.arn);
-	cr_expect_eq(k.has_version, want.has_version);
-	cr_expect_eq(k.version, 4);
-	cr_expect_eq(k.fetched_at_ms, want.fetched_at_ms);
-	input_key_cleanup(&want);
-
-	/* lines a and the keyed one, then b unkeyed: the same file as the plain merge */
-	char *lines[3] = { line_for("a", 1, 1000), l, line_for("b", 2, 1000) };
-	struct input_key keys[3] = { { 0 }, k, { 0 } };
-	size_t added = 0, updated = 0, n1, n2;
-
-	cr_assert_eq(record_merge_keyed(path, lines, keys, 3, &added, &updated, &err), 0, "%s",
-	    err.msg);
-	cr_expect_eq(added, 3);
-	cr_expect_null(keys[1].arn, "the key is taken");
-	snprintf(path2, sizeof path2, "%s/plain.jsonl", dir);
-	cr_assert_eq(record_merge_file(path2, lines, 3, NULL, NULL, &err), 0, "%s", err.msg);
-	char *a = slurp(path, &n1), *b = slurp(path2, &n2);
-	cr_expect_eq(n1, n2);
-	cr_expect_eq(memcmp(a, b, n1), 0);
-	free(a);
-	free(b);
-	free_lines(lines, 3);
-
-	/* a task without taskArn: the raw task's own error, as record_line_new gave it */
-	cr_expect_null(record_line_new_key("{\"version\":1}", 13, "r", "c", 1000, &k, &err));
-	cr_expect_str_eq(err.msg, "task: taskArn: missing");
-	cr_expect_null(k.arn);
 }

@@ -90,6 +90,12 @@ int input_peek_task(const char *json, size_t len, struct input_key *k, struct er
  * readable taskArn or version: report skips that task with a warning), k->arn NULL and
  * why in err; 0: k is its key. */
 int input_peek_record(const char *line, size_t len, struct input_key *k, struct err *err);
+/* input_peek_record() of a line record_line_new() has just built around the raw task
+ * (task[0..task_len), fetched at fetched_at_ms): the same answer, with the key read from
+ * the raw task without a DOM when it is plain (a taskArn string, an integer version), and
+ * report's reader run on the line as input_peek_record() runs it. */
+int input_peek_built_record(const char *line, size_t len, const char *task, size_t task_len,
+    int64_t fetched_at_ms, struct input_key *k, struct err *err);
 void input_key_cleanup(struct input_key *k);
 
 #endif

@@ -8,6 +8,7 @@
  * ListTasks pages are read the same way (their ARNs and nextToken).
  * tests/test_ecs_scan.c checks the texts against json_dumps. */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +21,8 @@
 struct out {
 	char *p;
 	size_t n, cap;
-	double num;     /* the value of the last number walked */
+	double num;     /* the value of the last number walked, when num_set */
+	bool num_set;
 };
 
 static void
@@ -65,37 +67,44 @@ out_escaped(struct out *o, const char *s, size_t n)
 	out_c(o, '"');
 }
 
-/* Whether the real written tok[0..n) is what jansson prints for its value v with 16
- * digits, without printing it: -?D.F with D of 1 to 16 digits not starting with 0, F not
- * ending with 0 (or just "0"), at most 16 digits in all, and v's spacing (one ulp) below
- * a unit of the 16th digit, so that %.16g rounds v back to exactly D.F. */
+/* A real at sc->p of the form -?D.F (D of 1 to 16 digits not starting with 0, F not
+ * ending with 0 unless it is just "0", at most 16 digits in all) that jansson prints back
+ * as written with 16 digits: its spacing (one ulp, at most 2^(bits of D - 52), as the
+ * value is below 2^bits) is below a unit of its 16th digit, so %.16g rounds it back to
+ * D.F exactly. Read without strtod (epoch seconds with milliseconds are all such);
+ * sc->p is moved past it. false (sc->p unmoved): another form, for jsonscan_number. */
 static bool
-real_as_jansson(const char *tok, size_t n, double v)
+real_as_written(struct jsonscan *sc)
 {
 	static const double unit[16] = { 1e-15, 1e-14, 1e-13, 1e-12, 1e-11, 1e-10, 1e-9,
 		1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1 };
-	const char *p = tok, *end = tok + n, *dot;
-	size_t d, f;
-	int ex;
+	const char *p = sc->p, *end = sc->end, *ds, *fs;
+	uint64_t d = 0;
+	size_t nd, nf;
+	int bits;
 
 	if (p < end && *p == '-')
 		p++;
 	if (p >= end || *p < '1' || *p > '9')
 		return false;
-	dot = memchr(p, '.', (size_t)(end - p));
-	if (dot == NULL)
+	for (ds = p; p < end && *p >= '0' && *p <= '9' && p - ds < 17; p++)
+		d = d * 10 + (uint64_t)(*p - '0');
+	nd = (size_t)(p - ds);
+	if (p >= end || *p != '.' || nd > 16)
 		return false;
-	d = (size_t)(dot - p);
-	f = (size_t)(end - dot - 1);
-	if (d > 16 || d + f > 16 || f == 0)
+	for (fs = ++p; p < end && *p >= '0' && *p <= '9' && p - fs < 17; p++)
+		;
+	nf = (size_t)(p - fs);
+	if (nf == 0 || nd + nf > 16 || (p < end && (*p == 'e' || *p == 'E' ||
+						    (*p >= '0' && *p <= '9'))))
 		return false;
-	for (const char *q = dot + 1; q < end; q++)
-		if (*q < '0' || *q > '9')
-			return false;   /* an exponent */
-	if (end[-1] == '0' && f != 1)
+	if (p[-1] == '0' && nf != 1)
 		return false;
-	(void)frexp(fabs(v), &ex);
-	return ldexp(1.0, ex - 53) < unit[d - 1];
+	bits = 64 - __builtin_clzll(d);   /* d >= 1: D starts with 1 to 9 */
+	if (ldexp(1.0, bits - 52) >= unit[nd - 1])
+		return false;
+	sc->p = p;
+	return true;
 }
 
 /* jansson's jsonp_dtostr with precision 16 (dump.c): %.16g, ".0" when it reads as an
@@ -196,18 +205,20 @@ walk(struct jsonscan *sc, struct out *o)
 		r = jsonscan_word(sc, "null", 4);
 		break;
 	default:
+		if (real_as_written(sc)) {
+			o->num_set = false;   /* its value, if wanted, is strtod of the text */
+			out_put(o, at, (size_t)(sc->p - at));
+			return 0;
+		}
 		if (jsonscan_number(sc, &is_int, &iv, &dv) != 0)
 			return -1;
 		o->num = is_int ? (double)iv : dv;
+		o->num_set = true;
 		if (is_int) {
 			if (iv == 0 && *at == '-')
 				out_c(o, '0');   /* -0: the integer 0 */
 			else
 				out_put(o, at, (size_t)(sc->p - at));
-			return 0;
-		}
-		if (real_as_jansson(at, (size_t)(sc->p - at), dv)) {
-			out_put(o, at, (size_t)(sc->p - at));
 			return 0;
 		}
 		return out_real(o, dv) ? 0 : -1;
@@ -226,8 +237,17 @@ created_of(const struct out *o, const char *v, size_t n)
 	char *tmp;
 	int rc;
 
-	if (n > 0 && (*v == '-' || (*v >= '0' && *v <= '9')))   /* a number: the last walked */
-		return timeutil_epoch_seconds_to_ms(o->num, &ms) == 0 ? ms : TS_NONE;
+	if (n > 0 && (*v == '-' || (*v >= '0' && *v <= '9'))) {
+		/* a number: the last walked; written as it came when its value is not set */
+		double d = o->num;
+
+		if (!o->num_set) {
+			tmp = xstrndup(v, n);
+			d = strtod(tmp, NULL);
+			free(tmp);
+		}
+		return timeutil_epoch_seconds_to_ms(d, &ms) == 0 ? ms : TS_NONE;
+	}
 	/* an ISO 8601 time; one with escapes (\" \\ or a control) is never a valid one */
 	if (n < 2 || *v != '"' || memchr(v, '\\', n) != NULL)
 		return TS_NONE;

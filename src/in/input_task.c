@@ -9,7 +9,9 @@
 #include <string.h>
 
 #include "ecsprof/input.h"
+#include "ecsprof/jsonscan.h"
 #include "ecsprof/log.h"
+#include "ecsprof/timeutil.h"
 #include "ecsprof/xalloc.h"
 #include "input_int.h"
 #include "taskscan.h"
@@ -148,4 +150,72 @@ input_parse_task_json_dom(const char *json, size_t len, const char *source,
 	task_derive(&t);
 	task_set_take(set, &t);
 	return 0;
+}
+
+/* The key of a plain raw task at its top level, as input_peek_task() reads it: 0, or 1
+ * when it is not sure (an escaped or non-string taskArn, a version that is not a plain
+ * integer, a key twice, anything jsonscan gives up). */
+static int
+quick_task_key(const char *json, size_t len, struct input_key *k)
+{
+	char *buf = xmalloc(len + 1);   /* the other strings' escapes, decoded and dropped */
+	/* no check of repeated keys but these two: jansson keeps the last value of any, and
+	 * only these two make the key */
+	struct jsonscan sc = { json, json + len, buf, 0, NULL };
+	struct jsonscan_str key, s;
+	bool seen_version = false;
+	int r, rc = 1;
+
+	memset(k, 0, sizeof *k);
+	k->fetched_at_ms = TS_NONE;
+	jsonscan_ws(&sc);
+	for (bool first = true;; first = false) {
+		if ((r = jsonscan_member(&sc, first, &key)) < 0)
+			goto out;
+		if (r == 0)
+			break;
+		if (key.n == 7 && memcmp(key.s, "taskArn", 7) == 0) {
+			/* an escape gives up */
+			if (k->arn != NULL || jsonscan_string(&sc, false, &s) != 0)
+				goto out;
+			k->arn = xstrndup(s.s, s.n);
+		} else if (key.n == 7 && memcmp(key.s, "version", 7) == 0) {
+			bool is_int;
+			double dv;
+
+			if (seen_version || jsonscan_number(&sc, &is_int, &k->version, &dv) != 0 ||
+			    !is_int)
+				goto out;
+			seen_version = k->has_version = true;
+		} else if (jsonscan_skip(&sc) != 0) {
+			goto out;
+		}
+	}
+	jsonscan_ws(&sc);
+	if (sc.p == sc.end && k->arn != NULL)
+		rc = 0;
+out:
+	free(buf);
+	if (rc != 0)
+		input_key_cleanup(k);
+	return rc;
+}
+
+int
+input_peek_built_record(const char *line, size_t len, const char *task, size_t task_len,
+    int64_t fetched_at_ms, struct input_key *k, struct err *err)
+{
+	/* fetched_at is written as ISO 8601 to the millisecond: it reads back as it was */
+	if (fetched_at_ms >= 0 && fetched_at_ms <= 253402300799999LL &&
+	    len < INPUT_MAX_LINE && quick_task_key(task, task_len, k) == 0) {
+		struct err e;
+
+		err_clear(&e);
+		if (input_record_line_check(line, len, &e) == 0) {
+			k->fetched_at_ms = fetched_at_ms;
+			return 0;
+		}
+		input_key_cleanup(k);
+	}
+	return input_peek_record(line, len, k, err);
 }

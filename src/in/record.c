@@ -92,7 +92,8 @@ record_line_new_key(const char *raw, size_t len, const char *region, const char 
 	/* read it back: a line this program cannot read must never reach a recording. That
 	 * read gives the merge key too; the raw task is read alone only to word a failure
 	 * as before (its own fault first) */
-	if (input_peek_record(b.data, b.len, k, err) != 0) {
+	if (input_peek_built_record(b.data, b.len, raw + start, len - start, fetched_at_ms, k,
+	    err) != 0) {
 		struct input_key t;
 		struct err e;
 
