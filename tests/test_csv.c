@@ -1,5 +1,6 @@
 /* csv: quoting and neutralisation of single cells, the task and summary CSV against hand-
  * checked golden files, and both outputs against the shared contract checker. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,6 +8,7 @@
 
 #include <criterion/criterion.h>
 
+#include "ecsprof/cost.h"
 #include "ecsprof/csv.h"
 #include "fixtures/output/fixture_tasks.h"
 #include "fixtures/output/golden.h"
@@ -694,4 +696,37 @@ Test(csv, two_threads_stop_at_the_same_row_too_large)
 	expect_same_on_threads(6000, 1);
 	expect_same_on_threads(6000, 3);
 	expect_same_on_threads(6000, 5);
+}
+
+/* the costs report_build keeps are the costs cost_startup_usd gives, for the set's tasks
+ * and (computed then) for a task that is not one of them */
+Test(csv, kept_costs_are_the_computed_ones)
+{
+	struct task_set s;
+	struct report r;
+	struct report_options o;
+	struct err err;
+	size_t priced = 0;
+
+	cells_set(&s, NULL);
+	memset(&o, 0, sizeof o);
+	o.sort_col = -1;
+	err_clear(&err);
+	cr_assert_eq(report_build(&r, &s, &o, &err), 0, "%s", err.msg);
+	cr_assert_not_null(r.cost_usd);
+	for (size_t i = 0; i < r.nrows; i++) {
+		double want = cost_startup_usd(&r.prices, r.rows[i].task);
+		double got = report_row_cost_usd(&r, &r.rows[i]);
+		struct task copy = *r.rows[i].task;
+		struct report_row other = { &copy, r.rows[i].group };
+
+		cr_expect(memcmp(&got, &want, sizeof got) == 0 || (isnan(got) && isnan(want)),
+			  "row %zu: %a, want %a", i, got, want);
+		got = report_row_cost_usd(&r, &other);
+		cr_expect(memcmp(&got, &want, sizeof got) == 0 || (isnan(got) && isnan(want)));
+		priced += isfinite(want);
+	}
+	cr_expect_gt(priced, 0, "a Fargate start with a price");
+	report_cleanup(&r);
+	task_set_cleanup(&s);
 }
