@@ -1,5 +1,6 @@
 /* csv: quoting and neutralisation of single cells, the task and summary CSV against hand-
  * checked golden files, and both outputs against the shared contract checker. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,6 +8,7 @@
 
 #include <criterion/criterion.h>
 
+#include "ecsprof/cost.h"
 #include "ecsprof/csv.h"
 #include "fixtures/output/fixture_tasks.h"
 #include "fixtures/output/golden.h"
@@ -571,4 +573,160 @@ Test(csv, row_past_the_cap_fails_whole)
 	cr_assert_not_null(x);
 	cr_expect_eq(strspn(x, "x"), ((size_t)16 << 20) - 4096);
 	free(out);
+}
+
+/* ---- the task CSV on one thread and on two: the same bytes, the same errors ---- */
+
+/* n tasks with a hostile cell now and then; task `huge` (if < n) with a reason past the
+ * row cap */
+static void
+many_set(struct task_set *s, size_t n, size_t huge)
+{
+	task_set_init(s);
+	for (size_t i = 0; i < n; i++) {
+		struct task t;
+		char arn[128];
+
+		snprintf(arn, sizeof arn, "arn:aws:ecs:us-east-1:123456789012:task/prod/%032zx", i);
+		fs_pulling_task(&t, arn);
+		t.ts[TS_CREATED] = FS_T0 + (int64_t)(i * 7919 % 100000);
+		t.ts[TS_PULL_STOPPED] = t.ts[TS_PULL_STARTED] + (int64_t)(i % 5000);
+		if (i % 3 == 0)
+			t.ts[TS_STARTED] = t.ts[TS_PULL_STOPPED] + 1234;
+		if (i % 17 == 0) {
+			free(t.last_status);
+			t.last_status = xstrdup("STOPPED");
+			t.stop_code = xstrdup("EssentialContainerExited");
+			t.stopped_reason = xasprintf("=exit %zu, \"quoted\",\nnext \x1b[31m line", i);
+		}
+		if (i == huge) {
+			size_t len = (size_t)17 << 20;
+
+			free(t.stopped_reason);
+			t.stopped_reason = xmalloc(len + 1);
+			memset(t.stopped_reason, 'y', len);
+			t.stopped_reason[len] = '\0';
+		}
+		task_derive(&t);
+		task_set_take(s, &t);
+	}
+}
+
+static char *
+write_threads(const struct report *r, unsigned threads, int want_rc, size_t *len,
+	      struct err *err)
+{
+	char *out = NULL;
+	FILE *f = open_memstream(&out, len);
+
+	cr_assert_not_null(f);
+	err_clear(err);
+	cr_assert_eq(csv_write_tasks_threads(f, r, TIME_FORMAT_ISO, threads, err), want_rc,
+		     "%u threads: %s", threads, err->msg);
+	fclose(f);
+	return out;
+}
+
+static void
+expect_same_on_threads(size_t n, size_t huge)
+{
+	struct task_set s;
+	struct report r;
+	struct report_options o;
+	struct err err, err1;
+	size_t len1, len;
+	int want = huge < n ? -1 : 0;
+	char *one;
+
+	many_set(&s, n, huge);
+	memset(&o, 0, sizeof o);
+	o.sort_col = -1;
+	err_clear(&err);
+	cr_assert_eq(report_build(&r, &s, &o, &err), 0, "%s", err.msg);
+	one = write_threads(&r, 1, want, &len1, &err1);
+	for (unsigned threads = 2; threads <= 3; threads++) {
+		char *more = write_threads(&r, threads, want, &len, &err);
+
+		cr_assert_eq(len, len1, "%zu tasks, %u threads: %zu bytes, one thread %zu", n,
+			     threads, len, len1);
+		cr_assert_eq(memcmp(more, one, len), 0, "%zu tasks, %u threads", n, threads);
+		cr_expect_str_eq(err.msg, err1.msg);
+		free(more);
+	}
+	if (huge < n) {
+		size_t rows = 0;
+
+		for (size_t i = 0; i < len1; i++)
+			rows += one[i] == '\n';   /* each reason holds one newline */
+		cr_expect_str_eq(err1.msg, "csv: a row is larger than 16777216 bytes");
+		cr_expect_null(strstr(one, "yyyyyyyy"));
+		cr_expect_eq(one[len1 - 1], '\n');
+		cr_expect_gt(rows, 1);
+	} else {
+		/* and the same as the CSV the writer always wrote */
+		char *as = NULL;
+		size_t alen;
+		FILE *f = open_memstream(&as, &alen);
+
+		cr_assert_eq(csv_write_tasks(f, &r, &err), 0);
+		fclose(f);
+		cr_assert_eq(alen, len1);
+		cr_assert_eq(memcmp(as, one, alen), 0);
+		free(as);
+	}
+	free(one);
+	report_cleanup(&r);
+	task_set_cleanup(&s);
+}
+
+Test(csv, two_threads_write_the_same_bytes)
+{
+	/* short of four chunks (one thread), exactly four, and a part chunk at the end */
+	expect_same_on_threads(10, SIZE_MAX);
+	expect_same_on_threads(3 * 1024 + 1, SIZE_MAX);
+	expect_same_on_threads(4 * 1024, SIZE_MAX);
+	expect_same_on_threads(9 * 1024 + 77, SIZE_MAX);
+}
+
+Test(csv, two_threads_stop_at_the_same_row_too_large)
+{
+	/* rows are in createdAt order (created = i * 7919 % 100000): task 1's row is row
+	 * 476 (chunk 0, the caller's), task 3's row 1426 (chunk 1, the second thread's) and
+	 * task 5's 2376 (chunk 2, the caller's while the second thread has chunk 3 ready) */
+	expect_same_on_threads(6000, 1);
+	expect_same_on_threads(6000, 3);
+	expect_same_on_threads(6000, 5);
+}
+
+/* the costs report_build keeps are the costs cost_startup_usd gives, for the set's tasks
+ * and (computed then) for a task that is not one of them */
+Test(csv, kept_costs_are_the_computed_ones)
+{
+	struct task_set s;
+	struct report r;
+	struct report_options o;
+	struct err err;
+	size_t priced = 0;
+
+	cells_set(&s, NULL);
+	memset(&o, 0, sizeof o);
+	o.sort_col = -1;
+	err_clear(&err);
+	cr_assert_eq(report_build(&r, &s, &o, &err), 0, "%s", err.msg);
+	cr_assert_not_null(r.cost_usd);
+	for (size_t i = 0; i < r.nrows; i++) {
+		double want = cost_startup_usd(&r.prices, r.rows[i].task);
+		double got = report_row_cost_usd(&r, &r.rows[i]);
+		struct task copy = *r.rows[i].task;
+		struct report_row other = { &copy, r.rows[i].group };
+
+		cr_expect(memcmp(&got, &want, sizeof got) == 0 || (isnan(got) && isnan(want)),
+			  "row %zu: %a, want %a", i, got, want);
+		got = report_row_cost_usd(&r, &other);
+		cr_expect(memcmp(&got, &want, sizeof got) == 0 || (isnan(got) && isnan(want)));
+		priced += isfinite(want);
+	}
+	cr_expect_gt(priced, 0, "a Fargate start with a price");
+	report_cleanup(&r);
+	task_set_cleanup(&s);
 }

@@ -31,6 +31,10 @@
 int csv_write_tasks(FILE *f, const struct report *r, struct err *err);
 /* The same with the times written as tf says (--time-format; csv_write_tasks is ISO). */
 int csv_write_tasks_as(FILE *f, const struct report *r, enum time_format tf, struct err *err);
+/* The same on `threads` threads (0: two when there are two CPUs, else one): chunks of rows
+ * formatted side by side and written in order, so the bytes are the same for any count. */
+int csv_write_tasks_threads(FILE *f, const struct report *r, enum time_format tf,
+			    unsigned threads, struct err *err);
 int csv_write_summary(FILE *f, const struct report *r, struct err *err);
 
 /* Appends one cell (without separator) to b. A text cell (is_text) starting with '=',

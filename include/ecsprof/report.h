@@ -149,6 +149,11 @@ struct report {
 	const struct image_set *images; /* the set's image facts (image.h), borrowed; NULL */
 	struct cost_prices prices;      /* a copy of the options' */
 	bool any_healthy;               /* some task has healthy_at: show ready and serving */
+	/* each task's startup cost (cost_startup_usd, NAN when none), computed once by
+	 * report_build: cost_usd[t - cost_tasks] for the set's tasks t (owned; NULL: none) */
+	const struct task *cost_tasks;
+	size_t cost_n;
+	double *cost_usd;
 };
 
 /* Builds rows, groups, summaries and comparisons. Fails (ERR_USAGE) when --baseline
@@ -183,6 +188,9 @@ void report_row_cells(const struct report *r, const struct report_row *row,
 /* The value to sort by for time/duration columns (ms), TS_NONE when missing. */
 int64_t report_cell_ms(const struct report_row *row, enum col_id c);
 
+/* The row's startup cost in USD (cost_startup_usd with the report's prices), NAN when
+ * it has none: from report_build's table when the row's task is one of the set's. */
+double report_row_cost_usd(const struct report *r, const struct report_row *row);
 /* report_serving.c: the healthy, cost and diagnosis columns (text NULL when absent; ms
  * TS_NONE; cost sorts in micro-dollars), the groups' cost figures, and the phases an output
  * shows (the contract's five, plus ready and serving when r->any_healthy). */

@@ -598,6 +598,11 @@ report_build(struct report *r, const struct task_set *set, const struct report_o
 			g->cmp[p].p_holm = padj[p];
 	}
 
+	r->cost_tasks = set->tasks;
+	r->cost_n = n;
+	r->cost_usd = xreallocarray(NULL, n ? n : 1, sizeof *r->cost_usd);
+	for (size_t i = 0; i < n; i++)
+		r->cost_usd[i] = NAN;
 	report_serving_build(r);
 	report_sort(r, o->sort_col, o->sort_desc);
 out:
@@ -619,6 +624,7 @@ report_cleanup(struct report *r)
 	}
 	free(r->groups);
 	free(r->rows);
+	free(r->cost_usd);
 	cost_prices_cleanup(&r->prices);
 	memset(r, 0, sizeof *r);
 }

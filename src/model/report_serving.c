@@ -12,6 +12,28 @@
 #include "ecsprof/report.h"
 #include "ecsprof/xalloc.h"
 
+/* t's place among the set's tasks whose costs report_build keeps, or SIZE_MAX */
+static size_t
+report_cost_slot(const struct report *r, const struct task *t)
+{
+	uintptr_t at = (uintptr_t)t, base = (uintptr_t)r->cost_tasks;
+
+	if (r->cost_usd == NULL || at < base || (at - base) % sizeof *t != 0 ||
+	    (at - base) / sizeof *t >= r->cost_n)
+		return SIZE_MAX;
+	return (at - base) / sizeof *t;
+}
+
+double
+report_row_cost_usd(const struct report *r, const struct report_row *row)
+{
+	size_t k = r != NULL ? report_cost_slot(r, row->task) : SIZE_MAX;
+
+	if (k != SIZE_MAX)
+		return r->cost_usd[k];
+	return cost_startup_usd(r != NULL ? &r->prices : NULL, row->task);
+}
+
 const char *
 report_serving_text(const struct report *r, const struct report_row *row, enum col_id c,
 		    char *buf, size_t size)
@@ -31,8 +53,7 @@ report_serving_text(const struct report *r, const struct report_row *row, enum c
 	case COL_DIAGNOSIS_NEXT:
 		return (d = diagnose_task(t)) != NULL ? d->next_step : NULL;
 	case COL_STARTUP_COST_USD: {
-		double usd = cost_startup_usd(r != NULL ? &r->prices : NULL, t);
-
+		double usd = report_row_cost_usd(r, row);
 		char num[NUMFMT_FIXED_LEN];
 		size_t n;
 
@@ -70,7 +91,7 @@ report_serving_ms(const struct report *r, const struct report_row *row, enum col
 
 		if (r == NULL)
 			return TS_NONE;
-		usd = cost_startup_usd(&r->prices, t);
+		usd = report_row_cost_usd(r, row);
 		return isfinite(usd) ? (int64_t)llround(usd * 1e6) : TS_NONE;
 	}
 	default:
@@ -144,6 +165,12 @@ report_serving_build(struct report *r)
 		const struct task *t = r->rows[i].task;
 		double usd = cost_startup_usd(&r->prices, t);
 		char what[sizeof r->groups[0].unpriced[0].what];
+
+		size_t k = report_cost_slot(r, t);
+
+		/* kept for the cost cells and the cost sort (report_row_cost_usd) */
+		if (k != SIZE_MAX)
+			r->cost_usd[k] = usd;
 
 		if (t->ts[TS_HEALTHY] != TS_NONE)
 			r->any_healthy = true;

@@ -86,6 +86,7 @@ jnum(double v, bool round_ms)
 struct cellbuf {
 	char *data;
 	size_t size;
+	struct report_cells *cells;   /* the row's cells at once (report_row_cells) */
 };
 
 /* report_cell() cuts at the buffer size; grow so a long text is never truncated */
@@ -220,9 +221,11 @@ write_task(struct buf *b, const struct report *r, const struct report_row *row,
 	   struct cellbuf *cb)
 {
 	const struct task *t = row->task;
+	const struct report_cells *cells = cb->cells;
 	bool first = true;
 	int rc = jsonfmt_putc(b, '{');
 
+	report_row_cells(r, row, TIME_FORMAT_ISO, cb->cells);
 	for (int c = 0; c < COL_COUNT; c++) {
 		size_t mark = b->len;
 
@@ -232,12 +235,9 @@ write_task(struct buf *b, const struct report *r, const struct report_row *row,
 			rc |= jsonfmt_secs(b, report_cell_ms(row, (enum col_id)c));
 		} else if (report_columns[c].kind == COL_TIME) {
 			/* the text report_cell() gives, without its copy (as csv does) */
-			char when[TIMEUTIL_ISO_LEN];
-
-			timeutil_format_iso(report_cell_ms(row, (enum col_id)c), when);
-			rc |= jsonfmt_string(b, when);
+			rc |= jsonfmt_string(b, cells->text[c]);
 		} else if (report_columns[c].kind == COL_NUMBER) {
-			const char *num = cell(r, row, (enum col_id)c, cb);
+			const char *num = cells->text[c];
 
 			if (num[0] == '\0') {
 				rc |= PUTS(b, "null");
@@ -247,7 +247,10 @@ write_task(struct buf *b, const struct report *r, const struct report_row *row,
 				continue;
 			}
 		} else {
-			rc |= jsonfmt_string(b, cell(r, row, (enum col_id)c, cb));
+			/* report_cell() as cell() grows it, uncut below CELL_MAX: the row's text,
+			 * and cell()'s own cut for the (broken) texts that reach it */
+			rc |= jsonfmt_string(b, cells->len[c] + 1 < CELL_MAX ? cells->text[c] :
+					     cell(r, row, (enum col_id)c, cb));
 		}
 		first = false;
 	}
@@ -462,7 +465,7 @@ write_groups(FILE *f, const struct report *r)
 int
 jsonout_write_tasks(FILE *f, const struct report *r, struct err *err)
 {
-	struct cellbuf cb = { xmalloc(4096), 4096 };
+	struct cellbuf cb = { xmalloc(4096), 4096, xmalloc(sizeof(struct report_cells)) };
 	struct buf line;
 	int rc = 0;
 
@@ -480,6 +483,7 @@ jsonout_write_tasks(FILE *f, const struct report *r, struct err *err)
 		rc = write_groups(f, r);
 	buf_cleanup(&line);
 	free(cb.data);
+	free(cb.cells);
 	return err_check_write(f, rc, "json", err);
 }
 
@@ -499,7 +503,7 @@ jsonout_write_summary(FILE *f, const struct report *r, struct err *err)
 int
 jsonout_write_task_line(FILE *f, const struct report *r, const struct report_row *row)
 {
-	struct cellbuf cb = { xmalloc(4096), 4096 };
+	struct cellbuf cb = { xmalloc(4096), 4096, xmalloc(sizeof(struct report_cells)) };
 	struct buf line;
 	int rc;
 
@@ -507,6 +511,7 @@ jsonout_write_task_line(FILE *f, const struct report *r, const struct report_row
 	rc = dump_task(f, &line, r, row, &cb);
 	buf_cleanup(&line);
 	free(cb.data);
+	free(cb.cells);
 	if (rc != 0 || fputc('\n', f) == EOF)
 		return -1;
 	return 0;
