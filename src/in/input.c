@@ -79,6 +79,15 @@ emit_warn(struct pctx *c, enum item_kind kind, const char *fmt, ...)
 	it->msg = buf_take(&b);
 }
 
+/* The batch pool of c's tasks (task.h), made on first use. */
+static struct task_strpool *
+pctx_pool(struct pctx *c)
+{
+	if (c->strings == NULL)
+		c->strings = task_strpool_new();
+	return c->strings;
+}
+
 static void
 emit_task(struct pctx *c, struct task *t, enum origin o)
 {
@@ -87,10 +96,7 @@ emit_task(struct pctx *c, struct task *t, enum origin o)
 	it->kind = ITEM_TASK;
 	it->origin = o;
 	/* not derived here: task_set_take() derives every task it takes */
-	if (t->pool != NULL)
-		task_strpool_assign(t->pool, &t->source, c->name, strlen(c->name));
-	else
-		t->source = xstrdup(c->name);
+	task_str(t, &t->source, c->name);
 	it->task = *t;
 	task_init(t);
 }
@@ -200,10 +206,7 @@ one_task(struct pctx *c, const json_t *o, const char *where, enum origin origin,
 	struct why w;
 	char label[260];
 
-	task_init(&t);
-	if (c->strings == NULL)
-		c->strings = task_strpool_new();
-	t.pool = c->strings;
+	task_init_pool(&t, pctx_pool(c));
 	if (input_parse_task(o, &t, &w) != 0) {
 		input_task_label(o, where, label, sizeof label);
 		emit_warn(c, ITEM_SKIP, "skipped %s: %s", label, w.msg);
@@ -321,7 +324,7 @@ one_metadata(struct pctx *c, const json_t *o, const char *where)
 	struct why w;
 	char label[260];
 
-	task_init(&t);
+	task_init_pool(&t, pctx_pool(c));
 	if (input_parse_metadata(o, &t, &w) != 0) {
 		input_task_label(o, where, label, sizeof label);
 		emit_warn(c, ITEM_SKIP, "skipped task metadata %s: %s", label, w.msg);
@@ -343,7 +346,7 @@ one_insights(struct pctx *c, const json_t *o, const char *where)
 		c->insights_other++;   /* Container, Instance, Service...: no task times */
 		return;
 	}
-	task_init(&t);
+	task_init_pool(&t, pctx_pool(c));
 	if (input_parse_insights(o, &t, &w) != 0) {
 		input_task_label(o, where, label, sizeof label);
 		emit_warn(c, ITEM_SKIP, "skipped Container Insights %s: %s", label, w.msg);
@@ -586,10 +589,7 @@ scan_line(struct pctx *c, const char *p, size_t n, char *buf, long line)
 	struct task t;
 	enum origin origin;
 
-	if (c->strings == NULL)
-		c->strings = task_strpool_new();
-	task_init(&t);
-	t.pool = c->strings;
+	task_init_pool(&t, pctx_pool(c));
 	if (taskscan_line(p, n, buf, &t, &origin) != 0)
 		return false;
 	c->line = line;
@@ -696,7 +696,7 @@ input_parse_doc(struct pctx *c, const char *data, size_t len)
 
 /* ---- merging results into the set ------------------------------------------------ */
 
-/* The results, and the strings of the tasks among them (the set took copies). */
+/* The results, and what the set did not take of their strings' pool. */
 void
 input_pctx_cleanup(struct pctx *c)
 {

@@ -1,5 +1,7 @@
 /* task: the task model, its derived fields, and the ARN-indexed task set that merges the
  * same task seen in several inputs (a DescribeTasks dump, events, a metadata document). */
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -106,30 +108,43 @@ task_stage(const struct task *t, int64_t *since_ms)
 #define CONTAINER_STRINGS(X) X(name) X(image) X(image_digest) X(last_status) X(reason) X(snapshotter) \
 	X(health_status)
 
-/* ---- the string pool of a set --------------------------------------------------------- */
+/* ---- string pools ------------------------------------------------------------------ */
 
-/* Strings are packed into blocks; one longer than POOL_BIG gets a block of its own and
- * is not looked up (a long stoppedReason rarely repeats, and the index stores lengths
- * in 32 bits). */
-#define POOL_BLOCK ((size_t)64 << 10)
+/* Strings and arrays are packed into blocks; a string longer than POOL_BIG gets a block
+ * of its own and is not looked up (a long stoppedReason rarely repeats, and the index
+ * stores lengths in 32 bits). A set's blocks are big; a batch pool's (one per worker
+ * chunk of about 1 MiB of input) smaller, since its last block is handed to the set
+ * partly filled; a private pool (one task) starts small and doubles. */
 #define POOL_BIG ((size_t)4 << 10)
+
+enum pool_kind { POOL_SET, POOL_BATCH, POOL_PRIVATE };
+
+static const size_t pool_first_block[] = { [POOL_SET] = (size_t)64 << 10,
+	[POOL_BATCH] = (size_t)16 << 10, [POOL_PRIVATE] = 512 };
+static const size_t pool_max_block[] = { [POOL_SET] = (size_t)64 << 10,
+	[POOL_BATCH] = (size_t)16 << 10, [POOL_PRIVATE] = (size_t)16 << 10 };
 
 struct pool_block {
 	struct pool_block *next;
 	size_t used, size;
-	char data[];
+	_Alignas(16) char data[];
 };
 
 struct pool_slot {
-	char *s;        /* NULL: free */
+	const char *s;  /* NULL: free */
 	uint32_t hash;
 	uint32_t len;
 };
 
 struct task_strpool {
 	struct pool_block *blocks;     /* the one being filled first */
-	struct pool_slot *slots;       /* open addressing, at most half full */
+	struct pool_slot *slots;       /* open addressing, at most half full; none in a
+					* private pool (nothing to share with) */
 	size_t nslots, len;
+	enum pool_kind kind;
+	size_t block;                  /* the size of the next block */
+	/* a batch pool: the set pool its storage went to (task_set_take()) */
+	const struct task_strpool *taken_by;
 };
 
 static uint64_t
@@ -151,17 +166,28 @@ hash_mem(const char *s, size_t n)
 	return h ^ (h >> 32);
 }
 
-static char *
-pool_store(struct task_strpool *p, const char *s, size_t n)
+static struct task_strpool *
+pool_new(enum pool_kind kind)
+{
+	struct task_strpool *p = xcalloc(1, sizeof *p);
+
+	p->kind = kind;
+	p->block = pool_first_block[kind];
+	return p;
+}
+
+/* n bytes at an address aligned to align (a power of two, at most 16) in p. */
+static void *
+pool_alloc(struct task_strpool *p, size_t n, size_t align)
 {
 	struct pool_block *b = p->blocks;
-	char *dst;
+	size_t at;
 
 	if (n >= POOL_BIG) {
 		/* behind the current block, which keeps filling */
-		struct pool_block *big = xmalloc(sizeof *big + n + 1);
+		struct pool_block *big = xmalloc(sizeof *big + n);
 
-		big->size = big->used = n + 1;
+		big->size = big->used = n;
 		if (b != NULL) {
 			big->next = b->next;
 			b->next = big;
@@ -169,18 +195,31 @@ pool_store(struct task_strpool *p, const char *s, size_t n)
 			big->next = NULL;
 			p->blocks = big;
 		}
-		dst = big->data;
-	} else {
-		if (b == NULL || b->size - b->used < n + 1) {
-			b = xmalloc(sizeof *b + POOL_BLOCK);
-			b->size = POOL_BLOCK;
-			b->used = 0;
-			b->next = p->blocks;
-			p->blocks = b;
-		}
-		dst = b->data + b->used;
-		b->used += n + 1;
+		return big->data;
 	}
+	at = b != NULL ? (b->used + align - 1) & ~(align - 1) : 0;
+	if (b == NULL || at + n > b->size) {
+		size_t size = p->block;
+
+		while (size < n)
+			size *= 2;
+		b = xmalloc(sizeof *b + size);
+		b->size = size;
+		b->next = p->blocks;
+		p->blocks = b;
+		if (p->block < pool_max_block[p->kind])
+			p->block *= 2;
+		at = 0;
+	}
+	b->used = at + n;
+	return b->data + at;
+}
+
+static const char *
+pool_store(struct task_strpool *p, const char *s, size_t n)
+{
+	char *dst = pool_alloc(p, n + 1, 1);
+
 	memcpy(dst, s, n);
 	dst[n] = '\0';
 	return dst;
@@ -206,14 +245,15 @@ pool_grow(struct task_strpool *p)
 	p->nslots = cap;
 }
 
-/* The pool's copy of the n bytes at s (which need not be NUL-terminated). */
-static char *
+/* The pool's copy of the n bytes at s (which need not be NUL-terminated): one copy of
+ * each text in a set's or batch pool. */
+static const char *
 pool_intern(struct task_strpool *p, const char *s, size_t n)
 {
 	uint32_t h;
 	size_t mask, i;
 
-	if (n >= POOL_BIG)
+	if (n >= POOL_BIG || p->kind == POOL_PRIVATE)
 		return pool_store(p, s, n);
 	if ((p->len + 1) * 2 > p->nslots)
 		pool_grow(p);
@@ -230,16 +270,34 @@ pool_intern(struct task_strpool *p, const char *s, size_t n)
 	return p->slots[i].s;
 }
 
+/* Moves from's blocks into into, as they are (every pointer into them stays valid); from
+ * is left empty, its index dropped (its texts are not looked up again). */
+static void
+pool_adopt(struct task_strpool *into, struct task_strpool *from)
+{
+	struct pool_block *tail = from->blocks;
+
+	if (tail != NULL) {
+		while (tail->next != NULL)
+			tail = tail->next;
+		if (into->blocks == NULL) {
+			into->blocks = from->blocks;
+		} else {
+			/* behind into's current block, which keeps filling */
+			tail->next = into->blocks->next;
+			into->blocks->next = from->blocks;
+		}
+	}
+	from->blocks = NULL;
+	free(from->slots);
+	from->slots = NULL;
+	from->nslots = from->len = 0;
+}
+
 struct task_strpool *
 task_strpool_new(void)
 {
-	return xcalloc(1, sizeof(struct task_strpool));
-}
-
-void
-task_strpool_assign(struct task_strpool *p, char **dst, const char *s, size_t n)
-{
-	*dst = pool_intern(p, s, n);
+	return pool_new(POOL_BATCH);
 }
 
 void
@@ -257,17 +315,81 @@ task_strpool_free(struct task_strpool *p)
 	free(p);
 }
 
-/* Points *f at the pool's copy; the old copy is freed when the task owned it. */
-static void
-pool_field(struct task_strpool *p, char **f, bool owned)
+/* t's pool, a private one made now if it has none. */
+static struct task_strpool *
+task_pool(struct task *t)
 {
-	char *old = *f;
+	if (t->pool == NULL)
+		t->pool = pool_new(POOL_PRIVATE);
+	return t->pool;
+}
 
-	if (old == NULL)
-		return;
-	*f = pool_intern(p, old, strlen(old));
-	if (owned)
-		free(old);
+void
+task_strn(struct task *t, const char **dst, const char *s, size_t n)
+{
+	*dst = pool_intern(task_pool(t), s, n);
+}
+
+void
+task_str(struct task *t, const char **dst, const char *s)
+{
+	if (s == NULL)
+		*dst = NULL;
+	else
+		task_strn(t, dst, s, strlen(s));
+}
+
+void
+task_strf(struct task *t, const char **dst, const char *fmt, ...)
+{
+	char small[256];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(small, sizeof small, fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		*dst = NULL;
+	} else if ((size_t)n < sizeof small) {
+		task_strn(t, dst, small, (size_t)n);
+	} else {
+		char *big = xmalloc((size_t)n + 1);
+
+		va_start(ap, fmt);
+		vsnprintf(big, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+		task_strn(t, dst, big, (size_t)n);
+		free(big);
+	}
+}
+
+struct container *
+task_containers(struct task *t, size_t n)
+{
+	struct container *c = NULL;
+
+	if (n > 0) {
+		c = pool_alloc(task_pool(t), n * sizeof *c, _Alignof(struct container));
+		memset(c, 0, n * sizeof *c);
+	}
+	t->containers = c;
+	t->ncontainers = n;
+	return c;
+}
+
+struct tag *
+task_tags(struct task *t, size_t n)
+{
+	struct tag *g = NULL;
+
+	if (n > 0) {
+		g = pool_alloc(task_pool(t), n * sizeof *g, _Alignof(struct tag));
+		memset(g, 0, n * sizeof *g);
+	}
+	t->tags = g;
+	t->ntags = n;
+	return g;
 }
 
 void
@@ -279,67 +401,25 @@ task_init(struct task *t)
 	t->fetched_at_ms = TS_NONE;
 }
 
-static void
-container_cleanup(struct container *c)
+void
+task_init_pool(struct task *t, struct task_strpool *p)
 {
-#define X(f) free(c->f);
-	CONTAINER_STRINGS(X)
-#undef X
+	task_init(t);
+	t->pool = p;
 }
 
-/* Pool strings are dropped, not freed: the pool frees them all at once. */
-static void
-task_free_derived(struct task *t)
+void
+task_reset(struct task *t)
 {
-#define X(f) if (t->pool == NULL) free(t->f); t->f = NULL;
-	DERIVED_STRINGS(X)
-#undef X
+	task_init_pool(t, t->pool);
 }
 
 void
 task_cleanup(struct task *t)
 {
-	if (t->pool == NULL) {
-#define X(f) free(t->f);
-		TASK_STRINGS(X)
-#undef X
-		for (size_t i = 0; i < t->ncontainers; i++)
-			container_cleanup(&t->containers[i]);
-		for (size_t i = 0; i < t->ntags; i++) {
-			free(t->tags[i].key);
-			free(t->tags[i].value);
-		}
-	}
-	task_free_derived(t);
-	free(t->containers);
-	free(t->tags);
+	if (t->pool != NULL && t->pool->kind == POOL_PRIVATE)
+		task_strpool_free(t->pool);
 	task_init(t);
-}
-
-/* Moves every string of t into p (t->pool becomes p); strings of another pool are
- * copied, the task's own are freed. The derived fields are dropped: task_derive() makes
- * them again, from p. */
-static void
-pool_task(struct task_strpool *p, struct task *t)
-{
-	bool owned = t->pool == NULL;
-
-	task_free_derived(t);
-#define X(f) pool_field(p, &t->f, owned);
-	TASK_STRINGS(X)
-#undef X
-	for (size_t i = 0; i < t->ncontainers; i++) {
-		struct container *c = &t->containers[i];
-
-#define X(f) pool_field(p, &c->f, owned);
-		CONTAINER_STRINGS(X)
-#undef X
-	}
-	for (size_t i = 0; i < t->ntags; i++) {
-		pool_field(p, &t->tags[i].key, owned);
-		pool_field(p, &t->tags[i].value, owned);
-	}
-	t->pool = p;
 }
 
 static const char *
@@ -350,25 +430,23 @@ last_segment(const char *s, char sep)
 	return p ? p + 1 : s;
 }
 
-/* A derived field: n bytes at s. In a pooled task a tail of one of its strings (tail
- * true) is shared where it lies, since the pool keeps it; anything else is interned. */
+/* A derived field: n bytes at s. A tail of one of t's strings (tail true) is shared
+ * where it lies, since the pool keeps it; "" is a constant; anything else goes to t's pool. */
 static void
-derive_set(struct task *t, char **f, const char *s, size_t n, bool tail)
+derive_set(struct task *t, const char **f, const char *s, size_t n, bool tail)
 {
-	if (t->pool == NULL)
-		*f = xstrndup(s, n);
-	else if (tail)
-		*f = (char *)(uintptr_t)s;
+	if (tail)
+		*f = s;
+	else if (n == 0)
+		*f = "";
 	else
-		*f = pool_intern(t->pool, s, n);
+		*f = pool_intern(task_pool(t), s, n);
 }
 
 void
 task_derive(struct task *t)
 {
 	const char *s;
-
-	task_free_derived(t);
 
 	/* arn:aws:ecs:REGION:ACCOUNT:task/CLUSTER/ID (new) or task/ID (old format) */
 	if (t->arn != NULL) {
@@ -438,32 +516,30 @@ task_tag(const struct task *t, const char *key)
 	return NULL;
 }
 
-static void
-container_copy(struct container *dst, const struct container *src)
-{
-	*dst = *src;
-#define X(f) dst->f = xstrdup_or_null(src->f);
-	CONTAINER_STRINGS(X)
-#undef X
-}
-
 void
 task_copy(struct task *dst, const struct task *src)
 {
 	*dst = *src;
 	dst->pool = NULL;
-#define X(f) dst->f = xstrdup_or_null(src->f);
+#define X(f) task_str(dst, &dst->f, src->f);
 	TASK_STRINGS(X)
-	DERIVED_STRINGS(X)
 #undef X
-	dst->containers = src->ncontainers ? xcalloc(src->ncontainers, sizeof *dst->containers) : NULL;
-	for (size_t i = 0; i < src->ncontainers; i++)
-		container_copy(&dst->containers[i], &src->containers[i]);
-	dst->tags = src->ntags ? xcalloc(src->ntags, sizeof *dst->tags) : NULL;
-	for (size_t i = 0; i < src->ntags; i++) {
-		dst->tags[i].key = xstrdup_or_null(src->tags[i].key);
-		dst->tags[i].value = xstrdup_or_null(src->tags[i].value);
+	task_containers(dst, src->ncontainers);
+	for (size_t i = 0; i < src->ncontainers; i++) {
+		struct container *c = &dst->containers[i];
+
+		*c = src->containers[i];
+#define X(f) task_str(dst, &c->f, src->containers[i].f);
+		CONTAINER_STRINGS(X)
+#undef X
 	}
+	task_tags(dst, src->ntags);
+	for (size_t i = 0; i < src->ntags; i++) {
+		task_str(dst, &dst->tags[i].key, src->tags[i].key);
+		task_str(dst, &dst->tags[i].value, src->tags[i].value);
+	}
+	if (src->id != NULL)
+		task_derive(dst);   /* the same values, pointing into dst's strings */
 }
 
 void
@@ -472,11 +548,18 @@ task_set_init(struct task_set *s)
 	memset(s, 0, sizeof *s);
 }
 
+struct task_strpool *
+task_set_pool(struct task_set *s)
+{
+	if (s->pool == NULL)
+		s->pool = pool_new(POOL_SET);
+	return s->pool;
+}
+
 void
 task_set_cleanup(struct task_set *s)
 {
-	for (size_t i = 0; i < s->len; i++)
-		task_cleanup(&s->tasks[i]);
+	/* every task's strings and arrays are in s->pool: nothing to free one by one */
 	free(s->tasks);
 	free(s->index);
 	task_strpool_free(s->pool);
@@ -575,7 +658,7 @@ newer(const struct task *a, const struct task *b)
 }
 
 static void
-take_str(char **dst, char **src)
+take_str(const char **dst, const char **src)
 {
 	if (*dst == NULL && *src != NULL) {
 		*dst = *src;
@@ -647,15 +730,44 @@ merge_into(struct task *w, struct task *l)
 	}
 }
 
+/* t's pool's storage into s's pool (see task.h); t->pool becomes s's. */
+static void
+adopt_pool(struct task_set *s, struct task *t)
+{
+	struct task_strpool *sp = task_set_pool(s), *p = t->pool;
+
+	t->pool = sp;
+	if (p == NULL || p == sp)
+		return;
+	switch (p->kind) {
+	case POOL_PRIVATE:
+		pool_adopt(sp, p);
+		free(p);
+		return;
+	case POOL_BATCH:
+		if (p->taken_by == NULL || p->taken_by == sp) {
+			if (p->blocks != NULL)
+				pool_adopt(sp, p);
+			p->taken_by = sp;
+			return;
+		}
+		break;
+	case POOL_SET:
+		break;
+	}
+	/* its strings are another set's: they would go when that set does */
+	fprintf(stderr, "ecsprof: internal error: task_set_take() of a task whose strings "
+	    "belong to another set\n");
+	abort();
+}
+
 struct task *
 task_set_take(struct task_set *s, struct task *t)
 {
 	struct task *have;
 
-	/* first, so that strings merge_into() moves between tasks all belong to the pool */
-	if (s->pool == NULL)
-		s->pool = task_strpool_new();
-	pool_task(s->pool, t);
+	/* first, so that strings merge_into() moves between tasks all belong to the set */
+	adopt_pool(s, t);
 	have = task_set_find(s, t->arn);
 	if (have != NULL) {
 		if (newer(have, t)) {
