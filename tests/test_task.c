@@ -621,3 +621,43 @@ Test(task, stage_task_failed_to_start_wins)
 	cr_expect_eq(task_stage(&t, NULL), STAGE_STOPPED);
 	task_cleanup(&t);
 }
+
+/* the input reader counts repeated deliveries from the same probe that merges them */
+Test(task, take_seen_tells_a_repeat)
+{
+	struct task_set s;
+	struct task t;
+	bool repeat = true;
+
+	task_set_init(&s);
+	t = mk("arn:t/r", 3, 1000, TS_NONE);
+	task_set_take_seen(&s, &t, &repeat);
+	cr_expect_not(repeat, "new");
+	t = mk("arn:t/r", 3, 1000, 2000);
+	task_set_take_seen(&s, &t, &repeat);
+	cr_expect(repeat, "the same version again");
+	cr_expect_eq(s.tasks[0].ts[TS_STARTED], 2000, "and merged");
+	t = mk("arn:t/r", 4, 1000, TS_NONE);
+	task_set_take_seen(&s, &t, &repeat);
+	cr_expect_not(repeat, "a newer version");
+	t = mk("arn:t/r", -1, 1000, TS_NONE);
+	task_set_take_seen(&s, &t, &repeat);
+	cr_expect_not(repeat, "no version");
+	task_init(&t);
+	task_set_take_seen(&s, &t, &repeat);
+	cr_expect_not(repeat, "no ARN");
+	cr_expect_eq(s.len, 2);
+	/* the one probe keeps the index right as it grows past many sizes */
+	for (int i = 0; i < 5000; i++) {
+		char arn[40];
+
+		snprintf(arn, sizeof arn, "arn:t/g%d", i % 2500);
+		t = mk(arn, i / 2500, 1, TS_NONE);
+		task_set_take_seen(&s, &t, &repeat);
+		cr_assert_eq(repeat, false);
+	}
+	cr_expect_eq(s.len, 2502);
+	cr_expect_eq(task_set_find(&s, "arn:t/g2499")->version, 1);
+	cr_expect_not_null(task_set_find(&s, "arn:t/r"));
+	task_set_cleanup(&s);
+}

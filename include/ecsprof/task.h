@@ -231,6 +231,10 @@ struct task *task_set_find(struct task_set *s, const char *arn);
  * (e.g. metadata Snapshotter onto a DescribeTasks task). A task without ARN is added as
  * is. Returns the task in the set. */
 struct task *task_set_take(struct task_set *s, struct task *t);
+/* task_set_take(), with *repeat (may be NULL) true when the set had the task already in
+ * the same version (an at-least-once delivery repeating a state). One index probe for the
+ * find and the insert. */
+struct task *task_set_take_seen(struct task_set *s, struct task *t, bool *repeat);
 /* Removes tasks for which keep() returns false; keeps order. Their strings stay in the
  * pool until task_set_cleanup(). */
 void task_set_filter(struct task_set *s, bool (*keep)(const struct task *, void *), void *ctx);

@@ -710,7 +710,7 @@ input_merge(struct fstate *f, struct pctx *c, struct task_set *set)
 {
 	for (size_t i = 0; i < c->out.n; i++) {
 		struct item *it = &c->out.v[i];
-		struct task *have;
+		bool repeat;
 
 		if (it->kind == ITEM_IMAGES) {
 			if (set->images == NULL)
@@ -732,11 +732,8 @@ input_merge(struct fstate *f, struct pctx *c, struct task_set *set)
 		f->st.metadata += it->origin == ORIGIN_METADATA;
 		/* at-least-once delivery repeats states: counted here, merged by task_set_take
 		 * (which keeps the newest version and fills what only one copy has) */
-		have = it->task.arn ? task_set_find(set, it->task.arn) : NULL;
-		if (have != NULL && have->has_version && it->task.has_version &&
-		    have->version == it->task.version)
-			f->st.duplicates++;
-		task_set_take(set, &it->task);
+		task_set_take_seen(set, &it->task, &repeat);
+		f->st.duplicates += repeat;
 		it->kind = ITEM_SKIP; /* task moved out; nothing left to free but msg */
 	}
 	if (c->other_events > 0 && f->other_events == 0)

@@ -762,14 +762,36 @@ adopt_pool(struct task_set *s, struct task *t)
 }
 
 struct task *
-task_set_take(struct task_set *s, struct task *t)
+task_set_take_seen(struct task_set *s, struct task *t, bool *repeat)
 {
-	struct task *have;
+	struct task *have = NULL;
+	size_t *slot = NULL, h = 0;
 
+	if (repeat != NULL)
+		*repeat = false;
 	/* first, so that strings merge_into() moves between tasks all belong to the set */
 	adopt_pool(s, t);
-	have = task_set_find(s, t->arn);
+	if (t->arn != NULL) {
+		/* one probe: the task with this ARN, or the free slot it goes to (room made
+		 * first, so that the slot stays where it was found) */
+		size_t mask, i, pos;
+
+		if (s->index_cap == 0)
+			index_rebuild(s);
+		if ((s->len + 1) * 2 + 2 > s->index_cap)
+			index_grow(s);
+		mask = s->index_cap - 1;
+		h = (size_t)arn_hash(t->arn);
+		for (i = h & mask; (pos = s->index[2 * i]) != 0; i = (i + 1) & mask)
+			if (s->index[2 * i + 1] == h && strcmp(s->tasks[pos - 1].arn, t->arn) == 0) {
+				have = &s->tasks[pos - 1];
+				break;
+			}
+		slot = &s->index[2 * i];
+	}
 	if (have != NULL) {
+		if (repeat != NULL)
+			*repeat = have->has_version && t->has_version && have->version == t->version;
 		if (newer(have, t)) {
 			struct task old = *have;
 
@@ -789,16 +811,17 @@ task_set_take(struct task_set *s, struct task *t)
 	task_init(t);
 	struct task *added = &s->tasks[s->len++];
 	task_derive(added);
-	if (added->arn != NULL) {
-		if (s->index_cap == 0) {
-			index_rebuild(s);   /* the new task included */
-		} else {
-			if (s->len * 2 + 2 > s->index_cap)
-				index_grow(s);
-			index_put(s->index, s->index_cap, s->len, (size_t)arn_hash(added->arn));
-		}
+	if (slot != NULL) {
+		slot[0] = s->len;
+		slot[1] = h;
 	}
 	return added;
+}
+
+struct task *
+task_set_take(struct task_set *s, struct task *t)
+{
+	return task_set_take_seen(s, t, NULL);
 }
 
 void
