@@ -661,3 +661,15 @@ Test(task, take_seen_tells_a_repeat)
 	cr_expect_not_null(task_set_find(&s, "arn:t/r"));
 	task_set_cleanup(&s);
 }
+
+/* memory per task (issue 16): a set holds one struct task per task, its containers and
+ * tags in the pool; these sizes are the budget (on LP64), padding included */
+Test(task, struct_sizes_stay_in_budget)
+{
+	if (sizeof(void *) != 8)
+		return;
+	cr_expect_leq(sizeof(struct task), 328, "struct task: %zu bytes", sizeof(struct task));
+	cr_expect_leq(sizeof(struct container), 72, "struct container: %zu bytes",
+		      sizeof(struct container));
+	cr_expect_eq(sizeof(struct tag), 16);
+}

@@ -54,6 +54,9 @@ enum soci_label { SOCI_UNKNOWN, SOCI_YES, SOCI_NO };
 enum soci_evidence { SOCI_EVIDENCE_NONE, SOCI_EVIDENCE_METADATA, SOCI_EVIDENCE_RULE,
 		     SOCI_EVIDENCE_ECR };
 
+/* The structs are laid out largest members first, so that padding costs nothing: a set
+ * holds one struct task per task (issue 16: memory per task). The small enums are kept
+ * in a byte each (uint8_t, holding the enum named beside them). */
 struct container {
 	const char *name;
 	const char *image;
@@ -62,21 +65,17 @@ struct container {
 	const char *reason;
 	const char *snapshotter;   /* task metadata v4 only: "soci", "overlayfs"; NULL if unknown */
 	const char *health_status; /* healthStatus / metadata Health.status: HEALTHY, UNHEALTHY, ... */
-	bool has_exit_code;
-	int exit_code;
-	bool has_health_since;   /* metadata Health.statusSince */
 	int64_t health_since_ms;
-	enum tri essential;      /* metadata "Essential" where a document has it */
+	int exit_code;
+	bool has_exit_code;
+	bool has_health_since;   /* metadata Health.statusSince */
+	uint8_t essential;       /* enum tri: metadata "Essential" where a document has it */
 };
 
 struct tag {
 	const char *key;
 	const char *value;
 };
-
-/* A set's interned strings: most repeat across tasks (cluster, task definition, image,
- * statuses), so a set keeps one copy of each distinct text. Private to task.c. */
-struct task_strpool;
 
 struct task {
 	/* as ECS names them */
@@ -98,23 +97,8 @@ struct task {
 	const char *stopped_reason;
 	const char *health_status;
 	const char *cpu_arch;          /* attribute ecs.cpu-architecture: "x86_64", "arm64" */
-	bool has_version;
-	int64_t version;
-	int64_t ts[TS_COUNT];
-
-	struct container *containers;
-	size_t ncontainers;
-	struct tag *tags;
-	size_t ntags;
-
-	/* network facts for the diagnosis (input_serving.c): an ENI attachment (awsvpc) and
-	 * a public IPv4 address in its details */
-	enum tri awsvpc;
-	enum tri public_ip;
-	/* ts[TS_HEALTHY] seen by a poll rather than stated by task metadata: then true, with
-	 * the poll interval as its resolution (how late it may be) */
-	bool healthy_observed;
-	int64_t healthy_resolution_ms;
+	struct container *containers;  /* ncontainers of them */
+	struct tag *tags;              /* ntags of them */
 
 	/* derived by task_derive() from the above; never NULL after it ran */
 	const char *id;                /* last ARN segment */
@@ -125,24 +109,38 @@ struct task {
 
 	/* where it came from */
 	const char *source;            /* input file name, "-" for stdin, or "live" */
-	int64_t fetched_at_ms;   /* recordings: when it was fetched; TS_NONE otherwise */
-	bool from_metadata;      /* a task metadata v4 document contributed to this task */
-
-	/* set by group_apply_soci() */
-	enum soci_label soci;
-	enum soci_evidence soci_evidence;
 
 	/* where its strings and arrays are (see the top of this file); NULL while it has none */
 	struct task_strpool *pool;
+
+	int64_t version;               /* when has_version */
+	int64_t ts[TS_COUNT];
+	int64_t fetched_at_ms;   /* recordings: when it was fetched; TS_NONE otherwise */
+	/* ts[TS_HEALTHY] seen by a poll rather than stated by task metadata: then
+	 * healthy_observed, with the poll interval as its resolution (how late it may be) */
+	int64_t healthy_resolution_ms;
+
+	uint32_t ncontainers;
+	uint32_t ntags;
+	bool has_version;
+	bool healthy_observed;
+	bool from_metadata;      /* a task metadata v4 document contributed to this task */
+	/* network facts for the diagnosis (input_serving.c): an ENI attachment (awsvpc) and
+	 * a public IPv4 address in its details; enum tri */
+	uint8_t awsvpc;
+	uint8_t public_ip;
+	/* set by group_apply_soci(): enum soci_label, enum soci_evidence */
+	uint8_t soci;
+	uint8_t soci_evidence;
 };
 
 struct task_set {
 	struct task *tasks;
 	size_t len;
 	size_t cap;
-	/* open-addressing index of arn: index_cap pairs (position + 1, hash); private to
-	 * task.c */
-	size_t *index;
+	/* open-addressing index of arn: index_cap pairs (position + 1, hash), 32 bits each;
+	 * private to task.c */
+	uint32_t *index;
 	size_t index_cap;
 	/* every string and array of every task in the set (NULL until task_set_pool()) */
 	struct task_strpool *pool;

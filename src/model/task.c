@@ -120,9 +120,9 @@ task_stage(const struct task *t, int64_t *since_ms)
 enum pool_kind { POOL_SET, POOL_BATCH, POOL_PRIVATE };
 
 static const size_t pool_first_block[] = { [POOL_SET] = (size_t)64 << 10,
-	[POOL_BATCH] = (size_t)16 << 10, [POOL_PRIVATE] = 512 };
+	[POOL_BATCH] = (size_t)8 << 10, [POOL_PRIVATE] = 512 };
 static const size_t pool_max_block[] = { [POOL_SET] = (size_t)64 << 10,
-	[POOL_BATCH] = (size_t)16 << 10, [POOL_PRIVATE] = (size_t)16 << 10 };
+	[POOL_BATCH] = (size_t)8 << 10, [POOL_PRIVATE] = (size_t)16 << 10 };
 
 struct pool_block {
 	struct pool_block *next;
@@ -374,7 +374,7 @@ task_containers(struct task *t, size_t n)
 		memset(c, 0, n * sizeof *c);
 	}
 	t->containers = c;
-	t->ncontainers = n;
+	t->ncontainers = (uint32_t)n;
 	return c;
 }
 
@@ -388,7 +388,7 @@ task_tags(struct task *t, size_t n)
 		memset(g, 0, n * sizeof *g);
 	}
 	t->tags = g;
-	t->ntags = n;
+	t->ntags = (uint32_t)n;
 	return g;
 }
 
@@ -567,16 +567,16 @@ task_set_cleanup(struct task_set *s)
 	memset(s, 0, sizeof *s);
 }
 
-/* The index holds pairs (position + 1, hash of the ARN), so a probe touches a task only
- * when the hash matches. */
-static uint64_t
+/* The index holds pairs of 32 bits (position + 1, hash of the ARN), so a probe touches a
+ * task only when the hash matches, in 8 bytes a slot. */
+static uint32_t
 arn_hash(const char *arn)
 {
-	return hash_mem(arn, strlen(arn));
+	return (uint32_t)hash_mem(arn, strlen(arn));
 }
 
 static void
-index_put(size_t *index, size_t cap, size_t pos1, size_t h)
+index_put(uint32_t *index, size_t cap, uint32_t pos1, uint32_t h)
 {
 	size_t mask = cap - 1, i = h & mask;
 
@@ -591,7 +591,7 @@ static void
 index_grow(struct task_set *s)
 {
 	size_t cap = s->index_cap * 2;
-	size_t *index = xcalloc(cap, 2 * sizeof *index);
+	uint32_t *index = xcalloc(cap, 2 * sizeof *index);
 
 	for (size_t i = 0; i < s->index_cap; i++)
 		if (s->index[2 * i] != 0)
@@ -613,18 +613,19 @@ index_rebuild(struct task_set *s)
 	s->index_cap = cap;
 	for (size_t i = 0; i < s->len; i++)
 		if (s->tasks[i].arn != NULL)
-			index_put(s->index, cap, i + 1, (size_t)arn_hash(s->tasks[i].arn));
+			index_put(s->index, cap, (uint32_t)(i + 1), arn_hash(s->tasks[i].arn));
 }
 
 struct task *
 task_set_find(struct task_set *s, const char *arn)
 {
-	size_t mask, i, pos, h;
+	size_t mask, i, pos;
+	uint32_t h;
 
 	if (arn == NULL || s->index_cap == 0)
 		return NULL;
 	mask = s->index_cap - 1;
-	h = (size_t)arn_hash(arn);
+	h = arn_hash(arn);
 	for (i = h & mask; (pos = s->index[2 * i]) != 0; i = (i + 1) & mask)
 		if (s->index[2 * i + 1] == h && strcmp(s->tasks[pos - 1].arn, arn) == 0)
 			return &s->tasks[pos - 1];
@@ -765,7 +766,7 @@ struct task *
 task_set_take_seen(struct task_set *s, struct task *t, bool *repeat)
 {
 	struct task *have = NULL;
-	size_t *slot = NULL, h = 0;
+	uint32_t *slot = NULL, h = 0;
 
 	if (repeat != NULL)
 		*repeat = false;
@@ -781,7 +782,7 @@ task_set_take_seen(struct task_set *s, struct task *t, bool *repeat)
 		if ((s->len + 1) * 2 + 2 > s->index_cap)
 			index_grow(s);
 		mask = s->index_cap - 1;
-		h = (size_t)arn_hash(t->arn);
+		h = arn_hash(t->arn);
 		for (i = h & mask; (pos = s->index[2 * i]) != 0; i = (i + 1) & mask)
 			if (s->index[2 * i + 1] == h && strcmp(s->tasks[pos - 1].arn, t->arn) == 0) {
 				have = &s->tasks[pos - 1];
@@ -812,7 +813,7 @@ task_set_take_seen(struct task_set *s, struct task *t, bool *repeat)
 	struct task *added = &s->tasks[s->len++];
 	task_derive(added);
 	if (slot != NULL) {
-		slot[0] = s->len;
+		slot[0] = (uint32_t)s->len;
 		slot[1] = h;
 	}
 	return added;
