@@ -673,3 +673,68 @@ Test(task, struct_sizes_stay_in_budget)
 		      sizeof(struct container));
 	cr_expect_eq(sizeof(struct tag), 16);
 }
+
+/* Tasks of one service mostly have the same tags (and often the same containers): a pool
+ * keeps one copy of each array; a merge that fills a container copies it first, so the
+ * other tasks sharing it are not changed. */
+Test(task, shared_arrays_are_copied_before_a_merge_fills_them)
+{
+	struct task_set s;
+	struct task a, b, meta;
+	struct container c[1];
+	struct tag g[2];
+	const char *ids[] = { "sa", "sb" };
+	struct task *in[2];
+
+	mk_pool = task_strpool_new();
+	for (int i = 0; i < 2; i++) {
+		struct task *t = i == 0 ? &a : &b;
+		char arn[80];
+
+		snprintf(arn, sizeof arn, "arn:aws:ecs:us-east-1:123456789012:task/prod/%s", ids[i]);
+		*t = mk(arn, 2, 1000, 5000);
+		memset(c, 0, sizeof c);
+		task_str(t, &c[0].name, "web");
+		task_str(t, &c[0].image, IMAGE);
+		task_share_containers(t, c, 1);
+		memset(g, 0, sizeof g);
+		task_str(t, &g[0].key, "team");
+		task_str(t, &g[0].value, "payments");
+		task_str(t, &g[1].key, "env");
+		task_str(t, &g[1].value, "prod");
+		task_share_tags(t, g, 2);
+	}
+	cr_expect_eq(a.tags, b.tags, "one copy of the same tags");
+	cr_expect_eq(a.containers, b.containers, "one copy of the same containers");
+	cr_expect_str_eq(b.tags[1].value, "prod");
+	task_set_init(&s);
+	in[0] = task_set_take(&s, &a);
+	in[1] = task_set_take(&s, &b);
+	task_strpool_free(mk_pool);
+	mk_pool = NULL;
+	/* task metadata for sa only: its container's snapshotter */
+	meta = mk("arn:aws:ecs:us-east-1:123456789012:task/prod/sa", -1, 1000, TS_NONE);
+	task_containers(&meta, 1);
+	task_str(&meta, &meta.containers[0].name, "web");
+	task_str(&meta, &meta.containers[0].snapshotter, "soci");
+	meta.containers[0].essential = TRI_YES;
+	task_set_take(&s, &meta);
+	in[0] = task_set_find(&s, "arn:aws:ecs:us-east-1:123456789012:task/prod/sa");
+	in[1] = task_set_find(&s, "arn:aws:ecs:us-east-1:123456789012:task/prod/sb");
+	cr_assert_str_eq(in[0]->containers[0].snapshotter, "soci");
+	cr_expect_eq(in[0]->containers[0].essential, TRI_YES);
+	cr_expect_str_eq(in[0]->containers[0].image, IMAGE);
+	cr_expect_null(in[1]->containers[0].snapshotter, "the other task's containers unchanged");
+	cr_expect_eq(in[1]->containers[0].essential, TRI_UNKNOWN);
+	cr_expect_neq(in[0]->containers, in[1]->containers);
+	cr_expect_eq(in[0]->tags, in[1]->tags);
+	/* a merge that changes nothing keeps the shared array */
+	const struct container *before = in[1]->containers;
+	meta = mk("arn:aws:ecs:us-east-1:123456789012:task/prod/sb", 1, 1000, TS_NONE);
+	task_containers(&meta, 1);
+	task_str(&meta, &meta.containers[0].name, "web");
+	task_set_take(&s, &meta);
+	cr_expect_eq(task_set_find(&s, "arn:aws:ecs:us-east-1:123456789012:task/prod/sb")->containers,
+		     before);
+	task_set_cleanup(&s);
+}

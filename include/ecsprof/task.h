@@ -12,6 +12,8 @@
  *  - a task's private pool, made by the first task_str()/task_containers()/... on a task
  *    that has none (tasks built one by one: tests, task_copy()): freed by task_cleanup(),
  *    or moved into the set by task_set_take().
+ * A task's containers and tags arrays may be shared with other tasks of its pool
+ * (task_share_containers()): once made, they are read-only like the strings.
  * So task_cleanup() frees at most a private pool, and nothing is freed twice or leaked by
  * a reader taking the wrong path: write a task's strings only with task_str()/task_strn(),
  * its arrays only with task_containers()/task_tags(). A task may also point at static
@@ -198,6 +200,11 @@ void task_strf(struct task *t, const char **dst, const char *fmt, ...)
  * t->ntags); returns the array (NULL when n is 0). Any previous array is dropped. */
 struct container *task_containers(struct task *t, size_t n);
 struct tag *task_tags(struct task *t, size_t n);
+/* t->containers (t->tags) = the n at v as t's pool keeps them: one copy of each distinct
+ * array in a set's or batch pool (the tasks of one service mostly have the same tags),
+ * so never write to it; v's strings must be t's pool's already. */
+void task_share_containers(struct task *t, const struct container *v, size_t n);
+void task_share_tags(struct task *t, const struct tag *v, size_t n);
 /* Fills the derived fields (id, cluster, service, family, taskdef); call after parsing.
  * They are tails of t's strings where they can be, "" (static) when empty, else from
  * t's pool. */

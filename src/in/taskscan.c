@@ -99,10 +99,11 @@ one_container(struct jsonscan *sc, struct task *t, struct container *k)
 /* null or an array of objects (get_array); each element read by fn into the n-th slot of
  * a growing array of size `size` */
 static int
-object_array(struct jsonscan *sc, void *(*place)(struct task *, size_t), size_t size,
+object_array(struct jsonscan *sc, void (*place)(struct task *, const void *, size_t), size_t size,
 	     int (*fn)(struct jsonscan *, struct task *, void *), struct task *t)
 {
-	/* read into scratch, then one array of the right size in t's pool */
+	/* read into scratch, then one array of the right size in t's pool (shared with
+	 * its tasks that have the same) */
 	_Alignas(16) char local[8 * sizeof(struct container)];
 	char *arr = local;
 	size_t count = 0, cap = sizeof local / size;
@@ -127,22 +128,22 @@ object_array(struct jsonscan *sc, void *(*place)(struct task *, size_t), size_t 
 		}
 	}
 	if (e == 0 && count > 0)
-		memcpy(place(t, count), arr, count * size);
+		place(t, arr, count);
 	if (arr != local)
 		free(arr);
 	return e;
 }
 
-static void *
-place_containers(struct task *t, size_t n)
+static void
+place_containers(struct task *t, const void *v, size_t n)
 {
-	return task_containers(t, n);
+	task_share_containers(t, v, n);
 }
 
-static void *
-place_tags(struct task *t, size_t n)
+static void
+place_tags(struct task *t, const void *v, size_t n)
 {
-	return task_tags(t, n);
+	task_share_tags(t, v, n);
 }
 
 static int

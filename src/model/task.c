@@ -215,10 +215,11 @@ pool_alloc(struct task_strpool *p, size_t n, size_t align)
 	return b->data + at;
 }
 
+/* A copy of the n bytes at s, NUL-terminated, at an address aligned to align. */
 static const char *
-pool_store(struct task_strpool *p, const char *s, size_t n)
+pool_store(struct task_strpool *p, const char *s, size_t n, size_t align)
 {
-	char *dst = pool_alloc(p, n + 1, 1);
+	char *dst = pool_alloc(p, n + 1, align);
 
 	memcpy(dst, s, n);
 	dst[n] = '\0';
@@ -245,29 +246,39 @@ pool_grow(struct task_strpool *p)
 	p->nslots = cap;
 }
 
-/* The pool's copy of the n bytes at s (which need not be NUL-terminated): one copy of
- * each text in a set's or batch pool. */
+/* The pool's copy of the n bytes at s (which need not be NUL-terminated), aligned to
+ * align: one copy of each text in a set's or batch pool. An array of containers or tags
+ * is looked up as its bytes (its strings being the pool's, equal arrays are equal bytes),
+ * NUL-terminated as a string is, so that a string and an array of the same bytes could
+ * even share a copy. */
 static const char *
-pool_intern(struct task_strpool *p, const char *s, size_t n)
+pool_intern_aligned(struct task_strpool *p, const char *s, size_t n, size_t align)
 {
 	uint32_t h;
 	size_t mask, i;
 
 	if (n >= POOL_BIG || p->kind == POOL_PRIVATE)
-		return pool_store(p, s, n);
+		return pool_store(p, s, n, align);
 	if ((p->len + 1) * 2 > p->nslots)
 		pool_grow(p);
 	h = (uint32_t)hash_mem(s, n);
 	mask = p->nslots - 1;
 	for (i = h & mask; p->slots[i].s != NULL; i = (i + 1) & mask)
 		if (p->slots[i].hash == h && p->slots[i].len == n &&
+		    ((uintptr_t)p->slots[i].s & (align - 1)) == 0 &&
 		    memcmp(p->slots[i].s, s, n) == 0)
 			return p->slots[i].s;
-	p->slots[i].s = pool_store(p, s, n);
+	p->slots[i].s = pool_store(p, s, n, align);
 	p->slots[i].hash = h;
 	p->slots[i].len = (uint32_t)n;
 	p->len++;
 	return p->slots[i].s;
+}
+
+static const char *
+pool_intern(struct task_strpool *p, const char *s, size_t n)
+{
+	return pool_intern_aligned(p, s, n, 1);
 }
 
 /* Moves from's blocks into into, as they are (every pointer into them stays valid); from
@@ -376,6 +387,22 @@ task_containers(struct task *t, size_t n)
 	t->containers = c;
 	t->ncontainers = (uint32_t)n;
 	return c;
+}
+
+void
+task_share_containers(struct task *t, const struct container *v, size_t n)
+{
+	t->containers = n == 0 ? NULL : (struct container *)(uintptr_t)pool_intern_aligned(
+	    task_pool(t), (const char *)v, n * sizeof *v, _Alignof(struct container));
+	t->ncontainers = (uint32_t)n;
+}
+
+void
+task_share_tags(struct task *t, const struct tag *v, size_t n)
+{
+	t->tags = n == 0 ? NULL : (struct tag *)(uintptr_t)pool_intern_aligned(
+	    task_pool(t), (const char *)v, n * sizeof *v, _Alignof(struct tag));
+	t->ntags = (uint32_t)n;
 }
 
 struct tag *
@@ -697,13 +724,21 @@ merge_into(struct task *w, struct task *l)
 		w->ncontainers = l->ncontainers;
 		l->containers = NULL;
 		l->ncontainers = 0;
-	} else {
-		/* containers match by name; metadata adds the snapshotter and digests */
-		for (size_t i = 0; i < w->ncontainers; i++) {
-			struct container *wc = &w->containers[i];
+	} else if (l->ncontainers > 0) {
+		/* containers match by name; metadata adds the snapshotter and digests. Either
+		 * array may be shared with other tasks (task_share_containers()): the fill runs
+		 * on copies, and w gets a new array only when it changed */
+		size_t nw = w->ncontainers, nl = l->ncontainers;
+		struct container *ws = xreallocarray(NULL, nw, sizeof *ws);
+		struct container *ls = xreallocarray(NULL, nl, sizeof *ls);
 
-			for (size_t j = 0; j < l->ncontainers; j++) {
-				struct container *lc = &l->containers[j];
+		memcpy(ws, w->containers, nw * sizeof *ws);
+		memcpy(ls, l->containers, nl * sizeof *ls);
+		for (size_t i = 0; i < nw; i++) {
+			struct container *wc = &ws[i];
+
+			for (size_t j = 0; j < nl; j++) {
+				struct container *lc = &ls[j];
 
 				if (wc->name && lc->name && strcmp(wc->name, lc->name) == 0) {
 #define X(f) take_str(&wc->f, &lc->f);
@@ -722,6 +757,13 @@ merge_into(struct task *w, struct task *l)
 				}
 			}
 		}
+		if (memcmp(ws, w->containers, nw * sizeof *ws) != 0) {
+			w->containers = pool_alloc(task_pool(w), nw * sizeof *ws,
+			    _Alignof(struct container));
+			memcpy(w->containers, ws, nw * sizeof *ws);
+		}
+		free(ws);
+		free(ls);
 	}
 	if (w->ntags == 0) {
 		w->tags = l->tags;
