@@ -8,6 +8,7 @@
 #include "ecsprof/image.h"
 #include "ecsprof/task.h"
 #include "ecsprof/xalloc.h"
+#include "task_pool.h"
 
 const struct ts_def ts_defs[TS_COUNT] = {
 	{ TS_CREATED,           "createdAt",          "CreatedAt",          "created_at" },
@@ -108,317 +109,6 @@ task_stage(const struct task *t, int64_t *since_ms)
 #define CONTAINER_STRINGS(X) X(name) X(image) X(image_digest) X(last_status) X(reason) X(snapshotter) \
 	X(health_status)
 
-/* ---- string pools ------------------------------------------------------------------ */
-
-/* Strings and arrays are packed into blocks; a string longer than POOL_BIG gets a block
- * of its own and is not looked up (a long stoppedReason rarely repeats, and the index
- * stores lengths in 32 bits). A set's blocks are big; a batch pool's (one per worker
- * chunk of about 1 MiB of input) smaller, since its last block is handed to the set
- * partly filled; a private pool (one task) starts small and doubles. */
-#define POOL_BIG ((size_t)4 << 10)
-
-enum pool_kind { POOL_SET, POOL_BATCH, POOL_PRIVATE };
-
-static const size_t pool_first_block[] = { [POOL_SET] = (size_t)64 << 10,
-	[POOL_BATCH] = (size_t)8 << 10, [POOL_PRIVATE] = 512 };
-static const size_t pool_max_block[] = { [POOL_SET] = (size_t)64 << 10,
-	[POOL_BATCH] = (size_t)8 << 10, [POOL_PRIVATE] = (size_t)16 << 10 };
-
-struct pool_block {
-	struct pool_block *next;
-	size_t used, size;
-	_Alignas(16) char data[];
-};
-
-struct pool_slot {
-	const char *s;  /* NULL: free */
-	uint32_t hash;
-	uint32_t len;
-};
-
-struct task_strpool {
-	struct pool_block *blocks;     /* the one being filled first */
-	struct pool_slot *slots;       /* open addressing, at most half full; none in a
-					* private pool (nothing to share with) */
-	size_t nslots, len;
-	enum pool_kind kind;
-	size_t block;                  /* the size of the next block */
-	/* a batch pool: the set pool its storage went to (task_set_take()) */
-	const struct task_strpool *taken_by;
-};
-
-static uint64_t
-hash_mem(const char *s, size_t n)
-{
-	uint64_t h = 0x9e3779b97f4a7c15ULL ^ n, w;
-
-	/* eight bytes a step: ARNs and digests are long, and this runs for every string */
-	for (; n >= 8; s += 8, n -= 8) {
-		memcpy(&w, s, 8);
-		h = (h ^ w) * 0xff51afd7ed558ccdULL;
-		h ^= h >> 32;
-	}
-	w = 0;
-	memcpy(&w, s, n);
-	h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
-	h ^= h >> 29;
-	h *= 0xff51afd7ed558ccdULL;
-	return h ^ (h >> 32);
-}
-
-static struct task_strpool *
-pool_new(enum pool_kind kind)
-{
-	struct task_strpool *p = xcalloc(1, sizeof *p);
-
-	p->kind = kind;
-	p->block = pool_first_block[kind];
-	return p;
-}
-
-/* n bytes at an address aligned to align (a power of two, at most 16) in p. */
-static void *
-pool_alloc(struct task_strpool *p, size_t n, size_t align)
-{
-	struct pool_block *b = p->blocks;
-	size_t at;
-
-	if (n >= POOL_BIG) {
-		/* behind the current block, which keeps filling */
-		struct pool_block *big = xmalloc(sizeof *big + n);
-
-		big->size = big->used = n;
-		if (b != NULL) {
-			big->next = b->next;
-			b->next = big;
-		} else {
-			big->next = NULL;
-			p->blocks = big;
-		}
-		return big->data;
-	}
-	at = b != NULL ? (b->used + align - 1) & ~(align - 1) : 0;
-	if (b == NULL || at + n > b->size) {
-		size_t size = p->block;
-
-		while (size < n)
-			size *= 2;
-		b = xmalloc(sizeof *b + size);
-		b->size = size;
-		b->next = p->blocks;
-		p->blocks = b;
-		if (p->block < pool_max_block[p->kind])
-			p->block *= 2;
-		at = 0;
-	}
-	b->used = at + n;
-	return b->data + at;
-}
-
-/* A copy of the n bytes at s, NUL-terminated, at an address aligned to align. */
-static const char *
-pool_store(struct task_strpool *p, const char *s, size_t n, size_t align)
-{
-	char *dst = pool_alloc(p, n + 1, align);
-
-	memcpy(dst, s, n);
-	dst[n] = '\0';
-	return dst;
-}
-
-static void
-pool_grow(struct task_strpool *p)
-{
-	size_t cap = p->nslots ? p->nslots * 2 : 1024, mask = cap - 1;
-	struct pool_slot *slots = xcalloc(cap, sizeof *slots);
-
-	for (size_t i = 0; i < p->nslots; i++) {
-		size_t j;
-
-		if (p->slots[i].s == NULL)
-			continue;
-		for (j = p->slots[i].hash & mask; slots[j].s != NULL; j = (j + 1) & mask)
-			;
-		slots[j] = p->slots[i];
-	}
-	free(p->slots);
-	p->slots = slots;
-	p->nslots = cap;
-}
-
-/* The pool's copy of the n bytes at s (which need not be NUL-terminated), aligned to
- * align: one copy of each text in a set's or batch pool. An array of containers or tags
- * is looked up as its bytes (its strings being the pool's, equal arrays are equal bytes),
- * NUL-terminated as a string is, so that a string and an array of the same bytes could
- * even share a copy. */
-static const char *
-pool_intern_aligned(struct task_strpool *p, const char *s, size_t n, size_t align)
-{
-	uint32_t h;
-	size_t mask, i;
-
-	if (n >= POOL_BIG || p->kind == POOL_PRIVATE)
-		return pool_store(p, s, n, align);
-	if ((p->len + 1) * 2 > p->nslots)
-		pool_grow(p);
-	h = (uint32_t)hash_mem(s, n);
-	mask = p->nslots - 1;
-	for (i = h & mask; p->slots[i].s != NULL; i = (i + 1) & mask)
-		if (p->slots[i].hash == h && p->slots[i].len == n &&
-		    ((uintptr_t)p->slots[i].s & (align - 1)) == 0 &&
-		    memcmp(p->slots[i].s, s, n) == 0)
-			return p->slots[i].s;
-	p->slots[i].s = pool_store(p, s, n, align);
-	p->slots[i].hash = h;
-	p->slots[i].len = (uint32_t)n;
-	p->len++;
-	return p->slots[i].s;
-}
-
-static const char *
-pool_intern(struct task_strpool *p, const char *s, size_t n)
-{
-	return pool_intern_aligned(p, s, n, 1);
-}
-
-/* Moves from's blocks into into, as they are (every pointer into them stays valid); from
- * is left empty, its index dropped (its texts are not looked up again). */
-static void
-pool_adopt(struct task_strpool *into, struct task_strpool *from)
-{
-	struct pool_block *tail = from->blocks;
-
-	if (tail != NULL) {
-		while (tail->next != NULL)
-			tail = tail->next;
-		if (into->blocks == NULL) {
-			into->blocks = from->blocks;
-		} else {
-			/* behind into's current block, which keeps filling */
-			tail->next = into->blocks->next;
-			into->blocks->next = from->blocks;
-		}
-	}
-	from->blocks = NULL;
-	free(from->slots);
-	from->slots = NULL;
-	from->nslots = from->len = 0;
-}
-
-struct task_strpool *
-task_strpool_new(void)
-{
-	return pool_new(POOL_BATCH);
-}
-
-void
-task_strpool_free(struct task_strpool *p)
-{
-	struct pool_block *b, *next;
-
-	if (p == NULL)
-		return;
-	for (b = p->blocks; b != NULL; b = next) {
-		next = b->next;
-		free(b);
-	}
-	free(p->slots);
-	free(p);
-}
-
-/* t's pool, a private one made now if it has none. */
-static struct task_strpool *
-task_pool(struct task *t)
-{
-	if (t->pool == NULL)
-		t->pool = pool_new(POOL_PRIVATE);
-	return t->pool;
-}
-
-void
-task_strn(struct task *t, const char **dst, const char *s, size_t n)
-{
-	*dst = pool_intern(task_pool(t), s, n);
-}
-
-void
-task_str(struct task *t, const char **dst, const char *s)
-{
-	if (s == NULL)
-		*dst = NULL;
-	else
-		task_strn(t, dst, s, strlen(s));
-}
-
-void
-task_strf(struct task *t, const char **dst, const char *fmt, ...)
-{
-	char small[256];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(small, sizeof small, fmt, ap);
-	va_end(ap);
-	if (n < 0) {
-		*dst = NULL;
-	} else if ((size_t)n < sizeof small) {
-		task_strn(t, dst, small, (size_t)n);
-	} else {
-		char *big = xmalloc((size_t)n + 1);
-
-		va_start(ap, fmt);
-		vsnprintf(big, (size_t)n + 1, fmt, ap);
-		va_end(ap);
-		task_strn(t, dst, big, (size_t)n);
-		free(big);
-	}
-}
-
-struct container *
-task_containers(struct task *t, size_t n)
-{
-	struct container *c = NULL;
-
-	if (n > 0) {
-		c = pool_alloc(task_pool(t), n * sizeof *c, _Alignof(struct container));
-		memset(c, 0, n * sizeof *c);
-	}
-	t->containers = c;
-	t->ncontainers = (uint32_t)n;
-	return c;
-}
-
-void
-task_share_containers(struct task *t, const struct container *v, size_t n)
-{
-	t->containers = n == 0 ? NULL : (struct container *)(uintptr_t)pool_intern_aligned(
-	    task_pool(t), (const char *)v, n * sizeof *v, _Alignof(struct container));
-	t->ncontainers = (uint32_t)n;
-}
-
-void
-task_share_tags(struct task *t, const struct tag *v, size_t n)
-{
-	t->tags = n == 0 ? NULL : (struct tag *)(uintptr_t)pool_intern_aligned(
-	    task_pool(t), (const char *)v, n * sizeof *v, _Alignof(struct tag));
-	t->ntags = (uint32_t)n;
-}
-
-struct tag *
-task_tags(struct task *t, size_t n)
-{
-	struct tag *g = NULL;
-
-	if (n > 0) {
-		g = pool_alloc(task_pool(t), n * sizeof *g, _Alignof(struct tag));
-		memset(g, 0, n * sizeof *g);
-	}
-	t->tags = g;
-	t->ntags = (uint32_t)n;
-	return g;
-}
-
 void
 task_init(struct task *t)
 {
@@ -467,7 +157,7 @@ derive_set(struct task *t, const char **f, const char *s, size_t n, bool tail)
 	else if (n == 0)
 		*f = "";
 	else
-		*f = pool_intern(task_pool(t), s, n);
+		*f = tpool_intern(tpool_of(t), s, n);
 }
 
 void
@@ -579,7 +269,7 @@ struct task_strpool *
 task_set_pool(struct task_set *s)
 {
 	if (s->pool == NULL)
-		s->pool = pool_new(POOL_SET);
+		s->pool = tpool_new(POOL_SET);
 	return s->pool;
 }
 
@@ -599,7 +289,7 @@ task_set_cleanup(struct task_set *s)
 static uint32_t
 arn_hash(const char *arn)
 {
-	return (uint32_t)hash_mem(arn, strlen(arn));
+	return (uint32_t)tpool_hash(arn, strlen(arn));
 }
 
 static void
@@ -758,7 +448,7 @@ merge_into(struct task *w, struct task *l)
 			}
 		}
 		if (memcmp(ws, w->containers, nw * sizeof *ws) != 0) {
-			w->containers = pool_alloc(task_pool(w), nw * sizeof *ws,
+			w->containers = tpool_alloc(tpool_of(w), nw * sizeof *ws,
 			    _Alignof(struct container));
 			memcpy(w->containers, ws, nw * sizeof *ws);
 		}
@@ -784,13 +474,13 @@ adopt_pool(struct task_set *s, struct task *t)
 		return;
 	switch (p->kind) {
 	case POOL_PRIVATE:
-		pool_adopt(sp, p);
+		tpool_adopt(sp, p);
 		free(p);
 		return;
 	case POOL_BATCH:
 		if (p->taken_by == NULL || p->taken_by == sp) {
 			if (p->blocks != NULL)
-				pool_adopt(sp, p);
+				tpool_adopt(sp, p);
 			p->taken_by = sp;
 			return;
 		}
