@@ -738,3 +738,34 @@ Test(task, shared_arrays_are_copied_before_a_merge_fills_them)
 		     before);
 	task_set_cleanup(&s);
 }
+
+static bool
+keep_all(const struct task *t, void *ctx)
+{
+	(void)t;
+	(void)ctx;
+	return true;
+}
+
+/* a filter that keeps every task leaves the index as it was (not rebuilt: a SELECT that
+ * keeps all is the common case), and it still finds them */
+Test(task, filter_keeping_all_keeps_the_index)
+{
+	struct task_set s;
+	struct task t;
+	task_set_init(&s);
+	for (int i = 0; i < 100; i++) {
+		char arn[40];
+
+		snprintf(arn, sizeof arn, "arn:t/k%d", i);
+		t = mk(arn, 1, 1, TS_NONE);
+		task_set_take(&s, &t);
+	}
+	task_set_filter(&s, keep_all, NULL);
+	cr_expect_eq(s.len, 100);
+	cr_expect_str_eq(task_set_find(&s, "arn:t/k57")->id, "k57");
+	t = mk("arn:t/k57", 2, 1, TS_NONE);
+	cr_expect_eq(task_set_take(&s, &t), &s.tasks[57]);
+	cr_expect_eq(s.len, 100);
+	task_set_cleanup(&s);
+}

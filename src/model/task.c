@@ -571,6 +571,8 @@ task_set_filter(struct task_set *s, bool (*keep)(const struct task *, void *), v
 			task_cleanup(&s->tasks[i]);
 		}
 	}
+	if (j == s->len)
+		return;   /* nothing moved: the index holds as it is (a SELECT that keeps all) */
 	s->len = j;
 	index_rebuild(s);
 }
