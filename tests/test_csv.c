@@ -402,22 +402,21 @@ cells_set(struct task_set *s, char *reason)
 	t.ts[TS_PULL_STOPPED] = FS_T0 + 52000;
 	t.ts[TS_STARTED] = FS_T0 + 55000;
 	t.ts[TS_HEALTHY] = FS_T0 + 61000;
-	t.launch_type = xstrdup("FARGATE");
-	t.platform_version = xstrdup("1.4.0");
-	t.availability_zone = xstrdup("us-east-1a");
-	t.cpu = xstrdup("256");
-	t.memory = xstrdup("512");
-	t.ncontainers = 1;
-	t.containers = xcalloc(1, sizeof *t.containers);
-	t.containers[0].name = xstrdup("web");
-	t.containers[0].image = xstrdup("123456789012.dkr.ecr.us-east-1.amazonaws.com/web:v1");
-	t.containers[0].image_digest = xstrdup(digest);
+	task_str(&t, &t.launch_type, "FARGATE");
+	task_str(&t, &t.platform_version, "1.4.0");
+	task_str(&t, &t.availability_zone, "us-east-1a");
+	task_str(&t, &t.cpu, "256");
+	task_str(&t, &t.memory, "512");
+	task_containers(&t, 1);
+	task_str(&t, &t.containers[0].name, "web");
+	task_str(&t, &t.containers[0].image, "123456789012.dkr.ecr.us-east-1.amazonaws.com/web:v1");
+	task_str(&t, &t.containers[0].image_digest, digest);
 	task_derive(&t);
 	task_set_take(s, &t);
 	fs_failed_task(&t, true);
 	if (reason != NULL) {
-		free(t.stopped_reason);
-		t.stopped_reason = reason;
+		task_str(&t, &t.stopped_reason, reason);
+		free(reason);
 	}
 	task_derive(&t);
 	task_set_take(s, &t);
@@ -594,18 +593,18 @@ many_set(struct task_set *s, size_t n, size_t huge)
 		if (i % 3 == 0)
 			t.ts[TS_STARTED] = t.ts[TS_PULL_STOPPED] + 1234;
 		if (i % 17 == 0) {
-			free(t.last_status);
-			t.last_status = xstrdup("STOPPED");
-			t.stop_code = xstrdup("EssentialContainerExited");
-			t.stopped_reason = xasprintf("=exit %zu, \"quoted\",\nnext \x1b[31m line", i);
+			task_str(&t, &t.last_status, "STOPPED");
+			task_str(&t, &t.stop_code, "EssentialContainerExited");
+			task_strf(&t, &t.stopped_reason, "=exit %zu, \"quoted\",\nnext \x1b[31m line", i);
 		}
 		if (i == huge) {
 			size_t len = (size_t)17 << 20;
 
-			free(t.stopped_reason);
-			t.stopped_reason = xmalloc(len + 1);
-			memset(t.stopped_reason, 'y', len);
-			t.stopped_reason[len] = '\0';
+			char *r = xmalloc(len);
+
+			memset(r, 'y', len);
+			task_strn(&t, &t.stopped_reason, r, len);
+			free(r);
 		}
 		task_derive(&t);
 		task_set_take(s, &t);

@@ -13,33 +13,31 @@ static void
 full_task(struct task *t)
 {
 	task_init(t);
-	t->arn = xstrdup("arn:aws:ecs:us-east-1:123456789012:task/prod/0123456789abcdef0123456789abcdef");
-	t->cluster_arn = xstrdup("arn:aws:ecs:us-east-1:123456789012:cluster/prod");
-	t->taskdef_arn = xstrdup("arn:aws:ecs:us-east-1:123456789012:task-definition/rerank-api:8");
-	t->group = xstrdup("service:rerank");
-	t->started_by = xstrdup("ecs-svc/1234567890123456789");
-	t->launch_type = xstrdup("FARGATE");
-	t->platform_version = xstrdup("1.4.0");
-	t->capacity_provider = xstrdup("FARGATE_SPOT");
-	t->availability_zone = xstrdup("us-east-1b");
-	t->cpu = xstrdup("1024");
-	t->memory = xstrdup("2048");
-	t->last_status = xstrdup("RUNNING");
-	t->stop_code = xstrdup("EssentialContainerExited");
-	t->source = xstrdup("data/after.jsonl");
-	t->ncontainers = 2;
-	t->containers = xcalloc(2, sizeof *t->containers);
-	t->containers[0].name = xstrdup("app");
-	t->containers[0].image = xstrdup("123456789012.dkr.ecr.us-east-1.amazonaws.com/rerank:2.1");
-	t->containers[0].image_digest = xstrdup("sha256:aaaa");
-	t->containers[1].name = xstrdup("sidecar");
-	t->containers[1].image = xstrdup("public.ecr.aws/aws-observability/aws-otel-collector:latest");
-	t->ntags = 2;
-	t->tags = xcalloc(2, sizeof *t->tags);
-	t->tags[0].key = xstrdup("team");
-	t->tags[0].value = xstrdup("search");
-	t->tags[1].key = xstrdup("soci");
-	t->tags[1].value = xstrdup("true");
+	task_str(t, &t->arn, "arn:aws:ecs:us-east-1:123456789012:task/prod/0123456789abcdef0123456789abcdef");
+	task_str(t, &t->cluster_arn, "arn:aws:ecs:us-east-1:123456789012:cluster/prod");
+	task_str(t, &t->taskdef_arn, "arn:aws:ecs:us-east-1:123456789012:task-definition/rerank-api:8");
+	task_str(t, &t->group, "service:rerank");
+	task_str(t, &t->started_by, "ecs-svc/1234567890123456789");
+	task_str(t, &t->launch_type, "FARGATE");
+	task_str(t, &t->platform_version, "1.4.0");
+	task_str(t, &t->capacity_provider, "FARGATE_SPOT");
+	task_str(t, &t->availability_zone, "us-east-1b");
+	task_str(t, &t->cpu, "1024");
+	task_str(t, &t->memory, "2048");
+	task_str(t, &t->last_status, "RUNNING");
+	task_str(t, &t->stop_code, "EssentialContainerExited");
+	task_str(t, &t->source, "data/after.jsonl");
+	task_containers(t, 2);
+	task_str(t, &t->containers[0].name, "app");
+	task_str(t, &t->containers[0].image, "123456789012.dkr.ecr.us-east-1.amazonaws.com/rerank:2.1");
+	task_str(t, &t->containers[0].image_digest, "sha256:aaaa");
+	task_str(t, &t->containers[1].name, "sidecar");
+	task_str(t, &t->containers[1].image, "public.ecr.aws/aws-observability/aws-otel-collector:latest");
+	task_tags(t, 2);
+	task_str(t, &t->tags[0].key, "team");
+	task_str(t, &t->tags[0].value, "search");
+	task_str(t, &t->tags[1].key, "soci");
+	task_str(t, &t->tags[1].value, "true");
 	task_derive(t);
 }
 
@@ -172,7 +170,7 @@ Test(group, deployment_only_for_service_tasks)
 	char buf[64];
 
 	bare_task(&t);
-	t.started_by = xstrdup("nightly-batch");
+	task_str(&t, &t.started_by, "nightly-batch");
 	task_derive(&t);
 	cr_expect_str_eq(value_of(&t, "started-by", buf, sizeof buf), "nightly-batch");
 	cr_expect_str_eq(value_of(&t, "deployment", buf, sizeof buf), GROUP_NONE);
@@ -185,7 +183,7 @@ Test(group, size_with_one_half_missing)
 	char buf[64];
 
 	bare_task(&t);
-	t.cpu = xstrdup("256");
+	task_str(&t, &t.cpu, "256");
 	cr_expect_str_eq(value_of(&t, "size", buf, sizeof buf), "256/?");
 	task_cleanup(&t);
 }
@@ -213,8 +211,7 @@ parse_rules(struct soci_rule *rules, const char **texts, size_t n)
 static void
 set_arn(struct task *t, const char *id)
 {
-	free(t->arn);
-	t->arn = xasprintf("arn:aws:ecs:us-east-1:123456789012:task/prod/%s", id);
+	task_strf(t, &t->arn, "arn:aws:ecs:us-east-1:123456789012:task/prod/%s", id);
 	task_derive(t);
 }
 
@@ -251,16 +248,13 @@ Test(group, soci_rules)
 	add(&s, &t);
 
 	full_task(&t);                        /* other revision, but tagged soci=true */
-	free(t.taskdef_arn);
-	t.taskdef_arn = xstrdup("arn:aws:ecs:us-east-1:123456789012:task-definition/rerank-api:7");
+	task_str(&t, &t.taskdef_arn, "arn:aws:ecs:us-east-1:123456789012:task-definition/rerank-api:7");
 	set_arn(&t, "b");
 	add(&s, &t);
 
 	full_task(&t);                        /* neither */
-	free(t.taskdef_arn);
-	t.taskdef_arn = xstrdup("arn:aws:ecs:us-east-1:123456789012:task-definition/rerank-api:7");
-	free(t.tags[1].value);
-	t.tags[1].value = xstrdup("false");
+	task_str(&t, &t.taskdef_arn, "arn:aws:ecs:us-east-1:123456789012:task-definition/rerank-api:7");
+	task_str(&t, &t.tags[1].value, "false");
 	set_arn(&t, "c");
 	add(&s, &t);
 
@@ -297,11 +291,11 @@ Test(group, soci_rule_globs_and_missing_values)
 	set_arn(&t, "untagged");
 	add(&s, &t);
 	bare_task(&t);
-	t.taskdef_arn = xstrdup("arn:aws:ecs:us-east-1:1:task-definition/rerank-api:12");
+	task_str(&t, &t.taskdef_arn, "arn:aws:ecs:us-east-1:1:task-definition/rerank-api:12");
 	set_arn(&t, "rev12");
 	add(&s, &t);
 	bare_task(&t);
-	t.taskdef_arn = xstrdup("arn:aws:ecs:us-east-1:1:task-definition/rerank-api:8");
+	task_str(&t, &t.taskdef_arn, "arn:aws:ecs:us-east-1:1:task-definition/rerank-api:8");
 	set_arn(&t, "rev8");
 	add(&s, &t);
 
@@ -326,8 +320,7 @@ Test(group, soci_rule_on_source_base_name)
 	full_task(&t);                        /* source "data/after.jsonl" */
 	add(&s, &t);
 	full_task(&t);
-	free(t.source);
-	t.source = xstrdup("data/before.jsonl");
+	task_str(&t, &t.source, "data/before.jsonl");
 	set_arn(&t, "before");
 	add(&s, &t);
 	group_apply_soci(&s, &rule, 1);
@@ -350,24 +343,23 @@ Test(group, soci_metadata_beats_rules)
 	/* matches the rule, but the metadata says overlayfs for every container */
 	full_task(&t);
 	set_arn(&t, "overlay");
-	t.containers[0].snapshotter = xstrdup("overlayfs");
-	t.containers[1].snapshotter = xstrdup("overlayfs");
+	task_str(&t, &t.containers[0].snapshotter, "overlayfs");
+	task_str(&t, &t.containers[1].snapshotter, "overlayfs");
 	add(&s, &t);
 
 	/* matches no rule, but one container was lazy-loaded */
 	full_task(&t);
 	set_arn(&t, "soci");
-	free(t.taskdef_arn);
-	t.taskdef_arn = xstrdup("arn:aws:ecs:us-east-1:1:task-definition/other:1");
+	task_str(&t, &t.taskdef_arn, "arn:aws:ecs:us-east-1:1:task-definition/other:1");
 	task_derive(&t);
-	t.containers[0].snapshotter = xstrdup("soci");
-	t.containers[1].snapshotter = xstrdup("overlayfs");
+	task_str(&t, &t.containers[0].snapshotter, "soci");
+	task_str(&t, &t.containers[1].snapshotter, "overlayfs");
 	add(&s, &t);
 
 	/* an unrecognised snapshotter proves nothing: the rule decides */
 	full_task(&t);
 	set_arn(&t, "stargz");
-	t.containers[0].snapshotter = xstrdup("stargz");
+	task_str(&t, &t.containers[0].snapshotter, "stargz");
 	add(&s, &t);
 
 	group_apply_soci(&s, &rule, 1);

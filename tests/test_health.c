@@ -65,8 +65,8 @@ add(struct task_set *s, const char *arn, const char *health, int64_t created, in
 	struct task t;
 
 	task_init(&t);
-	t.arn = strdup(arn);
-	t.health_status = health ? strdup(health) : NULL;
+	task_str(&t, &t.arn, arn);
+	task_str(&t, &t.health_status, health);
 	t.ts[TS_CREATED] = created;
 	t.ts[TS_STARTED] = started;
 	t.fetched_at_ms = fetched;

@@ -286,12 +286,11 @@ Test(jsonfmt, task_tags_match_a_jansson_object)
 
 	task_set_init(&s);
 	task_init(&t);
-	t.arn = xstrdup("arn:aws:ecs:us-east-1:1:task/c/0123456789abcdef0123456789abcdef");
-	t.ntags = n;
-	t.tags = xcalloc(n, sizeof *t.tags);
+	task_str(&t, &t.arn, "arn:aws:ecs:us-east-1:1:task/c/0123456789abcdef0123456789abcdef");
+	task_tags(&t, n);
 	for (size_t i = 0; i < n; i++) {
-		t.tags[i].key = kv[i][0] ? xstrdup(kv[i][0]) : NULL;
-		t.tags[i].value = kv[i][1] ? xstrdup(kv[i][1]) : NULL;
+		task_str(&t, &t.tags[i].key, kv[i][0]);
+		task_str(&t, &t.tags[i].value, kv[i][1]);
 		if (kv[i][0] != NULL) {
 			char *key = fix(kv[i][0]);
 

@@ -27,16 +27,15 @@ add_task(struct task_set *s, const char *id, const char *team, double created,
 	struct task t;
 
 	task_init(&t);
-	t.arn = xasprintf("arn:aws:ecs:us-east-1:123456789012:task/prod/%s", id);
+	task_strf(&t, &t.arn, "arn:aws:ecs:us-east-1:123456789012:task/prod/%s", id);
 	t.ts[TS_CREATED] = at(created);
 	t.ts[TS_PULL_STARTED] = at(pull_started);
 	t.ts[TS_PULL_STOPPED] = at(pull_stopped);
 	t.ts[TS_STARTED] = at(started);
 	if (team != NULL) {
-		t.ntags = 1;
-		t.tags = xcalloc(1, sizeof *t.tags);
-		t.tags[0].key = xstrdup("team");
-		t.tags[0].value = xstrdup(team);
+		task_tags(&t, 1);
+		task_str(&t, &t.tags[0].key, "team");
+		task_str(&t, &t.tags[0].value, team);
 	}
 	task_derive(&t);
 	task_set_take(s, &t);
@@ -360,10 +359,10 @@ Test(report, cells)
 
 	task_set_init(&s);
 	task_init(&t);
-	t.arn = xstrdup("arn:aws:ecs:us-east-1:123456789012:task/prod/0123abcd");
-	t.taskdef_arn = xstrdup("arn:aws:ecs:us-east-1:123456789012:task-definition/web:12");
-	t.cpu = xstrdup("256");
-	t.stopped_reason = xstrdup("=cmd|' /C calc'!A0");
+	task_str(&t, &t.arn, "arn:aws:ecs:us-east-1:123456789012:task/prod/0123abcd");
+	task_str(&t, &t.taskdef_arn, "arn:aws:ecs:us-east-1:123456789012:task-definition/web:12");
+	task_str(&t, &t.cpu, "256");
+	task_str(&t, &t.stopped_reason, "=cmd|' /C calc'!A0");
 	t.ts[TS_CREATED] = T0 + 3123;
 	t.ts[TS_PULL_STARTED] = T0 + 5000;
 	t.ts[TS_PULL_STOPPED] = T0 + 17345;
@@ -431,11 +430,11 @@ Test(report, sort_by_any_column_missing_last_stable)
 	/* cpu as ECS gives it: strings that sort as numbers (a task in a set keeps its
 	 * strings in the set's pool) */
 	t = task_set_find(&s, "arn:aws:ecs:us-east-1:123456789012:task/prod/a");
-	task_strpool_assign(t->pool, &t->cpu, "1024", strlen("1024"));
+	task_str(t, &t->cpu, "1024");
 	t = task_set_find(&s, "arn:aws:ecs:us-east-1:123456789012:task/prod/b");
-	task_strpool_assign(t->pool, &t->cpu, "256", strlen("256"));
+	task_str(t, &t->cpu, "256");
 	t = task_set_find(&s, "arn:aws:ecs:us-east-1:123456789012:task/prod/e");
-	task_strpool_assign(t->pool, &t->cpu, "4096", strlen("4096"));
+	task_str(t, &t->cpu, "4096");
 
 	cr_assert_eq(report_build(&r, &s, &o, &err), 0);
 	ids(&r, got, sizeof got);
@@ -561,15 +560,15 @@ Test(report, unpriced_starts_counted_and_named_per_kind)
 		struct task t;
 
 		task_init(&t);
-		t.arn = xasprintf("arn:aws:ecs:%s:123456789012:task/prod/s%zu", regions[i], i);
+		task_strf(&t, &t.arn, "arn:aws:ecs:%s:123456789012:task/prod/s%zu", regions[i], i);
 		t.ts[TS_CREATED] = at(0);
 		t.ts[TS_PULL_STARTED] = at(10);
 		t.ts[TS_PULL_STOPPED] = at(40);
 		t.ts[TS_STARTED] = at(42);
-		t.launch_type = xstrdup("FARGATE");
-		t.capacity_provider = xstrdup("FARGATE_SPOT");
-		t.cpu = xstrdup("1024");
-		t.memory = xstrdup("2048");
+		task_str(&t, &t.launch_type, "FARGATE");
+		task_str(&t, &t.capacity_provider, "FARGATE_SPOT");
+		task_str(&t, &t.cpu, "1024");
+		task_str(&t, &t.memory, "2048");
 		task_derive(&t);
 		task_set_take(&s, &t);
 	}

@@ -11,13 +11,13 @@ mk(const char *id, const char *desired, const char *last, int64_t created)
 	struct task t;
 
 	task_init(&t);
-	t.arn = xasprintf("arn:aws:ecs:us-east-1:1:task/prod/%s", id);
-	t.cluster_arn = xstrdup("arn:aws:ecs:us-east-1:1:cluster/prod");
-	t.taskdef_arn = xstrdup("arn:aws:ecs:us-east-1:1:task-definition/web:3");
-	t.group = xstrdup("service:web");
-	t.started_by = xstrdup("ecs-svc/1");
-	t.desired_status = xstrdup_or_null(desired);
-	t.last_status = xstrdup_or_null(last);
+	task_strf(&t, &t.arn, "arn:aws:ecs:us-east-1:1:task/prod/%s", id);
+	task_str(&t, &t.cluster_arn, "arn:aws:ecs:us-east-1:1:cluster/prod");
+	task_str(&t, &t.taskdef_arn, "arn:aws:ecs:us-east-1:1:task-definition/web:3");
+	task_str(&t, &t.group, "service:web");
+	task_str(&t, &t.started_by, "ecs-svc/1");
+	task_str(&t, &t.desired_status, desired);
+	task_str(&t, &t.last_status, last);
 	t.ts[TS_CREATED] = created;
 	task_derive(&t);
 	return t;

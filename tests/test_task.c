@@ -1,17 +1,21 @@
 #include <criterion/criterion.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "ecsprof/task.h"
 #include "ecsprof/xalloc.h"
 
+/* where mk() puts a task's strings: NULL, a private pool of its own */
+static struct task_strpool *mk_pool;
+
 static struct task
 mk(const char *arn, long long version, int64_t created, int64_t started)
 {
 	struct task t;
 
-	task_init(&t);
-	t.arn = xstrdup(arn);
+	task_init_pool(&t, mk_pool);
+	task_str(&t, &t.arn, arn);
 	if (version >= 0) {
 		t.has_version = true;
 		t.version = version;
@@ -25,8 +29,8 @@ Test(task, derive_new_arn_format)
 {
 	struct task t = mk("arn:aws:ecs:us-east-1:123456789012:task/prod/0f1e2d3c4b5a69788796a5b4c3d2e1f0", 1, 0, 0);
 
-	t.taskdef_arn = xstrdup("arn:aws:ecs:us-east-1:123456789012:task-definition/checkout-api:8");
-	t.group = xstrdup("service:checkout-api");
+	task_str(&t, &t.taskdef_arn, "arn:aws:ecs:us-east-1:123456789012:task-definition/checkout-api:8");
+	task_str(&t, &t.group, "service:checkout-api");
 	task_derive(&t);
 	cr_expect_str_eq(t.id, "0f1e2d3c4b5a69788796a5b4c3d2e1f0");
 	cr_expect_str_eq(t.cluster, "prod");
@@ -47,7 +51,7 @@ Test(task, derive_missing_everything)
 	cr_expect_str_eq(t.service, "");
 	cr_expect_str_eq(t.taskdef, "");
 	/* a family: group without a task definition still names the family */
-	t.group = xstrdup("family:batch");
+	task_str(&t, &t.group, "family:batch");
 	task_derive(&t);
 	cr_expect_str_eq(t.family, "batch");
 	cr_expect_str_eq(t.service, "");
@@ -61,7 +65,7 @@ Test(task, merge_keeps_newest_version_and_fills_gaps)
 	struct task old = mk("arn:t/1", 4, 1000, 7000);
 
 	task_set_init(&s);
-	a.availability_zone = xstrdup("us-east-1a");
+	task_str(&a, &a.availability_zone, "us-east-1a");
 	task_set_take(&s, &a);
 	task_set_take(&s, &b);
 	task_set_take(&s, &old);           /* older than what we have: ignored for state */
@@ -79,14 +83,12 @@ Test(task, metadata_merges_snapshotter_onto_api_task)
 	struct task api = mk("arn:t/9", 7, 1000, 5000), meta = mk("arn:t/9", -1, 1000, TS_NONE);
 
 	task_set_init(&s);
-	api.containers = xcalloc(1, sizeof *api.containers);
-	api.ncontainers = 1;
-	api.containers[0].name = xstrdup("app");
-	api.containers[0].image = xstrdup("repo/app:1");
-	meta.containers = xcalloc(1, sizeof *meta.containers);
-	meta.ncontainers = 1;
-	meta.containers[0].name = xstrdup("app");
-	meta.containers[0].snapshotter = xstrdup("soci");
+	task_containers(&api, 1);
+	task_str(&api, &api.containers[0].name, "app");
+	task_str(&api, &api.containers[0].image, "repo/app:1");
+	task_containers(&meta, 1);
+	task_str(&meta, &meta.containers[0].name, "app");
+	task_str(&meta, &meta.containers[0].snapshotter, "soci");
 	meta.from_metadata = true;
 	task_set_take(&s, &meta);          /* metadata first, API view second: API wins */
 	task_set_take(&s, &api);
@@ -136,7 +138,7 @@ Test(task, many_tasks_index_and_filter)
 #define TASKDEF_ARN "arn:aws:ecs:us-east-1:123456789012:task-definition/web:7"
 #define IMAGE "123456789012.dkr.ecr.us-east-1.amazonaws.com/web:v7"
 
-/* A task as the input reader makes one: every string its own heap copy. */
+/* A task as the input reader makes one, in mk_pool. */
 static struct task
 mk_full(const char *id, long long version, const char *digest)
 {
@@ -145,40 +147,53 @@ mk_full(const char *id, long long version, const char *digest)
 
 	snprintf(arn, sizeof arn, "arn:aws:ecs:us-east-1:123456789012:task/prod/%s", id);
 	t = mk(arn, version, 1000, 5000);
-	t.cluster_arn = xstrdup(CLUSTER_ARN);
-	t.taskdef_arn = xstrdup(TASKDEF_ARN);
-	t.group = xstrdup("service:web");
-	t.launch_type = xstrdup("FARGATE");
-	t.last_status = xstrdup("RUNNING");
-	t.source = xstrdup("events.jsonl");
-	t.containers = xcalloc(1, sizeof *t.containers);
-	t.ncontainers = 1;
-	t.containers[0].name = xstrdup("web");
-	t.containers[0].image = xstrdup(IMAGE);
-	t.containers[0].image_digest = digest ? xstrdup(digest) : NULL;
-	t.tags = xcalloc(1, sizeof *t.tags);
-	t.ntags = 1;
-	t.tags[0].key = xstrdup("team");
-	t.tags[0].value = xstrdup("payments");
+	task_str(&t, &t.cluster_arn, CLUSTER_ARN);
+	task_str(&t, &t.taskdef_arn, TASKDEF_ARN);
+	task_str(&t, &t.group, "service:web");
+	task_str(&t, &t.launch_type, "FARGATE");
+	task_str(&t, &t.last_status, "RUNNING");
+	task_str(&t, &t.source, "events.jsonl");
+	task_containers(&t, 1);
+	task_str(&t, &t.containers[0].name, "web");
+	task_str(&t, &t.containers[0].image, IMAGE);
+	task_str(&t, &t.containers[0].image_digest, digest);
+	task_tags(&t, 1);
+	task_str(&t, &t.tags[0].key, "team");
+	task_str(&t, &t.tags[0].value, "payments");
 	task_derive(&t);
 	return t;
 }
 
-Test(task, pool_shares_repeated_strings)
+/* A batch pool (the input reader's, one per chunk) keeps one copy of each text; the set
+ * takes its storage as it is: the strings are not copied or looked up again. */
+Test(task, batch_pool_shares_strings_and_the_set_adopts_them)
 {
 	struct task_set s;
-	struct task a = mk_full("aaaa", 3, "sha256:1111"), b = mk_full("bbbb", 3, "sha256:2222");
+	struct task a, b;
 	const struct task *x, *y;
+	const char *cluster, *arn, *image;
 
+	mk_pool = task_strpool_new();
+	a = mk_full("aaaa", 3, "sha256:1111");
+	b = mk_full("bbbb", 3, "sha256:2222");
+	cr_expect_eq(a.cluster_arn, b.cluster_arn, "one copy per pool");
+	cluster = a.cluster_arn;
+	arn = a.arn;
+	image = b.containers[0].image;
 	task_set_init(&s);
 	task_set_take(&s, &a);
 	task_set_take(&s, &b);
+	task_strpool_free(mk_pool);   /* before the set: what the set took stays (ASan) */
+	mk_pool = NULL;
 	cr_assert_eq(s.len, 2);
 	x = &s.tasks[0];
 	y = &s.tasks[1];
-	cr_expect_not_null(x->pool);
-	cr_expect_eq(x->pool, y->pool);
 	cr_expect_eq(x->pool, s.pool);
+	cr_expect_eq(y->pool, s.pool);
+	/* adopted where they lie, not copied */
+	cr_expect_eq(x->cluster_arn, cluster);
+	cr_expect_eq(x->arn, arn);
+	cr_expect_eq(y->containers[0].image, image);
 	/* the same text is one copy */
 	cr_expect_eq(x->cluster_arn, y->cluster_arn);
 	cr_expect_eq(x->taskdef_arn, y->taskdef_arn);
@@ -187,29 +202,88 @@ Test(task, pool_shares_repeated_strings)
 	cr_expect_eq(x->containers[0].image, y->containers[0].image);
 	cr_expect_eq(x->containers[0].name, y->containers[0].name);
 	cr_expect_eq(x->tags[0].value, y->tags[0].value);
-	cr_expect_eq(x->family, y->family);
 	cr_expect_eq(x->service, y->service);
 	/* ... and different text stays different */
 	cr_expect_neq(x->arn, y->arn);
 	cr_expect_str_eq(x->containers[0].image_digest, "sha256:1111");
 	cr_expect_str_eq(y->containers[0].image_digest, "sha256:2222");
 	cr_expect_str_eq(x->arn, "arn:aws:ecs:us-east-1:123456789012:task/prod/aaaa");
-	/* derived again from the pooled strings */
+	/* derived again, tails of the adopted strings */
 	cr_expect_str_eq(x->id, "aaaa");
+	cr_expect_eq(x->id, x->arn + strlen(x->arn) - 4);
 	cr_expect_str_eq(y->id, "bbbb");
 	cr_expect_str_eq(x->cluster, "prod");
 	cr_expect_str_eq(x->service, "web");
 	cr_expect_str_eq(x->family, "web");
+	cr_expect_str_eq(y->family, "web");
 	cr_expect_str_eq(x->taskdef, "web:7");
 	cr_expect_str_eq(x->cluster_arn, CLUSTER_ARN);
 	cr_expect_str_eq(y->containers[0].image, IMAGE);
 	cr_expect_str_eq(y->tags[0].key, "team");
-	/* the caller's task was emptied, its strings moved or freed (ASan checks which) */
+	/* the caller's task was emptied */
 	cr_expect_null(a.arn);
 	cr_expect_null(a.containers);
 	cr_expect_null(b.pool);
 	task_set_cleanup(&s);
 	cr_expect_null(s.pool);
+}
+
+/* A task built alone has a private pool; the set takes that whole, without a copy. */
+Test(task, private_pool_is_adopted_whole)
+{
+	struct task_set s;
+	struct task a = mk_full("pa", 1, NULL), b = mk_full("pb", 1, NULL);
+	const char *arn = a.arn, *tag = b.tags[0].value;
+
+	cr_expect_not_null(a.pool);
+	cr_expect_neq(a.pool, b.pool);
+	task_set_init(&s);
+	task_set_take(&s, &a);
+	task_set_take(&s, &b);
+	cr_expect_eq(s.tasks[0].arn, arn);
+	cr_expect_eq(s.tasks[1].tags[0].value, tag);
+	cr_expect_eq(s.tasks[1].pool, s.pool);
+	/* two pools, two copies of the same text: allowed */
+	cr_expect_str_eq(s.tasks[0].cluster_arn, s.tasks[1].cluster_arn);
+	cr_expect_null(a.pool);
+	/* a task meant for the set, built in its pool: shares the set's copies */
+	struct task c;
+
+	task_init_pool(&c, task_set_pool(&s));
+	task_str(&c, &c.arn, "arn:aws:ecs:us-east-1:123456789012:task/prod/pc");
+	task_str(&c, &c.launch_type, "EC2");
+	const char *lt = c.launch_type;
+	cr_expect_eq(task_set_take(&s, &c)->launch_type, lt);
+	task_set_cleanup(&s);
+}
+
+/* The strings of another set's task would go with that set: a task_copy() is the way;
+ * taking such a task is a bug, stopped at once rather than left dangling. */
+Test(task, take_of_another_sets_task_aborts, .signal = SIGABRT)
+{
+	struct task_set s, other;
+	struct task t = mk_full("x", 1, NULL), steal;
+
+	task_set_init(&s);
+	task_set_init(&other);
+	task_set_take(&s, &t);
+	steal = s.tasks[0];
+	task_set_take(&other, &steal);
+}
+
+/* A batch pool's tasks all go to one set: its storage went to the first. */
+Test(task, batch_pool_into_two_sets_aborts, .signal = SIGABRT)
+{
+	struct task_set s, other;
+	struct task a, b;
+
+	mk_pool = task_strpool_new();
+	a = mk_full("a", 1, NULL);
+	b = mk_full("b", 1, NULL);
+	task_set_init(&s);
+	task_set_init(&other);
+	task_set_take(&s, &a);
+	task_set_take(&other, &b);
 }
 
 Test(task, pool_merge_pooled_tasks_both_ways)
@@ -221,20 +295,17 @@ Test(task, pool_merge_pooled_tasks_both_ways)
 
 	task_set_init(&s);
 	/* newer lacks the AZ, the digest and the task definition: kept from the older state */
-	older.availability_zone = xstrdup("us-east-1a");
-	free(newer.taskdef_arn);
+	task_str(&older, &older.availability_zone, "us-east-1a");
 	newer.taskdef_arn = NULL;
-	free(newer.last_status);
-	newer.last_status = xstrdup("STOPPED");
+	task_str(&newer, &newer.last_status, "STOPPED");
 	task_derive(&newer);
 	cr_expect_str_eq(newer.taskdef, "");
 	task_set_take(&s, &older);
 	task_set_take(&s, &newer);          /* replaces the state in the set */
 	task_set_take(&s, &late);           /* older than what the set has: fills gaps only */
-	meta.containers = xcalloc(1, sizeof *meta.containers);
-	meta.ncontainers = 1;
-	meta.containers[0].name = xstrdup("web");
-	meta.containers[0].snapshotter = xstrdup("soci");
+	task_containers(&meta, 1);
+	task_str(&meta, &meta.containers[0].name, "web");
+	task_str(&meta, &meta.containers[0].snapshotter, "soci");
 	meta.from_metadata = true;
 	task_set_take(&s, &meta);
 	cr_assert_eq(s.len, 1);
@@ -268,6 +339,7 @@ Test(task, pool_filter_keeps_shared_strings_alive)
 	const char *cluster;
 
 	task_set_init(&s);
+	mk_pool = task_set_pool(&s);   /* built where they are going: one copy each */
 	t = mk_full("a", 1, "sha256:a");
 	task_set_take(&s, &t);
 	t = mk_full("b", 1, "sha256:b");
@@ -290,6 +362,7 @@ Test(task, pool_filter_keeps_shared_strings_alive)
 	cr_assert_eq(s.len, 2);
 	cr_expect_eq(s.tasks[1].cluster_arn, cluster);
 	cr_expect_eq(s.tasks[1].version, 2);
+	mk_pool = NULL;
 	task_set_cleanup(&s);
 }
 
@@ -300,10 +373,11 @@ Test(task, pool_copy_out_of_a_set_owns_its_strings)
 
 	task_set_init(&s);
 	t = mk_full("cp", 1, "sha256:cp");
-	t.stopped_reason = xstrdup("Essential container in task exited");
+	task_str(&t, &t.stopped_reason, "Essential container in task exited");
 	task_set_take(&s, &t);
 	task_copy(&copy, &s.tasks[0]);
-	cr_expect_null(copy.pool);
+	cr_expect_not_null(copy.pool);
+	cr_expect_neq(copy.pool, s.pool);
 	cr_expect_neq(copy.arn, s.tasks[0].arn);
 	cr_expect_neq(copy.id, s.tasks[0].id);
 	cr_expect_neq(copy.containers, s.tasks[0].containers);
@@ -317,8 +391,7 @@ Test(task, pool_copy_out_of_a_set_owns_its_strings)
 	cr_expect_str_eq(copy.containers[0].image_digest, "sha256:cp");
 	cr_expect_str_eq(copy.tags[0].value, "payments");
 	/* an owned task again: it can be changed, derived, and taken by another set */
-	free(copy.group);
-	copy.group = xstrdup("service:api");
+	task_str(&copy, &copy.group, "service:api");
 	task_derive(&copy);
 	cr_expect_str_eq(copy.service, "api");
 	task_set_init(&other);
@@ -332,7 +405,7 @@ Test(task, pool_derive_on_a_pooled_task)
 	struct task_set s;
 	struct task t;
 	struct task *in;
-	char *id;
+	const char *id;
 
 	task_set_init(&s);
 	t = mk_full("dv", 1, NULL);
@@ -348,7 +421,7 @@ Test(task, pool_derive_on_a_pooled_task)
 	cr_expect_str_eq(in->taskdef, "web:7");
 	/* a task from the old ARN format, without cluster: the cluster comes from nowhere */
 	t = mk("arn:aws:ecs:us-east-1:1:task/0123", 1, 0, 0);
-	t.group = xstrdup("family:batch");
+	task_str(&t, &t.group, "family:batch");
 	in = task_set_take(&s, &t);
 	cr_expect_str_eq(in->id, "0123");
 	cr_expect_str_eq(in->cluster, "");
@@ -357,7 +430,7 @@ Test(task, pool_derive_on_a_pooled_task)
 	cr_expect_str_eq(in->service, "");
 	/* a task without ARN is kept as is, derived */
 	task_init(&t);
-	t.launch_type = xstrdup("EC2");
+	task_str(&t, &t.launch_type, "EC2");
 	in = task_set_take(&s, &t);
 	cr_expect_str_eq(in->id, "");
 	cr_expect_str_eq(in->launch_type, "EC2");
@@ -374,9 +447,10 @@ Test(task, pool_long_and_many_strings)
 	memset(big, 'x', sizeof big - 1);
 	big[sizeof big - 1] = '\0';
 	task_set_init(&s);
+	mk_pool = task_set_pool(&s);   /* built where they are going: one copy each */
 	for (int i = 0; i < 3; i++) {
 		t = mk_full(i == 0 ? "l0" : i == 1 ? "l1" : "l2", 1, NULL);
-		t.stopped_reason = xstrdup(big);
+		task_str(&t, &t.stopped_reason, big);
 		task_set_take(&s, &t);
 	}
 	for (int i = 0; i < 3; i++) {
@@ -387,7 +461,7 @@ Test(task, pool_long_and_many_strings)
 	for (int i = 0; i < 20000; i++) {
 		snprintf(arn, sizeof arn, "arn:aws:ecs:r:1:task/c/%d", i);
 		t = mk(arn, 1, i, TS_NONE);
-		t.stop_code = xasprintf("code-%d", i % 7);
+		task_strf(&t, &t.stop_code, "code-%d", i % 7);
 		task_set_take(&s, &t);
 	}
 	cr_assert_eq(s.len, 20003);
@@ -400,17 +474,19 @@ Test(task, pool_long_and_many_strings)
 		cr_assert_str_eq(s.tasks[3 + i].stop_code, want);
 		cr_assert_eq(s.tasks[3 + i].stop_code, s.tasks[3 + i % 7].stop_code);
 	}
+	mk_pool = NULL;
 	task_set_cleanup(&s);
 }
 
 /* The input reader's worker threads fill tasks from a pool of their own (one copy of each
- * text per chunk); the set copies what it takes, and the worker's pool goes away. */
-Test(task, pool_of_ones_own_is_copied_by_the_set)
+ * text per chunk); the set takes the pool's storage at the first of its tasks, the
+ * worker then frees the (empty) pool. */
+Test(task, batch_pool_storage_moves_to_the_set)
 {
 	struct task_strpool *mine = task_strpool_new();
 	struct task_set s;
 	struct task t, spare;
-	char *cluster_in_mine = NULL;
+	const char *cluster_in_mine = NULL;
 	const char *arn = "arn:aws:ecs:us-east-1:123456789012:task/prod/own1";
 
 	task_set_init(&s);
@@ -418,44 +494,40 @@ Test(task, pool_of_ones_own_is_copied_by_the_set)
 		char a[80];
 
 		snprintf(a, sizeof a, "%s%d", arn, i);
-		task_init(&t);
-		t.pool = mine;
-		task_strpool_assign(mine, &t.arn, a, strlen(a));
+		task_init_pool(&t, mine);
+		task_strn(&t, &t.arn, a, strlen(a));
 		/* only the first 47 bytes: the pool copies n bytes and ends them */
-		task_strpool_assign(mine, &t.cluster_arn, CLUSTER_ARN "/ignored", strlen(CLUSTER_ARN));
-		task_strpool_assign(mine, &t.group, "service:web", 11);
-		t.containers = xcalloc(1, sizeof *t.containers);
-		t.ncontainers = 1;
-		task_strpool_assign(mine, &t.containers[0].image, IMAGE, strlen(IMAGE));
+		task_strn(&t, &t.cluster_arn, CLUSTER_ARN "/ignored", strlen(CLUSTER_ARN));
+		task_strn(&t, &t.group, "service:web", 11);
+		task_containers(&t, 1);
+		task_strn(&t, &t.containers[0].image, IMAGE, strlen(IMAGE));
 		if (i == 0)
 			cluster_in_mine = t.cluster_arn;
 		else
-			cr_expect_eq(t.cluster_arn, cluster_in_mine, "one copy per pool");
+			cr_expect_neq(t.cluster_arn, cluster_in_mine, "the pool's index went with the "
+			    "first take: a new copy");
 		task_set_take(&s, &t);
 		cr_expect_null(t.pool);
 	}
-	/* a task of that pool that no set takes: its arrays are freed, its strings are not */
-	task_init(&spare);
-	spare.pool = mine;
-	task_strpool_assign(mine, &spare.launch_type, "FARGATE", 7);
-	spare.tags = xcalloc(1, sizeof *spare.tags);
-	spare.ntags = 1;
-	task_strpool_assign(mine, &spare.tags[0].key, "team", 4);
+	/* a task of that pool that no set takes: nothing of it is freed but by the pool */
+	task_init_pool(&spare, mine);
+	task_strn(&spare, &spare.launch_type, "FARGATE", 7);
+	task_tags(&spare, 1);
+	task_strn(&spare, &spare.tags[0].key, "team", 4);
 	task_cleanup(&spare);
 	cr_expect_null(spare.pool);
 
 	cr_expect_str_eq(s.tasks[0].cluster_arn, CLUSTER_ARN);
-	cr_expect_neq(s.tasks[0].cluster_arn, cluster_in_mine);
+	cr_expect_eq(s.tasks[0].cluster_arn, cluster_in_mine);
 	task_strpool_free(mine);
-	/* the set's tasks do not point into the freed pool (ASan would tell) */
+	/* the set's tasks do not point into what the pool freed (ASan would tell) */
 	cr_assert_eq(s.len, 2);
-	cr_expect_eq(s.tasks[0].cluster_arn, s.tasks[1].cluster_arn);
+	cr_expect_str_eq(s.tasks[1].cluster_arn, CLUSTER_ARN);
 	cr_expect_str_eq(s.tasks[1].arn, "arn:aws:ecs:us-east-1:123456789012:task/prod/own11");
 	cr_expect_str_eq(s.tasks[1].id, "own11");
 	cr_expect_str_eq(s.tasks[0].cluster, "prod");
 	cr_expect_str_eq(s.tasks[0].service, "web");
 	cr_expect_str_eq(s.tasks[1].containers[0].image, IMAGE);
-	cr_expect_eq(s.tasks[0].containers[0].image, s.tasks[1].containers[0].image);
 	cr_expect_eq(s.tasks[0].pool, s.pool);
 	task_set_cleanup(&s);
 }
@@ -502,13 +574,13 @@ Test(task, stage_without_times)
 	cr_expect_eq(task_stage(&t, &since), STAGE_UNKNOWN);
 	cr_expect_eq(since, TS_NONE);
 	cr_expect_eq(task_stage(&t, NULL), STAGE_UNKNOWN);
-	t.last_status = xstrdup("RUNNING");
+	task_str(&t, &t.last_status, "RUNNING");
 	cr_expect_eq(task_stage(&t, &since), STAGE_RUNNING);
 	cr_expect_eq(since, TS_NONE);
 	task_cleanup(&t);
 	/* a status alone says the task is on its way down */
 	t = mk("arn:aws:ecs:us-east-1:1:task/c/b", -1, 1000, 2000);
-	t.last_status = xstrdup("DEACTIVATING");
+	task_str(&t, &t.last_status, "DEACTIVATING");
 	cr_expect_eq(task_stage(&t, &since), STAGE_STOPPED);
 	cr_expect_eq(since, TS_NONE);
 	task_cleanup(&t);
@@ -532,8 +604,6 @@ Test(task, stage_deprovisioning_failed_start_is_failed)
 	task_cleanup(&t);
 	/* the same with no stop code at all: still failed, it never ran */
 	fs_failed_task(&t, false);
-	free(t.stop_code);
-	free(t.stopped_reason);
 	t.stop_code = t.stopped_reason = NULL;
 	cr_expect_eq(task_stage(&t, NULL), STAGE_FAILED);
 	task_cleanup(&t);
@@ -547,8 +617,155 @@ Test(task, stage_task_failed_to_start_wins)
 	fs_failed_task(&t, true);
 	t.ts[TS_STARTED] = FS_T0 + 30000;
 	cr_expect_eq(task_stage(&t, NULL), STAGE_FAILED);
-	free(t.stop_code);
-	t.stop_code = xstrdup("EssentialContainerExited");
+	task_str(&t, &t.stop_code, "EssentialContainerExited");
 	cr_expect_eq(task_stage(&t, NULL), STAGE_STOPPED);
 	task_cleanup(&t);
+}
+
+/* the input reader counts repeated deliveries from the same probe that merges them */
+Test(task, take_seen_tells_a_repeat)
+{
+	struct task_set s;
+	struct task t;
+	bool repeat = true;
+
+	task_set_init(&s);
+	t = mk("arn:t/r", 3, 1000, TS_NONE);
+	task_set_take_seen(&s, &t, &repeat);
+	cr_expect_not(repeat, "new");
+	t = mk("arn:t/r", 3, 1000, 2000);
+	task_set_take_seen(&s, &t, &repeat);
+	cr_expect(repeat, "the same version again");
+	cr_expect_eq(s.tasks[0].ts[TS_STARTED], 2000, "and merged");
+	t = mk("arn:t/r", 4, 1000, TS_NONE);
+	task_set_take_seen(&s, &t, &repeat);
+	cr_expect_not(repeat, "a newer version");
+	t = mk("arn:t/r", -1, 1000, TS_NONE);
+	task_set_take_seen(&s, &t, &repeat);
+	cr_expect_not(repeat, "no version");
+	task_init(&t);
+	task_set_take_seen(&s, &t, &repeat);
+	cr_expect_not(repeat, "no ARN");
+	cr_expect_eq(s.len, 2);
+	/* the one probe keeps the index right as it grows past many sizes */
+	for (int i = 0; i < 5000; i++) {
+		char arn[40];
+
+		snprintf(arn, sizeof arn, "arn:t/g%d", i % 2500);
+		t = mk(arn, i / 2500, 1, TS_NONE);
+		task_set_take_seen(&s, &t, &repeat);
+		cr_assert_eq(repeat, false);
+	}
+	cr_expect_eq(s.len, 2502);
+	cr_expect_eq(task_set_find(&s, "arn:t/g2499")->version, 1);
+	cr_expect_not_null(task_set_find(&s, "arn:t/r"));
+	task_set_cleanup(&s);
+}
+
+/* memory per task (issue 16): a set holds one struct task per task, its containers and
+ * tags in the pool; these sizes are the budget (on LP64), padding included */
+Test(task, struct_sizes_stay_in_budget)
+{
+	if (sizeof(void *) != 8)
+		return;
+	cr_expect_leq(sizeof(struct task), 328, "struct task: %zu bytes", sizeof(struct task));
+	cr_expect_leq(sizeof(struct container), 72, "struct container: %zu bytes",
+		      sizeof(struct container));
+	cr_expect_eq(sizeof(struct tag), 16);
+}
+
+/* Tasks of one service mostly have the same tags (and often the same containers): a pool
+ * keeps one copy of each array; a merge that fills a container copies it first, so the
+ * other tasks sharing it are not changed. */
+Test(task, shared_arrays_are_copied_before_a_merge_fills_them)
+{
+	struct task_set s;
+	struct task a, b, meta;
+	struct container c[1];
+	struct tag g[2];
+	const char *ids[] = { "sa", "sb" };
+	struct task *in[2];
+
+	mk_pool = task_strpool_new();
+	for (int i = 0; i < 2; i++) {
+		struct task *t = i == 0 ? &a : &b;
+		char arn[80];
+
+		snprintf(arn, sizeof arn, "arn:aws:ecs:us-east-1:123456789012:task/prod/%s", ids[i]);
+		*t = mk(arn, 2, 1000, 5000);
+		memset(c, 0, sizeof c);
+		task_str(t, &c[0].name, "web");
+		task_str(t, &c[0].image, IMAGE);
+		task_share_containers(t, c, 1);
+		memset(g, 0, sizeof g);
+		task_str(t, &g[0].key, "team");
+		task_str(t, &g[0].value, "payments");
+		task_str(t, &g[1].key, "env");
+		task_str(t, &g[1].value, "prod");
+		task_share_tags(t, g, 2);
+	}
+	cr_expect_eq(a.tags, b.tags, "one copy of the same tags");
+	cr_expect_eq(a.containers, b.containers, "one copy of the same containers");
+	cr_expect_str_eq(b.tags[1].value, "prod");
+	task_set_init(&s);
+	in[0] = task_set_take(&s, &a);
+	in[1] = task_set_take(&s, &b);
+	task_strpool_free(mk_pool);
+	mk_pool = NULL;
+	/* task metadata for sa only: its container's snapshotter */
+	meta = mk("arn:aws:ecs:us-east-1:123456789012:task/prod/sa", -1, 1000, TS_NONE);
+	task_containers(&meta, 1);
+	task_str(&meta, &meta.containers[0].name, "web");
+	task_str(&meta, &meta.containers[0].snapshotter, "soci");
+	meta.containers[0].essential = TRI_YES;
+	task_set_take(&s, &meta);
+	in[0] = task_set_find(&s, "arn:aws:ecs:us-east-1:123456789012:task/prod/sa");
+	in[1] = task_set_find(&s, "arn:aws:ecs:us-east-1:123456789012:task/prod/sb");
+	cr_assert_str_eq(in[0]->containers[0].snapshotter, "soci");
+	cr_expect_eq(in[0]->containers[0].essential, TRI_YES);
+	cr_expect_str_eq(in[0]->containers[0].image, IMAGE);
+	cr_expect_null(in[1]->containers[0].snapshotter, "the other task's containers unchanged");
+	cr_expect_eq(in[1]->containers[0].essential, TRI_UNKNOWN);
+	cr_expect_neq(in[0]->containers, in[1]->containers);
+	cr_expect_eq(in[0]->tags, in[1]->tags);
+	/* a merge that changes nothing keeps the shared array */
+	const struct container *before = in[1]->containers;
+	meta = mk("arn:aws:ecs:us-east-1:123456789012:task/prod/sb", 1, 1000, TS_NONE);
+	task_containers(&meta, 1);
+	task_str(&meta, &meta.containers[0].name, "web");
+	task_set_take(&s, &meta);
+	cr_expect_eq(task_set_find(&s, "arn:aws:ecs:us-east-1:123456789012:task/prod/sb")->containers,
+		     before);
+	task_set_cleanup(&s);
+}
+
+static bool
+keep_all(const struct task *t, void *ctx)
+{
+	(void)t;
+	(void)ctx;
+	return true;
+}
+
+/* a filter that keeps every task leaves the index as it was (not rebuilt: a SELECT that
+ * keeps all is the common case), and it still finds them */
+Test(task, filter_keeping_all_keeps_the_index)
+{
+	struct task_set s;
+	struct task t;
+	task_set_init(&s);
+	for (int i = 0; i < 100; i++) {
+		char arn[40];
+
+		snprintf(arn, sizeof arn, "arn:t/k%d", i);
+		t = mk(arn, 1, 1, TS_NONE);
+		task_set_take(&s, &t);
+	}
+	task_set_filter(&s, keep_all, NULL);
+	cr_expect_eq(s.len, 100);
+	cr_expect_str_eq(task_set_find(&s, "arn:t/k57")->id, "k57");
+	t = mk("arn:t/k57", 2, 1, TS_NONE);
+	cr_expect_eq(task_set_take(&s, &t), &s.tasks[57]);
+	cr_expect_eq(s.len, 100);
+	task_set_cleanup(&s);
 }

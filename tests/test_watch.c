@@ -211,8 +211,7 @@ add_task(struct task_set *s, const char *arn, const char *status, int64_t create
 	struct task t;
 
 	fs_pulling_task(&t, arn);
-	free(t.last_status);
-	t.last_status = xstrdup(status);
+	task_str(&t, &t.last_status, status);
 	t.ts[TS_CREATED] = created;
 	t.ts[TS_PULL_STARTED] = created + 1000;
 	if (started != TS_NONE) {
@@ -220,7 +219,7 @@ add_task(struct task_set *s, const char *arn, const char *status, int64_t create
 		t.ts[TS_STARTED] = started;
 	}
 	if (health != NULL)
-		t.health_status = xstrdup(health);
+		task_str(&t, &t.health_status, health);
 	task_set_take(s, &t);
 }
 

@@ -1,9 +1,23 @@
 /* task: the in-memory model of one ECS task (as DescribeTasks describes it) and the set
  * of tasks a run works on, merged by task ARN from any number of inputs.
- * Ownership: a task_set owns its tasks and every string in them; strings in a struct task
- * are owned by that task (NULL when absent) and freed by task_cleanup(), except in a task
- * with t->pool set (every task held by a set), whose strings belong to that string pool:
- * read-only, shared between tasks, freed with the pool (task_set_cleanup() for a set's). */
+ * Ownership, one rule: every string of a task and its containers and tags arrays live in
+ * a string pool (t->pool), never in the task and never freed one by one; they are
+ * read-only (const) and shared between tasks. A pool is one of three kinds:
+ *  - a set's (task_set_pool()): every task held by the set points at it; freed by
+ *    task_set_cleanup();
+ *  - a batch pool (task_strpool_new()), for tasks made in bulk off the main thread (the
+ *    input reader's workers): the first task_set_take() of one of its tasks moves its
+ *    storage into the set as it is (no copy), so all of its tasks must go to that one set
+ *    (or be cleaned up); task_strpool_free() frees what the set did not take;
+ *  - a task's private pool, made by the first task_str()/task_containers()/... on a task
+ *    that has none (tasks built one by one: tests, task_copy()): freed by task_cleanup(),
+ *    or moved into the set by task_set_take().
+ * A task's containers and tags arrays may be shared with other tasks of its pool
+ * (task_share_containers()): once made, they are read-only like the strings.
+ * So task_cleanup() frees at most a private pool, and nothing is freed twice or leaked by
+ * a reader taking the wrong path: write a task's strings only with task_str()/task_strn(),
+ * its arrays only with task_containers()/task_tags(). A task may also point at static
+ * strings and arrays while it has no pool and is never taken (a probe on the stack). */
 #ifndef ECSPROF_TASK_H
 #define ECSPROF_TASK_H
 
@@ -42,99 +56,95 @@ enum soci_label { SOCI_UNKNOWN, SOCI_YES, SOCI_NO };
 enum soci_evidence { SOCI_EVIDENCE_NONE, SOCI_EVIDENCE_METADATA, SOCI_EVIDENCE_RULE,
 		     SOCI_EVIDENCE_ECR };
 
+/* The structs are laid out largest members first, so that padding costs nothing: a set
+ * holds one struct task per task (issue 16: memory per task). The small enums are kept
+ * in a byte each (uint8_t, holding the enum named beside them). */
 struct container {
-	char *name;
-	char *image;
-	char *image_digest;
-	char *last_status;
-	char *reason;
-	char *snapshotter;   /* task metadata v4 only: "soci", "overlayfs"; NULL if unknown */
-	char *health_status; /* healthStatus / metadata Health.status: HEALTHY, UNHEALTHY, ... */
-	bool has_exit_code;
-	int exit_code;
-	bool has_health_since;   /* metadata Health.statusSince */
+	const char *name;
+	const char *image;
+	const char *image_digest;
+	const char *last_status;
+	const char *reason;
+	const char *snapshotter;   /* task metadata v4 only: "soci", "overlayfs"; NULL if unknown */
+	const char *health_status; /* healthStatus / metadata Health.status: HEALTHY, UNHEALTHY, ... */
 	int64_t health_since_ms;
-	enum tri essential;      /* metadata "Essential" where a document has it */
+	int exit_code;
+	bool has_exit_code;
+	bool has_health_since;   /* metadata Health.statusSince */
+	uint8_t essential;       /* enum tri: metadata "Essential" where a document has it */
 };
 
 struct tag {
-	char *key;
-	char *value;
+	const char *key;
+	const char *value;
 };
-
-/* A set's interned strings: most repeat across tasks (cluster, task definition, image,
- * statuses), so a set keeps one copy of each distinct text. Private to task.c. */
-struct task_strpool;
 
 struct task {
 	/* as ECS names them */
-	char *arn;
-	char *cluster_arn;
-	char *taskdef_arn;
-	char *group;             /* ECS "group": "service:web" or "family:web" */
-	char *started_by;        /* "ecs-svc/123..." for service tasks */
-	char *launch_type;
-	char *platform_version;
-	char *platform_family;
-	char *capacity_provider;
-	char *availability_zone;
-	char *cpu;               /* strings in the API: "256", "1 vCPU" */
-	char *memory;
-	char *last_status;
-	char *desired_status;
-	char *stop_code;
-	char *stopped_reason;
-	char *health_status;
-	char *cpu_arch;          /* attribute ecs.cpu-architecture: "x86_64", "arm64" */
-	bool has_version;
-	int64_t version;
-	int64_t ts[TS_COUNT];
-
-	struct container *containers;
-	size_t ncontainers;
-	struct tag *tags;
-	size_t ntags;
-
-	/* network facts for the diagnosis (input_serving.c): an ENI attachment (awsvpc) and
-	 * a public IPv4 address in its details */
-	enum tri awsvpc;
-	enum tri public_ip;
-	/* ts[TS_HEALTHY] seen by a poll rather than stated by task metadata: then true, with
-	 * the poll interval as its resolution (how late it may be) */
-	bool healthy_observed;
-	int64_t healthy_resolution_ms;
+	const char *arn;
+	const char *cluster_arn;
+	const char *taskdef_arn;
+	const char *group;             /* ECS "group": "service:web" or "family:web" */
+	const char *started_by;        /* "ecs-svc/123..." for service tasks */
+	const char *launch_type;
+	const char *platform_version;
+	const char *platform_family;
+	const char *capacity_provider;
+	const char *availability_zone;
+	const char *cpu;               /* strings in the API: "256", "1 vCPU" */
+	const char *memory;
+	const char *last_status;
+	const char *desired_status;
+	const char *stop_code;
+	const char *stopped_reason;
+	const char *health_status;
+	const char *cpu_arch;          /* attribute ecs.cpu-architecture: "x86_64", "arm64" */
+	struct container *containers;  /* ncontainers of them */
+	struct tag *tags;              /* ntags of them */
 
 	/* derived by task_derive() from the above; never NULL after it ran */
-	char *id;                /* last ARN segment */
-	char *cluster;           /* cluster short name, "" if unknown */
-	char *service;           /* from group "service:NAME", "" if not a service task */
-	char *family;            /* task definition family, "" if unknown */
-	char *taskdef;           /* "family:revision", "" if unknown */
+	const char *id;                /* last ARN segment */
+	const char *cluster;           /* cluster short name, "" if unknown */
+	const char *service;           /* from group "service:NAME", "" if not a service task */
+	const char *family;            /* task definition family, "" if unknown */
+	const char *taskdef;           /* "family:revision", "" if unknown */
 
 	/* where it came from */
-	char *source;            /* input file name, "-" for stdin, or "live" */
-	int64_t fetched_at_ms;   /* recordings: when it was fetched; TS_NONE otherwise */
-	bool from_metadata;      /* a task metadata v4 document contributed to this task */
+	const char *source;            /* input file name, "-" for stdin, or "live" */
 
-	/* set by group_apply_soci() */
-	enum soci_label soci;
-	enum soci_evidence soci_evidence;
-
-	/* NULL: the strings are the task's own. Else the pool (a task_set's, or one from
-	 * task_strpool_new()) that owns them: never free or write them; task_cleanup() frees
-	 * only the containers and tags arrays. */
+	/* where its strings and arrays are (see the top of this file); NULL while it has none */
 	struct task_strpool *pool;
+
+	int64_t version;               /* when has_version */
+	int64_t ts[TS_COUNT];
+	int64_t fetched_at_ms;   /* recordings: when it was fetched; TS_NONE otherwise */
+	/* ts[TS_HEALTHY] seen by a poll rather than stated by task metadata: then
+	 * healthy_observed, with the poll interval as its resolution (how late it may be) */
+	int64_t healthy_resolution_ms;
+
+	uint32_t ncontainers;
+	uint32_t ntags;
+	bool has_version;
+	bool healthy_observed;
+	bool from_metadata;      /* a task metadata v4 document contributed to this task */
+	/* network facts for the diagnosis (input_serving.c): an ENI attachment (awsvpc) and
+	 * a public IPv4 address in its details; enum tri */
+	uint8_t awsvpc;
+	uint8_t public_ip;
+	/* set by group_apply_soci(): enum soci_label, enum soci_evidence */
+	uint8_t soci;
+	uint8_t soci_evidence;
 };
 
 struct task_set {
 	struct task *tasks;
 	size_t len;
 	size_t cap;
-	/* open-addressing index of arn: index_cap pairs (position + 1, hash); private to
-	 * task.c */
-	size_t *index;
+	/* open-addressing index of arn: index_cap pairs (position + 1, hash), 32 bits each;
+	 * private to task.c */
+	uint32_t *index;
 	size_t index_cap;
-	/* every string of every task in the set (NULL until the first task_set_take()) */
+	/* every string and array of every task in the set (NULL until task_set_pool()) */
 	struct task_strpool *pool;
 	/* image facts by digest (image.h), NULL until a reader or a lookup adds some;
 	 * owned, freed by task_set_cleanup() */
@@ -168,40 +178,68 @@ bool task_stage_is_starting(enum task_stage s);
  * is; this says whether it can still change. */
 bool task_is_final(const struct task *t);
 
-void task_init(struct task *t);       /* zeroes, all ts = TS_NONE */
+/* Zeroes t, all ts = TS_NONE, no pool yet: the first string stored gives it a private
+ * pool. */
+void task_init(struct task *t);
+/* task_init(), the strings to go to p (a batch pool, or task_set_pool() of the set it is
+ * meant for; not a private pool). */
+void task_init_pool(struct task *t, struct task_strpool *p);
+/* Frees t's private pool if it has one (nothing else of it is ever freed) and
+ * initialises it. */
 void task_cleanup(struct task *t);
+/* task_init() keeping t's pool (whose strings stay there): a parse that gave up. */
+void task_reset(struct task *t);
+/* *dst (a string field of t, its containers or tags) = t's pool's copy of s (may be NULL:
+ * then *dst = NULL) / of the n bytes at s (NUL-terminated there). */
+void task_str(struct task *t, const char **dst, const char *s);
+void task_strn(struct task *t, const char **dst, const char *s, size_t n);
+/* task_str() of the text printf would write */
+void task_strf(struct task *t, const char **dst, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* n zeroed containers / tags in t's pool, as t->containers, t->ncontainers (t->tags,
+ * t->ntags); returns the array (NULL when n is 0). Any previous array is dropped. */
+struct container *task_containers(struct task *t, size_t n);
+struct tag *task_tags(struct task *t, size_t n);
+/* t->containers (t->tags) = the n at v as t's pool keeps them: one copy of each distinct
+ * array in a set's or batch pool (the tasks of one service mostly have the same tags),
+ * so never write to it; v's strings must be t's pool's already. */
+void task_share_containers(struct task *t, const struct container *v, size_t n);
+void task_share_tags(struct task *t, const struct tag *v, size_t n);
 /* Fills the derived fields (id, cluster, service, family, taskdef); call after parsing.
- * On a task held by a set the derived strings come from the set's pool. */
+ * They are tails of t's strings where they can be, "" (static) when empty, else from
+ * t's pool. */
 void task_derive(struct task *t);
 /* The first container's image/digest, or NULL. */
 const char *task_image(const struct task *t);
 const char *task_image_digest(const struct task *t);
 const char *task_tag(const struct task *t, const char *key);
-/* Deep copy into dst (initialised by this call); dst owns its strings even when src is
- * held by a set. */
+/* Deep copy into dst (initialised by this call), with a private pool of its own. */
 void task_copy(struct task *dst, const struct task *src);
 
-/* A pool of one's own, for tasks made in bulk before a set takes them (the input reader's
- * worker threads): set t->pool and fill t's strings with task_strpool_assign(); then
- * task_cleanup() frees only t's arrays, and task_strpool_free() every string at once. */
+/* A batch pool: for tasks made in bulk before a set takes them (see the top of this
+ * file). task_strpool_free() takes NULL. */
 struct task_strpool *task_strpool_new(void);
-/* Points *dst at the pool's copy of the n bytes at s (NUL-terminated there; not freed
- * before the pool). */
-void task_strpool_assign(struct task_strpool *p, char **dst, const char *s, size_t n);
 void task_strpool_free(struct task_strpool *p);
 
 void task_set_init(struct task_set *s);
 void task_set_cleanup(struct task_set *s);
+/* The set's pool (made on first use): build a task there with task_init_pool() when it is
+ * meant for this set anyway (a live fetch); it then costs nothing to take. */
+struct task_strpool *task_set_pool(struct task_set *s);
 struct task *task_set_find(struct task_set *s, const char *arn);
-/* Adds t, taking ownership of its contents (t is zeroed). Its strings move into the
- * set's pool: its own are freed where the pool holds the same text already; those of a
- * pool from task_strpool_new() (t->pool) are copied, and that pool stays the caller's. To
- * add a task held by another set, take a task_copy() of it. The derived fields are
- * computed again. A task whose ARN is already in the set is merged: the newer state
- * wins (higher version, else later fetched_at_ms, else more timestamps, else the later
- * arrival) and fields only one side has are kept (e.g. metadata Snapshotter onto a
- * DescribeTasks task). A task without ARN is added as is. Returns the task in the set. */
+/* Adds t, taking ownership of its contents (t is initialised again). Its pool's storage
+ * moves into the set without a copy: a private pool whole, a batch pool's at the first of
+ * its tasks taken (see the top of this file). To add a task held by another set, take a
+ * task_copy() of it. The derived fields are computed again. A task whose ARN is already
+ * in the set is merged: the newer state wins (higher version, else later fetched_at_ms,
+ * else more timestamps, else the later arrival) and fields only one side has are kept
+ * (e.g. metadata Snapshotter onto a DescribeTasks task). A task without ARN is added as
+ * is. Returns the task in the set. */
 struct task *task_set_take(struct task_set *s, struct task *t);
+/* task_set_take(), with *repeat (may be NULL) true when the set had the task already in
+ * the same version (an at-least-once delivery repeating a state). One index probe for the
+ * find and the insert. */
+struct task *task_set_take_seen(struct task_set *s, struct task *t, bool *repeat);
 /* Removes tasks for which keep() returns false; keeps order. Their strings stay in the
  * pool until task_set_cleanup(). */
 void task_set_filter(struct task_set *s, bool (*keep)(const struct task *, void *), void *ctx);

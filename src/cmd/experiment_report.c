@@ -96,7 +96,7 @@ own_stops_quiet(const struct xrun *x, struct task_set *set)
 		struct task *t = &set->tasks[i];
 
 		/* the strings are the set's pool's: dropping a pointer frees nothing */
-		if (t->pool != NULL && t->stopped_reason != NULL &&
+		if (t->stopped_reason != NULL &&
 		    strncmp(t->stopped_reason, own, strlen(own)) == 0 && t->stop_code != NULL &&
 		    strcmp(t->stop_code, "UserInitiated") == 0) {
 			t->stopped_reason = NULL;

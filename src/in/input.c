@@ -82,6 +82,14 @@ emit_warn(struct pctx *c, enum item_kind kind, const char *fmt, ...)
 	it->msg = buf_take(&b);
 }
 
+struct task_strpool *
+input_pctx_pool(struct pctx *c)
+{
+	if (c->strings == NULL)
+		c->strings = task_strpool_new();
+	return c->strings;
+}
+
 void
 input_emit_task(struct pctx *c, struct task *t, enum origin o)
 {
@@ -90,10 +98,7 @@ input_emit_task(struct pctx *c, struct task *t, enum origin o)
 	it->kind = ITEM_TASK;
 	it->origin = o;
 	/* not derived here: task_set_take() derives every task it takes */
-	if (t->pool != NULL)
-		task_strpool_assign(t->pool, &t->source, c->name, strlen(c->name));
-	else
-		t->source = xstrdup(c->name);
+	task_str(t, &t->source, c->name);
 	it->task = *t;
 	task_init(t);
 }
@@ -203,10 +208,7 @@ one_task(struct pctx *c, const json_t *o, const char *where, enum origin origin,
 	struct why w;
 	char label[260];
 
-	task_init(&t);
-	if (c->strings == NULL)
-		c->strings = task_strpool_new();
-	t.pool = c->strings;
+	task_init_pool(&t, input_pctx_pool(c));
 	if (input_parse_task(o, &t, &w) != 0) {
 		input_task_label(o, where, label, sizeof label);
 		emit_warn(c, ITEM_SKIP, "skipped %s: %s", label, w.msg);
@@ -324,7 +326,7 @@ one_metadata(struct pctx *c, const json_t *o, const char *where)
 	struct why w;
 	char label[260];
 
-	task_init(&t);
+	task_init_pool(&t, input_pctx_pool(c));
 	if (input_parse_metadata(o, &t, &w) != 0) {
 		input_task_label(o, where, label, sizeof label);
 		emit_warn(c, ITEM_SKIP, "skipped task metadata %s: %s", label, w.msg);
@@ -346,7 +348,7 @@ one_insights(struct pctx *c, const json_t *o, const char *where)
 		c->insights_other++;   /* Container, Instance, Service...: no task times */
 		return;
 	}
-	task_init(&t);
+	task_init_pool(&t, input_pctx_pool(c));
 	if (input_parse_insights(o, &t, &w) != 0) {
 		input_task_label(o, where, label, sizeof label);
 		emit_warn(c, ITEM_SKIP, "skipped Container Insights %s: %s", label, w.msg);
@@ -617,10 +619,7 @@ scan_line(struct pctx *c, const char *p, size_t n, char *buf, long line)
 	struct task t;
 	enum origin origin;
 
-	if (c->strings == NULL)
-		c->strings = task_strpool_new();
-	task_init(&t);
-	t.pool = c->strings;
+	task_init_pool(&t, input_pctx_pool(c));
 	if (taskscan_line(p, n, buf, &t, &origin) != 0)
 		return false;
 	c->line = line;
@@ -735,7 +734,7 @@ input_parse_doc(struct pctx *c, const char *data, size_t len)
 
 /* ---- merging results into the set ------------------------------------------------ */
 
-/* The results, and the strings of the tasks among them (the set took copies). */
+/* The results, and what the set did not take of their strings' pool. */
 void
 input_pctx_cleanup(struct pctx *c)
 {
@@ -749,7 +748,7 @@ input_merge(struct fstate *f, struct pctx *c, struct task_set *set)
 {
 	for (size_t i = 0; i < c->out.n; i++) {
 		struct item *it = &c->out.v[i];
-		struct task *have;
+		bool repeat;
 
 		if (it->kind == ITEM_IMAGES) {
 			if (set->images == NULL)
@@ -771,11 +770,8 @@ input_merge(struct fstate *f, struct pctx *c, struct task_set *set)
 		f->st.metadata += it->origin == ORIGIN_METADATA;
 		/* at-least-once delivery repeats states: counted here, merged by task_set_take
 		 * (which keeps the newest version and fills what only one copy has) */
-		have = it->task.arn ? task_set_find(set, it->task.arn) : NULL;
-		if (have != NULL && have->has_version && it->task.has_version &&
-		    have->version == it->task.version)
-			f->st.duplicates++;
-		task_set_take(set, &it->task);
+		task_set_take_seen(set, &it->task, &repeat);
+		f->st.duplicates += repeat;
 		it->kind = ITEM_SKIP; /* task moved out; nothing left to free but msg */
 	}
 	if (c->other_events > 0 && f->other_events == 0)

@@ -143,20 +143,16 @@ input_get_str(const json_t *obj, const char *key, char **dst, struct why *w)
 	return 0;
 }
 
-/* A string of task t: from t's pool when it has one (a worker's chunk: one copy of each
- * text instead of a malloc per field), else t's own copy. */
-static int
-get_task_str(const struct task *t, const json_t *obj, const char *key, char **dst,
+int
+input_task_str(struct task *t, const json_t *obj, const char *key, const char **dst,
     struct why *w)
 {
 	const json_t *v;
 
-	if (t->pool == NULL)
-		return input_get_str(obj, key, dst, w);
 	if (str_value(obj, key, &v, w) != 0)
 		return -1;
 	if (v != NULL)
-		task_strpool_assign(t->pool, dst, json_string_value(v), json_string_length(v));
+		task_strn(t, dst, json_string_value(v), json_string_length(v));
 	return 0;
 }
 
@@ -289,7 +285,7 @@ static const struct {
 	{ "reason", offsetof(struct container, reason) },
 };
 
-#define FIELD(base, off) ((char **)(void *)((char *)(base) + (off)))
+#define FIELD(base, off) ((const char **)(void *)((char *)(base) + (off)))
 
 static int
 parse_containers(const json_t *o, struct task *t, struct why *w)
@@ -300,8 +296,7 @@ parse_containers(const json_t *o, struct task *t, struct why *w)
 		return -1;
 	if (arr == NULL || json_array_size(arr) == 0)
 		return 0;
-	t->ncontainers = json_array_size(arr);
-	t->containers = xcalloc(t->ncontainers, sizeof *t->containers);
+	task_containers(t, json_array_size(arr));
 	for (size_t i = 0; i < t->ncontainers; i++) {
 		const json_t *c = json_array_get(arr, i);
 		struct container *k = &t->containers[i];
@@ -309,7 +304,7 @@ parse_containers(const json_t *o, struct task *t, struct why *w)
 		bool has = false;
 
 		for (size_t f = 0; f < sizeof container_strings / sizeof container_strings[0]; f++)
-			if (get_task_str(t, c, container_strings[f].key,
+			if (input_task_str(t, c, container_strings[f].key,
 			    FIELD(k, container_strings[f].off), w) != 0)
 				goto bad;
 		if (input_get_int(c, "exitCode", &has, &code, w) != 0)
@@ -337,13 +332,12 @@ parse_tags(const json_t *o, struct task *t, struct why *w)
 		return -1;
 	if (arr == NULL || json_array_size(arr) == 0)
 		return 0;
-	t->ntags = json_array_size(arr);
-	t->tags = xcalloc(t->ntags, sizeof *t->tags);
+	task_tags(t, json_array_size(arr));
 	for (size_t i = 0; i < t->ntags; i++) {
 		const json_t *g = json_array_get(arr, i);
 
-		if (get_task_str(t, g, "key", &t->tags[i].key, w) != 0 ||
-		    get_task_str(t, g, "value", &t->tags[i].value, w) != 0) {
+		if (input_task_str(t, g, "key", &t->tags[i].key, w) != 0 ||
+		    input_task_str(t, g, "value", &t->tags[i].value, w) != 0) {
 			why_in(w, "tags", i);
 			return -1;
 		}
@@ -386,7 +380,7 @@ input_parse_task(const json_t *o, struct task *t, struct why *w)
 	w->msg[0] = '\0';
 	w->ndropped = 0;
 	for (size_t f = 0; f < sizeof task_strings / sizeof task_strings[0]; f++)
-		if (get_task_str(t, o, task_strings[f].key, FIELD(t, task_strings[f].off), w) != 0)
+		if (input_task_str(t, o, task_strings[f].key, FIELD(t, task_strings[f].off), w) != 0)
 			return -1;
 	if (input_get_int(o, "version", &t->has_version, &t->version, w) != 0)
 		return -1;
@@ -424,13 +418,14 @@ input_parse_metadata(const json_t *o, struct task *t, struct why *w)
 
 	w->msg[0] = '\0';
 	w->ndropped = 0;
-	if (input_get_str(o, "TaskARN", &t->arn, w) != 0 || input_get_str(o, "Cluster", &t->cluster_arn, w) != 0 ||
+	if (input_task_str(t, o, "TaskARN", &t->arn, w) != 0 ||
+	    input_task_str(t, o, "Cluster", &t->cluster_arn, w) != 0 ||
 	    input_get_str(o, "Family", &family, w) != 0 ||
 	    input_get_str(o, "ServiceName", &service, w) != 0 ||
-	    input_get_str(o, "DesiredStatus", &t->desired_status, w) != 0 ||
-	    input_get_str(o, "KnownStatus", &t->last_status, w) != 0 ||
-	    input_get_str(o, "AvailabilityZone", &t->availability_zone, w) != 0 ||
-	    input_get_str(o, "LaunchType", &t->launch_type, w) != 0)
+	    input_task_str(t, o, "DesiredStatus", &t->desired_status, w) != 0 ||
+	    input_task_str(t, o, "KnownStatus", &t->last_status, w) != 0 ||
+	    input_task_str(t, o, "AvailabilityZone", &t->availability_zone, w) != 0 ||
+	    input_task_str(t, o, "LaunchType", &t->launch_type, w) != 0)
 		goto out;
 	/* Revision is a string in v4 ("26"); accept a number too */
 	rev = json_object_get(o, "Revision");
@@ -448,26 +443,32 @@ input_parse_metadata(const json_t *o, struct task *t, struct why *w)
 	if (family != NULL) {
 		size_t pl = arn_prefix_len(t->arn);
 
-		t->taskdef_arn = xasprintf("%.*stask-definition/%s%s%s", (int)pl, t->arn, family,
+		char *td = xasprintf("%.*stask-definition/%s%s%s", (int)pl, t->arn, family,
 		    revision ? ":" : "", revision ? revision : "");
+
+		task_str(t, &t->taskdef_arn, td);
+		free(td);
 	}
-	if (service != NULL)
-		t->group = xasprintf("service:%s", service);
+	if (service != NULL) {
+		char *g = xasprintf("service:%s", service);
+
+		task_str(t, &t->group, g);
+		free(g);
+	}
 	if (get_array(o, "Containers", &arr, w) != 0)
 		goto out;
 	if (arr != NULL && json_array_size(arr) > 0) {
-		t->ncontainers = json_array_size(arr);
-		t->containers = xcalloc(t->ncontainers, sizeof *t->containers);
+		task_containers(t, json_array_size(arr));
 		for (size_t i = 0; i < t->ncontainers; i++) {
 			const json_t *c = json_array_get(arr, i);
 			struct container *k = &t->containers[i];
 			int64_t code = 0;
 			bool has = false;
 
-			if (input_get_str(c, "Name", &k->name, w) != 0 ||
-			    input_get_str(c, "Image", &k->image, w) != 0 ||
-			    input_get_str(c, "KnownStatus", &k->last_status, w) != 0 ||
-			    input_get_str(c, "Snapshotter", &k->snapshotter, w) != 0 ||
+			if (input_task_str(t, c, "Name", &k->name, w) != 0 ||
+			    input_task_str(t, c, "Image", &k->image, w) != 0 ||
+			    input_task_str(t, c, "KnownStatus", &k->last_status, w) != 0 ||
+			    input_task_str(t, c, "Snapshotter", &k->snapshotter, w) != 0 ||
 			    input_get_int(c, "ExitCode", &has, &code, w) != 0) {
 				why_in(w, "Containers", i);
 				goto out;

@@ -48,7 +48,7 @@ struct pctx {
 	size_t insights_other; /* Container Insights events that are not Type "Task" */
 	bool failed;           /* document-level error in err */
 	struct err err;
-	struct task_strpool *strings;   /* of the tasks in out (those parsed by one_task) */
+	struct task_strpool *strings;   /* batch pool (task.h) of the tasks in out */
 	bool dom_only;         /* tests: every line through jansson, none through taskscan */
 	size_t stream_bytes;   /* a line this long or longer that is a document input_stream.c
 	                        * reads is read so, element by element; 0: never */
@@ -67,7 +67,7 @@ struct fstate {
 /* A finished warning line, to f's warning sink (from the calling thread only). */
 void input_warn(const struct fstate *f, const char *line);
 void input_pctx_init(struct pctx *c, const char *name);
-/* The results, and the strings of the tasks among them (the set took copies). */
+/* The results, and what the set did not take of their strings' pool. */
 void input_pctx_cleanup(struct pctx *c);
 /* Moves c's tasks into set (counting them in f) and delivers its warnings, in order. */
 void input_merge(struct fstate *f, struct pctx *c, struct task_set *set);
@@ -92,6 +92,9 @@ bool input_blank(const char *s, size_t n);
  * answer; element i of a top-level array: 1 known, 0 skipped with a warning, -1 a
  * document error (c->failed). */
 void input_emit_task(struct pctx *c, struct task *t, enum origin o);
+/* The batch pool of c's tasks (task.h), made on first use: build a task there with
+ * task_init_pool(). */
+struct task_strpool *input_pctx_pool(struct pctx *c);
 void input_describe_task(struct pctx *c, const json_t *t, size_t i);
 void input_describe_failure(struct pctx *c, const json_t *f);
 int input_array_element(struct pctx *c, const json_t *el, size_t i);
@@ -154,10 +157,13 @@ void input_describe(const json_t *v, char *out, size_t size);
 /* A string member (NULL when absent or null), a whole number, an ECS time: 0, or -1 with
  * the problem in w. */
 int input_get_str(const json_t *obj, const char *key, char **dst, struct why *w);
+/* input_get_str() into a string field of t (or of its containers or tags): t's pool's copy */
+int input_task_str(struct task *t, const json_t *obj, const char *key, const char **dst,
+    struct why *w);
 int input_get_int(const json_t *obj, const char *key, bool *has, int64_t *out, struct why *w);
 int input_get_time(const json_t *obj, const char *key, int64_t *out, struct why *w);
-/* A DescribeTasks task object / a task metadata v4 document into t (strings into t->pool
- * when set). */
+/* A DescribeTasks task object / a task metadata v4 document into t (strings into t's
+ * pool). */
 int input_parse_task(const json_t *o, struct task *t, struct why *w);
 int input_parse_metadata(const json_t *o, struct task *t, struct why *w);
 
@@ -166,7 +172,7 @@ int input_parse_metadata(const json_t *o, struct task *t, struct why *w);
 /* A Container Insights performance-log event; of those, a "Type": "Task" one. */
 bool input_is_insights(const json_t *o);
 bool input_insights_is_task(const json_t *o);
-/* A "Type": "Task" event into t (its own strings), or -1 with the problem in w. */
+/* A "Type": "Task" event into t (strings into t's pool), or -1 with the problem in w. */
 int input_parse_insights(const json_t *o, struct task *t, struct why *w);
 /* Length of a CloudWatch Logs export prefix ("2026-11-30T14:03:00.123Z ") before a JSON
  * message, 0 when the line has none. */

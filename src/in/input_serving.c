@@ -13,16 +13,13 @@
 #include "ecsprof/xalloc.h"
 #include "input_serving.h"
 
-/* A string into the task: its pool's copy when it has one (see task.h). */
+/* A string into the task: its pool's copy (see task.h). */
 static void
-serving_str(struct task *t, char **dst, const json_t *v)
+serving_str(struct task *t, const char **dst, const json_t *v)
 {
 	if (!json_is_string(v) || *dst != NULL)
 		return;
-	if (t->pool != NULL)
-		task_strpool_assign(t->pool, dst, json_string_value(v), json_string_length(v));
-	else
-		*dst = xstrdup(json_string_value(v));
+	task_strn(t, dst, json_string_value(v), json_string_length(v));
 }
 
 static bool

@@ -179,10 +179,7 @@ scan(struct input_stream *s, struct pctx *c, const char *p, size_t n, bool line)
 		s->bufcap = n + 1 > 4096 ? n + 1 : 4096;
 		s->buf = xmalloc(s->bufcap);
 	}
-	if (c->strings == NULL)
-		c->strings = task_strpool_new();
-	task_init(&t);
-	t.pool = c->strings;
+	task_init_pool(&t, input_pctx_pool(c));
 	if (line) {
 		rc = taskscan_line(p, n, s->buf, &t, &origin);
 	} else {

@@ -93,14 +93,14 @@ input_parse_task_json_with(const char *json, size_t len, const char *source,
 	struct task t;
 	int rc;
 
-	task_init(&t);
+	/* straight into the set's pool: nothing to move when it is taken */
+	task_init_pool(&t, task_set_pool(set));
 	rc = taskscan_task(json, len, buf, &t);
 	free(buf);
 	if (rc != 0)
 		return input_parse_task_json_dom(json, len, source, fetched_at_ms, o, set, err);
-	t.source = xstrdup(source);
+	task_str(&t, &t.source, source);
 	t.fetched_at_ms = fetched_at_ms;
-	task_derive(&t);
 	task_set_take(set, &t);
 	return 0;
 }
@@ -132,7 +132,7 @@ input_parse_task_json_dom(const char *json, size_t len, const char *source,
 		json_decref(root);
 		return err_set(err, ERR_PARSE, "%s: a task must be a JSON object", source);
 	}
-	task_init(&t);
+	task_init_pool(&t, task_set_pool(set));
 	if (input_parse_task(root, &t, &w) != 0) {
 		input_task_label(root, "", label, sizeof label);
 		json_decref(root);
@@ -145,9 +145,8 @@ input_parse_task_json_dom(const char *json, size_t len, const char *source,
 			live_warn(o, "%s: %s: ignored %s", live_name(source), label, w.dropped[i]);
 	}
 	json_decref(root);
-	t.source = xstrdup(source);
+	task_str(&t, &t.source, source);
 	t.fetched_at_ms = fetched_at_ms;
-	task_derive(&t);
 	task_set_take(set, &t);
 	return 0;
 }

@@ -30,16 +30,10 @@ str_or_null(struct jsonscan *sc, struct jsonscan_str *out)
 }
 
 static void
-keep(struct task *t, char **dst, const struct jsonscan_str *v)
+keep(struct task *t, const char **dst, const struct jsonscan_str *v)
 {
-	if (v->s == NULL)
-		return;
-	if (t->pool != NULL) {
-		task_strpool_assign(t->pool, dst, v->s, v->n);
-	} else {
-		free(*dst);   /* input_get_str: the last value given */
-		*dst = xstrndup(v->s, v->n);
-	}
+	if (v->s != NULL)
+		task_strn(t, dst, v->s, v->n);   /* the last value given, as input_get_str */
 }
 
 /* Any value; a string is kept in *out (decoded), anything else gives out->s NULL. */
@@ -62,7 +56,7 @@ static const struct jsonscan_key container_keys[] = { JSONSCAN_KEY("name"), JSON
 static int
 one_container(struct jsonscan *sc, struct task *t, struct container *k)
 {
-	char **strs[] = { &k->name, &k->image, &k->image_digest, &k->last_status, &k->reason };
+	const char **strs[] = { &k->name, &k->image, &k->image_digest, &k->last_status, &k->reason };
 	struct jsonscan_str key, v;
 	uint64_t seen = 0;
 	int m;
@@ -105,29 +99,51 @@ one_container(struct jsonscan *sc, struct task *t, struct container *k)
 /* null or an array of objects (get_array); each element read by fn into the n-th slot of
  * a growing array of size `size` */
 static int
-object_array(struct jsonscan *sc, void **arr, size_t *count, size_t size,
+object_array(struct jsonscan *sc, void (*place)(struct task *, const void *, size_t), size_t size,
 	     int (*fn)(struct jsonscan *, struct task *, void *), struct task *t)
 {
-	size_t cap = 0;
+	/* read into scratch, then one array of the right size in t's pool (shared with
+	 * its tasks that have the same) */
+	_Alignas(16) char local[8 * sizeof(struct container)];
+	char *arr = local;
+	size_t count = 0, cap = sizeof local / size;
 	int e;
 
 	if (jsonscan_at(sc, 'n'))
 		return jsonscan_word(sc, "null", 4);
 	for (bool first = true; (e = jsonscan_element(sc, first)) == 1; first = false) {
-		if (!jsonscan_at(sc, '{'))
-			return -1;   /* get_array warns about a non-object */
-		if (*count == cap) {
-			cap = cap ? cap * 2 : 4;
-			*arr = xreallocarray(*arr, cap, size);
+		if (!jsonscan_at(sc, '{')) {
+			e = -1;   /* get_array warns about a non-object */
+			break;
 		}
-		memset((char *)*arr + *count * size, 0, size);
-		(*count)++;
-		if (fn(sc, t, (char *)*arr + (*count - 1) * size) != 0)
-			return -1;
+		if (count == cap) {
+			cap *= 2;
+			arr = arr == local ? memcpy(xreallocarray(NULL, cap, size), local, count * size)
+					   : xreallocarray(arr, cap, size);
+		}
+		memset(arr + count * size, 0, size);
+		if (fn(sc, t, arr + count++ * size) != 0) {
+			e = -1;
+			break;
+		}
 	}
-	if (e == 0 && *count > 0 && *count < cap)
-		*arr = xreallocarray(*arr, *count, size);   /* the set keeps it: as jansson's */
+	if (e == 0 && count > 0)
+		place(t, arr, count);
+	if (arr != local)
+		free(arr);
 	return e;
+}
+
+static void
+place_containers(struct task *t, const void *v, size_t n)
+{
+	task_share_containers(t, v, n);
+}
+
+static void
+place_tags(struct task *t, const void *v, size_t n)
+{
+	task_share_tags(t, v, n);
 }
 
 static int
@@ -320,10 +336,10 @@ static const struct jsonscan_key task_keys[] = {
 #define K_TS 22
 #define NKEYS ((int)(sizeof task_keys / sizeof task_keys[0]))
 
-static char **
-task_str(struct task *t, int i)
+static const char **
+task_field(struct task *t, int i)
 {
-	char **f[] = { &t->arn, &t->cluster_arn, &t->taskdef_arn, &t->group, &t->started_by,
+	const char **f[] = { &t->arn, &t->cluster_arn, &t->taskdef_arn, &t->group, &t->started_by,
 		&t->launch_type, &t->platform_version, &t->platform_family,
 		&t->capacity_provider, &t->availability_zone, &t->cpu, &t->memory,
 		&t->last_status, &t->desired_status, &t->stop_code, &t->stopped_reason,
@@ -384,7 +400,7 @@ task_object(struct jsonscan *sc, struct task *t)
 		} else if (i < K_VERSION) {
 			if (str_or_null(sc, &v) != 0)
 				return -1;
-			keep(t, task_str(t, i), &v);
+			keep(t, task_field(t, i), &v);
 		} else if (i == K_VERSION) {
 			if (jsonscan_at(sc, 'n')) {
 				if (jsonscan_word(sc, "null", 4) != 0)
@@ -396,12 +412,11 @@ task_object(struct jsonscan *sc, struct task *t)
 			t->has_version = true;
 			t->version = iv;
 		} else if (i == K_VERSION + 1) {
-			if (object_array(sc, (void **)&t->containers, &t->ncontainers,
-					 sizeof *t->containers, container_fn, t) != 0)
+			if (object_array(sc, place_containers, sizeof *t->containers,
+					 container_fn, t) != 0)
 				return -1;
 		} else if (i == K_VERSION + 2) {
-			if (object_array(sc, (void **)&t->tags, &t->ntags, sizeof *t->tags, tag_fn,
-					 t) != 0)
+			if (object_array(sc, place_tags, sizeof *t->tags, tag_fn, t) != 0)
 				return -1;
 		} else if (i == K_VERSION + 3) {
 			if (attachments(sc, t) != 0)
@@ -542,14 +557,11 @@ taskscan_line(const char *line, size_t len, char *buf, struct task *t, enum orig
 {
 	struct jsonscan_dup dup;   /* only the counts of open objects are set */
 	struct jsonscan sc = { line, line + len, buf, 0, &dup };
-	struct task_strpool *pool = t->pool;
 
 	jsonscan_ws(&sc);
 	if (whole_line(&sc, t, origin) == 0)
 		return 0;
-	task_cleanup(t);
-	task_init(t);
-	t->pool = pool;
+	task_reset(t);
 	return -1;
 }
 
@@ -558,7 +570,6 @@ taskscan_task(const char *json, size_t len, char *buf, struct task *t)
 {
 	struct jsonscan_dup dup;   /* only the counts of open objects are set */
 	struct jsonscan sc = { json, json + len, buf, 0, &dup };
-	struct task_strpool *pool = t->pool;
 
 	jsonscan_ws(&sc);
 	if (task_object(&sc, t) == 0) {
@@ -566,8 +577,6 @@ taskscan_task(const char *json, size_t len, char *buf, struct task *t)
 		if (sc.p == sc.end)
 			return 0;
 	}
-	task_cleanup(t);
-	task_init(t);
-	t->pool = pool;
+	task_reset(t);
 	return -1;
 }

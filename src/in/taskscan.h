@@ -7,9 +7,8 @@
  * gives up and the caller parses the line with jansson from the start, so every task and
  * every warning is the one the jansson path gives (tests/test_taskscan.c and
  * tests/fuzz/fuzz_taskscan.c check both ways agree).
- * Ownership: t is the caller's (task_init'ed); its strings go to t->pool (taskscan_task
- * also takes a task without one, whose strings are then its own), its containers and tags
- * arrays are t's. buf is scratch of at least len bytes. */
+ * Ownership: t is the caller's (task_init'ed, with a pool or not); its strings, containers
+ * and tags go to its pool (task.h). buf is scratch of at least len bytes. */
 #ifndef ECSPROF_TASKSCAN_H
 #define ECSPROF_TASKSCAN_H
 
@@ -20,12 +19,12 @@
 
 /* 0: the line was such an event (*origin ORIGIN_EVENT) or recording line (ORIGIN_RECORD)
  * and t holds its task, fetched_at and healthy_at as one_task() sets them; -1: not sure,
- * t was cleaned up (task_cleanup) and initialised again with the same pool. */
+ * t was initialised again with the same pool (task_reset: what was read stays there). */
 int taskscan_line(const char *line, size_t len, char *buf, struct task *t,
 		  enum origin *origin);
 /* One task object alone (a DescribeTasks task as ecs_fetch.c dumps it for
  * input_parse_task_json()), into t as input_parse_task() reads it, serving fields included;
- * t->pool may be NULL, then t owns its strings. 0, or -1 as taskscan_line(). */
+ * 0, or -1 as taskscan_line(). */
 int taskscan_task(const char *json, size_t len, char *buf, struct task *t);
 
 #endif

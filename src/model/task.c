@@ -1,11 +1,15 @@
 /* task: the task model, its derived fields, and the ARN-indexed task set that merges the
  * same task seen in several inputs (a DescribeTasks dump, events, a metadata document). */
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "ecsprof/image.h"
 #include "ecsprof/task.h"
 #include "ecsprof/xalloc.h"
+#include "task_pool.h"
 
 const struct ts_def ts_defs[TS_COUNT] = {
 	{ TS_CREATED,           "createdAt",          "CreatedAt",          "created_at" },
@@ -106,170 +110,6 @@ task_stage(const struct task *t, int64_t *since_ms)
 #define CONTAINER_STRINGS(X) X(name) X(image) X(image_digest) X(last_status) X(reason) X(snapshotter) \
 	X(health_status)
 
-/* ---- the string pool of a set --------------------------------------------------------- */
-
-/* Strings are packed into blocks; one longer than POOL_BIG gets a block of its own and
- * is not looked up (a long stoppedReason rarely repeats, and the index stores lengths
- * in 32 bits). */
-#define POOL_BLOCK ((size_t)64 << 10)
-#define POOL_BIG ((size_t)4 << 10)
-
-struct pool_block {
-	struct pool_block *next;
-	size_t used, size;
-	char data[];
-};
-
-struct pool_slot {
-	char *s;        /* NULL: free */
-	uint32_t hash;
-	uint32_t len;
-};
-
-struct task_strpool {
-	struct pool_block *blocks;     /* the one being filled first */
-	struct pool_slot *slots;       /* open addressing, at most half full */
-	size_t nslots, len;
-};
-
-static uint64_t
-hash_mem(const char *s, size_t n)
-{
-	uint64_t h = 0x9e3779b97f4a7c15ULL ^ n, w;
-
-	/* eight bytes a step: ARNs and digests are long, and this runs for every string */
-	for (; n >= 8; s += 8, n -= 8) {
-		memcpy(&w, s, 8);
-		h = (h ^ w) * 0xff51afd7ed558ccdULL;
-		h ^= h >> 32;
-	}
-	w = 0;
-	memcpy(&w, s, n);
-	h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
-	h ^= h >> 29;
-	h *= 0xff51afd7ed558ccdULL;
-	return h ^ (h >> 32);
-}
-
-static char *
-pool_store(struct task_strpool *p, const char *s, size_t n)
-{
-	struct pool_block *b = p->blocks;
-	char *dst;
-
-	if (n >= POOL_BIG) {
-		/* behind the current block, which keeps filling */
-		struct pool_block *big = xmalloc(sizeof *big + n + 1);
-
-		big->size = big->used = n + 1;
-		if (b != NULL) {
-			big->next = b->next;
-			b->next = big;
-		} else {
-			big->next = NULL;
-			p->blocks = big;
-		}
-		dst = big->data;
-	} else {
-		if (b == NULL || b->size - b->used < n + 1) {
-			b = xmalloc(sizeof *b + POOL_BLOCK);
-			b->size = POOL_BLOCK;
-			b->used = 0;
-			b->next = p->blocks;
-			p->blocks = b;
-		}
-		dst = b->data + b->used;
-		b->used += n + 1;
-	}
-	memcpy(dst, s, n);
-	dst[n] = '\0';
-	return dst;
-}
-
-static void
-pool_grow(struct task_strpool *p)
-{
-	size_t cap = p->nslots ? p->nslots * 2 : 1024, mask = cap - 1;
-	struct pool_slot *slots = xcalloc(cap, sizeof *slots);
-
-	for (size_t i = 0; i < p->nslots; i++) {
-		size_t j;
-
-		if (p->slots[i].s == NULL)
-			continue;
-		for (j = p->slots[i].hash & mask; slots[j].s != NULL; j = (j + 1) & mask)
-			;
-		slots[j] = p->slots[i];
-	}
-	free(p->slots);
-	p->slots = slots;
-	p->nslots = cap;
-}
-
-/* The pool's copy of the n bytes at s (which need not be NUL-terminated). */
-static char *
-pool_intern(struct task_strpool *p, const char *s, size_t n)
-{
-	uint32_t h;
-	size_t mask, i;
-
-	if (n >= POOL_BIG)
-		return pool_store(p, s, n);
-	if ((p->len + 1) * 2 > p->nslots)
-		pool_grow(p);
-	h = (uint32_t)hash_mem(s, n);
-	mask = p->nslots - 1;
-	for (i = h & mask; p->slots[i].s != NULL; i = (i + 1) & mask)
-		if (p->slots[i].hash == h && p->slots[i].len == n &&
-		    memcmp(p->slots[i].s, s, n) == 0)
-			return p->slots[i].s;
-	p->slots[i].s = pool_store(p, s, n);
-	p->slots[i].hash = h;
-	p->slots[i].len = (uint32_t)n;
-	p->len++;
-	return p->slots[i].s;
-}
-
-struct task_strpool *
-task_strpool_new(void)
-{
-	return xcalloc(1, sizeof(struct task_strpool));
-}
-
-void
-task_strpool_assign(struct task_strpool *p, char **dst, const char *s, size_t n)
-{
-	*dst = pool_intern(p, s, n);
-}
-
-void
-task_strpool_free(struct task_strpool *p)
-{
-	struct pool_block *b, *next;
-
-	if (p == NULL)
-		return;
-	for (b = p->blocks; b != NULL; b = next) {
-		next = b->next;
-		free(b);
-	}
-	free(p->slots);
-	free(p);
-}
-
-/* Points *f at the pool's copy; the old copy is freed when the task owned it. */
-static void
-pool_field(struct task_strpool *p, char **f, bool owned)
-{
-	char *old = *f;
-
-	if (old == NULL)
-		return;
-	*f = pool_intern(p, old, strlen(old));
-	if (owned)
-		free(old);
-}
-
 void
 task_init(struct task *t)
 {
@@ -279,67 +119,25 @@ task_init(struct task *t)
 	t->fetched_at_ms = TS_NONE;
 }
 
-static void
-container_cleanup(struct container *c)
+void
+task_init_pool(struct task *t, struct task_strpool *p)
 {
-#define X(f) free(c->f);
-	CONTAINER_STRINGS(X)
-#undef X
+	task_init(t);
+	t->pool = p;
 }
 
-/* Pool strings are dropped, not freed: the pool frees them all at once. */
-static void
-task_free_derived(struct task *t)
+void
+task_reset(struct task *t)
 {
-#define X(f) if (t->pool == NULL) free(t->f); t->f = NULL;
-	DERIVED_STRINGS(X)
-#undef X
+	task_init_pool(t, t->pool);
 }
 
 void
 task_cleanup(struct task *t)
 {
-	if (t->pool == NULL) {
-#define X(f) free(t->f);
-		TASK_STRINGS(X)
-#undef X
-		for (size_t i = 0; i < t->ncontainers; i++)
-			container_cleanup(&t->containers[i]);
-		for (size_t i = 0; i < t->ntags; i++) {
-			free(t->tags[i].key);
-			free(t->tags[i].value);
-		}
-	}
-	task_free_derived(t);
-	free(t->containers);
-	free(t->tags);
+	if (t->pool != NULL && t->pool->kind == POOL_PRIVATE)
+		task_strpool_free(t->pool);
 	task_init(t);
-}
-
-/* Moves every string of t into p (t->pool becomes p); strings of another pool are
- * copied, the task's own are freed. The derived fields are dropped: task_derive() makes
- * them again, from p. */
-static void
-pool_task(struct task_strpool *p, struct task *t)
-{
-	bool owned = t->pool == NULL;
-
-	task_free_derived(t);
-#define X(f) pool_field(p, &t->f, owned);
-	TASK_STRINGS(X)
-#undef X
-	for (size_t i = 0; i < t->ncontainers; i++) {
-		struct container *c = &t->containers[i];
-
-#define X(f) pool_field(p, &c->f, owned);
-		CONTAINER_STRINGS(X)
-#undef X
-	}
-	for (size_t i = 0; i < t->ntags; i++) {
-		pool_field(p, &t->tags[i].key, owned);
-		pool_field(p, &t->tags[i].value, owned);
-	}
-	t->pool = p;
 }
 
 static const char *
@@ -350,25 +148,23 @@ last_segment(const char *s, char sep)
 	return p ? p + 1 : s;
 }
 
-/* A derived field: n bytes at s. In a pooled task a tail of one of its strings (tail
- * true) is shared where it lies, since the pool keeps it; anything else is interned. */
+/* A derived field: n bytes at s. A tail of one of t's strings (tail true) is shared
+ * where it lies, since the pool keeps it; "" is a constant; anything else goes to t's pool. */
 static void
-derive_set(struct task *t, char **f, const char *s, size_t n, bool tail)
+derive_set(struct task *t, const char **f, const char *s, size_t n, bool tail)
 {
-	if (t->pool == NULL)
-		*f = xstrndup(s, n);
-	else if (tail)
-		*f = (char *)(uintptr_t)s;
+	if (tail)
+		*f = s;
+	else if (n == 0)
+		*f = "";
 	else
-		*f = pool_intern(t->pool, s, n);
+		*f = tpool_intern(tpool_of(t), s, n);
 }
 
 void
 task_derive(struct task *t)
 {
 	const char *s;
-
-	task_free_derived(t);
 
 	/* arn:aws:ecs:REGION:ACCOUNT:task/CLUSTER/ID (new) or task/ID (old format) */
 	if (t->arn != NULL) {
@@ -438,32 +234,30 @@ task_tag(const struct task *t, const char *key)
 	return NULL;
 }
 
-static void
-container_copy(struct container *dst, const struct container *src)
-{
-	*dst = *src;
-#define X(f) dst->f = xstrdup_or_null(src->f);
-	CONTAINER_STRINGS(X)
-#undef X
-}
-
 void
 task_copy(struct task *dst, const struct task *src)
 {
 	*dst = *src;
 	dst->pool = NULL;
-#define X(f) dst->f = xstrdup_or_null(src->f);
+#define X(f) task_str(dst, &dst->f, src->f);
 	TASK_STRINGS(X)
-	DERIVED_STRINGS(X)
 #undef X
-	dst->containers = src->ncontainers ? xcalloc(src->ncontainers, sizeof *dst->containers) : NULL;
-	for (size_t i = 0; i < src->ncontainers; i++)
-		container_copy(&dst->containers[i], &src->containers[i]);
-	dst->tags = src->ntags ? xcalloc(src->ntags, sizeof *dst->tags) : NULL;
-	for (size_t i = 0; i < src->ntags; i++) {
-		dst->tags[i].key = xstrdup_or_null(src->tags[i].key);
-		dst->tags[i].value = xstrdup_or_null(src->tags[i].value);
+	task_containers(dst, src->ncontainers);
+	for (size_t i = 0; i < src->ncontainers; i++) {
+		struct container *c = &dst->containers[i];
+
+		*c = src->containers[i];
+#define X(f) task_str(dst, &c->f, src->containers[i].f);
+		CONTAINER_STRINGS(X)
+#undef X
 	}
+	task_tags(dst, src->ntags);
+	for (size_t i = 0; i < src->ntags; i++) {
+		task_str(dst, &dst->tags[i].key, src->tags[i].key);
+		task_str(dst, &dst->tags[i].value, src->tags[i].value);
+	}
+	if (src->id != NULL)
+		task_derive(dst);   /* the same values, pointing into dst's strings */
 }
 
 void
@@ -472,11 +266,18 @@ task_set_init(struct task_set *s)
 	memset(s, 0, sizeof *s);
 }
 
+struct task_strpool *
+task_set_pool(struct task_set *s)
+{
+	if (s->pool == NULL)
+		s->pool = tpool_new(POOL_SET);
+	return s->pool;
+}
+
 void
 task_set_cleanup(struct task_set *s)
 {
-	for (size_t i = 0; i < s->len; i++)
-		task_cleanup(&s->tasks[i]);
+	/* every task's strings and arrays are in s->pool: nothing to free one by one */
 	free(s->tasks);
 	free(s->index);
 	task_strpool_free(s->pool);
@@ -484,16 +285,33 @@ task_set_cleanup(struct task_set *s)
 	memset(s, 0, sizeof *s);
 }
 
-/* The index holds pairs (position + 1, hash of the ARN), so a probe touches a task only
- * when the hash matches. */
-static uint64_t
+/* The whole pages of the n bytes at p made present in one call, where the kernel can
+ * (Linux 5.14): a hint, no harm where refused. */
+static void
+prefault(void *p, size_t n)
+{
+#ifdef MADV_POPULATE_WRITE
+	uintptr_t b = ((uintptr_t)p + 4095) & ~(uintptr_t)4095;
+	uintptr_t e = ((uintptr_t)p + n) & ~(uintptr_t)4095;
+
+	if (e > b)
+		(void)madvise((void *)b, e - b, MADV_POPULATE_WRITE);
+#else
+	(void)p;
+	(void)n;
+#endif
+}
+
+/* The index holds pairs of 32 bits (position + 1, hash of the ARN), so a probe touches a
+ * task only when the hash matches, in 8 bytes a slot. */
+static uint32_t
 arn_hash(const char *arn)
 {
-	return hash_mem(arn, strlen(arn));
+	return (uint32_t)tpool_hash(arn, strlen(arn));
 }
 
 static void
-index_put(size_t *index, size_t cap, size_t pos1, size_t h)
+index_put(uint32_t *index, size_t cap, uint32_t pos1, uint32_t h)
 {
 	size_t mask = cap - 1, i = h & mask;
 
@@ -508,7 +326,10 @@ static void
 index_grow(struct task_set *s)
 {
 	size_t cap = s->index_cap * 2;
-	size_t *index = xcalloc(cap, 2 * sizeof *index);
+	uint32_t *index = xcalloc(cap, 2 * sizeof *index);
+
+	if (cap >= 8192)
+		prefault(index, cap * 2 * sizeof *index);   /* every page gets a pair */
 
 	for (size_t i = 0; i < s->index_cap; i++)
 		if (s->index[2 * i] != 0)
@@ -530,18 +351,19 @@ index_rebuild(struct task_set *s)
 	s->index_cap = cap;
 	for (size_t i = 0; i < s->len; i++)
 		if (s->tasks[i].arn != NULL)
-			index_put(s->index, cap, i + 1, (size_t)arn_hash(s->tasks[i].arn));
+			index_put(s->index, cap, (uint32_t)(i + 1), arn_hash(s->tasks[i].arn));
 }
 
 struct task *
 task_set_find(struct task_set *s, const char *arn)
 {
-	size_t mask, i, pos, h;
+	size_t mask, i, pos;
+	uint32_t h;
 
 	if (arn == NULL || s->index_cap == 0)
 		return NULL;
 	mask = s->index_cap - 1;
-	h = (size_t)arn_hash(arn);
+	h = arn_hash(arn);
 	for (i = h & mask; (pos = s->index[2 * i]) != 0; i = (i + 1) & mask)
 		if (s->index[2 * i + 1] == h && strcmp(s->tasks[pos - 1].arn, arn) == 0)
 			return &s->tasks[pos - 1];
@@ -575,7 +397,7 @@ newer(const struct task *a, const struct task *b)
 }
 
 static void
-take_str(char **dst, char **src)
+take_str(const char **dst, const char **src)
 {
 	if (*dst == NULL && *src != NULL) {
 		*dst = *src;
@@ -613,13 +435,21 @@ merge_into(struct task *w, struct task *l)
 		w->ncontainers = l->ncontainers;
 		l->containers = NULL;
 		l->ncontainers = 0;
-	} else {
-		/* containers match by name; metadata adds the snapshotter and digests */
-		for (size_t i = 0; i < w->ncontainers; i++) {
-			struct container *wc = &w->containers[i];
+	} else if (l->ncontainers > 0) {
+		/* containers match by name; metadata adds the snapshotter and digests. Either
+		 * array may be shared with other tasks (task_share_containers()): the fill runs
+		 * on copies, and w gets a new array only when it changed */
+		size_t nw = w->ncontainers, nl = l->ncontainers;
+		struct container *ws = xreallocarray(NULL, nw, sizeof *ws);
+		struct container *ls = xreallocarray(NULL, nl, sizeof *ls);
 
-			for (size_t j = 0; j < l->ncontainers; j++) {
-				struct container *lc = &l->containers[j];
+		memcpy(ws, w->containers, nw * sizeof *ws);
+		memcpy(ls, l->containers, nl * sizeof *ls);
+		for (size_t i = 0; i < nw; i++) {
+			struct container *wc = &ws[i];
+
+			for (size_t j = 0; j < nl; j++) {
+				struct container *lc = &ls[j];
 
 				if (wc->name && lc->name && strcmp(wc->name, lc->name) == 0) {
 #define X(f) take_str(&wc->f, &lc->f);
@@ -638,6 +468,13 @@ merge_into(struct task *w, struct task *l)
 				}
 			}
 		}
+		if (memcmp(ws, w->containers, nw * sizeof *ws) != 0) {
+			w->containers = tpool_alloc(tpool_of(w), nw * sizeof *ws,
+			    _Alignof(struct container));
+			memcpy(w->containers, ws, nw * sizeof *ws);
+		}
+		free(ws);
+		free(ls);
 	}
 	if (w->ntags == 0) {
 		w->tags = l->tags;
@@ -647,17 +484,83 @@ merge_into(struct task *w, struct task *l)
 	}
 }
 
-struct task *
-task_set_take(struct task_set *s, struct task *t)
+/* t's pool's storage into s's pool (see task.h); t->pool becomes s's. */
+static void
+adopt_pool(struct task_set *s, struct task *t)
 {
-	struct task *have;
+	struct task_strpool *sp = task_set_pool(s), *p = t->pool;
 
-	/* first, so that strings merge_into() moves between tasks all belong to the pool */
-	if (s->pool == NULL)
-		s->pool = task_strpool_new();
-	pool_task(s->pool, t);
-	have = task_set_find(s, t->arn);
+	t->pool = sp;
+	if (p == NULL || p == sp)
+		return;
+	switch (p->kind) {
+	case POOL_PRIVATE:
+		tpool_adopt(sp, p);
+		free(p);
+		return;
+	case POOL_BATCH:
+		if (p->taken_by == NULL || p->taken_by == sp) {
+			if (p->blocks != NULL)
+				tpool_adopt(sp, p);
+			p->taken_by = sp;
+			return;
+		}
+		break;
+	case POOL_SET:
+		break;
+	}
+	/* its strings are another set's: they would go when that set does */
+	fprintf(stderr, "ecsprof: internal error: task_set_take() of a task whose strings "
+	    "belong to another set\n");
+	abort();
+}
+
+/* The tasks array is first written here, on the main thread, a page fault every 12
+ * tasks; on a virtual machine a fault is dear. Every TASKS_AHEAD tasks, the pages of the
+ * next TASKS_AHEAD are asked for in one call, so peak memory grows by at most their
+ * 1.3 MB (200k tasks: a third fewer faults, ~5% less time on the main thread). */
+#define TASKS_AHEAD 4096
+
+static void
+tasks_prefault(struct task_set *s)
+{
+	size_t end = s->len + TASKS_AHEAD < s->cap ? s->len + TASKS_AHEAD : s->cap;
+
+	if (s->cap >= TASKS_AHEAD)
+		prefault(s->tasks + s->len, (end - s->len) * sizeof *s->tasks);
+}
+
+struct task *
+task_set_take_seen(struct task_set *s, struct task *t, bool *repeat)
+{
+	struct task *have = NULL;
+	uint32_t *slot = NULL, h = 0;
+
+	if (repeat != NULL)
+		*repeat = false;
+	/* first, so that strings merge_into() moves between tasks all belong to the set */
+	adopt_pool(s, t);
+	if (t->arn != NULL) {
+		/* one probe: the task with this ARN, or the free slot it goes to (room made
+		 * first, so that the slot stays where it was found) */
+		size_t mask, i, pos;
+
+		if (s->index_cap == 0)
+			index_rebuild(s);
+		if ((s->len + 1) * 2 + 2 > s->index_cap)
+			index_grow(s);
+		mask = s->index_cap - 1;
+		h = arn_hash(t->arn);
+		for (i = h & mask; (pos = s->index[2 * i]) != 0; i = (i + 1) & mask)
+			if (s->index[2 * i + 1] == h && strcmp(s->tasks[pos - 1].arn, t->arn) == 0) {
+				have = &s->tasks[pos - 1];
+				break;
+			}
+		slot = &s->index[2 * i];
+	}
 	if (have != NULL) {
+		if (repeat != NULL)
+			*repeat = have->has_version && t->has_version && have->version == t->version;
 		if (newer(have, t)) {
 			struct task old = *have;
 
@@ -673,20 +576,23 @@ task_set_take(struct task_set *s, struct task *t)
 		return have;
 	}
 	s->tasks = xgrow(s->tasks, s->len + 1, &s->cap, sizeof *s->tasks);
+	if (s->len % TASKS_AHEAD == 0)
+		tasks_prefault(s);
 	s->tasks[s->len] = *t;
 	task_init(t);
 	struct task *added = &s->tasks[s->len++];
 	task_derive(added);
-	if (added->arn != NULL) {
-		if (s->index_cap == 0) {
-			index_rebuild(s);   /* the new task included */
-		} else {
-			if (s->len * 2 + 2 > s->index_cap)
-				index_grow(s);
-			index_put(s->index, s->index_cap, s->len, (size_t)arn_hash(added->arn));
-		}
+	if (slot != NULL) {
+		slot[0] = (uint32_t)s->len;
+		slot[1] = h;
 	}
 	return added;
+}
+
+struct task *
+task_set_take(struct task_set *s, struct task *t)
+{
+	return task_set_take_seen(s, t, NULL);
 }
 
 void
@@ -703,6 +609,8 @@ task_set_filter(struct task_set *s, bool (*keep)(const struct task *, void *), v
 			task_cleanup(&s->tasks[i]);
 		}
 	}
+	if (j == s->len)
+		return;   /* nothing moved: the index holds as it is (a SELECT that keeps all) */
 	s->len = j;
 	index_rebuild(s);
 }

@@ -512,7 +512,7 @@ build_details(const struct view *v, const struct report_row *row, struct lines *
 		lines_add(l, "  now in %s for %s", phase_defs[cur].name, d);
 	}
 	lines_add(l, "%s", "");
-	lines_add(l, "Containers (%zu)", t->ncontainers);
+	lines_add(l, "Containers (%zu)", (size_t)t->ncontainers);
 	for (size_t i = 0; i < t->ncontainers; i++) {
 		const struct container *c = &t->containers[i];
 		char ex[24] = "";

@@ -1,0 +1,289 @@
+/* task_pool: the string pools of task.h and the task functions that write into them
+ * (task_str, task_containers, task_share_*): where every string and array of a task
+ * lives (task_pool.h). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ecsprof/task.h"
+#include "ecsprof/xalloc.h"
+#include "task_pool.h"
+
+static const size_t pool_first_block[] = { [POOL_SET] = (size_t)64 << 10,
+	[POOL_BATCH] = (size_t)8 << 10, [POOL_PRIVATE] = 512 };
+static const size_t pool_max_block[] = { [POOL_SET] = (size_t)64 << 10,
+	[POOL_BATCH] = (size_t)8 << 10, [POOL_PRIVATE] = (size_t)16 << 10 };
+
+uint64_t
+tpool_hash(const char *s, size_t n)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ULL ^ n, w;
+
+	/* eight bytes a step: ARNs and digests are long, and this runs for every string */
+	for (; n >= 8; s += 8, n -= 8) {
+		memcpy(&w, s, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdULL;
+		h ^= h >> 32;
+	}
+	w = 0;
+	memcpy(&w, s, n);
+	h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
+	h ^= h >> 29;
+	h *= 0xff51afd7ed558ccdULL;
+	return h ^ (h >> 32);
+}
+
+struct task_strpool *
+tpool_new(enum pool_kind kind)
+{
+	struct task_strpool *p = xcalloc(1, sizeof *p);
+
+	p->kind = kind;
+	p->block = pool_first_block[kind];
+	return p;
+}
+
+/* n bytes at an address aligned to align (a power of two, at most 16) in p. */
+void *
+tpool_alloc(struct task_strpool *p, size_t n, size_t align)
+{
+	struct pool_block *b = p->blocks;
+	size_t at;
+
+	if (n >= POOL_BIG) {
+		/* behind the current block, which keeps filling */
+		struct pool_block *big = xmalloc(sizeof *big + n);
+
+		big->size = big->used = n;
+		if (b != NULL) {
+			big->next = b->next;
+			b->next = big;
+		} else {
+			big->next = NULL;
+			p->blocks = big;
+		}
+		return big->data;
+	}
+	at = b != NULL ? (b->used + align - 1) & ~(align - 1) : 0;
+	if (b == NULL || at + n > b->size) {
+		size_t size = p->block;
+
+		while (size < n)
+			size *= 2;
+		b = xmalloc(sizeof *b + size);
+		b->size = size;
+		b->next = p->blocks;
+		p->blocks = b;
+		if (p->block < pool_max_block[p->kind])
+			p->block *= 2;
+		at = 0;
+	}
+	b->used = at + n;
+	return b->data + at;
+}
+
+/* A copy of the n bytes at s, NUL-terminated, at an address aligned to align. */
+static const char *
+tpool_store(struct task_strpool *p, const char *s, size_t n, size_t align)
+{
+	char *dst = tpool_alloc(p, n + 1, align);
+
+	memcpy(dst, s, n);
+	dst[n] = '\0';
+	return dst;
+}
+
+static void
+tpool_grow(struct task_strpool *p)
+{
+	size_t cap = p->nslots ? p->nslots * 2 : 1024, mask = cap - 1;
+	struct pool_slot *slots = xcalloc(cap, sizeof *slots);
+
+	for (size_t i = 0; i < p->nslots; i++) {
+		size_t j;
+
+		if (p->slots[i].s == NULL)
+			continue;
+		for (j = p->slots[i].hash & mask; slots[j].s != NULL; j = (j + 1) & mask)
+			;
+		slots[j] = p->slots[i];
+	}
+	free(p->slots);
+	p->slots = slots;
+	p->nslots = cap;
+}
+
+/* The pool's copy of the n bytes at s (which need not be NUL-terminated), aligned to
+ * align: one copy of each text in a set's or batch pool. An array of containers or tags
+ * is looked up as its bytes (its strings being the pool's, equal arrays are equal bytes),
+ * NUL-terminated as a string is, so that a string and an array of the same bytes could
+ * even share a copy. */
+const char *
+tpool_intern_aligned(struct task_strpool *p, const char *s, size_t n, size_t align)
+{
+	uint32_t h;
+	size_t mask, i;
+
+	if (n >= POOL_BIG || p->kind == POOL_PRIVATE)
+		return tpool_store(p, s, n, align);
+	if ((p->len + 1) * 2 > p->nslots)
+		tpool_grow(p);
+	h = (uint32_t)tpool_hash(s, n);
+	mask = p->nslots - 1;
+	for (i = h & mask; p->slots[i].s != NULL; i = (i + 1) & mask)
+		if (p->slots[i].hash == h && p->slots[i].len == n &&
+		    ((uintptr_t)p->slots[i].s & (align - 1)) == 0 &&
+		    memcmp(p->slots[i].s, s, n) == 0)
+			return p->slots[i].s;
+	p->slots[i].s = tpool_store(p, s, n, align);
+	p->slots[i].hash = h;
+	p->slots[i].len = (uint32_t)n;
+	p->len++;
+	return p->slots[i].s;
+}
+
+const char *
+tpool_intern(struct task_strpool *p, const char *s, size_t n)
+{
+	return tpool_intern_aligned(p, s, n, 1);
+}
+
+/* Moves from's blocks into into, as they are (every pointer into them stays valid); from
+ * is left empty, its index dropped (its texts are not looked up again). */
+void
+tpool_adopt(struct task_strpool *into, struct task_strpool *from)
+{
+	struct pool_block *tail = from->blocks;
+
+	if (tail != NULL) {
+		while (tail->next != NULL)
+			tail = tail->next;
+		if (into->blocks == NULL) {
+			into->blocks = from->blocks;
+		} else {
+			/* behind into's current block, which keeps filling */
+			tail->next = into->blocks->next;
+			into->blocks->next = from->blocks;
+		}
+	}
+	from->blocks = NULL;
+	free(from->slots);
+	from->slots = NULL;
+	from->nslots = from->len = 0;
+}
+
+struct task_strpool *
+task_strpool_new(void)
+{
+	return tpool_new(POOL_BATCH);
+}
+
+void
+task_strpool_free(struct task_strpool *p)
+{
+	struct pool_block *b, *next;
+
+	if (p == NULL)
+		return;
+	for (b = p->blocks; b != NULL; b = next) {
+		next = b->next;
+		free(b);
+	}
+	free(p->slots);
+	free(p);
+}
+
+/* t's pool, a private one made now if it has none. */
+struct task_strpool *
+tpool_of(struct task *t)
+{
+	if (t->pool == NULL)
+		t->pool = tpool_new(POOL_PRIVATE);
+	return t->pool;
+}
+
+void
+task_strn(struct task *t, const char **dst, const char *s, size_t n)
+{
+	*dst = tpool_intern(tpool_of(t), s, n);
+}
+
+void
+task_str(struct task *t, const char **dst, const char *s)
+{
+	if (s == NULL)
+		*dst = NULL;
+	else
+		task_strn(t, dst, s, strlen(s));
+}
+
+void
+task_strf(struct task *t, const char **dst, const char *fmt, ...)
+{
+	char small[256];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(small, sizeof small, fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		*dst = NULL;
+	} else if ((size_t)n < sizeof small) {
+		task_strn(t, dst, small, (size_t)n);
+	} else {
+		char *big = xmalloc((size_t)n + 1);
+
+		va_start(ap, fmt);
+		vsnprintf(big, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+		task_strn(t, dst, big, (size_t)n);
+		free(big);
+	}
+}
+
+struct container *
+task_containers(struct task *t, size_t n)
+{
+	struct container *c = NULL;
+
+	if (n > 0) {
+		c = tpool_alloc(tpool_of(t), n * sizeof *c, _Alignof(struct container));
+		memset(c, 0, n * sizeof *c);
+	}
+	t->containers = c;
+	t->ncontainers = (uint32_t)n;
+	return c;
+}
+
+void
+task_share_containers(struct task *t, const struct container *v, size_t n)
+{
+	t->containers = n == 0 ? NULL : (struct container *)(uintptr_t)tpool_intern_aligned(
+	    tpool_of(t), (const char *)v, n * sizeof *v, _Alignof(struct container));
+	t->ncontainers = (uint32_t)n;
+}
+
+void
+task_share_tags(struct task *t, const struct tag *v, size_t n)
+{
+	t->tags = n == 0 ? NULL : (struct tag *)(uintptr_t)tpool_intern_aligned(
+	    tpool_of(t), (const char *)v, n * sizeof *v, _Alignof(struct tag));
+	t->ntags = (uint32_t)n;
+}
+
+struct tag *
+task_tags(struct task *t, size_t n)
+{
+	struct tag *g = NULL;
+
+	if (n > 0) {
+		g = tpool_alloc(tpool_of(t), n * sizeof *g, _Alignof(struct tag));
+		memset(g, 0, n * sizeof *g);
+	}
+	t->tags = g;
+	t->ntags = (uint32_t)n;
+	return g;
+}
+
