@@ -1,7 +1,8 @@
 /* The threaded code driven hard, without Criterion (whose process arena ThreadSanitizer
  * breaks: Snaipe/Criterion#274), so that .ci/run can run it under -fsanitize=thread:
  * the fetch pool (many workers, delivery on the calling thread, a failure cancelling
- * the rest, progress read while it runs) and the threaded JSON Lines reader. Prints TAP;
+ * the rest, progress read while it runs), the threaded JSON Lines reader and the task
+ * CSV formatted on two threads (the same bytes as on one; a write error stopping both). Prints TAP;
  * in an ordinary build it is one more test of the same code. */
 #include <jansson.h>
 #include <pthread.h>
@@ -12,9 +13,11 @@
 #include <time.h>
 
 #include "ecsprof/buf.h"
+#include "ecsprof/csv.h"
 #include "ecsprof/ecs.h"
 #include "ecsprof/input.h"
 #include "ecsprof/log.h"
+#include "ecsprof/report.h"
 #include "ecsprof/task.h"
 #include "ecsprof/timeutil.h"
 #include "ecsprof/xalloc.h"
@@ -228,12 +231,72 @@ threaded_reader(void)
 	buf_cleanup(&b);
 }
 
+static char *
+csv_on(const struct report *r, unsigned threads, size_t *len)
+{
+	char *out = NULL;
+	FILE *f = open_memstream(&out, len);
+	struct err err;
+
+	err_clear(&err);
+	if (f == NULL || csv_write_tasks_threads(f, r, TIME_FORMAT_ISO, threads, &err) != 0) {
+		if (f != NULL)
+			fclose(f);
+		free(out);
+		return NULL;
+	}
+	fclose(f);
+	return out;
+}
+
+static void
+threaded_csv(void)
+{
+	struct buf b;
+	struct task_set set;
+	struct input_stats st = { 0 };
+	struct report r;
+	struct report_options o = { .sort_col = -1 };
+	struct err err;
+	char *one, *two;
+	size_t len1 = 0, len2 = 0;
+	FILE *full;
+
+	buf_init(&b, 0);
+	for (int i = 0; i < 9000; i++)
+		buf_addf(&b, "{\"taskArn\":\"arn:aws:ecs:us-east-1:1:task/c/r%05d\",\"lastStatus\":"
+			 "\"STOPPED\",\"stoppedReason\":\"=a, \\\"b\\\"\\n%d\",\"createdAt\":%d.5,"
+			 "\"startedAt\":%d.75}\n", i, i, 1714557600 + i * 7 % 9000, 1714557610 + i);
+	task_set_init(&set);
+	err_clear(&err);
+	input_read_mem_with("csv.jsonl", buf_str(&b), b.len,
+	    &(struct input_options){ .threads = 2 }, &set, &st, &err);
+	report_build(&r, &set, &o, &err);
+	one = csv_on(&r, 1, &len1);
+	two = csv_on(&r, 2, &len2);
+	ok(set.len == 9000 && one != NULL && two != NULL && len1 == len2 && len1 > 9000 * 100 &&
+	   memcmp(one, two, len1) == 0, "task CSV on two threads: the bytes of one thread");
+	/* a write that fails at once stops the second thread wherever it is */
+	full = fopen("/dev/full", "w");
+	err_clear(&err);
+	ok(full != NULL && csv_write_tasks_threads(full, &r, TIME_FORMAT_ISO, 2, &err) == -1 &&
+	   err.code == ERR_IO, "task CSV on two threads: a write error stops both");
+	if (full != NULL)
+		fclose(full);
+	free(one);
+	free(two);
+	report_cleanup(&r);
+	task_set_cleanup(&set);
+	buf_cleanup(&b);
+}
+
 int
 main(void)
 {
-	printf("1..5\n");
+	printf("1..7\n");
 	log_set_verbosity(0);
 	fetch_pool();
 	threaded_reader();
+	threaded_csv();
 	return nfailed > 0;
 }

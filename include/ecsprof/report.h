@@ -1,8 +1,8 @@
 /* report: turns a task set into what every output shows: rows (one per task) described
  * by one column table, and groups with per-phase summaries and the baseline comparison.
- * Ownership: a struct report owns its rows, groups and group names, but only borrows the
- * tasks, which stay owned by the task_set: keep the set alive (and unchanged) until
- * report_cleanup(). */
+ * Ownership: a struct report owns its rows, groups, group names and kept costs, but only
+ * borrows the tasks, which stay owned by the task_set: keep the set alive (and unchanged)
+ * until report_cleanup(). */
 #ifndef ECSPROF_REPORT_H
 #define ECSPROF_REPORT_H
 
