@@ -18,7 +18,7 @@
 #include "ecsprof/xalloc.h"
 #include "input_int.h"
 #include "input_stream.h"
-#include "jsonscan.h"
+#include "ecsprof/jsonscan.h"
 
 /* Where the reader is: the set read into, the name and line for warnings, and how many
  * deployment-ish objects were left out for want of an id or a time. */
