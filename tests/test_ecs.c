@@ -31,6 +31,8 @@ struct fake {
 	bool unavailable_running;    /* ListTasks RUNNING: 503, every time */
 	bool bad_request;            /* a request broke the protocol */
 	bool hold_services;          /* DescribeServices waits (unlocked) for release */
+	bool repeat_token;           /* ListTasks/ListClusters send back the token they got */
+	size_t cluster_calls;        /* ListClusters asked */
 	volatile bool release;
 	char first_op[32];           /* the first operation asked */
 	char why[256];
@@ -104,7 +106,9 @@ list_tasks(json_t *req)
 		free(a);
 	}
 	json_object_set_new(out, "taskArns", arr);
-	if (start + 100 < count) {
+	if (F.repeat_token && token != NULL) {
+		json_object_set_new(out, "nextToken", json_string(token));
+	} else if (start + 100 < count) {
 		char t[32];
 		snprintf(t, sizeof t, "p%zu", start + 100);
 		json_object_set_new(out, "nextToken", json_string(t));
@@ -231,7 +235,11 @@ fake_send(void *ctx, const struct http_request *req, struct http_response *resp,
 		reply(resp, 200, "", out);
 	} else if (strcmp(op, "ListClusters") == 0) {
 		const char *tok = json_string_value(json_object_get(body, "nextToken"));
-		if (tok == NULL)
+		F.cluster_calls++;
+		if (F.repeat_token && tok != NULL)
+			reply(resp, 200, "", xasprintf("{\"clusterArns\":[\"arn:aws:ecs:us-east-1:1:cluster/batch\"],"
+						       "\"nextToken\":\"%s\"}", tok));
+		else if (tok == NULL)
 			reply(resp, 200, "", xstrdup("{\"clusterArns\":[\"arn:aws:ecs:us-east-1:1:cluster/prod\",\"arn:aws:ecs:us-east-1:1:cluster/staging\"],\"nextToken\":\"x\"}"));
 		else
 			reply(resp, 200, "", xstrdup("{\"clusterArns\":[\"arn:aws:ecs:us-east-1:1:cluster/batch\"]}"));
@@ -649,6 +657,47 @@ Test(ecs, describe_services_cluster_not_found_names_the_clusters)
 	cr_expect(strstr(err.msg, "cluster 'prdo' not found in us-east-1") != NULL, "%s", err.msg);
 	cr_expect(strstr(err.msg, "clusters here are: prod, staging, batch") != NULL, "%s", err.msg);
 	cr_expect_eq(l.n, 0);
+	ecs_client_free(c);
+}
+
+/* issue 10 item 2: a server that sends back the nextToken it was given would be paged
+ * forever (1,327 requests in 30 s); ecsprof stops, as the AWS SDKs do, and says so */
+Test(ecs, repeated_next_token_stops_list_tasks)
+{
+	struct ecs_client *c = client(1);
+	struct ecs_query q = { .cluster = "prod", .running = true, .since_ms = TS_NONE };
+	struct collected k = { 0 };
+	struct err err;
+
+	F.nrunning = 250;
+	F.repeat_token = true;
+	err_clear(&err);
+	cr_assert_eq(ecs_fetch_tasks(c, &q, collect, &k, NULL, &err), 0, "%s", err.msg);
+	/* page 1 (p100), page 2 asked with p100 answers p100 again: stop there */
+	cr_expect_eq(F.list_calls, 2, "ListTasks asked %zu times", F.list_calls);
+	cr_expect_eq(k.n, 200);
+	cr_expect(strstr(warnings, "ListTasks: the server sent the same nextToken twice") != NULL,
+		  "%s", warnings);
+	collected_free(&k);
+	ecs_client_free(c);
+}
+
+Test(ecs, repeated_next_token_stops_list_clusters)
+{
+	struct ecs_client *c = client(1);
+	struct ecs_query q = { .cluster = "prdo", .running = true, .since_ms = TS_NONE };
+	struct collected k = { 0 };
+	struct err err;
+
+	F.missing_cluster = true;
+	F.repeat_token = true;
+	err_clear(&err);
+	cr_assert_eq(ecs_fetch_tasks(c, &q, collect, &k, NULL, &err), -1);
+	cr_expect_str_eq(err.aws_type, "ClusterNotFoundException");
+	cr_expect(F.cluster_calls <= 3, "ListClusters asked %zu times", F.cluster_calls);
+	cr_expect(strstr(err.msg, "prod, staging, batch") != NULL, "%s", err.msg);
+	cr_expect(strstr(warnings, "ListClusters: the server sent the same nextToken twice") != NULL,
+		  "%s", warnings);
 	ecs_client_free(c);
 }
 
