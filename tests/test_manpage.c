@@ -475,6 +475,7 @@ Test(manpage, limits_are_the_codes)
 		{ "credential_process", "src/aws/creds_local.c", "PROCESS_MAX_OUTPUT", 1 << 10, "", " KiB of output" },
 		{ "credential_process", "src/aws/creds_local.c", "PROCESS_TIMEOUT_S", 1, "killed after ", " s" },
 		{ "Time", "src/aws/http.c", "DEFAULT_CAP_MS", 1000, "longer than ", " s" },
+		{ "Answers in flight together", "include/ecsprof/live.h", "LIVE_MEMORY_BUDGET", 1 << 20, "", " MiB across" },
 	};
 	char *man = slurp(MAN_PATH);
 	char *sec = section(man, ".SH LIMITS", ".SH ", NULL);
@@ -498,6 +499,11 @@ Test(manpage, limits_are_the_codes)
 		if (end != NULL)
 			*end = '.';
 	}
+	/* the per-request timeout is --request-timeout since --timeout became experiment's
+	 * wait (issue 13); LIMITS said --timeout */
+	cr_expect_not_null(strstr(sec, ".B \\-\\-request\\-timeout\nper request"),
+			   "LIMITS 'Time' does not name --request-timeout");
+	cr_expect_null(strstr(sec, ".B \\-\\-timeout\nper request"));
 	/* and SECURITY is there, with what the endpoint code refuses */
 	free(sec);
 	sec = section(man, ".SH SECURITY", ".SH ", NULL);
