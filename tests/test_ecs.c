@@ -32,6 +32,7 @@ struct fake {
 	bool bad_request;            /* a request broke the protocol */
 	bool hold_services;          /* DescribeServices waits (unlocked) for release */
 	bool repeat_token;           /* ListTasks/ListClusters send back the token they got */
+	bool unasked;                /* DescribeTasks adds tasks nobody asked for */
 	size_t cluster_calls;        /* ListClusters asked */
 	volatile bool release;
 	char first_op[32];           /* the first operation asked */
@@ -149,6 +150,18 @@ describe_tasks(json_t *req)
 			"createdAt", 1714557600.125 + (double)n,
 			"lastStatus", stopped ? "STOPPED" : "RUNNING",
 			"desiredStatus", stopped ? "STOPPED" : "RUNNING", "version", (json_int_t)3));
+	}
+	if (F.unasked) {
+		/* the same id in another cluster, another account's task, and one by id only */
+		static const char *const extra[] = {
+			"arn:aws:ecs:us-east-1:123456789012:task/staging/t00000",
+			"arn:aws:ecs:us-east-1:999999999999:task/prod/x99999",
+			"arn:aws:ecs:us-east-1:123456789012:task/prod/t77777",
+		};
+		for (i = 0; i < sizeof extra / sizeof extra[0]; i++)
+			json_array_append_new(arr, json_pack("{s:s,s:f,s:s,s:I}", "taskArn", extra[i],
+				"createdAt", 1714557600.125, "lastStatus", "RUNNING",
+				"version", (json_int_t)3));
 	}
 	json_object_set_new(out, "tasks", arr);
 	json_object_set_new(out, "failures", fail);
@@ -698,6 +711,29 @@ Test(ecs, repeated_next_token_stops_list_clusters)
 	cr_expect(strstr(err.msg, "prod, staging, batch") != NULL, "%s", err.msg);
 	cr_expect(strstr(warnings, "ListClusters: the server sent the same nextToken twice") != NULL,
 		  "%s", warnings);
+	ecs_client_free(c);
+}
+
+/* issue 10 item 4: answers are matched to requests. Tasks in a DescribeTasks answer that
+ * were not asked for (the same id in another cluster, another account's) are dropped with
+ * a warning; the tasks asked for are all kept, in order */
+Test(ecs, described_tasks_not_asked_for_are_dropped)
+{
+	struct ecs_client *c = client(2);
+	struct ecs_query q = { .cluster = "prod", .running = true, .since_ms = TS_NONE };
+	struct collected k = { 0 };
+	struct err err;
+
+	F.nrunning = 150;
+	F.unasked = true;
+	err_clear(&err);
+	cr_assert_eq(ecs_fetch_tasks(c, &q, collect, &k, NULL, &err), 0, "%s", err.msg);
+	check_all_once(&k, 150);
+	cr_expect(strstr(warnings, "task/staging/t00000, which was not asked for") != NULL,
+		  "%s", warnings);
+	cr_expect(strstr(warnings, "999999999999:task/prod/x99999, which was not asked for") != NULL,
+		  "%s", warnings);
+	collected_free(&k);
 	ecs_client_free(c);
 }
 
