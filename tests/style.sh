@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # House rules a compiler does not check: banned C functions, the one-curses-includer /
-# jansson-at-the-edges boundaries, and the include layering of src/README.md. Prints TAP.
+# jansson-at-the-edges boundaries, the include layering of src/README.md and no include
+# cycle among the headers. Prints TAP.
 # SRCDIR is the tree to check (tests/style_fails.sh runs it on a broken copy).
 set -u
 : "${SRCDIR:?}"
@@ -11,7 +12,7 @@ check() {
 	if [ -z "$2" ]; then echo "ok $n - $1"; else
 		echo "not ok $n - $1"; printf '%s\n' "$2" | sed 's/^/# /'; fail=$((fail + 1)); fi
 }
-echo "1..5"
+echo "1..6"
 # word-boundary match on a call, outside comments' typical "/* ... */" lines
 banned=$(grep -nE '\b(strcpy|strcat|sprintf|vsprintf|strtok|atoi|atol|gmtime|localtime|gets)[[:space:]]*\(' \
 	src/*/*.c src/*/*.h include/ecsprof/*.h | grep -vE '^[^:]+:[0-9]+:\s*(/\*|\*)' || true)
@@ -79,4 +80,42 @@ layering=$(
 	done
 )
 check "includes follow the layers (src/README.md): each folder includes only its own and lower layers' headers" "$layering"
+
+# No include cycle among the headers (issue 9: creds.c and creds_sso.c once included each
+# other): a header's "..." includes, ecsprof/NAME.h or beside it, form a graph without a
+# cycle. One cycle is printed per line, as the chain of headers.
+cycles=$(python3 - <<'PY'
+import glob, os, re
+heads = glob.glob("include/ecsprof/*.h") + glob.glob("src/*/*.h")
+graph = {}
+for h in heads:
+    deps = []
+    with open(h, errors="replace") as f:
+        for inc in re.findall(r'^\s*#\s*include\s*"([^"]+)"', f.read(), re.M):
+            for cand in (os.path.join("include", inc), os.path.join(os.path.dirname(h), inc)):
+                if os.path.isfile(cand):
+                    deps.append(os.path.normpath(cand))
+                    break
+    graph[os.path.normpath(h)] = deps
+state, seen = {}, set()
+def visit(u, path):
+    state[u] = 1
+    path.append(u)
+    for v in graph.get(u, []):
+        if state.get(v) == 1:
+            cyc = path[path.index(v):]
+            key = frozenset(cyc)
+            if key not in seen:
+                seen.add(key)
+                print(" -> ".join(cyc + [v]))
+        elif v in graph and not state.get(v):
+            visit(v, path)
+    path.pop()
+    state[u] = 2
+for h in sorted(graph):
+    if not state.get(h):
+        visit(h, [])
+PY
+)
+check "no include cycle among the headers" "$cycles"
 exit $((fail > 0))

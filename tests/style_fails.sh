@@ -9,10 +9,11 @@ style="$SRCDIR/tests/style.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ecsprof-style.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 n=0 fail=0
-# case NAME FILE LINE EXPECT: appends LINE to FILE in a fresh copy; EXPECT is a fixed string
-# style.sh must print in a "not ok" block, or "" when the copy must pass
+# case NAME FILE LINE EXPECT [CHECK]: appends LINE to FILE in a fresh copy; EXPECT is a
+# fixed string style.sh must print in the "not ok" block of check CHECK (default 5, the
+# layering), or "" when the copy must pass
 case_() {
-	local name=$1 file=$2 line=$3 expect=$4 out rc
+	local name=$1 file=$2 line=$3 expect=$4 num=${5:-5} out rc
 	n=$((n + 1))
 	rm -rf "$tmp/t" && mkdir -p "$tmp/t/tests" &&
 		cp -r "$SRCDIR/src" "$SRCDIR/include" "$tmp/t/" || { echo "not ok $n - $name: copy"; fail=$((fail + 1)); return; }
@@ -23,14 +24,14 @@ case_() {
 		if [ $rc -eq 0 ]; then echo "ok $n - $name"; else
 			echo "not ok $n - $name: style.sh failed on an allowed include"
 			printf '%s\n' "$out" | sed 's/^/# /'; fail=$((fail + 1)); fi
-	elif [ $rc -ne 0 ] && grep -q '^not ok 5 ' <<<"$out" && grep -qF -- "$expect" <<<"$out"; then
+	elif [ $rc -ne 0 ] && grep -q "^not ok $num " <<<"$out" && grep -qF -- "$expect" <<<"$out"; then
 		echo "ok $n - $name"
 	else
 		echo "not ok $n - $name: expected exit 1 and '# $expect', got exit $rc"
 		printf '%s\n' "$out" | sed 's/^/# /'; fail=$((fail + 1))
 	fi
 }
-echo "1..6"
+echo "1..7"
 case_ "control: cmd may include tui and in" src/cmd/cmd.c \
 	'#include "ecsprof/tui.h"' ""
 case_ "base including a tui header fails" src/base/err.c \
@@ -43,4 +44,6 @@ case_ "a header of another folder by path fails" src/out/csv.c \
 	'#include "../in/input_int.h"' 'includes "../in/input_int.h" by path'
 case_ "an unknown ecsprof header is in no layer" src/cmd/cmd.c \
 	'#include "ecsprof/nosuchmodule.h"' "ecsprof/nosuchmodule.h (in no layer)"
+case_ "two headers including each other fail" include/ecsprof/strset.h \
+	'#include "ecsprof/log.h"' "include/ecsprof/log.h -> include/ecsprof/strset.h -> include/ecsprof/log.h" 6
 exit $((fail > 0))

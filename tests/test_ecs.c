@@ -31,6 +31,9 @@ struct fake {
 	bool unavailable_running;    /* ListTasks RUNNING: 503, every time */
 	bool bad_request;            /* a request broke the protocol */
 	bool hold_services;          /* DescribeServices waits (unlocked) for release */
+	bool repeat_token;           /* ListTasks/ListClusters send back the token they got */
+	bool unasked;                /* DescribeTasks adds tasks nobody asked for */
+	size_t cluster_calls;        /* ListClusters asked */
 	volatile bool release;
 	char first_op[32];           /* the first operation asked */
 	char why[256];
@@ -104,7 +107,9 @@ list_tasks(json_t *req)
 		free(a);
 	}
 	json_object_set_new(out, "taskArns", arr);
-	if (start + 100 < count) {
+	if (F.repeat_token && token != NULL) {
+		json_object_set_new(out, "nextToken", json_string(token));
+	} else if (start + 100 < count) {
 		char t[32];
 		snprintf(t, sizeof t, "p%zu", start + 100);
 		json_object_set_new(out, "nextToken", json_string(t));
@@ -145,6 +150,18 @@ describe_tasks(json_t *req)
 			"createdAt", 1714557600.125 + (double)n,
 			"lastStatus", stopped ? "STOPPED" : "RUNNING",
 			"desiredStatus", stopped ? "STOPPED" : "RUNNING", "version", (json_int_t)3));
+	}
+	if (F.unasked) {
+		/* the same id in another cluster, another account's task, and one by id only */
+		static const char *const extra[] = {
+			"arn:aws:ecs:us-east-1:123456789012:task/staging/t00000",
+			"arn:aws:ecs:us-east-1:999999999999:task/prod/x99999",
+			"arn:aws:ecs:us-east-1:123456789012:task/prod/t77777",
+		};
+		for (i = 0; i < sizeof extra / sizeof extra[0]; i++)
+			json_array_append_new(arr, json_pack("{s:s,s:f,s:s,s:I}", "taskArn", extra[i],
+				"createdAt", 1714557600.125, "lastStatus", "RUNNING",
+				"version", (json_int_t)3));
 	}
 	json_object_set_new(out, "tasks", arr);
 	json_object_set_new(out, "failures", fail);
@@ -231,7 +248,11 @@ fake_send(void *ctx, const struct http_request *req, struct http_response *resp,
 		reply(resp, 200, "", out);
 	} else if (strcmp(op, "ListClusters") == 0) {
 		const char *tok = json_string_value(json_object_get(body, "nextToken"));
-		if (tok == NULL)
+		F.cluster_calls++;
+		if (F.repeat_token && tok != NULL)
+			reply(resp, 200, "", xasprintf("{\"clusterArns\":[\"arn:aws:ecs:us-east-1:1:cluster/batch\"],"
+						       "\"nextToken\":\"%s\"}", tok));
+		else if (tok == NULL)
 			reply(resp, 200, "", xstrdup("{\"clusterArns\":[\"arn:aws:ecs:us-east-1:1:cluster/prod\",\"arn:aws:ecs:us-east-1:1:cluster/staging\"],\"nextToken\":\"x\"}"));
 		else
 			reply(resp, 200, "", xstrdup("{\"clusterArns\":[\"arn:aws:ecs:us-east-1:1:cluster/batch\"]}"));
@@ -649,6 +670,70 @@ Test(ecs, describe_services_cluster_not_found_names_the_clusters)
 	cr_expect(strstr(err.msg, "cluster 'prdo' not found in us-east-1") != NULL, "%s", err.msg);
 	cr_expect(strstr(err.msg, "clusters here are: prod, staging, batch") != NULL, "%s", err.msg);
 	cr_expect_eq(l.n, 0);
+	ecs_client_free(c);
+}
+
+/* issue 10 item 2: a server that sends back the nextToken it was given would be paged
+ * forever (1,327 requests in 30 s); ecsprof stops, as the AWS SDKs do, and says so */
+Test(ecs, repeated_next_token_stops_list_tasks)
+{
+	struct ecs_client *c = client(1);
+	struct ecs_query q = { .cluster = "prod", .running = true, .since_ms = TS_NONE };
+	struct collected k = { 0 };
+	struct err err;
+
+	F.nrunning = 250;
+	F.repeat_token = true;
+	err_clear(&err);
+	cr_assert_eq(ecs_fetch_tasks(c, &q, collect, &k, NULL, &err), 0, "%s", err.msg);
+	/* page 1 (p100), page 2 asked with p100 answers p100 again: stop there */
+	cr_expect_eq(F.list_calls, 2, "ListTasks asked %zu times", F.list_calls);
+	cr_expect_eq(k.n, 200);
+	cr_expect(strstr(warnings, "ListTasks: the server sent the same nextToken twice") != NULL,
+		  "%s", warnings);
+	collected_free(&k);
+	ecs_client_free(c);
+}
+
+Test(ecs, repeated_next_token_stops_list_clusters)
+{
+	struct ecs_client *c = client(1);
+	struct ecs_query q = { .cluster = "prdo", .running = true, .since_ms = TS_NONE };
+	struct collected k = { 0 };
+	struct err err;
+
+	F.missing_cluster = true;
+	F.repeat_token = true;
+	err_clear(&err);
+	cr_assert_eq(ecs_fetch_tasks(c, &q, collect, &k, NULL, &err), -1);
+	cr_expect_str_eq(err.aws_type, "ClusterNotFoundException");
+	cr_expect(F.cluster_calls <= 3, "ListClusters asked %zu times", F.cluster_calls);
+	cr_expect(strstr(err.msg, "prod, staging, batch") != NULL, "%s", err.msg);
+	cr_expect(strstr(warnings, "ListClusters: the server sent the same nextToken twice") != NULL,
+		  "%s", warnings);
+	ecs_client_free(c);
+}
+
+/* issue 10 item 4: answers are matched to requests. Tasks in a DescribeTasks answer that
+ * were not asked for (the same id in another cluster, another account's) are dropped with
+ * a warning; the tasks asked for are all kept, in order */
+Test(ecs, described_tasks_not_asked_for_are_dropped)
+{
+	struct ecs_client *c = client(2);
+	struct ecs_query q = { .cluster = "prod", .running = true, .since_ms = TS_NONE };
+	struct collected k = { 0 };
+	struct err err;
+
+	F.nrunning = 150;
+	F.unasked = true;
+	err_clear(&err);
+	cr_assert_eq(ecs_fetch_tasks(c, &q, collect, &k, NULL, &err), 0, "%s", err.msg);
+	check_all_once(&k, 150);
+	cr_expect(strstr(warnings, "task/staging/t00000, which was not asked for") != NULL,
+		  "%s", warnings);
+	cr_expect(strstr(warnings, "999999999999:task/prod/x99999, which was not asked for") != NULL,
+		  "%s", warnings);
+	collected_free(&k);
 	ecs_client_free(c);
 }
 

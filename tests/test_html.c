@@ -332,3 +332,29 @@ Test(html, waterfall_draws_ready_when_a_task_served)
 	free(page);
 	task_set_cleanup(&s);
 }
+
+/* issue 9: the DEPROVISIONING + TaskFailedToStart task (no stoppedAt yet) is a failed start
+ * in the page as in the table, the TUI and watch: listed under "Failed starts" and its row
+ * of the task table marked, while the task still pulling is neither */
+Test(html, deprovisioning_failed_start_is_marked)
+{
+	struct task_set s;
+	struct task t;
+	char *page;
+	const char *row;
+
+	task_set_init(&s);
+	fs_failed_task(&t, false);
+	task_derive(&t);
+	task_set_take(&s, &t);
+	fs_pulling_task(&t, "arn:aws:ecs:us-east-1:123456789012:task/prod/b0b0b0b0");
+	task_set_take(&s, &t);
+	page = page_of(&s);
+	expect_in(page, "<h2>Failed starts (1)</h2>");
+	expect_in(page, "<tr class=\"failed\"><td class=\"id\">d0d0d0d0e1e1e1e1f2f2f2f2a3a3a3a3</td>");
+	row = strstr(page, "<td class=\"id\">b0b0b0b0</td>");
+	cr_expect_not_null(row, "%s", page);
+	cr_expect(row == NULL || strncmp(row - 4, "<tr>", 4) == 0, "the pulling task is marked failed");
+	free(page);
+	task_set_cleanup(&s);
+}

@@ -1,9 +1,11 @@
 /* input_deploy: deployments and service events from bytes as a file or a live answer holds
  * them; names and lines in what it says about bad input. */
 #include <criterion/criterion.h>
+#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "ecsprof/buf.h"
 #include "ecsprof/input.h"
 #include "ecsprof/input_deploy.h"
 #include "ecsprof/log.h"
@@ -160,4 +162,92 @@ Test(input_deploy, bad_fetched_at_is_left_out_with_a_warning)
 	cr_expect_str_eq(warned, "rec.jsonl:3: service event of service \"web\", id \"e1\": "
 	    "ignored fetched_at: expected a time (ISO 8601 or epoch seconds), got \"0x6631f8a0\"");
 	deploy_set_cleanup(&s);
+}
+
+/* issue 10 item 11: report --deployments read a large document as one DOM (about 8x its
+ * size) to find its deployments; a top-level array is read an element at a time, and a
+ * DescribeTasks answer (no deployments in it) is not built at all: jansson's live memory
+ * stays a small fraction of the text */
+static size_t live_bytes, peak_bytes;
+
+static void *
+counting_malloc(size_t n)
+{
+	size_t *p = malloc(n + 16);
+
+	if (p == NULL)
+		return NULL;
+	p[0] = n;
+	live_bytes += n;
+	if (live_bytes > peak_bytes)
+		peak_bytes = live_bytes;
+	return (char *)p + 16;
+}
+
+static void
+counting_free(void *q)
+{
+	size_t *p;
+
+	if (q == NULL)
+		return;
+	p = (size_t *)(void *)((char *)q - 16);
+	live_bytes -= p[0];
+	free(p);
+}
+
+static size_t
+peak_reading(const char *name, const char *text, size_t len, struct deploy_set *s)
+{
+	json_malloc_t m;
+	json_free_t f;
+	struct err err = { 0 };
+
+	json_get_alloc_funcs(&m, &f);
+	live_bytes = peak_bytes = 0;
+	json_set_alloc_funcs(counting_malloc, counting_free);
+	cr_expect_eq(input_deploy_read_mem(name, text, len, s, &err), 0, "%s", err.msg);
+	json_set_alloc_funcs(m, f);
+	return peak_bytes;
+}
+
+Test(input_deploy, a_large_document_is_not_one_dom)
+{
+	struct buf b;
+	struct deploy_set s;
+	size_t peak;
+
+	buf_init(&b, 0);
+	buf_adds(&b, "[\n");
+	for (int i = 0; i < 6000; i++)
+		buf_addf(&b, "{\"taskArn\":\"arn:aws:ecs:us-east-1:1:task/c/%032d\",\"group\":"
+		    "\"service:web\",\"createdAt\":\"2026-11-30T14:00:00Z\",\"startedBy\":"
+		    "\"ecs-svc/1\",\"lastStatus\":\"RUNNING\",\"version\":3},\n", i);
+	buf_adds(&b, "{\"ecsprof\":\"record/1\",\"fetched_at\":\"2026-11-30T14:02:00Z\","
+	    "\"service\":\"web\",\"deployment\":{\"id\":\"ecs-svc/1\",\"desiredCount\":3}},\n"
+	    "{\"detail-type\":\"ECS Deployment State Change\",\"resources\":[\"arn:aws:ecs:"
+	    "us-east-1:1:service/c/web\"],\"detail\":{\"eventName\":"
+	    "\"SERVICE_DEPLOYMENT_COMPLETED\",\"deploymentId\":\"ecs-svc/1\",\"updatedAt\":"
+	    "\"2026-11-30T14:05:00Z\"}}]\n");
+	cr_assert_gt(b.len, (size_t)1 << 20);
+	deploy_set_init(&s);
+	peak = peak_reading("big.json", b.data, b.len, &s);
+	cr_expect_lt(peak, b.len / 8, "jansson held %zu bytes for %zu of text", peak, b.len);
+	cr_assert_eq(s.n, 1);
+	cr_expect_str_eq(s.v[0].rollout_state, "COMPLETED");
+	cr_expect_eq(s.v[0].desired, 3);
+	deploy_set_cleanup(&s);
+	/* a DescribeTasks answer: nothing to build */
+	b.data[0] = ' ';
+	b.data[b.len - 2] = ' ';
+	{
+		char *doc = xasprintf("{\"tasks\":[%s],\"failures\":[]}", b.data);
+
+		deploy_set_init(&s);
+		peak = peak_reading("tasks.json", doc, strlen(doc), &s);
+		cr_expect_lt(peak, (size_t)4096, "jansson held %zu bytes", peak);
+		deploy_set_cleanup(&s);
+		free(doc);
+	}
+	buf_cleanup(&b);
 }

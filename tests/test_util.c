@@ -1,5 +1,8 @@
 /* err, buf, log: the small shared pieces every module leans on. */
 #include <criterion/criterion.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -239,4 +242,67 @@ Test(procsec, no_core_and_not_dumpable)
 	cr_assert_eq(getrlimit(RLIMIT_CORE, &rl), 0);
 	cr_assert_eq(rl.rlim_cur, 0);
 	cr_assert_eq(rl.rlim_max, 0);
+}
+
+/* issue 9 item 3: a --debug trace is one block per request. On stderr the block is one
+ * locked write; to a sink (the tasks TUI holds its log lines until the screen closes) it
+ * goes line by line, and the lines of two threads' blocks must not interleave there
+ * either. The sink yields after each line to give another thread the chance. */
+#define BLK_THREADS 6
+#define BLK_BLOCKS 20
+#define BLK_LINES 12
+
+static pthread_mutex_t blk_lock = PTHREAD_MUTEX_INITIALIZER;
+static char blk_seen[BLK_THREADS * BLK_BLOCKS * BLK_LINES][32];
+static size_t blk_n;
+
+static void
+blk_sink(enum log_level level, const char *line, void *ctx)
+{
+	(void)level;
+	(void)ctx;
+	pthread_mutex_lock(&blk_lock);
+	if (blk_n < sizeof blk_seen / sizeof blk_seen[0])
+		snprintf(blk_seen[blk_n++], sizeof blk_seen[0], "%s", line);
+	pthread_mutex_unlock(&blk_lock);
+	sched_yield();
+}
+
+static void *
+blk_thread(void *arg)
+{
+	int t = (int)(intptr_t)arg;
+	char text[BLK_LINES * 32];
+
+	for (int b = 0; b < BLK_BLOCKS; b++) {
+		size_t off = 0;
+		for (int l = 0; l < BLK_LINES; l++)
+			off += (size_t)snprintf(text + off, sizeof text - off, "t%d b%d l%d\n", t, b, l);
+		log_block(LOG_DEBUG, text);
+	}
+	return NULL;
+}
+
+Test(log, blocks_to_a_sink_do_not_interleave)
+{
+	pthread_t th[BLK_THREADS];
+
+	blk_n = 0;
+	log_set_sink(blk_sink, NULL);
+	for (int t = 0; t < BLK_THREADS; t++)
+		cr_assert_eq(pthread_create(&th[t], NULL, blk_thread, (void *)(intptr_t)t), 0);
+	for (int t = 0; t < BLK_THREADS; t++)
+		pthread_join(th[t], NULL);
+	log_set_sink(NULL, NULL);
+	cr_assert_eq(blk_n, (size_t)BLK_THREADS * BLK_BLOCKS * BLK_LINES);
+	for (size_t i = 0; i < blk_n; i += BLK_LINES) {
+		int t, b, l;
+		cr_assert_eq(sscanf(blk_seen[i], "t%d b%d l%d", &t, &b, &l), 3, "%s", blk_seen[i]);
+		for (int k = 0; k < BLK_LINES; k++) {
+			char want[32];
+			snprintf(want, sizeof want, "t%d b%d l%d", t, b, k);
+			cr_assert_str_eq(blk_seen[i + (size_t)k], want,
+					 "line %zu: a block was cut by another thread's", i + (size_t)k);
+		}
+	}
 }

@@ -21,7 +21,8 @@ void log_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void log_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void log_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* A block of lines, each ending in '\n' (a --debug trace of one request), written in one
- * piece so that threads' blocks do not interleave; to the sink line by line, at level.
+ * piece so that threads' blocks do not interleave; to the sink line by line, at level,
+ * one block at a time (a sink's lines of two blocks do not interleave either).
  * Written whatever the verbosity: the caller asked for the trace (--debug). */
 void log_block(enum log_level level, const char *text);
 

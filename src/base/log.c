@@ -1,4 +1,5 @@
 /* log: one-line diagnostics on stderr (or a test's sink). */
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,9 @@
 static int log_level_max;
 static log_sink_fn *log_sink;
 static void *log_sink_ctx;
+/* a block goes to the sink line by line: one block at a time, so that the fetch threads'
+ * --debug traces do not interleave in the lines the tasks TUI holds */
+static pthread_mutex_t log_block_lock = PTHREAD_MUTEX_INITIALIZER;
 
 void
 log_set_verbosity(int v)
@@ -74,6 +78,7 @@ log_block(enum log_level level, const char *raw)
 
 	termsafe_scrub(copy, "\t\n");
 	if (log_sink != NULL) {
+		pthread_mutex_lock(&log_block_lock);
 		while (*text != '\0') {
 			size_t n = strcspn(text, "\n");
 			char line[2048];
@@ -82,6 +87,7 @@ log_block(enum log_level level, const char *raw)
 			log_sink(level, line, log_sink_ctx);
 			text += n + (text[n] == '\n');
 		}
+		pthread_mutex_unlock(&log_block_lock);
 		free(copy);
 		return;
 	}

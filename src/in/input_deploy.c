@@ -17,6 +17,8 @@
 #include "ecsprof/timeutil.h"
 #include "ecsprof/xalloc.h"
 #include "input_int.h"
+#include "input_stream.h"
+#include "ecsprof/jsonscan.h"
 
 /* Where the reader is: the set read into, the name and line for warnings, and how many
  * deployment-ish objects were left out for want of an id or a time. */
@@ -283,17 +285,52 @@ dj_done(struct dj_ctx *c)
 	return 0;
 }
 
+/* A large document input_stream.c reads element by element (input_read.c reads its
+ * tasks so): a DescribeTasks answer has no deployment in it, an array's elements are read
+ * one at a time, as dj_object() reads an array, without a DOM of the whole. true when it
+ * was such a document. */
+static bool
+dj_stream(struct dj_ctx *c, const char *data, size_t len)
+{
+	struct input_stream st;
+	struct jsonscan sc;
+	int e;
+
+	if (len < ((size_t)1 << 20) || input_stream_open(&st, data, len) != 0)
+		return false;
+	memset(&sc, 0, sizeof sc);
+	sc.p = st.array ? st.tasks : st.end;
+	sc.end = st.end;
+	for (bool first = true; st.array && (e = jsonscan_element(&sc, first)) == 1;
+	     first = false) {
+		const char *p = sc.p;
+		json_error_t je;
+		json_t *v;
+
+		jsonscan_skip(&sc);   /* checked by input_stream_open */
+		if ((v = json_loadb(p, (size_t)(sc.p - p), JSON_DECODE_ANY, &je)) != NULL) {
+			dj_object(c, v);
+			json_decref(v);
+		}
+	}
+	input_stream_close(&st);
+	return true;
+}
+
 int
 input_deploy_read_mem(const char *name, const char *data, size_t len, struct deploy_set *s,
 		      struct err *err)
 {
 	struct dj_ctx c = { s, name, 0, 0, 0 };
 	json_error_t e;
-	json_t *root = json_loadb(data, len, JSON_DECODE_ANY, &e);
+	json_t *root;
 	const char *p = data, *end = data + len;
 	long line = 1;
 	bool any_json = false;
 
+	if (dj_stream(&c, data, len))
+		return dj_done(&c);
+	root = json_loadb(data, len, JSON_DECODE_ANY, &e);
 	if (root != NULL) {
 		dj_object(&c, root);
 		json_decref(root);
