@@ -19,7 +19,7 @@ int input_deploy_read_file(const char *path, struct deploy_set *s, struct err *e
  * that are not JSON, or not about deployments, are passed over (the task reader reports
  * bad lines), but bytes with no JSON in them at all fail with "NAME:LINE:COL: ...".
  * Deployments and events without an id, a time or a message are left out with one warning
- * (input_set_warn's sink) naming name and the line of the first. */
+ * (through log.c) naming name and the line of the first. */
 int input_deploy_read_mem(const char *name, const char *data, size_t len, struct deploy_set *s,
 			  struct err *err);
 /* All of f into b (initialised here; the caller frees it with buf_cleanup(), also on
