@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ecsprof/jsonscan.h"
 #include "ecsprof/xalloc.h"
 #include "fuzz/taskscan_diff.h"
 
@@ -397,4 +398,72 @@ Test(taskscan, duplicate_keys_give_the_line_up)
 	for (size_t i = 0; i < sizeof dups / sizeof dups[0]; i++)
 		cr_expect_eq(check("dup", dups[i], strlen(dups[i])), 0, "taken: %s", dups[i]);
 	cr_expect_eq(check("no dup", ok, sizeof ok - 1), 1);
+}
+
+/* jsonscan_number's reals without strtod (fast_real: at most 15 digits, no exponent) are
+ * strtod's bit for bit; the others still go to strtod */
+Test(taskscan, reals_read_without_strtod_are_strtods)
+{
+	static const char *fixed[] = { "0.0", "-0.0", "0.5", "1.1", "9.9995", "0.1",
+		"1733350000.123", "1733350000.1", "999999999999.999", "123456789012345.0",
+		"0.000000000000001", "-1733350000.999", "1234567890123456.7", "1.5e3",
+		"4102444800.000", "2.0E-3", "0.30000000000000004" };
+	uint64_t x = 88172645463325252ULL;
+
+	for (int i = 0; i < (int)(sizeof fixed / sizeof fixed[0]) + 2000000; i++) {
+		char text[64];
+		const char *s = text;
+		struct jsonscan sc;
+		bool is_int;
+		int64_t iv;
+		double dv, want;
+
+		if (i < (int)(sizeof fixed / sizeof fixed[0])) {
+			s = fixed[i];
+		} else {
+			int nd, nf;
+
+			x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+			nd = 1 + (int)(x % 12);
+			nf = 1 + (int)((x >> 8) % 6);
+			snprintf(text, sizeof text, "%s%.*llu.%0*llu", (x >> 20) & 1 ? "-" : "",
+			    nd, (unsigned long long)((x >> 24) % 1000000000000ULL), nf,
+			    (unsigned long long)((x >> 40) % 1000000ULL) % 1000000ULL);
+			if (text[(x >> 20) & 1] == '0' && text[((x >> 20) & 1) + 1] != '.')
+				continue;   /* "01.5": not JSON */
+			if ((int)strlen(text) - ((x >> 20) & 1 ? 2 : 1) > 16)
+				continue;
+		}
+		sc = (struct jsonscan){ s, s + strlen(s), NULL, 0, NULL };
+		want = strtod(s, NULL);
+		cr_assert_eq(jsonscan_number(&sc, &is_int, &iv, &dv), 0, "%s", s);
+		cr_assert(!is_int, "%s", s);
+		cr_assert(memcmp(&dv, &want, sizeof dv) == 0, "%s: %.17g, strtod %.17g", s, dv, want);
+		cr_assert_eq(sc.p, s + strlen(s), "%s", s);
+	}
+}
+
+/* the filter before the compare of repeated keys: an object of up to JSONSCAN_DUP_KEYS
+ * members with one key repeated anywhere is refused, the same without it taken */
+Test(taskscan, repeated_keys_found_past_the_filter)
+{
+	static struct jsonscan_dup dup;
+	char obj[8192];
+
+	for (int n = 1; n <= 60; n++)
+		for (int rep = -1; rep < n; rep++) {
+			size_t o = 0;
+			struct jsonscan sc;
+
+			obj[o++] = '{';
+			for (int i = 0; i < n; i++)
+				o += (size_t)snprintf(obj + o, sizeof obj - o, "%s\"k%dAt%d\":{\"x\":%d}",
+				    i ? "," : "", i * 7919 % 101, i, i);
+			if (rep >= 0)
+				o += (size_t)snprintf(obj + o, sizeof obj - o, ",\"k%dAt%d\":0",
+				    rep * 7919 % 101, rep);
+			obj[o++] = '}';
+			sc = (struct jsonscan){ obj, obj + o, NULL, 0, &dup };
+			cr_assert_eq(jsonscan_skip(&sc), rep >= 0 ? -1 : 0, "n %d rep %d", n, rep);
+		}
 }
