@@ -467,3 +467,46 @@ Test(taskscan, repeated_keys_found_past_the_filter)
 			cr_assert_eq(jsonscan_skip(&sc), rep >= 0 ? -1 : 0, "n %d rep %d", n, rep);
 		}
 }
+
+/* the plain-run scan (16 then 8 bytes at a time, then byte by byte): a quote, backslash,
+ * control or non-ASCII byte at every position of strings of every length up to 70 is
+ * where the string ends, is decoded or is refused, as a byte-by-byte reading says */
+Test(taskscan, strings_stop_at_every_position)
+{
+	static const char specials[] = { '"', '\\', '\n', 0x1f, (char)0xc3, (char)0x80, 0x7f };
+	char text[128], buf[128];
+
+	for (int len = 0; len <= 70; len++)
+		for (int at = 0; at <= len; at++)
+			for (size_t k = 0; k < sizeof specials; k++) {
+				struct jsonscan sc;
+				struct jsonscan_str out;
+				int rc, want;
+
+				text[0] = '"';
+				for (int i = 0; i < len; i++)
+					text[1 + i] = (char)('a' + i % 26);
+				if (at < len)
+					text[1 + at] = specials[k];
+				text[1 + len] = '"';
+				sc = (struct jsonscan){ text, text + len + 2, buf, 0, NULL };
+				rc = jsonscan_string(&sc, true, &out);
+				if (at == len || specials[k] == 0x7f) {
+					want = 0;   /* plain (DEL is plain JSON) */
+					cr_assert_eq(rc, want, "len %d", len);
+					cr_assert_eq(out.n, (size_t)len);
+					cr_assert_eq(out.s, text + 1);
+				} else if (specials[k] == '"') {
+					cr_assert_eq(rc, 0, "len %d at %d", len, at);
+					cr_assert_eq(out.n, (size_t)at, "len %d at %d", len, at);
+					cr_assert_eq(sc.p, text + at + 2);
+				} else {
+					/* a lone backslash before a letter, a control, broken UTF-8 */
+					bool ok = specials[k] == '\\' && at + 1 < len &&
+					    strchr("bfnrt", text[2 + at]) != NULL;
+
+					cr_assert_eq(rc, ok ? 0 : -1, "len %d at %d byte %d", len, at,
+					    specials[k]);
+				}
+			}
+}

@@ -3,6 +3,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "ecsprof/utf8.h"
 #include "ecsprof/jsonscan.h"
@@ -30,6 +33,21 @@ jsonscan_plain_run(const char *q, const char *end)
 {
 	const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
 
+#ifdef __SSE2__
+	/* sixteen bytes at a time: as signed bytes, a control or a non-ASCII byte is < 0x20 */
+	const __m128i quote16 = _mm_set1_epi8('"'), slash16 = _mm_set1_epi8('\\'),
+		      space16 = _mm_set1_epi8(0x20);
+
+	while (end - q >= 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)q);
+		int m = _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote16),
+		    _mm_cmpeq_epi8(v, slash16)), _mm_cmplt_epi8(v, space16)));
+
+		if (m != 0)
+			return q + __builtin_ctz((unsigned)m);
+		q += 16;
+	}
+#endif
 	while (end - q >= 8) {
 		uint64_t w, quote, slash, ctl;
 
