@@ -466,6 +466,24 @@ Test(taskscan, repeated_keys_found_past_the_filter)
 			sc = (struct jsonscan){ obj, obj + o, NULL, 0, &dup };
 			cr_assert_eq(jsonscan_skip(&sc), rep >= 0 ? -1 : 0, "n %d rep %d", n, rep);
 		}
+	/* keys near the end of the text (read byte by byte) against the same keys read
+	 * with one load further from it: {"K":1,"K":1} and {"K":1,"L":1} for keys of 0..9
+	 * bytes, L differing from K in one byte */
+	for (int len = 0; len <= 9; len++)
+		for (int diff = -1; diff < len; diff++) {
+			char key[16], other[16];
+			struct jsonscan sc;
+			int o;
+
+			for (int i = 0; i < len; i++)
+				key[i] = other[i] = (char)('a' + i);
+			key[len] = other[len] = '\0';
+			if (diff >= 0)
+				other[diff] = 'z';
+			o = snprintf(obj, sizeof obj, "{\"%s\":1,\"%s\":1}", key, other);
+			sc = (struct jsonscan){ obj, obj + o, NULL, 0, &dup };
+			cr_assert_eq(jsonscan_skip(&sc), diff < 0 ? -1 : 0, "len %d diff %d", len, diff);
+		}
 }
 
 /* the plain-run scan (16 then 8 bytes at a time, then byte by byte): a quote, backslash,

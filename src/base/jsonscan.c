@@ -339,9 +339,20 @@ jsonscan_key_new(struct jsonscan *sc, const struct jsonscan_str *k, bool first)
 	}
 	if (d->n[lvl] >= JSONSCAN_DUP_KEYS)
 		return -1;
-	memcpy(b, k->s, k->n < 7 ? k->n : 7);
-	b[7] = (unsigned char)k->n;
-	memcpy(&pack, b, sizeof pack);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (sc->end - k->s >= 8) {
+		/* one load, the bytes past the key's first 7 (or fewer) masked off: the pack
+		 * the byte copy below makes, on a little-endian machine */
+		memcpy(&pack, k->s, sizeof pack);
+		pack &= k->n >= 7 ? 0x00FFFFFFFFFFFFFFULL : ((uint64_t)1 << (8 * k->n)) - 1;
+		pack |= (uint64_t)(unsigned char)k->n << 56;
+	} else
+#endif
+	{
+		memcpy(b, k->s, k->n < 7 ? k->n : 7);
+		b[7] = (unsigned char)k->n;
+		memcpy(&pack, b, sizeof pack);
+	}
 	/* the bit of this pack: the keys before it are compared only when it is set (the
 	 * same answer, a key being new most of the time) */
 	bit = (pack * 0x9E3779B97F4A7C15ULL) >> 57;
