@@ -924,3 +924,31 @@ Test(ecs, describe_services_behind_the_fetch_and_before_the_tasks)
 	collected_free(&k);
 	ecs_client_free(c);
 }
+
+/* ecs_task_was_asked_at gives ecs_task_was_asked's answer for every hint, ARN and mix of
+ * ARNs and ids asked (the hint only saves the search), and moves the hint past an ARN
+ * found at it */
+Test(ecs, asked_at_hint_agrees_with_the_search)
+{
+	char *asked[] = { "arn:aws:ecs:us-east-1:1:task/c/a1", "b2",
+		"arn:aws:ecs:us-east-1:1:task/c/c3", "arn:aws:ecs:us-east-1:1:task/d/d4", "e5" };
+	const char *arns[] = { "arn:aws:ecs:us-east-1:1:task/c/a1", "arn:aws:ecs:us-east-1:1:task/c/b2",
+		"arn:aws:ecs:us-east-1:1:task/x/b2", "arn:aws:ecs:us-east-1:1:task/c/c3",
+		"arn:aws:ecs:us-east-1:1:task/d/d4", "arn:aws:ecs:us-east-1:1:task/e5",
+		"arn:aws:ecs:us-east-1:1:task/c/zz", "c3", NULL };
+	size_t n = sizeof asked / sizeof asked[0];
+
+	for (size_t k = 0; k <= n; k++)
+		for (size_t h = 0; h <= n + 1; h++)
+			for (size_t a = 0; a < sizeof arns / sizeof arns[0]; a++) {
+				size_t hint = h;
+				bool want = ecs_task_was_asked(asked, k, "c", arns[a]);
+
+				cr_assert_eq(ecs_task_was_asked_at(asked, k, "c", arns[a], &hint), want,
+				    "k %zu hint %zu arn %s", k, h, arns[a] ? arns[a] : "(null)");
+				if (h < k && arns[a] != NULL && strcmp(asked[h], arns[a]) == 0)
+					cr_assert_eq(hint, h + 1);
+				else
+					cr_assert_eq(hint, h);
+			}
+}
