@@ -528,3 +528,50 @@ Test(taskscan, strings_stop_at_every_position)
 				}
 			}
 }
+
+/* taskscan_task_unique (the live fetch's texts, which name no key twice) reads what
+ * taskscan_task reads from json_dumps' text of any task: the same result and task */
+static void
+check_unique(const char *json, size_t len)
+{
+	json_t *root = json_loadb(json, len, 0, NULL);
+	char *text, *buf;
+	struct task a, b;
+	int ra, rb;
+
+	if (root == NULL)
+		return;
+	text = json_dumps(root, JSON_COMPACT | JSON_REAL_PRECISION(16) | JSON_ENCODE_ANY);
+	json_decref(root);
+	if (text == NULL)
+		return;
+	buf = xmalloc(strlen(text) + 1);
+	task_init(&a);
+	task_init(&b);
+	ra = taskscan_task(text, strlen(text), buf, &a);
+	rb = taskscan_task_unique(text, strlen(text), buf, &b);
+	cr_assert_eq(ra, rb, "%s", text);
+	cr_assert(ra != 0 || !taskscan_task_differ(&a, &b), "%s: %s", text, taskscan_diff_why);
+	task_cleanup(&a);
+	task_cleanup(&b);
+	free(buf);
+	free(text);
+}
+
+Test(taskscan, unique_keys_read_as_checked)
+{
+	char *line = rich_line(false), *detail = strstr(line, "\"detail\":{") + 9;
+	size_t n = strlen(detail) - 1;
+
+	check_unique(detail, n);
+	for (int i = 0; i < 20000; i++) {
+		char buf[8192];
+		size_t m = n, edits = 1 + next() % 3;
+
+		memcpy(buf, detail, n);
+		for (size_t k = 0; k < edits; k++)
+			m = mutate(buf, m, sizeof buf);
+		check_unique(buf, m);
+	}
+	free(line);
+}
