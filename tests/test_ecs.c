@@ -12,6 +12,7 @@
 #include "ecsprof/log.h"
 #include "ecsprof/timeutil.h"
 #include "ecsprof/xalloc.h"
+#include "src/aws/awsjson.h"
 #include "src/aws/ecs_int.h"
 
 /* ---- the in-memory ECS ------------------------------------------------------------------ */
@@ -1008,4 +1009,106 @@ Test(ecs, describe_services_behind_the_fetch_and_before_the_tasks)
 	ecs_service_list_cleanup(&l);
 	collected_free(&k);
 	ecs_client_free(c);
+}
+
+/* ecs_task_was_asked_at gives ecs_task_was_asked's answer for every hint, ARN and mix of
+ * ARNs and ids asked (the hint only saves the search), and moves the hint past an ARN
+ * found at it */
+Test(ecs, asked_at_hint_agrees_with_the_search)
+{
+	char *asked[] = { "arn:aws:ecs:us-east-1:1:task/c/a1", "b2",
+		"arn:aws:ecs:us-east-1:1:task/c/c3", "arn:aws:ecs:us-east-1:1:task/d/d4", "e5" };
+	const char *arns[] = { "arn:aws:ecs:us-east-1:1:task/c/a1", "arn:aws:ecs:us-east-1:1:task/c/b2",
+		"arn:aws:ecs:us-east-1:1:task/x/b2", "arn:aws:ecs:us-east-1:1:task/c/c3",
+		"arn:aws:ecs:us-east-1:1:task/d/d4", "arn:aws:ecs:us-east-1:1:task/e5",
+		"arn:aws:ecs:us-east-1:1:task/c/zz", "c3", NULL };
+	size_t n = sizeof asked / sizeof asked[0];
+
+	for (size_t k = 0; k <= n; k++)
+		for (size_t h = 0; h <= n + 1; h++)
+			for (size_t a = 0; a < sizeof arns / sizeof arns[0]; a++) {
+				size_t hint = h;
+				bool want = ecs_task_was_asked(asked, k, "c", arns[a]);
+
+				cr_assert_eq(ecs_task_was_asked_at(asked, k, "c", arns[a], &hint), want,
+				    "k %zu hint %zu arn %s", k, h, arns[a] ? arns[a] : "(null)");
+				if (h < k && arns[a] != NULL && strcmp(asked[h], arns[a]) == 0)
+					cr_assert_eq(hint, h + 1);
+				else
+					cr_assert_eq(hint, h);
+			}
+}
+
+static uint64_t dump_rng = 0x9E3779B97F4A7C15ULL;
+
+static unsigned
+dump_next(unsigned n)
+{
+	dump_rng ^= dump_rng << 13;
+	dump_rng ^= dump_rng >> 7;
+	dump_rng ^= dump_rng << 17;
+	return (unsigned)(dump_rng % n);
+}
+
+/* a random value: plain and escaped strings, keys, integers, reals, literals, nesting */
+static json_t *
+dump_random(int depth)
+{
+	static const char *strs[] = { "", "bench", "arn:aws:ecs:us-east-1:1:task/c/x", "a/b",
+		"q\"uote", "back\\slash", "tab\t", "del\x7f", "caf\xc3\xa9", "~ !", "TAGS" };
+	unsigned k = dump_next(depth > 3 ? 6 : 8);
+	json_t *v;
+
+	switch (k) {
+	case 0: return json_string(strs[dump_next(sizeof strs / sizeof strs[0])]);
+	case 1: return json_integer((json_int_t)dump_rng >> dump_next(64));
+	case 2: return dump_next(4) == 0 ? json_real(1.5) : json_integer(-(json_int_t)dump_next(1000));
+	case 3: return json_true();
+	case 4: return json_false();
+	case 5: return json_null();
+	case 6:
+		v = json_array();
+		for (unsigned i = dump_next(5); i > 0; i--)
+			json_array_append_new(v, dump_random(depth + 1));
+		return v;
+	default:
+		v = json_object();
+		for (unsigned i = dump_next(5); i > 0; i--)
+			json_object_set_new(v, strs[dump_next(sizeof strs / sizeof strs[0])],
+			    dump_random(depth + 1));
+		return v;
+	}
+}
+
+/* the request bodies written without jansson's dump are json_dumps(JSON_COMPACT)'s text
+ * byte for byte, and anything else falls back to it */
+Test(ecs, request_body_dump_is_json_dumps)
+{
+	json_t *req = json_pack("{s:s, s:[s, s], s:[s]}", "cluster", "bench", "tasks",
+	    "arn:aws:ecs:us-east-1:1:task/bench/a", "b", "include", "TAGS");
+	char *want = json_dumps(req, JSON_COMPACT), *got = awsjson_dump_compact(req);
+
+	cr_assert_str_eq(got, want);
+	free(want);
+	free(got);
+	json_decref(req);
+	for (int i = 0; i < 20000; i++) {
+		json_t *v = dump_next(2) ? json_object() : json_array();
+
+		for (unsigned j = dump_next(6); j > 0; j--) {
+			if (json_is_object(v))
+				json_object_set_new(v, dump_next(2) ? "k" : "tasks", dump_random(1));
+			else
+				json_array_append_new(v, dump_random(1));
+		}
+		want = json_dumps(v, JSON_COMPACT);
+		got = awsjson_dump_compact(v);
+		cr_assert_str_eq(got, want);
+		free(want);
+		free(got);
+		json_decref(v);
+	}
+	req = json_string("top-level string");
+	cr_assert_null(awsjson_dump_compact(req));   /* json_dumps refuses it too */
+	json_decref(req);
 }

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ecsprof/jsonscan.h"
 #include "ecsprof/xalloc.h"
 #include "fuzz/taskscan_diff.h"
 
@@ -397,4 +398,180 @@ Test(taskscan, duplicate_keys_give_the_line_up)
 	for (size_t i = 0; i < sizeof dups / sizeof dups[0]; i++)
 		cr_expect_eq(check("dup", dups[i], strlen(dups[i])), 0, "taken: %s", dups[i]);
 	cr_expect_eq(check("no dup", ok, sizeof ok - 1), 1);
+}
+
+/* jsonscan_number's reals without strtod (fast_real: at most 15 digits, no exponent) are
+ * strtod's bit for bit; the others still go to strtod */
+Test(taskscan, reals_read_without_strtod_are_strtods)
+{
+	static const char *fixed[] = { "0.0", "-0.0", "0.5", "1.1", "9.9995", "0.1",
+		"1733350000.123", "1733350000.1", "999999999999.999", "123456789012345.0",
+		"0.000000000000001", "-1733350000.999", "1234567890123456.7", "1.5e3",
+		"4102444800.000", "2.0E-3", "0.30000000000000004" };
+	uint64_t x = 88172645463325252ULL;
+
+	for (int i = 0; i < (int)(sizeof fixed / sizeof fixed[0]) + 2000000; i++) {
+		char text[64];
+		const char *s = text;
+		struct jsonscan sc;
+		bool is_int;
+		int64_t iv;
+		double dv, want;
+
+		if (i < (int)(sizeof fixed / sizeof fixed[0])) {
+			s = fixed[i];
+		} else {
+			int nd, nf;
+
+			x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+			nd = 1 + (int)(x % 12);
+			nf = 1 + (int)((x >> 8) % 6);
+			snprintf(text, sizeof text, "%s%.*llu.%0*llu", (x >> 20) & 1 ? "-" : "",
+			    nd, (unsigned long long)((x >> 24) % 1000000000000ULL), nf,
+			    (unsigned long long)((x >> 40) % 1000000ULL) % 1000000ULL);
+			if (text[(x >> 20) & 1] == '0' && text[((x >> 20) & 1) + 1] != '.')
+				continue;   /* "01.5": not JSON */
+			if ((int)strlen(text) - ((x >> 20) & 1 ? 2 : 1) > 16)
+				continue;
+		}
+		sc = (struct jsonscan){ s, s + strlen(s), NULL, 0, NULL };
+		want = strtod(s, NULL);
+		cr_assert_eq(jsonscan_number(&sc, &is_int, &iv, &dv), 0, "%s", s);
+		cr_assert(!is_int, "%s", s);
+		cr_assert(memcmp(&dv, &want, sizeof dv) == 0, "%s: %.17g, strtod %.17g", s, dv, want);
+		cr_assert_eq(sc.p, s + strlen(s), "%s", s);
+	}
+}
+
+/* the filter before the compare of repeated keys: an object of up to JSONSCAN_DUP_KEYS
+ * members with one key repeated anywhere is refused, the same without it taken */
+Test(taskscan, repeated_keys_found_past_the_filter)
+{
+	static struct jsonscan_dup dup;
+	char obj[8192];
+
+	for (int n = 1; n <= 60; n++)
+		for (int rep = -1; rep < n; rep++) {
+			size_t o = 0;
+			struct jsonscan sc;
+
+			obj[o++] = '{';
+			for (int i = 0; i < n; i++)
+				o += (size_t)snprintf(obj + o, sizeof obj - o, "%s\"k%dAt%d\":{\"x\":%d}",
+				    i ? "," : "", i * 7919 % 101, i, i);
+			if (rep >= 0)
+				o += (size_t)snprintf(obj + o, sizeof obj - o, ",\"k%dAt%d\":0",
+				    rep * 7919 % 101, rep);
+			obj[o++] = '}';
+			sc = (struct jsonscan){ obj, obj + o, NULL, 0, &dup };
+			cr_assert_eq(jsonscan_skip(&sc), rep >= 0 ? -1 : 0, "n %d rep %d", n, rep);
+		}
+	/* keys near the end of the text (read byte by byte) against the same keys read
+	 * with one load further from it: {"K":1,"K":1} and {"K":1,"L":1} for keys of 0..9
+	 * bytes, L differing from K in one byte */
+	for (int len = 0; len <= 9; len++)
+		for (int diff = -1; diff < len; diff++) {
+			char key[16], other[16];
+			struct jsonscan sc;
+			int o;
+
+			for (int i = 0; i < len; i++)
+				key[i] = other[i] = (char)('a' + i);
+			key[len] = other[len] = '\0';
+			if (diff >= 0)
+				other[diff] = 'z';
+			o = snprintf(obj, sizeof obj, "{\"%s\":1,\"%s\":1}", key, other);
+			sc = (struct jsonscan){ obj, obj + o, NULL, 0, &dup };
+			cr_assert_eq(jsonscan_skip(&sc), diff < 0 ? -1 : 0, "len %d diff %d", len, diff);
+		}
+}
+
+/* the plain-run scan (16 then 8 bytes at a time, then byte by byte): a quote, backslash,
+ * control or non-ASCII byte at every position of strings of every length up to 70 is
+ * where the string ends, is decoded or is refused, as a byte-by-byte reading says */
+Test(taskscan, strings_stop_at_every_position)
+{
+	static const char specials[] = { '"', '\\', '\n', 0x1f, (char)0xc3, (char)0x80, 0x7f };
+	char text[128], buf[128];
+
+	for (int len = 0; len <= 70; len++)
+		for (int at = 0; at <= len; at++)
+			for (size_t k = 0; k < sizeof specials; k++) {
+				struct jsonscan sc;
+				struct jsonscan_str out;
+				int rc, want;
+
+				text[0] = '"';
+				for (int i = 0; i < len; i++)
+					text[1 + i] = (char)('a' + i % 26);
+				if (at < len)
+					text[1 + at] = specials[k];
+				text[1 + len] = '"';
+				sc = (struct jsonscan){ text, text + len + 2, buf, 0, NULL };
+				rc = jsonscan_string(&sc, true, &out);
+				if (at == len || specials[k] == 0x7f) {
+					want = 0;   /* plain (DEL is plain JSON) */
+					cr_assert_eq(rc, want, "len %d", len);
+					cr_assert_eq(out.n, (size_t)len);
+					cr_assert_eq(out.s, text + 1);
+				} else if (specials[k] == '"') {
+					cr_assert_eq(rc, 0, "len %d at %d", len, at);
+					cr_assert_eq(out.n, (size_t)at, "len %d at %d", len, at);
+					cr_assert_eq(sc.p, text + at + 2);
+				} else {
+					/* a lone backslash before a letter, a control, broken UTF-8 */
+					bool ok = specials[k] == '\\' && at + 1 < len &&
+					    strchr("bfnrt", text[2 + at]) != NULL;
+
+					cr_assert_eq(rc, ok ? 0 : -1, "len %d at %d byte %d", len, at,
+					    specials[k]);
+				}
+			}
+}
+
+/* taskscan_task_unique (the live fetch's texts, which name no key twice) reads what
+ * taskscan_task reads from json_dumps' text of any task: the same result and task */
+static void
+check_unique(const char *json, size_t len)
+{
+	json_t *root = json_loadb(json, len, 0, NULL);
+	char *text, *buf;
+	struct task a, b;
+	int ra, rb;
+
+	if (root == NULL)
+		return;
+	text = json_dumps(root, JSON_COMPACT | JSON_REAL_PRECISION(16) | JSON_ENCODE_ANY);
+	json_decref(root);
+	if (text == NULL)
+		return;
+	buf = xmalloc(strlen(text) + 1);
+	task_init(&a);
+	task_init(&b);
+	ra = taskscan_task(text, strlen(text), buf, &a);
+	rb = taskscan_task_unique(text, strlen(text), buf, &b);
+	cr_assert_eq(ra, rb, "%s", text);
+	cr_assert(ra != 0 || !taskscan_task_differ(&a, &b), "%s: %s", text, taskscan_diff_why);
+	task_cleanup(&a);
+	task_cleanup(&b);
+	free(buf);
+	free(text);
+}
+
+Test(taskscan, unique_keys_read_as_checked)
+{
+	char *line = rich_line(false), *detail = strstr(line, "\"detail\":{") + 9;
+	size_t n = strlen(detail) - 1;
+
+	check_unique(detail, n);
+	for (int i = 0; i < 20000; i++) {
+		char buf[8192];
+		size_t m = n, edits = 1 + next() % 3;
+
+		memcpy(buf, detail, n);
+		for (size_t k = 0; k < edits; k++)
+			m = mutate(buf, m, sizeof buf);
+		check_unique(buf, m);
+	}
+	free(line);
 }

@@ -49,6 +49,10 @@ struct input_options {
 	void *(*gz_alloc)(void *opaque, unsigned items, unsigned size);
 	void (*gz_free)(void *opaque, void *p);
 	void *gz_opaque;
+	/* input_parse_task_json_with: the text names no key twice in an object (the live
+	 * fetch's texts: json_dumps' of a DOM, or ecs_scan's, which checked), so the scan
+	 * does not check it again */
+	bool keys_unique;
 };
 
 /* Reads one file; path "-" is stdin. task->source is path as given. Returns -1 with

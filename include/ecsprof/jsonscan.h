@@ -22,6 +22,9 @@
 
 struct jsonscan_dup {
 	unsigned n[JSONSCAN_DUP_DEPTH];          /* keys of the object open at each depth */
+	/* a filter of the keys seen at each depth (bit hash(pack) % 128 set): a key whose
+	 * bit is clear is new without the compare against every key before it */
+	uint64_t seen[JSONSCAN_DUP_DEPTH][2];
 	uint64_t pack[JSONSCAN_DUP_DEPTH][JSONSCAN_DUP_KEYS];   /* 7 bytes and the length */
 	struct { const char *s; size_t n; } key[JSONSCAN_DUP_DEPTH][JSONSCAN_DUP_KEYS];
 };

@@ -164,6 +164,109 @@ awsjson_call(struct awsjson_client *c, const struct http_transport *t, const cha
 	return rc;
 }
 
+struct dump {
+	char *p;
+	size_t n, cap;
+};
+
+static void
+dump_put(struct dump *d, const char *s, size_t n)
+{
+	if (d->n + n + 1 > d->cap) {
+		d->cap = (d->n + n + 1) * 2;
+		d->p = xrealloc(d->p, d->cap);
+	}
+	memcpy(d->p + d->n, s, n);
+	d->n += n;
+}
+
+/* a string jansson writes as it is (JSON_COMPACT, no JSON_ENSURE_ASCII): false when it
+ * has anything it escapes or checks (controls, quote, backslash, DEL, non-ASCII) */
+static bool
+dump_plain_string(struct dump *d, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)s[i] < 0x20 || (unsigned char)s[i] > 0x7e || s[i] == '"' ||
+		    s[i] == '\\')
+			return false;
+	dump_put(d, "\"", 1);
+	dump_put(d, s, n);
+	dump_put(d, "\"", 1);
+	return true;
+}
+
+/* v as json_dumps(JSON_COMPACT) writes it; false for anything but the plain values */
+static bool
+dump_value(struct dump *d, json_t *v, int depth)
+{
+	char num[32];
+	const char *key;
+	json_t *x;
+	size_t i, klen;
+	bool first = true;
+
+	if (depth > 32)
+		return false;
+	switch (json_typeof(v)) {
+	case JSON_OBJECT:
+		dump_put(d, "{", 1);
+		/* in the object's order, as json_dumps without JSON_SORT_KEYS */
+		json_object_keylen_foreach(v, key, klen, x) {
+			if (!first)
+				dump_put(d, ",", 1);
+			first = false;
+			if (!dump_plain_string(d, key, klen))
+				return false;
+			dump_put(d, ":", 1);
+			if (!dump_value(d, x, depth + 1))
+				return false;
+		}
+		dump_put(d, "}", 1);
+		return true;
+	case JSON_ARRAY:
+		dump_put(d, "[", 1);
+		json_array_foreach(v, i, x) {
+			if (i > 0)
+				dump_put(d, ",", 1);
+			if (!dump_value(d, x, depth + 1))
+				return false;
+		}
+		dump_put(d, "]", 1);
+		return true;
+	case JSON_STRING:
+		return dump_plain_string(d, json_string_value(v), json_string_length(v));
+	case JSON_INTEGER:
+		snprintf(num, sizeof num, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+		dump_put(d, num, strlen(num));
+		return true;
+	case JSON_TRUE:
+		dump_put(d, "true", 4);
+		return true;
+	case JSON_FALSE:
+		dump_put(d, "false", 5);
+		return true;
+	case JSON_NULL:
+		dump_put(d, "null", 4);
+		return true;
+	default:
+		return false;   /* reals: jansson's own formatting */
+	}
+}
+
+char *
+awsjson_dump_compact(json_t *v)
+{
+	struct dump d = { NULL, 0, 0 };
+
+	/* json_dumps writes only objects and arrays at the top (JSON_ENCODE_ANY not set) */
+	if (v != NULL && (json_is_object(v) || json_is_array(v)) && dump_value(&d, v, 0)) {
+		d.p[d.n] = '\0';
+		return d.p;
+	}
+	free(d.p);
+	return json_dumps(v, JSON_COMPACT);
+}
+
 int
 awsjson_call_opt(struct awsjson_client *c, const struct http_transport *t, const char *op,
 		 json_t *body_obj, struct awsjson_call_options *o, json_t **out,
@@ -179,7 +282,7 @@ awsjson_call_opt(struct awsjson_client *c, const struct http_transport *t, const
 	bool oom;
 
 	*out = NULL;
-	body = json_dumps(body_obj, JSON_COMPACT);
+	body = awsjson_dump_compact(body_obj);
 	if (body == NULL)
 		return err_set(err, ERR_INTERNAL, "%s: cannot encode the request", op);
 	memset(&k, 0, sizeof k);

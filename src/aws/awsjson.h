@@ -107,4 +107,9 @@ const char *awsjson_region(const struct awsjson_client *c);
 int awsjson_error(const struct awsjson_service *svc, const char *op,
 		  const struct http_response *resp, int attempts, struct err *err);
 
+/* json_dumps(v, JSON_COMPACT)'s very text (free() it), written directly when v holds only
+ * objects, arrays, integers, true, false, null and strings of printable ASCII without '"'
+ * or '\\' (every request body ecsprof sends), else by json_dumps. NULL as json_dumps. */
+char *awsjson_dump_compact(json_t *v);
+
 #endif

@@ -59,6 +59,7 @@ struct batch {
 	size_t n;
 	struct entry *entries;  /* every listed ARN of the batch, in order (known ones too) */
 	size_t nentries, nknown;
+	size_t asked_hint;      /* where the next described task is asked, as a rule */
 	bool done;              /* described; results ready to hand over */
 	struct result *results;
 	size_t nresults, results_cap;
@@ -314,7 +315,7 @@ take_described(struct ecs_fetch *f, struct batch *b, const char *arn, int64_t cr
 {
 	const struct ecs_query *q = &f->q;
 
-	if (!ecs_task_was_asked(b->arns, b->n, q->cluster, arn)) {
+	if (!ecs_task_was_asked_at(b->arns, b->n, q->cluster, arn, &b->asked_hint)) {
 		add_warning(b, xasprintf("DescribeTasks: the answer holds task %.200s, which was "
 					 "not asked for; dropped", arn ? arn : "(no ARN)"), false);
 		(*unasked)++;

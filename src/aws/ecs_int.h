@@ -67,5 +67,8 @@ bool ecs_page_continue(const char *op, const char *prev, const char *next, size_
 /* Whether a task ARN that DescribeTasks returned is one of the n asked (ARNs, or ids of
  * cluster). */
 bool ecs_task_was_asked(char *const *asked, size_t n, const char *cluster, const char *arn);
+/* the same, the ARN at *hint compared first (and *hint moved past it when it matches) */
+bool ecs_task_was_asked_at(char *const *asked, size_t n, const char *cluster, const char *arn,
+			   size_t *hint);
 
 #endif

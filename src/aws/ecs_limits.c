@@ -67,3 +67,20 @@ ecs_task_was_asked(char *const *asked, size_t n, const char *cluster, const char
 	}
 	return false;
 }
+
+/* As ecs_task_was_asked(), trying first the ARN asked at *hint (an answer lists the tasks
+ * in the order asked, as a rule): the same answer, one compare instead of a search of the
+ * batch for each task. *hint moves past the ARN found there. */
+bool
+ecs_task_was_asked_at(char *const *asked, size_t n, const char *cluster, const char *arn,
+		      size_t *hint)
+{
+	size_t i = *hint;
+
+	if (arn != NULL && i < n && strncmp(asked[i], "arn:", 4) == 0 &&
+	    strcmp(asked[i], arn) == 0) {
+		*hint = i + 1;
+		return true;
+	}
+	return ecs_task_was_asked(asked, n, cluster, arn);
+}

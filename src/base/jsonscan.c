@@ -3,6 +3,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "ecsprof/utf8.h"
 #include "ecsprof/jsonscan.h"
@@ -30,6 +33,21 @@ jsonscan_plain_run(const char *q, const char *end)
 {
 	const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
 
+#ifdef __SSE2__
+	/* sixteen bytes at a time: as signed bytes, a control or a non-ASCII byte is < 0x20 */
+	const __m128i quote16 = _mm_set1_epi8('"'), slash16 = _mm_set1_epi8('\\'),
+		      space16 = _mm_set1_epi8(0x20);
+
+	while (end - q >= 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)q);
+		int m = _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote16),
+		    _mm_cmpeq_epi8(v, slash16)), _mm_cmplt_epi8(v, space16)));
+
+		if (m != 0)
+			return q + __builtin_ctz((unsigned)m);
+		q += 16;
+	}
+#endif
 	while (end - q >= 8) {
 		uint64_t w, quote, slash, ctl;
 
@@ -187,6 +205,37 @@ jsonscan_string(struct jsonscan *sc, bool may_escape, struct jsonscan_str *out)
 	return -1;
 }
 
+/* A real D.F (no exponent) of at most 15 digits in all, between digits and q, as strtod
+ * reads it: D and F as one integer below 2^53 and 10^|F| are both exact doubles, so their
+ * quotient, rounded once, is the nearest double to D.F (Clinger's fast path). false: the
+ * caller's strtod. Epoch seconds with milliseconds are all such. */
+static bool
+fast_real(const char *digits, const char *q, bool neg, double *dv)
+{
+	static const double pow10[16] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9,
+		1e10, 1e11, 1e12, 1e13, 1e14, 1e15 };
+	uint64_t v = 0;
+	int nd = 0, nf = -1;
+
+	for (const char *d = digits; d < q; d++) {
+		if (*d == '.') {
+			nf = 0;
+			continue;
+		}
+		if (*d < '0' || *d > '9' || ++nd > 15)
+			return false;   /* an exponent, or too many digits */
+		v = v * 10 + (uint64_t)(*d - '0');
+		if (nf >= 0)
+			nf++;
+	}
+	if (nf < 0)
+		return false;
+	*dv = (double)v / pow10[nf];
+	if (neg)
+		*dv = -*dv;
+	return true;
+}
+
 /* A number in JSON's grammar. Integers as jansson reads them (up to 18 digits here, so
  * no overflow to word); reals through strtod, as jansson, refused when they overflow. */
 int
@@ -228,7 +277,9 @@ jsonscan_number(struct jsonscan *sc, bool *is_int, int64_t *iv, double *dv)
 		while (q < sc->end && *q >= '0' && *q <= '9')
 			q++;
 	}
-	if (real) {
+	if (real && fast_real(digits, q, neg, dv)) {
+		*is_int = false;
+	} else if (real) {
 		size_t n = (size_t)(q - sc->p);
 
 		if (n >= sizeof tmp)
@@ -276,23 +327,42 @@ jsonscan_key_new(struct jsonscan *sc, const struct jsonscan_str *k, bool first)
 	struct jsonscan_dup *d = sc->dup;
 	int lvl = sc->depth - 1;
 	unsigned char b[8] = { 0 };
-	uint64_t pack;
+	uint64_t pack, bit;
 
 	if (d == NULL)
 		return 0;
 	if (lvl < 0 || lvl >= JSONSCAN_DUP_DEPTH)
 		return -1;
-	if (first)
+	if (first) {
 		d->n[lvl] = 0;
+		d->seen[lvl][0] = d->seen[lvl][1] = 0;
+	}
 	if (d->n[lvl] >= JSONSCAN_DUP_KEYS)
 		return -1;
-	memcpy(b, k->s, k->n < 7 ? k->n : 7);
-	b[7] = (unsigned char)k->n;
-	memcpy(&pack, b, sizeof pack);
-	for (unsigned i = 0; i < d->n[lvl]; i++)
-		if (d->pack[lvl][i] == pack && d->key[lvl][i].n == k->n &&
-		    memcmp(d->key[lvl][i].s, k->s, k->n) == 0)
-			return -1;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (sc->end - k->s >= 8) {
+		/* one load, the bytes past the key's first 7 (or fewer) masked off: the pack
+		 * the byte copy below makes, on a little-endian machine */
+		memcpy(&pack, k->s, sizeof pack);
+		pack &= k->n >= 7 ? 0x00FFFFFFFFFFFFFFULL : ((uint64_t)1 << (8 * k->n)) - 1;
+		pack |= (uint64_t)(unsigned char)k->n << 56;
+	} else
+#endif
+	{
+		memcpy(b, k->s, k->n < 7 ? k->n : 7);
+		b[7] = (unsigned char)k->n;
+		memcpy(&pack, b, sizeof pack);
+	}
+	/* the bit of this pack: the keys before it are compared only when it is set (the
+	 * same answer, a key being new most of the time) */
+	bit = (pack * 0x9E3779B97F4A7C15ULL) >> 57;
+	if (d->seen[lvl][bit >> 6] & ((uint64_t)1 << (bit & 63))) {
+		for (unsigned i = 0; i < d->n[lvl]; i++)
+			if (d->pack[lvl][i] == pack && d->key[lvl][i].n == k->n &&
+			    memcmp(d->key[lvl][i].s, k->s, k->n) == 0)
+				return -1;
+	}
+	d->seen[lvl][bit >> 6] |= (uint64_t)1 << (bit & 63);
 	d->pack[lvl][d->n[lvl]] = pack;
 	d->key[lvl][d->n[lvl]].s = k->s;
 	d->key[lvl][d->n[lvl]].n = k->n;

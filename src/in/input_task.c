@@ -95,7 +95,8 @@ input_parse_task_json_with(const char *json, size_t len, const char *source,
 
 	/* straight into the set's pool: nothing to move when it is taken */
 	task_init_pool(&t, task_set_pool(set));
-	rc = taskscan_task(json, len, buf, &t);
+	rc = o != NULL && o->keys_unique ? taskscan_task_unique(json, len, buf, &t) :
+	    taskscan_task(json, len, buf, &t);
 	free(buf);
 	if (rc != 0)
 		return input_parse_task_json_dom(json, len, source, fetched_at_ms, o, set, err);

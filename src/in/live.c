@@ -205,9 +205,10 @@ struct sink {
 	struct log_once *warned;
 };
 
-int
-live_take_task(const char *json, size_t len, int64_t fetched_at_ms, struct task_set *set,
-	       bool raw_kept, struct log_once *once, struct err *err)
+/* live_take_task; keys_unique: json is the fetch's text, which names no key twice */
+static int
+take_task_text(const char *json, size_t len, int64_t fetched_at_ms, struct task_set *set,
+	       bool raw_kept, struct log_once *once, bool keys_unique, struct err *err)
 {
 	struct input_options io = { 0 };
 	const char *kept = "";
@@ -215,6 +216,7 @@ live_take_task(const char *json, size_t len, int64_t fetched_at_ms, struct task_
 
 	io.warn = once != NULL ? log_once_warn : NULL;
 	io.warn_ctx = once;
+	io.keys_unique = keys_unique;
 	if (input_parse_task_json_with(json, len, "live", fetched_at_ms, &io, set, err) == 0)
 		return 0;
 	/* one bad task must not cost the others (report skips it the same way); a
@@ -243,13 +245,22 @@ live_take_task(const char *json, size_t len, int64_t fetched_at_ms, struct task_
 	return 1;
 }
 
+int
+live_take_task(const char *json, size_t len, int64_t fetched_at_ms, struct task_set *set,
+	       bool raw_kept, struct log_once *once, struct err *err)
+{
+	return take_task_text(json, len, fetched_at_ms, set, raw_kept, once, false, err);
+}
+
 static int
 take_task(void *arg, const char *json, size_t len, int64_t fetched_at_ms, struct err *err)
 {
 	struct sink *k = arg;
 	size_t before = k->set->len;
 	bool keep_raw = k->extra != NULL && k->extra->keep_raw;
-	int rc = live_take_task(json, len, fetched_at_ms, k->set, keep_raw, k->warned, err);
+	/* ecs_fetch's texts: ecs_scan's (which gives answers with a key twice to jansson)
+	 * or json_dumps' of jansson's DOM */
+	int rc = take_task_text(json, len, fetched_at_ms, k->set, keep_raw, k->warned, true, err);
 
 	if (rc < 0)
 		return -1;

@@ -565,11 +565,10 @@ taskscan_line(const char *line, size_t len, char *buf, struct task *t, enum orig
 	return -1;
 }
 
-int
-taskscan_task(const char *json, size_t len, char *buf, struct task *t)
+static int
+task_text(const char *json, size_t len, char *buf, struct task *t, struct jsonscan_dup *dup)
 {
-	struct jsonscan_dup dup;   /* only the counts of open objects are set */
-	struct jsonscan sc = { json, json + len, buf, 0, &dup };
+	struct jsonscan sc = { json, json + len, buf, 0, dup };
 
 	jsonscan_ws(&sc);
 	if (task_object(&sc, t) == 0) {
@@ -579,4 +578,18 @@ taskscan_task(const char *json, size_t len, char *buf, struct task *t)
 	}
 	task_reset(t);
 	return -1;
+}
+
+int
+taskscan_task(const char *json, size_t len, char *buf, struct task *t)
+{
+	struct jsonscan_dup dup;   /* only the counts of open objects are set */
+
+	return task_text(json, len, buf, t, &dup);
+}
+
+int
+taskscan_task_unique(const char *json, size_t len, char *buf, struct task *t)
+{
+	return task_text(json, len, buf, t, NULL);
 }

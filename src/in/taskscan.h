@@ -26,5 +26,9 @@ int taskscan_line(const char *line, size_t len, char *buf, struct task *t,
  * input_parse_task_json()), into t as input_parse_task() reads it, serving fields included;
  * 0, or -1 as taskscan_line(). */
 int taskscan_task(const char *json, size_t len, char *buf, struct task *t);
+/* The same for a text known to name no key twice in an object (json_dumps' of a DOM, or
+ * what aws/ecs_scan.c passed, which gives answers with repeated keys to jansson): the
+ * repeated-key check is not made again. */
+int taskscan_task_unique(const char *json, size_t len, char *buf, struct task *t);
 
 #endif
