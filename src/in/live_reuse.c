@@ -1,4 +1,4 @@
-/* live_reuse: the tasks of the last watch poll that this poll copies instead of describing
+/* live_reuse: the tasks of the last watch poll that this poll keeps instead of describing
  * (live_reuse.h says which and why). */
 #include <stdlib.h>
 #include <string.h>
@@ -169,11 +169,12 @@ live_reuse_take(void *arg, const char *arn, int64_t listed_at_ms, struct err *er
 
 	if (p == NULL)
 		return err_set(err, ERR_INTERNAL, "watch: task %s was known but is gone", arn);
-	task_copy(&copy, p);
+	/* its strings stay in the last poll's pool, which the new set holds (no copy) */
+	copy = *p;
 	/* ListTasks has just seen it in the same state: the state is as of that page */
 	if (listed_at_ms != TS_NONE)
 		copy.fetched_at_ms = listed_at_ms;
-	t = task_set_take(r->out, &copy);
+	t = task_set_take_borrowed(r->out, r->prev, &copy);
 	if (r->images != NULL)
 		image_fetch_want_task(r->images, t);
 	return 0;

@@ -280,7 +280,10 @@ task_set_cleanup(struct task_set *s)
 	/* every task's strings and arrays are in s->pool: nothing to free one by one */
 	free(s->tasks);
 	free(s->index);
-	task_strpool_free(s->pool);
+	tpool_unref(s->pool);
+	for (size_t i = 0; i < s->nborrowed; i++)
+		tpool_unref(s->borrowed[i]);
+	free(s->borrowed);
 	image_set_free(s->images);
 	memset(s, 0, sizeof *s);
 }
@@ -593,6 +596,37 @@ struct task *
 task_set_take(struct task_set *s, struct task *t)
 {
 	return task_set_take_seen(s, t, NULL);
+}
+
+/* s holds p (a set's pool) unless it does already. */
+static void
+borrow_pool(struct task_set *s, struct task_strpool *p)
+{
+	if (p == NULL || p == s->pool)
+		return;
+	for (size_t i = 0; i < s->nborrowed; i++)
+		if (s->borrowed[i] == p)
+			return;
+	s->borrowed = xreallocarray(s->borrowed, s->nborrowed + 1, sizeof *s->borrowed);
+	s->borrowed[s->nborrowed++] = p;
+	p->refs++;
+}
+
+struct task *
+task_set_take_borrowed(struct task_set *s, const struct task_set *from, struct task *t)
+{
+	if (from->nborrowed >= TASK_BORROW_MAX) {
+		struct task copy;
+
+		task_copy(&copy, t);
+		task_init(t);
+		return task_set_take(s, &copy);
+	}
+	borrow_pool(s, from->pool);
+	for (size_t i = 0; i < from->nborrowed; i++)
+		borrow_pool(s, from->borrowed[i]);
+	t->pool = task_set_pool(s);
+	return task_set_take(s, t);
 }
 
 void
