@@ -533,8 +533,10 @@ tasks_prefault(struct task_set *s)
 		prefault(s->tasks + s->len, (end - s->len) * sizeof *s->tasks);
 }
 
-struct task *
-task_set_take_seen(struct task_set *s, struct task *t, bool *repeat)
+/* task_set_take_seen(); derive false: t's derived fields hold (a borrowed task's, which
+ * point into strings the set holds), so a task added as it is keeps them. */
+static struct task *
+take(struct task_set *s, struct task *t, bool *repeat, bool derive)
 {
 	struct task *have = NULL;
 	uint32_t *slot = NULL, h = 0;
@@ -584,7 +586,8 @@ task_set_take_seen(struct task_set *s, struct task *t, bool *repeat)
 	s->tasks[s->len] = *t;
 	task_init(t);
 	struct task *added = &s->tasks[s->len++];
-	task_derive(added);
+	if (derive || added->id == NULL)
+		task_derive(added);
 	if (slot != NULL) {
 		slot[0] = (uint32_t)s->len;
 		slot[1] = h;
@@ -593,9 +596,15 @@ task_set_take_seen(struct task_set *s, struct task *t, bool *repeat)
 }
 
 struct task *
+task_set_take_seen(struct task_set *s, struct task *t, bool *repeat)
+{
+	return take(s, t, repeat, true);
+}
+
+struct task *
 task_set_take(struct task_set *s, struct task *t)
 {
-	return task_set_take_seen(s, t, NULL);
+	return take(s, t, NULL, true);
 }
 
 /* s holds p (a set's pool) unless it does already. */
@@ -626,7 +635,7 @@ task_set_take_borrowed(struct task_set *s, const struct task_set *from, struct t
 	for (size_t i = 0; i < from->nborrowed; i++)
 		borrow_pool(s, from->borrowed[i]);
 	t->pool = task_set_pool(s);
-	return task_set_take(s, t);
+	return take(s, t, NULL, false);
 }
 
 void
