@@ -22,6 +22,10 @@ struct live_reuse {
 	/* the fetch in progress */
 	const struct task_set *prev;
 	struct strset known;           /* ARN -> WANT_*; keys borrowed from prev */
+	/* the last task definition found in taskdefs (borrowed from prev): the tasks of a
+	 * service mostly have one, looked up once rather than hashed again per task */
+	const char *memo_arn;
+	size_t memo_state;
 	struct task_set *out;
 	struct image_fetch *images;
 };
@@ -80,8 +84,13 @@ taskdef_state(struct live_reuse *r, struct ecs_client *c, const char *arn, size_
 	size_t state;
 	int rc;
 
-	if (strset_get(&r->taskdefs, arn, &state))
+	if (r->memo_arn != NULL && (arn == r->memo_arn || strcmp(arn, r->memo_arn) == 0))
+		return r->memo_state;
+	if (strset_get(&r->taskdefs, arn, &state)) {
+		r->memo_arn = arn;
+		r->memo_state = state;
 		return state;
+	}
 	rc = ecs_describe_task_definition(c, arn, &td, &e);
 	*requests += ecs_client_requests(c);
 	if (rc != 0) {
@@ -134,6 +143,7 @@ live_reuse_prepare(struct live_reuse *r, struct ecs_client *c, const struct task
 	strset_cleanup(&r->known);
 	strset_init(&r->known);
 	r->prev = prev;
+	r->memo_arn = NULL;   /* it pointed into the last poll's set */
 	r->out = out;
 	r->images = images;
 	err_clear(err);
