@@ -4,7 +4,9 @@
  * a string pool (t->pool), never in the task and never freed one by one; they are
  * read-only (const) and shared between tasks. A pool is one of three kinds:
  *  - a set's (task_set_pool()): every task held by the set points at it; freed by
- *    task_set_cleanup();
+ *    task_set_cleanup() of the last set that holds it: its own, or a later one whose
+ *    tasks borrow its strings (task_set_take_borrowed(): a watch poll keeping the last
+ *    poll's unchanged tasks without copying them);
  *  - a batch pool (task_strpool_new()), for tasks made in bulk off the main thread (the
  *    input reader's workers): the first task_set_take() of one of its tasks moves its
  *    storage into the set as it is (no copy), so all of its tasks must go to that one set
@@ -146,6 +148,10 @@ struct task_set {
 	size_t index_cap;
 	/* every string and array of every task in the set (NULL until task_set_pool()) */
 	struct task_strpool *pool;
+	/* other sets' pools whose strings tasks of this set borrow (task_set_take_borrowed()),
+	 * nborrowed of them, each held (counted) until task_set_cleanup() */
+	struct task_strpool **borrowed;
+	size_t nborrowed;
 	/* image facts by digest (image.h), NULL until a reader or a lookup adds some;
 	 * owned, freed by task_set_cleanup() */
 	struct image_set *images;
@@ -240,6 +246,15 @@ struct task *task_set_take(struct task_set *s, struct task *t);
  * the same version (an at-least-once delivery repeating a state). One index probe for the
  * find and the insert. */
 struct task *task_set_take_seen(struct task_set *s, struct task *t, bool *repeat);
+/* task_set_take() of t, a shallow copy (struct assignment) of a task held by the set
+ * from, whose fields other than strings and arrays the caller may have changed (a watch
+ * poll's task that did not change since the last poll): the strings and arrays stay where
+ * they are, and s holds from's pools until task_set_cleanup(), so from may go first. A
+ * chain of sets borrowing from one another is cut every TASK_BORROW_MAX sets: then t is
+ * copied (task_copy()), so that the strings of tasks long gone do not pile up. */
+#define TASK_BORROW_MAX 8
+struct task *task_set_take_borrowed(struct task_set *s, const struct task_set *from,
+				    struct task *t);
 /* Removes tasks for which keep() returns false; keeps order. Their strings stay in the
  * pool until task_set_cleanup(). */
 void task_set_filter(struct task_set *s, bool (*keep)(const struct task *, void *), void *ctx);

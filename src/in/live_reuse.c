@@ -1,4 +1,4 @@
-/* live_reuse: the tasks of the last watch poll that this poll copies instead of describing
+/* live_reuse: the tasks of the last watch poll that this poll keeps instead of describing
  * (live_reuse.h says which and why). */
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +22,10 @@ struct live_reuse {
 	/* the fetch in progress */
 	const struct task_set *prev;
 	struct strset known;           /* ARN -> WANT_*; keys borrowed from prev */
+	/* the last task definition found in taskdefs (borrowed from prev): the tasks of a
+	 * service mostly have one, looked up once rather than hashed again per task */
+	const char *memo_arn;
+	size_t memo_state;
 	struct task_set *out;
 	struct image_fetch *images;
 };
@@ -80,8 +84,13 @@ taskdef_state(struct live_reuse *r, struct ecs_client *c, const char *arn, size_
 	size_t state;
 	int rc;
 
-	if (strset_get(&r->taskdefs, arn, &state))
+	if (r->memo_arn != NULL && (arn == r->memo_arn || strcmp(arn, r->memo_arn) == 0))
+		return r->memo_state;
+	if (strset_get(&r->taskdefs, arn, &state)) {
+		r->memo_arn = arn;
+		r->memo_state = state;
 		return state;
+	}
 	rc = ecs_describe_task_definition(c, arn, &td, &e);
 	*requests += ecs_client_requests(c);
 	if (rc != 0) {
@@ -134,6 +143,7 @@ live_reuse_prepare(struct live_reuse *r, struct ecs_client *c, const struct task
 	strset_cleanup(&r->known);
 	strset_init(&r->known);
 	r->prev = prev;
+	r->memo_arn = NULL;   /* it pointed into the last poll's set */
 	r->out = out;
 	r->images = images;
 	err_clear(err);
@@ -169,11 +179,12 @@ live_reuse_take(void *arg, const char *arn, int64_t listed_at_ms, struct err *er
 
 	if (p == NULL)
 		return err_set(err, ERR_INTERNAL, "watch: task %s was known but is gone", arn);
-	task_copy(&copy, p);
+	/* its strings stay in the last poll's pool, which the new set holds (no copy) */
+	copy = *p;
 	/* ListTasks has just seen it in the same state: the state is as of that page */
 	if (listed_at_ms != TS_NONE)
 		copy.fetched_at_ms = listed_at_ms;
-	t = task_set_take(r->out, &copy);
+	t = task_set_take_borrowed(r->out, r->prev, &copy);
 	if (r->images != NULL)
 		image_fetch_want_task(r->images, t);
 	return 0;

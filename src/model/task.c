@@ -280,7 +280,10 @@ task_set_cleanup(struct task_set *s)
 	/* every task's strings and arrays are in s->pool: nothing to free one by one */
 	free(s->tasks);
 	free(s->index);
-	task_strpool_free(s->pool);
+	tpool_unref(s->pool);
+	for (size_t i = 0; i < s->nborrowed; i++)
+		tpool_unref(s->borrowed[i]);
+	free(s->borrowed);
 	image_set_free(s->images);
 	memset(s, 0, sizeof *s);
 }
@@ -530,8 +533,10 @@ tasks_prefault(struct task_set *s)
 		prefault(s->tasks + s->len, (end - s->len) * sizeof *s->tasks);
 }
 
-struct task *
-task_set_take_seen(struct task_set *s, struct task *t, bool *repeat)
+/* task_set_take_seen(); derive false: t's derived fields hold (a borrowed task's, which
+ * point into strings the set holds), so a task added as it is keeps them. */
+static struct task *
+take(struct task_set *s, struct task *t, bool *repeat, bool derive)
 {
 	struct task *have = NULL;
 	uint32_t *slot = NULL, h = 0;
@@ -581,7 +586,8 @@ task_set_take_seen(struct task_set *s, struct task *t, bool *repeat)
 	s->tasks[s->len] = *t;
 	task_init(t);
 	struct task *added = &s->tasks[s->len++];
-	task_derive(added);
+	if (derive || added->id == NULL)
+		task_derive(added);
 	if (slot != NULL) {
 		slot[0] = (uint32_t)s->len;
 		slot[1] = h;
@@ -590,9 +596,46 @@ task_set_take_seen(struct task_set *s, struct task *t, bool *repeat)
 }
 
 struct task *
+task_set_take_seen(struct task_set *s, struct task *t, bool *repeat)
+{
+	return take(s, t, repeat, true);
+}
+
+struct task *
 task_set_take(struct task_set *s, struct task *t)
 {
-	return task_set_take_seen(s, t, NULL);
+	return take(s, t, NULL, true);
+}
+
+/* s holds p (a set's pool) unless it does already. */
+static void
+borrow_pool(struct task_set *s, struct task_strpool *p)
+{
+	if (p == NULL || p == s->pool)
+		return;
+	for (size_t i = 0; i < s->nborrowed; i++)
+		if (s->borrowed[i] == p)
+			return;
+	s->borrowed = xreallocarray(s->borrowed, s->nborrowed + 1, sizeof *s->borrowed);
+	s->borrowed[s->nborrowed++] = p;
+	p->refs++;
+}
+
+struct task *
+task_set_take_borrowed(struct task_set *s, const struct task_set *from, struct task *t)
+{
+	if (from->nborrowed >= TASK_BORROW_MAX) {
+		struct task copy;
+
+		task_copy(&copy, t);
+		task_init(t);
+		return task_set_take(s, &copy);
+	}
+	borrow_pool(s, from->pool);
+	for (size_t i = 0; i < from->nborrowed; i++)
+		borrow_pool(s, from->borrowed[i]);
+	t->pool = task_set_pool(s);
+	return take(s, t, NULL, false);
 }
 
 void

@@ -41,6 +41,7 @@ tpool_new(enum pool_kind kind)
 
 	p->kind = kind;
 	p->block = pool_first_block[kind];
+	p->refs = 1;
 	return p;
 }
 
@@ -192,6 +193,13 @@ task_strpool_free(struct task_strpool *p)
 	}
 	free(p->slots);
 	free(p);
+}
+
+void
+tpool_unref(struct task_strpool *p)
+{
+	if (p != NULL && --p->refs == 0)
+		task_strpool_free(p);
 }
 
 /* t's pool, a private one made now if it has none. */
