@@ -87,4 +87,23 @@ int jsonscan_lookup(const struct jsonscan_str *key, const struct jsonscan_key *n
  * (keys named twice allowed); false also where the scan is not sure. Allocates nothing. */
 bool jsonscan_document(const char *p, size_t n);
 
+/* The byte a two-character escape \e stands for, or -1 for \u (left to jansson, whose
+ * rules for surrogates we do not repeat) and anything that is no JSON escape. Shared by
+ * the scanners so that they decode alike. */
+static inline int
+jsonscan_unescape(char e)
+{
+	switch (e) {
+	case '"': return '"';
+	case '\\': return '\\';
+	case '/': return '/';
+	case 'b': return '\b';
+	case 'f': return '\f';
+	case 'n': return '\n';
+	case 'r': return '\r';
+	case 't': return '\t';
+	default: return -1;
+	}
+}
+
 #endif

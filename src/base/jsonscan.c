@@ -182,18 +182,11 @@ jsonscan_string(struct jsonscan *sc, bool may_escape, struct jsonscan_str *out)
 				o = (size_t)(q - start);
 				escaped = true;
 			}
-			switch (q[1]) {
-			case '"': c = '"'; break;
-			case '\\': c = '\\'; break;
-			case '/': c = '/'; break;
-			case 'b': c = '\b'; break;
-			case 'f': c = '\f'; break;
-			case 'n': c = '\n'; break;
-			case 'r': c = '\r'; break;
-			case 't': c = '\t'; break;
-			default: return -1;   /* \u and anything wrong: jansson's */
-			}
-			sc->buf[o++] = (char)c;
+			int e = jsonscan_unescape(q[1]);
+
+			if (e < 0)
+				return -1;   /* \u and anything wrong: jansson's */
+			sc->buf[o++] = (char)e;
 			q += 2;
 			continue;
 		}

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "ecsprof/jsonscan.h"
 #include "fastjson.h"
 
 /* jansson's lexer takes a byte at a time through a callback and copies each into a buffer:
@@ -79,17 +80,11 @@ fastjson_string(struct fastjson *f, bool may_escape, const char **out, size_t *n
 		if (c == '\\') {
 			if (q >= f->end)
 				return -1;
-			switch (*q++) {
-			case '"': c = '"'; break;
-			case '\\': c = '\\'; break;
-			case '/': c = '/'; break;
-			case 'b': c = '\b'; break;
-			case 'f': c = '\f'; break;
-			case 'n': c = '\n'; break;
-			case 'r': c = '\r'; break;
-			case 't': c = '\t'; break;
-			default: return -1;     /* \u and anything wrong: jansson's */
-			}
+			int e = jsonscan_unescape((char)*q++);
+
+			if (e < 0)
+				return -1;     /* \u and anything wrong: jansson's */
+			c = (unsigned char)e;
 		}
 		f->buf[o++] = (char)c;
 	}
