@@ -329,10 +329,26 @@ ecs_scanned_free(struct ecs_scanned_task *v, size_t n)
 	free(v);
 }
 
+/* A scanner over a whole answer, with the buffer its escaped strings decode into (never
+ * longer than the answer) and repeated keys checked; freed with scanner_free(). */
+static void
+scanner_init(struct jsonscan *sc, const char *body, size_t len)
+{
+	*sc = (struct jsonscan){ body, body + len, xmalloc(len + 1), 0, xmalloc(sizeof *sc->dup) };
+	jsonscan_ws(sc);
+}
+
+static void
+scanner_free(struct jsonscan *sc)
+{
+	free(sc->buf);
+	free(sc->dup);
+}
+
 int
 ecs_scan_describe(const char *body, size_t len, struct ecs_scanned_task **out, size_t *nout)
 {
-	struct jsonscan sc = { body, body + len, NULL, 0, NULL };
+	struct jsonscan sc;
 	struct ecs_scanned_task *v = NULL;
 	struct jsonscan_str key;
 	size_t n = 0, cap = 0;
@@ -340,9 +356,7 @@ ecs_scan_describe(const char *body, size_t len, struct ecs_scanned_task **out, s
 
 	*out = NULL;
 	*nout = 0;
-	sc.buf = xmalloc(len + 1);
-	sc.dup = xmalloc(sizeof *sc.dup);
-	jsonscan_ws(&sc);
+	scanner_init(&sc, body, len);
 	for (bool first = true;; first = false) {
 		if ((r = jsonscan_member(&sc, first, &key)) < 0)
 			goto give_up;
@@ -374,15 +388,13 @@ ecs_scan_describe(const char *body, size_t len, struct ecs_scanned_task **out, s
 	jsonscan_ws(&sc);
 	if (sc.p != sc.end)
 		goto give_up;   /* more after the object: jansson's error */
-	free(sc.buf);
-	free(sc.dup);
+	scanner_free(&sc);
 	*out = v;
 	*nout = n;
 	return 0;
 give_up:
 	ecs_scanned_free(v, n);
-	free(sc.buf);
-	free(sc.dup);
+	scanner_free(&sc);
 	return 1;
 }
 
@@ -399,15 +411,13 @@ ecs_page_cleanup(struct ecs_page *pg)
 int
 ecs_scan_list(const char *body, size_t len, struct ecs_page *pg)
 {
-	struct jsonscan sc = { body, body + len, NULL, 0, NULL };
+	struct jsonscan sc;
 	struct jsonscan_str key, s;
 	size_t cap = 0;
 	int r;
 
 	memset(pg, 0, sizeof *pg);
-	sc.buf = xmalloc(len + 1);
-	sc.dup = xmalloc(sizeof *sc.dup);
-	jsonscan_ws(&sc);
+	scanner_init(&sc, body, len);
 	for (bool first = true;; first = false) {
 		if ((r = jsonscan_member(&sc, first, &key)) < 0)
 			goto give_up;
@@ -436,12 +446,10 @@ ecs_scan_list(const char *body, size_t len, struct ecs_page *pg)
 	jsonscan_ws(&sc);
 	if (sc.p != sc.end)
 		goto give_up;
-	free(sc.buf);
-	free(sc.dup);
+	scanner_free(&sc);
 	return 0;
 give_up:
 	ecs_page_cleanup(pg);
-	free(sc.buf);
-	free(sc.dup);
+	scanner_free(&sc);
 	return 1;
 }

@@ -420,7 +420,7 @@ jsonscan_skip(struct jsonscan *sc)
 	}
 }
 
-/* A string or null (as input_get_str takes it). */
+/* An object's members one by one (jsonscan.h); the depth counts the object while open. */
 int
 jsonscan_member(struct jsonscan *sc, bool first, struct jsonscan_str *key)
 {
