@@ -191,3 +191,29 @@ Test(diagnose, a_running_task_has_none)
 	t.last_status = "RUNNING";
 	cr_expect_null(diagnose_task(&t));
 }
+
+/* A task ECS is still tearing down (DEPROVISIONING, stoppingAt, no stoppedAt and no stop
+ * code yet) is down for every output (task_stage), so it is diagnosed now rather than an
+ * hour later when it reaches STOPPED. */
+Test(diagnose, a_task_on_its_way_down_is_diagnosed)
+{
+	static const char doc[] =
+		"{\"taskArn\":\"arn:aws:ecs:us-east-1:111122223333:task/prod/0123456789abcdef\","
+		"\"lastStatus\":\"DEPROVISIONING\",\"desiredStatus\":\"STOPPED\",\"launchType\":\"FARGATE\","
+		"\"createdAt\":\"2024-05-01T10:00:00Z\",\"startedAt\":\"2024-05-01T10:00:40Z\","
+		"\"stoppingAt\":\"2024-05-01T10:05:00Z\",\"containers\":[{\"name\":\"web\","
+		"\"lastStatus\":\"STOPPED\",\"exitCode\":1,"
+		"\"reason\":\"Essential container in task exited\"}]}";
+	struct task_set set;
+	struct err err;
+	const struct diag_rule *d;
+
+	task_set_init(&set);
+	cr_assert_eq(input_read_mem("case", doc, strlen(doc), &set, &(struct input_stats){ 0 },
+				    &err), 0, "%s", err.msg);
+	cr_assert_eq(set.len, 1);
+	d = diagnose_task(&set.tasks[0]);
+	cr_expect(d != NULL && strcmp(d->id, "essential-container-exited") == 0, "got %s",
+		  d ? d->id : "(none)");
+	task_set_cleanup(&set);
+}

@@ -8,6 +8,7 @@
 
 #include <criterion/criterion.h>
 
+#include "ecsprof/csv.h"
 #include "ecsprof/report.h"
 #include "ecsprof/timeutil.h"
 #include "ecsprof/watch.h"
@@ -24,6 +25,7 @@ struct fake {
 	size_t polls;
 	bool throttle;
 	int64_t at_ms[16];
+	const char *reason;   /* the failed task's stoppedReason instead of the fixture's */
 };
 
 static int
@@ -43,6 +45,8 @@ fake_fetch(void *ctx, struct task_set *out, int64_t *start, struct err *err)
 		fs_pulling_task(&t, FS_ARN);
 	else
 		fs_failed_task(&t, f->states[i] == 2);
+	if (f->reason != NULL && f->states[i] != 0)
+		task_str(&t, &t.stopped_reason, f->reason);
 	task_set_take(out, &t);
 	fs_pulling_task(&t, PULLING_ARN);
 	task_set_take(out, &t);
@@ -167,6 +171,60 @@ Test(watch, lines_failed_start_once_when_done)
 	cr_expect_neq(strstr(out, ",TaskFailedToStart,"), NULL, "%s", out);
 	cr_expect_eq(strstr(out, "DEPROVISIONING"), NULL, "%s", out);
 	free(out);
+}
+
+/* A line is the report's own CSV row for the task, byte for byte, whatever its length: a
+ * 10 KiB stoppedReason (ECS allows 1024 characters, an input file anything) is neither cut
+ * nor dropped, and the quoting and neutralising are the report's. */
+Test(watch, lines_are_the_report_csv_bytes_for_long_cells)
+{
+	static const int states[] = { 2 };
+	struct fake f = { states, 1, 0, false, { 0 }, NULL };
+	struct watch_source src = { .fetch = fake_fetch, .build = fake_build, .ctx = &f };
+	struct watch_options o = { .interval_ms = 1, .polls = 1, .format = FMT_CSV };
+	char *reason = malloc(10241), *out = NULL, *want = NULL;
+	size_t len = 0, wlen = 0;
+	struct task_set set;
+	struct report r;
+	struct err err;
+	int64_t start;
+	FILE *mem;
+
+	memset(reason, 'x', 10240);
+	memcpy(reason, "=\"quoted\", and\nbroken ", 22);   /* without its NUL */
+	reason[10240] = '\0';
+	f.reason = reason;
+	o.out = mem = open_memstream(&out, &len);
+	err_clear(&err);
+	cr_assert_eq(watch_run(&src, &o, &err), 0, "%s", err.msg);
+	fclose(mem);
+
+	/* the same task through report -o's writer */
+	f.polls = 0;
+	task_set_init(&set);
+	cr_assert_eq(fake_fetch(&f, &set, &start, &err), 0);
+	cr_assert_eq(fake_build(&f, &set, &r, &err), 0, "%s", err.msg);
+	mem = open_memstream(&want, &wlen);
+	cr_assert_eq(csv_write_tasks(mem, &r, &err), 0, "%s", err.msg);
+	fclose(mem);
+	/* the report has both tasks; watch printed the failed one only (the other still pulls) */
+	char *pulling = strstr(want, "\n" PULLING_ARN);
+	char *failed = strstr(want, "\n" FS_ARN);
+
+	cr_assert(pulling != NULL && failed != NULL, "%s", want);
+	if (pulling > failed)
+		pulling[1] = '\0';   /* the failed row keeps its newline */
+	else
+		memmove(pulling, failed, strlen(failed) + 1);
+	cr_expect_eq(strlen(out), strlen(want), "watch wrote %zu bytes, report %zu", strlen(out),
+		     strlen(want));
+	cr_expect_str_eq(out, want);
+	cr_expect_gt(len, 10240, "the reason is whole");
+	report_cleanup(&r);
+	task_set_cleanup(&set);
+	free(want);
+	free(out);
+	free(reason);
 }
 
 /* While ECS throttles, each wait is twice the one before (from --interval up to

@@ -37,6 +37,13 @@ int csv_write_tasks_threads(FILE *f, const struct report *r, enum time_format tf
 			    unsigned threads, struct err *err);
 int csv_write_summary(FILE *f, const struct report *r, struct err *err);
 
+/* The task CSV's header line, and one task's line (newline included), appended to b: the
+ * same bytes csv_write_tasks_as writes, for writers that emit rows one at a time (watch
+ * -o). -1 (b unchanged by the row) when b's cap is reached. */
+int csv_add_header(struct buf *b);
+int csv_add_row(struct buf *b, const struct report *r, const struct report_row *row,
+		enum time_format tf);
+
 /* Appends one cell (without separator) to b. A text cell (is_text) starting with '=',
  * '+', '-', '@', TAB or CR gets a leading apostrophe so that a spreadsheet shows it
  * instead of running it (OWASP "CSV injection"). The cell is quoted when it holds a

@@ -180,6 +180,8 @@ extern const char *const task_stage_names[STAGE_COUNT];   /* "provision", ..., "
 enum task_stage task_stage(const struct task *t, int64_t *since_ms);
 /* True for STAGE_PROVISION, STAGE_PULL and STAGE_START: still starting. */
 bool task_stage_is_starting(enum task_stage s);
+/* True for STAGE_STOPPED and STAGE_FAILED: on its way down or down, ran or not. */
+bool task_stage_is_down(enum task_stage s);
 /* ECS is done with the task: lastStatus STOPPED or a stoppedAt. A stage says where a task
  * is; this says whether it can still change. */
 bool task_is_final(const struct task *t);

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -28,6 +29,10 @@ static struct {
 } slots[NSLOTS];
 
 static struct sigaction old_int, old_term;
+/* Writers open and close on several threads (the image fetchers' cache files): claiming
+ * and freeing a slot is locked. The handler reads the table without it, as a signal may
+ * come while it is held; a slot's path is whole before `used` is set. */
+static pthread_mutex_t slots_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void
 on_signal(int sig)
@@ -68,22 +73,27 @@ slot_add(const char *path)
 {
 	if (strlen(path) >= PATH_MAX)
 		return -1;
+	pthread_mutex_lock(&slots_lock);
 	hook(SIGINT, &old_int);
 	hook(SIGTERM, &old_term);
 	for (int i = 0; i < NSLOTS; i++)
 		if (!slots[i].used) {
 			memcpy(slots[i].path, path, strlen(path) + 1);
 			slots[i].used = 1;
+			pthread_mutex_unlock(&slots_lock);
 			return i;
 		}
+	pthread_mutex_unlock(&slots_lock);
 	return -1;   /* more writers than slots: those temporaries outlive a signal */
 }
 
 static void
 slot_drop(struct atomicfile *af)
 {
+	pthread_mutex_lock(&slots_lock);
 	if (af->slot >= 0)
 		slots[af->slot].used = 0;
+	pthread_mutex_unlock(&slots_lock);
 	af->slot = -1;
 }
 
@@ -96,11 +106,13 @@ atomicfile_track_temp(const char *path)
 void
 atomicfile_untrack_temp(const char *path)
 {
+	pthread_mutex_lock(&slots_lock);
 	for (int i = 0; i < NSLOTS; i++)
 		if (slots[i].used && strcmp(slots[i].path, path) == 0) {
 			slots[i].used = 0;
-			return;
+			break;
 		}
+	pthread_mutex_unlock(&slots_lock);
 }
 
 /* ---- names ---- */

@@ -304,7 +304,7 @@ poll_take(void *arg, const char *json, size_t len, int64_t fetched_at_ms, struct
 		xt->health = xstrdup_or_null(t->health_status);
 		observe_health(xt, t, fetched_at_ms);
 		xt->final = task_is_final(t);
-		if (xt->final || xt->stage == STAGE_STOPPED || xt->stage == STAGE_FAILED)
+		if (xt->final || task_stage_is_down(xt->stage))
 			xt->done = true;
 		else if (!p->x->until_healthy && xt->stage == STAGE_RUNNING)
 			xt->done = true;

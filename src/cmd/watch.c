@@ -36,7 +36,7 @@ line_state(const struct task *t)
 {
 	enum task_stage st = task_stage(t, NULL);
 
-	if ((st == STAGE_STOPPED || st == STAGE_FAILED) && task_is_final(t))
+	if (task_stage_is_down(st) && task_is_final(t))
 		return WL_DONE;
 	return st == STAGE_RUNNING || st == STAGE_STOPPED ? WL_RUNNING : WL_NONE;
 }
@@ -92,34 +92,19 @@ static int
 write_csv_line(struct watch *w, FILE *f, const struct report_row *row, struct err *err)
 {
 	struct buf b;
-	char cell[4096];
 	int rc = 0;
 
-	buf_init(&b, 1 << 20);
-	if (!w->csv_header_done) {
-		for (int c = 0; c < COL_COUNT; c++) {
-			if (c > 0)
-				buf_addc(&b, ',');
-			csv_add_cell(&b, report_columns[c].name, false);
-		}
-		buf_addc(&b, '\n');
-		w->csv_header_done = true;
-	}
-	for (int c = 0; c < COL_COUNT; c++) {
-		if (c > 0)
-			buf_addc(&b, ',');
-		if (report_columns[c].kind == COL_TIME)
-			timeutil_format_as(report_cell_ms(row, (enum col_id)c), w->o->time_format, cell);
-		else
-			report_cell(&w->report, row, (enum col_id)c, cell, sizeof cell);
-		if (csv_add_cell(&b, cell, report_columns[c].kind == COL_TEXT) != 0) {
-			rc = err_set(err, ERR_INTERNAL, "watch: a CSV line is too long");
-			break;
-		}
-	}
-	buf_addc(&b, '\n');
-	if (rc == 0 && (fwrite(b.data, 1, b.len, f) != b.len || fflush(f) != 0))
+	/* the report's own row writer, so a line is the bytes report -o would write for the
+	 * task, whatever its cells' length (up to the report's row cap) */
+	buf_init(&b, (size_t)16 << 20);
+	if (!w->csv_header_done)
+		csv_add_header(&b);
+	if (csv_add_row(&b, &w->report, row, w->o->time_format) != 0)
+		rc = err_set(err, ERR_INTERNAL, "watch: a CSV line is longer than %zu bytes", b.max);
+	else if (fwrite(b.data, 1, b.len, f) != b.len || fflush(f) != 0)
 		rc = err_set(err, ERR_IO, "watch: cannot write the output: %s", err_strerror(errno));
+	else
+		w->csv_header_done = true;
 	buf_cleanup(&b);
 	return rc;
 }

@@ -1,6 +1,6 @@
 /* image_cache: image facts by digest and platform in DIR/images/ (digests are immutable,
- * so an entry never goes stale): one JSON file each, written to a temporary file and
- * renamed, so a reader sees the old file or the whole new one. */
+ * so an entry never goes stale): one JSON file each, written through atomicfile, so a
+ * reader sees the old file or the whole new one. */
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "ecsprof/atomicfile.h"
 #include "ecsprof/image_io.h"
 #include "ecsprof/xalloc.h"
 #include "image_cache.h"
@@ -80,9 +81,10 @@ mkdirs(const char *dir)
 int
 image_cache_write(const char *dir, const struct image_facts *facts, char *why, size_t size)
 {
-	char *sub, *path, *tmp, *json;
-	FILE *fp;
-	bool ok;
+	struct atomicfile af;
+	struct err err;
+	char *sub, *path, *json;
+	int rc;
 
 	if (dir == NULL || facts->status != IMAGE_OK)
 		return 0;
@@ -93,21 +95,25 @@ image_cache_write(const char *dir, const struct image_facts *facts, char *why, s
 		return -1;
 	}
 	free(sub);
+	/* the one atomic writer: an unpredictable O_EXCL | O_NOFOLLOW temporary name, so a
+	 * link planted in a shared cache directory is never written through, and only a
+	 * regular file is ever replaced */
 	path = cache_path(dir, facts->digest, facts->platform);
-	tmp = xasprintf("%s.tmp.%ld.%lx", path, (long)getpid(), (unsigned long)pthread_self());
 	json = image_facts_to_json(facts);
-	fp = fopen(tmp, "wb");
-	ok = fp != NULL && fputs(json, fp) >= 0 && fputc('\n', fp) != EOF;
-	if (fp != NULL && fclose(fp) != 0)
-		ok = false;
-	if (ok && rename(tmp, path) != 0)
-		ok = false;
-	if (!ok) {
-		snprintf(why, size, "cannot write %s: %s", path, err_strerror(errno));
-		unlink(tmp);
+	err_clear(&err);
+	rc = atomicfile_open(&af, path, ATOMICFILE_REGULAR, &err);
+	if (rc == 0) {
+		if (fputs(json, af.f) < 0 || fputc('\n', af.f) == EOF) {
+			err_set(&err, ERR_IO, "cannot write %s: %s", path, err_strerror(errno));
+			atomicfile_abort(&af);
+			rc = -1;
+		} else {
+			rc = atomicfile_commit(&af, &err);
+		}
 	}
+	if (rc != 0)
+		snprintf(why, size, "%s", err.msg);
 	free(json);
-	free(tmp);
 	free(path);
-	return ok ? 0 : -1;
+	return rc;
 }

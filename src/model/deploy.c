@@ -146,14 +146,12 @@ cmp_events(const void *pa, const void *pb)
 	return cmp_i64(&(*a)->at_ms, &(*b)->at_ms);
 }
 
+/* the model's one answer (task_stage), so a deployment counts as failed the starts every
+ * other output marks, DEPROVISIONING ones among them */
 static bool
 failed_start(const struct task *t)
 {
-	if (t->stop_code != NULL && strcmp(t->stop_code, "TaskFailedToStart") == 0)
-		return true;
-	return t->ts[TS_STARTED] == TS_NONE &&
-	       (t->ts[TS_STOPPED] != TS_NONE || t->stop_code != NULL ||
-		(t->last_status != NULL && strcmp(t->last_status, "STOPPED") == 0));
+	return task_stage(t, NULL) == STAGE_FAILED;
 }
 
 /* The k-th smallest (1-based) of v[0..n), or the largest when k is 0; TS_NONE if n < k. */

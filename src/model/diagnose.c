@@ -193,11 +193,12 @@ const struct diag_rule diag_rules[] = {
 };
 const size_t diag_nrules = sizeof diag_rules / sizeof diag_rules[0];
 
+/* on its way down or down (task_stage): a DEPROVISIONING task with a stop code is
+ * diagnosed now, as the other outputs already mark it */
 static bool
 diag_stopped(const struct task *t)
 {
-	return t->stop_code != NULL || t->stopped_reason != NULL || t->ts[TS_STOPPED] != TS_NONE ||
-	       (t->last_status != NULL && strcmp(t->last_status, "STOPPED") == 0);
+	return task_stage_is_down(task_stage(t, NULL));
 }
 
 /* Does needle occur in the task's stoppedReason or one of its containers' reasons? */

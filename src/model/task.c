@@ -46,6 +46,12 @@ task_stage_is_starting(enum task_stage s)
 	return s == STAGE_PROVISION || s == STAGE_PULL || s == STAGE_START;
 }
 
+bool
+task_stage_is_down(enum task_stage s)
+{
+	return s == STAGE_STOPPED || s == STAGE_FAILED;
+}
+
 /* The first sign that the task is going down, or TS_NONE when there is no timestamp for
  * it (only a status, a stop code or a reason). */
 static bool

@@ -252,6 +252,29 @@ csv_row_fast(struct buf *b, const struct report_cells *cells)
 	return 0;
 }
 
+int
+csv_add_header(struct buf *b)
+{
+	for (int c = 0; c < COL_COUNT; c++)
+		if ((c > 0 && buf_addc(b, ',') != 0) ||
+		    csv_add_cell(b, report_columns[c].name, false) != 0)
+			return -1;
+	return buf_addc(b, '\n');
+}
+
+int
+csv_add_row(struct buf *b, const struct report *r, const struct report_row *row,
+	    enum time_format tf)
+{
+	struct report_cells *cells = xmalloc(sizeof *cells);
+	int rc;
+
+	report_row_cells(r, row, tf, cells);
+	rc = csv_row_fast(b, cells);
+	free(cells);
+	return rc;
+}
+
 static int
 write_row(FILE *f, struct buf *row, struct err *err)
 {
@@ -472,11 +495,7 @@ csv_write_tasks_threads(FILE *f, const struct report *r, enum time_format tf,
 	int rc = -1;
 
 	buf_init(&head, CSV_ROW_MAX);
-	for (int c = 0; c < COL_COUNT; c++)
-		if ((c > 0 && buf_addc(&head, ',') != 0) ||
-		    csv_add_cell(&head, report_columns[c].name, false) != 0)
-			goto out;
-	if (buf_addc(&head, '\n') != 0 || write_out(f, &head, head.len, err) != 0)
+	if (csv_add_header(&head) != 0 || write_out(f, &head, head.len, err) != 0)
 		goto out;
 	/* rows are whole before they are written: one past CSV_ROW_MAX fails with the rows
 	 * before it written and nothing of it, as when they were written one at a time */

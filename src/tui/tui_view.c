@@ -129,7 +129,7 @@ tui_refilter(struct view *v)
 		enum task_stage st = task_stage(r->rows[i].task, NULL);
 		if (st == STAGE_RUNNING)
 			v->counts_running++;
-		else if (st == STAGE_STOPPED || st == STAGE_FAILED)
+		else if (task_stage_is_down(st))
 			v->counts_stopped++;
 		else if (task_stage_is_starting(st))
 			v->counts_pending++;
