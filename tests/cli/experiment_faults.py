@@ -29,7 +29,8 @@ SCENARIO = {
     "speed": 20,
     "credentials": {"AKIDFAKE": "fakesecret"},
     "clusters": {n: {"tasks": []} for n in
-                 ("cap", "pull", "term", "hup", "twice", "nohc", "nodef", "noyes", "kill", "throttle")},
+                 ("cap", "pull", "term", "hup", "twice", "nohc", "nodef", "noyes", "kill", "throttle",
+                  "notrec")},
     # cap:1's first 4 tasks asked come back in failures[]: the first call and its 3
     # retries; the second call starts its task
     "runTaskFailures": [{"taskDefinition": "cap:1", "count": 4, "reason": "RESOURCE:MEMORY"}],
@@ -179,6 +180,21 @@ def main():
            "--dry-run: 6 RunTask bodies of at most 10 (10,10,5 per arm, interleaved), the "
            "capacity provider, platform version, network configuration, startedBy, tags and "
            "a clientToken each; none sent", p.stdout + p.stderr)
+
+        # -o FILE that exists and is not a recording: refused before the first RunTask,
+        # the file left as it was (issue 31 item 8)
+        notes = os.path.join(tmp, "notes.txt")
+        with open(notes, "w") as f:
+            f.write("my notes, not a recording\n")
+        c = cmd(port, tmp, "notrec", ["a=web:8", "b=web:8"], 2)
+        c[c.index("-o") + 1] = notes
+        runs0 = control(port, "/_fake/stats")["ops"].get("RunTask", 0)
+        p = run(c)
+        runs = control(port, "/_fake/stats")["ops"].get("RunTask", 0) - runs0
+        ok(p.returncode != 0 and runs == 0 and "not an ecsprof recording" in p.stderr and
+           open(notes).read() == "my notes, not a recording\n" and mine(port, "notrec") == [],
+           "-o FILE that is not a recording: refused before any RunTask (%d calls), the file "
+           "kept (exit %d)" % (runs, p.returncode), p.stderr)
 
         # --until healthy with a task definition without a health check: refused
         p = run(cmd(port, tmp, "nohc", ["a=hc:1", "b=nohc:1"], 2, ["--until", "healthy"]))
