@@ -572,3 +572,58 @@ Test(sink, report_tasks_markdown)
 	report_cleanup(&r);
 	task_set_cleanup(&set);
 }
+
+/* A full disk is an error at the commit, never a silent success: stdout (flushed there)
+ * and a device written in place alike. */
+Test(sink, a_failed_write_is_an_error_at_commit)
+{
+	struct row_table t = things(3);
+	const struct row_table *ts[] = { &t };
+	struct sink s;
+	struct err err;
+
+	cr_assert_not_null(freopen("/dev/full", "w", stdout));
+	cr_assert_eq(sink_open(&s, "-", "csv", NULL, &err), 0, "%s", err.msg);
+	cr_assert(s.to_stdout);
+	cr_assert_eq(sink_write(&s, ts, 1, &err), 0, "buffered: %s", err.msg);
+	cr_expect_eq(sink_commit(&s, &err), -1);
+	cr_expect_eq(err.code, ERR_IO);
+	cr_expect(strstr(err.msg, "standard output") != NULL, "%s", err.msg);
+
+	cr_assert_eq(sink_open(&s, "/dev/full", "markdown", NULL, &err), 0, "%s", err.msg);
+	cr_assert_eq(sink_write(&s, ts, 1, &err), 0, "buffered: %s", err.msg);
+	cr_expect_eq(sink_finish(&s, 0, &err), -1);
+	cr_expect_eq(err.code, ERR_IO, "%s", err.msg);
+}
+
+/* watch -o: nothing replaces the file before sink_publish; after it the file holds what
+ * was written, and the commit adds the rest */
+Test(sink, publish_replaces_the_file_before_the_commit)
+{
+	struct row_table t = things(3);
+	struct sink s;
+	struct err err;
+	char *p = path_of("w.csv"), *got;
+	FILE *f = fopen(p, "w");
+
+	cr_assert_not_null(f);
+	fputs("old\n", f);
+	fclose(f);
+	cr_assert_eq(sink_open(&s, p, NULL, NULL, &err), 0, "%s", err.msg);
+	cr_expect(!sink_published(&s));
+	cr_assert_eq(sink_row(&s, &t, 1, &err), 0, "%s", err.msg);
+	got = slurp(p);
+	expect(got, "old\n");
+	free(got);
+	cr_assert_eq(sink_publish(&s, &err), 0, "%s", err.msg);
+	cr_expect(sink_published(&s));
+	got = slurp(p);
+	expect(got, "name,secs,at,n,ratio,ok,arn,note\n'=cmd,,,,,,,\n");
+	free(got);
+	cr_assert_eq(sink_row(&s, &t, 1, &err), 0, "%s", err.msg);
+	cr_assert_eq(sink_commit(&s, &err), 0, "%s", err.msg);
+	got = slurp(p);
+	expect(got, "name,secs,at,n,ratio,ok,arn,note\n'=cmd,,,,,,,\n'=cmd,,,,,,,\n");
+	free(got);
+	free(p);
+}
