@@ -510,7 +510,7 @@ Test(sink, report_tasks_csv_is_the_report_csv)
 	task_set_init(&set);
 	fx_build_set(&set);
 	cr_assert_eq(fx_build_report(&r, &set, "taskdef", &err), 0, "%s", err.msg);
-	report_rowtab_tasks(&rt, &r);
+	report_rowtab_tasks(&rt, &r, true);
 	for (size_t k = 0; k < 3; k++) {
 		struct sink_options o = { .time_format = tfs[k] };
 		const struct row_table *ts[] = { &rt.t };
@@ -558,7 +558,7 @@ Test(sink, report_tasks_markdown)
 	task_set_init(&set);
 	fx_build_set(&set);
 	cr_assert_eq(fx_build_report(&r, &set, "taskdef", &err), 0, "%s", err.msg);
-	report_rowtab_tasks(&rt, &r);
+	report_rowtab_tasks(&rt, &r, true);
 	got = written("markdown", ts, 1, false);
 	cr_expect(strncmp(got, head, sizeof head - 1) == 0, "%s", got);
 	cr_expect(strstr(got, "| 10.0 | 60.5 | 4.8 | 75.3 | 8.1 |") != NULL, "%s", got);

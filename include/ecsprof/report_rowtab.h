@@ -10,6 +10,7 @@
 #ifndef ECSPROF_REPORT_ROWTAB_H
 #define ECSPROF_REPORT_ROWTAB_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "ecsprof/report.h"
@@ -28,7 +29,9 @@ struct report_rowtab {
 	size_t nnotes, cap;
 };
 
-void report_rowtab_tasks(struct report_rowtab *rt, const struct report *r);
+/* notes: with the stops as notes (a document); without, for rows streamed a poll at a
+ * time (watch), which never print them */
+void report_rowtab_tasks(struct report_rowtab *rt, const struct report *r, bool notes);
 void report_rowtab_summary(struct report_rowtab *rt, const struct report *r);
 void report_rowtab_cleanup(struct report_rowtab *rt);
 

@@ -236,7 +236,7 @@ report_markdown(struct sink *s, const struct cli_opts *o, const struct report *r
 	if (o->summary)
 		report_rowtab_summary(&rt, r);
 	else
-		report_rowtab_tasks(&rt, r);
+		report_rowtab_tasks(&rt, r, true);
 	rc = sink_write(s, t, 1, err);
 	report_rowtab_cleanup(&rt);
 	return rc;

@@ -128,7 +128,7 @@ emit_lines(struct watch *w, struct sink *out, struct err *err)
 	int rc = 0;
 
 	/* the CSV line is the report's row through the sink: the bytes report -o writes */
-	report_rowtab_tasks(&rt, &w->report);
+	report_rowtab_tasks(&rt, &w->report, false);
 	for (size_t i = 0; i < w->report.nrows && rc == 0; i++) {
 		const struct report_row *row = &w->report.rows[i];
 		const struct task *t = row->task;
@@ -182,7 +182,7 @@ emit_table(struct watch *w, struct sink *out, struct err *err)
 	if (!w->have_report)
 		return 0;
 	if (w->o->format == FMT_MARKDOWN) {
-		report_rowtab_tasks(&rt, &w->report);
+		report_rowtab_tasks(&rt, &w->report, true);
 		rc = sink_write(out, t, 1, err);
 		report_rowtab_cleanup(&rt);
 	} else {

@@ -101,7 +101,7 @@ stop_notes(struct report_rowtab *rt, bool failed)
 }
 
 void
-report_rowtab_tasks(struct report_rowtab *rt, const struct report *r)
+report_rowtab_tasks(struct report_rowtab *rt, const struct report *r, bool notes)
 {
 	memset(rt, 0, sizeof *rt);
 	rt->r = r;
@@ -120,8 +120,10 @@ report_rowtab_tasks(struct report_rowtab *rt, const struct report *r)
 			      : d->kind == COL_NUMBER ? CELL_NUMBER : CELL_TEXT,
 			.decimals = 6, .flags = shown ? 0 : ROWCOL_NOT_IN_TABLE };
 	}
-	stop_notes(rt, true);
-	stop_notes(rt, false);
+	if (notes) {
+		stop_notes(rt, true);
+		stop_notes(rt, false);
+	}
 	rt->t = (struct row_table){ .name = "tasks", .cols = rt->cols, .ncols = COL_COUNT,
 				    .nrows = r->nrows, .cell = task_cell, .ctx = rt,
 				    .notes = (const char *const *)rt->notes, .nnotes = rt->nnotes };
