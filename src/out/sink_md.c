@@ -1,10 +1,11 @@
 /* sink_md: any row table as GitHub-flavoured Markdown, for a pull request or
  * $GITHUB_STEP_SUMMARY: a `### name` heading when there are several tables, the title as
  * a line, a header row, `---:` under numeric columns (right-aligned), `~` before an
- * estimated value, the notes as a `- ` list; the columns the table shows (ROWCOL_NOT_IN_TABLE
- * only with verbose), since a pull request is read as a screen is. In a cell a pipe and a backslash are
- * escaped and a line break is <br>, so one row stays one line; a terminal control or an
- * invalid byte is '?' (termsafe), as in the table. */
+ * estimated value, the notes as a `- ` list; the columns the table shows
+ * (ROWCOL_NOT_IN_TABLE only with verbose), since a pull request is read as a screen is.
+ * In a cell a pipe and a backslash are escaped, a '<' is &lt; (no tag from the data) and
+ * a line break is <br>, so one row stays one line; a terminal control or an invalid byte
+ * is '?' (termsafe), as in the table. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,6 +31,10 @@ add_escaped(struct buf *b, const char *s)
 
 		if (*p == '|' || *p == '\\') {
 			rc |= buf_addc(b, '\\') | buf_addc(b, (char)*p++);
+		} else if (*p == '<') {
+			/* text from servers never becomes a tag where Markdown passes HTML through */
+			rc |= buf_adds(b, "&lt;");
+			p++;
 		} else if (*p == '\n') {
 			rc |= buf_adds(b, "<br>");
 			p++;
