@@ -48,7 +48,7 @@ cell(const void *ctx, size_t row, size_t col, struct cell_value *v, char *scratc
 	}
 	v->present = true;
 	switch (col) {
-	case C_NAME: v->text = row == 0 ? "a|b,c\"d\ne\\f" : "<b>plain"; break;
+	case C_NAME: v->text = row == 0 ? "a|b,c\"d\ne\\f" : "<b>plain<2"; break;
 	case C_SECS: v->num = row == 0 ? 12.345 : 1.25; v->estimated = row == 0; break;
 	case C_AT: v->ms = 1714557603123; break;
 	case C_N: v->count = row == 0 ? 3 : 12345; break;
@@ -161,7 +161,7 @@ Test(sink, table_aligns_marks_wraps_and_cleans)
 	       "NAME          SECS  AT                       N  RATIO  OK     NOTE\n"
 	       "a|b,c\"d e\\f  ~12.3  2024-05-01 10:00:03      3   0.50  true   short\n"
 	       "=cmd\n"
-	       "<b>plain       1.3  2024-05-01 10:00:03  12345   0.50  false  a longer note that\n"
+	       "<b>plain<2     1.3  2024-05-01 10:00:03  12345   0.50  false  a longer note that\n"
 	       "                                                              will not fit in the\n"
 	       "                                                              narrow table and so\n"
 	       "                                                              wraps under its\n"
@@ -196,7 +196,7 @@ Test(sink, csv_quotes_neutralises_and_leaves_empty_cells_empty)
 	       "name,secs,at,n,ratio,ok,arn,note\n"
 	       "\"a|b,c\"\"d\ne\\f\",12.345,2024-05-01T10:00:03.123Z,3,0.50,true,arn:row:0,short\n"
 	       "'=cmd,,,,,,,\n"
-	       "<b>plain,1.250,2024-05-01T10:00:03.123Z,12345,0.50,false,arn:row:2,"
+	       "<b>plain<2,1.250,2024-05-01T10:00:03.123Z,12345,0.50,false,arn:row:2,"
 	       "a longer note that will not fit in the narrow table and so wraps under its "
 	       "column\n");
 	free(got);
@@ -263,7 +263,7 @@ Test(sink, markdown_escapes_aligns_and_lists_notes)
 	       "| a\\|b,c\"d<br>e\\\\f | ~12.3 | 2024-05-01T10:00:03.123Z | 3 | 0.50 | true | "
 	       "short |\n"
 	       "| =cmd |  |  |  |  |  |  |\n"
-	       "| &lt;b>plain | 1.3 | 2024-05-01T10:00:03.123Z | 12345 | 0.50 | false | "
+	       "| &lt;b>plain<2 | 1.3 | 2024-05-01T10:00:03.123Z | 12345 | 0.50 | false | "
 	       "a longer note that will not fit in the narrow table and so wraps under its "
 	       "column |\n"
 	       "\n"

@@ -3,9 +3,10 @@
  * a line, a header row, `---:` under numeric columns (right-aligned), `~` before an
  * estimated value, the notes as a `- ` list; the columns the table shows
  * (ROWCOL_NOT_IN_TABLE only with verbose), since a pull request is read as a screen is.
- * In a cell a pipe and a backslash are escaped, a '<' is &lt; (no tag from the data) and
- * a line break is <br>, so one row stays one line; a terminal control or an invalid byte
- * is '?' (termsafe), as in the table. */
+ * In a cell a pipe and a backslash are escaped, a '<' that would open a tag is &lt; (no
+ * HTML from the data) and a line break is <br>, so one row stays one line; a terminal
+ * control or an invalid byte is '?' (termsafe), as in the table. */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,8 +32,11 @@ add_escaped(struct buf *b, const char *s)
 
 		if (*p == '|' || *p == '\\') {
 			rc |= buf_addc(b, '\\') | buf_addc(b, (char)*p++);
-		} else if (*p == '<') {
-			/* text from servers never becomes a tag where Markdown passes HTML through */
+		} else if (*p == '<' && (isalpha(p[1]) || p[1] == '/' || p[1] == '!' ||
+					 p[1] == '?')) {
+			/* text from servers never becomes a tag, comment or processing instruction
+			 * where Markdown passes HTML through (CommonMark's raw HTML starts so);
+			 * "p<0.001" stays as it reads */
 			rc |= buf_adds(b, "&lt;");
 			p++;
 		} else if (*p == '\n') {
