@@ -73,7 +73,10 @@ struct sink {
 int sink_open(struct sink *s, const char *path, const char *format,
 	      const struct sink_options *o, struct err *err);
 /* The whole document through the format's own writer; an error for a format with none
- * (html/xlsx of a command that has no page). */
+ * (html/xlsx of a command that has no page). Several tables: the table and Markdown one
+ * after another (Markdown under a `### name` heading each), JSON each under its name in
+ * one object, CSV one after another with a blank line between (a CSV reader wants one:
+ * give it one table). An empty table is "(no NAME)" in the table and Markdown. */
 int sink_write(struct sink *s, const struct row_table *const *tables, size_t n,
 	       struct err *err);
 /* One row, for a streaming format; an error for one that does not stream. */
