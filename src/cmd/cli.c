@@ -40,7 +40,7 @@ const struct cli_option_def cli_options[] = {
 	{ "--connect-timeout", 0, "SECONDS", "connect timeout per request (default 5)", "AWS", OPT_CONNECT_TIMEOUT },
 	{ "--request-timeout", 0, "SECONDS", "timeout of each request (default 30)", "AWS", OPT_REQUEST_TIMEOUT },
 	{ "--no-images", 0, NULL, "no ECR lookups of the tasks' images (image columns empty)", "AWS", OPT_NO_IMAGES },
-	{ "--format", 0, "tui|table|csv|json|html|xlsx", "output format (default: tui on a terminal, else table)", "OUTPUT", OPT_FORMAT },
+	{ "--format", 0, "tui|table|csv|json|markdown|html|xlsx", "output format (default: tui on a terminal, else table)", "OUTPUT", OPT_FORMAT },
 	{ "--time-format", 0, "iso|spreadsheet|epoch", "CSV times: ISO 8601 Z (default), YYYY-MM-DD HH:MM:SS.mmm UTC, or epoch seconds", "OUTPUT", OPT_TIME_FORMAT },
 	{ "--output", 'o', "FILE", "write to FILE instead of stdout (record, experiment: the recording)", "OUTPUT", 'o' },
 	{ "--summary", 0, NULL, "one row per group and phase instead of one per task", "OUTPUT", OPT_SUMMARY },
@@ -375,7 +375,6 @@ command_named(const char *word, const char *what, enum cli_command *out, struct 
 int
 cli_parse(int argc, char **argv, struct cli_opts *o, struct err *err)
 {
-	static const char *const formats[] = { "auto", "tui", "table", "csv", "json", "html", "xlsx" };
 	static const char *const time_formats[] = { "iso", "spreadsheet", "epoch" };
 	static const char *const statuses[] = { "all", "running", "stopped" };
 	struct option longopts[NOPTIONS + 1];
@@ -446,9 +445,8 @@ cli_parse(int argc, char **argv, struct cli_opts *o, struct err *err)
 				return -1;
 			break;
 		case OPT_FORMAT:
-			if (parse_choice(name, optarg, formats, 7, &choice, err))
+			if (cli_format_parse(name, optarg, &o->format, err))   /* cli_scope.c */
 				return -1;
-			o->format = (enum cli_format)choice;
 			break;
 		case OPT_TIME_FORMAT:
 			if (parse_choice(name, optarg, time_formats, 3, &choice, err))

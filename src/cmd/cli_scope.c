@@ -8,6 +8,7 @@
 
 #include "cli_int.h"
 #include "ecsprof/cli.h"
+#include "ecsprof/sink.h"
 
 #define T (1u << CMD_TASKS)
 #define W (1u << CMD_WATCH)
@@ -106,24 +107,52 @@ cli_scope_check(enum cli_command cmd, const bool *seen, struct err *err)
 	return 0;
 }
 
+/* The one mapping between the sink's formats (its table is the list of formats) and the
+ * command line's enum. */
+static const enum cli_format of_sink[SINK_FORMAT_COUNT] = {
+	[SINK_TABLE] = FMT_TABLE, [SINK_CSV] = FMT_CSV, [SINK_JSON] = FMT_JSON,
+	[SINK_MARKDOWN] = FMT_MARKDOWN, [SINK_HTML] = FMT_HTML, [SINK_XLSX] = FMT_XLSX,
+};
+
+const char *
+cli_format_name(enum cli_format fmt)
+{
+	size_t n;
+	const struct sink_format *f = sink_formats(&n);
+
+	for (size_t i = 0; i < n; i++)
+		if (of_sink[f[i].id] == fmt)
+			return f[i].name;
+	return NULL;
+}
+
 enum cli_format
 cli_format_from_path(const char *path)
 {
-	static const struct { const char *ext; enum cli_format fmt; } exts[] = {
-		{ ".csv", FMT_CSV }, { ".json", FMT_JSON }, { ".jsonl", FMT_JSON },
-		{ ".html", FMT_HTML }, { ".htm", FMT_HTML }, { ".xlsx", FMT_XLSX },
-		{ ".txt", FMT_TABLE },
-	};
-	const char *base = strrchr(path, '/'), *dot;
+	const struct sink_format *f = sink_format_by_path(path);
 
-	base = base != NULL ? base + 1 : path;
-	dot = strrchr(base, '.');
-	if (dot == NULL || dot == base)
-		return FMT_AUTO;
-	for (size_t i = 0; i < sizeof exts / sizeof exts[0]; i++)
-		if (strcasecmp(dot, exts[i].ext) == 0)
-			return exts[i].fmt;
-	return FMT_AUTO;
+	return f != NULL ? of_sink[f->id] : FMT_AUTO;
+}
+
+int
+cli_format_parse(const char *opt, const char *name, enum cli_format *out, struct err *err)
+{
+	size_t n;
+	const struct sink_format *f = sink_formats(&n);
+	char list[160] = "auto, tui";
+
+	if (strcasecmp(name, "auto") == 0 || strcasecmp(name, "tui") == 0) {
+		*out = strcasecmp(name, "auto") == 0 ? FMT_AUTO : FMT_TUI;
+		return 0;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (strcasecmp(name, f[i].name) == 0) {
+			*out = of_sink[f[i].id];
+			return 0;
+		}
+		snprintf(list + strlen(list), sizeof list - strlen(list), ", %s", f[i].name);
+	}
+	return err_set(err, ERR_USAGE, "%s: '%s' is not one of %s", opt, name, list);
 }
 
 void
@@ -151,7 +180,7 @@ cli_usage_command(FILE *f, enum cli_command cmd)
 	}
 	if (cmd == CMD_TASKS || cmd == CMD_WATCH || cmd == CMD_REPORT || cmd == CMD_IMAGES)
 		fprintf(f, "\nWith -o FILE and no --format, FILE's extension picks the format (.csv, .json,\n"
-			   ".html, .xlsx; else a table).\n");
+			   ".md, .html, .xlsx; else a table).\n");
 	fprintf(f, "\nAll commands: 'ecsprof --help'. Exit status: 0 success, 1 runtime failure,\n"
 		   "2 usage error. See ecsprof(1).\n");
 }
