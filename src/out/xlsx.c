@@ -263,7 +263,8 @@ summary_sheet(struct xlsx *x, const struct report *r)
 static void
 chart_sheet(struct xlsx *x, const struct report *r)
 {
-	static const lxw_color_t colours[3] = { 0x8E9BB0, 0xE8833A, 0x3F9E5A };
+	/* each phase's one colour (phase.h), as the page and the TUI draw it */
+	static const enum phase_id drawn[3] = { PHASE_PROVISION, PHASE_PULL, PHASE_START };
 	static const enum col_id cols[3] = { COL_PROVISION_S, COL_PULL_S, COL_START_S };
 	lxw_worksheet *ws = workbook_add_worksheet(x->wb, "Chart");
 	lxw_chart *ch = workbook_add_chart(x->wb, LXW_CHART_BAR_STACKED);
@@ -298,7 +299,7 @@ chart_sheet(struct xlsx *x, const struct report *r)
 	}
 	for (int p = 0; p < 3; p++) {
 		lxw_chart_series *s = chart_add_series(ch, NULL, NULL);
-		lxw_chart_fill fill = { .color = colours[p] };
+		lxw_chart_fill fill = { .color = phase_colours[drawn[p]].rgb };
 		lxw_col_t vc = per_task ? (lxw_col_t)cols[p] : (lxw_col_t)(2 + p);
 
 		if (s == NULL) {

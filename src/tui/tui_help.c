@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ecsprof/phase.h"
 #include "ecsprof/tui.h"
 #include "tui_int.h"
 
@@ -66,7 +67,7 @@ pull_colour_name(void)
 {
 	short c = tui_pull_colour();
 
-	return c == 172 ? "orange" : c == COLOR_BLACK ? "black" : "yellow";
+	return c == phase_colours[PHASE_PULL].xterm256 ? "orange" : c == COLOR_BLACK ? "black" : "yellow";
 }
 
 static void

@@ -226,6 +226,9 @@ def check_summary(wb, summary):
        % (row - 1), "\n".join(bad[:10]))
 
 
+A_NS = "http://schemas.openxmlformats.org/drawingml/2006/main"
+
+
 def check_chart(wb, cat_ref, val_sheet, what):
     ch = wb.chart_of("Chart")
     bar = ch.find(".//c:barChart", NS)
@@ -241,6 +244,10 @@ def check_chart(wb, cat_ref, val_sheet, what):
        all(v.startswith(val_sheet + "!") for v in vals),
        "%s: three series, provision, pull and start, over %s" % (what, cat_ref),
        "%r %r %r" % (names, cats, vals))
+    # one colour per phase: the page's and the TUI's (src/model/phase.c phase_colours)
+    fills = [(s.find(".//a:srgbClr", dict(NS, a=A_NS)).get("val") or "").upper() for s in sers]
+    ok(fills == ["3D7CC9", "D78700", "3F9E5A"],
+       "%s: each phase in its one colour (blue, orange, green)" % what, fills)
 
 
 def main():
