@@ -1,6 +1,7 @@
-/* check: every rule of the table against its fixture (tests/fixtures/check/RULE.json, the
- * clean rerank-api task definition with ONE fault planted): the rule fires and no other
- * error does; the clean fixture has no error and no warning; DescribeTaskDefinition's
+/* check: every rule of the table against its fixture (tests/fixtures/check/RULE.json: the
+ * README's clean rerank-api task definition, examples/rerank-api.json, with ONE fault
+ * planted): the rule fires and no other error does; the clean one has no error and no
+ * warning; DescribeTaskDefinition's
  * shape reads the same; bad input is one line naming the file, the path and why; the
  * size grid, image references and the image path's decisions by hand; the man page
  * lists every rule id. */
@@ -14,6 +15,8 @@
 #include "ecsprof/taskdef_read.h"
 
 #define CHECK_DIR FIXTURE_DIR "/check"
+/* the clean task definition is the README's example, every fixture is it with one fault */
+#define CLEAN_PATH TESTS_DIR "/../examples/rerank-api.json"
 #define MAN_PATH TESTS_DIR "/../man/ecsprof.1"
 
 static void
@@ -22,7 +25,10 @@ read_fixture(const char *name, struct taskdef *td)
 	char path[512];
 	struct err err = { 0 };
 
-	snprintf(path, sizeof path, "%s/%s.json", CHECK_DIR, name);
+	if (strcmp(name, "clean") == 0)
+		snprintf(path, sizeof path, "%s", CLEAN_PATH);
+	else
+		snprintf(path, sizeof path, "%s/%s.json", CHECK_DIR, name);
 	cr_assert_eq(taskdef_read_file(path, td, &err), 0, "%s: %s", path, err.msg);
 }
 

@@ -15,8 +15,9 @@
 #include "ecsprof/timeutil.h"
 
 enum cli_command { CMD_NONE, CMD_TASKS, CMD_WATCH, CMD_RECORD, CMD_REPORT, CMD_IMAGES,
-		   CMD_EXPERIMENT };
-enum cli_format { FMT_AUTO, FMT_TUI, FMT_TABLE, FMT_CSV, FMT_JSON, FMT_HTML, FMT_XLSX };
+		   CMD_EXPERIMENT, CMD_CHECK };
+enum cli_format { FMT_AUTO, FMT_TUI, FMT_TABLE, FMT_CSV, FMT_JSON, FMT_HTML, FMT_XLSX,
+		  FMT_MARKDOWN };
 enum cli_status { STATUS_ALL, STATUS_RUNNING, STATUS_STOPPED };
 
 struct cli_list {

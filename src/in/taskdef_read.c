@@ -21,6 +21,7 @@
 struct rd {
 	const char *file;
 	struct err *err;
+	bool failed;            /* read_objects() failed: err says why */
 };
 
 static int
@@ -338,106 +339,100 @@ read_linux(struct rd *r, const json_t *obj, const char *prefix, struct taskdef_c
 	return 0;
 }
 
-static int
-read_ports(struct rd *r, const json_t *obj, const char *prefix, struct taskdef_container *c)
+/* One object of an array member: item is its slot (zeroed), path its JSON path. */
+typedef int item_fn(struct rd *r, const json_t *el, const char *path, void *item);
+
+/* Array member key of objects, each read by fn into its slot of the array of *n items of
+ * size bytes returned (NULL when absent; size 0: no array, each item is arg). A failure
+ * sets r->failed, after which it reads nothing more; *n counts an item before it is
+ * read, so the caller keeps what it returns and frees it as usual. */
+static void *
+read_objects(struct rd *r, const json_t *obj, const char *prefix, const char *key,
+	     size_t size, size_t *n, item_fn *fn, void *arg)
 {
 	const json_t *a, *el;
 	char path[256];
+	char *v = NULL;
 
-	if (get_array(r, obj, prefix, "portMappings", &a) != 0)
-		return -1;
-	if (a == NULL)
-		return 0;
-	c->ports = xcalloc(json_array_size(a) + 1, sizeof *c->ports);
-	for (size_t i = 0; i < json_array_size(a); i++) {
-		struct taskdef_port *p = &c->ports[c->nports++];
-
-		p->container_port = p->host_port = TASKDEF_UNSET;
-		if (element(r, a, i, prefix, "portMappings", path, sizeof path, &el) != 0 ||
-		    get_int(r, el, path, "containerPort", &p->container_port) != 0 ||
-		    get_int(r, el, path, "hostPort", &p->host_port) != 0)
-			return -1;
+	if (r->failed || get_array(r, obj, prefix, key, &a) != 0) {
+		r->failed = true;
+		return NULL;
 	}
-	return 0;
-}
-
-static int
-read_deps(struct rd *r, const json_t *obj, const char *prefix, struct taskdef_container *c)
-{
-	const json_t *a, *el;
-	char path[256];
-
-	if (get_array(r, obj, prefix, "dependsOn", &a) != 0)
-		return -1;
 	if (a == NULL)
-		return 0;
-	c->deps = xcalloc(json_array_size(a) + 1, sizeof *c->deps);
+		return NULL;
+	if (size > 0)
+		v = xcalloc(json_array_size(a) + 1, size);
 	for (size_t i = 0; i < json_array_size(a); i++) {
-		struct taskdef_dep *d = &c->deps[c->ndeps++];
-
-		if (element(r, a, i, prefix, "dependsOn", path, sizeof path, &el) != 0 ||
-		    get_str(r, el, path, "containerName", &d->container) != 0 ||
-		    get_str(r, el, path, "condition", &d->condition) != 0)
-			return -1;
-	}
-	return 0;
-}
-
-static int
-read_ulimits(struct rd *r, const json_t *obj, const char *prefix, struct taskdef_container *c)
-{
-	const json_t *a, *el;
-	char path[256];
-
-	if (get_array(r, obj, prefix, "ulimits", &a) != 0)
-		return -1;
-	if (a == NULL)
-		return 0;
-	c->ulimits = xcalloc(json_array_size(a) + 1, sizeof *c->ulimits);
-	for (size_t i = 0; i < json_array_size(a); i++) {
-		struct taskdef_ulimit *u = &c->ulimits[c->nulimits++];
-
-		u->soft = u->hard = TASKDEF_UNSET;
-		if (element(r, a, i, prefix, "ulimits", path, sizeof path, &el) != 0 ||
-		    get_str(r, el, path, "name", &u->name) != 0 ||
-		    get_int(r, el, path, "softLimit", &u->soft) != 0 ||
-		    get_int(r, el, path, "hardLimit", &u->hard) != 0)
-			return -1;
-	}
-	return 0;
-}
-
-static int
-read_resources(struct rd *r, const json_t *obj, const char *prefix,
-	       struct taskdef_container *c)
-{
-	const json_t *a, *el;
-	char path[256];
-
-	if (get_array(r, obj, prefix, "resourceRequirements", &a) != 0)
-		return -1;
-	for (size_t i = 0; a != NULL && i < json_array_size(a); i++) {
-		char *type = NULL, *value = NULL;
-		long n;
-		int rc;
-
-		if (element(r, a, i, prefix, "resourceRequirements", path, sizeof path, &el) != 0)
-			return -1;
-		rc = get_str(r, el, path, "type", &type);
-		if (rc == 0)
-			rc = get_str(r, el, path, "value", &value);
-		if (rc == 0 && type != NULL && strcasecmp(type, "GPU") == 0) {
-			n = value != NULL ? taskdef_parse_cpu(value) : -1;
-			c->gpus += n > 0 ? n : 1;
-		} else if (rc == 0 && type != NULL && strcasecmp(type, "InferenceAccelerator") == 0) {
-			c->inference_accelerator = true;
+		if (element(r, a, i, prefix, key, path, sizeof path, &el) != 0) {
+			r->failed = true;
+			break;
 		}
-		free(type);
-		free(value);
-		if (rc != 0)
-			return -1;
+		if (n != NULL)
+			(*n)++;
+		if (fn(r, el, path, size > 0 ? v + i * size : arg) != 0) {
+			r->failed = true;
+			break;
+		}
 	}
+	return v;
+}
+
+static int
+read_port(struct rd *r, const json_t *el, const char *path, void *item)
+{
+	struct taskdef_port *p = item;
+
+	p->container_port = p->host_port = TASKDEF_UNSET;
+	if (get_int(r, el, path, "containerPort", &p->container_port) != 0 ||
+	    get_int(r, el, path, "hostPort", &p->host_port) != 0)
+		return -1;
 	return 0;
+}
+
+static int
+read_dep(struct rd *r, const json_t *el, const char *path, void *item)
+{
+	struct taskdef_dep *d = item;
+
+	if (get_str(r, el, path, "containerName", &d->container) != 0 ||
+	    get_str(r, el, path, "condition", &d->condition) != 0)
+		return -1;
+	return 0;
+}
+
+static int
+read_ulimit(struct rd *r, const json_t *el, const char *path, void *item)
+{
+	struct taskdef_ulimit *u = item;
+
+	u->soft = u->hard = TASKDEF_UNSET;
+	if (get_str(r, el, path, "name", &u->name) != 0 ||
+	    get_int(r, el, path, "softLimit", &u->soft) != 0 ||
+	    get_int(r, el, path, "hardLimit", &u->hard) != 0)
+		return -1;
+	return 0;
+}
+
+/* resourceRequirements: GPUs counted, an inference accelerator noted, on the container */
+static int
+read_resource(struct rd *r, const json_t *el, const char *path, void *item)
+{
+	struct taskdef_container *c = item;
+	char *type = NULL, *value = NULL;
+	int rc = get_str(r, el, path, "type", &type);
+
+	if (rc == 0)
+		rc = get_str(r, el, path, "value", &value);
+	if (rc == 0 && type != NULL && strcasecmp(type, "GPU") == 0) {
+		long n = value != NULL ? taskdef_parse_cpu(value) : -1;
+
+		c->gpus += n > 0 ? n : 1;
+	} else if (rc == 0 && type != NULL && strcasecmp(type, "InferenceAccelerator") == 0) {
+		c->inference_accelerator = true;
+	}
+	free(type);
+	free(value);
+	return rc;
 }
 
 static int
@@ -461,71 +456,64 @@ read_container(struct rd *r, const json_t *el, const char *path, struct taskdef_
 	    count_array(r, el, path, "dnsSearchDomains", &c->ndns_search) != 0 ||
 	    count_array(r, el, path, "extraHosts", &c->nextra_hosts) != 0 ||
 	    count_array(r, el, path, "dockerSecurityOptions", &c->nsecurity_opts) != 0 ||
-	    read_linux(r, el, path, c) != 0 || read_ports(r, el, path, c) != 0 ||
-	    read_deps(r, el, path, c) != 0 || read_ulimits(r, el, path, c) != 0 ||
-	    read_resources(r, el, path, c) != 0 || read_health(r, el, path, &c->health) != 0)
+	    read_linux(r, el, path, c) != 0)
+		return -1;
+	c->ports = read_objects(r, el, path, "portMappings", sizeof *c->ports, &c->nports,
+				read_port, NULL);
+	c->deps = read_objects(r, el, path, "dependsOn", sizeof *c->deps, &c->ndeps, read_dep,
+			       NULL);
+	c->ulimits = read_objects(r, el, path, "ulimits", sizeof *c->ulimits, &c->nulimits,
+				  read_ulimit, NULL);
+	read_objects(r, el, path, "resourceRequirements", 0, NULL, read_resource, c);
+	if (r->failed || read_health(r, el, path, &c->health) != 0)
 		return -1;
 	c->repository_credentials = creds != NULL;
 	return 0;
 }
 
 static int
-read_volumes(struct rd *r, const json_t *obj, const char *root, struct taskdef *td)
+read_volume(struct rd *r, const json_t *el, const char *path, void *item)
 {
-	const json_t *a, *el, *host;
-	char path[256], hpath[256];
+	struct taskdef_volume *v = item;
+	const json_t *host;
+	char hpath[256];
+	char *src = NULL;
 
-	if (get_array(r, obj, root, "volumes", &a) != 0)
+	if (get_str(r, el, path, "name", &v->name) != 0 ||
+	    get_object(r, el, path, "host", &host) != 0)
 		return -1;
-	if (a == NULL)
-		return 0;
-	td->volumes = xcalloc(json_array_size(a) + 1, sizeof *td->volumes);
-	for (size_t i = 0; i < json_array_size(a); i++) {
-		struct taskdef_volume *v = &td->volumes[td->nvolumes++];
-		char *src = NULL;
-
-		if (element(r, a, i, root, "volumes", path, sizeof path, &el) != 0 ||
-		    get_str(r, el, path, "name", &v->name) != 0 ||
-		    get_object(r, el, path, "host", &host) != 0)
-			return -1;
-		member_path(hpath, sizeof hpath, path, "host");
-		if (host != NULL && get_str(r, host, hpath, "sourcePath", &src) != 0)
-			return -1;
-		v->host_source_path = src != NULL;
-		free(src);
-		v->docker_volume = member(el, "dockerVolumeConfiguration") != NULL;
-		v->efs = member(el, "efsVolumeConfiguration") != NULL;
-	}
+	member_path(hpath, sizeof hpath, path, "host");
+	if (host != NULL && get_str(r, host, hpath, "sourcePath", &src) != 0)
+		return -1;
+	v->host_source_path = src != NULL;
+	free(src);
+	v->docker_volume = member(el, "dockerVolumeConfiguration") != NULL;
+	v->efs = member(el, "efsVolumeConfiguration") != NULL;
 	return 0;
 }
 
 static int
-read_placements(struct rd *r, const json_t *obj, const char *root, struct taskdef *td)
+read_placement(struct rd *r, const json_t *el, const char *path, void *item)
 {
-	const json_t *a, *el;
-	char path[256];
+	struct taskdef_placement *p = item;
 
-	if (get_array(r, obj, root, "placementConstraints", &a) != 0)
+	if (get_str(r, el, path, "type", &p->type) != 0 ||
+	    get_str(r, el, path, "expression", &p->expression) != 0)
 		return -1;
-	if (a == NULL)
-		return 0;
-	td->placements = xcalloc(json_array_size(a) + 1, sizeof *td->placements);
-	for (size_t i = 0; i < json_array_size(a); i++) {
-		struct taskdef_placement *p = &td->placements[td->nplacements++];
-
-		if (element(r, a, i, root, "placementConstraints", path, sizeof path, &el) != 0 ||
-		    get_str(r, el, path, "type", &p->type) != 0 ||
-		    get_str(r, el, path, "expression", &p->expression) != 0)
-			return -1;
-	}
 	return 0;
+}
+
+static int
+read_container_item(struct rd *r, const json_t *el, const char *path, void *item)
+{
+	return read_container(r, el, path, item);
 }
 
 static int
 read_taskdef(struct rd *r, const json_t *o, const char *root, struct taskdef *td)
 {
-	const json_t *a, *el, *rp;
-	char path[256], rpath[256];
+	const json_t *rp;
+	char rpath[256];
 
 	if (get_str(r, o, root, "family", &td->family) != 0 ||
 	    get_int(r, o, root, "revision", &td->revision) != 0 ||
@@ -543,27 +531,22 @@ read_taskdef(struct rd *r, const json_t *o, const char *root, struct taskdef *td
 	if (rp != NULL && (get_str(r, rp, rpath, "operatingSystemFamily", &td->os_family) != 0 ||
 			   get_str(r, rp, rpath, "cpuArchitecture", &td->cpu_arch) != 0))
 		return -1;
-	if (read_volumes(r, o, root, td) != 0 || read_placements(r, o, root, td) != 0 ||
-	    get_array(r, o, root, "containerDefinitions", &a) != 0)
-		return -1;
-	if (a == NULL)
-		return 0;
-	td->containers = xcalloc(json_array_size(a) + 1, sizeof *td->containers);
-	for (size_t i = 0; i < json_array_size(a); i++) {
-		if (element(r, a, i, root, "containerDefinitions", path, sizeof path, &el) != 0)
-			return -1;
-		td->ncontainers++;
-		if (read_container(r, el, path, &td->containers[i]) != 0)
-			return -1;
-	}
-	return 0;
+	td->volumes = read_objects(r, o, root, "volumes", sizeof *td->volumes, &td->nvolumes,
+				   read_volume, NULL);
+	td->placements = read_objects(r, o, root, "placementConstraints",
+				      sizeof *td->placements, &td->nplacements, read_placement,
+				      NULL);
+	td->containers = read_objects(r, o, root, "containerDefinitions",
+				      sizeof *td->containers, &td->ncontainers,
+				      read_container_item, NULL);
+	return r->failed ? -1 : 0;
 }
 
 int
 taskdef_read_mem(const char *name, const char *data, size_t len, struct taskdef *td,
 		 struct err *err)
 {
-	struct rd r = { name, err };
+	struct rd r = { name, err, false };
 	json_error_t e;
 	const json_t *body;
 	json_t *root;

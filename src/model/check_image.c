@@ -180,7 +180,7 @@ check_image_path_unchecked(const struct check_rule *r, const struct check_input 
 {
 	if (in->net.checked || in->td->ncontainers == 0)
 		return;
-	check_emit(out, r, r->path, NULL, "%s: %s", in->net.nsubnets_given ?
-		   "not checked: needs live access (EC2 subnets, route tables, VPC endpoints)" :
-		   "not checked: needs --subnets and live access", r->message);
+	check_emit(out, r, r->path, NULL, "%s: %s", r->message, in->net.nsubnets_given ?
+		   "needs live access (EC2 subnets, route tables, VPC endpoints)" :
+		   "needs --subnets and live access");
 }

@@ -132,7 +132,7 @@ static const struct check_rule rules[] = {
 	  "give the subnet a NAT route, or a public IP and an internet gateway route, or the ecr.api, ecr.dkr and S3 endpoints",
 	  check_image_path },
 	{ "image-path-unchecked", CHECK_INFO, "containerDefinitions[].image",
-	  "the image path (public IP, routes, VPC endpoints) was not checked",
+	  "the image path (public IP, routes, VPC endpoints) is not checked",
 	  "run with --subnets and live access", check_image_path_unchecked },
 	{ "price", CHECK_INFO, "cpu", "the price of the size", "",
 	  check_price },
