@@ -29,8 +29,15 @@ enum check_fact { FACT_UNKNOWN, FACT_NO, FACT_YES };
 struct check_network {
 	bool checked;                   /* the facts below were looked up */
 	const char *subnet;             /* the subnet they are about, for messages */
-	size_t nsubnets_given;          /* --subnets on the command line */
-	enum check_fact public_ip;      /* the task gets one (assignPublicIp ENABLED) */
+	/* what the command line gave, for the lookup: --subnets (each "ID" or "ID,ID"),
+	 * --security-groups; borrowed */
+	const char *const *subnets_given;
+	size_t nsubnets_given;
+	const char *const *security_groups_given;
+	size_t nsecurity_groups_given;
+	/* the task gets one: YES with --assign-public-ip, NO with --subnets without it
+	 * (RunTask's default is DISABLED), else unknown */
+	enum check_fact public_ip;
 	enum check_fact igw_route;      /* 0.0.0.0/0 to an internet gateway */
 	enum check_fact nat_route;      /* 0.0.0.0/0 to a NAT gateway (or instance) */
 	enum check_fact ecr_api, ecr_dkr;   /* interface endpoints with private DNS */

@@ -124,8 +124,14 @@ cmd_check(const struct cli_opts *o, struct err *err)
 	in.td = &td;
 	in.region = region;
 	in.prices = &prices;
-	/* offline: the facts stay unknown; the live check fills in.net from EC2 */
+	/* offline: the network's facts stay unknown (net.checked false); what the command
+	 * line says is recorded for the live check, which fills in the rest from EC2 */
+	in.net.subnets_given = o->experiment.subnets.v;
 	in.net.nsubnets_given = o->experiment.subnets.n;
+	in.net.security_groups_given = o->experiment.security_groups.v;
+	in.net.nsecurity_groups_given = o->experiment.security_groups.n;
+	in.net.public_ip = o->experiment.assign_public_ip ? FACT_YES :
+			   o->experiment.subnets.n > 0 ? FACT_NO : FACT_UNKNOWN;
 	check_run(&in, &f);
 	check_view_init(&view, &f);
 	if (td.revision != TASKDEF_UNSET)

@@ -180,7 +180,11 @@ check_image_path_unchecked(const struct check_rule *r, const struct check_input 
 {
 	if (in->net.checked || in->td->ncontainers == 0)
 		return;
-	check_emit(out, r, r->path, NULL, "%s: %s", r->message, in->net.nsubnets_given ?
+	check_emit(out, r, r->path, in->net.nsubnets_given ? "see for yourself: the subnet's "
+		   "route table needs a NAT route, or an internet gateway route and a public IP, "
+		   "or the ecr.api, ecr.dkr and S3 endpoints (aws ec2 describe-route-tables, "
+		   "describe-vpc-endpoints)" : NULL,
+		   "%s: %s", r->message, in->net.nsubnets_given ?
 		   "needs live access (EC2 subnets, route tables, VPC endpoints)" :
 		   "needs --subnets and live access");
 }

@@ -12,7 +12,7 @@ BROKEN="$SRCDIR/tests/fixtures/check/broken.json"
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 N=0 FAILED=0
-echo "1..12"
+echo "1..13"
 check() {
 	N=$((N + 1))
 	if eval "$2"; then echo "ok $N - $1"; else FAILED=1; echo "not ok $N - $1"; fi
@@ -55,4 +55,10 @@ check "a missing file: exit 1, named" "[ $rc -eq 1 ] && grep -q 'missing.json: c
 run "$ECSPROF" check --platform-version 2 "$CLEAN" >"$T/out" 2>&1
 rc=$?
 check "a bad --platform-version: exit 2" "[ $rc -eq 2 ] && grep -q 'is not LATEST or MAJOR.MINOR' '$T/out'"
+# the README's sample is what the command prints (at the sample's width, no region set)
+awk '/^    \$ ecsprof check examples\/rerank-api.json$/ { on = 1; next }
+     on && /^[^ ]/ { exit } on { sub(/^    /, ""); print }' "$SRCDIR/README.md" |
+	sed -e :a -e '/^\n*$/{$d;N;ba' -e '}' >"$T/readme"
+(cd "$SRCDIR" && run env COLUMNS=92 "$ECSPROF" check examples/rerank-api.json) >"$T/out" 2>&1
+check "the README's sample is what ecsprof check prints" "[ -s '$T/readme' ] && diff -u '$T/readme' '$T/out' >&2"
 exit $FAILED
