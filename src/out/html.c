@@ -8,7 +8,9 @@
 
 #include "html_int.h"
 #include "ecsprof/phase.h"
+#include "ecsprof/termsafe.h"
 #include "ecsprof/timeutil.h"
+#include "ecsprof/utf8.h"
 #include "ecsprof/xalloc.h"
 
 /* ---- shared helpers (html_int.h) ---- */
@@ -18,7 +20,9 @@ html_esc(FILE *f, const char *s)
 {
 	if (s == NULL)
 		return;
-	for (const unsigned char *p = (const unsigned char *)s; *p != '\0'; p++) {
+	for (const char *p = s; *p != '\0';) {
+		size_t bad = termsafe_shared_bad_len(p);
+
 		switch (*p) {
 		case '&': fputs("&amp;", f); break;
 		case '<': fputs("&lt;", f); break;
@@ -26,12 +30,20 @@ html_esc(FILE *f, const char *s)
 		case '"': fputs("&quot;", f); break;
 		case '\'': fputs("&#39;", f); break;
 		default:
-			/* control characters are not allowed in HTML text: show a replacement */
-			if (*p < 0x20 && *p != '\n' && *p != '\t')
+			/* controls, bidi controls that would reorder the page's text, noncharacters
+			 * and invalid bytes (termsafe.h): a visible replacement character */
+			if (bad > 0 || *p == '\r') {
 				fputs("\xef\xbf\xbd", f);
-			else
-				fputc(*p, f);
+				p += bad > 0 ? bad : 1;
+				continue;
+			}
+			size_t len = utf8_len((const unsigned char *)p);
+
+			fwrite(p, 1, len, f);   /* a whole valid sequence */
+			p += len;
+			continue;
 		}
+		p++;
 	}
 }
 

@@ -38,6 +38,7 @@ const struct tui_key_help tui_keys[] = {
 	{ "A", "shared axis: the scale-out being looked at / all tasks (outside it: < >)" },
 	{ "r F5", "refresh now (tasks: the old tasks shown meanwhile; watch)" },
 	{ "^L", "redraw the screen" },
+	{ "w", "the warnings held while the screen is up (the bottom line shows the latest and their count; they are printed on standard error when the screen closes)" },
 	{ "? F1", "this help (scroll with j k PgUp PgDn; any other key goes back)" },
 	{ "q", "back; quit from the table (a fetch running is cancelled)" },
 	{ "Esc", "back; clear the filter (at the table it does not quit)" },

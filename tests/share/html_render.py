@@ -20,6 +20,7 @@ import zlib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bigset  # noqa: E402
+import hostile_text  # noqa: E402
 
 ECSPROF = os.environ["ECSPROF"]
 SRCDIR = os.environ["SRCDIR"]
@@ -194,6 +195,25 @@ def main():
     return 1 if failed else 0
 
 
+def check_hostile_text(work, br):
+    """issue 31 item 4: bidi controls, noncharacters, VT and FF in the input reach neither
+    the file nor Chromium's DOM; each shows as U+FFFD, the text around it as typed"""
+    src = os.path.join(work, "hostile_text.json")
+    hostile_text.write(src)
+    page = os.path.join(work, "hostile_text.html")
+    r = ecsprof("report", "--format", "html", "--group-by", "tag:team", "-o", page, src)
+    text = open(page, encoding="utf-8").read() if r.returncode == 0 else ""
+    ok(r.returncode == 0 and not hostile_text.any_unsafe(text),
+       "hostile text: no control, bidi control or noncharacter in the page",
+       r.stderr.decode() + repr(hostile_text.any_unsafe(text)))
+    r = br.run("file://" + page, "--dump-dom")
+    dom = html.unescape(r.stdout.decode("utf-8", "replace"))
+    want = [hostile_text.shown(s, "\ufffd") for s in hostile_text.STRINGS]
+    ok(r.returncode == 0 and not hostile_text.any_unsafe(dom) and all(w in dom for w in want),
+       "hostile text: Chromium's DOM has each string with U+FFFD for each unsafe code point",
+       repr(hostile_text.any_unsafe(dom)) + repr([w for w in want if w not in dom]))
+
+
 def run_all(work):
     page = os.path.join(work, "scaleout.html")
     r = ecsprof("report", "--format", "html", "-o", page, *GROUPING, EXAMPLE)
@@ -310,6 +330,7 @@ def run_all(work):
     ok(r.returncode == 0 and "<script" not in out.lower() and "<img" not in out.lower()
        and "abc<b>def" not in out and "abc&lt;b&gt;def" in out and "&lt;script&gt;" in out,
        "markup in the input is escaped, never run", r.stderr.decode() + out[:0])
+    check_hostile_text(work, br)
 
     # 50,000 tasks: the waterfall aggregates and says so, the file stays small
     big = os.path.join(work, "big.json")
