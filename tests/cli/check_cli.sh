@@ -12,7 +12,7 @@ BROKEN="$SRCDIR/tests/fixtures/check/broken.json"
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 N=0 FAILED=0
-echo "1..13"
+echo "1..14"
 check() {
 	N=$((N + 1))
 	if eval "$2"; then echo "ok $N - $1"; else FAILED=1; echo "not ok $N - $1"; fi
@@ -55,6 +55,9 @@ check "a missing file: exit 1, named" "[ $rc -eq 1 ] && grep -q 'missing.json: c
 run "$ECSPROF" check --platform-version 2 "$CLEAN" >"$T/out" 2>&1
 rc=$?
 check "a bad --platform-version: exit 2" "[ $rc -eq 2 ] && grep -q 'is not LATEST or MAJOR.MINOR' '$T/out'"
+printf 'us-east-1 arm64 FARGATE 0.05 0.005\n' >"$T/prices"
+run "$ECSPROF" check --prices "$T/prices" "$CLEAN" >"$T/out" 2>&1
+check "--prices: 2 x 0.05 + 8 x 0.005 = \$0.14 per hour" "grep -q 'in us-east-1: .0.1400 per hour; .2.33 per 1,000' '$T/out'"
 # the README's sample is what the command prints (at the sample's width, no region set)
 awk '/^    \$ ecsprof check examples\/rerank-api.json$/ { on = 1; next }
      on && /^[^ ]/ { exit } on { sub(/^    /, ""); print }' "$SRCDIR/README.md" |
