@@ -69,37 +69,58 @@ member(const json_t *obj, const char *key)
 	return v != NULL && !json_is_null(v) ? v : NULL;
 }
 
+/* Member key when it is there and of type want_type (JSON_TRUE stands for either boolean):
+ * *out NULL when absent, an error naming its path and want when of another type. */
 static int
-get_str(struct rd *r, const json_t *obj, const char *prefix, const char *key, char **out)
+get_typed(struct rd *r, const json_t *obj, const char *prefix, const char *key,
+	  json_type want_type, const char *want, const json_t **out)
 {
 	const json_t *v = member(obj, key);
 	char path[256];
+	bool ok;
 
+	*out = NULL;
 	if (v == NULL)
 		return 0;
-	member_path(path, sizeof path, prefix, key);
-	if (!json_is_string(v))
-		return wrong_type(r, path, "a string", v);
-	free(*out);
-	*out = xstrdup(json_string_value(v));
+	ok = want_type == JSON_TRUE ? json_is_boolean(v) : json_typeof(v) == want_type;
+	if (!ok) {
+		member_path(path, sizeof path, prefix, key);
+		return wrong_type(r, path, want, v);
+	}
+	*out = v;
+	return 0;
+}
+
+static int
+get_str(struct rd *r, const json_t *obj, const char *prefix, const char *key, char **out)
+{
+	const json_t *v;
+
+	if (get_typed(r, obj, prefix, key, JSON_STRING, "a string", &v) != 0)
+		return -1;
+	if (v != NULL) {
+		free(*out);
+		*out = xstrdup(json_string_value(v));
+	}
 	return 0;
 }
 
 static int
 get_int(struct rd *r, const json_t *obj, const char *prefix, const char *key, long *out)
 {
-	const json_t *v = member(obj, key);
+	const json_t *v;
 	char path[256];
 	json_int_t n;
 
+	if (get_typed(r, obj, prefix, key, JSON_INTEGER, "a whole number", &v) != 0)
+		return -1;
 	if (v == NULL)
 		return 0;
-	member_path(path, sizeof path, prefix, key);
-	if (!json_is_integer(v))
-		return wrong_type(r, path, "a whole number", v);
 	n = json_integer_value(v);
-	if (n < 0 || n > TD_INT_MAX)
+	if (n < 0 || n > TD_INT_MAX) {
+		member_path(path, sizeof path, prefix, key);
 		return bad(r, path, "a whole number from 0 to 2147483647 (ECS's Integer)");
+	}
 	*out = (long)n;
 	return 0;
 }
@@ -108,15 +129,12 @@ static int
 get_bool(struct rd *r, const json_t *obj, const char *prefix, const char *key,
 	 enum taskdef_flag *out)
 {
-	const json_t *v = member(obj, key);
-	char path[256];
+	const json_t *v;
 
-	if (v == NULL)
-		return 0;
-	member_path(path, sizeof path, prefix, key);
-	if (!json_is_boolean(v))
-		return wrong_type(r, path, "true or false", v);
-	*out = json_is_true(v) ? TD_FLAG_TRUE : TD_FLAG_FALSE;
+	if (get_typed(r, obj, prefix, key, JSON_TRUE, "true or false", &v) != 0)
+		return -1;
+	if (v != NULL)
+		*out = json_is_true(v) ? TD_FLAG_TRUE : TD_FLAG_FALSE;
 	return 0;
 }
 
@@ -136,34 +154,14 @@ static int
 get_array(struct rd *r, const json_t *obj, const char *prefix, const char *key,
 	  const json_t **out)
 {
-	const json_t *v = member(obj, key);
-	char path[256];
-
-	*out = NULL;
-	if (v == NULL)
-		return 0;
-	member_path(path, sizeof path, prefix, key);
-	if (!json_is_array(v))
-		return wrong_type(r, path, "an array", v);
-	*out = v;
-	return 0;
+	return get_typed(r, obj, prefix, key, JSON_ARRAY, "an array", out);
 }
 
 static int
 get_object(struct rd *r, const json_t *obj, const char *prefix, const char *key,
 	   const json_t **out)
 {
-	const json_t *v = member(obj, key);
-	char path[256];
-
-	*out = NULL;
-	if (v == NULL)
-		return 0;
-	member_path(path, sizeof path, prefix, key);
-	if (!json_is_object(v))
-		return wrong_type(r, path, "an object", v);
-	*out = v;
-	return 0;
+	return get_typed(r, obj, prefix, key, JSON_OBJECT, "an object", out);
 }
 
 static int
