@@ -43,6 +43,7 @@ struct taskdef_container {
 	long gpus;                          /* resourceRequirements type GPU; 0 none */
 	bool inference_accelerator;         /* resourceRequirements type InferenceAccelerator */
 	/* linuxParameters */
+	bool linux_parameters;              /* the object is there */
 	size_t ndevices;
 	bool shared_memory_size, tmpfs, max_swap, swappiness;
 	char **cap_add;                     /* capabilities.add */

@@ -313,6 +313,7 @@ read_linux(struct rd *r, const json_t *obj, const char *prefix, struct taskdef_c
 		return -1;
 	if (lp == NULL)
 		return 0;
+	c->linux_parameters = true;
 	member_path(path, sizeof path, prefix, "linuxParameters");
 	if (count_array(r, lp, path, "devices", &c->ndevices) != 0 ||
 	    get_int(r, lp, path, "sharedMemorySize", &n) != 0)

@@ -2,7 +2,8 @@
  * the field it judges, what is wrong, the fix, and its test); the man page's CHECK list
  * and the tests read this table. The task-level Fargate tests are here; the others are
  * in check_wiring.c, check_grid.c and check_image.c. What Fargate refuses is from AWS's
- * "Amazon ECS task definition differences for Fargate" page. */
+ * "Amazon ECS task definition differences for Fargate" page; what Windows containers do
+ * not take (linuxParameters, ulimits) from the ContainerDefinition API reference. */
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -11,7 +12,7 @@
 #include "ecsprof/xalloc.h"
 
 static check_test_fn check_fargate_compat, check_fargate_compat_unset, check_network_mode,
-	check_os_arch, check_windows_cpu, check_gpu, check_privileged, check_ipc_mode,
+	check_os_arch, check_windows_cpu, check_windows_params, check_gpu, check_privileged, check_ipc_mode,
 	check_pid_mode, check_linux_params, check_capabilities, check_placement,
 	check_docker_volume, check_links, check_docker_options, check_host_port;
 
@@ -38,6 +39,9 @@ static const struct check_rule rules[] = {
 	{ "fargate-windows-cpu", CHECK_ERROR, "cpu",
 	  "Windows containers on Fargate need at least 1 vCPU",
 	  "set cpu to 1024 (1 vCPU) or more", check_windows_cpu },
+	{ "fargate-windows-params", CHECK_ERROR, "containerDefinitions[]",
+	  "Windows containers do not take this Linux-only parameter",
+	  "remove it from the Windows container", check_windows_params },
 	{ "fargate-gpu", CHECK_ERROR, "containerDefinitions[].resourceRequirements",
 	  "Fargate has no GPUs or inference accelerators",
 	  "remove the GPU requirement, or run on EC2 (a GPU capacity provider)", check_gpu },
@@ -243,6 +247,21 @@ check_windows_cpu(const struct check_rule *r, const struct check_input *in,
 	    in->td->cpu_units != TASKDEF_UNSET && in->td->cpu_units < 1024)
 		check_emit(out, r, r->path, NULL, "cpu %s with %s: %s", in->td->cpu_text,
 			   in->td->os_family, r->message);
+}
+
+static void
+check_windows_params(const struct check_rule *r, const struct check_input *in,
+		     struct check_findings *out)
+{
+	for (size_t i = 0; taskdef_is_windows(in->td) && i < in->td->ncontainers; i++) {
+		const struct taskdef_container *c = &in->td->containers[i];
+
+		if (c->linux_parameters)
+			emit_at(out, r, "containerDefinitions", i, ".linuxParameters",
+				"linuxParameters");
+		if (c->nulimits > 0)
+			emit_at(out, r, "containerDefinitions", i, ".ulimits", "ulimits");
+	}
 }
 
 static void

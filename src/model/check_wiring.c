@@ -388,7 +388,9 @@ void
 check_nofile_low(const struct check_rule *r, const struct check_input *in,
 		 struct check_findings *out)
 {
-	for (size_t i = 0; check_on_fargate(in->td) && i < in->td->ncontainers; i++) {
+	/* Windows has no ulimits at all: fargate-windows-params says so */
+	for (size_t i = 0; check_on_fargate(in->td) && !taskdef_is_windows(in->td) &&
+			   i < in->td->ncontainers; i++) {
 		const struct taskdef_container *c = &in->td->containers[i];
 
 		for (size_t k = 0; k < c->nulimits; k++) {
