@@ -70,14 +70,14 @@ in_zsh() {
 echo "1..30"
 for sh in bash zsh; do
 	c=in_$sh
-	ok "$sh: the commands" "experiment help images record report tasks watch" \
+	ok "$sh: the commands" "check experiment help images record report tasks watch" \
 		"$($c "" | sorted)"
 	ok "$sh: a command's prefix" "record report" "$($c re | sorted)"
 	got=$($c report --)
 	has "$sh: report's options" "--summary --group-by --format --output --time-format --help" "$got"
 	lacks "$sh: ... and not those of watch or experiment" "--interval --count --arm --image" "$got"
 	has "$sh: watch's options" "--interval --count --record" "$($c watch --)"
-	ok "$sh: --format's values" "csv html json table tui xlsx" "$($c report --format "" | sorted)"
+	ok "$sh: --format's values" "csv html json markdown table tui xlsx" "$($c report --format "" | sorted)"
 	has "$sh: --group-by's values" "taskdef family soci az tag:" "$($c report --group-by "")"
 	ok "$sh: --status's values" "all running stopped" "$($c tasks --status "" | sorted)"
 	ok "$sh: --time-format's values" "epoch iso spreadsheet" "$($c report --time-format "" | sorted)"

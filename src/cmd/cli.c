@@ -58,10 +58,10 @@ const struct cli_option_def cli_options[] = {
 	{ "--tasks-per-arm", 'n', "N", "experiment: tasks per arm (default 10)", "EXPERIMENT", OPT_EXP_N },
 	{ "--launch-type", 0, "FARGATE|EC2", "experiment: launch type (default FARGATE)", "EXPERIMENT", OPT_EXP_LAUNCH_TYPE },
 	{ "--capacity-provider", 0, "NAME", "experiment: a capacity provider instead of a launch type", "EXPERIMENT", OPT_EXP_CAPACITY_PROVIDER },
-	{ "--platform-version", 0, "V", "experiment: Fargate platform version (default LATEST)", "EXPERIMENT", OPT_EXP_PLATFORM_VERSION },
-	{ "--subnets", 0, "ID,...", "experiment: awsvpc subnets (repeatable)", "EXPERIMENT", OPT_EXP_SUBNETS },
-	{ "--security-groups", 0, "ID,...", "experiment: awsvpc security groups (repeatable)", "EXPERIMENT", OPT_EXP_SECURITY_GROUPS },
-	{ "--assign-public-ip", 0, NULL, "experiment: give each task a public IP", "EXPERIMENT", OPT_EXP_ASSIGN_PUBLIC_IP },
+	{ "--platform-version", 0, "V", "experiment, check: Fargate platform version (default LATEST)", "EXPERIMENT", OPT_EXP_PLATFORM_VERSION },
+	{ "--subnets", 0, "ID,...", "experiment, check: awsvpc subnets (repeatable)", "EXPERIMENT", OPT_EXP_SUBNETS },
+	{ "--security-groups", 0, "ID,...", "experiment, check: awsvpc security groups (repeatable)", "EXPERIMENT", OPT_EXP_SECURITY_GROUPS },
+	{ "--assign-public-ip", 0, NULL, "experiment, check: give each task a public IP", "EXPERIMENT", OPT_EXP_ASSIGN_PUBLIC_IP },
 	{ "--network-configuration", 0, "SPEC", "experiment: as aws ecs run-task takes it (shorthand, JSON or file://)", "EXPERIMENT", OPT_EXP_NETWORK },
 	{ "--max-tasks", 0, "M", "experiment: never launch more than M tasks in all (default 50)", "EXPERIMENT", OPT_EXP_MAX_TASKS },
 	{ "--round-size", 0, "K", "experiment: tasks per arm in each interleaved round (default 1)", "EXPERIMENT", OPT_EXP_ROUND_SIZE },
@@ -95,6 +95,8 @@ static const struct command_def {
 	{ "images", CMD_IMAGES, "images [SELECT] [OUTPUT]", "live: what was pulled (ECR): size, layers, SOCI, advice" },
 	{ "experiment", CMD_EXPERIMENT, "experiment --cluster C --arm A=TD --arm B=TD [-n N] -o FILE",
 	  "live: run N tasks per arm (RunTask), record, compare, stop them" },
+	{ "check", CMD_CHECK, "check  [NETWORK] [OUTPUT] TASKDEF.json",
+	  "offline: will this task definition start on Fargate, and how fast" },
 };
 
 void
@@ -526,9 +528,16 @@ cli_parse(int argc, char **argv, struct cli_opts *o, struct err *err)
 
 	if (o->command == CMD_REPORT && o->files.n == 0)
 		return err_set(err, ERR_USAGE, "report needs at least one FILE ('-' reads stdin)");
-	if (o->command != CMD_REPORT && o->files.n > 0)
-		return err_set(err, ERR_USAGE, "unexpected argument '%s': only report takes files",
+	if (o->command == CMD_CHECK && o->files.n != 1)
+		return err_set(err, ERR_USAGE, o->files.n == 0 ?
+			       "check needs the task definition: ecsprof check TASKDEF.json ('-' reads stdin)" :
+			       "check takes one task definition, not %zu files", o->files.n);
+	if (o->command != CMD_REPORT && o->command != CMD_CHECK && o->files.n > 0)
+		return err_set(err, ERR_USAGE, "unexpected argument '%s': only report and check take files",
 			       o->files.v[0]);
+	if (o->command == CMD_CHECK && (o->format == FMT_TUI || o->format == FMT_HTML ||
+					o->format == FMT_XLSX))
+		return err_set(err, ERR_USAGE, "check writes table, csv, json or markdown");
 	if (o->command == CMD_RECORD && o->output == NULL)
 		return err_set(err, ERR_USAGE, "record needs -o FILE (the recording to append to)");
 	if (o->baseline != NULL && o->group_by == NULL)

@@ -16,6 +16,7 @@
 #define P (1u << CMD_REPORT)
 #define I (1u << CMD_IMAGES)
 #define X (1u << CMD_EXPERIMENT)
+#define C (1u << CMD_CHECK)
 
 /* Options that belong to some commands only, by name. The AWS options are accepted by
  * report too, as aws(1) takes --region everywhere: an alias with --profile must not break
@@ -32,7 +33,12 @@ static const struct {
 	{ "--task", T | W | R | P | I },
 	{ "--since", T | W | R | P | I },
 	{ "--image", I },
-	{ "--format", T | W | P | I | X },
+	/* check judges a task definition for the network experiment runs it in */
+	{ "--platform-version", X | C },
+	{ "--subnets", X | C },
+	{ "--security-groups", X | C },
+	{ "--assign-public-ip", X | C },
+	{ "--format", T | W | P | I | X | C },
 	{ "--time-format", T | W | P | X },
 	{ "--summary", T | W | P },
 	{ "--group-by", T | W | P },
@@ -40,7 +46,7 @@ static const struct {
 	{ "--soci-if", T | W | P | X },
 	{ "--sort", T | W | P },
 	{ "--deployments", T | P },
-	{ "--prices", T | W | P | X },
+	{ "--prices", T | W | P | X | C },
 	{ "--no-color", T | W | P | I | X },
 	{ "--interval", W | X },
 	{ "--record", W },
@@ -58,6 +64,7 @@ static const struct {
 	{ CMD_REPORT, "report", "Profiles saved data, offline: recordings, aws ecs describe-tasks output, EventBridge events, task metadata; '-' reads stdin." },
 	{ CMD_IMAGES, "images", "One row per image the tasks pulled (ECR): size, layers, compression, SOCI index, pull times and advice." },
 	{ CMD_EXPERIMENT, "experiment", "Runs N tasks per arm (RunTask) in interleaved rounds, records them, compares the arms and stops every task it started." },
+	{ CMD_CHECK, "check", "Judges a task definition (register-task-definition JSON, or DescribeTaskDefinition's answer) before anyone deploys it: what Fargate rejects, what holds the start back, and the price; --format table, csv, json or markdown." },
 };
 
 static const char *
@@ -72,11 +79,11 @@ command_name(enum cli_command cmd)
 static unsigned
 option_cmds(const struct cli_option_def *d)
 {
-	if (strcmp(d->section, "EXPERIMENT") == 0)
-		return X;
 	for (size_t i = 0; i < sizeof scope / sizeof scope[0]; i++)
 		if (strcmp(scope[i].name, d->name) == 0)
 			return scope[i].cmds;
+	if (strcmp(d->section, "EXPERIMENT") == 0)
+		return X;
 	return ~0u;
 }
 
@@ -181,6 +188,9 @@ cli_usage_command(FILE *f, enum cli_command cmd)
 	if (cmd == CMD_TASKS || cmd == CMD_WATCH || cmd == CMD_REPORT || cmd == CMD_IMAGES)
 		fprintf(f, "\nWith -o FILE and no --format, FILE's extension picks the format (.csv, .json,\n"
 			   ".md, .html, .xlsx; else a table).\n");
+	if (cmd == CMD_CHECK)
+		fprintf(f, "\nWith -o FILE and no --format, FILE's extension picks the format (.csv, .json,\n"
+			   ".md; else a table). Exit status 1 also when the check finds an error.\n");
 	fprintf(f, "\nAll commands: 'ecsprof --help'. Exit status: 0 success, 1 runtime failure,\n"
 		   "2 usage error. See ecsprof(1).\n");
 }
