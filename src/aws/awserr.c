@@ -88,7 +88,8 @@ awsjson_error(const struct awsjson_service *svc, const char *op,
 			if (hints[i].hint == NULL)
 				snprintf(hint, sizeof hint,
 					 "grant %s:%s in the IAM policy of these credentials",
-					 svc->signing_name, op);
+					 svc->iam_prefix != NULL ? svc->iam_prefix
+					 : svc->signing_name, op);
 			else
 				snprintf(hint, sizeof hint, "%s", hints[i].hint);
 			ec = hints[i].ec;
