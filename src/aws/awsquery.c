@@ -256,6 +256,8 @@ awsquery_read(const char *body, size_t len, const char *op,
 
 /* ---- sending ------------------------------------------------------------------------ */
 
+/* application/x-www-form-urlencoded as botocore's query serializer writes it (Python's
+ * urlencode): what a server that signs the form again from its fields (moto) computes */
 static void
 form_add(struct buf *b, const char *s)
 {
@@ -267,6 +269,8 @@ form_add(struct buf *b, const char *s)
 		if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
 		    c == '-' || c == '_' || c == '.' || c == '~') {
 			buf_addc(b, (char)c);
+		} else if (c == ' ') {
+			buf_addc(b, '+');   /* as botocore (urlencode) sends it */
 		} else {
 			buf_addc(b, '%');
 			buf_addc(b, hex[c >> 4]);
