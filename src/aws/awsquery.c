@@ -339,10 +339,9 @@ awsquery_call(struct awsjson_client *c, const struct http_transport *t, const ch
 }
 
 int
-awsquery_paged(struct awsjson_client *c, const struct http_transport *t, const char *op,
-	       const char *version, const struct awsquery_param *params, size_t n,
-	       const struct awsquery_field *shape, const struct awsquery_paging *pg,
-	       const int *cancel, json_t **merged, struct err *err)
+awsquery_paged(struct awsjson_client *c, const struct http_transport *t,
+	       const struct awsquery_paging *pg, const struct awsquery_param *params,
+	       size_t n, const int *cancel, json_t **merged, struct err *err)
 {
 	struct awsquery_param *p = xcalloc(n + 1, sizeof *p);
 	char *prev = NULL;
@@ -354,15 +353,16 @@ awsquery_paged(struct awsjson_client *c, const struct http_transport *t, const c
 	for (const char *const *l = pg->lists; *l != NULL; l++)
 		if (!json_is_array(json_object_get(*merged, *l)))
 			json_object_set_new(*merged, *l, json_array());
-	memcpy(p, params, n * sizeof *p);
+	if (n > 0)
+		memcpy(p, params, n * sizeof *p);
 	do {
 		json_t *page = NULL;
 		const char *next;
 
 		p[n].name = pg->token_in;
 		p[n].value = prev;
-		if (awsquery_call(c, t, op, version, p, n + (prev != NULL), shape, cancel, &page,
-				  err) != 0) {
+		if (awsquery_call(c, t, pg->op, pg->version, p, n + (prev != NULL), pg->shape,
+				  cancel, &page, err) != 0) {
 			more = -1;
 			break;
 		}
@@ -370,7 +370,7 @@ awsquery_paged(struct awsjson_client *c, const struct http_transport *t, const c
 		for (const char *const *l = pg->lists; *l != NULL; l++)
 			json_array_extend(json_object_get(*merged, *l), json_object_get(page, *l));
 		next = json_string_value(json_object_get(page, pg->token_out));
-		more = awsjson_page_next(op, prev, next, pages, err);
+		more = awsjson_page_next(pg->op, prev, next, pages, err);
 		if (more > 0) {
 			free(prev);
 			prev = xstrdup(next);
@@ -380,4 +380,34 @@ awsquery_paged(struct awsjson_client *c, const struct http_transport *t, const c
 	free(prev);
 	free(p);
 	return more < 0 ? -1 : 0;
+}
+
+int
+awsquery_batched(struct awsjson_client *c, const struct http_transport *t,
+		 const struct awsquery_paging *pg, const struct awsquery_param *fixed,
+		 size_t nfixed, const char *list, const char *const *items, size_t n,
+		 size_t batch, const int *cancel, json_t **merged, struct err *err)
+{
+	int rc = 0;
+
+	for (size_t at = 0; rc == 0 && (at == 0 || at < n); at += batch) {
+		size_t end = at + batch < n ? at + batch : n, np = nfixed;
+		struct awsquery_param *p = xcalloc(nfixed + end - at + 1, sizeof *p);
+		char **keys = xcalloc(end - at + 1, sizeof *keys);
+
+		if (nfixed > 0)
+			memcpy(p, fixed, nfixed * sizeof *p);
+		for (size_t i = at; i < end; i++) {
+			keys[i - at] = xasprintf("%s.member.%zu", list, i - at + 1);
+			p[np++] = (struct awsquery_param){ keys[i - at], items[i] };
+		}
+		rc = awsquery_paged(c, t, pg, p, np, cancel, merged, err);
+		for (size_t i = at; i < end; i++)
+			free(keys[i - at]);
+		free(keys);
+		free(p);
+		if (n == 0)
+			break;
+	}
+	return rc;
 }

@@ -55,20 +55,30 @@ int awsquery_call(struct awsjson_client *c, const struct http_transport *t, cons
 		  const struct awsquery_field *shape, const int *cancel, json_t **out,
 		  struct err *err);
 
-/* Every page of op: the params, then token_in=<the token> (NextToken or Marker) after the
- * first page, for as long as the answer has token_out (NextToken or NextMarker). The lists
- * named lists (NULL-terminated) of every page are appended to the same lists of *merged (a
- * JSON object, created when NULL): {"MetricAlarms":[...],...}, each list there even when
- * no page had it. A repeated token or more than 1000 pages is an error. */
+/* An operation read page by page: every page of op (API version version) with the
+ * params, then token_in=<the token> (NextToken or Marker) after the first page, for as
+ * long as the answer has token_out (NextToken or NextMarker). The lists named lists
+ * (NULL-terminated) of every page are appended to the same lists of *merged (a JSON
+ * object, created when NULL): {"MetricAlarms":[...],...}, each list there even when no
+ * page had it. A repeated token or more than 1000 pages is an error. */
 struct awsquery_paging {
+	const char *op;
+	const char *version;
+	const struct awsquery_field *shape;
 	const char *token_in;
 	const char *token_out;
 	const char *const *lists;
 };
-int awsquery_paged(struct awsjson_client *c, const struct http_transport *t, const char *op,
-		   const char *version, const struct awsquery_param *params, size_t n,
-		   const struct awsquery_field *shape, const struct awsquery_paging *pg,
-		   const int *cancel, json_t **merged, struct err *err);
+int awsquery_paged(struct awsjson_client *c, const struct http_transport *t,
+		   const struct awsquery_paging *pg, const struct awsquery_param *params,
+		   size_t n, const int *cancel, json_t **merged, struct err *err);
+/* The same for items[0..n) sent as the members of list ("AlarmNames" ->
+ * AlarmNames.member.1 ...), batch at a time, after the fixed params: one chain of pages
+ * per batch, all merged (one chain without members when n is 0). */
+int awsquery_batched(struct awsjson_client *c, const struct http_transport *t,
+		     const struct awsquery_paging *pg, const struct awsquery_param *fixed,
+		     size_t nfixed, const char *list, const char *const *items, size_t n,
+		     size_t batch, const int *cancel, json_t **merged, struct err *err);
 
 /* The reading alone, for the tests and the fuzz harness: body[0..len) as the answer of op.
  * 0 and *out, or -1 and err ("op: the XML answer ...: why"). */

@@ -5,9 +5,7 @@
 #include <stdlib.h>
 
 #include "aws_scaleout_int.h"
-#include "awsquery.h"
 #include "ecsprof/timeutil.h"
-#include "ecsprof/xalloc.h"
 
 #define VERSION "2010-08-01"
 #define ALARMS_BATCH 100   /* AlarmNames: at most 100 per request */
@@ -130,51 +128,32 @@ const struct awsquery_field cloudwatch_history_shape[] = {
 	{ NULL, 0, NULL },
 };
 
-static const char *const alarm_lists[] = { "MetricAlarms", "CompositeAlarms", NULL };
-static const struct awsquery_paging next_token = { "NextToken", "NextToken", alarm_lists };
-
 int
 cloudwatch_describe_alarms(struct aws_scaleout *c, const struct http_transport *t,
 			   const char *const *names, size_t n, char **json, struct err *err)
 {
-	json_t *all = NULL;
-	int rc = 0;
+	static const char *const lists[] = { "MetricAlarms", "CompositeAlarms", NULL };
+	static const struct awsquery_paging pg = {
+		"DescribeAlarms", VERSION, cloudwatch_alarms_shape, "NextToken", "NextToken", lists,
+	};
+	/* composite alarms too: without AlarmTypes only metric alarms are listed */
+	static const struct awsquery_param types[] = {
+		{ "AlarmTypes.member.1", "CompositeAlarm" },
+		{ "AlarmTypes.member.2", "MetricAlarm" },
+	};
+	json_t *all = NULL, *out;
 
 	*json = NULL;
-	for (size_t at = 0; at == 0 || at < n; at += ALARMS_BATCH) {
-		size_t end = at + ALARMS_BATCH < n ? at + ALARMS_BATCH : n, np = 0;
-		struct awsquery_param *p = xcalloc(end - at + 2, sizeof *p);
-		char **keys = xcalloc(end - at + 1, sizeof *keys);
-
-		/* composite alarms too: without AlarmTypes only metric alarms are listed */
-		p[np++] = (struct awsquery_param){ "AlarmTypes.member.1", "CompositeAlarm" };
-		p[np++] = (struct awsquery_param){ "AlarmTypes.member.2", "MetricAlarm" };
-		for (size_t i = at; i < end; i++) {
-			keys[i - at] = xasprintf("AlarmNames.member.%zu", i - at + 1);
-			p[np++] = (struct awsquery_param){ keys[i - at], names[i] };
-		}
-		rc = awsquery_paged(c->cloudwatch, t, "DescribeAlarms", VERSION, p, np,
-				    cloudwatch_alarms_shape, &next_token, c->cancel, &all, err);
-		for (size_t i = at; i < end; i++)
-			free(keys[i - at]);
-		free(keys);
-		free(p);
-		if (rc != 0 || n == 0)
-			break;
-	}
-	if (rc != 0) {
+	if (awsquery_batched(c->cloudwatch, t, &pg, types, 2, "AlarmNames", names, n,
+			     ALARMS_BATCH, c->cancel, &all, err) != 0) {
 		json_decref(all);
 		return -1;
 	}
 	/* the CLI's order: its paginator writes MetricAlarms first */
-	{
-		json_t *out = json_pack("{s:O,s:O}", "MetricAlarms",
-					json_object_get(all, "MetricAlarms"), "CompositeAlarms",
-					json_object_get(all, "CompositeAlarms"));
-
-		json_decref(all);
-		return aws_scaleout_take(out, "DescribeAlarms", json, err);
-	}
+	out = json_pack("{s:O,s:O}", "MetricAlarms", json_object_get(all, "MetricAlarms"),
+			"CompositeAlarms", json_object_get(all, "CompositeAlarms"));
+	json_decref(all);
+	return aws_scaleout_take(out, "DescribeAlarms", json, err);
 }
 
 int
@@ -183,7 +162,10 @@ cloudwatch_alarm_history(struct aws_scaleout *c, const struct http_transport *t,
 			 struct err *err)
 {
 	static const char *const lists[] = { "AlarmHistoryItems", NULL };
-	static const struct awsquery_paging pg = { "NextToken", "NextToken", lists };
+	static const struct awsquery_paging pg = {
+		"DescribeAlarmHistory", VERSION, cloudwatch_history_shape, "NextToken", "NextToken",
+		lists,
+	};
 	char start[TIMEUTIL_ISO_LEN], end[TIMEUTIL_ISO_LEN];
 	struct awsquery_param p[4];
 	size_t np = 0;
@@ -200,8 +182,7 @@ cloudwatch_alarm_history(struct aws_scaleout *c, const struct http_transport *t,
 		timeutil_format_iso(end_ms, end);
 		p[np++] = (struct awsquery_param){ "EndDate", end };
 	}
-	if (awsquery_paged(c->cloudwatch, t, "DescribeAlarmHistory", VERSION, p, np,
-			   cloudwatch_history_shape, &pg, c->cancel, &all, err) != 0) {
+	if (awsquery_paged(c->cloudwatch, t, &pg, p, np, c->cancel, &all, err) != 0) {
 		json_decref(all);
 		return -1;
 	}

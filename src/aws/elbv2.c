@@ -5,7 +5,6 @@
 #include <stdlib.h>
 
 #include "aws_scaleout_int.h"
-#include "ecsprof/xalloc.h"
 
 #define VERSION "2015-12-01"
 #define GROUPS_BATCH 20   /* TargetGroupArns per request */
@@ -79,30 +78,15 @@ elbv2_describe_target_groups(struct aws_scaleout *c, const struct http_transport
 			     const char *const *arns, size_t n, char **json, struct err *err)
 {
 	static const char *const lists[] = { "TargetGroups", NULL };
-	static const struct awsquery_paging pg = { "Marker", "NextMarker", lists };
+	static const struct awsquery_paging pg = {
+		"DescribeTargetGroups", VERSION, elbv2_target_groups_shape, "Marker", "NextMarker",
+		lists,
+	};
 	json_t *all = NULL;
-	int rc = 0;
 
 	*json = NULL;
-	for (size_t at = 0; at == 0 || at < n; at += GROUPS_BATCH) {
-		size_t end = at + GROUPS_BATCH < n ? at + GROUPS_BATCH : n;
-		struct awsquery_param *p = xcalloc(end - at + 1, sizeof *p);
-		char **keys = xcalloc(end - at + 1, sizeof *keys);
-
-		for (size_t i = at; i < end; i++) {
-			keys[i - at] = xasprintf("TargetGroupArns.member.%zu", i - at + 1);
-			p[i - at] = (struct awsquery_param){ keys[i - at], arns[i] };
-		}
-		rc = awsquery_paged(c->elbv2, t, "DescribeTargetGroups", VERSION, p, end - at,
-				    elbv2_target_groups_shape, &pg, c->cancel, &all, err);
-		for (size_t i = at; i < end; i++)
-			free(keys[i - at]);
-		free(keys);
-		free(p);
-		if (rc != 0 || n == 0)
-			break;
-	}
-	if (rc != 0) {
+	if (awsquery_batched(c->elbv2, t, &pg, NULL, 0, "TargetGroupArns", arns, n,
+			     GROUPS_BATCH, c->cancel, &all, err) != 0) {
 		json_decref(all);
 		return -1;
 	}

@@ -13,13 +13,11 @@ import sys
 import tempfile
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import fakeserver  # noqa: E402
+from tap import Tap  # noqa: E402
 
 PROBE = os.environ.get("SCALEOUT_PROBE", "")
-results = []
-
-
-def ok(cond, name, detail=""):
-    results.append((bool(cond), name, detail))
+T = Tap()
+ok = T.ok
 
 
 def xml(op, result):
@@ -201,13 +199,7 @@ def main():
         srv.kill()
         srv.wait()
         empty.close()
-    print("1..%d" % len(results))
-    for i, (good, name, detail) in enumerate(results, 1):
-        print("%s %d - %s" % ("ok" if good else "not ok", i, name))
-        if not good and detail:
-            for line in str(detail).splitlines():
-                print("#   " + line)
-    return 0 if all(r[0] for r in results) else 1
+    return T.finish()
 
 
 if __name__ == "__main__":

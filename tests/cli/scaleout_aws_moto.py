@@ -16,15 +16,13 @@ import tempfile
 import urllib.request
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from motoserver import start_moto  # noqa: E402
+from tap import Tap  # noqa: E402
 
 PROBE = os.environ.get("SCALEOUT_PROBE", "")
 REGION = "us-east-1"
 TMP = tempfile.mkdtemp(prefix="ecsprof-so-moto-")
-results = []
-
-
-def ok(cond, name, detail=""):
-    results.append((bool(cond), name, detail))
+T = Tap()
+ok = T.ok
 
 
 def seed(port):
@@ -227,13 +225,7 @@ def main():
             moto.kill()
             moto.wait()
         shutil.rmtree(TMP, ignore_errors=True)
-    print("1..%d" % len(results))
-    for i, (good, name, detail) in enumerate(results, 1):
-        print("%s %d - %s" % ("ok" if good else "not ok", i, name))
-        if not good and detail:
-            for line in str(detail).splitlines():
-                print("#   " + line)
-    return 0 if all(r[0] for r in results) else 1
+    return T.finish()
 
 
 if __name__ == "__main__":
