@@ -34,6 +34,8 @@ static const struct {
 	{ "ClusterNotFoundException", "check --cluster and --region", ERR_AWS },
 	{ "ServiceNotFoundException", "check --service, --cluster and --region", ERR_AWS },
 	{ "InvalidParameterException", "check the SELECT options", ERR_AWS },
+	{ "TargetGroupNotFound", "the target group is gone, or in another account or region "
+	  "than --region", ERR_AWS },
 };
 
 /* Printable one-line excerpt of an unknown body. */

@@ -120,8 +120,10 @@ read_list(struct reader *r, const struct xmlscan_el *el, const struct awsquery_f
 		if (f->type == AQ_LIST) {
 			if (!xmlscan_is(&m, "member"))
 				continue;
-			if (read_value(r, &m, &item, &x, depth + 1) != 0)
+			if (read_value(r, &m, &item, &x, depth + 1) != 0) {
+				json_decref(x);
 				return -1;
+			}
 			json_array_append_new(*v, x);
 			continue;
 		}
