@@ -403,6 +403,9 @@ awsjson_call_opt(struct awsjson_client *c, const struct http_transport *t, const
 	int rc;
 
 	*out = NULL;
+	if (c->svc->target_prefix == NULL)
+		return err_set(err, ERR_INTERNAL, "%s: %s speaks the query protocol (awsquery_call)",
+			       op, c->svc->service_id);
 	body = awsjson_dump_compact(body_obj);
 	if (body == NULL)
 		return err_set(err, ERR_INTERNAL, "%s: cannot encode the request", op);

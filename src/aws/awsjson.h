@@ -1,6 +1,8 @@
 /* awsjson: the one client for AWS's JSON protocol (awsJson1_1: POST to the endpoint,
  * "X-Amz-Target: <prefix><Operation>", a JSON body), shared by ECS, ECR and whatever comes
- * next: endpoint, SigV4 signing, the standard retries, errors mapped to one line.
+ * next: endpoint, SigV4 signing, the standard retries, errors mapped to one line. Its
+ * signed, retried send (awsjson_send) carries the query protocol's requests too
+ * (awsquery.h: CloudWatch, ELBv2), so that every AWS call retries and fails alike.
  * Ownership: a client borrows its options' service, callbacks and strings for its lifetime
  * and owns its copies of the endpoint parts; a json_t answer is the caller's (json_decref);
  * the request body is borrowed. Private to src/aws/ because it speaks jansson, which no
@@ -33,7 +35,8 @@ struct awsjson_service {
 	const char *service_id;     /* "ECS": AWS_ENDPOINT_URL_ECS, [services] key "ecs",
 				     * and the name in messages */
 	const char *signing_name;   /* "ecs": SigV4 service, and the IAM action prefix */
-	const char *target_prefix;  /* "AmazonEC2ContainerServiceV20141113." */
+	const char *target_prefix;  /* "AmazonEC2ContainerServiceV20141113."; NULL: a
+				     * query-protocol service (awsquery.h) */
 	const char *host_prefix;    /* "ecs": https://ecs.REGION.amazonaws.com */
 	const char *iam_prefix;     /* the IAM action prefix when it is not signing_name
 				     * (CloudWatch signs as "monitoring", is "cloudwatch:") */
