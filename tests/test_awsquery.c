@@ -559,7 +559,7 @@ Test(awsquery, activities_paged_times_as_the_cli_and_cut_at_since)
 	aws_scaleout_free(c);
 }
 
-Test(awsquery, policies_denied_names_the_iam_action)
+Test(awsquery, policies_denied_names_the_iam_action_and_arns_are_names)
 {
 	struct step steps[] = { { 400, "{\"__type\":\"AccessDeniedException\",\"Message\":\"no\"}" } };
 	struct aws_scaleout *c = client();
@@ -570,6 +570,12 @@ Test(awsquery, policies_denied_names_the_iam_action)
 	cr_expect_eq(appscaling_describe_policies(c, &T, "prod", "web", &json, &err), -1);
 	cr_expect(strstr(err.msg, "grant application-autoscaling:DescribeScalingPolicies") != NULL,
 		  "%s", err.msg);
+	script(1, steps);
+	cr_expect_eq(appscaling_describe_policies(c, &T,
+		     "arn:aws:ecs:us-east-1:1:cluster/prod",
+		     "arn:aws:ecs:us-east-1:1:service/prod/web", &json, &err), -1);
+	expect_json(S.bodies[0], "{\"ServiceNamespace\":\"ecs\",\"ResourceId\":\"service/prod/web\","
+		    "\"ScalableDimension\":\"ecs:service:DesiredCount\"}");
 	aws_scaleout_free(c);
 }
 

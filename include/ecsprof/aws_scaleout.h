@@ -72,7 +72,7 @@ void aws_scaleout_counts(struct aws_scaleout *c, size_t *requests, size_t *throt
 /* DescribeScalingActivities of service/CLUSTER/SERVICE (namespace ecs, dimension
  * ecs:service:DesiredCount) -> {"ScalingActivities":[...]}, newest first. since_ms
  * (TS_NONE: all, AWS keeps six weeks): the activities started at or after it, and no page
- * after the one that reaches past it. cluster is a name (not an ARN). */
+ * after the one that reaches past it. cluster and service: names or ARNs. */
 int appscaling_describe_activities(struct aws_scaleout *c, const struct http_transport *t,
 				   const char *cluster, const char *service, int64_t since_ms,
 				   char **json, struct err *err);
@@ -83,7 +83,8 @@ int appscaling_describe_policies(struct aws_scaleout *c, const struct http_trans
 				 struct err *err);
 
 /* DescribeAlarms of names[0..n) (100 per request), metric and composite alarms ->
- * {"MetricAlarms":[...],"CompositeAlarms":[...]}; a name no alarm has is just absent. */
+ * {"MetricAlarms":[...],"CompositeAlarms":[...]}; a name no alarm has is just absent.
+ * n == 0 asks for every alarm of the account, as the CLI without --alarm-names does. */
 int cloudwatch_describe_alarms(struct aws_scaleout *c, const struct http_transport *t,
 			       const char *const *names, size_t n, char **json,
 			       struct err *err);
@@ -95,7 +96,8 @@ int cloudwatch_alarm_history(struct aws_scaleout *c, const struct http_transport
 			     struct err *err);
 
 /* DescribeTargetGroups of arns[0..n) (20 per request) -> {"TargetGroups":[...]} (health
- * check interval, thresholds, ...). An unknown ARN fails the call (TargetGroupNotFound). */
+ * check interval, thresholds, ...). An unknown ARN fails the call (TargetGroupNotFound).
+ * n == 0 asks for every target group of the region. */
 int elbv2_describe_target_groups(struct aws_scaleout *c, const struct http_transport *t,
 				 const char *const *arns, size_t n, char **json,
 				 struct err *err);

@@ -13,10 +13,19 @@
 /* the timestamp members of both answers (botocore's shapes) */
 static const char *const times[] = { "StartTime", "EndTime", "CreationTime", NULL };
 
+/* "arn:aws:ecs:REGION:ACCOUNT:cluster/NAME" -> NAME (the resource id has the names) */
+static const char *
+short_name(const char *s)
+{
+	const char *p = strrchr(s, '/');
+
+	return strncmp(s, "arn:", 4) == 0 && p != NULL ? p + 1 : s;
+}
+
 static json_t *
 resource_request(const char *cluster, const char *service)
 {
-	char *id = xasprintf("service/%s/%s", cluster, service);
+	char *id = xasprintf("service/%s/%s", short_name(cluster), short_name(service));
 	json_t *req = json_pack("{s:s,s:s,s:s}", "ServiceNamespace", "ecs", "ResourceId", id,
 				"ScalableDimension", "ecs:service:DesiredCount");
 
