@@ -402,7 +402,7 @@ page(size_t i)
 		"</AlarmHistoryItems><NextToken>t3</NextToken></DescribeAlarmHistoryResult>"
 		"</DescribeAlarmHistoryResponse>",
 		"<DescribeAlarmHistoryResponse><DescribeAlarmHistoryResult><AlarmHistoryItems>"
-		"<member><AlarmName>hi</AlarmName><Timestamp>2026-12-07T14:01:00Z</Timestamp></member>"
+		"<member><AlarmName>hi</AlarmName><Timestamp>2026-12-07T14:01:00.12345Z</Timestamp></member>"
 		"</AlarmHistoryItems></DescribeAlarmHistoryResult></DescribeAlarmHistoryResponse>",
 	};
 	return pages[i];
@@ -422,7 +422,7 @@ Test(awsquery, history_pages_merged_with_the_query_request)
 	expect_json(json, "{\"AlarmHistoryItems\":["
 		    "{\"AlarmName\":\"hi\",\"Timestamp\":\"2026-12-07T14:03:00+00:00\"},"
 		    "{\"AlarmName\":\"hi\",\"Timestamp\":\"2026-12-07T14:02:00+00:00\"},"
-		    "{\"AlarmName\":\"hi\",\"Timestamp\":\"2026-12-07T14:01:00+00:00\"}]}");
+		    "{\"AlarmName\":\"hi\",\"Timestamp\":\"2026-12-07T14:01:00.123000+00:00\"}]}");
 	cr_expect(strstr(json, "NextToken") == NULL, "%s", json);
 	cr_assert_eq(S.nreq, 3);
 	cr_expect_str_eq(S.bodies[0],
@@ -591,4 +591,25 @@ Test(awsquery, times_as_python_isoformat_writes_them)
 	cr_expect_str_eq(out, "1970-01-01T00:00:00.000001+00:00");
 	awsjson_format_time(-1000000, out);
 	cr_expect_str_eq(out, "1969-12-31T23:59:59+00:00");
+}
+
+/* what datetime.fromtimestamp prints for the float a JSON answer holds: the CLI's text to
+ * the microsecond (moto's CreationTime 1796606978.1136994 is .113699, not .113700) */
+Test(awsquery, epoch_seconds_round_as_python_does)
+{
+	static const char *const keys[] = { "CreationTime", NULL };
+	json_t *v = json_loads("[{\"CreationTime\":1796606978.1136994,\"x\":{\"CreationTime\":"
+			       "1.0000015}},{\"CreationTime\":5e-07,\"Other\":1.5},"
+			       "{\"CreationTime\":\"2026-12-07T14:02:00+00:00\"}]", 0, NULL);
+	char *s;
+
+	cr_assert_not_null(v);
+	awsjson_cli_times(v, keys);
+	s = json_dumps(v, JSON_COMPACT);
+	cr_expect_str_eq(s, "[{\"CreationTime\":\"2026-12-07T01:29:38.113699+00:00\",\"x\":"
+			 "{\"CreationTime\":\"1970-01-01T00:00:01.000001+00:00\"}},"
+			 "{\"CreationTime\":\"1970-01-01T00:00:00+00:00\",\"Other\":1.5},"
+			 "{\"CreationTime\":\"2026-12-07T14:02:00+00:00\"}]");
+	free(s);
+	json_decref(v);
 }

@@ -443,6 +443,17 @@ awsjson_format_time(int64_t us, char out[AWSJSON_TIME_LEN])
 		snprintf(out + n, (size_t)(AWSJSON_TIME_LEN - n), "+00:00");
 }
 
+/* Epoch seconds to microseconds as Python's datetime.fromtimestamp rounds them (the
+ * fraction apart, times 1e6, to even): 1796606978.1137 is .113699, not the .113700 that
+ * rounding s * 1e6 gives, so that the text is the CLI's to the digit. */
+static int64_t
+seconds_to_us(double s)
+{
+	double whole, frac = modf(s, &whole);
+
+	return (int64_t)whole * 1000000 + (int64_t)nearbyint(frac * 1e6);
+}
+
 /* the members named keys, anywhere in v, from epoch seconds to the CLI's text */
 void
 awsjson_cli_times(json_t *v, const char *const *keys)
@@ -467,7 +478,7 @@ awsjson_cli_times(json_t *v, const char *const *keys)
 
 			if (!isfinite(s) || fabs(s) > 253402300799.0)
 				continue;   /* past the year 9999: left as the number it is */
-			awsjson_format_time(llround(s * 1e6), out);
+			awsjson_format_time(seconds_to_us(s), out);
 			json_object_set_new(v, k, json_string(out));
 		} else if (json_is_object(x) || json_is_array(x)) {
 			awsjson_cli_times(x, keys);

@@ -87,6 +87,7 @@ read_scalar(struct reader *r, const struct xmlscan_el *el, enum awsquery_type ty
 		return 0;
 	case AQ_TIMESTAMP: {
 		char out[AWSJSON_TIME_LEN];
+		/* to the millisecond: the CLI prints moto's "...07.598669Z" as .598000 too */
 		if (timeutil_parse_iso8601(s, &ms) != 0)
 			return bad(r, el, "is not an ISO 8601 time");
 		awsjson_format_time(ms * 1000, out);

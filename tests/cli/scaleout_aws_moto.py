@@ -13,9 +13,8 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import urllib.request
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from motoserver import start_moto  # noqa: E402
+from motoserver import iam_users, require_auth, start_moto  # noqa: E402
 from tap import Tap  # noqa: E402
 
 PROBE = os.environ.get("SCALEOUT_PROBE", "")
@@ -30,15 +29,7 @@ def seed(port):
     url = "http://127.0.0.1:%d" % port
     kw = dict(region_name=REGION, endpoint_url=url, aws_access_key_id="seed",
               aws_secret_access_key="seed")
-    iam = boto3.client("iam", **kw)
-    keys = {}
-    for user, actions in (("reader", ["*"]), ("ecsonly", ["ecs:*"])):
-        iam.create_user(UserName=user)
-        iam.put_user_policy(UserName=user, PolicyName="p", PolicyDocument=json.dumps({
-            "Version": "2012-10-17",
-            "Statement": [{"Effect": "Allow", "Action": actions, "Resource": "*"}]}))
-        k = iam.create_access_key(UserName=user)["AccessKey"]
-        keys[user] = (k["AccessKeyId"], k["SecretAccessKey"])
+    keys = iam_users(boto3.client("iam", **kw), (("reader", ["*"]), ("ecsonly", ["ecs:*"])))
     ecs = boto3.client("ecs", **kw)
     aas = boto3.client("application-autoscaling", **kw)
     cw = boto3.client("cloudwatch", **kw)
@@ -83,10 +74,7 @@ def seed(port):
                        StateReason="Threshold Crossed",
                        StateReasonData=json.dumps({"evaluatedDatapoints": [{"value": 81.2}]}))
     alarms.append("web-cpu-high & <manual>")
-    # signatures and IAM from here on (text/plain: moto reads no form body)
-    req = urllib.request.Request(url + "/moto-api/reset-auth", data=b"0", method="POST",
-                                 headers={"Content-Type": "text/plain"})
-    urllib.request.urlopen(req, timeout=10).read()
+    require_auth(port)
     return keys, alarms, [tg["TargetGroupArn"], tg2["TargetGroupArn"]]
 
 
