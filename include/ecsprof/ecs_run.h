@@ -81,7 +81,9 @@ struct ecs_stop_options {
 					 * TS_NONE: none */
 	void (*done)(void *arg, size_t i);   /* may be NULL: items[i] was stopped (called
 					      * from the stopping threads, one at a time) */
-	void *done_arg;
+	void *done_arg;                 /* given to done and retrying */
+	void (*retrying)(void *arg, const struct err *why);   /* may be NULL: called once,
+					      * when the first StopTask is to be asked again */
 };
 
 /* StopTask for every item at once (a thread per transport of the client), each asked

@@ -23,6 +23,7 @@ struct stop_run {
 	const struct ecs_stop_options *o;
 	struct ecs_stop_item *items;
 	size_t n, next, finished;
+	bool said_retrying;
 	int cancel;                     /* set by the watcher at the deadline */
 	pthread_mutex_t lock;
 };
@@ -58,6 +59,11 @@ stop_one(struct stop_run *s, const struct http_transport *t, struct ecs_stop_ite
 		it->attempts_failed++;
 		if (!stop_retryable(&it->err) || stop_cancelled(s))
 			break;
+		pthread_mutex_lock(&s->lock);
+		if (!s->said_retrying && s->o->retrying != NULL)
+			s->o->retrying(s->o->done_arg, &it->err);
+		s->said_retrying = true;
+		pthread_mutex_unlock(&s->lock);
 		/* wait, a slice at a time, so that the deadline and the caller cut it short */
 		for (int64_t waited = 0; waited < backoff && !stop_cancelled(s);
 		     waited += STOP_WATCH_MS)

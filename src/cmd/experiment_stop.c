@@ -38,6 +38,7 @@ xrun_stop_timeout_s(void)
 struct stop_ctx {
 	struct xrun *x;
 	size_t *which;          /* items[k] is x->tasks[which[k]] */
+	const char *until;      /* the deadline, for the user */
 };
 
 static void
@@ -49,10 +50,20 @@ stop_done(void *arg, size_t i)
 	xrun_update_leftover(sc->x);
 }
 
+/* ecs_stop_tasks' retrying: the end of the run takes longer than usual; say until when */
+static void
+stop_retrying(void *arg, const struct err *why)
+{
+	struct stop_ctx *sc = arg;
+
+	log_warn("experiment %s: %s; asking again until %s (Ctrl-C again to give up and print "
+		 "the cleanup command)", sc->x->id, why->msg, sc->until);
+}
+
 int
 xrun_stop_all(struct xrun *x, const char *why, struct err *err)
 {
-	struct stop_ctx sc = { x, NULL };
+	struct stop_ctx sc = { x, NULL, NULL };
 	struct ecs_stop_options so = { 0 };
 	struct ecs_stop_item *items;
 	char reason[200], until[TIMEUTIL_ISO_LEN];
@@ -77,8 +88,10 @@ xrun_stop_all(struct xrun *x, const char *why, struct err *err)
 	so.reason = reason;
 	so.deadline_ms = timeutil_now_ms() + (int64_t)(secs * 1000);
 	so.done = stop_done;
+	so.retrying = stop_retrying;
 	so.done_arg = &sc;
 	timeutil_format_iso(so.deadline_ms, until);
+	sc.until = until;
 	/* all at once, each retried while ECS throttles or fails, until one deadline */
 	/* the user waits for this after a Ctrl-C: say how long it may take, and the way out */
 	(x->interrupted ? log_warn : log_info)("experiment %s: stopping %zu task%s, within %g s "
