@@ -63,10 +63,35 @@ void ecs_run_result_cleanup(struct ecs_run_result *r);
  * than a refusal that will not change (a missing task definition, a bad parameter). */
 bool ecs_failure_retryable(const char *reason);
 
-/* StopTask with a reason (at most 255 characters, cut). *raw (may be NULL) gets the
- * stopped Task object as compact JSON (caller frees) and *answered_ms when it came. */
-int ecs_stop_task(struct ecs_client *c, const char *cluster, const char *task,
-		  const char *reason, char **raw, int64_t *answered_ms, struct err *err);
+/* One task of ecs_stop_tasks(). */
+struct ecs_stop_item {
+	const char *arn;                /* in (borrowed) */
+	bool stopped;                   /* out: StopTask answered */
+	char *raw;                      /* out: the stopped Task object (caller frees) or NULL */
+	int64_t answered_ms;            /* out: when; TS_NONE */
+	int attempts_failed;            /* out: StopTask calls that failed (each after its
+					 * own retries) */
+	struct err err;                 /* out: the last failure, when not stopped */
+};
+
+struct ecs_stop_options {
+	const char *cluster;
+	const char *reason;
+	int64_t deadline_ms;            /* epoch ms at which every request and wait ends;
+					 * TS_NONE: none */
+	void (*done)(void *arg, size_t i);   /* may be NULL: items[i] was stopped (called
+					      * from the stopping threads, one at a time) */
+	void *done_arg;                 /* given to done and retrying */
+	void (*retrying)(void *arg, const struct err *why);   /* may be NULL: called once,
+					      * when the first StopTask is to be asked again */
+};
+
+/* StopTask for every item at once (a thread per transport of the client), each asked
+ * again with a growing backoff (1 s to 16 s) while the answer may change (throttling,
+ * 5xx, a cut connection, a timeout) until deadline_ms, when whatever is in flight is
+ * given up. Returns how many were stopped; the others say why in their err. */
+size_t ecs_stop_tasks(struct ecs_client *c, const struct ecs_stop_options *o,
+		      struct ecs_stop_item *items, size_t n);
 
 struct ecs_taskdef {
 	char *arn;

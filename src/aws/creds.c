@@ -11,6 +11,7 @@
 #include "ecsprof/awscfg.h"
 #include "ecsprof/endpoint.h"
 #include "ecsprof/log.h"
+#include "ecsprof/strset.h"
 #include "ecsprof/timeutil.h"
 #include "ecsprof/xalloc.h"
 
@@ -41,15 +42,16 @@ add_files(const struct aws_context *ctx, struct buf *b)
 
 /* ---- context ---- */
 
-int
-creds_service_endpoint(struct aws_context *ctx, const char *explicit_url, const char *svc_env,
-		       const char *svc_key, const char *host_prefix, const char *region,
-		       bool use_variants, char **url, struct err *err)
+/* The custom endpoint of a service (svc_env "ECR": AWS_ENDPOINT_URL_ECR, then
+ * AWS_ENDPOINT_URL, the profile's services section, its endpoint_url), explicit_url first;
+ * NULL when its calls go to AWS's own endpoint. */
+static const char *
+service_custom(struct aws_context *ctx, const char *explicit_url, const char *svc_env,
+	       const char *svc_key)
 {
 	const char *custom = explicit_url != NULL && explicit_url[0] != '\0' ? explicit_url : NULL;
 	bool ignore = creds_truthy(creds_env("AWS_IGNORE_CONFIGURED_ENDPOINT_URLS")) ||
 		      creds_truthy(creds_prof(ctx, ctx->profile, "ignore_configured_endpoint_urls"));
-	struct endpoint_params p = { region, false, false, NULL };
 	char envname[64];
 
 	if (custom == NULL && !ignore) {
@@ -67,7 +69,34 @@ creds_service_endpoint(struct aws_context *ctx, const char *explicit_url, const 
 		if (custom == NULL)
 			custom = creds_prof(ctx, ctx->profile, "endpoint_url");
 	}
-	p.endpoint = custom;
+	return custom;
+}
+
+void
+creds_endpoint_warn_aws(struct aws_context *ctx, const char *svc_env, const char *svc_key,
+			const char *url)
+{
+	bool warn;
+
+	if (!ctx->cache->endpoint_explicit || service_custom(ctx, NULL, svc_env, svc_key) != NULL)
+		return;
+	pthread_mutex_lock(&ctx->cache->lock);
+	warn = strset_add(&ctx->cache->warned_endpoints, svc_env, 0);
+	pthread_mutex_unlock(&ctx->cache->lock);
+	if (warn)
+		log_warn("--endpoint-url sets only the ECS endpoint: %s calls go to AWS's own "
+			 "endpoint %s, with your credentials (set AWS_ENDPOINT_URL_%s to send them "
+			 "elsewhere)", svc_env, url, svc_env);
+}
+
+int
+creds_service_endpoint(struct aws_context *ctx, const char *explicit_url, const char *svc_env,
+		       const char *svc_key, const char *host_prefix, const char *region,
+		       bool use_variants, char **url, struct err *err)
+{
+	struct endpoint_params p = { region, false, false, NULL };
+
+	p.endpoint = service_custom(ctx, explicit_url, svc_env, svc_key);
 	if (use_variants) {
 		p.use_fips = ctx->cache->use_fips;
 		p.use_dualstack = ctx->cache->use_dualstack;
@@ -116,6 +145,8 @@ aws_context_init(struct aws_context *ctx, const struct aws_context_options *o,
 	ctx->cache = xcalloc(1, sizeof *ctx->cache);
 	ctx->cache->creds.expires_ms = TS_NONE;
 	pthread_mutex_init(&ctx->cache->lock, NULL);
+	strset_init(&ctx->cache->warned_endpoints);
+	ctx->cache->endpoint_explicit = o->endpoint_url != NULL && o->endpoint_url[0] != '\0';
 
 	awscfg_env_from_process(&env);
 	if (awscfg_locate(&ctx->cache->config_path, &ctx->cache->credentials_path, err) != 0)
@@ -205,6 +236,7 @@ aws_context_cleanup(struct aws_context *ctx)
 		free(ctx->cache->config_path);
 		free(ctx->cache->credentials_path);
 		pthread_mutex_destroy(&ctx->cache->lock);
+		strset_cleanup(&ctx->cache->warned_endpoints);
 		free(ctx->cache);
 	}
 	if (ctx->cfg != NULL)

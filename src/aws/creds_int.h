@@ -14,6 +14,7 @@
 #include "ecsprof/creds.h"
 #include "ecsprof/err.h"
 #include "ecsprof/http.h"
+#include "ecsprof/strset.h"
 
 /* Provider results: found (out filled), not configured (why filled: "not set ..."), or a
  * hard error (err filled) that stops the chain, as botocore raises for a configured source
@@ -31,6 +32,8 @@ struct creds_cache {
 	char *config_path, *credentials_path;
 	bool have;
 	struct aws_creds creds;
+	bool endpoint_explicit;       /* --endpoint-url given (it sets the ECS endpoint only) */
+	struct strset warned_endpoints;   /* the services creds_endpoint_warn_aws named */
 };
 
 /* Flat view of a JSON object: "roleCredentials.accessKeyId" -> value. Strings are
@@ -106,6 +109,11 @@ const char *creds_prof(const struct aws_context *ctx, const char *profile, const
 /* URL for a service: explicit_url > AWS_ENDPOINT_URL_<svc_env> > AWS_ENDPOINT_URL >
  * [services] svc_key endpoint_url > profile endpoint_url > standard host (host_prefix);
  * use_variants applies the FIPS / dual-stack settings. Caller frees *url. */
+/* Under --endpoint-url, one warning per run and service (svc_env "ECR", svc_key "ecr")
+ * when that service's calls go to AWS's own endpoint url: it names the service and the
+ * variable that would send them elsewhere. Call it where the service is first used. */
+void creds_endpoint_warn_aws(struct aws_context *ctx, const char *svc_env, const char *svc_key,
+			     const char *url);
 int creds_service_endpoint(struct aws_context *ctx, const char *explicit_url, const char *svc_env,
 			   const char *svc_key, const char *host_prefix, const char *region,
 			   bool use_variants, char **url, struct err *err);

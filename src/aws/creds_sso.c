@@ -150,6 +150,7 @@ creds_sso_provider(struct aws_context *ctx, const char *profile, struct aws_cred
 		creds_free_secret(token);
 		return err_prefix(err, "profile %s: SSO endpoint", profile);
 	}
+	creds_endpoint_warn_aws(ctx, "SSO", "sso", base);
 	buf_init(&url, 0);
 	buf_addf(&url, "%s%sfederation/credentials?account_id=", base,
 		 base[strlen(base) - 1] == '/' ? "" : "/");

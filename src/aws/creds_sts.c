@@ -101,6 +101,7 @@ sts_post(struct aws_context *ctx, const struct buf *form, const struct aws_creds
 	size_t nh = 0;
 	int rc = CREDS_ERROR;
 
+	creds_endpoint_warn_aws(ctx, "STS", "sts", ctx->sts_endpoint);
 	url = xasprintf("%s%s", ctx->sts_endpoint,
 			ctx->sts_endpoint[strlen(ctx->sts_endpoint) - 1] == '/' ? "" : "/");
 	if (creds_url_split(url, &u) != 0) {

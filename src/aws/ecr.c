@@ -28,8 +28,11 @@ const char *const ecr_accepted_media_types[4] = {
 int
 ecr_endpoint(struct aws_context *ctx, const char *region, char **url, struct err *err)
 {
-	return creds_service_endpoint(ctx, NULL, awsjson_ecr.service_id, "ecr",
-	    awsjson_ecr.host_prefix, region, true, url, err);
+	if (creds_service_endpoint(ctx, NULL, awsjson_ecr.service_id, "ecr",
+	    awsjson_ecr.host_prefix, region, true, url, err) != 0)
+		return -1;
+	creds_endpoint_warn_aws(ctx, awsjson_ecr.service_id, "ecr", *url);
+	return 0;
 }
 
 int

@@ -37,6 +37,14 @@ int ecs_describe_services_on(struct ecs_client *c, const struct http_transport *
 			     const int *cancel, const char *cluster, const char *const *names,
 			     size_t n, struct ecs_service_list *out, struct err *err);
 
+/* StopTask of one task on transport t, cancelled by *cancel (may be NULL), with a reason
+ * (at most 255 characters, cut); *raw (may be NULL) gets the stopped Task object as
+ * compact JSON (caller frees) and *answered_ms when it came. ecs_stop_tasks()'s threads
+ * call it. */
+int ecs_stop_task_on(struct ecs_client *c, const struct http_transport *t, const int *cancel,
+		     const char *cluster, const char *task, const char *reason, char **raw,
+		     int64_t *answered_ms, struct err *err);
+
 /* ecs_scan.c: a task of a DescribeTasks answer read without a DOM. */
 struct ecs_scanned_task {
 	char *json;             /* json_dumps(task, JSON_COMPACT | JSON_REAL_PRECISION(16)) */

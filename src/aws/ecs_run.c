@@ -167,25 +167,28 @@ ecs_failure_retryable(const char *reason)
 }
 
 int
-ecs_stop_task(struct ecs_client *c, const char *cluster, const char *task, const char *reason,
-	      char **raw, int64_t *answered_ms, struct err *err)
+ecs_stop_task_on(struct ecs_client *c, const struct http_transport *tr, const int *cancel,
+		 const char *cluster, const char *task, const char *reason, char **raw,
+		 int64_t *answered_ms, struct err *err)
 {
+	struct awsjson_call_options co = { .cancel = cancel };
 	json_t *req = json_object(), *resp = NULL, *t;
 	char cut[256];
 	int rc;
 
 	if (raw != NULL)
 		*raw = NULL;
-	awsjson_reset(c->api);
 	snprintf(cut, sizeof cut, "%s", reason ? reason : "stopped by ecsprof");
 	if (cluster != NULL)
 		json_object_set_new(req, "cluster", json_string(cluster));
 	json_object_set_new(req, "task", json_string(task));
 	json_object_set_new(req, "reason", json_string(cut));
-	rc = awsjson_call(c->api, &c->transports[0], "StopTask", req, &resp, answered_ms, err);
+	rc = awsjson_call_opt(c->api, tr, "StopTask", req, &co, &resp, err);
 	json_decref(req);
 	if (rc != 0)
 		return -1;
+	if (answered_ms != NULL)
+		*answered_ms = co.answered_ms;
 	t = json_object_get(resp, "task");
 	if (raw != NULL && json_is_object(t) && json_is_string(json_object_get(t, "taskArn")))
 		*raw = task_text(t);

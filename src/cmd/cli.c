@@ -35,7 +35,7 @@ const struct cli_option_def cli_options[] = {
 	{ "--image", 0, "REPO[:TAG|@DIGEST]", "images: this image, without any task (repeatable)", "SELECT", OPT_IMAGE },
 	{ "--profile", 0, "NAME", "AWS profile (default: AWS_PROFILE, else \"default\")", "AWS", OPT_PROFILE },
 	{ "--region", 0, "REGION", "AWS region (default: AWS_REGION, AWS_DEFAULT_REGION, profile)", "AWS", OPT_REGION },
-	{ "--endpoint-url", 0, "URL", "ECS endpoint (default: AWS_ENDPOINT_URL_ECS, AWS_ENDPOINT_URL, profile, standard)", "AWS", OPT_ENDPOINT_URL },
+	{ "--endpoint-url", 0, "URL", "ECS endpoint only (default: AWS_ENDPOINT_URL_ECS, AWS_ENDPOINT_URL, profile, standard); ECR, STS and SSO keep theirs: AWS_ENDPOINT_URL_ECR etc.", "AWS", OPT_ENDPOINT_URL },
 	{ "--concurrency", 0, "N", "DescribeTasks requests in flight (default 4)", "AWS", OPT_CONCURRENCY },
 	{ "--connect-timeout", 0, "SECONDS", "connect timeout per request (default 5)", "AWS", OPT_CONNECT_TIMEOUT },
 	{ "--request-timeout", 0, "SECONDS", "timeout of each request (default 30)", "AWS", OPT_REQUEST_TIMEOUT },

@@ -15,6 +15,7 @@
 #include "experiment_int.h"
 #include "ecsprof/input.h"
 #include "ecsprof/log.h"
+#include "ecsprof/timeutil.h"
 #include "ecsprof/xalloc.h"
 
 struct found {
@@ -162,7 +163,10 @@ xrun_cleanup_command_run(const struct cli_opts *o, struct err *err)
 	struct ecs_fetch_stats fs;
 	struct stat sb;
 	char cluster[256] = "", region[64] = "";
-	size_t from_journal = 0, stopped = 0, already = 0, failed = 0, unconfirmed = 0;
+	size_t from_journal = 0, stopped = 0, already = 0, failed = 0, unconfirmed = 0, nitems = 0;
+	struct ecs_stop_item *items = NULL;
+	struct ecs_stop_options stop = { 0 };
+	char reason[160];
 	int rc = -1;
 
 	memset(&x, 0, sizeof x);
@@ -226,31 +230,36 @@ xrun_cleanup_command_run(const struct cli_opts *o, struct err *err)
 		goto out;
 	if (xrun_journal(&x, f.raw, f.at, NULL, NULL, f.nraw, err) != 0)
 		goto out;
+	/* what is left: stopped all at once, each retried while ECS throttles, one deadline */
+	items = xcalloc(f.n ? f.n : 1, sizeof *items);
 	for (size_t i = 0; i < f.n; i++) {
-		char reason[160], *raw = NULL;
-		int64_t at = TS_NONE;
+		/* a task ECS no longer knows that the journal saw stop needs nothing */
+		if (f.final[i] && (f.confirmed[i] || !f.described[i]))
+			already++;
+		else if (!f.confirmed[i])
+			unconfirmed++;
+		else
+			items[nitems++].arn = f.arns[i];
+	}
+	snprintf(reason, sizeof reason, "ecsprof experiment %s: cleanup", x.id);
+	stop.cluster = x.cluster;
+	stop.reason = reason;
+	stop.deadline_ms = timeutil_now_ms() + (int64_t)(xrun_stop_timeout_s() * 1000);
+	stopped = ecs_stop_tasks(x.ecs, &stop, items, nitems);
+	for (size_t k = 0; k < nitems; k++) {
 		struct err e;
 
-		/* a task ECS no longer knows that the journal saw stop needs nothing */
-		if (f.final[i] && (f.confirmed[i] || !f.described[i])) {
-			already++;
-			continue;
-		}
-		if (!f.confirmed[i]) {
-			unconfirmed++;
-			continue;
-		}
 		err_clear(&e);
-		snprintf(reason, sizeof reason, "ecsprof experiment %s: cleanup", x.id);
-		if (ecs_stop_task(x.ecs, x.cluster, f.arns[i], reason, &raw, &at, &e) != 0) {
-			log_warn("StopTask %s: %s", f.arns[i], e.msg);
+		if (!items[k].stopped) {
+			log_warn("StopTask %s: %s", items[k].arn, items[k].err.msg[0] ?
+				 items[k].err.msg : "not answered before the deadline");
 			failed++;
-			continue;
-		}
-		stopped++;
-		if (raw != NULL && at != TS_NONE && xrun_journal(&x, &raw, &at, NULL, NULL, 1, &e) != 0)
+		} else if (items[k].raw != NULL && items[k].answered_ms != TS_NONE &&
+			   xrun_journal(&x, &items[k].raw, &items[k].answered_ms, NULL, NULL, 1,
+					&e) != 0) {
 			log_warn("%s", e.msg);
-		free(raw);
+		}
+		free(items[k].raw);
 	}
 	if (unconfirmed > 0)
 		log_warn("%s: %zu task%s the journal names %s not the experiment's by ECS's own "
@@ -274,6 +283,7 @@ out:
 	free(f.final);
 	free(f.described);
 	free(f.confirmed);
+	free(items);
 	for (size_t i = 0; i < f.nwarned; i++)
 		free(f.warned[i]);
 	free(f.warned);

@@ -112,6 +112,8 @@ int xrun_launch_and_wait(struct xrun *x, struct err *err);
 /* StopTask of every started task not yet stopped; -1 if any could not be stopped (each
  * one logged, and the cleanup command printed). */
 int xrun_stop_all(struct xrun *x, const char *why, struct err *err);
+/* Seconds all the stops of a run may take together: ECSPROF_STOP_TIMEOUT, else 120. */
+double xrun_stop_timeout_s(void);
 /* Merges raw task states into the recording (record.h guarantees); healthy_ms and
  * healthy_res_ms (NULL, or TS_NONE per line: none) are the observed healthy_at of each. */
 int xrun_journal(const struct xrun *x, char *const *raw, const int64_t *fetched_ms,

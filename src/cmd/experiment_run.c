@@ -1,8 +1,8 @@
-/* experiment_run: launching, waiting and stopping for `ecsprof experiment`. Every task
- * RunTask starts is written to the recording before anything else happens, so that a run
- * killed at any point leaves a journal `--cleanup ID` can read; and every way out (the end,
- * Ctrl-C, SIGTERM, SIGHUP: the terminal closed; experiment_signal.c) goes through
- * xrun_stop_all(). */
+/* experiment_run: launching and waiting for `ecsprof experiment`. Every task RunTask
+ * starts is written to the recording before anything else happens, so that a run killed at
+ * any point leaves a journal `--cleanup ID` can read; and every way out (the end, Ctrl-C,
+ * SIGTERM, SIGHUP: the terminal closed; experiment_signal.c) goes through xrun_stop_all()
+ * (experiment_stop.c). */
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "experiment_int.h"
+#include "ecsprof/ecs_run.h"
 #include "ecsprof/buf.h"
 #include "ecsprof/health.h"
 #include "ecsprof/input.h"
@@ -647,48 +648,6 @@ xrun_launch_and_wait(struct xrun *x, struct err *err)
 }
 
 /* ---- stopping ------------------------------------------------------------------------ */
-
-int
-xrun_stop_all(struct xrun *x, const char *why, struct err *err)
-{
-	char reason[200];
-	size_t failed = 0, stopped = 0;
-
-	snprintf(reason, sizeof reason, "ecsprof experiment %s: %s", x->id, why);
-	for (size_t i = 0; i < x->ntasks; i++) {
-		struct xtask *t = &x->tasks[i];
-		struct err e;
-		char *raw = NULL;
-		int64_t at = TS_NONE;
-
-		if (t->final || t->stop_sent)
-			continue;
-		err_clear(&e);
-		if (ecs_stop_task(x->ecs, x->cluster, t->arn, reason, &raw, &at, &e) != 0) {
-			log_warn("StopTask %s: %s", t->arn, e.msg);
-			failed++;
-			continue;
-		}
-		t->stop_sent = true;
-		stopped++;
-		xrun_update_leftover(x);
-		if (raw != NULL && at != TS_NONE &&
-		    xrun_journal(x, &raw, &at, &t->healthy_ms, &t->healthy_res_ms, 1, &e) != 0)
-			log_warn("%s", e.msg);
-		free(raw);
-	}
-	if (stopped > 0)
-		log_info("experiment %s: StopTask sent to %zu task%s", x->id, stopped,
-			 stopped == 1 ? "" : "s");
-	if (failed > 0) {
-		char *cmd = xrun_cleanup_command(x);
-		err_set(err, ERR_AWS, "experiment %s: %zu task%s could not be stopped; stop %s with: %s",
-			x->id, failed, failed == 1 ? "" : "s", failed == 1 ? "it" : "them", cmd);
-		free(cmd);
-		return -1;
-	}
-	return 0;
-}
 
 void
 xrun_cleanup(struct xrun *x)

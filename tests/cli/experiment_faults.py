@@ -30,7 +30,7 @@ SCENARIO = {
     "credentials": {"AKIDFAKE": "fakesecret"},
     "clusters": {n: {"tasks": []} for n in
                  ("cap", "pull", "term", "hup", "twice", "nohc", "nodef", "noyes", "kill", "throttle",
-                  "notrec")},
+                  "notrec", "stopthr", "stophang")},
     # cap:1's first 4 tasks asked come back in failures[]: the first call and its 3
     # retries; the second call starts its task
     "runTaskFailures": [{"taskDefinition": "cap:1", "count": 4, "reason": "RESOURCE:MEMORY"}],
@@ -366,6 +366,41 @@ def main():
            "SIGKILL, then --cleanup (no journal) with a malformed task in every answer: all %d "
            "stopped, one warning" % len(st), "left %d rc %d\n%s%s%s" % (
                len(left), p.returncode, p.stdout, p.stderr, repr(st)))
+
+        # StopTask throttled 8 times in a row (more than one call's 3 attempts, for each
+        # task): the stops are asked again with backoff, and every task is stopped (issue
+        # 31 item 6)
+        control(port, "/_fake/inject", {"throttle": 8, "ops": ["StopTask"]})
+        p = run(cmd(port, tmp, "stopthr", ["a=web:8", "b=web:8"], 1))
+        control(port, "/_fake/inject", {"throttle": 0, "ops": []})
+        st = mine(port, "stopthr")
+        ok(p.returncode == 0 and len(st) == 2 and
+           all(t["desiredStatus"] == "STOPPED" for t in st) and
+           "could not be stopped" not in p.stderr and
+           p.stderr.count("Rate exceeded") == 1 and "asking again until 20" in p.stderr,
+           "StopTask throttled 8 times: asked again with backoff (said once, with the "
+           "deadline), both tasks stopped, exit 0",
+           "rc %d\n%s%s" % (p.returncode, p.stderr, repr(st)))
+
+        # StopTask hangs (each answer held 60 s): the 4 stops run at once and end at one
+        # deadline (ECSPROF_STOP_TIMEOUT=3), with the tasks and the cleanup command named,
+        # instead of 3 x 30 s per task, one after another (issue 31 item 7)
+        control(port, "/_fake/inject", {"slow": 1000, "slow_ms": 60000, "ops": ["StopTask"]})
+        t0 = time.time()
+        try:
+            p = subprocess.run(cmd(port, tmp, "stophang", ["a=web:8", "b=web:8"], 2),
+                               capture_output=True, text=True, timeout=90,
+                               env=dict(env(), ECSPROF_STOP_TIMEOUT="3"))
+            rc, err = p.returncode, p.stderr
+        except subprocess.TimeoutExpired as e:
+            rc, err = -9, "timed out after 90 s: %s" % (e.stderr or b"")[-500:]
+        secs = time.time() - t0
+        control(port, "/_fake/inject", {"slow": 0, "ops": []})
+        ok(rc == 1 and secs < 20 and "4 tasks could not be stopped within 3 s" in err and
+           "ecsprof experiment --cleanup stophang" in err and err.count("StopTask arn:") == 4,
+           "StopTask hangs: 4 stops at once, given up at one deadline of 3 s (the run took "
+           "%.1f s), the 4 tasks and the cleanup command named" % secs,
+           "rc %d\n%s" % (rc, err))
 
         # a forged journal: the lines of two production tasks edited to carry the
         # experiment's tags and startedBy; ECS itself does not tag them as the experiment's,

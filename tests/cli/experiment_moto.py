@@ -92,6 +92,8 @@ def env_for(key, secret):
                 "AWS_CONFIG_FILE": os.path.join(TMP, "no-config"),
                 "AWS_SHARED_CREDENTIALS_FILE": os.path.join(TMP, "no-credentials"),
                 "AWS_ACCESS_KEY_ID": key, "AWS_SECRET_ACCESS_KEY": secret})
+    # --endpoint-url is ECS's only: the other services to a closed port, never to AWS
+    env.update({"AWS_ENDPOINT_URL_%s" % s: "http://127.0.0.1:9" for s in ("ECR", "STS", "SSO")})
     return env
 
 

@@ -59,6 +59,8 @@ def run(srv, *args, env_extra=None, timeout=60):
         "AWS_CONFIG_FILE": os.path.join(TMP, "no-config"),
         "AWS_SHARED_CREDENTIALS_FILE": os.path.join(TMP, "no-credentials"),
     })
+    # --endpoint-url is ECS's only: the other services to a closed port, never to AWS
+    env.update({"AWS_ENDPOINT_URL_%s" % s: "http://127.0.0.1:9" for s in ("ECR", "STS", "SSO")})
     env.update(env_extra or {})
     cmd = [ECSPROF] + list(args) + ["--endpoint-url", "http://127.0.0.1:%d" % srv.port,
                                     "--region", "us-east-1"]

@@ -86,7 +86,7 @@ def inject(port, d):
         r.read()
 
 
-def run(port, *args, cache):
+def run(port, *args, cache, ecr_endpoint=True):
     env = {k: v for k, v in os.environ.items() if not k.startswith("AWS_")}
     env.update({"AWS_ACCESS_KEY_ID": "AKIDFAKE", "AWS_SECRET_ACCESS_KEY": "fakesecret",
                 "AWS_EC2_METADATA_DISABLED": "true", "NO_COLOR": "1",
@@ -94,6 +94,12 @@ def run(port, *args, cache):
                 "AWS_SHARED_CREDENTIALS_FILE": os.path.join(TMP, "none"),
                 "AWS_ENDPOINT_URL_ECR": "http://127.0.0.1:%d" % port,
                 "XDG_CACHE_HOME": os.path.join(TMP, cache)})
+    if not ecr_endpoint:
+        # ECR left at AWS's own endpoint: a proxy on a closed loopback port stops its
+        # calls before they leave the machine
+        del env["AWS_ENDPOINT_URL_ECR"]
+        env.update({"https_proxy": "http://127.0.0.1:9", "HTTPS_PROXY": "http://127.0.0.1:9",
+                    "NO_PROXY": "", "no_proxy": ""})
     cmd = [ECSPROF] + list(args) + ["--endpoint-url", "http://127.0.0.1:%d" % port,
                                     "--region", "us-east-1"]
     p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=120)
@@ -166,6 +172,24 @@ def main():
         ok(n.get("tasks") == "1" and n.get("image_layers") == "3" and
            n.get("image_compression") == "gzip",
            "denied DescribeImages: the row keeps BatchGetImage's layers", str(n))
+
+        # --endpoint-url sets the ECS endpoint only (issue 31 item 11): with
+        # AWS_ENDPOINT_URL_ECR set, no warning; without it, one warning naming ECR, AWS's
+        # endpoint and the variable, however many images; no ECR call reaches the fake
+        ok("sets only the ECS endpoint" not in err,
+           "--endpoint-url with AWS_ENDPOINT_URL_ECR: no endpoint warning", err)
+        before = stats(port)
+        rc, out, err = run(port, "images", "--cluster", "img", "--format", "csv",
+                           cache="c4", ecr_endpoint=False)
+        after = stats(port)
+        ecr = sum(after["ops"].get(o, 0) - before["ops"].get(o, 0)
+                  for o in ("DescribeImages", "BatchGetImage", "ListImageReferrers",
+                            "GetDownloadUrlForLayer"))
+        w = [l for l in err.splitlines() if "sets only the ECS endpoint" in l]
+        ok(len(w) == 1 and "ECR calls go to AWS's own endpoint https://" in w[0] and
+           "AWS_ENDPOINT_URL_ECR" in w[0] and ecr == 0,
+           "--endpoint-url without AWS_ENDPOINT_URL_ECR: one warning naming ECR and the "
+           "variable (%d ECR calls reached the fake)" % ecr, err)
 
         # manifests that cannot be read: unknown, with the reason; never 0 layers,
         # 0 bytes and "too-small"

@@ -79,6 +79,8 @@ def run(port, *args, key=None, secret=None, env_extra=None):
     env.update({"AWS_EC2_METADATA_DISABLED": "true", "NO_COLOR": "1",
                 "AWS_CONFIG_FILE": os.path.join(TMP, "no-config"),
                 "AWS_SHARED_CREDENTIALS_FILE": os.path.join(TMP, "no-credentials")})
+    # --endpoint-url is ECS's only: the other services to a closed port, never to AWS
+    env.update({"AWS_ENDPOINT_URL_%s" % s: "http://127.0.0.1:9" for s in ("ECR", "STS", "SSO")})
     if key is not None:
         env["AWS_ACCESS_KEY_ID"] = key
         env["AWS_SECRET_ACCESS_KEY"] = secret

@@ -51,6 +51,7 @@ def main():
                   "AWS_EC2_METADATA_DISABLED": "true", "AWS_CONFIG_FILE": empty,
                   "AWS_SHARED_CREDENTIALS_FILE": empty, "AWS_MAX_ATTEMPTS": "1",
                   "NO_COLOR": "1", "XDG_CACHE_HOME": os.path.join(tmp, "cache")})
+        e.update(fakeserver.service_endpoints())
         p = subprocess.Popen([ECSPROF, "watch", "--cluster", "b", "--interval", "1",
                               "--status", "running", "--no-images", "--format", "csv", "--endpoint-url",
                               "http://127.0.0.1:%d" % port, "--region", "us-east-1"],

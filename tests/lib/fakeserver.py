@@ -38,6 +38,18 @@ def control(port, path, body=None):
         return json.loads(r.read())
 
 
+# --endpoint-url sets the ECS endpoint only: every other service ecsprof may call gets its
+# own variable, by default a closed loopback port, so that no test reaches AWS (a script
+# whose fake serves one of them, ECR, points it there through extra)
+CLOSED = "http://127.0.0.1:9"
+OTHER_SERVICES = ("ECR", "STS", "SSO")
+
+
+def service_endpoints(url=CLOSED):
+    """AWS_ENDPOINT_URL_<service> = url for every service but ECS"""
+    return {"AWS_ENDPOINT_URL_%s" % s: url for s in OTHER_SERVICES}
+
+
 def env(empty, **extra):
     """os.environ without AWS_*, with the fakes' credentials (AKIDFAKE/fakesecret), the
     config and credentials files at empty (a path that holds nothing), the instance
@@ -46,5 +58,6 @@ def env(empty, **extra):
     e.update({"AWS_ACCESS_KEY_ID": "AKIDFAKE", "AWS_SECRET_ACCESS_KEY": "fakesecret",
               "AWS_EC2_METADATA_DISABLED": "true", "AWS_CONFIG_FILE": empty,
               "AWS_SHARED_CREDENTIALS_FILE": empty, "NO_COLOR": "1"})
+    e.update(service_endpoints())
     e.update(extra)
     return e

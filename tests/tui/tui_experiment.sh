@@ -59,7 +59,7 @@ start() {   # $1: COLSxLINES, $2: cluster, the rest: more ecsprof arguments
 	STARTS=$((STARTS + 1))
 	SOCK="ecsprof-tui-experiment-$$-$STARTS"
 	tm new-session -d -s t -x "${size%x*}" -y "${size#*x}" \
-		"cd '$TMP' && env -u AWS_PROFILE ${EXTRA_ENV:-} LANG=C.UTF-8 LC_ALL=C.UTF-8 NO_COLOR=1 TERM=xterm-256color AWS_ACCESS_KEY_ID=AKIDFAKE AWS_SECRET_ACCESS_KEY=fakesecret AWS_EC2_METADATA_DISABLED=true AWS_CONFIG_FILE=/dev/null AWS_SHARED_CREDENTIALS_FILE=/dev/null $ECSPROF experiment --cluster $cluster --arm no-soci=checkout-api:7 --arm soci=checkout-api:8 -n 4 --subnets subnet-1 -o $cluster.jsonl --endpoint-url http://127.0.0.1:$PORT --region us-east-1 --interval 0.5 --no-images $* ; echo EXIT=\$?; sleep 60"
+		"cd '$TMP' && env -u AWS_PROFILE ${EXTRA_ENV:-} LANG=C.UTF-8 LC_ALL=C.UTF-8 NO_COLOR=1 TERM=xterm-256color AWS_ACCESS_KEY_ID=AKIDFAKE AWS_SECRET_ACCESS_KEY=fakesecret AWS_EC2_METADATA_DISABLED=true AWS_CONFIG_FILE=/dev/null AWS_SHARED_CREDENTIALS_FILE=/dev/null AWS_ENDPOINT_URL_ECR=http://127.0.0.1:9 AWS_ENDPOINT_URL_STS=http://127.0.0.1:9 AWS_ENDPOINT_URL_SSO=http://127.0.0.1:9 $ECSPROF experiment --cluster $cluster --arm no-soci=checkout-api:7 --arm soci=checkout-api:8 -n 4 --subnets subnet-1 -o $cluster.jsonl --endpoint-url http://127.0.0.1:$PORT --region us-east-1 --interval 0.5 --no-images $* ; echo EXIT=\$?; sleep 60"
 	tm set-option -t t history-limit 2000 >/dev/null 2>&1
 }
 

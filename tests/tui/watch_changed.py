@@ -65,7 +65,9 @@ def main():
         control(port, "/_fake/advance", {"to": 12, "freeze": True})   # A pulls, B provisions
         env = ("AWS_ACCESS_KEY_ID=AKIDFAKE AWS_SECRET_ACCESS_KEY=fakesecret "
                "AWS_EC2_METADATA_DISABLED=true AWS_CONFIG_FILE=%s "
-               "AWS_SHARED_CREDENTIALS_FILE=%s XDG_CACHE_HOME=%s/cache" % (empty, empty, tmp))
+               "AWS_SHARED_CREDENTIALS_FILE=%s XDG_CACHE_HOME=%s/cache "
+               "AWS_ENDPOINT_URL_ECR=http://127.0.0.1:9 AWS_ENDPOINT_URL_STS=http://127.0.0.1:9 "
+               "AWS_ENDPOINT_URL_SSO=http://127.0.0.1:9" % (empty, empty, tmp))
         cmd = ("env -u AWS_PROFILE -u AWS_REGION %s LANG=C.UTF-8 NO_COLOR=1 "
                "TERM=xterm-256color %s watch --cluster c --interval 1 --no-images "
                "--endpoint-url http://127.0.0.1:%d --region us-east-1; sleep 30"
