@@ -119,7 +119,7 @@ Test(cli, usage_errors_say_what_is_wrong)
 		{ ARGS("tasks", "--concurrency", "0"), "--concurrency" },
 		{ ARGS("tasks", "--interval", "abc"), "--interval" },
 		{ ARGS("record"), "-o FILE" },
-		{ ARGS("tasks", "extra.json"), "only report takes files" },
+		{ ARGS("tasks", "extra.json"), "only report and diff take files" },
 		{ ARGS("report", "x", "--baseline", "a"), "--baseline needs --group-by" },
 		{ ARGS("--verbose"), "no command" },
 	};

@@ -11,9 +11,11 @@
 #include <string.h>
 
 #include "ecsprof/diff.h"
+#include "ecsprof/image.h"
 #include "ecsprof/rowtab.h"
 #include "ecsprof/stats.h"
 #include "ecsprof/task.h"
+#include "ecsprof/xalloc.h"
 
 #define DIGEST_OLD "sha256:9f3e000000000000000000000000000000000000000000000000000000000000"
 #define DIGEST_NEW "sha256:ab12000000000000000000000000000000000000000000000000000000000000"
@@ -88,8 +90,8 @@ windows_make(struct windows *w, uint64_t seed, size_t na, size_t nb_new, size_t 
 	w->tasks = calloc(n, sizeof *w->tasks);
 	w->pa = calloc(na + 1, sizeof *w->pa);
 	w->pb = calloc(nb_new + nb_old + 1, sizeof *w->pb);
-	w->a = (struct diff_window){ w->pa, na };
-	w->b = (struct diff_window){ w->pb, nb_new + nb_old };
+	w->a = (struct diff_window){ w->pa, na, NULL };
+	w->b = (struct diff_window){ w->pb, nb_new + nb_old, NULL };
 	for (size_t i = 0; i < n; i++) {
 		bool base = i < na, fresh = !base && i < na + nb_new;
 		double pull = gauss(&r, 12, 2) + (fresh ? slower : 0);
@@ -350,4 +352,32 @@ Test(diff, mix_tests_match_r)
 	size_t c[] = { 5 }, e[] = { 9 };
 	cr_assert_eq(stats_mix_test(c, e, 1, &m), 0);
 	cr_expect_eq(m.p, 1.0, "one value: no difference");
+}
+
+Test(diff, digest_size_from_image_facts)
+{
+	struct windows w;
+	struct diff d;
+	struct err err;
+	struct image_facts x;
+	struct image_set *images = image_set_new();
+	char line[1024];
+
+	image_facts_init(&x);
+	x.digest = xstrdup(DIGEST_NEW);
+	x.platform = xstrdup("linux/amd64");
+	x.size_bytes = 412000000;
+	image_set_put(images, &x);
+	windows_make(&w, 13, 30, 20, 10, 35);
+	w.b.images = images;
+	cr_assert_eq(diff_build(&d, &w.a, &w.b, &err), 0);
+	cr_expect_eq(d.explain[DIFF_PULL].why, DIFF_WHY_EXPLAINED);
+	diff_explain_text(&d, DIFF_PULL, line, sizeof line);
+	cr_expect(strstr(line, "tasks with image digest sha256:ab1200000000.. (412 MB) +") != NULL,
+		  "%s", line);
+	diff_cause_text(&d, DIFF_PULL, line, sizeof line);
+	cr_expect_str_eq(line, "image digest sha256:ab1200000000.. (412 MB)");
+	diff_cleanup(&d);
+	windows_free(&w);
+	image_set_free(images);
 }

@@ -15,8 +15,9 @@
 #include "ecsprof/timeutil.h"
 
 enum cli_command { CMD_NONE, CMD_TASKS, CMD_WATCH, CMD_RECORD, CMD_REPORT, CMD_IMAGES,
-		   CMD_EXPERIMENT };
-enum cli_format { FMT_AUTO, FMT_TUI, FMT_TABLE, FMT_CSV, FMT_JSON, FMT_HTML, FMT_XLSX };
+		   CMD_EXPERIMENT, CMD_DIFF };
+enum cli_format { FMT_AUTO, FMT_TUI, FMT_TABLE, FMT_CSV, FMT_JSON, FMT_HTML, FMT_XLSX,
+		  FMT_MARKDOWN };
 enum cli_status { STATUS_ALL, STATUS_RUNNING, STATUS_STOPPED };
 
 struct cli_list {
@@ -82,6 +83,10 @@ struct cli_opts {
 	/* images (image.h) */
 	bool no_images;               /* --no-images: no ECR lookups */
 	struct cli_list images;       /* images --image REF (repeatable) */
+	/* diff (diff.h) */
+	struct cli_list baseline_files;   /* --baseline-file FILE (repeatable) */
+	const char *split;                /* --split WHEN|deployment */
+	struct cli_list fail_on;          /* --fail-on EXPR (repeatable), parsed by cmd_diff */
 	/* experiment (src/cmd/cli_experiment.c parses them) */
 	struct cli_experiment experiment;
 	/* misc */

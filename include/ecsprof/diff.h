@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "ecsprof/err.h"
 #include "ecsprof/task.h"
@@ -42,11 +43,28 @@ const char *diff_attr_words(enum diff_attr a);       /* "image digest" */
 /* The task's value (borrowed from the task, or "(none)"); buf for a built one. */
 const char *diff_attr_value(const struct task *t, enum diff_attr a, char *buf, size_t size);
 
-/* A window: the tasks (borrowed) of one side. */
+/* A window: the tasks (borrowed) of one side, and their set's image facts (image.h;
+ * borrowed, NULL when none), which give a digest its size. */
+struct image_set;
 struct diff_window {
 	const struct task *const *v;
 	size_t n;
+	const struct image_set *images;
 };
+
+/* diff_window.c: a window of every task of s (the tasks borrowed from s) */
+void diff_window_all(const struct task_set *s, struct diff_window *w);
+/* One history in two at cut_ms: createdAt before it is the baseline, at or after it the
+ * new window. Returns how many tasks have no createdAt (in neither window). */
+size_t diff_window_split(const struct task_set *s, int64_t cut_ms, struct diff_window *base,
+			 struct diff_window *cur);
+void diff_window_free(struct diff_window *w);
+/* The first and last createdAt of s; -1 when no task has one. */
+int diff_history_span(const struct task_set *s, int64_t *first_ms, int64_t *last_ms);
+/* The first createdAt of the deployment (startedBy "ecs-svc/...") whose first task is the
+ * newest, its id in *id (borrowed from s), and how many deployments s has; TS_NONE when it
+ * has none. */
+int64_t diff_newest_deployment(const struct task_set *s, const char **id, size_t *ndeployments);
 
 struct diff_side {
 	size_t n;
@@ -73,6 +91,7 @@ struct diff_cmp {
 struct diff_value {
 	char *value;                    /* owned */
 	size_t base_n, new_n;
+	int64_t size_bytes;             /* DIFF_DIGEST: compressed, from image facts; -1 unknown */
 };
 
 struct diff_mix {
@@ -116,6 +135,10 @@ struct diff {
 	struct diff_part *parts;        /* owned */
 	size_t nparts;
 	struct diff_explain explain[DIFF_PHASE_COUNT];
+	/* within the new window, the tasks on values the baseline never had against those on
+	 * values it had (Mann-Whitney): an explaining split must separate them, not only leave
+	 * a part too small to be significant; NAN when a side is empty or not split */
+	double split_p[DIFF_PHASE_COUNT][DIFF_ATTR_COUNT];
 	char *taskdef_note;             /* "web:7 -> web:8: memory 512 -> 1024", or NULL */
 	char **notes;                   /* owned: the explanations and power lines, as the
 					   phases table's notes */

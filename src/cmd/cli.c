@@ -20,7 +20,7 @@ enum {
 	OPT_CONNECT_TIMEOUT, OPT_REQUEST_TIMEOUT, OPT_FORMAT, OPT_SUMMARY, OPT_GROUP_BY,
 	OPT_BASELINE, OPT_SOCI_IF, OPT_SORT, OPT_NO_COLOR, OPT_INTERVAL, OPT_RECORD,
 	OPT_COUNT, OPT_DEBUG, OPT_TIME_FORMAT, OPT_PRICES, OPT_DEPLOYMENTS, OPT_NO_IMAGES,
-	OPT_IMAGE,
+	OPT_IMAGE, OPT_BASELINE_FILE, OPT_SPLIT, OPT_FAIL_ON,
 	/* experiment: the ids live in cli_int.h, parsed by cli_experiment.c */
 };
 
@@ -40,7 +40,7 @@ const struct cli_option_def cli_options[] = {
 	{ "--connect-timeout", 0, "SECONDS", "connect timeout per request (default 5)", "AWS", OPT_CONNECT_TIMEOUT },
 	{ "--request-timeout", 0, "SECONDS", "timeout of each request (default 30)", "AWS", OPT_REQUEST_TIMEOUT },
 	{ "--no-images", 0, NULL, "no ECR lookups of the tasks' images (image columns empty)", "AWS", OPT_NO_IMAGES },
-	{ "--format", 0, "tui|table|csv|json|html|xlsx", "output format (default: tui on a terminal, else table)", "OUTPUT", OPT_FORMAT },
+	{ "--format", 0, "tui|table|csv|json|html|xlsx|markdown", "output format (default: tui on a terminal, else table; markdown: diff)", "OUTPUT", OPT_FORMAT },
 	{ "--time-format", 0, "iso|spreadsheet|epoch", "CSV times: ISO 8601 Z (default), YYYY-MM-DD HH:MM:SS.mmm UTC, or epoch seconds", "OUTPUT", OPT_TIME_FORMAT },
 	{ "--output", 'o', "FILE", "write to FILE instead of stdout (record, experiment: the recording)", "OUTPUT", 'o' },
 	{ "--summary", 0, NULL, "one row per group and phase instead of one per task", "OUTPUT", OPT_SUMMARY },
@@ -54,6 +54,9 @@ const struct cli_option_def cli_options[] = {
 	{ "--interval", 0, "SECONDS", "watch: seconds between polls (default 5)", "WATCH", OPT_INTERVAL },
 	{ "--record", 0, "FILE", "watch: also save every task seen to FILE", "WATCH", OPT_RECORD },
 	{ "--count", 0, "N", "watch: stop polling after N polls (default: until q or Ctrl-C)", "WATCH", OPT_COUNT },
+	{ "--baseline-file", 0, "FILE", "diff: a file of the baseline window (repeatable); every FILE argument is then the new window", "DIFF", OPT_BASELINE_FILE },
+	{ "--split", 0, "WHEN|deployment", "diff: one history cut at WHEN (as --since reads it; a task created at WHEN is new), or at its newest deployment", "DIFF", OPT_SPLIT },
+	{ "--fail-on", 0, "EXPR", "diff: exit 3 when a significant change crosses EXPR: PHASE.STAT>+N% or >+Ns, < for improvements; STAT p50, p90 or mean (repeatable)", "DIFF", OPT_FAIL_ON },
 	{ "--arm", 0, "NAME=TASKDEF", "experiment: an arm and its task definition (repeat: 2 or more)", "EXPERIMENT", OPT_EXP_ARM },
 	{ "--tasks-per-arm", 'n', "N", "experiment: tasks per arm (default 10)", "EXPERIMENT", OPT_EXP_N },
 	{ "--launch-type", 0, "FARGATE|EC2", "experiment: launch type (default FARGATE)", "EXPERIMENT", OPT_EXP_LAUNCH_TYPE },
@@ -95,6 +98,8 @@ static const struct command_def {
 	{ "images", CMD_IMAGES, "images [SELECT] [OUTPUT]", "live: what was pulled (ECR): size, layers, SOCI, advice" },
 	{ "experiment", CMD_EXPERIMENT, "experiment --cluster C --arm A=TD --arm B=TD [-n N] -o FILE",
 	  "live: run N tasks per arm (RunTask), record, compare, stop them" },
+	{ "diff", CMD_DIFF, "diff [OPTIONS] BASELINE NEW | --split WHEN FILE...",
+	  "offline: what changed between two windows, and why; --fail-on gates CI (exit 3)" },
 };
 
 void
@@ -126,7 +131,8 @@ print_command(FILE *f, size_t i)
 void
 cli_usage(FILE *f)
 {
-	static const char *sections[] = { "SELECT", "AWS", "OUTPUT", "WATCH", "EXPERIMENT", "GENERAL" };
+	static const char *sections[] = { "SELECT", "AWS", "OUTPUT", "WATCH", "EXPERIMENT", "DIFF",
+					  "GENERAL" };
 
 	fprintf(f, "usage: ecsprof COMMAND [OPTIONS] [FILE...]\n\n"
 		   "Where the time goes when ECS / Fargate tasks start: provision, image pull,\n"
@@ -329,7 +335,8 @@ unknown_option(int argc, char **argv, const char *arg, struct err *err)
 int
 cli_parse(int argc, char **argv, struct cli_opts *o, struct err *err)
 {
-	static const char *const formats[] = { "auto", "tui", "table", "csv", "json", "html", "xlsx" };
+	static const char *const formats[] = { "auto", "tui", "table", "csv", "json", "html", "xlsx",
+					       "markdown" };
 	static const char *const time_formats[] = { "iso", "spreadsheet", "epoch" };
 	static const char *const statuses[] = { "all", "running", "stopped" };
 	struct option longopts[NOPTIONS + 1];
@@ -400,7 +407,7 @@ cli_parse(int argc, char **argv, struct cli_opts *o, struct err *err)
 				return -1;
 			break;
 		case OPT_FORMAT:
-			if (parse_choice(name, optarg, formats, 7, &choice, err))
+			if (parse_choice(name, optarg, formats, 8, &choice, err))
 				return -1;
 			o->format = (enum cli_format)choice;
 			break;
@@ -432,6 +439,9 @@ cli_parse(int argc, char **argv, struct cli_opts *o, struct err *err)
 		case OPT_DEBUG: o->debug = true; break;
 		case OPT_NO_IMAGES: o->no_images = true; break;
 		case OPT_IMAGE: cli_list_add(&o->images, optarg); break;
+		case OPT_BASELINE_FILE: cli_list_add(&o->baseline_files, optarg); break;
+		case OPT_SPLIT: o->split = optarg; break;
+		case OPT_FAIL_ON: cli_list_add(&o->fail_on, optarg); break;
 		case 'h': o->help = true; break;
 		case 'V': o->version = true; break;
 		case ':': {
@@ -459,10 +469,10 @@ cli_parse(int argc, char **argv, struct cli_opts *o, struct err *err)
 
 	if (optind >= argc)
 		return err_set(err, ERR_USAGE,
-			       "no command given: use tasks, watch, record, report, images or experiment (see 'ecsprof --help')");
+			       "no command given: use tasks, watch, record, report, images, experiment or diff (see 'ecsprof --help')");
 	if (o->command == CMD_NONE)
 		return err_set(err, ERR_USAGE,
-			       "unknown command '%s': use tasks, watch, record, report, images or experiment", argv[optind]);
+			       "unknown command '%s': use tasks, watch, record, report, images, experiment or diff", argv[optind]);
 	for (int i = optind + 1; i < argc; i++)
 		cli_list_add(&o->files, argv[i]);
 	if (cli_experiment_check(o, err) != 0)
@@ -475,8 +485,12 @@ cli_parse(int argc, char **argv, struct cli_opts *o, struct err *err)
 
 	if (o->command == CMD_REPORT && o->files.n == 0)
 		return err_set(err, ERR_USAGE, "report needs at least one FILE ('-' reads stdin)");
-	if (o->command != CMD_REPORT && o->files.n > 0)
-		return err_set(err, ERR_USAGE, "unexpected argument '%s': only report takes files",
+	if (o->format == FMT_MARKDOWN && o->command != CMD_DIFF)
+		return err_set(err, ERR_USAGE, "--format markdown: only diff writes it so far");
+	if (o->command == CMD_DIFF && cli_diff_check(o, err) != 0)
+		return -1;
+	if (o->command != CMD_REPORT && o->command != CMD_DIFF && o->files.n > 0)
+		return err_set(err, ERR_USAGE, "unexpected argument '%s': only report and diff take files",
 			       o->files.v[0]);
 	if (o->command == CMD_RECORD && o->output == NULL)
 		return err_set(err, ERR_USAGE, "record needs -o FILE (the recording to append to)");
@@ -505,6 +519,8 @@ cli_opts_cleanup(struct cli_opts *o)
 	free(o->soci_if.v);
 	free(o->files.v);
 	free(o->images.v);
+	free(o->baseline_files.v);
+	free(o->fail_on.v);
 	cli_experiment_cleanup(&o->experiment);
 	memset(o, 0, sizeof *o);
 }

@@ -15,6 +15,7 @@
 #define P (1u << CMD_REPORT)
 #define I (1u << CMD_IMAGES)
 #define X (1u << CMD_EXPERIMENT)
+#define D (1u << CMD_DIFF)
 
 /* Options that belong to some commands only, by name. The AWS options are accepted by
  * report too, as aws(1) takes --region everywhere: an alias with --profile must not break
@@ -24,26 +25,29 @@ static const struct {
 	unsigned cmds;
 } scope[] = {
 	/* experiment selects exactly the tasks it started, and groups them by arm */
-	{ "--service", T | W | R | P | I },
-	{ "--family", T | W | R | P | I },
-	{ "--started-by", T | W | R | P | I },
-	{ "--status", T | W | R | P | I },
-	{ "--task", T | W | R | P | I },
-	{ "--since", T | W | R | P | I },
+	{ "--service", T | W | R | P | I | D },
+	{ "--family", T | W | R | P | I | D },
+	{ "--started-by", T | W | R | P | I | D },
+	{ "--status", T | W | R | P | I | D },
+	{ "--task", T | W | R | P | I | D },
+	{ "--since", T | W | R | P | I | D },
 	{ "--image", I },
-	{ "--format", T | W | P | I | X },
+	{ "--format", T | W | P | I | X | D },
 	{ "--time-format", T | W | P | X },
 	{ "--summary", T | W | P },
 	{ "--group-by", T | W | P },
 	{ "--baseline", T | W | P },
-	{ "--soci-if", T | W | P | X },
+	{ "--soci-if", T | W | P | X | D },
 	{ "--sort", T | W | P },
 	{ "--deployments", T | P },
 	{ "--prices", T | W | P | X },
-	{ "--no-color", T | W | P | I | X },
+	{ "--no-color", T | W | P | I | X | D },
 	{ "--interval", W | X },
 	{ "--record", W },
 	{ "--count", W },
+	{ "--baseline-file", D },
+	{ "--split", D },
+	{ "--fail-on", D },
 };
 
 static const struct {
@@ -57,6 +61,7 @@ static const struct {
 	{ CMD_REPORT, "report", "Profiles saved data, offline: recordings, aws ecs describe-tasks output, EventBridge events, task metadata; '-' reads stdin." },
 	{ CMD_IMAGES, "images", "One row per image the tasks pulled (ECR): size, layers, compression, SOCI index, pull times and advice." },
 	{ CMD_EXPERIMENT, "experiment", "Runs N tasks per arm (RunTask) in interleaved rounds, records them, compares the arms and stops every task it started." },
+	{ CMD_DIFF, "diff", "Compares two windows of saved tasks (any input report reads): per phase the two sides, the change with its 95% CI and Holm-corrected p-value, what changed between the windows (image digest, task definition, platform version, capacity, AZ, architecture, SOCI, registry) and which change explains each significant one. Windows: BASELINE NEW (two files); --baseline-file FILE (repeatable) with the new window's FILEs; or --split WHEN FILE... (one history, tasks created at or after WHEN are new; 'deployment': at its newest deployment's first task)." },
 };
 
 static const char *
@@ -112,7 +117,7 @@ cli_format_from_path(const char *path)
 	static const struct { const char *ext; enum cli_format fmt; } exts[] = {
 		{ ".csv", FMT_CSV }, { ".json", FMT_JSON }, { ".jsonl", FMT_JSON },
 		{ ".html", FMT_HTML }, { ".htm", FMT_HTML }, { ".xlsx", FMT_XLSX },
-		{ ".txt", FMT_TABLE },
+		{ ".txt", FMT_TABLE }, { ".md", FMT_MARKDOWN }, { ".markdown", FMT_MARKDOWN },
 	};
 	const char *base = strrchr(path, '/'), *dot;
 
@@ -129,7 +134,8 @@ cli_format_from_path(const char *path)
 void
 cli_usage_command(FILE *f, enum cli_command cmd)
 {
-	static const char *sections[] = { "SELECT", "AWS", "OUTPUT", "WATCH", "EXPERIMENT", "GENERAL" };
+	static const char *sections[] = { "SELECT", "AWS", "OUTPUT", "WATCH", "EXPERIMENT", "DIFF",
+					  "GENERAL" };
 
 	fprintf(f, "usage: ecsprof %s\n\n", cli_command_usage(cmd));
 	for (size_t i = 0; i < sizeof about / sizeof about[0]; i++)
@@ -152,6 +158,8 @@ cli_usage_command(FILE *f, enum cli_command cmd)
 	if (cmd == CMD_TASKS || cmd == CMD_WATCH || cmd == CMD_REPORT || cmd == CMD_IMAGES)
 		fprintf(f, "\nWith -o FILE and no --format, FILE's extension picks the format (.csv, .json,\n"
 			   ".html, .xlsx; else a table).\n");
+	if (cmd == CMD_DIFF)
+		fprintf(f, "\nExit status 3: a --fail-on threshold was crossed by a significant change.\n");
 	fprintf(f, "\nAll commands: 'ecsprof --help'. Exit status: 0 success, 1 runtime failure,\n"
 		   "2 usage error. See ecsprof(1).\n");
 }

@@ -10,6 +10,7 @@
 #include "ecsprof/buf.h"
 #include "ecsprof/diff.h"
 #include "ecsprof/group.h"
+#include "ecsprof/image.h"
 #include "ecsprof/stats.h"
 #include "ecsprof/xalloc.h"
 
@@ -65,7 +66,7 @@ value_index(struct diff_mix *m, const char *v)
 		if (strcmp(m->values[i].value, v) == 0)
 			return i;
 	m->values = xreallocarray(m->values, m->nvalues + 1, sizeof *m->values);
-	m->values[m->nvalues] = (struct diff_value){ .value = xstrdup(v) };
+	m->values[m->nvalues] = (struct diff_value){ .value = xstrdup(v), .size_bytes = -1 };
 	return m->nvalues++;
 }
 
@@ -121,7 +122,25 @@ split_phase(struct diff *d, enum diff_phase p, enum diff_attr a, const size_t *i
 	size_t na, first = d->nparts;
 	double *va = diff_values(base, p, &na);
 	double *vb = xmalloc((cur->n ? cur->n : 1) * sizeof *vb);
+	double *fresh = xmalloc((cur->n ? cur->n : 1) * sizeof *fresh);
+	double *kept = xmalloc((cur->n ? cur->n : 1) * sizeof *kept);
+	size_t nfresh = 0, nkept = 0;
+	double u;
 
+	for (size_t i = 0; i < cur->n; i++) {
+		double s = diff_phase_secs(cur->v[i], p);
+
+		if (isnan(s))
+			continue;
+		if (m->values[idx[base->n + i]].base_n > 0)
+			kept[nkept++] = s;
+		else
+			fresh[nfresh++] = s;
+	}
+	if (stats_mann_whitney(fresh, nfresh, kept, nkept, &d->split_p[p][a], &u) != 0)
+		d->split_p[p][a] = NAN;
+	free(fresh);
+	free(kept);
 	for (size_t k = 0; k < m->nvalues; k++) {
 		size_t nb = 0;
 
@@ -158,8 +177,9 @@ same_sign(double x, double y)
 	return x == 0 || y == 0 || (x > 0) == (y > 0);
 }
 
-/* How attribute a's split of phase p reads: 1 when its new values' parts carry the change
- * and the parts on values the baseline has do not; 2 when every new task has a value the
+/* How attribute a's split of phase p reads: 1 when its new values' parts carry the change,
+ * the parts on values the baseline has do not, and the two kinds of tasks differ from each
+ * other within the new window (so a part is not clean merely for being small); 2 when every new task has a value the
  * baseline never had (no part to compare against: confounded); 0 otherwise. */
 static int
 split_verdict(const struct diff *d, enum diff_phase p, enum diff_attr a)
@@ -182,7 +202,7 @@ split_verdict(const struct diff *d, enum diff_phase p, enum diff_attr a)
 	}
 	if (any_new && !any_old)
 		return 2;
-	return new_sig && !old_sig ? 1 : 0;
+	return new_sig && !old_sig && d->split_p[p][a] < DIFF_ALPHA ? 1 : 0;
 }
 
 static void
@@ -304,6 +324,22 @@ cmp_value(const void *x, const void *y)
 	return strcmp(a->value, b->value);
 }
 
+/* Each digest's compressed size, from either window's image facts. */
+static void
+digest_sizes(struct diff_mix *m, const struct diff_window *base, const struct diff_window *cur)
+{
+	for (size_t i = 0; i < m->nvalues; i++) {
+		const struct image_facts *f = NULL;
+
+		if (base->images != NULL)
+			f = image_set_find(base->images, m->values[i].value, NULL);
+		if (f == NULL && cur->images != NULL)
+			f = image_set_find(cur->images, m->values[i].value, NULL);
+		if (f != NULL && f->size_bytes >= 0)
+			m->values[i].size_bytes = f->size_bytes;
+	}
+}
+
 void
 diff_attrs_build(struct diff *d, const struct diff_window *base, const struct diff_window *cur)
 {
@@ -322,11 +358,15 @@ diff_attrs_build(struct diff *d, const struct diff_window *base, const struct di
 		mix_test(m);
 		p[a] = m->p_value;
 	}
+	digest_sizes(&d->mix[DIFF_DIGEST], base, cur);
 	stats_holm(p, DIFF_ATTR_COUNT, adj);
 	for (int a = 0; a < DIFF_ATTR_COUNT; a++) {
 		d->mix[a].p_holm = isnan(adj[a]) ? 1.0 : adj[a];
 		d->mix[a].differs = d->mix[a].p_holm < DIFF_ALPHA;
 	}
+	for (int ph = 0; ph < DIFF_PHASE_COUNT; ph++)
+		for (int a = 0; a < DIFF_ATTR_COUNT; a++)
+			d->split_p[ph][a] = NAN;
 	for (int ph = 0; ph < DIFF_PHASE_COUNT; ph++) {
 		if (!d->phase[ph].significant)
 			continue;

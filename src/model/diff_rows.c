@@ -25,7 +25,7 @@ static const struct row_column phase_cols[PC_COUNT] = {
 	{ "p50_ci_low_s", "CI-LOW", CELL_SECS, 0, 0 },
 	{ "p50_ci_high_s", "CI-HIGH", CELL_SECS, 0, 0 },
 	{ "p90_delta_s", "P90-CHANGE", CELL_SECS, 0, 0 },
-	{ "p_value", "P", CELL_NUMBER, 4, 0 },
+	{ "p_value", "P", CELL_NUMBER, 6, 0 },
 	{ "significant", "SIGNIFICANT", CELL_BOOL, 0, 0 },
 };
 
@@ -120,7 +120,7 @@ static const struct row_column change_cols[CC_COUNT] = {
 	{ "baseline_n", "BASE-N", CELL_COUNT, 0, 0 },
 	{ "new_n", "NEW-N", CELL_COUNT, 0, 0 },
 	{ "test", "TEST", CELL_TEXT, 0, 0 },
-	{ "p_value", "P", CELL_NUMBER, 4, 0 },
+	{ "p_value", "P", CELL_NUMBER, 6, 0 },
 	{ "differs", "DIFFERS", CELL_BOOL, 0, 0 },
 };
 

@@ -11,13 +11,20 @@
 #include "ecsprof/power.h"
 #include "ecsprof/xalloc.h"
 
+/* s rounded to tenths, without the "-0.0" of a small negative */
+static double
+tenths(double s)
+{
+	return fabs(s) < 0.05 ? 0.0 : s;
+}
+
 const char *
 diff_signed_secs(double s, char *out, size_t size)
 {
 	if (isnan(s))
 		snprintf(out, size, "-");
 	else
-		snprintf(out, size, "%+.1f s", fabs(s) < 0.05 ? 0.0 : s);
+		snprintf(out, size, "%+.1f s", tenths(s));
 	return out;
 }
 
@@ -53,6 +60,21 @@ diff_short_value(const char *v, char *out, size_t size)
 	return out;
 }
 
+/* A value as the lines show it: a digest cut short, with its size when image facts give
+ * one ("sha256:ab12cd34ef56.. (412 MB)"). */
+static const char *
+value_label(const struct diff_mix *m, size_t k, char *out, size_t size)
+{
+	char v[80];
+
+	diff_short_value(m->values[k].value, v, sizeof v);
+	if (m->values[k].size_bytes >= 0)
+		snprintf(out, size, "%s (%.0f MB)", v, (double)m->values[k].size_bytes / 1e6);
+	else
+		snprintf(out, size, "%s", v);
+	return out;
+}
+
 /* "+38.2 s [+35.0, +40.1] (p<0.001)" or "+0.2 s [-1.1, +1.4] ~ (p=0.812)" */
 static void
 change_cell(const struct diff_cmp *c, bool *note, char *out, size_t size)
@@ -69,7 +91,7 @@ change_cell(const struct diff_cmp *c, bool *note, char *out, size_t size)
 		snprintf(out, size, "%s%s (%s)%s", d, c->significant ? "" : " ~", p,
 			 c->too_few ? " (1)" : "");
 	else
-		snprintf(out, size, "%s [%+.1f, %+.1f]%s (%s)%s", d, c->ci_lo_s, c->ci_hi_s,
+		snprintf(out, size, "%s [%+.1f, %+.1f]%s (%s)%s", d, tenths(c->ci_lo_s), tenths(c->ci_hi_s),
 			 c->significant ? "" : " ~", p, c->too_few ? " (1)" : "");
 	*note |= c->too_few;
 }
@@ -115,13 +137,16 @@ diff_explain_text(const struct diff *d, enum diff_phase p, char *out, size_t siz
 
 				if (pt->phase != p || (int)pt->attr != a)
 					continue;
-				diff_short_value(d->mix[a].values[pt->value].value, v, sizeof v);
+				value_label(&d->mix[a], pt->value, v, sizeof v);
 				buf_addf(&b, "%stasks %s %s %s %s%s (n=%zu)", parts++ ? "; " : "",
 					 pt->in_baseline ? "still on" : "with", diff_attr_words((enum diff_attr)a), v,
 					 diff_signed_secs(pt->cmp.p50_delta_s, s, sizeof s),
 					 pt->cmp.significant ? "" : " ~", pt->cmp.cur.n);
 			}
 		}
+		for (int a = 0; a < DIFF_ATTR_COUNT && e->why != DIFF_WHY_EVERYWHERE; a++)
+			if (e->also & (1u << a))
+				buf_addf(&b, "; %s splits the same way", diff_attr_words((enum diff_attr)a));
 		if (e->why == DIFF_WHY_EVERYWHERE)
 			buf_addf(&b, ": in every part, so not the %s; no change found explains it",
 				 shown ? "attributes that changed" : "?");
@@ -139,7 +164,7 @@ void
 diff_cause_text(const struct diff *d, enum diff_phase p, char *out, size_t size)
 {
 	const struct diff_explain *e = &d->explain[p];
-	char v[96];
+	char v[160];
 	size_t best = SIZE_MAX;
 
 	switch (e->why) {
@@ -155,7 +180,7 @@ diff_cause_text(const struct diff *d, enum diff_phase p, char *out, size_t size)
 			snprintf(out, size, "%s", diff_attr_words(e->attr));
 			return;
 		}
-		diff_short_value(d->mix[e->attr].values[d->parts[best].value].value, v, sizeof v);
+		value_label(&d->mix[e->attr], d->parts[best].value, v, sizeof v);
 		snprintf(out, size, "%s %s%s", diff_attr_words(e->attr), v,
 			 e->why == DIFF_WHY_CONFOUNDED ? " (not separable: every new task has it)" : "");
 		return;
@@ -211,11 +236,11 @@ static void
 mix_line(const struct diff *d, enum diff_attr a, struct buf *b)
 {
 	const struct diff_mix *m = &d->mix[a];
-	char v[96], p[24];
+	char v[160], p[24];
 
 	buf_addf(b, "  %s:", diff_attr_words(a));
 	for (size_t i = 0; i < m->nvalues && i < 6; i++)
-		buf_addf(b, "%s %s %zu -> %zu", i ? "," : "", diff_short_value(m->values[i].value, v, sizeof v),
+		buf_addf(b, "%s %s %zu -> %zu", i ? "," : "", value_label(m, i, v, sizeof v),
 			 m->values[i].base_n, m->values[i].new_n);
 	if (m->nvalues > 6)
 		buf_addf(b, ", %zu more", m->nvalues - 6);
@@ -235,8 +260,8 @@ diff_lines(const struct diff *d, diff_line_fn *fn, void *ctx)
 	buf_init(&b, 0);
 	buf_addf(&b, "diff: baseline %zu tasks, new %zu tasks", d->base_n, d->new_n);
 	emit(fn, ctx, &b);
-	buf_addf(&b, "%-10s %6s %8s %8s %6s %8s %8s  %-36s %s", "PHASE", "BASE-N", "P50", "P90",
-		 "NEW-N", "P50", "P90", "P50 CHANGE [95% CI]", "P90 CHANGE");
+	buf_addf(&b, "%-9s %5s %6s %6s %5s %6s %6s  %-32s %s", "PHASE", "BASE", "P50", "P90",
+		 "NEW", "P50", "P90", "P50 CHANGE [95% CI]", "P90 CHANGE");
 	emit(fn, ctx, &b);
 	for (int p = 0; p < DIFF_PHASE_COUNT; p++) {
 		const struct diff_cmp *c = &d->phase[p];
@@ -244,14 +269,14 @@ diff_lines(const struct diff *d, diff_line_fn *fn, void *ctx)
 		if (c->base.n == 0 && c->cur.n == 0)
 			continue;   /* ready, serving, attach: only when some task has them */
 		change_cell(c, &note, ch, sizeof ch);
-		buf_addf(&b, "%-10s %6zu %8s %8s %6zu %8s %8s  %-36s %s", diff_phase_name((enum diff_phase)p),
+		buf_addf(&b, "%-9s %5zu %6s %6s %5zu %6s %6s  %-32s %s", diff_phase_name((enum diff_phase)p),
 			 c->base.n, secs(c->base.p50, x[0], 32), secs(c->base.p90, x[1], 32), c->cur.n,
 			 secs(c->cur.p50, x[2], 32), secs(c->cur.p90, x[3], 32), ch,
 			 diff_signed_secs(c->p90_delta_s, x[4], 32));
 		emit(fn, ctx, &b);
 		any_sig |= c->significant;
 	}
-	buf_addf(&b, "seconds; change = new - baseline, p50's 95%% CI by bootstrap; p: Mann-Whitney, Holm-corrected over the phases; ~ not significant (p >= %.2f)",
+	buf_addf(&b, "seconds; BASE, NEW: tasks; change = new - baseline, p50's 95%% CI by bootstrap; p: Mann-Whitney, Holm-corrected over the phases; ~ not significant (p >= %.2f)",
 		 DIFF_ALPHA);
 	emit(fn, ctx, &b);
 	if (note) {
@@ -290,7 +315,7 @@ diff_lines(const struct diff *d, diff_line_fn *fn, void *ctx)
 			buf_addf(&b, "  %s", line);
 			emit(fn, ctx, &b);
 		}
-		fn(ctx, "  (each part of the new window is compared with the whole baseline; an attribute explains a change when the parts with its new values carry it and the parts on values the baseline had show none)");
+		fn(ctx, "  (each part of the new window is compared with the whole baseline; an attribute explains a change when the parts with its new values carry it, the parts on values the baseline had show none, and the two differ from each other)");
 	}
 	for (size_t i = 0; i < d->nnotes; i++)   /* diff_notes_build's power lines */
 		if (strncmp(d->notes[i], "power (", 7) == 0)
