@@ -381,3 +381,29 @@ Test(diff, digest_size_from_image_facts)
 	windows_free(&w);
 	image_set_free(images);
 }
+
+/* Thousands of tasks make a drift of a few tenths significant on the old digest too: the
+ * new digest still explains a change a hundred times larger. */
+Test(diff, large_windows_keep_the_explanation)
+{
+	struct windows w;
+	struct diff d;
+	struct err err;
+	bool old_sig = false;
+
+	windows_make(&w, 17, 2000, 1500, 1000, 35);
+	for (size_t i = 2000 + 1500; i < w.n; i++) {
+		w.tasks[i].ts[TS_PULL_STOPPED] += 400;
+		w.tasks[i].ts[TS_STARTED] += 400;
+	}
+	cr_assert_eq(diff_build(&d, &w.a, &w.b, &err), 0);
+	for (size_t i = 0; i < d.nparts; i++)
+		if (d.parts[i].phase == DIFF_PULL && d.parts[i].attr == DIFF_DIGEST &&
+		    d.parts[i].in_baseline)
+			old_sig = d.parts[i].cmp.significant;
+	cr_expect(old_sig, "the drift on the old digest is significant at this size");
+	cr_expect_eq(d.explain[DIFF_PULL].why, DIFF_WHY_EXPLAINED);
+	cr_expect_eq(d.explain[DIFF_PULL].attr, DIFF_DIGEST);
+	diff_cleanup(&d);
+	windows_free(&w);
+}

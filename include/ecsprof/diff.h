@@ -21,6 +21,10 @@
  * run on the same data print the same interval. */
 #define DIFF_BOOTSTRAP 1000
 #define DIFF_SEED 0x5eedd1ffULL
+/* A part on a value the baseline had may still change significantly (large windows make
+ * a drift of a tenth of a second significant): the new values' part explains the change
+ * when the old values' parts change by at most this share of its change. */
+#define DIFF_EXPLAIN_SHARE 0.25
 
 /* The phases a diff compares, in its rows' order. provision is split into attach
  * (createdAt -> connectivityAt) and wait (connectivityAt -> pullStartedAt). */

@@ -178,31 +178,41 @@ same_sign(double x, double y)
 }
 
 /* How attribute a's split of phase p reads: 1 when its new values' parts carry the change,
- * the parts on values the baseline has do not, and the two kinds of tasks differ from each
+ * the parts on values the baseline has do not (no significant change, or one under
+ * DIFF_EXPLAIN_SHARE of the new values' part's), and the two kinds of tasks differ from each
  * other within the new window (so a part is not clean merely for being small); 2 when every new task has a value the
  * baseline never had (no part to compare against: confounded); 0 otherwise. */
 static int
 split_verdict(const struct diff *d, enum diff_phase p, enum diff_attr a)
 {
-	bool new_sig = false, old_sig = false, any_old = false, any_new = false;
-	double whole = d->phase[p].p50_delta_s;
+	bool new_sig = false, any_old = false, any_new = false;
+	double whole = d->phase[p].p50_delta_s, carried = 0, old_worst = 0;
 
 	for (size_t i = 0; i < d->nparts; i++) {
 		const struct diff_part *pt = &d->parts[i];
+		double x = fabs(pt->cmp.p50_delta_s);
 
 		if (pt->phase != p || pt->attr != a || !pt->cmp.valid)
 			continue;
 		if (pt->in_baseline) {
 			any_old = true;
-			old_sig |= pt->cmp.significant;
+			if (pt->cmp.significant && x > old_worst)
+				old_worst = x;
+		} else if (pt->cmp.significant && same_sign(pt->cmp.p50_delta_s, whole)) {
+			any_new = new_sig = true;
+			if (x > carried)
+				carried = x;
 		} else {
 			any_new = true;
-			new_sig |= pt->cmp.significant && same_sign(pt->cmp.p50_delta_s, whole);
 		}
 	}
 	if (any_new && !any_old)
 		return 2;
-	return new_sig && !old_sig && d->split_p[p][a] < DIFF_ALPHA ? 1 : 0;
+	/* with thousands of tasks a part on an old value is significant for a drift of a
+	 * tenth of a second: it still leaves the change to the new values when it is under a
+	 * quarter of what their part carries */
+	return new_sig && old_worst <= DIFF_EXPLAIN_SHARE * carried &&
+	       d->split_p[p][a] < DIFF_ALPHA ? 1 : 0;
 }
 
 static void

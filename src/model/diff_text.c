@@ -315,7 +315,7 @@ diff_lines(const struct diff *d, diff_line_fn *fn, void *ctx)
 			buf_addf(&b, "  %s", line);
 			emit(fn, ctx, &b);
 		}
-		fn(ctx, "  (each part of the new window is compared with the whole baseline; an attribute explains a change when the parts with its new values carry it, the parts on values the baseline had show none, and the two differ from each other)");
+		fn(ctx, "  (each part of the new window is compared with the whole baseline; an attribute explains a change when the parts with its new values carry it, the parts on values the baseline had show none (or under a quarter of it), and the two differ from each other)");
 	}
 	for (size_t i = 0; i < d->nnotes; i++)   /* diff_notes_build's power lines */
 		if (strncmp(d->notes[i], "power (", 7) == 0)
