@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ecsprof/buf.h"
 #include "ecsprof/diff.h"
 #include "ecsprof/image.h"
 #include "ecsprof/rowtab.h"
@@ -294,7 +295,8 @@ Test(diff, gate_on_a_phase_without_data_is_an_error)
 	cr_assert_eq(diff_build(&d, &w.a, &w.b, &err), 0);
 	cr_assert_eq(diff_gate_parse("ready.p50>+1s", &g, &err), 0);
 	cr_expect_eq(diff_gate_check(&d, &g, line, sizeof line, &err), -1);
-	cr_expect(strstr(err.msg, "ready has no data in the baseline window") != NULL, "%s", err.msg);
+	cr_expect(strstr(err.msg, "ready has no data in the baseline or the new window (n = 0 vs 0)") != NULL,
+		  "%s", err.msg);
 	diff_cleanup(&d);
 	windows_free(&w);
 }
@@ -404,6 +406,38 @@ Test(diff, large_windows_keep_the_explanation)
 	cr_expect(old_sig, "the drift on the old digest is significant at this size");
 	cr_expect_eq(d.explain[DIFF_PULL].why, DIFF_WHY_EXPLAINED);
 	cr_expect_eq(d.explain[DIFF_PULL].attr, DIFF_DIGEST);
+	diff_cleanup(&d);
+	windows_free(&w);
+}
+
+static void
+collect(void *ctx, const char *line)
+{
+	struct buf *b = ctx;
+
+	buf_addf(b, "%s\n", line);
+}
+
+Test(diff, too_few_tasks_get_a_footnote)
+{
+	struct windows w;
+	struct diff d;
+	struct err err;
+	struct buf b;
+
+	windows_make(&w, 21, 3, 3, 0, 35);
+	cr_assert_eq(diff_build(&d, &w.a, &w.b, &err), 0);
+	cr_expect(d.phase[DIFF_PULL].too_few, "3 vs 3 cannot reach p < 0.05");
+	cr_expect(!d.phase[DIFF_PULL].significant);
+	buf_init(&b, 0);
+	diff_lines(&d, collect, &b);
+	cr_expect(strstr(buf_str(&b), "~ (p=") != NULL && strstr(buf_str(&b), ") (1)") != NULL,
+		  "%s", buf_str(&b));
+	cr_expect(strstr(buf_str(&b), "(1) too few tasks to tell") != NULL, "%s", buf_str(&b));
+	cr_expect(strstr(buf_str(&b), "no significant change in any phase") != NULL);
+	cr_expect(strstr(buf_str(&b), "power (pull): not significant, and with n = 3 vs 3 no change is detected 80% of the time: too few tasks") != NULL,
+		  "%s", buf_str(&b));
+	buf_cleanup(&b);
 	diff_cleanup(&d);
 	windows_free(&w);
 }

@@ -64,8 +64,9 @@ diff_gate_check(const struct diff *d, const struct diff_gate *g, char *line, siz
 
 	line[0] = '\0';
 	if (!c->valid)
-		return err_set(err, ERR_PARSE, "--fail-on '%s': %s has no data in the %s window (n = %zu vs %zu)",
-			       g->expr, ph, c->base.n == 0 ? "baseline" : "new", c->base.n, c->cur.n);
+		return err_set(err, ERR_PARSE, "--fail-on '%s': %s has no data in the %s (n = %zu vs %zu)",
+			       g->expr, ph, c->base.n > 0 ? "new window" : c->cur.n > 0 ?
+			       "baseline window" : "baseline or the new window", c->base.n, c->cur.n);
 	base = g->stat == DIFF_STAT_P50 ? c->base.p50 : g->stat == DIFF_STAT_P90 ? c->base.p90 :
 	       c->base.mean;
 	cur = g->stat == DIFF_STAT_P50 ? c->cur.p50 : g->stat == DIFF_STAT_P90 ? c->cur.p90 :
