@@ -70,6 +70,10 @@ int diff_history_span(const struct task_set *s, int64_t *first_ms, int64_t *last
  * has none. */
 int64_t diff_newest_deployment(const struct task_set *s, const char **id, size_t *ndeployments);
 
+/* The window's seconds in phase p over the tasks that have them, in the window's order
+ * (the caller frees the array). */
+double *diff_window_values(const struct diff_window *w, enum diff_phase p, size_t *n);
+
 struct diff_side {
 	size_t n;
 	double p50, p90, mean;          /* NAN when n == 0 */

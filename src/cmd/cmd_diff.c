@@ -10,6 +10,7 @@
 #include "cmd_int.h"
 #include "ecsprof/app.h"
 #include "ecsprof/diff.h"
+#include "ecsprof/diffhtml.h"
 #include "ecsprof/input.h"
 #include "ecsprof/log.h"
 #include "ecsprof/rowtab.h"
@@ -92,11 +93,12 @@ write_table(FILE *f, void *ctx, struct err *err)
 }
 
 static int
-write_out(const struct cli_opts *o, const struct diff *d, struct err *err)
+write_out(const struct cli_opts *o, const struct diff *d, const struct diff_window *w,
+	  struct err *err)
 {
 	static const char *const names[] = {
 		[FMT_TABLE] = "table", [FMT_CSV] = "csv", [FMT_JSON] = "json",
-		[FMT_MARKDOWN] = "markdown",
+		[FMT_MARKDOWN] = "markdown", [FMT_HTML] = "html",
 	};
 	struct sink_options so = { .width = app_terminal_width(), .time_format = o->time_format };
 	const char *fmt = NULL;
@@ -104,10 +106,10 @@ write_out(const struct cli_opts *o, const struct diff *d, struct err *err)
 	const struct row_table *tables[2] = { &phases, &changes };
 	struct sink s;
 
-	if (o->format == FMT_HTML || o->format == FMT_XLSX)
-		return err_set(err, ERR_USAGE, "diff writes table, csv, json or markdown");
+	if (o->format == FMT_XLSX)
+		return err_set(err, ERR_USAGE, "diff writes table, csv, json, markdown or html");
 	if (o->format == FMT_TABLE || o->format == FMT_CSV || o->format == FMT_JSON ||
-	    o->format == FMT_MARKDOWN)
+	    o->format == FMT_MARKDOWN || o->format == FMT_HTML)
 		fmt = names[o->format];
 	if (sink_open(&s, o->output, fmt, &so, err) != 0)
 		return -1;
@@ -115,6 +117,11 @@ write_out(const struct cli_opts *o, const struct diff *d, struct err *err)
 	diff_change_table(d, &changes);
 	if (s.format->id == SINK_TABLE) {
 		if (sink_write_custom(&s, write_table, (void *)d, err) != 0)
+			goto fail;
+	} else if (s.format->id == SINK_HTML) {
+		struct diff_html h = { d, &w[0], &w[1], "ecsprof diff", &s };
+
+		if (sink_write_custom(&s, diffhtml_write, &h, err) != 0)
 			goto fail;
 	} else if (sink_write(&s, tables, s.format->id == SINK_CSV ? 1 : 2, err) != 0) {
 		goto fail;   /* CSV: one table, the contract's phase rows */
@@ -183,7 +190,7 @@ cmd_diff(const struct cli_opts *o, struct err *err)
 	if (diff_build(&d, &w[0], &w[1], err) != 0)
 		goto out;
 	built = true;
-	if (write_out(o, &d, err) != 0)
+	if (write_out(o, &d, w, err) != 0)
 		goto out;
 	for (size_t i = 0; i < o->fail_on.n; i++) {
 		char line[1024];

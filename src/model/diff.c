@@ -116,14 +116,6 @@ median_unsorted(double *v, size_t n)
 	return lo + 0.5 * (hi - lo);
 }
 
-static int
-cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* The 95% percentile bootstrap of median(b) - median(a): each resample draws na values of
  * a and nb of b with replacement. Percentile rather than BCa: the median's bootstrap
  * distribution is lumpy and BCa's acceleration adds nothing reliable on it. The seed is
@@ -142,7 +134,7 @@ bootstrap_ci(const double *a, size_t na, const double *b, size_t nb, double *lo,
 			rb[i] = b[rng_next(&s) % nb];
 		d[r] = median_unsorted(rb, nb) - median_unsorted(ra, na);
 	}
-	qsort(d, DIFF_BOOTSTRAP, sizeof *d, cmp_double);
+	stats_sort(d, DIFF_BOOTSTRAP);
 	*lo = stats_percentile_sorted(d, DIFF_BOOTSTRAP, 0.025);
 	*hi = stats_percentile_sorted(d, DIFF_BOOTSTRAP, 0.975);
 	free(d);
@@ -194,7 +186,7 @@ diff_compare(double *a, size_t na, double *b, size_t nb, struct diff_cmp *c)
 
 /* The phase's values over the window's tasks that have one (caller frees). */
 double *
-diff_values(const struct diff_window *w, enum diff_phase p, size_t *n)
+diff_window_values(const struct diff_window *w, enum diff_phase p, size_t *n)
 {
 	double *v = xmalloc((w->n ? w->n : 1) * sizeof *v);
 
@@ -239,8 +231,8 @@ diff_build(struct diff *d, const struct diff_window *base, const struct diff_win
 	d->new_n = cur->n;
 	for (int p = 0; p < DIFF_PHASE_COUNT; p++) {
 		size_t na, nb;
-		double *a = diff_values(base, (enum diff_phase)p, &na);
-		double *b = diff_values(cur, (enum diff_phase)p, &nb);
+		double *a = diff_window_values(base, (enum diff_phase)p, &na);
+		double *b = diff_window_values(cur, (enum diff_phase)p, &nb);
 
 		diff_compare(a, na, b, nb, &d->phase[p]);
 		fam[p] = &d->phase[p];

@@ -120,7 +120,7 @@ split_phase(struct diff *d, enum diff_phase p, enum diff_attr a, const size_t *i
 {
 	const struct diff_mix *m = &d->mix[a];
 	size_t na, first = d->nparts;
-	double *va = diff_values(base, p, &na);
+	double *va = diff_window_values(base, p, &na);
 	double *vb = xmalloc((cur->n ? cur->n : 1) * sizeof *vb);
 	double *fresh = xmalloc((cur->n ? cur->n : 1) * sizeof *fresh);
 	double *kept = xmalloc((cur->n ? cur->n : 1) * sizeof *kept);

@@ -8,8 +8,6 @@
 
 #include "ecsprof/diff.h"
 
-/* diff.c: the window's seconds in phase p, over the tasks that have them */
-double *diff_values(const struct diff_window *w, enum diff_phase p, size_t *n);
 /* diff.c: p_holm and significant of n comparisons as one family */
 void diff_holm(struct diff_cmp *const *c, size_t n);
 /* diff_attr.c: the mixes, the splits of the significant phases, the explanations */

@@ -74,6 +74,14 @@ with tempfile.TemporaryDirectory() as tmp:
     start = [x for x in got if x["phase"] == "start" and x["part"] == "all"]
     ok(start and start[0]["significant"] == "false", "csv: start did not change", str(start))
 
+    page = os.path.join(tmp, "diff.html")
+    h = run(base, new, "-o", page)
+    html = open(page).read() if h.returncode == 0 else ""
+    ok(h.returncode == 0 and html.count("<polyline") == 12 and
+       "pull: baseline (n=60, dashed) and new (n=52)" in html and
+       "tasks with image digest sha256:ab125d0e5d0e" in html,
+       "-o diff.html: both windows' CDFs for each of the 6 phases, and the explanation", h.stderr)
+
     s = run("--split", "2026-12-01", base, new, "--format", "csv")
     ok(s.returncode == 0 and rows(s.stdout) == got, "--split at the second day is the same diff",
        s.stderr)
