@@ -128,25 +128,40 @@ print_command(FILE *f, size_t i)
 	cli_wrap(f, fprintf(f, "  %s", commands[i].usage), 28, CLI_HELP_WIDTH, commands[i].about);
 }
 
+/* The global help stays short: the commands and the options every command takes; a
+ * command's own options are in its help (cli_usage_command), read from the same tables. */
 void
 cli_usage(FILE *f)
 {
-	static const char *sections[] = { "SELECT", "AWS", "OUTPUT", "WATCH", "EXPERIMENT", "DIFF",
-					  "GENERAL" };
-
 	fprintf(f, "usage: ecsprof COMMAND [OPTIONS] [FILE...]\n\n"
 		   "Where the time goes when ECS / Fargate tasks start: provision, image pull,\n"
 		   "container start, per task and per group.\n\ncommands:\n");
 	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
 		print_command(f, i);
-	for (size_t s = 0; s < sizeof sections / sizeof sections[0]; s++) {
-		fprintf(f, "\n%s:\n", sections[s]);
-		for (size_t i = 0; i < NOPTIONS; i++)
-			if (strcmp(cli_options[i].section, sections[s]) == 0)
-				cli_print_option(f, &cli_options[i]);
-	}
-	fprintf(f, "\nOne command's options: 'ecsprof COMMAND --help'.\n"
+	cli_wrap(f, fprintf(f, "  help [COMMAND]"), 28, CLI_HELP_WIDTH,
+		 "this help, or a command's usage and its options");
+	fprintf(f, "\nGENERAL:\n");
+	for (size_t i = 0; i < NOPTIONS; i++)
+		if (strcmp(cli_options[i].section, "GENERAL") == 0)
+			cli_print_option(f, &cli_options[i]);
+	fprintf(f, "\nA command's options: 'ecsprof help COMMAND' or 'ecsprof COMMAND --help'.\n"
 		   "Exit status: 0 success, 1 runtime failure, 2 usage error. See ecsprof(1).\n");
+}
+
+size_t
+cli_command_count(void)
+{
+	return sizeof commands / sizeof commands[0];
+}
+
+const char *
+cli_command_at(size_t i, enum cli_command *cmd)
+{
+	if (i >= sizeof commands / sizeof commands[0])
+		return NULL;
+	if (cmd != NULL)
+		*cmd = commands[i].cmd;
+	return commands[i].name;
 }
 
 void
@@ -304,6 +319,19 @@ edit_distance(const char *a, size_t na, const char *b)
 	return row[nb];
 }
 
+/* A typo's suggestion: name becomes *near when it is closer to arg[0..n) than *best edits
+ * (start *best at 3: two edits at most). For options and commands alike. */
+static void
+nearer(const char *arg, size_t n, const char *name, size_t *best, const char **near)
+{
+	size_t d = edit_distance(arg, n, name);
+
+	if (d < *best) {
+		*best = d;
+		*near = name;
+	}
+}
+
 /* The usage error for an option getopt did not know: the nearest option name of the
  * command (a typo, two edits at most), and that command's own help. */
 static int
@@ -315,21 +343,38 @@ unknown_option(int argc, char **argv, const char *arg, struct err *err)
 	char help[48], hint[96] = "";
 
 	help_for(argc, argv, help, sizeof help);
-	for (size_t i = 0; n > 3 && strncmp(arg, "--", 2) == 0 && i < NOPTIONS; i++) {
-		size_t d;
-
-		if (cmd != NULL && !cli_option_applies(&cli_options[i], cmd->cmd))
-			continue;
-		d = edit_distance(arg, n, cli_options[i].name);
-		if (d < best) {
-			best = d;
-			near = cli_options[i].name;
-		}
-	}
+	for (size_t i = 0; n > 3 && strncmp(arg, "--", 2) == 0 && i < NOPTIONS; i++)
+		if (cmd == NULL || cli_option_applies(&cli_options[i], cmd->cmd))
+			nearer(arg, n, cli_options[i].name, &best, &near);
 	if (near != NULL)
 		snprintf(hint, sizeof hint, " (did you mean '%s'?)", near);
 	return err_set(err, ERR_USAGE, "unknown option '%.*s'%s; see '%s'", (int)n, arg, hint,
 		       help);
+}
+
+/* The command named word, or a usage error listing the commands (and the nearest one to
+ * a typo); `what` says where the word was ("command", "help"). */
+static int
+command_named(const char *word, const char *what, enum cli_command *out, struct err *err)
+{
+	size_t best = 3;
+	const char *near = NULL;
+	char list[256] = "", hint[96] = "";
+	size_t nc = sizeof commands / sizeof commands[0];
+
+	for (size_t i = 0; i < nc; i++) {
+		if (strcmp(word, commands[i].name) == 0) {
+			*out = commands[i].cmd;
+			return 0;
+		}
+		nearer(word, strlen(word), commands[i].name, &best, &near);
+		snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s",
+			 i == 0 ? "" : i + 1 == nc ? " or " : ", ", commands[i].name);
+	}
+	if (near != NULL)
+		snprintf(hint, sizeof hint, " (did you mean '%s'?)", near);
+	return err_set(err, ERR_USAGE, "unknown %s '%s'%s: use %s (see 'ecsprof help')", what,
+		       word, hint, list);
 }
 
 int
@@ -460,6 +505,15 @@ cli_parse(int argc, char **argv, struct cli_opts *o, struct err *err)
 			return unknown_option(argc, argv, argv[optind - 1], err);
 		}
 	}
+	/* `ecsprof help [COMMAND]`: the help, of one command when named */
+	if (optind < argc && strcmp(argv[optind], "help") == 0) {
+		o->help = true;
+		if (optind + 2 < argc)
+			return err_set(err, ERR_USAGE, "help takes one COMMAND, got '%s' too",
+				       argv[optind + 2]);
+		return optind + 1 < argc ? command_named(argv[optind + 1], "command", &o->command, err)
+					 : 0;
+	}
 	/* `ecsprof report --help`: the command is known for the help of its own */
 	for (size_t i = 0; optind < argc && i < sizeof commands / sizeof commands[0]; i++)
 		if (strcmp(argv[optind], commands[i].name) == 0)
@@ -468,11 +522,9 @@ cli_parse(int argc, char **argv, struct cli_opts *o, struct err *err)
 		return 0;
 
 	if (optind >= argc)
-		return err_set(err, ERR_USAGE,
-			       "no command given: use tasks, watch, record, report, images, experiment or diff (see 'ecsprof --help')");
-	if (o->command == CMD_NONE)
-		return err_set(err, ERR_USAGE,
-			       "unknown command '%s': use tasks, watch, record, report, images, experiment or diff", argv[optind]);
+		return err_set(err, ERR_USAGE, "no command given; see 'ecsprof help'");
+	if (o->command == CMD_NONE && command_named(argv[optind], "command", &o->command, err) != 0)
+		return -1;
 	for (int i = optind + 1; i < argc; i++)
 		cli_list_add(&o->files, argv[i]);
 	if (cli_experiment_check(o, err) != 0)

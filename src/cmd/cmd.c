@@ -2,8 +2,10 @@
  * file (cmd_report.c, cmd_tasks.c, cmd_watch.c, cmd_images.c, cmd_experiment.c, cmd_diff.c; record
  * is live.c's). Every error ends here as one "ecsprof: ..." line and its exit status. */
 #include <stdio.h>
+#include <string.h>
 
 #include "cmd_images.h"
+#include "cli_int.h"
 #include "cmd_int.h"
 #include "ecsprof/app.h"
 #include "ecsprof/cli.h"
@@ -20,6 +22,10 @@ app_main(int argc, char **argv)
 	int rc = 0;
 
 	err_clear(&err);
+	/* the shell completions' questions (completion/): before the parser, which would
+	 * take the word for an unknown command */
+	if (argc > 1 && strcmp(argv[1], "__complete") == 0)
+		return cli_complete(stdout, argc - 2, argv + 2);
 	if (cli_parse(argc, argv, &o, &err) != 0) {
 		fprintf(stderr, "ecsprof: %s\n", err.msg);
 		cli_opts_cleanup(&o);
