@@ -74,6 +74,14 @@ with tempfile.TemporaryDirectory() as tmp:
     start = [x for x in got if x["phase"] == "start" and x["part"] == "all"]
     ok(start and start[0]["significant"] == "false", "csv: start did not change", str(start))
 
+    ev = run(base, os.path.join(d, "new-events.jsonl"), "--format", "csv")
+    ok(ev.returncode == 0 and rows(ev.stdout) == got,
+       "the new window as EventBridge events gives the same diff", ev.stderr)
+    bf = run("--baseline-file", base, "--baseline-file", base, new, "--format", "csv")
+    ok(bf.returncode == 0 and rows(bf.stdout) == got,
+       "--baseline-file (twice: one task set, merged by ARN) with the new window's file",
+       bf.stderr)
+
     page = os.path.join(tmp, "diff.html")
     h = run(base, new, "-o", page)
     html = open(page).read() if h.returncode == 0 else ""

@@ -4,7 +4,8 @@
   diffgen.py digest SEED DIR   a service deployed twice: the second deployment's image
                                digest pulls ~35 s slower; base.json (the first deployment's
                                60 tasks), new.json (40 tasks on the new digest and 12 still on
-                               the old one); --split reads both files as one history
+                               the old one; new-events.jsonl: the same as EventBridge
+                               events); --split reads both files as one history
   diffgen.py same SEED DIR     base.json and new.json drawn from one distribution (40 + 40)
 
 Every figure comes from random.Random(SEED), so a seed is one history, byte for byte."""
@@ -76,6 +77,17 @@ def write(path, tasks):
         f.write("\n")
 
 
+def write_events(path, tasks):
+    """The same tasks as EventBridge "ECS Task State Change" events, one per line."""
+    with open(path, "w") as f:
+        for i, t in enumerate(tasks):
+            ev = {"version": "0", "id": "%08d-0000-4000-8000-000000000000" % i,
+                  "detail-type": "ECS Task State Change", "source": "aws.ecs",
+                  "account": ACCOUNT, "time": t["startedAt"], "region": REGION,
+                  "resources": [t["taskArn"]], "detail": t}
+            f.write(json.dumps(ev, separators=(",", ":")) + "\n")
+
+
 def digest(seed, out):
     rng = random.Random(seed)
     base, new = [], []
@@ -96,6 +108,7 @@ def digest(seed, out):
             new.append(task(rng, 100 + i, created, OLD, 7, "ecs-svc/1111111111111111111", 0))
     write(os.path.join(out, "base.json"), base)
     write(os.path.join(out, "new.json"), new)
+    write_events(os.path.join(out, "new-events.jsonl"), new)
 
 
 def same(seed, out, n=40):
