@@ -170,8 +170,10 @@ cmd_diff(const struct cli_opts *o, struct err *err)
 	struct task_set sets[2];
 	struct diff_window w[2] = { { NULL, 0, NULL }, { NULL, 0, NULL } };
 	struct diff d;
+	char **lines = NULL;
+	size_t crossed = 0;
 	bool built = false;
-	int rc = -1, crossed = 0;
+	int rc = -1;
 
 	task_set_init(&sets[0]);
 	task_set_init(&sets[1]);
@@ -190,19 +192,21 @@ cmd_diff(const struct cli_opts *o, struct err *err)
 	if (diff_build(&d, &w[0], &w[1], err) != 0)
 		goto out;
 	built = true;
-	if (write_out(o, &d, w, err) != 0)
-		goto out;
+	/* the gates first: one that cannot be judged (no data) fails before any output */
+	lines = xcalloc(o->fail_on.n ? o->fail_on.n : 1, sizeof *lines);
 	for (size_t i = 0; i < o->fail_on.n; i++) {
 		char line[1024];
 		int r = diff_gate_check(&d, &gates[i], line, sizeof line, err);
 
 		if (r < 0)
 			goto out;
-		if (r > 0) {
-			fprintf(stderr, "%s\n", line);
-			crossed++;
-		}
+		if (r > 0)
+			lines[crossed++] = xstrdup(line);
 	}
+	if (write_out(o, &d, w, err) != 0)
+		goto out;
+	for (size_t i = 0; i < crossed; i++)
+		fprintf(stderr, "%s\n", lines[i]);
 	rc = crossed > 0 ? DIFF_EXIT_GATE : 0;
 out:
 	if (built)
@@ -211,6 +215,9 @@ out:
 	diff_window_free(&w[1]);
 	task_set_cleanup(&sets[0]);
 	task_set_cleanup(&sets[1]);
+	for (size_t i = 0; i < crossed; i++)
+		free(lines[i]);
+	free(lines);
 	free(gates);
 	return rc;
 }

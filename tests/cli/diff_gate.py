@@ -102,8 +102,8 @@ with tempfile.TemporaryDirectory() as tmp:
     s = run(base, new, "--fail-on", "pull.p99>+1s")
     ok(s.returncode == 2 and "no statistic 'p99'" in s.stderr, "an unknown stat: exit 2", s.stderr)
     s = run(base, new, "--fail-on", "ready.p50>+1s")
-    ok(s.returncode == 1 and "ready has no data" in s.stderr,
-       "a gate on a phase without data: exit 1", s.stderr)
+    ok(s.returncode == 1 and "ready has no data" in s.stderr and s.stdout == "",
+       "a gate on a phase without data: exit 1, before any output", s.stderr)
     s = run(base, new, "--service", "nope")
     ok(s.returncode == 1 and "window has no task" in s.stderr, "an empty window: exit 1", s.stderr)
 
