@@ -16,6 +16,7 @@
 #include "ecsprof/rowtab.h"
 #include "ecsprof/sink.h"
 #include "ecsprof/timeutil.h"
+#include "ecsprof/utf8.h"
 #include "ecsprof/xalloc.h"
 #include "select_why.h"
 
@@ -78,17 +79,40 @@ split_at(const struct cli_opts *o, const struct task_set *set, int64_t *cut, str
 	return 0;
 }
 
+struct table_out {
+	FILE *f;
+	int width;
+	const struct diff *d;
+};
+
+/* A line of the table, wrapped at the width at spaces, the continuations indented under
+ * the text (a digest or an image reference stays whole). */
 static void
 table_line(void *ctx, const char *line)
 {
-	fprintf(ctx, "%s\n", line);
+	const struct table_out *t = ctx;
+	int indent = (int)strspn(line, " ") + 2;
+	const char *p = line;
+	bool first = true;
+
+	do {
+		size_t next, n = utf8_line_break(p, t->width - (first ? 0 : indent), false, NULL,
+						 &next);
+
+		fprintf(t->f, "%*s%.*s\n", first ? 0 : indent, "", (int)n, p);
+		p += next;
+		first = false;
+	} while (*p != '\0');
 }
 
 static int
 write_table(FILE *f, void *ctx, struct err *err)
 {
+	struct table_out *t = ctx;
+
 	(void)err;
-	diff_lines(ctx, table_line, f);
+	t->f = f;
+	diff_lines(t->d, table_line, t);
 	return 0;
 }
 
@@ -116,7 +140,9 @@ write_out(const struct cli_opts *o, const struct diff *d, const struct diff_wind
 	diff_phase_table(d, &phases);
 	diff_change_table(d, &changes);
 	if (s.format->id == SINK_TABLE) {
-		if (sink_write_custom(&s, write_table, (void *)d, err) != 0)
+		struct table_out t = { NULL, s.o.width > 20 ? s.o.width : 100, d };
+
+		if (sink_write_custom(&s, write_table, &t, err) != 0)
 			goto fail;
 	} else if (s.format->id == SINK_HTML) {
 		struct diff_html h = { d, &w[0], &w[1], "ecsprof diff", &s };

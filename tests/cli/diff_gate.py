@@ -11,6 +11,7 @@
 import csv
 import io
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -55,7 +56,10 @@ with tempfile.TemporaryDirectory() as tmp:
     ok(len(lines) == 1 and "pull p50 +3" in lines[0] and
        "likely cause: image digest sha256:ab125d0e5d0e" in lines[0],
        "one stderr line names the phase, the figure and the digest", r.stderr)
-    why = [l for l in r.stdout.splitlines() if l.strip().startswith("pull p50 +")]
+    # the table wraps long lines at the width, continuations indented: join them back
+    joined = re.sub(r"\n +", " ", r.stdout)
+    why = [l[l.index("pull p50 +"):].split("total p50")[0] for l in joined.splitlines()
+           if "pull p50 +" in l]
     ok(len(why) == 1 and "tasks with image digest sha256:ab125d0e5d0e" in why[0] and
        "tasks still on image digest sha256:9f3e1c7a1c7a" in why[0] and "~ (n=12)" in why[0],
        "the explanation names the new digest and the old one unchanged", "\n".join(why))
