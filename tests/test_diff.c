@@ -441,3 +441,39 @@ Test(diff, too_few_tasks_get_a_footnote)
 	diff_cleanup(&d);
 	windows_free(&w);
 }
+
+Test(diff, windows_from_one_history)
+{
+	struct task_set set;
+	struct diff_window a, b;
+	const char *id = NULL;
+	size_t ndeploy = 0;
+	int64_t first, last, cut;
+	static const struct { int64_t created; const char *by; } h[] = {
+		{ 1000, "ecs-svc/1" }, { 2000, "ecs-svc/1" }, { 5000, "ecs-svc/2" },
+		{ 4000, "ecs-svc/1" }, { TS_NONE, "ecs-svc/2" }, { 6000, "ecs-svc/2" },
+	};
+
+	task_set_init(&set);
+	for (size_t i = 0; i < sizeof h / sizeof h[0]; i++) {
+		struct task t;
+
+		task_init(&t);
+		task_strf(&t, &t.arn, "arn:aws:ecs:us-east-1:1:task/c/%zu", i);
+		task_str(&t, &t.started_by, h[i].by);
+		t.ts[TS_CREATED] = h[i].created;
+		task_set_take(&set, &t);
+	}
+	cr_assert_eq(diff_history_span(&set, &first, &last), 0);
+	cr_expect(first == 1000 && last == 6000);
+	cut = diff_newest_deployment(&set, &id, &ndeploy);
+	cr_expect_eq(cut, 5000, "ecs-svc/2's first task");
+	cr_expect_str_eq(id, "ecs-svc/2");
+	cr_expect_eq(ndeploy, 2);
+	cr_expect_eq(diff_window_split(&set, cut, &a, &b), 1, "one task without createdAt");
+	cr_expect_eq(a.n, 3, "1000, 2000, 4000: before the cut");
+	cr_expect_eq(b.n, 2, "a task created at the cut is new");
+	diff_window_free(&a);
+	diff_window_free(&b);
+	task_set_cleanup(&set);
+}
