@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "ecsprof/cli.h"
+#include "ecsprof/sink.h"
 #include "src/cmd/cli_int.h"
 
 static int
@@ -121,7 +122,7 @@ Test(cli, usage_errors_say_what_is_wrong)
 		{ ARGS("tasks", "--concurrency", "0"), "--concurrency" },
 		{ ARGS("tasks", "--interval", "abc"), "--interval" },
 		{ ARGS("record"), "-o FILE" },
-		{ ARGS("tasks", "extra.json"), "only report and diff take files" },
+		{ ARGS("tasks", "extra.json"), "only report, check and diff take files" },
 		{ ARGS("report", "x", "--baseline", "a"), "--baseline needs --group-by" },
 		{ ARGS("--verbose"), "no command" },
 	};
@@ -254,4 +255,35 @@ Test(cli, help_fits_80_columns)
 		free(flat);
 		free(text);
 	}
+}
+
+/* One list of formats: --format's values in --help are the sink's table (plus tui), every
+ * format there parses and maps back to its own name, and -o's extensions follow it. */
+Test(cli, formats_are_the_sinks)
+{
+	size_t n;
+	const struct sink_format *f = sink_formats(&n);
+	char want[256] = "tui";
+	const char *arg = NULL;
+
+	for (size_t i = 0; i < n; i++) {
+		struct cli_opts o;
+		struct err err;
+		char out[64];
+
+		snprintf(want + strlen(want), sizeof want - strlen(want), "|%s", f[i].name);
+		cr_assert_eq(parse(&o, &err, ARGS("report", "x", "--format", f[i].name)), 0, "%s",
+			     err.msg);
+		cr_expect_str_eq(cli_format_name(o.format), f[i].name);
+		cli_opts_cleanup(&o);
+		snprintf(out, sizeof out, "r%s", f[i].exts[0]);
+		cr_assert_eq(parse(&o, &err, ARGS("report", "x", "-o", out)), 0, "%s", err.msg);
+		cr_expect_str_eq(cli_format_name(o.format), f[i].name, "-o %s", out);
+		cli_opts_cleanup(&o);
+	}
+	for (size_t i = 0; i < cli_noptions; i++)
+		if (strcmp(cli_options[i].name, "--format") == 0)
+			arg = cli_options[i].arg;
+	cr_assert_not_null(arg);
+	cr_expect_str_eq(arg, want, "--help's --format values are not the sink's formats");
 }

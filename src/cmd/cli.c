@@ -40,7 +40,7 @@ const struct cli_option_def cli_options[] = {
 	{ "--connect-timeout", 0, "SECONDS", "connect timeout per request (default 5)", "AWS", OPT_CONNECT_TIMEOUT },
 	{ "--request-timeout", 0, "SECONDS", "timeout of each request (default 30)", "AWS", OPT_REQUEST_TIMEOUT },
 	{ "--no-images", 0, NULL, "no ECR lookups of the tasks' images (image columns empty)", "AWS", OPT_NO_IMAGES },
-	{ "--format", 0, "tui|table|csv|json|html|xlsx|markdown", "output format (default: tui on a terminal, else table; markdown: diff)", "OUTPUT", OPT_FORMAT },
+	{ "--format", 0, "tui|table|csv|json|markdown|html|xlsx", "output format (default: tui on a terminal, else table)", "OUTPUT", OPT_FORMAT },
 	{ "--time-format", 0, "iso|spreadsheet|epoch", "CSV times: ISO 8601 Z (default), YYYY-MM-DD HH:MM:SS.mmm UTC, or epoch seconds", "OUTPUT", OPT_TIME_FORMAT },
 	{ "--output", 'o', "FILE", "write to FILE instead of stdout (record, experiment: the recording)", "OUTPUT", 'o' },
 	{ "--summary", 0, NULL, "one row per group and phase instead of one per task", "OUTPUT", OPT_SUMMARY },
@@ -61,10 +61,10 @@ const struct cli_option_def cli_options[] = {
 	{ "--tasks-per-arm", 'n', "N", "experiment: tasks per arm (default 10)", "EXPERIMENT", OPT_EXP_N },
 	{ "--launch-type", 0, "FARGATE|EC2", "experiment: launch type (default FARGATE)", "EXPERIMENT", OPT_EXP_LAUNCH_TYPE },
 	{ "--capacity-provider", 0, "NAME", "experiment: a capacity provider instead of a launch type", "EXPERIMENT", OPT_EXP_CAPACITY_PROVIDER },
-	{ "--platform-version", 0, "V", "experiment: Fargate platform version (default LATEST)", "EXPERIMENT", OPT_EXP_PLATFORM_VERSION },
-	{ "--subnets", 0, "ID,...", "experiment: awsvpc subnets (repeatable)", "EXPERIMENT", OPT_EXP_SUBNETS },
-	{ "--security-groups", 0, "ID,...", "experiment: awsvpc security groups (repeatable)", "EXPERIMENT", OPT_EXP_SECURITY_GROUPS },
-	{ "--assign-public-ip", 0, NULL, "experiment: give each task a public IP", "EXPERIMENT", OPT_EXP_ASSIGN_PUBLIC_IP },
+	{ "--platform-version", 0, "V", "experiment, check: Fargate platform version (default LATEST)", "EXPERIMENT", OPT_EXP_PLATFORM_VERSION },
+	{ "--subnets", 0, "ID,...", "experiment, check: awsvpc subnets (repeatable)", "EXPERIMENT", OPT_EXP_SUBNETS },
+	{ "--security-groups", 0, "ID,...", "experiment, check: awsvpc security groups (repeatable)", "EXPERIMENT", OPT_EXP_SECURITY_GROUPS },
+	{ "--assign-public-ip", 0, NULL, "experiment, check: give each task a public IP", "EXPERIMENT", OPT_EXP_ASSIGN_PUBLIC_IP },
 	{ "--network-configuration", 0, "SPEC", "experiment: as aws ecs run-task takes it (shorthand, JSON or file://)", "EXPERIMENT", OPT_EXP_NETWORK },
 	{ "--max-tasks", 0, "M", "experiment: never launch more than M tasks in all (default 50)", "EXPERIMENT", OPT_EXP_MAX_TASKS },
 	{ "--round-size", 0, "K", "experiment: tasks per arm in each interleaved round (default 1)", "EXPERIMENT", OPT_EXP_ROUND_SIZE },
@@ -98,6 +98,8 @@ static const struct command_def {
 	{ "images", CMD_IMAGES, "images [SELECT] [OUTPUT]", "live: what was pulled (ECR): size, layers, SOCI, advice" },
 	{ "experiment", CMD_EXPERIMENT, "experiment --cluster C --arm A=TD --arm B=TD [-n N] -o FILE",
 	  "live: run N tasks per arm (RunTask), record, compare, stop them" },
+	{ "check", CMD_CHECK, "check  [NETWORK] [OUTPUT] TASKDEF.json",
+	  "offline: will this task definition start on Fargate, and how fast" },
 	{ "diff", CMD_DIFF, "diff [OPTIONS] BASELINE NEW | --split WHEN FILE...",
 	  "offline: what changed between two windows, and why; --fail-on gates CI (exit 3)" },
 };
@@ -380,8 +382,6 @@ command_named(const char *word, const char *what, enum cli_command *out, struct 
 int
 cli_parse(int argc, char **argv, struct cli_opts *o, struct err *err)
 {
-	static const char *const formats[] = { "auto", "tui", "table", "csv", "json", "html", "xlsx",
-					       "markdown" };
 	static const char *const time_formats[] = { "iso", "spreadsheet", "epoch" };
 	static const char *const statuses[] = { "all", "running", "stopped" };
 	struct option longopts[NOPTIONS + 1];
@@ -452,9 +452,8 @@ cli_parse(int argc, char **argv, struct cli_opts *o, struct err *err)
 				return -1;
 			break;
 		case OPT_FORMAT:
-			if (parse_choice(name, optarg, formats, 8, &choice, err))
+			if (cli_format_parse(name, optarg, &o->format, err))   /* cli_scope.c */
 				return -1;
-			o->format = (enum cli_format)choice;
 			break;
 		case OPT_TIME_FORMAT:
 			if (parse_choice(name, optarg, time_formats, 3, &choice, err))
@@ -537,13 +536,19 @@ cli_parse(int argc, char **argv, struct cli_opts *o, struct err *err)
 
 	if (o->command == CMD_REPORT && o->files.n == 0)
 		return err_set(err, ERR_USAGE, "report needs at least one FILE ('-' reads stdin)");
-	if (o->format == FMT_MARKDOWN && o->command != CMD_DIFF)
-		return err_set(err, ERR_USAGE, "--format markdown: only diff writes it so far");
+	if (o->command == CMD_CHECK && o->files.n != 1)
+		return err_set(err, ERR_USAGE, o->files.n == 0 ?
+			       "check needs the task definition: ecsprof check TASKDEF.json ('-' reads stdin)" :
+			       "check takes one task definition, not %zu files", o->files.n);
 	if (o->command == CMD_DIFF && cli_diff_check(o, err) != 0)
 		return -1;
-	if (o->command != CMD_REPORT && o->command != CMD_DIFF && o->files.n > 0)
-		return err_set(err, ERR_USAGE, "unexpected argument '%s': only report and diff take files",
+	if (o->command != CMD_REPORT && o->command != CMD_CHECK && o->command != CMD_DIFF &&
+	    o->files.n > 0)
+		return err_set(err, ERR_USAGE, "unexpected argument '%s': only report, check and diff take files",
 			       o->files.v[0]);
+	if (o->command == CMD_CHECK && (o->format == FMT_TUI || o->format == FMT_HTML ||
+					o->format == FMT_XLSX))
+		return err_set(err, ERR_USAGE, "check writes table, csv, json or markdown");
 	if (o->command == CMD_RECORD && o->output == NULL)
 		return err_set(err, ERR_USAGE, "record needs -o FILE (the recording to append to)");
 	if (o->baseline != NULL && o->group_by == NULL)

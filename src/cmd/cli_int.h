@@ -70,5 +70,9 @@ int cli_complete(FILE *f, int argc, char **argv);
 bool cli_option_applies(const struct cli_option_def *d, enum cli_command cmd);
 int cli_scope_check(enum cli_command cmd, const bool *seen, struct err *err);
 enum cli_format cli_format_from_path(const char *path);
+/* --format NAME: auto, tui or one of the sink's formats (any case); a usage error for
+ * opt naming them all otherwise. */
+int cli_format_parse(const char *opt, const char *name, enum cli_format *out,
+		     struct err *err);
 
 #endif

@@ -1,5 +1,6 @@
 /* cmd: the dispatcher: parses the command line and hands the options to one command
- * file (cmd_report.c, cmd_tasks.c, cmd_watch.c, cmd_images.c, cmd_experiment.c, cmd_diff.c; record
+ * file (cmd_report.c, cmd_tasks.c, cmd_watch.c, cmd_images.c, cmd_experiment.c, cmd_check.c,
+ * cmd_diff.c; record
  * is live.c's). Every error ends here as one "ecsprof: ..." line and its exit status. */
 #include <stdio.h>
 #include <string.h>
@@ -50,6 +51,11 @@ app_main(int argc, char **argv)
 	case CMD_WATCH: rc = cmd_watch(&o, &err); break;
 	case CMD_IMAGES: rc = cmd_images(&o, &err); break;   /* cmd_images.c */
 	case CMD_EXPERIMENT: rc = cmd_experiment(&o, &err); break;
+	case CMD_CHECK:
+		/* errors found are its verdict, on the output already: exit 1, no message */
+		if ((rc = cmd_check(&o, &err)) > 0)
+			goto out;
+		break;
 	case CMD_DIFF:
 		rc = cmd_diff(&o, &err);   /* cmd_diff.c */
 		if (rc > 0)

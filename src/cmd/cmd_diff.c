@@ -120,21 +120,14 @@ static int
 write_out(const struct cli_opts *o, const struct diff *d, const struct diff_window *w,
 	  struct err *err)
 {
-	static const char *const names[] = {
-		[FMT_TABLE] = "table", [FMT_CSV] = "csv", [FMT_JSON] = "json",
-		[FMT_MARKDOWN] = "markdown", [FMT_HTML] = "html",
-	};
 	struct sink_options so = { .width = app_terminal_width(), .time_format = o->time_format };
-	const char *fmt = NULL;
+	const char *fmt = cli_format_name(o->format);   /* NULL: -o's extension, else table */
 	struct row_table phases, changes;
 	const struct row_table *tables[2] = { &phases, &changes };
 	struct sink s;
 
 	if (o->format == FMT_XLSX)
 		return err_set(err, ERR_USAGE, "diff writes table, csv, json, markdown or html");
-	if (o->format == FMT_TABLE || o->format == FMT_CSV || o->format == FMT_JSON ||
-	    o->format == FMT_MARKDOWN || o->format == FMT_HTML)
-		fmt = names[o->format];
 	if (sink_open(&s, o->output, fmt, &so, err) != 0)
 		return -1;
 	diff_phase_table(d, &phases);
