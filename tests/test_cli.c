@@ -122,7 +122,7 @@ Test(cli, usage_errors_say_what_is_wrong)
 		{ ARGS("tasks", "--concurrency", "0"), "--concurrency" },
 		{ ARGS("tasks", "--interval", "abc"), "--interval" },
 		{ ARGS("record"), "-o FILE" },
-		{ ARGS("tasks", "extra.json"), "only report and check take files" },
+		{ ARGS("tasks", "extra.json"), "only report, check and diff take files" },
 		{ ARGS("report", "x", "--baseline", "a"), "--baseline needs --group-by" },
 		{ ARGS("--verbose"), "no command" },
 	};

@@ -25,6 +25,8 @@ int app_terminal_width(void);
 /* Applies the SELECT options (--cluster, --service, --family, --started-by, --status,
  * --task, --since) to a task set, for offline data and as a safety net for live data. */
 int app_select(const struct cli_opts *o, struct task_set *set, struct err *err);
+/* --soci-if: every task labelled SOCI, no-soci or unknown (group_apply_soci). */
+int app_soci(const struct cli_opts *o, struct task_set *set, struct err *err);
 /* --soci-if labels, --group-by, --baseline, --sort: the task set becomes a report;
  * app_build_report then warns of the phases that end before they begin (app_warn_skew),
  * app_report_of leaves that to its caller (watch: once per run, not every poll). */

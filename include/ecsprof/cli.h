@@ -15,7 +15,7 @@
 #include "ecsprof/timeutil.h"
 
 enum cli_command { CMD_NONE, CMD_TASKS, CMD_WATCH, CMD_RECORD, CMD_REPORT, CMD_IMAGES,
-		   CMD_EXPERIMENT, CMD_CHECK };
+		   CMD_EXPERIMENT, CMD_CHECK, CMD_DIFF };
 /* FMT_AUTO and FMT_TUI are the command line's own; the others are the sink's formats
  * (sink.h), mapped in one place (cli_scope.c: cli_format_name, cli_format_parse). */
 enum cli_format { FMT_AUTO, FMT_TUI, FMT_TABLE, FMT_CSV, FMT_JSON, FMT_HTML, FMT_XLSX,
@@ -85,6 +85,10 @@ struct cli_opts {
 	/* images (image.h) */
 	bool no_images;               /* --no-images: no ECR lookups */
 	struct cli_list images;       /* images --image REF (repeatable) */
+	/* diff (diff.h) */
+	struct cli_list baseline_files;   /* --baseline-file FILE (repeatable) */
+	const char *split;                /* --split WHEN|deployment */
+	struct cli_list fail_on;          /* --fail-on EXPR (repeatable), parsed by cmd_diff */
 	/* experiment (src/cmd/cli_experiment.c parses them) */
 	struct cli_experiment experiment;
 	/* misc */

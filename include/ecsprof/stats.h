@@ -4,6 +4,7 @@
 #ifndef ECSPROF_STATS_H
 #define ECSPROF_STATS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct stats_summary {
@@ -38,5 +39,24 @@ int stats_median_ci(const double *sorted, size_t n, double level, double *lo, do
 /* Holm-Bonferroni: adj[i] is p[i] adjusted for the n tests of the family (step-down,
  * monotone, capped at 1). NAN p-values are left out of the family and stay NAN. */
 void stats_holm(const double *p, size_t n, double *adj);
+
+/* Fisher's exact test of the 2x2 table [[a, b], [c, d]], two-sided as R's fisher.test
+ * (the tables at most as likely as the one observed). 1 for an empty table. */
+double stats_fisher_2x2(size_t a, size_t b, size_t c, size_t d);
+/* P(X > x) for X chi-square with df degrees of freedom; NAN when df <= 0. */
+double stats_chi2_sf(double x, double df);
+
+/* Whether two samples' mix of k categories differs: a[i] and b[i] count category i in
+ * each. Two categories present: Fisher's exact test; more: Pearson's chi-square with
+ * (categories present - 1) degrees of freedom (no continuity correction; with small
+ * expected counts it is approximate). One category: p = 1. */
+struct stats_mix {
+	double p;
+	bool fisher;          /* the 2x2 exact test; else chi-square */
+	double chi2;          /* the statistic (chi-square only) */
+	int df;
+};
+/* -1 when either sample is empty (out->p = 1). */
+int stats_mix_test(const size_t *a, const size_t *b, size_t k, struct stats_mix *out);
 
 #endif

@@ -20,7 +20,7 @@ enum {
 	OPT_CONNECT_TIMEOUT, OPT_REQUEST_TIMEOUT, OPT_FORMAT, OPT_SUMMARY, OPT_GROUP_BY,
 	OPT_BASELINE, OPT_SOCI_IF, OPT_SORT, OPT_NO_COLOR, OPT_INTERVAL, OPT_RECORD,
 	OPT_COUNT, OPT_DEBUG, OPT_TIME_FORMAT, OPT_PRICES, OPT_DEPLOYMENTS, OPT_NO_IMAGES,
-	OPT_IMAGE,
+	OPT_IMAGE, OPT_BASELINE_FILE, OPT_SPLIT, OPT_FAIL_ON,
 	/* experiment: the ids live in cli_int.h, parsed by cli_experiment.c */
 };
 
@@ -54,6 +54,9 @@ const struct cli_option_def cli_options[] = {
 	{ "--interval", 0, "SECONDS", "watch: seconds between polls (default 5)", "WATCH", OPT_INTERVAL },
 	{ "--record", 0, "FILE", "watch: also save every task seen to FILE", "WATCH", OPT_RECORD },
 	{ "--count", 0, "N", "watch: stop polling after N polls (default: until q or Ctrl-C)", "WATCH", OPT_COUNT },
+	{ "--baseline-file", 0, "FILE", "diff: a file of the baseline window (repeatable); every FILE argument is then the new window", "DIFF", OPT_BASELINE_FILE },
+	{ "--split", 0, "WHEN|deployment", "diff: one history cut at WHEN (as --since reads it; a task created at WHEN is new), or at its newest deployment", "DIFF", OPT_SPLIT },
+	{ "--fail-on", 0, "EXPR", "diff: exit 3 when a significant change crosses EXPR: PHASE.STAT>+N% or >+Ns, < for improvements; STAT p50, p90 or mean (repeatable)", "DIFF", OPT_FAIL_ON },
 	{ "--arm", 0, "NAME=TASKDEF", "experiment: an arm and its task definition (repeat: 2 or more)", "EXPERIMENT", OPT_EXP_ARM },
 	{ "--tasks-per-arm", 'n', "N", "experiment: tasks per arm (default 10)", "EXPERIMENT", OPT_EXP_N },
 	{ "--launch-type", 0, "FARGATE|EC2", "experiment: launch type (default FARGATE)", "EXPERIMENT", OPT_EXP_LAUNCH_TYPE },
@@ -97,6 +100,8 @@ static const struct command_def {
 	  "live: run N tasks per arm (RunTask), record, compare, stop them" },
 	{ "check", CMD_CHECK, "check  [NETWORK] [OUTPUT] TASKDEF.json",
 	  "offline: will this task definition start on Fargate, and how fast" },
+	{ "diff", CMD_DIFF, "diff [OPTIONS] BASELINE NEW | --split WHEN FILE...",
+	  "offline: what changed between two windows, and why; --fail-on gates CI (exit 3)" },
 };
 
 void
@@ -478,6 +483,9 @@ cli_parse(int argc, char **argv, struct cli_opts *o, struct err *err)
 		case OPT_DEBUG: o->debug = true; break;
 		case OPT_NO_IMAGES: o->no_images = true; break;
 		case OPT_IMAGE: cli_list_add(&o->images, optarg); break;
+		case OPT_BASELINE_FILE: cli_list_add(&o->baseline_files, optarg); break;
+		case OPT_SPLIT: o->split = optarg; break;
+		case OPT_FAIL_ON: cli_list_add(&o->fail_on, optarg); break;
 		case 'h': o->help = true; break;
 		case 'V': o->version = true; break;
 		case ':': {
@@ -532,8 +540,11 @@ cli_parse(int argc, char **argv, struct cli_opts *o, struct err *err)
 		return err_set(err, ERR_USAGE, o->files.n == 0 ?
 			       "check needs the task definition: ecsprof check TASKDEF.json ('-' reads stdin)" :
 			       "check takes one task definition, not %zu files", o->files.n);
-	if (o->command != CMD_REPORT && o->command != CMD_CHECK && o->files.n > 0)
-		return err_set(err, ERR_USAGE, "unexpected argument '%s': only report and check take files",
+	if (o->command == CMD_DIFF && cli_diff_check(o, err) != 0)
+		return -1;
+	if (o->command != CMD_REPORT && o->command != CMD_CHECK && o->command != CMD_DIFF &&
+	    o->files.n > 0)
+		return err_set(err, ERR_USAGE, "unexpected argument '%s': only report, check and diff take files",
 			       o->files.v[0]);
 	if (o->command == CMD_CHECK && (o->format == FMT_TUI || o->format == FMT_HTML ||
 					o->format == FMT_XLSX))
@@ -565,6 +576,8 @@ cli_opts_cleanup(struct cli_opts *o)
 	free(o->soci_if.v);
 	free(o->files.v);
 	free(o->images.v);
+	free(o->baseline_files.v);
+	free(o->fail_on.v);
 	cli_experiment_cleanup(&o->experiment);
 	memset(o, 0, sizeof *o);
 }

@@ -41,6 +41,9 @@ int cli_experiment_option(struct cli_opts *o, int id, const char *name, const ch
 int cli_experiment_check(const struct cli_opts *o, struct err *err);
 void cli_experiment_cleanup(struct cli_experiment *e);
 
+/* cli_diff.c: after the command is known to be diff, its files and windows make sense */
+int cli_diff_check(const struct cli_opts *o, struct err *err);
+
 /* Help fits a standard terminal whatever the one on hand, so transcripts and the man
  * page's copy look the same everywhere. */
 #define CLI_HELP_WIDTH 80

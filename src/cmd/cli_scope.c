@@ -17,6 +17,7 @@
 #define I (1u << CMD_IMAGES)
 #define X (1u << CMD_EXPERIMENT)
 #define C (1u << CMD_CHECK)
+#define D (1u << CMD_DIFF)
 
 /* Options that belong to some commands only, by name. The AWS options are accepted by
  * report too, as aws(1) takes --region everywhere: an alias with --profile must not break
@@ -26,31 +27,34 @@ static const struct {
 	unsigned cmds;
 } scope[] = {
 	/* experiment selects exactly the tasks it started, and groups them by arm */
-	{ "--service", T | W | R | P | I },
-	{ "--family", T | W | R | P | I },
-	{ "--started-by", T | W | R | P | I },
-	{ "--status", T | W | R | P | I },
-	{ "--task", T | W | R | P | I },
-	{ "--since", T | W | R | P | I },
+	{ "--service", T | W | R | P | I | D },
+	{ "--family", T | W | R | P | I | D },
+	{ "--started-by", T | W | R | P | I | D },
+	{ "--status", T | W | R | P | I | D },
+	{ "--task", T | W | R | P | I | D },
+	{ "--since", T | W | R | P | I | D },
 	{ "--image", I },
 	/* check judges a task definition for the network experiment runs it in */
 	{ "--platform-version", X | C },
 	{ "--subnets", X | C },
 	{ "--security-groups", X | C },
 	{ "--assign-public-ip", X | C },
-	{ "--format", T | W | P | I | X | C },
+	{ "--format", T | W | P | I | X | C | D },
 	{ "--time-format", T | W | P | X },
 	{ "--summary", T | W | P },
 	{ "--group-by", T | W | P },
 	{ "--baseline", T | W | P },
-	{ "--soci-if", T | W | P | X },
+	{ "--soci-if", T | W | P | X | D },
 	{ "--sort", T | W | P },
 	{ "--deployments", T | P },
 	{ "--prices", T | W | P | X | C },
-	{ "--no-color", T | W | P | I | X },
+	{ "--no-color", T | W | P | I | X | D },
 	{ "--interval", W | X },
 	{ "--record", W },
 	{ "--count", W },
+	{ "--baseline-file", D },
+	{ "--split", D },
+	{ "--fail-on", D },
 };
 
 static const struct {
@@ -65,6 +69,7 @@ static const struct {
 	{ CMD_IMAGES, "images", "One row per image the tasks pulled (ECR): size, layers, compression, SOCI index, pull times and advice." },
 	{ CMD_EXPERIMENT, "experiment", "Runs N tasks per arm (RunTask) in interleaved rounds, records them, compares the arms and stops every task it started." },
 	{ CMD_CHECK, "check", "Judges a task definition (register-task-definition JSON, or DescribeTaskDefinition's answer) before anyone deploys it: what Fargate rejects, what holds the start back, and the price; --format table, csv, json or markdown." },
+	{ CMD_DIFF, "diff", "Compares two windows of saved tasks (any input report reads): per phase the two sides, the change with its 95% CI and Holm-corrected p-value, what changed between the windows (image digest, task definition, platform version, capacity, AZ, architecture, SOCI, registry) and which change explains each significant one. Windows: BASELINE NEW (two files); --baseline-file FILE (repeatable) with the new window's FILEs; or --split WHEN FILE... (one history, tasks created at or after WHEN are new; 'deployment': at its newest deployment's first task)." },
 };
 
 static const char *
@@ -165,7 +170,8 @@ cli_format_parse(const char *opt, const char *name, enum cli_format *out, struct
 void
 cli_usage_command(FILE *f, enum cli_command cmd)
 {
-	static const char *sections[] = { "SELECT", "AWS", "OUTPUT", "WATCH", "EXPERIMENT", "GENERAL" };
+	static const char *sections[] = { "SELECT", "AWS", "OUTPUT", "WATCH", "EXPERIMENT", "DIFF",
+					  "GENERAL" };
 
 	fprintf(f, "usage: ecsprof %s\n\n", cli_command_usage(cmd));
 	for (size_t i = 0; i < sizeof about / sizeof about[0]; i++)
@@ -191,6 +197,8 @@ cli_usage_command(FILE *f, enum cli_command cmd)
 	if (cmd == CMD_CHECK)
 		fprintf(f, "\nWith -o FILE and no --format, FILE's extension picks the format (.csv, .json,\n"
 			   ".md; else a table). Exit status 1 also when the check finds an error.\n");
+	if (cmd == CMD_DIFF)
+		fprintf(f, "\nExit status 3: a --fail-on threshold was crossed by a significant change.\n");
 	fprintf(f, "\nAll commands: 'ecsprof --help'. Exit status: 0 success, 1 runtime failure,\n"
 		   "2 usage error. See ecsprof(1).\n");
 }

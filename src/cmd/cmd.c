@@ -1,5 +1,6 @@
 /* cmd: the dispatcher: parses the command line and hands the options to one command
- * file (cmd_report.c, cmd_tasks.c, cmd_watch.c, cmd_images.c, cmd_experiment.c, cmd_check.c; record
+ * file (cmd_report.c, cmd_tasks.c, cmd_watch.c, cmd_images.c, cmd_experiment.c, cmd_check.c,
+ * cmd_diff.c; record
  * is live.c's). Every error ends here as one "ecsprof: ..." line and its exit status. */
 #include <stdio.h>
 #include <string.h>
@@ -54,6 +55,11 @@ app_main(int argc, char **argv)
 		/* errors found are its verdict, on the output already: exit 1, no message */
 		if ((rc = cmd_check(&o, &err)) > 0)
 			goto out;
+		break;
+	case CMD_DIFF:
+		rc = cmd_diff(&o, &err);   /* cmd_diff.c */
+		if (rc > 0)
+			goto out;   /* a --fail-on gate: its exit status, its lines already said */
 		break;
 	default: rc = err_set(&err, ERR_USAGE, "no command"); break;
 	}

@@ -17,6 +17,8 @@ int cmd_watch(const struct cli_opts *o, struct err *err);    /* cmd_watch.c */
 int cmd_record(const struct cli_opts *o, struct err *err);   /* cmd_record.c */
 /* cmd_check.c: 0 no error found, 1 errors found (the verdict is written), -1 failed */
 int cmd_check(const struct cli_opts *o, struct err *err);
+/* cmd_diff.c: 0, -1 (err), or 3 when a --fail-on gate was crossed (lines on stderr) */
+int cmd_diff(const struct cli_opts *o, struct err *err);
 
 /* Profiles a task set and shows it in the format asked for (cmd_output.c). */
 int app_output(const struct cli_opts *o, struct task_set *set, const char *title,

@@ -88,8 +88,8 @@ app_select(const struct cli_opts *o, struct task_set *set, struct err *err)
 	/* saved data: --since 2h counts back from when the data was taken, as the TUI's
 	 * "now" does, not from the wall clock (a file from last week would match nothing).
 	 * Only --since needs it (select_why too): finding the newest time reads every task. */
-	int64_t newest = o->since != NULL && o->command == CMD_REPORT ? select_data_now(set) :
-			 TS_NONE;
+	int64_t newest = o->since != NULL && (o->command == CMD_REPORT || o->command == CMD_DIFF) ?
+			 select_data_now(set) : TS_NONE;
 	bool data_time = newest != TS_NONE;
 	int64_t now = data_time ? newest : o->since != NULL ? timeutil_now_ms() : TS_NONE;
 
@@ -151,13 +151,32 @@ app_format(const struct cli_opts *o)
 }
 
 int
+app_soci(const struct cli_opts *o, struct task_set *set, struct err *err)
+{
+	struct soci_rule *rules = xcalloc(o->soci_if.n ? o->soci_if.n : 1, sizeof *rules);
+	size_t nrules = 0;
+	int rc = -1;
+
+	for (; nrules < o->soci_if.n; nrules++)
+		if (soci_rule_parse(o->soci_if.v[nrules], &rules[nrules], err) != 0) {
+			err_prefix(err, "--soci-if");
+			goto out;
+		}
+	group_apply_soci(set, rules, nrules);
+	rc = 0;
+out:
+	for (size_t i = 0; i < nrules; i++)
+		soci_rule_cleanup(&rules[i]);
+	free(rules);
+	return rc;
+}
+
+int
 app_report_of(const struct cli_opts *o, struct task_set *set, struct report *r,
 	      struct err *err)
 {
 	struct report_options ro = { .group_by = { GK_ALL, NULL }, .sort_col = -1 };
-	struct soci_rule *rules = NULL;
 	struct cost_prices prices;
-	size_t nrules = 0;
 	int rc = -1;
 
 	memset(r, 0, sizeof *r);
@@ -166,13 +185,8 @@ app_report_of(const struct cli_opts *o, struct task_set *set, struct report *r,
 		return -1;
 	if (o->group_by != NULL && group_key_parse(o->group_by, &ro.group_by, err) != 0)
 		return err_prefix(err, "--group-by");
-	rules = xcalloc(o->soci_if.n ? o->soci_if.n : 1, sizeof *rules);
-	for (; nrules < o->soci_if.n; nrules++)
-		if (soci_rule_parse(o->soci_if.v[nrules], &rules[nrules], err) != 0) {
-			err_prefix(err, "--soci-if");
-			goto out;
-		}
-	group_apply_soci(set, rules, nrules);
+	if (app_soci(o, set, err) != 0)
+		goto out;
 	ro.baseline = o->baseline;
 	if (o->prices != NULL && cost_prices_load(&prices, o->prices, err) != 0)
 		goto out;
@@ -183,9 +197,6 @@ app_report_of(const struct cli_opts *o, struct task_set *set, struct report *r,
 		report_sort(r, ro.sort_col, ro.sort_desc);
 	rc = 0;
 out:
-	for (size_t i = 0; i < nrules; i++)
-		soci_rule_cleanup(&rules[i]);
-	free(rules);
 	cost_prices_cleanup(&prices);
 	group_key_cleanup(&ro.group_by);
 	return rc;

@@ -379,3 +379,128 @@ stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
 	*p_two_sided = p > 1.0 ? 1.0 : p;
 	return 0;
 }
+
+/* log P(first row = a) for a 2x2 table with these margins (hypergeometric) */
+static double
+stats_log_hyper(size_t a, size_t row1, size_t col1, size_t n)
+{
+	size_t b = row1 - a, c = col1 - a, d = n - row1 - c;
+
+	return lgamma((double)row1 + 1) + lgamma((double)(n - row1) + 1) +
+	       lgamma((double)col1 + 1) + lgamma((double)(n - col1) + 1) - lgamma((double)n + 1) -
+	       lgamma((double)a + 1) - lgamma((double)b + 1) - lgamma((double)c + 1) -
+	       lgamma((double)d + 1);
+}
+
+double
+stats_fisher_2x2(size_t a, size_t b, size_t c, size_t d)
+{
+	size_t row1 = a + b, col1 = a + c, n = a + b + c + d;
+	size_t lo = col1 > n - row1 ? col1 - (n - row1) : 0, hi = row1 < col1 ? row1 : col1;
+	double obs, p = 0;
+
+	if (n == 0)
+		return 1.0;
+	obs = stats_log_hyper(a, row1, col1, n);
+	/* R's fisher.test: every table at most as likely as the one observed, with a
+	 * relative tolerance so that ties in floating point count as ties */
+	for (size_t x = lo; x <= hi; x++) {
+		double l = stats_log_hyper(x, row1, col1, n);
+
+		if (l <= obs + 1e-7 * fabs(obs) + 1e-12)
+			p += exp(l);
+	}
+	return p > 1.0 ? 1.0 : p;
+}
+
+/* The regularized upper incomplete gamma Q(s, x): the series below s + 1, Lentz's
+ * continued fraction above it (Numerical Recipes' gammq, to 1e-14). */
+static double
+stats_gamma_q(double s, double x)
+{
+	if (x <= 0)
+		return 1.0;
+	if (x < s + 1) {
+		double term = 1.0 / s, sum = term;
+
+		for (int k = 1; k < 10000 && fabs(term) > fabs(sum) * 1e-15; k++) {
+			term *= x / (s + k);
+			sum += term;
+		}
+		double p = sum * exp(-x + s * log(x) - lgamma(s));
+		return p >= 1.0 ? 0.0 : 1.0 - p;
+	}
+	double b = x + 1 - s, c = 1.0 / 1e-300, d = 1.0 / b, h = d;
+
+	for (int i = 1; i < 10000; i++) {
+		double an = -i * (i - s), del;
+
+		b += 2;
+		d = an * d + b;
+		if (fabs(d) < 1e-300)
+			d = 1e-300;
+		c = b + an / c;
+		if (fabs(c) < 1e-300)
+			c = 1e-300;
+		d = 1.0 / d;
+		del = d * c;
+		h *= del;
+		if (fabs(del - 1.0) < 1e-15)
+			break;
+	}
+	return exp(-x + s * log(x) - lgamma(s)) * h;
+}
+
+double
+stats_chi2_sf(double x, double df)
+{
+	if (!(df > 0) || isnan(x))
+		return NAN;
+	return stats_gamma_q(df / 2, x / 2);
+}
+
+int
+stats_mix_test(const size_t *a, const size_t *b, size_t k, struct stats_mix *out)
+{
+	size_t na = 0, nb = 0, cols = 0, col = 0;
+
+	memset(out, 0, sizeof *out);
+	out->p = 1.0;
+	for (size_t i = 0; i < k; i++) {
+		na += a[i];
+		nb += b[i];
+		if (a[i] + b[i] > 0) {
+			cols++;
+			col = i;
+		}
+	}
+	if (na == 0 || nb == 0)
+		return -1;
+	if (cols < 2)
+		return 0;   /* one value on both sides: the mix cannot differ */
+	if (cols == 2) {
+		size_t first = 0;
+
+		while (a[first] + b[first] == 0)
+			first++;
+		out->fisher = true;
+		out->df = 1;
+		out->p = stats_fisher_2x2(a[first], b[first], a[col], b[col]);
+		return 0;
+	}
+	double n = (double)(na + nb), x2 = 0;
+
+	for (size_t i = 0; i < k; i++) {
+		double tot = (double)(a[i] + b[i]);
+
+		if (tot == 0)
+			continue;
+		double ea = tot * (double)na / n, eb = tot * (double)nb / n;
+		x2 += ((double)a[i] - ea) * ((double)a[i] - ea) / ea +
+		      ((double)b[i] - eb) * ((double)b[i] - eb) / eb;
+	}
+	out->df = (int)cols - 1;
+	out->chi2 = x2;
+	out->p = stats_chi2_sf(x2, out->df);
+	return 0;
+}

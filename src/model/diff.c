@@ -1,0 +1,262 @@
+/* diff: the phases of two windows compared: the summary's statistics (stats.h) on each
+ * side, Mann-Whitney with Holm's correction over the phases, and the CI of the p50 change
+ * by a percentile bootstrap with a fixed seed. The attributes and the explanation are in
+ * diff_attr.c. */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "diff_int.h"
+#include "ecsprof/diff.h"
+#include "ecsprof/phase.h"
+#include "ecsprof/power.h"
+#include "ecsprof/stats.h"
+#include "ecsprof/xalloc.h"
+
+static const char *const phase_names[DIFF_PHASE_COUNT] = {
+	"provision", "attach", "wait", "pull", "start", "total", "ready", "serving",
+};
+
+const char *
+diff_phase_name(enum diff_phase p)
+{
+	return (unsigned)p < DIFF_PHASE_COUNT ? phase_names[p] : "?";
+}
+
+int
+diff_phase_by_name(const char *name)
+{
+	for (int i = 0; i < DIFF_PHASE_COUNT; i++)
+		if (strcasecmp(name, phase_names[i]) == 0)
+			return i;
+	return -1;
+}
+
+double
+diff_phase_secs(const struct task *t, enum diff_phase p)
+{
+	static const enum phase_id same[DIFF_PHASE_COUNT] = {
+		[DIFF_PROVISION] = PHASE_PROVISION, [DIFF_ATTACH] = PHASE_CONNECTIVITY,
+		[DIFF_PULL] = PHASE_PULL, [DIFF_START] = PHASE_START, [DIFF_TOTAL] = PHASE_TOTAL,
+		[DIFF_READY] = PHASE_READY, [DIFF_SERVING] = PHASE_SERVING,
+	};
+	int64_t ms;
+
+	if (p == DIFF_WAIT) {
+		/* not a phase of phase.h: the rest of provision once the ENI is attached */
+		int64_t a = t->ts[TS_CONNECTIVITY], b = t->ts[TS_PULL_STARTED];
+
+		if (a == TS_NONE || b == TS_NONE || b < a)
+			return NAN;
+		return (double)(b - a) / 1000.0;
+	}
+	ms = phase_ms(t, same[p]);
+	return ms == TS_NONE ? NAN : (double)ms / 1000.0;
+}
+
+/* splitmix64: a small, portable stream; the state is the caller's */
+static uint64_t
+rng_next(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* the k-th smallest of v (reordered): Wirth's selection */
+static double
+select_kth(double *v, size_t n, size_t k)
+{
+	long l = 0, m = (long)n - 1, kk = (long)k;
+
+	while (l < m) {
+		double x = v[kk];
+		long i = l, j = m;
+
+		do {
+			while (v[i] < x)
+				i++;
+			while (x < v[j])
+				j--;
+			if (i <= j) {
+				double t = v[i];
+
+				v[i] = v[j];
+				v[j] = t;
+				i++;
+				j--;
+			}
+		} while (i <= j);
+		if (j < kk)
+			l = i;
+		if (kk < i)
+			m = j;
+	}
+	return v[kk];
+}
+
+/* The median as stats_percentile_sorted(q = 0.5) gives it, without sorting. */
+static double
+median_unsorted(double *v, size_t n)
+{
+	size_t k = (n - 1) / 2;
+	double lo = select_kth(v, n, k);
+
+	if (n % 2 == 1)
+		return lo;
+	double hi = v[k + 1];
+
+	for (size_t i = k + 2; i < n; i++)
+		if (v[i] < hi)
+			hi = v[i];
+	return lo + 0.5 * (hi - lo);
+}
+
+/* The 95% percentile bootstrap of median(b) - median(a): each resample draws na values of
+ * a and nb of b with replacement. Percentile rather than BCa: the median's bootstrap
+ * distribution is lumpy and BCa's acceleration adds nothing reliable on it. The seed is
+ * fixed, so one data set always gives one interval. */
+static void
+bootstrap_ci(const double *a, size_t na, const double *b, size_t nb, double *lo, double *hi)
+{
+	double *d = xmalloc(DIFF_BOOTSTRAP * sizeof *d);
+	double *ra = xmalloc(na * sizeof *ra), *rb = xmalloc(nb * sizeof *rb);
+	uint64_t s = DIFF_SEED;
+
+	for (size_t r = 0; r < DIFF_BOOTSTRAP; r++) {
+		for (size_t i = 0; i < na; i++)
+			ra[i] = a[rng_next(&s) % na];
+		for (size_t i = 0; i < nb; i++)
+			rb[i] = b[rng_next(&s) % nb];
+		d[r] = median_unsorted(rb, nb) - median_unsorted(ra, na);
+	}
+	stats_sort(d, DIFF_BOOTSTRAP);
+	*lo = stats_percentile_sorted(d, DIFF_BOOTSTRAP, 0.025);
+	*hi = stats_percentile_sorted(d, DIFF_BOOTSTRAP, 0.975);
+	free(d);
+	free(ra);
+	free(rb);
+}
+
+static void
+side_of(double *v, size_t n, struct diff_side *s)
+{
+	struct stats_summary sum;
+
+	stats_summarize(v, n, &sum);
+	s->n = n;
+	s->p50 = sum.p50;
+	s->p90 = sum.p90;
+	s->mean = sum.mean;
+}
+
+void
+diff_compare(double *a, size_t na, double *b, size_t nb, struct diff_cmp *c)
+{
+	double u;
+
+	memset(c, 0, sizeof *c);
+	side_of(a, na, &c->base);
+	side_of(b, nb, &c->cur);
+	c->p50_delta_s = c->p90_delta_s = c->mean_delta_s = NAN;
+	c->ci_lo_s = c->ci_hi_s = c->p_value = c->p_holm = c->sd_s = NAN;
+	if (na == 0 || nb == 0)
+		return;
+	c->valid = true;
+	c->p50_delta_s = c->cur.p50 - c->base.p50;
+	c->p90_delta_s = c->cur.p90 - c->base.p90;
+	c->mean_delta_s = c->cur.mean - c->base.mean;
+	if (stats_mann_whitney(a, na, b, nb, &c->p_value, &u) != 0)
+		c->p_value = NAN;
+	c->p_holm = c->p_value;
+	c->significant = c->p_holm < DIFF_ALPHA;
+	c->too_few = power_mw_min_p(na, nb) >= DIFF_ALPHA;
+	if (na >= 2 && nb >= 2) {
+		const double *v[2] = { a, b };
+		size_t n[2] = { na, nb };
+
+		bootstrap_ci(a, na, b, nb, &c->ci_lo_s, &c->ci_hi_s);
+		c->sd_s = power_pooled_sd(v, n, 2);
+	}
+}
+
+/* The phase's values over the window's tasks that have one (caller frees). */
+double *
+diff_window_values(const struct diff_window *w, enum diff_phase p, size_t *n)
+{
+	double *v = xmalloc((w->n ? w->n : 1) * sizeof *v);
+
+	*n = 0;
+	for (size_t i = 0; i < w->n; i++) {
+		double s = diff_phase_secs(w->v[i], p);
+
+		if (!isnan(s))
+			v[(*n)++] = s;
+	}
+	return v;
+}
+
+void
+diff_holm(struct diff_cmp *const *c, size_t n)
+{
+	double *p = xmalloc((n ? n : 1) * sizeof *p), *adj = xmalloc((n ? n : 1) * sizeof *adj);
+
+	for (size_t i = 0; i < n; i++)
+		p[i] = c[i]->valid ? c[i]->p_value : NAN;
+	stats_holm(p, n, adj);
+	for (size_t i = 0; i < n; i++) {
+		c[i]->p_holm = adj[i];
+		c[i]->significant = !isnan(adj[i]) && adj[i] < DIFF_ALPHA;
+	}
+	free(p);
+	free(adj);
+}
+
+int
+diff_build(struct diff *d, const struct diff_window *base, const struct diff_window *cur,
+	   struct err *err)
+{
+	struct diff_cmp *fam[DIFF_PHASE_COUNT];
+
+	memset(d, 0, sizeof *d);
+	if (base->n == 0)
+		return err_set(err, ERR_PARSE, "the baseline window has no task");
+	if (cur->n == 0)
+		return err_set(err, ERR_PARSE, "the new window has no task");
+	d->base_n = base->n;
+	d->new_n = cur->n;
+	for (int p = 0; p < DIFF_PHASE_COUNT; p++) {
+		size_t na, nb;
+		double *a = diff_window_values(base, (enum diff_phase)p, &na);
+		double *b = diff_window_values(cur, (enum diff_phase)p, &nb);
+
+		diff_compare(a, na, b, nb, &d->phase[p]);
+		fam[p] = &d->phase[p];
+		free(a);
+		free(b);
+	}
+	diff_holm(fam, DIFF_PHASE_COUNT);
+	diff_attrs_build(d, base, cur);   /* diff_attr.c */
+	diff_notes_build(d);              /* diff_text.c */
+	return 0;
+}
+
+void
+diff_cleanup(struct diff *d)
+{
+	for (int a = 0; a < DIFF_ATTR_COUNT; a++) {
+		for (size_t i = 0; i < d->mix[a].nvalues; i++)
+			free(d->mix[a].values[i].value);
+		free(d->mix[a].values);
+	}
+	free(d->parts);
+	free(d->taskdef_note);
+	for (size_t i = 0; i < d->nnotes; i++)
+		free(d->notes[i]);
+	free(d->notes);
+	memset(d, 0, sizeof *d);
+}

@@ -1,0 +1,1 @@
+ecsprof diff tests/fixtures/diff/digest/base.json tests/fixtures/diff/digest/new.json --family nope
