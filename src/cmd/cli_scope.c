@@ -39,6 +39,7 @@ static const struct {
 	{ "--soci-if", T | W | P | X },
 	{ "--sort", T | W | P },
 	{ "--deployments", T | P },
+	{ "--scaleout", P },
 	{ "--prices", T | W | P | X },
 	{ "--no-color", T | W | P | I | X },
 	{ "--interval", W | X },

@@ -215,6 +215,17 @@ dj_fetched_at(struct dj_ctx *c, const json_t *o)
 	return TS_NONE;
 }
 
+/* A recording line's fetched_at, TS_NONE when it has none that reads */
+static int64_t
+dj_line_time(const json_t *o)
+{
+	int64_t at = TS_NONE;
+	struct why w;
+
+	w.msg[0] = '\0';
+	return input_get_time(o, "fetched_at", &at, &w) == 0 ? at : TS_NONE;
+}
+
 static void
 dj_object(struct dj_ctx *c, const json_t *o)
 {
@@ -238,6 +249,11 @@ dj_object(struct dj_ctx *c, const json_t *o)
 			dj_deployment(c, svc, json_object_get(o, "deployment"), seen);
 		if (json_is_object(json_object_get(o, "event")))
 			dj_event(c, svc, json_object_get(o, "event"));
+		/* a scale-out source line (input_scaleout.c) holding a DescribeServices answer */
+		if (json_is_array(json_object_get(json_object_get(o, "scaleout"), "services")))
+			json_array_foreach(json_object_get(json_object_get(o, "scaleout"),
+							   "services"), i, v)
+				dj_service(c, v, dj_line_time(o));
 		return;
 	}
 	if ((type = dj_str(o, "detail-type")) != NULL) {

@@ -167,6 +167,9 @@ int input_get_time(const json_t *obj, const char *key, int64_t *out, struct why 
 int input_parse_task(const json_t *o, struct task *t, struct why *w);
 int input_parse_metadata(const json_t *o, struct task *t, struct why *w);
 
+/* A scale-out source document (input_scaleout.c): {"ScalingActivities":[...]}, ... */
+bool input_scaleout_doc(const json_t *o);
+
 /* ---- shapes from exports and archives (input_export.c) ---- */
 
 /* A Container Insights performance-log event; of those, a "Type": "Task" one. */

@@ -1,0 +1,23 @@
+/* scaleout_out: the scale-out story as a table (sink_write_custom's writer for the table
+ * format): one bar of stages per scale-out on a shared time axis (seconds from each
+ * trigger, one scale for all), each stage's seconds under it and the advice below; the
+ * notes naming the sources that were not read at the end. CSV, JSON and Markdown are the
+ * sink's own writers over so_story_table().
+ * Ownership: borrows the story; writes to the caller's FILE. */
+#ifndef ECSPROF_SCALEOUT_OUT_H
+#define ECSPROF_SCALEOUT_OUT_H
+
+#include <stdio.h>
+
+#include "ecsprof/err.h"
+#include "ecsprof/scaleout_story.h"
+
+struct scaleout_out {
+	const struct so_story *st;
+	int width;                      /* columns; <= 0: 100 */
+};
+
+/* sink_custom_fn: ctx is a struct scaleout_out */
+int scaleout_out_table(FILE *f, void *ctx, struct err *err);
+
+#endif

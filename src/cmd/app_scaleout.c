@@ -1,0 +1,128 @@
+/* app_scaleout: `report --scaleout FILE...` (app_scaleout.h): every file read once for
+ * both readers (input.h's tasks, input_scaleout.h's source documents), the SELECT options
+ * applied to the tasks, --since and --service to the rows, and the story written out. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app_scaleout.h"
+#include "select_why.h"
+#include "ecsprof/app.h"
+#include "ecsprof/input.h"
+#include "ecsprof/input_deploy.h"
+#include "ecsprof/input_scaleout.h"
+#include "ecsprof/log.h"
+#include "ecsprof/scaleout_out.h"
+#include "ecsprof/scaleout_story.h"
+
+static int
+read_one(const char *path, struct task_set *set, struct input_stats *st,
+	 struct so_sources *src, size_t *docs, struct err *err)
+{
+	bool std = strcmp(path, "-") == 0;
+	FILE *f = std ? stdin : fopen(path, "rb");
+	struct buf b;
+	size_t n = 0;
+	int r;
+
+	if (f == NULL)
+		return err_set(err, ERR_IO, "%s: cannot open: %s", path, err_strerror(errno));
+	r = input_deploy_slurp(path, f, &b, err);
+	if (!std)
+		fclose(f);
+	if (r == 0)
+		r = input_read_mem(path, b.data ? b.data : "", b.len, set, st, err);
+	if (r == 0)
+		r = input_scaleout_read_mem(path, b.data ? b.data : "", b.len, src, &n, err);
+	*docs += n;
+	buf_cleanup(&b);
+	return r;
+}
+
+/* --since as report resolves it: back from the newest time in the data */
+static int
+since_of(const struct cli_opts *o, const struct task_set *set, int64_t *since_ms,
+	 struct err *err)
+{
+	int64_t now = set->len > 0 ? select_data_now(set) : TS_NONE;
+
+	*since_ms = TS_NONE;
+	if (o->since == NULL)
+		return 0;
+	if (now == TS_NONE)
+		now = timeutil_now_ms();
+	if (timeutil_parse_since(o->since, now, since_ms) != 0)
+		return err_set(err, ERR_USAGE, "--since: '%s' is neither a duration (30m, 2h, 1d) "
+			       "nor a time (2026-11-30, 2026-11-30T14:03, ISO 8601)", o->since);
+	return 0;
+}
+
+/* --service narrows the rows too */
+static void
+keep_services(const struct cli_opts *o, struct so_story *st)
+{
+	size_t j = 0;
+
+	for (size_t i = 0; i < st->n; i++) {
+		bool keep = o->services.n == 0;
+
+		for (size_t k = 0; k < o->services.n && !keep; k++)
+			keep = strcmp(st->rows[i].service, o->services.v[k]) == 0;
+		if (keep) {
+			st->rows[j++] = st->rows[i];
+		} else {
+			free(st->rows[i].tasks);
+			free(st->rows[i].advice);
+		}
+	}
+	st->n = j;
+}
+
+static int
+write_story(const struct cli_opts *o, const struct so_story *st, struct err *err)
+{
+	struct scaleout_out so = { st, app_terminal_width() };
+
+	if (o->format != FMT_AUTO && o->format != FMT_TABLE)
+		return err_set(err, ERR_USAGE, "--scaleout: --format table");
+	if (o->output != NULL && strcmp(o->output, "-") != 0)
+		return err_set(err, ERR_USAGE, "--scaleout: standard output only");
+	if (scaleout_out_table(stdout, &so, err) != 0)
+		return -1;
+	if (fflush(stdout) != 0)
+		return err_set(err, ERR_IO, "cannot write to standard output: %s",
+			       err_strerror(errno));
+	return 0;
+}
+
+int
+app_scaleout_report(const struct cli_opts *o, struct err *err)
+{
+	struct so_sources src;
+	struct task_set set;
+	struct input_stats st = { 0 };
+	struct so_story story;
+	size_t docs = 0;
+	int64_t since_ms;
+	int rc = -1;
+
+	so_sources_init(&src);
+	task_set_init(&set);
+	memset(&story, 0, sizeof story);
+	for (size_t i = 0; i < o->files.n; i++)
+		if (read_one(o->files.v[i], &set, &st, &src, &docs, err) != 0)
+			goto out;
+	log_info("read %zu task states and %zu scale-out source documents: %zu tasks",
+		 st.tasks, docs, set.len);
+	if (since_of(o, &set, &since_ms, err) != 0 || app_select(o, &set, err) != 0)
+		goto out;
+	so_story_build(&src, &set, since_ms, &story);
+	keep_services(o, &story);
+	rc = write_story(o, &story, err);
+out:
+	so_story_cleanup(&story);
+	task_set_cleanup(&set);
+	so_sources_cleanup(&src);
+	return rc;
+}

@@ -1,0 +1,327 @@
+/* scaleout_src: the plain sources of a scale-out's story (scaleout_src.h): their storage,
+ * one item per identity, and the few texts of the API that carry numbers and names
+ * (an activity's description and cause, a scalable target's resource id). */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ecsprof/scaleout_src.h"
+#include "ecsprof/timeutil.h"
+#include "ecsprof/xalloc.h"
+
+const char *const so_source_names[SO_SRC_COUNT] = {
+	"scaling activities", "scaling policies", "alarm settings", "alarm history",
+	"service events", "target group settings", "target health observations",
+};
+
+void
+so_sources_init(struct so_sources *s)
+{
+	memset(s, 0, sizeof *s);
+	deploy_set_init(&s->deploys);
+}
+
+static void
+strv_free(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+static void
+activity_clear(struct so_activity *a)
+{
+	free(a->id); free(a->resource_id); free(a->description); free(a->cause);
+	free(a->status); free(a->alarm); free(a->policy);
+	memset(a, 0, sizeof *a);
+	a->start_ms = a->end_ms = TS_NONE;
+	a->desired_to = -1;
+}
+
+static void
+policy_clear(struct so_policy *p)
+{
+	free(p->name); free(p->arn); free(p->resource_id); free(p->type); free(p->metric);
+	strv_free(p->alarms, p->nalarms);
+	memset(p, 0, sizeof *p);
+	p->target_value = NAN;
+	p->scale_out_cooldown_s = p->scale_in_cooldown_s = -1;
+}
+
+static void
+alarm_clear(struct so_alarm *a)
+{
+	free(a->name); free(a->arn); free(a->metric); free(a->comparison);
+	strv_free(a->actions, a->nactions);
+	memset(a, 0, sizeof *a);
+	a->threshold = NAN;
+	a->period_s = a->evaluation_periods = a->datapoints = -1;
+}
+
+static void
+transition_clear(struct so_transition *t)
+{
+	free(t->alarm); free(t->old_state); free(t->new_state);
+	memset(t, 0, sizeof *t);
+	t->at_ms = t->first_breach_ms = TS_NONE;
+}
+
+static void
+service_clear(struct so_service *v)
+{
+	free(v->name); free(v->arn); free(v->cluster);
+	strv_free(v->target_groups, v->ntarget_groups);
+	memset(v, 0, sizeof *v);
+	v->desired = v->grace_s = -1;
+}
+
+static void
+target_group_clear(struct so_target_group *g)
+{
+	free(g->arn); free(g->name); free(g->target_type);
+	memset(g, 0, sizeof *g);
+	g->interval_s = g->healthy_threshold = g->unhealthy_threshold = g->timeout_s = -1;
+}
+
+static void
+observation_clear(struct so_target_obs *o)
+{
+	free(o->target_group); free(o->target); free(o->state); free(o->reason);
+	memset(o, 0, sizeof *o);
+	o->observed_ms = TS_NONE;
+}
+
+void
+so_sources_cleanup(struct so_sources *s)
+{
+	for (size_t i = 0; i < s->nactivities; i++)
+		activity_clear(&s->activities[i]);
+	for (size_t i = 0; i < s->npolicies; i++)
+		policy_clear(&s->policies[i]);
+	for (size_t i = 0; i < s->nalarms; i++)
+		alarm_clear(&s->alarms[i]);
+	for (size_t i = 0; i < s->ntransitions; i++)
+		transition_clear(&s->transitions[i]);
+	for (size_t i = 0; i < s->nservices; i++)
+		service_clear(&s->services[i]);
+	for (size_t i = 0; i < s->ntarget_groups; i++)
+		target_group_clear(&s->target_groups[i]);
+	for (size_t i = 0; i < s->nobservations; i++)
+		observation_clear(&s->observations[i]);
+	free(s->activities); free(s->policies); free(s->alarms); free(s->transitions);
+	free(s->services); free(s->target_groups); free(s->observations);
+	deploy_set_cleanup(&s->deploys);
+	so_sources_init(s);
+}
+
+static bool
+same(const char *a, const char *b)
+{
+	return a != NULL && b != NULL && strcmp(a, b) == 0;
+}
+
+/* One more slot of n in *v (items of size sz): grown by doubling as n crosses a power
+ * of two, so that no capacity needs keeping beside the count. */
+static void *
+grow(void *v, size_t n, size_t sz)
+{
+	if (n == 0 || (n & (n - 1)) == 0)
+		v = xreallocarray(v, n == 0 ? 4 : n * 2, sz);
+	return v;
+}
+
+struct so_activity *
+so_sources_activity(struct so_sources *s, const char *id)
+{
+	struct so_activity *a = NULL;
+
+	for (size_t i = 0; i < s->nactivities && a == NULL; i++)
+		if (same(s->activities[i].id, id))
+			a = &s->activities[i];
+	if (a == NULL) {
+		s->activities = grow(s->activities, s->nactivities, sizeof *a);
+		a = &s->activities[s->nactivities++];
+		memset(a, 0, sizeof *a);
+	}
+	activity_clear(a);
+	a->id = xstrdup_or_null(id);
+	return a;
+}
+
+struct so_policy *
+so_sources_policy(struct so_sources *s, const char *arn, const char *name)
+{
+	struct so_policy *p = NULL;
+
+	for (size_t i = 0; i < s->npolicies && p == NULL; i++)
+		if (arn ? same(s->policies[i].arn, arn) : same(s->policies[i].name, name))
+			p = &s->policies[i];
+	if (p == NULL) {
+		s->policies = grow(s->policies, s->npolicies, sizeof *p);
+		p = &s->policies[s->npolicies++];
+		memset(p, 0, sizeof *p);
+	}
+	policy_clear(p);
+	p->arn = xstrdup_or_null(arn);
+	p->name = xstrdup_or_null(name);
+	return p;
+}
+
+struct so_alarm *
+so_sources_alarm(struct so_sources *s, const char *arn, const char *name)
+{
+	struct so_alarm *a = NULL;
+
+	for (size_t i = 0; i < s->nalarms && a == NULL; i++)
+		if (arn ? same(s->alarms[i].arn, arn) : same(s->alarms[i].name, name))
+			a = &s->alarms[i];
+	if (a == NULL) {
+		s->alarms = grow(s->alarms, s->nalarms, sizeof *a);
+		a = &s->alarms[s->nalarms++];
+		memset(a, 0, sizeof *a);
+	}
+	alarm_clear(a);
+	a->arn = xstrdup_or_null(arn);
+	a->name = xstrdup_or_null(name);
+	return a;
+}
+
+struct so_transition *
+so_sources_transition(struct so_sources *s, const char *alarm, int64_t at_ms)
+{
+	struct so_transition *t = NULL;
+
+	for (size_t i = 0; i < s->ntransitions && t == NULL; i++)
+		if (same(s->transitions[i].alarm, alarm) && s->transitions[i].at_ms == at_ms)
+			t = &s->transitions[i];
+	if (t == NULL) {
+		s->transitions = grow(s->transitions, s->ntransitions, sizeof *t);
+		t = &s->transitions[s->ntransitions++];
+		memset(t, 0, sizeof *t);
+	}
+	transition_clear(t);
+	t->alarm = xstrdup_or_null(alarm);
+	t->at_ms = at_ms;
+	return t;
+}
+
+struct so_service *
+so_sources_service(struct so_sources *s, const char *name)
+{
+	struct so_service *v = NULL;
+
+	for (size_t i = 0; i < s->nservices && v == NULL; i++)
+		if (same(s->services[i].name, name))
+			v = &s->services[i];
+	if (v == NULL) {
+		s->services = grow(s->services, s->nservices, sizeof *v);
+		v = &s->services[s->nservices++];
+		memset(v, 0, sizeof *v);
+	}
+	service_clear(v);
+	v->name = xstrdup_or_null(name);
+	return v;
+}
+
+struct so_target_group *
+so_sources_target_group(struct so_sources *s, const char *arn)
+{
+	struct so_target_group *g = NULL;
+
+	for (size_t i = 0; i < s->ntarget_groups && g == NULL; i++)
+		if (same(s->target_groups[i].arn, arn))
+			g = &s->target_groups[i];
+	if (g == NULL) {
+		s->target_groups = grow(s->target_groups, s->ntarget_groups, sizeof *g);
+		g = &s->target_groups[s->ntarget_groups++];
+		memset(g, 0, sizeof *g);
+	}
+	target_group_clear(g);
+	g->arn = xstrdup_or_null(arn);
+	return g;
+}
+
+struct so_target_obs *
+so_sources_observation(struct so_sources *s, const char *tg, const char *target,
+		       int64_t observed_ms)
+{
+	struct so_target_obs *o = NULL;
+
+	for (size_t i = 0; i < s->nobservations && o == NULL; i++)
+		if (same(s->observations[i].target_group, tg) &&
+		    same(s->observations[i].target, target) &&
+		    s->observations[i].observed_ms == observed_ms)
+			o = &s->observations[i];
+	if (o == NULL) {
+		s->observations = grow(s->observations, s->nobservations, sizeof *o);
+		o = &s->observations[s->nobservations++];
+		memset(o, 0, sizeof *o);
+	}
+	observation_clear(o);
+	o->target_group = xstrdup_or_null(tg);
+	o->target = xstrdup_or_null(target);
+	o->observed_ms = observed_ms;
+	return o;
+}
+
+long
+so_desired_of_description(const char *d)
+{
+	static const char key[] = "desired count to ";
+	const char *p = d ? strstr(d, key) : NULL;
+	char *end;
+	long v;
+
+	if (p == NULL)
+		return -1;
+	p += sizeof key - 1;
+	if (!isdigit((unsigned char)*p))
+		return -1;
+	errno = 0;
+	v = strtol(p, &end, 10);
+	return errno != 0 || v < 0 || v > 1000000 ? -1 : v;
+}
+
+/* the word after `key` in s, up to a space (NULL when absent) */
+static char *
+word_after(const char *s, const char *key)
+{
+	const char *p = strstr(s, key), *e;
+
+	if (p == NULL)
+		return NULL;
+	p += strlen(key);
+	for (e = p; *e != '\0' && *e != ' '; e++)
+		;
+	return e > p ? xstrndup(p, (size_t)(e - p)) : NULL;
+}
+
+void
+so_cause_names(const char *cause, char **alarm, char **policy)
+{
+	*alarm = *policy = NULL;
+	if (cause == NULL)
+		return;
+	*alarm = word_after(cause, "monitor alarm ");
+	*policy = word_after(cause, "triggered policy ");
+}
+
+bool
+so_resource_service(const char *r, char *cluster, size_t csize, char *service, size_t ssize)
+{
+	const char *c, *slash;
+
+	if (r == NULL || strncmp(r, "service/", 8) != 0)
+		return false;
+	c = r + 8;
+	slash = strchr(c, '/');
+	if (slash == NULL || slash == c || slash[1] == '\0' || strchr(slash + 1, '/') != NULL)
+		return false;
+	snprintf(cluster, csize, "%.*s", (int)(slash - c), c);
+	snprintf(service, ssize, "%s", slash + 1);
+	return true;
+}
