@@ -162,6 +162,9 @@ int input_task_str(struct task *t, const json_t *obj, const char *key, const cha
     struct why *w);
 int input_get_int(const json_t *obj, const char *key, bool *has, int64_t *out, struct why *w);
 int input_get_time(const json_t *obj, const char *key, int64_t *out, struct why *w);
+/* The same leniently, for the extras beside the tasks (deployments, image facts, a
+ * scale-out's sources): epoch seconds or ISO 8601, TS_NONE for anything else */
+int64_t input_aws_time(const json_t *obj, const char *key);
 /* A DescribeTasks task object / a task metadata v4 document into t (strings into t's
  * pool). */
 int input_parse_task(const json_t *o, struct task *t, struct why *w);

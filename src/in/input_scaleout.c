@@ -74,21 +74,6 @@ sc_num(const json_t *o, const char *key)
 	return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
-/* An AWS time: epoch seconds (the APIs' JSON) or ISO 8601 (the CLI's, CloudWatch's
- * "+0000") */
-static int64_t
-sc_time(const json_t *o, const char *key)
-{
-	const json_t *v = json_object_get(o, key);
-	int64_t ms;
-
-	if (json_is_number(v) && timeutil_epoch_seconds_to_ms(json_number_value(v), &ms) == 0)
-		return ms;
-	if (json_is_string(v) && timeutil_parse_iso8601(json_string_value(v), &ms) == 0 && ms >= 0)
-		return ms;
-	return TS_NONE;
-}
-
 static void
 sc_activity(struct sc_ctx *c, const json_t *o)
 {
@@ -98,8 +83,8 @@ sc_activity(struct sc_ctx *c, const json_t *o)
 	a->description = sc_str(o, "Description");
 	a->cause = sc_str(o, "Cause");
 	a->status = sc_str(o, "StatusCode");
-	a->start_ms = sc_time(o, "StartTime");
-	a->end_ms = sc_time(o, "EndTime");
+	a->start_ms = input_aws_time(o, "StartTime");
+	a->end_ms = input_aws_time(o, "EndTime");
 	a->desired_to = so_desired_of_description(a->description);
 	so_cause_names(a->cause, &a->alarm, &a->policy);
 }
@@ -208,7 +193,7 @@ sc_history(struct sc_ctx *c, const json_t *o)
 
 	if (type == NULL || strcmp(type, "StateUpdate") != 0)
 		return;   /* ConfigurationUpdate, Action: not a transition */
-	t = so_sources_transition(c->s, sc_id(o, "AlarmName"), sc_time(o, "Timestamp"));
+	t = so_sources_transition(c->s, sc_id(o, "AlarmName"), input_aws_time(o, "Timestamp"));
 	if (data == NULL || (h = json_loads(data, 0, NULL)) == NULL)
 		return;   /* the transition without its datapoints */
 	t->old_state = sc_str(json_object_get(h, "oldState"), "stateValue");
@@ -216,7 +201,7 @@ sc_history(struct sc_ctx *c, const json_t *o)
 	t->new_state = sc_str(ns, "stateValue");
 	rd = json_object_get(ns, "stateReasonData");
 	json_array_foreach(json_object_get(rd, "evaluatedDatapoints"), i, dp) {
-		int64_t at = sc_time(dp, "timestamp");
+		int64_t at = input_aws_time(dp, "timestamp");
 
 		t->ndatapoints++;
 		if (at != TS_NONE && sc_breaches(dp, json_string_value(json_object_get(ns,
@@ -325,7 +310,7 @@ sc_doc(struct sc_ctx *c, const json_t *o)
 	}
 	if (k->src == SO_SRC_TARGET_HEALTH) {
 		w.tg = json_string_value(json_object_get(o, "target_group_arn"));
-		w.at = sc_time(o, "observed_at");
+		w.at = input_aws_time(o, "observed_at");
 		if (w.at == TS_NONE || w.tg == NULL)
 			return sc_fail(c, "%s without \"observed_at\" and \"target_group_arn\": "
 				       "describe-target-health has no times; wrap it as {\"observed_at\":"
@@ -389,23 +374,32 @@ sc_value(struct sc_ctx *c, const json_t *v)
 	return sc_doc(c, v) < 0 ? -1 : 0;
 }
 
+/* The next line of [*p, end) (without its '\n') in *n; *p moves past it */
+static const char *
+sc_line(const char **p, const char *end, size_t *n)
+{
+	const char *line = *p, *nl = memchr(line, '\n', (size_t)(end - line));
+
+	*n = nl != NULL ? (size_t)(nl - line) : (size_t)(end - line);
+	*p = line + *n + (nl != NULL);
+	return line;
+}
+
 /* JSON Lines: the first line that is not blank is a JSON value on its own */
 static bool
 sc_first_line_json(const char *data, size_t len)
 {
-	const char *p = data, *end = data + len;
+	const char *p = data, *end = data + len, *line;
+	size_t n;
 	json_t *v;
 
 	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		size_t n = nl != NULL ? (size_t)(nl - p) : (size_t)(end - p);
-
-		if (!input_blank(p, n)) {
-			v = json_loadb(p, n, JSON_DECODE_ANY, NULL);
+		line = sc_line(&p, end, &n);
+		if (!input_blank(line, n)) {
+			v = json_loadb(line, n, JSON_DECODE_ANY, NULL);
 			json_decref(v);
 			return v != NULL;
 		}
-		p += n + (nl != NULL);
 	}
 	return false;
 }
@@ -432,15 +426,14 @@ input_scaleout_read_mem(const char *name, const char *data, size_t len, struct s
 	} else {
 		/* JSON Lines: a bad line is the task reader's to report (it reads every line) */
 		for (long line = 1; p < end && rc == 0; line++) {
-			const char *nl = memchr(p, '\n', (size_t)(end - p));
-			size_t n = nl != NULL ? (size_t)(nl - p) : (size_t)(end - p);
+			size_t n;
+			const char *l = sc_line(&p, end, &n);
 
-			if (n > 0 && (root = json_loadb(p, n, JSON_DECODE_ANY, &e)) != NULL) {
+			if (n > 0 && (root = json_loadb(l, n, JSON_DECODE_ANY, &e)) != NULL) {
 				c.line = line;
 				rc = sc_value(&c, root);
 				json_decref(root);
 			}
-			p += n + (nl != NULL);
 		}
 	}
 	if (ndocs != NULL)

@@ -124,148 +124,187 @@ same(const char *a, const char *b)
 	return a != NULL && b != NULL && strcmp(a, b) == 0;
 }
 
-/* One more slot of n in *v (items of size sz): grown by doubling as n crosses a power
- * of two, so that no capacity needs keeping beside the count. */
+/* The position of the item of v[0..n) (of size sz) that matches key, else n */
+typedef bool item_match_fn(const void *item, const void *key);
+static size_t
+item_find(const void *v, size_t n, size_t sz, item_match_fn *match, const void *key)
+{
+	size_t i;
+
+	for (i = 0; i < n && !match((const char *)v + i * sz, key); i++)
+		;
+	return i;
+}
+
+/* v with room for item n (grown by doubling as n crosses a power of two, so that no
+ * capacity needs keeping beside the count) */
 static void *
-grow(void *v, size_t n, size_t sz)
+item_room(void *v, size_t n, size_t sz)
 {
 	if (n == 0 || (n & (n - 1)) == 0)
 		v = xreallocarray(v, n == 0 ? 4 : n * 2, sz);
+	memset((char *)v + n * sz, 0, sz);
 	return v;
+}
+
+/* An identity: an ARN when there is one, else a name (as the API identifies them) */
+struct so_key { const char *a, *b; int64_t at; };
+
+static bool
+activity_is(const void *it, const void *k)
+{
+	return same(((const struct so_activity *)it)->id, ((const struct so_key *)k)->a);
+}
+
+static bool
+policy_is(const void *it, const void *k)
+{
+	const struct so_policy *p = it;
+	const struct so_key *key = k;
+
+	return key->a ? same(p->arn, key->a) : same(p->name, key->b);
+}
+
+static bool
+alarm_is(const void *it, const void *k)
+{
+	const struct so_alarm *a = it;
+	const struct so_key *key = k;
+
+	return key->a ? same(a->arn, key->a) : same(a->name, key->b);
+}
+
+static bool
+transition_is(const void *it, const void *k)
+{
+	const struct so_transition *t = it;
+	const struct so_key *key = k;
+
+	return same(t->alarm, key->a) && t->at_ms == key->at;
+}
+
+static bool
+service_is(const void *it, const void *k)
+{
+	return same(((const struct so_service *)it)->name, ((const struct so_key *)k)->a);
+}
+
+static bool
+target_group_is(const void *it, const void *k)
+{
+	return same(((const struct so_target_group *)it)->arn, ((const struct so_key *)k)->a);
+}
+
+static bool
+observation_is(const void *it, const void *k)
+{
+	const struct so_target_obs *o = it;
+	const struct so_key *key = k;
+
+	return same(o->target_group, key->a) && same(o->target, key->b) &&
+	       o->observed_ms == key->at;
 }
 
 struct so_activity *
 so_sources_activity(struct so_sources *s, const char *id)
 {
-	struct so_activity *a = NULL;
+	struct so_key k = { id, NULL, 0 };
+	size_t i = item_find(s->activities, s->nactivities, sizeof *s->activities, activity_is, &k);
 
-	for (size_t i = 0; i < s->nactivities && a == NULL; i++)
-		if (same(s->activities[i].id, id))
-			a = &s->activities[i];
-	if (a == NULL) {
-		s->activities = grow(s->activities, s->nactivities, sizeof *a);
-		a = &s->activities[s->nactivities++];
-		memset(a, 0, sizeof *a);
-	}
-	activity_clear(a);
-	a->id = xstrdup_or_null(id);
-	return a;
+	if (i == s->nactivities)
+		s->activities = item_room(s->activities, s->nactivities++, sizeof *s->activities);
+	activity_clear(&s->activities[i]);
+	s->activities[i].id = xstrdup_or_null(id);
+	return &s->activities[i];
 }
 
 struct so_policy *
 so_sources_policy(struct so_sources *s, const char *arn, const char *name)
 {
-	struct so_policy *p = NULL;
+	struct so_key k = { arn, name, 0 };
+	size_t i = item_find(s->policies, s->npolicies, sizeof *s->policies, policy_is, &k);
 
-	for (size_t i = 0; i < s->npolicies && p == NULL; i++)
-		if (arn ? same(s->policies[i].arn, arn) : same(s->policies[i].name, name))
-			p = &s->policies[i];
-	if (p == NULL) {
-		s->policies = grow(s->policies, s->npolicies, sizeof *p);
-		p = &s->policies[s->npolicies++];
-		memset(p, 0, sizeof *p);
-	}
-	policy_clear(p);
-	p->arn = xstrdup_or_null(arn);
-	p->name = xstrdup_or_null(name);
-	return p;
+	if (i == s->npolicies)
+		s->policies = item_room(s->policies, s->npolicies++, sizeof *s->policies);
+	policy_clear(&s->policies[i]);
+	s->policies[i].arn = xstrdup_or_null(arn);
+	s->policies[i].name = xstrdup_or_null(name);
+	return &s->policies[i];
 }
 
 struct so_alarm *
 so_sources_alarm(struct so_sources *s, const char *arn, const char *name)
 {
-	struct so_alarm *a = NULL;
+	struct so_key k = { arn, name, 0 };
+	size_t i = item_find(s->alarms, s->nalarms, sizeof *s->alarms, alarm_is, &k);
 
-	for (size_t i = 0; i < s->nalarms && a == NULL; i++)
-		if (arn ? same(s->alarms[i].arn, arn) : same(s->alarms[i].name, name))
-			a = &s->alarms[i];
-	if (a == NULL) {
-		s->alarms = grow(s->alarms, s->nalarms, sizeof *a);
-		a = &s->alarms[s->nalarms++];
-		memset(a, 0, sizeof *a);
-	}
-	alarm_clear(a);
-	a->arn = xstrdup_or_null(arn);
-	a->name = xstrdup_or_null(name);
-	return a;
+	if (i == s->nalarms)
+		s->alarms = item_room(s->alarms, s->nalarms++, sizeof *s->alarms);
+	alarm_clear(&s->alarms[i]);
+	s->alarms[i].arn = xstrdup_or_null(arn);
+	s->alarms[i].name = xstrdup_or_null(name);
+	return &s->alarms[i];
 }
 
 struct so_transition *
 so_sources_transition(struct so_sources *s, const char *alarm, int64_t at_ms)
 {
-	struct so_transition *t = NULL;
+	struct so_key k = { alarm, NULL, at_ms };
+	size_t i = item_find(s->transitions, s->ntransitions, sizeof *s->transitions,
+			     transition_is, &k);
 
-	for (size_t i = 0; i < s->ntransitions && t == NULL; i++)
-		if (same(s->transitions[i].alarm, alarm) && s->transitions[i].at_ms == at_ms)
-			t = &s->transitions[i];
-	if (t == NULL) {
-		s->transitions = grow(s->transitions, s->ntransitions, sizeof *t);
-		t = &s->transitions[s->ntransitions++];
-		memset(t, 0, sizeof *t);
-	}
-	transition_clear(t);
-	t->alarm = xstrdup_or_null(alarm);
-	t->at_ms = at_ms;
-	return t;
+	if (i == s->ntransitions)
+		s->transitions = item_room(s->transitions, s->ntransitions++, sizeof *s->transitions);
+	transition_clear(&s->transitions[i]);
+	s->transitions[i].alarm = xstrdup_or_null(alarm);
+	s->transitions[i].at_ms = at_ms;
+	return &s->transitions[i];
 }
 
 struct so_service *
 so_sources_service(struct so_sources *s, const char *name)
 {
-	struct so_service *v = NULL;
+	struct so_key k = { name, NULL, 0 };
+	size_t i = item_find(s->services, s->nservices, sizeof *s->services, service_is, &k);
 
-	for (size_t i = 0; i < s->nservices && v == NULL; i++)
-		if (same(s->services[i].name, name))
-			v = &s->services[i];
-	if (v == NULL) {
-		s->services = grow(s->services, s->nservices, sizeof *v);
-		v = &s->services[s->nservices++];
-		memset(v, 0, sizeof *v);
-	}
-	service_clear(v);
-	v->name = xstrdup_or_null(name);
-	return v;
+	if (i == s->nservices)
+		s->services = item_room(s->services, s->nservices++, sizeof *s->services);
+	service_clear(&s->services[i]);
+	s->services[i].name = xstrdup_or_null(name);
+	return &s->services[i];
 }
 
 struct so_target_group *
 so_sources_target_group(struct so_sources *s, const char *arn)
 {
-	struct so_target_group *g = NULL;
+	struct so_key k = { arn, NULL, 0 };
+	size_t i = item_find(s->target_groups, s->ntarget_groups, sizeof *s->target_groups,
+			     target_group_is, &k);
 
-	for (size_t i = 0; i < s->ntarget_groups && g == NULL; i++)
-		if (same(s->target_groups[i].arn, arn))
-			g = &s->target_groups[i];
-	if (g == NULL) {
-		s->target_groups = grow(s->target_groups, s->ntarget_groups, sizeof *g);
-		g = &s->target_groups[s->ntarget_groups++];
-		memset(g, 0, sizeof *g);
-	}
-	target_group_clear(g);
-	g->arn = xstrdup_or_null(arn);
-	return g;
+	if (i == s->ntarget_groups)
+		s->target_groups = item_room(s->target_groups, s->ntarget_groups++,
+					     sizeof *s->target_groups);
+	target_group_clear(&s->target_groups[i]);
+	s->target_groups[i].arn = xstrdup_or_null(arn);
+	return &s->target_groups[i];
 }
 
 struct so_target_obs *
 so_sources_observation(struct so_sources *s, const char *tg, const char *target,
 		       int64_t observed_ms)
 {
-	struct so_target_obs *o = NULL;
+	struct so_key k = { tg, target, observed_ms };
+	size_t i = item_find(s->observations, s->nobservations, sizeof *s->observations,
+			     observation_is, &k);
 
-	for (size_t i = 0; i < s->nobservations && o == NULL; i++)
-		if (same(s->observations[i].target_group, tg) &&
-		    same(s->observations[i].target, target) &&
-		    s->observations[i].observed_ms == observed_ms)
-			o = &s->observations[i];
-	if (o == NULL) {
-		s->observations = grow(s->observations, s->nobservations, sizeof *o);
-		o = &s->observations[s->nobservations++];
-		memset(o, 0, sizeof *o);
-	}
-	observation_clear(o);
-	o->target_group = xstrdup_or_null(tg);
-	o->target = xstrdup_or_null(target);
-	o->observed_ms = observed_ms;
-	return o;
+	if (i == s->nobservations)
+		s->observations = item_room(s->observations, s->nobservations++,
+					    sizeof *s->observations);
+	observation_clear(&s->observations[i]);
+	s->observations[i].target_group = xstrdup_or_null(tg);
+	s->observations[i].target = xstrdup_or_null(target);
+	s->observations[i].observed_ms = observed_ms;
+	return &s->observations[i];
 }
 
 long
