@@ -113,7 +113,7 @@ draw_secs(FILE *f, const struct so_row *r, int width)
 		if (isnan(v))
 			n = snprintf(item, sizeof item, "%s -", so_stage_defs[k].name);
 		else if (so_stage_defs[k].per_task)
-			n = snprintf(item, sizeof item, "%s %.1f s (max %.1f)", so_stage_defs[k].name,
+			n = snprintf(item, sizeof item, "%s p50 %.1f s (max %.1f)", so_stage_defs[k].name,
 				     v, r->dist[k].max_s);
 		else
 			n = snprintf(item, sizeof item, "%s %s%.1f s", so_stage_defs[k].name,
@@ -185,8 +185,8 @@ draw_head(FILE *f, const struct so_row *r)
 	termsafe_scrub(svc, "");
 	termsafe_scrub(cl, "");
 	timeutil_format_iso(r->trigger_ms, at);
-	fprintf(f, "%s%s%s  %s%s%s  at %s  desired ", cl, cl[0] ? "/" : "", svc,
-		words[r->trigger], name[0] ? " " : "", name, at[0] ? at : "?");
+	fprintf(f, "%s%s%s  %s%s%s  at %s\n%*sdesired ", cl, cl[0] ? "/" : "", svc,
+		words[r->trigger], name[0] ? " " : "", name, at[0] ? at : "?", SO_OUT_INDENT, "");
 	if (r->desired_from >= 0)
 		fprintf(f, "%ld", r->desired_from);
 	else
@@ -196,14 +196,14 @@ draw_head(FILE *f, const struct so_row *r)
 		fprintf(f, "%ld", r->desired_to);
 	else
 		fputc('?', f);
-	fprintf(f, "  %zu task%s started", r->tasks_started, r->tasks_started == 1 ? "" : "s");
+	fprintf(f, ", %zu task%s started", r->tasks_started, r->tasks_started == 1 ? "" : "s");
 	if (r->tasks_failed > 0)
 		fprintf(f, ", %zu failed", r->tasks_failed);
 	if (r->capacity_errors > 0)
 		fprintf(f, ", %zu capacity error%s", r->capacity_errors,
 			r->capacity_errors == 1 ? "" : "s");
 	if (!isnan(so_row_seconds(r, SO_TOTAL)))
-		fprintf(f, "  total %s%.1f s", so_row_estimated(r, SO_TOTAL) ? "~" : "",
+		fprintf(f, ", total %s%.1f s", so_row_estimated(r, SO_TOTAL) ? "~" : "",
 			so_row_seconds(r, SO_TOTAL));
 	fputc('\n', f);
 	free(name);
