@@ -2,9 +2,12 @@
  * recording line, and bad input: one clear error naming where, what was good kept. */
 #include <criterion/criterion.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ecsprof/input_scaleout.h"
+#include "ecsprof/record.h"
 #include "ecsprof/timeutil.h"
 
 static int
@@ -191,4 +194,62 @@ Test(input_scaleout, bad_input_is_one_clear_error)
 	/* a text with no source document is not an error (a tasks file) */
 	cr_expect_eq(rd(&s, "{\"tasks\":[],\"failures\":[]}", NULL, &e), 0);
 	so_sources_cleanup(&s);
+}
+
+/* record_scaleout_lines: one line per item, so that recording again merges item by item
+ * (the newer state of an activity replaces the older), and the file reads back */
+Test(input_scaleout, recorded_lines_merge_by_item_and_read_back)
+{
+	char path[] = "/tmp/ecsprof-scaleout-XXXXXX", **lines = NULL, *text;
+	const char *doc1 = "{\"ScalingActivities\":[{\"ActivityId\":\"a1\",\"Description\":"
+			   "\"Setting desired count to 5.\",\"StatusCode\":\"InProgress\"},"
+			   "{\"ActivityId\":\"a2\",\"Description\":\"Setting desired count to 2.\"}]}";
+	const char *doc2 = "{\"ScalingActivities\":[{\"ActivityId\":\"a1\",\"Description\":"
+			   "\"Setting desired count to 5.\",\"StatusCode\":\"Successful\"}]}";
+	const char *th = "{\"observed_at\":\"2026-11-30T14:06:00Z\",\"target_group_arn\":\"arn:tg\","
+			 "\"TargetHealthDescriptions\":[{\"Target\":{\"Id\":\"10.0.0.1\"},"
+			 "\"TargetHealth\":{\"State\":\"initial\"}}]}";
+	size_t n = 0, added, updated, len;
+	struct so_sources s;
+	struct err e = { 0 };
+	FILE *f;
+	int fd = mkstemp(path);
+
+	cr_assert_geq(fd, 0);
+	close(fd);
+	unlink(path);
+	cr_assert_eq(record_scaleout_lines(doc1, strlen(doc1), "us-east-1", "prod", "web",
+					   1796047000000LL, &lines, &n, &e), 0, "%s", e.msg);
+	cr_assert_eq(record_scaleout_lines(th, strlen(th), NULL, NULL, "web", 1796047000000LL,
+					   &lines, &n, &e), 0, "%s", e.msg);
+	cr_assert_eq(n, 3);
+	cr_assert_eq(record_merge_file(path, lines, n, &added, &updated, &e), 0, "%s", e.msg);
+	cr_expect_eq(added, 3);
+	for (size_t i = 0; i < n; i++)
+		free(lines[i]);
+	n = 0;
+	cr_assert_eq(record_scaleout_lines(doc2, strlen(doc2), "us-east-1", "prod", "web",
+					   1796047060000LL, &lines, &n, &e), 0);
+	cr_assert_eq(record_merge_file(path, lines, n, &added, &updated, &e), 0, "%s", e.msg);
+	cr_expect_eq(added, 0);
+	cr_expect_eq(updated, 1);
+	free(lines[0]);
+	free(lines);
+	cr_expect_eq(record_scaleout_lines("{\"x\":[]}", 8, NULL, NULL, NULL, 0, &lines, &n, &e), -1);
+
+	f = fopen(path, "rb");
+	cr_assert_not_null(f);
+	text = calloc(1, 1 << 16);
+	len = fread(text, 1, (1 << 16) - 1, f);
+	fclose(f);
+	so_sources_init(&s);
+	cr_assert_eq(input_scaleout_read_mem(path, text, len, &s, NULL, &e), 0, "%s", e.msg);
+	cr_assert_eq(s.nactivities, 2);
+	for (size_t i = 0; i < s.nactivities; i++)
+		if (strcmp(s.activities[i].id, "a1") == 0)
+			cr_expect_str_eq(s.activities[i].status, "Successful");
+	cr_expect_eq(s.nobservations, 1);
+	so_sources_cleanup(&s);
+	free(text);
+	unlink(path);
 }

@@ -172,6 +172,10 @@ int input_parse_metadata(const json_t *o, struct task *t, struct why *w);
 
 /* A scale-out source document (input_scaleout.c): {"ScalingActivities":[...]}, ... */
 bool input_scaleout_doc(const json_t *o);
+/* A recording line holding one (its "scaleout"): its merge key, "scaleout:KIND/IDS" (the
+ * items' identities; a target health observation's target group and time), in *key
+ * (the caller's); -1 when the line holds none. */
+int input_scaleout_record_key(const json_t *rec, char **key);
 
 /* ---- shapes from exports and archives (input_export.c) ---- */
 

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ecsprof/buf.h"
 #include "ecsprof/input_deploy.h"
 #include "ecsprof/input_scaleout.h"
 #include "ecsprof/xalloc.h"
@@ -284,6 +285,44 @@ input_scaleout_doc(const json_t *o)
 		    json_object_get(o, sc_kinds[j].key) != NULL)
 			return true;
 	return false;
+}
+
+/* The identity of an item of a document of kind k, as so_sources_* merge them */
+static const char *const sc_id_keys[SO_SRC_COUNT] = {
+	[SO_SRC_ACTIVITIES] = "ActivityId", [SO_SRC_POLICIES] = "PolicyName",
+	[SO_SRC_ALARMS] = "AlarmName", [SO_SRC_ALARM_HISTORY] = "Timestamp",
+	[SO_SRC_SERVICES] = "serviceName", [SO_SRC_TARGET_GROUPS] = "TargetGroupArn",
+	[SO_SRC_TARGET_HEALTH] = NULL,
+};
+
+int
+input_scaleout_record_key(const json_t *rec, char **key)
+{
+	const json_t *doc = json_object_get(rec, "scaleout"), *e;
+	const struct sc_kind *k = NULL;
+	struct buf b;
+	size_t i;
+
+	if (!json_is_object(doc) || json_object_get(rec, "task") != NULL)
+		return -1;
+	for (size_t j = 0; j < sizeof sc_kinds / sizeof sc_kinds[0] && k == NULL; j++)
+		if (json_is_array(json_object_get(doc, sc_kinds[j].key)))
+			k = &sc_kinds[j];
+	if (k == NULL)
+		return -1;
+	buf_init(&b, 1 << 20);
+	buf_addf(&b, "scaleout:%s/", k->key);
+	if (k->src == SO_SRC_TARGET_HEALTH) {
+		buf_addf(&b, "%s@%s", sc_id(doc, "target_group_arn"), sc_id(doc, "observed_at"));
+	} else {
+		json_array_foreach(json_object_get(doc, k->key), i, e) {
+			buf_addf(&b, "%s%s", i ? "," : "", sc_id(e, sc_id_keys[k->src]));
+			if (k->src == SO_SRC_ALARM_HISTORY)
+				buf_addf(&b, "@%s", sc_id(e, "AlarmName"));
+		}
+	}
+	*key = buf_take(&b);
+	return 0;
 }
 
 /* One document; 1 when o is one, 0 when it is not, -1 on error */
