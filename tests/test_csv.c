@@ -47,8 +47,6 @@ Test(csv, rfc4180_quoting)
 	expect_cell("a\xe2\x80\xa8" "b", true, "\"a\xe2\x80\xa8" "b\"");
 	expect_cell("a\xe2\x80\xa9" "b", true, "\"a\xe2\x80\xa9" "b\"");
 	expect_cell("a\xc2\x85" "b", true, "\"a\xc2\x85" "b\"");
-	expect_cell("a\vb", true, "\"a\vb\"");
-	expect_cell("a\x1e" "b", true, "\"a\x1e" "b\"");
 	/* other characters of those ranges are not line breaks */
 	expect_cell("\xe2\x80\xa6", true, "\xe2\x80\xa6");
 	expect_cell("\xc2\xa9", true, "\xc2\xa9");
@@ -71,6 +69,21 @@ Test(csv, terminal_controls_become_question_marks)
 	/* neighbours of the bidi controls are ordinary text */
 	expect_cell("\xe2\x80\xa9", true, "\"\xe2\x80\xa9\"");
 	expect_cell("\xe2\x80\xaf\xe2\x81\xa5\xe2\x81\xaa", true, "\xe2\x80\xaf\xe2\x81\xa5\xe2\x81\xaa");
+}
+
+/* issue 31 items 4 and 5: VT and FF (and FS, GS, RS) are controls like the other C0 ones,
+ * not kept line breaks; the rest of termsafe_cp_unsafe's set (ALM, LRM, RLM, the
+ * noncharacters) becomes '?' too */
+Test(csv, vt_ff_bidi_marks_and_noncharacters_become_question_marks)
+{
+	expect_cell("a\vb", true, "a?b");
+	expect_cell("a\fb", true, "a?b");
+	expect_cell("a\x1c\x1d\x1e" "b", true, "a???b");
+	expect_cell("a\xe2\x80\x8e" "b\xe2\x80\x8f" "c\xd8\x9c" "d", true, "a?b?c?d");
+	expect_cell("a\xef\xbf\xbe" "b\xef\xbf\xbf" "c\xef\xb7\x90" "d\xf0\x9f\xbf\xbf", true,
+		    "a?b?c?d?");
+	/* their neighbours stay */
+	expect_cell("\xef\xbf\xbd\xef\xb7\xb0\xe2\x80\x8d", true, "\xef\xbf\xbd\xef\xb7\xb0\xe2\x80\x8d");
 }
 
 Test(csv, formula_cells_are_neutralised)
@@ -243,7 +256,6 @@ ref_needs_quotes(const char *s)
 	for (const unsigned char *p = (const unsigned char *)s; *p != '\0'; p++) {
 		switch (*p) {
 		case ',': case '"': case '\r': case '\n':
-		case '\v': case '\f': case 0x1c: case 0x1d: case 0x1e:
 			return true;
 		case 0xc2:
 			if (p[1] == 0x85)
@@ -270,7 +282,7 @@ ref_add_cell(struct buf *b, const char *cell, bool is_text)
 		return -1;
 	for (const unsigned char *p = (const unsigned char *)cell; *p != '\0';) {
 		size_t bad = p[0] == 0xc2 && p[1] == 0x85 ? 0 :
-			     termsafe_bad_len((const char *)p, "\t\n\r\v\f\x1c\x1d\x1e");
+			     termsafe_bad_len((const char *)p, "\t\n\r");
 
 		if (bad > 0) {
 			if (buf_addc(b, '?') != 0)
@@ -299,6 +311,8 @@ static const char *const cell_pieces[] = {
 	"\xe2\x80\xa8", "\xe2\x80\xa9", "\xe2\x80\xa7", "\xe2\x80\xaa", "\xe2\x80\xae",
 	"\xe2\x80\xaf", "\xe2\x81\xa5", "\xe2\x81\xa6", "\xe2\x81\xa9", "\xe2\x81\xaa",
 	"\xe2\x80\xa6", "\xe4\xb8\xad", "\xf0\x9f\x98\x80", "\xf4\x8f\xbf\xbf",
+	"\xe2\x80\x8e", "\xe2\x80\x8f", "\xd8\x9c", "\xef\xbf\xbe", "\xef\xbf\xbf",
+	"\xef\xb7\x90", "\xef\xb7\xaf", "\xef\xb7\xb0", "\xef\xbf\xbd", "\xf0\x9f\xbf\xbe",
 	/* invalid: stray and lead bytes, overlong, surrogate, above U+10FFFF, cut short */
 	"\x80", "\xbf", "\xc0\x80", "\xc1\xbf", "\xe0\x80\x80", "\xed\xa0\x80", "\xf4\x90\x80\x80",
 	"\xf5", "\xff", "\xe2\x80", "\xe2", "\xc2", "\xf0\x9f\x98",

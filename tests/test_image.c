@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "ecsprof/image.h"
+#include "ecsprof/image_rows.h"
+#include "ecsprof/task.h"
 #include "ecsprof/xalloc.h"
 
 #define DIG "sha256:aaaa"
@@ -134,4 +136,68 @@ Test(image, container_without_digest_by_reference)
 	c.image_digest = (char *)DIG;
 	cr_expect_str_eq(image_set_find_container(s, &c, "linux/amd64")->digest, DIG);
 	image_set_free(s);
+}
+
+/* A multi-arch image: some tasks report the index digest, others the platform manifest's
+ * (issue 30 item 9). To a user that is one image: one row per repository and platform
+ * manifest, each task counted once, the tags of the index on the row. */
+static void
+add_facts(struct image_set *s, const char *digest, const char *manifest, const char *tags)
+{
+	struct image_facts f;
+
+	image_facts_init(&f);
+	f.digest = xstrdup(digest);
+	f.manifest_digest = manifest ? xstrdup(manifest) : NULL;
+	f.platform = xstrdup("linux/amd64");
+	f.registry = xstrdup("123456789012.dkr.ecr.us-east-1.amazonaws.com");
+	f.repository = xstrdup("rerank-api");
+	f.tags = tags ? xstrdup(tags) : NULL;
+	f.status = IMAGE_OK;
+	f.size_bytes = 300 << 20;
+	image_set_put(s, &f);
+}
+
+static void
+add_task(struct task_set *set, const char *arn, const char *digest)
+{
+	struct task t;
+	struct container *c;
+
+	task_init(&t);
+	task_str(&t, &t.arn, arn);
+	c = task_containers(&t, 1);
+	task_str(&t, &c->image, "123456789012.dkr.ecr.us-east-1.amazonaws.com/rerank-api:v3");
+	task_str(&t, &c->image_digest, digest);
+	task_derive(&t);
+	task_set_take(set, &t);
+}
+
+Test(image_rows, an_index_and_its_platform_manifest_are_one_row)
+{
+	struct task_set set;
+	struct image_rows rows;
+
+	task_set_init(&set);
+	set.images = image_set_new();
+	add_facts(set.images, "sha256:1111", "sha256:2222", "v3");   /* the index */
+	add_facts(set.images, "sha256:2222", NULL, NULL);            /* its amd64 manifest */
+	add_facts(set.images, "sha256:9999", NULL, "v2");            /* another image */
+	add_task(&set, "arn:aws:ecs:us-east-1:123456789012:task/c/a1", "sha256:1111");
+	add_task(&set, "arn:aws:ecs:us-east-1:123456789012:task/c/a2", "sha256:1111");
+	add_task(&set, "arn:aws:ecs:us-east-1:123456789012:task/c/b1", "sha256:2222");
+	add_task(&set, "arn:aws:ecs:us-east-1:123456789012:task/c/c1", "sha256:9999");
+	image_rows_build(&set, &rows);
+	cr_assert_eq(rows.n, 2, "got %zu rows", rows.n);
+	for (size_t i = 0; i < rows.n; i++) {
+		if (strcmp(rows.v[i].facts->digest, "sha256:9999") == 0) {
+			cr_expect_eq(rows.v[i].ntasks, 1);
+			continue;
+		}
+		cr_expect_str_eq(rows.v[i].facts->digest, "sha256:1111", "the index speaks for it");
+		cr_expect_eq(rows.v[i].ntasks, 3, "every task once: %zu", rows.v[i].ntasks);
+		cr_expect_str_eq(rows.v[i].tag, "v3");
+	}
+	image_rows_cleanup(&rows);
+	task_set_cleanup(&set);
 }

@@ -142,6 +142,36 @@ Test(termsafe, json_escapes_decode_to_the_same_string)
 	free(out);
 }
 
+/* issue 31 items 2 and 4: the one set of code points unsafe in shared text */
+Test(termsafe, shared_text_set)
+{
+	static const uint32_t unsafe[] = { 0x01, 0x0b, 0x0c, 0x1b, 0x1c, 0x7f, 0x85, 0x9b, 0x061c,
+					   0x200e, 0x200f, 0x202a, 0x202e, 0x2066, 0x2069, 0xfdd0,
+					   0xfdef, 0xfffe, 0xffff, 0x1fffe, 0x10ffff };
+	static const uint32_t safe[] = { '\t', '\n', '\r', ' ', '~', 0xa0, 0xe9, 0x061b, 0x200d,
+					 0x2029, 0x202f, 0x2065, 0x206a, 0xfdcf, 0xfdf0, 0xfffd,
+					 0x1f600, 0x1fffd };
+	char *out = NULL;
+	size_t len;
+	FILE *f;
+
+	for (size_t i = 0; i < sizeof unsafe / sizeof *unsafe; i++)
+		cr_expect(termsafe_cp_unsafe(unsafe[i]), "U+%04X is unsafe", (unsigned)unsafe[i]);
+	for (size_t i = 0; i < sizeof safe / sizeof *safe; i++)
+		cr_expect(!termsafe_cp_unsafe(safe[i]), "U+%04X is safe", (unsigned)safe[i]);
+	cr_expect_eq(termsafe_shared_bad_len("\xef\xbf\xbe"), 3, "U+FFFE");
+	cr_expect_eq(termsafe_shared_bad_len("\xf0\x9f\xbf\xbf"), 4, "U+1FFFF");
+	cr_expect_eq(termsafe_shared_bad_len("\xd8\x9c"), 2, "U+061C");
+	cr_expect_eq(termsafe_shared_bad_len("\n"), 0);
+	cr_expect_eq(termsafe_bad_len("\xe2\x80\x8f", NULL), 3, "RLM on a terminal too");
+	f = open_memstream(&out, &len);
+	cr_assert_not_null(f);
+	cr_assert_eq(termsafe_put_json(f, "\"\xef\xbf\xbf\xf0\x9f\xbf\xbe\xe2\x80\x8e\""), 0);
+	fclose(f);
+	cr_expect_str_eq(out, "\"\\uFFFF\\uD83F\\uDFFE\\u200E\"");
+	free(out);
+}
+
 Test(err, messages_are_terminal_safe)
 {
 	struct err e;

@@ -118,7 +118,7 @@ watch_screen(struct fake *f, const char *keys)
 Test(watch, screen_marks_failed_start_and_changes)
 {
 	static const int states[] = { 0, 1 };
-	struct fake f = { states, 2, 0, false, { 0 } };
+	struct fake f = { states, 2, 0, false, { 0 }, NULL };
 	char *scr = watch_screen(&f, "r"), *failed, *pulling;
 
 	cr_expect_eq(f.polls, 2, "'r' polls again");
@@ -137,7 +137,7 @@ Test(watch, screen_marks_failed_start_and_changes)
 Test(watch, first_screen_marks_nothing_changed)
 {
 	static const int states[] = { 0 };
-	struct fake f = { states, 1, 0, false, { 0 } };
+	struct fake f = { states, 1, 0, false, { 0 }, NULL };
 	char *scr = watch_screen(&f, "");
 
 	cr_expect_eq(strstr(scr, "d0d0d0d0*"), NULL, "%s", scr);
@@ -151,7 +151,7 @@ Test(watch, first_screen_marks_nothing_changed)
 Test(watch, lines_failed_start_once_when_done)
 {
 	static const int states[] = { 0, 1, 1, 2, 2 };
-	struct fake f = { states, 5, 0, false, { 0 } };
+	struct fake f = { states, 5, 0, false, { 0 }, NULL };
 	struct watch_source src = { .fetch = fake_fetch, .build = fake_build, .ctx = &f };
 	char *out = NULL;
 	size_t len = 0;
@@ -232,7 +232,7 @@ Test(watch, lines_are_the_report_csv_bytes_for_long_cells)
 Test(watch, throttling_doubles_the_interval)
 {
 	static const int states[] = { 0 };
-	struct fake f = { states, 1, 0, true, { 0 } };
+	struct fake f = { states, 1, 0, true, { 0 }, NULL };
 	struct watch_source src = { .fetch = fake_fetch, .build = fake_build, .ctx = &f };
 	struct watch_options o = { .interval_ms = 60, .polls = 4, .format = FMT_CSV, .out = stdout };
 	struct err err;

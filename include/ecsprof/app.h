@@ -24,9 +24,14 @@ int app_terminal_width(void);
 /* Applies the SELECT options (--cluster, --service, --family, --started-by, --status,
  * --task, --since) to a task set, for offline data and as a safety net for live data. */
 int app_select(const struct cli_opts *o, struct task_set *set, struct err *err);
-/* --soci-if labels, --group-by, --baseline, --sort: the task set becomes a report. */
+/* --soci-if labels, --group-by, --baseline, --sort: the task set becomes a report;
+ * app_build_report then warns of the phases that end before they begin (app_warn_skew),
+ * app_report_of leaves that to its caller (watch: once per run, not every poll). */
 int app_build_report(const struct cli_opts *o, struct task_set *set, struct report *r,
 		     struct err *err);
+int app_report_of(const struct cli_opts *o, struct task_set *set, struct report *r,
+		  struct err *err);
+void app_warn_skew(const struct report *r);
 /* FMT_AUTO resolved: tui on a terminal (and no --output), else table. */
 enum cli_format app_format(const struct cli_opts *o);
 /* Writes a report as csv, json or table to --output (atomically) or stdout. */

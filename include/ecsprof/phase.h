@@ -32,6 +32,20 @@ struct phase_def {
 };
 extern const struct phase_def phase_defs[PHASE_COUNT];
 
+/* The one colour of a drawn phase in every output that draws (TUI, HTML, xlsx), so a
+ * phase looks the same wherever it is shown: rgb for the page and the workbook, and the
+ * terminal's nearest: ansi (0-7, the numbering curses' COLOR_* share), and xterm256 where
+ * the eight colours have no near one that reads on every background (pull: yellow all
+ * but vanishes on white; -1 elsewhere). Group colours (html_group_colour) are chosen
+ * apart from these. rgb is 0 for the phases not drawn as bars (total, connectivity,
+ * serving). */
+struct phase_colour {
+	uint32_t rgb;
+	short ansi;
+	short xterm256;
+};
+extern const struct phase_colour phase_colours[PHASE_COUNT];
+
 /* Duration in ms; TS_NONE when either end is missing or the result would be negative. */
 int64_t phase_ms(const struct task *t, enum phase_id p);
 /* True when both ends exist and to < from (clock skew in the data). */

@@ -164,6 +164,10 @@ void report_cleanup(struct report *r);
 /* Stable sort; missing values (and the "(none)" group) sort last in either direction.
  * col -1 is createdAt order. Text sorts in version order (cpu "256" < "1024"). */
 void report_sort(struct report *r, int col, bool desc);
+/* How many characters of a task id every output that cuts ids shows (table, HTML): the
+ * shortest prefix, at least REPORT_ID_MIN long, that tells the report's tasks apart. */
+#define REPORT_ID_MIN 8
+int report_id_prefix_len(const struct report *r);
 
 /* The cell as every output prints it: text as is, times ISO 8601 UTC with ms, durations
  * "12.345" (seconds). Missing -> "". Returns out. */

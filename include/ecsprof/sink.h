@@ -87,4 +87,8 @@ int sink_commit(struct sink *s, struct err *err);
 /* Nothing published: the temporary file removed, stdout left as written. */
 void sink_abort(struct sink *s);
 
+/* The terminal's columns: $COLUMNS (20..1000) or stdout's window size, else fallback
+ * (what sink_open() uses for width 0 on stdout, and commands with a table of their own). */
+int sink_terminal_width(int fallback);
+
 #endif

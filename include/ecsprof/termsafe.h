@@ -5,18 +5,31 @@
 #ifndef ECSPROF_TERMSAFE_H
 #define ECSPROF_TERMSAFE_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
+/* The one answer to "is this code point unsafe in text shared with others" (a terminal, a
+ * CSV, an HTML page, a workbook): a C0 control other than tab, line feed and carriage
+ * return, DEL, a C1 control, a bidi control that can reorder what is read (U+061C,
+ * U+200E, U+200F, U+202A-U+202E, U+2066-U+2069) or a noncharacter (U+FDD0-U+FDEF and
+ * the last two of every plane, U+FFFE and U+FFFF among them, which XML 1.0 refuses). */
+bool termsafe_cp_unsafe(uint32_t cp);
+/* Bytes of the sequence at p that must not reach shared text: an unsafe code point
+ * (termsafe_cp_unsafe) or a byte that is not valid UTF-8 (1); 0 when it is harmless.
+ * p must be NUL-terminated. */
+size_t termsafe_shared_bad_len(const char *p);
+
 /* Bytes of the sequence at p that must not reach a terminal raw: a C0 control (unless
- * it is in keep, e.g. "\n\t"), DEL, a C1 control, a bidi embedding, override or isolate
- * (U+202A-U+202E, U+2066-U+2069), or a byte that is not valid UTF-8 (1). 0 when the
+ * it is in keep, e.g. "\n\t"), or what termsafe_shared_bad_len refuses. 0 when the
  * sequence at p is harmless; never more than 4. p must be NUL-terminated. */
 size_t termsafe_bad_len(const char *p, const char *keep);
 /* Replaces each such sequence in s by '?', in place (s never grows). */
 void termsafe_scrub(char *s, const char *keep);
-/* Writes JSON text (as jansson dumps it: raw UTF-8 in strings) with DEL, C1 and bidi
- * controls written as \uXXXX escapes, which decode to the same string. Returns 0 or -1. */
+/* Writes JSON text (as jansson dumps it: raw UTF-8 in strings) with the unsafe code points
+ * (termsafe_cp_unsafe) written as \uXXXX escapes (a surrogate pair above U+FFFF), which
+ * decode to the same string. Returns 0 or -1. */
 int termsafe_put_json(FILE *f, const char *json);
 
 #endif

@@ -43,6 +43,11 @@ struct tui_source {
 	void (*fetch_progress)(struct tui_source *src, char *out, size_t size);
 	void (*fetch_cancel)(struct tui_source *src);
 	bool fetch_first;
+	/* tasks, watch: the warnings held while the screen is up (they are printed on
+	 * standard error once it is closed): returns how many; when i is below that, the
+	 * i-th (0: the oldest) is copied to out. The bottom line shows the latest and the
+	 * count, w lists them. NULL: none are held. */
+	size_t (*warnings)(struct tui_source *src, size_t i, char *out, size_t size);
 	int64_t interval_ms;          /* refresh every interval_ms (watch); 0 = only on 'r' */
 	void *ctx;                    /* for the callbacks */
 };

@@ -8,11 +8,14 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* Length (1..4) of the valid UTF-8 sequence at p, 0 when it is not one. p must be
  * NUL-terminated: a sequence cut short by the terminator is invalid, and no byte past
  * the terminator is read. */
 size_t utf8_len(const unsigned char *p);
+/* The code point of the valid sequence of len bytes (utf8_len's answer, not 0) at p. */
+uint32_t utf8_decode(const unsigned char *p, size_t len);
 
 /* Display columns of the n bytes at s: one per code point, continuation bytes none (the
  * convention of every output here, which prints no wide glyphs). */

@@ -47,6 +47,8 @@ struct watch_source {
 	int (*fetch_poll)(void *ctx, int64_t wait_ms, int64_t *scale_start_ms, struct err *err);
 	void (*fetch_progress)(void *ctx, char *out, size_t size);
 	void (*fetch_cancel)(void *ctx);
+	/* May be NULL. The warnings held while the screen is up (tui_source.warnings). */
+	size_t (*warnings)(void *ctx, size_t i, char *out, size_t size);
 };
 
 struct watch_options {

@@ -300,7 +300,9 @@ awsjson_call_opt(struct awsjson_client *c, const struct http_transport *t, const
 	r.trace = c->debug ? &k.trace : NULL;
 	for (;;) {
 		if (http_send_retry(t, &r, call_prepare, &k, &resp, err) != 0) {
-			err_prefix(err, "%s", op);
+			/* credentials are not the operation's: their error says what to do */
+			if (err->code != ERR_CREDS)
+				err_prefix(err, "%s", op);
 			goto out;
 		}
 		tries += r.attempts;

@@ -427,6 +427,45 @@ profile_chain(struct aws_context *ctx, struct aws_creds *out, struct buf *why, s
 	return rc;
 }
 
+/* The error when no source had credentials: one short line naming the sources tried
+ * (the entries of why, "environment (AWS_ACCESS_KEY_ID not set); web identity (...)"),
+ * then the next step, as the AWS CLI ends with one. A source that is simply not set up
+ * is only named (--verbose says why); one set up that gave none keeps its reason. */
+static void
+none_found(const char *why, struct err *err)
+{
+	static const char *const unset[] = { "not set)", "disabled by ", "no such profile" };
+	struct buf names;
+	const char *p = why;
+
+	buf_init(&names, 2048);
+	while (*p != '\0') {
+		/* an entry: its name, then its reason in parentheses (which may hold "; ") */
+		size_t name = strcspn(p, "(;"), end = 0;
+		bool plain = p[name] != '(' || strncmp(p + name, "(skipped", 8) == 0;
+		int depth = 0;
+
+		for (; p[end] != '\0' && !(depth == 0 && p[end] == ';'); end++)
+			depth += p[end] == '(' ? 1 : p[end] == ')' && depth > 0 ? -1 : 0;
+		for (size_t i = 0; i < sizeof unset / sizeof unset[0] && !plain; i++)
+			plain = memmem(p + name, end - name, unset[i], strlen(unset[i])) != NULL;
+		size_t shown = plain ? name : end;
+
+		while (shown > 0 && p[shown - 1] == ' ')
+			shown--;
+		if (strncmp(p + name, "(skipped", 8) != 0)   /* not tried: not named */
+			buf_addf(&names, "%s%.*s", names.len > 0 ? ", " : "", (int)shown, p);
+		p += end;
+		while (*p == ';' || *p == ' ')
+			p++;
+	}
+	err_set(err, ERR_CREDS,
+		"no AWS credentials (tried %s): run 'aws configure', or 'aws sso login --profile NAME', "
+		"or pass --profile (--verbose says why each gave none)", buf_str(&names));
+	log_info("credentials: %s", why);
+	buf_cleanup(&names);
+}
+
 static int
 resolve_chain(struct aws_context *ctx, struct aws_creds *out, struct err *err)
 {
@@ -434,7 +473,6 @@ resolve_chain(struct aws_context *ctx, struct aws_creds *out, struct err *err)
 	int rc = CREDS_NONE;
 
 	buf_init(&why, 4096);
-	buf_adds(&why, "no AWS credentials: ");
 	if (ctx->cache->profile_explicit)
 		buf_adds(&why, "environment (skipped: --profile given)");
 	else
@@ -452,7 +490,7 @@ resolve_chain(struct aws_context *ctx, struct aws_creds *out, struct err *err)
 		rc = creds_imds_provider(ctx, out, &why, err);
 	}
 	if (rc == CREDS_NONE)
-		err_set(err, ERR_CREDS, "%s", buf_str(&why));
+		none_found(buf_str(&why), err);
 	buf_cleanup(&why);
 	return rc == CREDS_FOUND ? 0 : -1;
 }

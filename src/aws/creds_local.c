@@ -5,12 +5,15 @@
 #include <fcntl.h>
 #include <openssl/crypto.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <termios.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -93,14 +96,35 @@ mono_now(void)
 
 enum run_end { RUN_EXITED, RUN_TIMEOUT, RUN_TOO_BIG };
 
+/* The terminal's foreground process group goes to pgid (a credential_process that prompts
+ * reads the terminal from its own group), or back to ours; SIGTTOU, sent to a background
+ * group that sets it, is blocked meanwhile. Nothing when stdin is no terminal of which we
+ * are the foreground. */
+static void
+terminal_to(pid_t pgid)
+{
+	sigset_t ttou, old;
+
+	sigemptyset(&ttou);
+	sigaddset(&ttou, SIGTTOU);
+	pthread_sigmask(SIG_BLOCK, &ttou, &old);
+	(void)tcsetpgrp(STDIN_FILENO, pgid);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
 /* Runs argv (no shell) with stdout into out (a secret buf capped at PROCESS_MAX_OUTPUT);
- * stdin and stderr are ours (the process may prompt). Stops it with SIGKILL when it has
- * not ended within sec seconds or prints past the cap. -1 when it cannot be started. */
+ * stdin and stderr are ours (the process may prompt). It runs in a process group of its
+ * own (given the terminal while it runs, when we have it), so that when it has not ended
+ * within sec seconds or prints past the cap SIGKILL ends the whole group: a `sleep` it
+ * started would otherwise keep our stderr open after we exit (`ecsprof ... 2>&1 | tail`
+ * would hang). -1 when it cannot be started. */
 static int
 process_run(char **argv, double sec, struct buf *out, enum run_end *end, int *status,
 	    struct err *err)
 {
 	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t attr;
+	bool foreground = isatty(STDIN_FILENO) && tcgetpgrp(STDIN_FILENO) == getpgrp();
 	char chunk[4096];
 	double deadline = mono_now() + sec;
 	int fds[2], rc;
@@ -119,13 +143,21 @@ process_run(char **argv, double sec, struct buf *out, enum run_end *end, int *st
 	/* the child inherits our stdio buffers' pending bytes only through fds: flush them */
 	fflush(stdout);
 	fflush(stderr);
-	rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+	posix_spawnattr_init(&attr);
+	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+	posix_spawnattr_setpgroup(&attr, 0);   /* a group of its own, led by it */
+	rc = posix_spawnp(&pid, argv[0], &fa, &attr, argv, environ);
+	posix_spawnattr_destroy(&attr);
 	posix_spawn_file_actions_destroy(&fa);
 	close(fds[1]);
 	if (rc != 0) {
 		close(fds[0]);
 		return err_set(err, ERR_CREDS, "credential_process could not run %.200s: %s",
 			       argv[0], err_strerror(rc));
+	}
+	if (foreground) {
+		terminal_to(pid);
+		kill(-pid, SIGCONT);   /* stopped if it read the terminal before it had it */
 	}
 	for (;;) {
 		struct pollfd pfd = { .fd = fds[0], .events = POLLIN };
@@ -160,19 +192,27 @@ process_run(char **argv, double sec, struct buf *out, enum run_end *end, int *st
 	while (*end == RUN_EXITED) {
 		pid_t w = waitpid(pid, status, WNOHANG);
 
-		if (w == pid)
+		if (w == pid) {
+			if (foreground)
+				terminal_to(getpgrp());
 			return 0;
-		if (w < 0 && errno != EINTR)
+		}
+		if (w < 0 && errno != EINTR) {
+			if (foreground)
+				terminal_to(getpgrp());
 			return err_set(err, ERR_CREDS, "credential_process: waitpid: %s",
 				       err_strerror(errno));
+		}
 		if (mono_now() >= deadline)
 			*end = RUN_TIMEOUT;
 		else
 			nanosleep(&(struct timespec){ .tv_nsec = 10 * 1000 * 1000 }, NULL);
 	}
-	kill(pid, SIGKILL);
+	kill(-pid, SIGKILL);   /* it and whatever it started in its group */
 	while (waitpid(pid, status, 0) < 0 && errno == EINTR)
 		;
+	if (foreground)
+		terminal_to(getpgrp());
 	return 0;
 }
 

@@ -6,29 +6,39 @@
 #include "ecsprof/termsafe.h"
 #include "ecsprof/utf8.h"
 
-/* U+202A-U+202E (LRE RLE PDF LRO RLO) and U+2066-U+2069 (LRI RLI FSI PDI) */
-static bool
-is_bidi(const unsigned char *p)
+bool
+termsafe_cp_unsafe(uint32_t cp)
 {
-	return p[0] == 0xe2 && ((p[1] == 0x80 && p[2] >= 0xaa && p[2] <= 0xae) ||
-				(p[1] == 0x81 && p[2] >= 0xa6 && p[2] <= 0xa9));
+	if (cp < 0x20)
+		return cp != '\t' && cp != '\n' && cp != '\r';
+	if (cp >= 0x7f && cp <= 0x9f)
+		return true;                            /* DEL, C1 */
+	if (cp == 0x061c || cp == 0x200e || cp == 0x200f)
+		return true;                            /* ALM, LRM, RLM */
+	if ((cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069))
+		return true;                            /* LRE RLE PDF LRO RLO, LRI RLI FSI PDI */
+	return (cp >= 0xfdd0 && cp <= 0xfdef) || (cp & 0xfffe) == 0xfffe;   /* noncharacters */
 }
 
 size_t
-termsafe_bad_len(const char *s, const char *keep)
+termsafe_shared_bad_len(const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	size_t len = utf8_len(p);
 
 	if (len == 0)
 		return 1;
-	if (len == 1 && (p[0] < 0x20 || p[0] == 0x7f))
+	return termsafe_cp_unsafe(utf8_decode(p, len)) ? len : 0;
+}
+
+size_t
+termsafe_bad_len(const char *s, const char *keep)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	if (p[0] < 0x20)
 		return p[0] != '\0' && keep != NULL && strchr(keep, p[0]) != NULL ? 0 : 1;
-	if (len == 2 && p[0] == 0xc2 && p[1] < 0xa0)
-		return 2;
-	if (len == 3 && is_bidi(p))
-		return 3;
-	return 0;
+	return termsafe_shared_bad_len(s);
 }
 
 void
@@ -61,25 +71,30 @@ termsafe_put_json(FILE *f, const char *json)
 
 	while (*p != '\0') {
 		size_t len = utf8_len(p);
-		unsigned cp;
+		uint32_t cp = len > 0 ? utf8_decode(p, len) : 0;
+		uint32_t units[2] = { cp, 0 };
+		size_t nunits = 1;
 
-		/* jansson already escapes C0; what is left is DEL, C1 (2 bytes), bidi (3) */
-		if (len == 1 && *p == 0x7f)
-			cp = 0x7f;
-		else if (len == 2 && p[0] == 0xc2 && p[1] < 0xa0)
-			cp = p[1];
-		else if (len == 3 && is_bidi(p))
-			cp = 0x2000u | ((unsigned)(p[1] & 0x3f) << 6) | (p[2] & 0x3f);
-		else {
+		/* jansson already escapes C0 (in strings; outside them there is none) */
+		if (len == 0 || cp < 0x20 || !termsafe_cp_unsafe(cp)) {
 			p += len == 0 ? 1 : len;
 			continue;
 		}
-		char esc[6] = { '\\', 'u', hex[cp >> 12], hex[(cp >> 8) & 15], hex[(cp >> 4) & 15],
-				hex[cp & 15] };
-
-		if (fwrite(run, 1, (size_t)(p - run), f) != (size_t)(p - run) ||
-		    fwrite(esc, 1, sizeof esc, f) != sizeof esc)
+		if (cp > 0xffff) {   /* a noncharacter of a supplementary plane: a surrogate pair */
+			units[0] = 0xd800 + ((cp - 0x10000) >> 10);
+			units[1] = 0xdc00 + ((cp - 0x10000) & 0x3ff);
+			nunits = 2;
+		}
+		if (fwrite(run, 1, (size_t)(p - run), f) != (size_t)(p - run))
 			return -1;
+		for (size_t i = 0; i < nunits; i++) {
+			uint32_t u = units[i];
+			char esc[6] = { '\\', 'u', hex[u >> 12], hex[(u >> 8) & 15],
+					hex[(u >> 4) & 15], hex[u & 15] };
+
+			if (fwrite(esc, 1, sizeof esc, f) != sizeof esc)
+				return -1;
+		}
 		p += len;
 		run = p;
 	}

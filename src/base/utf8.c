@@ -32,6 +32,17 @@ utf8_len(const unsigned char *p)
 	return 0;   /* a continuation byte, 0xc0/0xc1 (overlong) or 0xf5..0xff */
 }
 
+uint32_t
+utf8_decode(const unsigned char *p, size_t len)
+{
+	static const unsigned char lead_bits[5] = { 0, 0x7f, 0x1f, 0x0f, 0x07 };
+	uint32_t cp = p[0] & lead_bits[len];
+
+	for (size_t i = 1; i < len; i++)
+		cp = cp << 6 | (p[i] & 0x3f);
+	return cp;
+}
+
 static bool
 utf8_is_cont(char c)
 {

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "app_view.h"
+#include "held_log.h"
 #include "cmd_int.h"
 #include "ecsprof/app.h"
 #include "ecsprof/live.h"
@@ -26,67 +27,6 @@
  * every task so far: 50,000 tasks must not take the keys' time). */
 #define SNAPSHOT_MS 300
 #define SNAPSHOT_SHARE 10
-#define KEPT_LINES 20000     /* lines kept while the screen is up (a --debug trace too) */
-
-/* ---- warnings while the screen is up ---- */
-
-struct held_log {
-	pthread_mutex_t lock;
-	bool hold;               /* stderr is the terminal: keep the lines until it is free */
-	int mute;                /* (atomic) a partial report is built: its warnings would
-				  * only repeat the final one's */
-	char **lines;
-	enum log_level *levels;
-	size_t n, dropped;
-};
-
-static void
-held_sink(enum log_level level, const char *line, void *ctx)
-{
-	static const char *prefix[] = { "", "warning: ", "", "debug: " };
-	struct held_log *h = ctx;
-
-	if (level == LOG_WARN && __atomic_load_n(&h->mute, __ATOMIC_RELAXED))
-		return;
-	pthread_mutex_lock(&h->lock);
-	if (!h->hold) {
-		fprintf(stderr, "ecsprof: %s%s\n", prefix[level], line);
-	} else {
-		bool seen = false;
-
-		/* a warning once (a retried fetch says the same again), traces as they come */
-		for (size_t i = 0; level == LOG_WARN && i < h->n && !seen; i++)
-			seen = h->levels[i] == LOG_WARN && strcmp(h->lines[i], line) == 0;
-		if (!seen && h->n < KEPT_LINES) {
-			h->lines = xreallocarray(h->lines, h->n + 1, sizeof *h->lines);
-			h->levels = xreallocarray(h->levels, h->n + 1, sizeof *h->levels);
-			h->lines[h->n] = xstrdup(line);
-			h->levels[h->n++] = level;
-		} else if (!seen) {
-			h->dropped++;
-		}
-	}
-	pthread_mutex_unlock(&h->lock);
-}
-
-/* Called once the screen is closed and every thread is gone. */
-static void
-held_flush(struct held_log *h)
-{
-	static const char *prefix[] = { "", "warning: ", "", "debug: " };
-
-	for (size_t i = 0; i < h->n; i++) {
-		fprintf(stderr, "ecsprof: %s%s\n", prefix[h->levels[i]], h->lines[i]);
-		free(h->lines[i]);
-	}
-	if (h->dropped > 0)
-		fprintf(stderr, "ecsprof: ... and %zu more lines\n", h->dropped);
-	free(h->lines);
-	free(h->levels);
-	h->lines = NULL;
-	h->levels = NULL;
-	h->n = h->dropped = 0;
-}
 
 /* ---- the source the UI polls ---- */
 
@@ -129,23 +69,18 @@ app_grouped(size_t n, char out[32])
 	return out;
 }
 
-/* Warnings held so far (printed when the screen closes). */
 static size_t
-held_warnings(struct held_log *h)
+view_warnings(struct tui_source *src, size_t i, char *out, size_t size)
 {
-	size_t n = 0;
+	struct app_view *v = src->ctx;
 
-	pthread_mutex_lock(&h->lock);
-	for (size_t i = 0; i < h->n; i++)
-		n += h->levels[i] == LOG_WARN;
-	pthread_mutex_unlock(&h->lock);
-	return n;
+	return held_log_warning(v->log, i, out, size);
 }
 
 static void
 set_title(struct app_view *v, bool fetching)
 {
-	size_t warned = held_warnings(v->log);
+	size_t warned = held_log_warning(v->log, SIZE_MAX, NULL, 0);
 	int at;
 
 	if (fetching && v->first)
@@ -315,7 +250,7 @@ app_view_tasks(const struct cli_opts *o, struct err *err)
 	struct app_view v;
 	struct tui_source src = { 0 };
 	struct tui_options to;
-	struct held_log log = { .hold = isatty(STDERR_FILENO) };
+	struct held_log log;
 	struct live_options lo = app_live_options(o);
 	int64_t since;
 	int rc = -1;
@@ -335,9 +270,8 @@ app_view_tasks(const struct cli_opts *o, struct err *err)
 		return err_set(err, ERR_USAGE,
 			       "--since: '%s' is neither a duration (30m, 2h, 1d) nor a time (2026-11-30, 2026-11-30T14:03, ISO 8601)",
 			       o->since);
-	pthread_mutex_init(&log.lock, NULL);
 	/* before any thread of the session starts: the sink is then set without a race */
-	log_set_sink(held_sink, &log);
+	held_log_begin(&log, isatty(STDERR_FILENO));
 	if (live_session_new(&lo, &v.session, err) != 0 ||
 	    app_build_report(o, &v.shown, &v.report, err) != 0)
 		goto out;
@@ -348,6 +282,7 @@ app_view_tasks(const struct cli_opts *o, struct err *err)
 	src.fetch_progress = view_fetch_progress;
 	src.fetch_cancel = view_fetch_cancel;
 	src.fetch_first = true;
+	src.warnings = view_warnings;
 	set_title(&v, true);
 	rc = tui_run(&src, &to, err);
 	view_fetch_cancel(&src);
@@ -360,9 +295,7 @@ out:
 	/* the image lookups in flight are given up here (image_fetch_free); then no thread
 	 * is left to log */
 	live_session_free(v.session);
-	log_set_sink(NULL, NULL);
-	held_flush(&log);
-	pthread_mutex_destroy(&log.lock);
+	held_log_end(&log);
 	report_cleanup(&v.report);
 	task_set_cleanup(&v.shown);
 	return rc;

@@ -12,6 +12,7 @@
 #include "ecsprof/buf.h"
 #include "ecsprof/cmd_experiment.h"
 #include "ecsprof/log.h"
+#include "ecsprof/record.h"
 #include "ecsprof/timeutil.h"
 #include "ecsprof/xalloc.h"
 
@@ -353,6 +354,10 @@ setup(struct xrun *x, const struct cli_opts *o, struct err *err)
 	else
 		make_id(x->id, sizeof x->id);
 	snprintf(x->started_by, sizeof x->started_by, "%s%s", EXP_STARTED_BY_PREFIX, x->id);
+	/* the recording is the journal of every task launched: a file it cannot be is refused
+	 * now, not after the first RunTask (which would launch a task only to stop it) */
+	if (!e->dry_run && x->recording != NULL && record_check_file(x->recording, err) != 0)
+		return -1;
 	if (setup_arms(x, err) != 0 || setup_network(x, err) != 0)
 		return -1;
 	po.narms = x->narms;

@@ -164,8 +164,8 @@ app_format(const struct cli_opts *o)
 }
 
 int
-app_build_report(const struct cli_opts *o, struct task_set *set, struct report *r,
-		 struct err *err)
+app_report_of(const struct cli_opts *o, struct task_set *set, struct report *r,
+	      struct err *err)
 {
 	struct report_options ro = { .group_by = { GK_ALL, NULL }, .sort_col = -1 };
 	struct soci_rule *rules = NULL;
@@ -194,9 +194,6 @@ app_build_report(const struct cli_opts *o, struct task_set *set, struct report *
 		goto out;
 	if (ro.sort_col >= 0)
 		report_sort(r, ro.sort_col, ro.sort_desc);
-	if (r->negative_phases > 0)
-		log_warn("%zu phase%s ended before it began (clock skew in the data): shown empty, left out of the statistics",
-			 r->negative_phases, r->negative_phases == 1 ? "" : "s");
 	rc = 0;
 out:
 	for (size_t i = 0; i < nrules; i++)
@@ -205,6 +202,26 @@ out:
 	cost_prices_cleanup(&prices);
 	group_key_cleanup(&ro.group_by);
 	return rc;
+}
+
+void
+app_warn_skew(const struct report *r)
+{
+	size_t n = r->negative_phases;
+
+	if (n > 0)
+		log_warn("%zu phase%s before %s (clock skew in the data): shown empty, left out of the statistics",
+			 n, n == 1 ? " ends" : "s end", n == 1 ? "it begins" : "they begin");
+}
+
+int
+app_build_report(const struct cli_opts *o, struct task_set *set, struct report *r,
+		 struct err *err)
+{
+	if (app_report_of(o, set, r, err) != 0)
+		return -1;
+	app_warn_skew(r);
+	return 0;
 }
 
 int

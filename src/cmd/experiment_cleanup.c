@@ -2,7 +2,10 @@
  * after itself (killed, crashed, the machine gone). Two sources, because either can miss
  * a task: the journal in the recording (-o FILE: every task RunTask returned, with its
  * cluster and region) and ListTasks startedBy ecsprof-ID (tasks whose RunTask answer never
- * reached the journal). */
+ * reached the journal). The journal is a file anyone may have edited, so it only names
+ * candidates: a task is stopped only when ECS's own answer says it is the experiment's (its
+ * tag ecsprof:experiment=ID or its startedBy ecsprof-ID, or ListTasks found it by that
+ * startedBy). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,7 +20,10 @@
 struct found {
 	char **arns;
 	bool *final;
+	bool *described;        /* ECS answered for the task */
+	bool *confirmed;        /* ... and its answer names the experiment */
 	size_t n;
+	bool listing;           /* the answers now come from ListTasks startedBy ecsprof-ID */
 	char **warned;          /* the tasks whose answer could not be read: said once each */
 	size_t nwarned;
 	struct xrun *x;
@@ -37,19 +43,35 @@ found_has(const struct found *f, const char *arn, size_t *at)
 	return false;
 }
 
-static void
+/* Adds (or updates) arn; returns its index. */
+static size_t
 found_add(struct found *f, const char *arn, bool final)
 {
 	size_t i;
 
 	if (found_has(f, arn, &i)) {
 		f->final[i] = final;
-		return;
+		return i;
 	}
 	f->arns = xreallocarray(f->arns, f->n + 1, sizeof *f->arns);
 	f->final = xreallocarray(f->final, f->n + 1, sizeof *f->final);
+	f->described = xreallocarray(f->described, f->n + 1, sizeof *f->described);
+	f->confirmed = xreallocarray(f->confirmed, f->n + 1, sizeof *f->confirmed);
 	f->arns[f->n] = xstrdup(arn);
-	f->final[f->n++] = final;
+	f->described[f->n] = false;
+	f->confirmed[f->n] = false;
+	f->final[f->n] = final;
+	return f->n++;
+}
+
+/* Whether ECS's own answer for t says it is the experiment's. */
+static bool
+task_is_experiments(const struct task *t, const struct xrun *x)
+{
+	const char *tag = task_tag(t, EXP_TAG_EXPERIMENT);
+
+	return (t->started_by != NULL && strcmp(t->started_by, x->started_by) == 0) ||
+	       (tag != NULL && strcmp(tag, x->id) == 0);
 }
 
 /* A task whose answer was skipped as unreadable (live_take_task said why): known by its
@@ -66,7 +88,10 @@ take_unreadable(struct found *f, const char *json, size_t len)
 	if (input_peek_task(json, len, &k, &e) != 0)
 		return;   /* no taskArn: nothing to stop it by */
 	if (!found_has(f, k.arn, &i))
-		found_add(f, k.arn, false);
+		i = found_add(f, k.arn, false);
+	/* its tags unreadable: only ListTasks startedBy vouches for it */
+	f->described[i] = true;
+	f->confirmed[i] |= f->listing;
 	for (i = 0; i < f->nwarned && strcmp(f->warned[i], k.arn) != 0; i++)
 		;
 	if (i == f->nwarned) {
@@ -99,7 +124,10 @@ take_live(void *arg, const char *json, size_t len, int64_t fetched_at_ms, struct
 		const struct task *t = &one.tasks[0];
 		bool final = task_is_final(t) ||
 			     (t->desired_status && strcmp(t->desired_status, "STOPPED") == 0);
-		found_add(f, t->arn, final);
+		size_t i = found_add(f, t->arn, final);
+
+		f->described[i] = true;
+		f->confirmed[i] |= f->listing || task_is_experiments(t, f->x);
 	}
 	task_set_cleanup(&one);
 	f->raw = xreallocarray(f->raw, f->nraw + 1, sizeof *f->raw);
@@ -134,7 +162,7 @@ xrun_cleanup_command_run(const struct cli_opts *o, struct err *err)
 	struct ecs_fetch_stats fs;
 	struct stat sb;
 	char cluster[256] = "", region[64] = "";
-	size_t from_journal = 0, stopped = 0, already = 0, failed = 0;
+	size_t from_journal = 0, stopped = 0, already = 0, failed = 0, unconfirmed = 0;
 	int rc = -1;
 
 	memset(&x, 0, sizeof x);
@@ -193,6 +221,7 @@ xrun_cleanup_command_run(const struct cli_opts *o, struct err *err)
 	q.started_by = x.started_by;
 	q.running = true;
 	q.since_ms = TS_NONE;
+	f.listing = true;
 	if (ecs_fetch_tasks(x.ecs, &q, take_live, &f, &fs, err) != 0)
 		goto out;
 	if (xrun_journal(&x, f.raw, f.at, NULL, NULL, f.nraw, err) != 0)
@@ -202,8 +231,13 @@ xrun_cleanup_command_run(const struct cli_opts *o, struct err *err)
 		int64_t at = TS_NONE;
 		struct err e;
 
-		if (f.final[i]) {
+		/* a task ECS no longer knows that the journal saw stop needs nothing */
+		if (f.final[i] && (f.confirmed[i] || !f.described[i])) {
 			already++;
+			continue;
+		}
+		if (!f.confirmed[i]) {
+			unconfirmed++;
 			continue;
 		}
 		err_clear(&e);
@@ -218,10 +252,15 @@ xrun_cleanup_command_run(const struct cli_opts *o, struct err *err)
 			log_warn("%s", e.msg);
 		free(raw);
 	}
+	if (unconfirmed > 0)
+		log_warn("%s: %zu task%s the journal names %s not the experiment's by ECS's own "
+			 "answer (neither tag %s=%s nor startedBy %s): left alone", o->output,
+			 unconfirmed, unconfirmed == 1 ? "" : "s", unconfirmed == 1 ? "is" : "are",
+			 EXP_TAG_EXPERIMENT, x.id, x.started_by);
 	printf("experiment %s on cluster %s: %zu task%s found (%zu in the journal), %zu stopped "
-	       "now, %zu already stopped%s\n", x.id, x.cluster ? x.cluster : "default", f.n,
-	       f.n == 1 ? "" : "s", from_journal, stopped, already,
-	       failed ? "" : "; nothing of it is left running");
+	       "now, %zu already stopped, %zu named by the journal but not confirmed by ECS%s\n",
+	       x.id, x.cluster ? x.cluster : "default", f.n, f.n == 1 ? "" : "s", from_journal,
+	       stopped, already, unconfirmed, failed ? "" : "; nothing of it is left running");
 	if (failed > 0) {
 		err_set(err, ERR_AWS, "experiment %s: %zu task%s could not be stopped (see the "
 			"warnings); run this again", x.id, failed, failed == 1 ? "" : "s");
@@ -233,6 +272,8 @@ out:
 		free(f.arns[i]);
 	free(f.arns);
 	free(f.final);
+	free(f.described);
+	free(f.confirmed);
 	for (size_t i = 0; i < f.nwarned; i++)
 		free(f.warned[i]);
 	free(f.warned);

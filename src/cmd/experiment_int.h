@@ -22,6 +22,7 @@
 #include "ecsprof/live.h"
 #include "ecsprof/task.h"
 #include "ecsprof/tui_experiment.h"
+#include "held_log.h"
 
 #define XRUN_RETRIES 3          /* RunTask calls asked again after retryable failures */
 #define XRUN_BACKOFF_MS 1000    /* first wait before a retry; doubled each time */
@@ -80,6 +81,7 @@ struct xrun {
 	struct log_once warned;        /* a polled task's field warnings: said once (zeroed
 					* is initialised) */
 	struct tui_x *view;            /* on a terminal: the arms side by side (tui_experiment.h) */
+	struct held_log held;          /* the log while the view is up */
 	bool interrupted;              /* Ctrl-C or SIGTERM: stop launching, clean up */
 	int signal_number;
 };

@@ -333,31 +333,6 @@ poll_take(void *arg, const char *json, size_t len, int64_t fetched_at_ms, struct
 /* ---- the view: warnings kept while it is open, drawn under the arms and replayed on
  * standard error when it closes (nothing said during the wait is lost) ---- */
 
-static struct {
-	pthread_mutex_t lock;
-	char **lines;
-	size_t n, cap;
-} held = { PTHREAD_MUTEX_INITIALIZER, NULL, 0, 0 };
-
-#define HELD_MAX 10000
-
-static void
-hold_line(enum log_level level, const char *line, void *ctx)
-{
-	static const char *const prefix[] = { "", "warning: ", "", "debug: " };
-	char *text = xasprintf("%s%s", prefix[level], line);
-
-	(void)ctx;
-	pthread_mutex_lock(&held.lock);
-	if (held.n < HELD_MAX) {
-		held.lines = xgrow(held.lines, held.n + 1, &held.cap, sizeof *held.lines);
-		held.lines[held.n++] = text;
-		text = NULL;
-	}
-	pthread_mutex_unlock(&held.lock);
-	free(text);
-}
-
 static void
 view_open(struct xrun *x)
 {
@@ -371,7 +346,7 @@ view_open(struct xrun *x)
 	err_clear(&e);
 	x->view = tui_xopen(x->o->no_color, &e);
 	if (x->view != NULL)
-		log_set_sink(hold_line, NULL);
+		held_log_begin(&x->held, true);
 }
 
 static void
@@ -381,17 +356,7 @@ view_close(struct xrun *x)
 		return;
 	tui_xclose(x->view);
 	x->view = NULL;
-	log_set_sink(NULL, NULL);
-	pthread_mutex_lock(&held.lock);
-	for (size_t i = 0; i < held.n; i++) {
-		fprintf(stderr, "ecsprof: %s\n", held.lines[i]);
-		free(held.lines[i]);
-	}
-	free(held.lines);
-	held.lines = NULL;
-	held.n = held.cap = 0;
-	pthread_mutex_unlock(&held.lock);
-	fflush(stderr);
+	held_log_end(&x->held);
 }
 
 static int
@@ -408,6 +373,8 @@ view_draw(struct xrun *x, int64_t t0)
 	struct tui_xtask *tasks = xcalloc(x->ntasks ? x->ntasks : 1, sizeof *tasks);
 	int64_t *totals = xcalloc(x->ntasks ? x->ntasks : 1, sizeof *totals);
 	const char *msgs[3];
+	char text[3][600];
+	size_t warned = held_log_warning(&x->held, SIZE_MAX, NULL, 0);
 	struct tui_xstate st = { 0 };
 	int64_t now = timeutil_now_ms();
 	size_t k = 0;
@@ -448,12 +415,25 @@ view_draw(struct xrun *x, int64_t t0)
 	st.arms = arms;
 	st.narms = x->narms;
 	st.stopping = x->interrupted;
-	pthread_mutex_lock(&held.lock);
-	for (size_t i = held.n > 3 ? held.n - 3 : 0; i < held.n; i++)
-		msgs[st.nmessages++] = held.lines[i];
+	/* the last warnings (each once); more than fit: how many are held for the end */
+	for (size_t i = warned > 3 ? warned - 2 : 0; i < warned; i++) {
+		char w[560];
+
+		held_log_warning(&x->held, i, w, sizeof w);
+		snprintf(text[st.nmessages], sizeof text[0], "warning: %s", w);
+		msgs[st.nmessages] = text[st.nmessages];
+		st.nmessages++;
+	}
+	if (warned > 3) {
+		snprintf(text[2], sizeof text[2], "... and %zu more warnings, printed when the view closes",
+			 warned - 2);
+		msgs[2] = msgs[1];
+		msgs[1] = msgs[0];
+		msgs[0] = text[2];
+		st.nmessages = 3;
+	}
 	st.messages = msgs;
 	tui_xdraw(x->view, &st);
-	pthread_mutex_unlock(&held.lock);
 	free(totals);
 	free(tasks);
 	free(arms);

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cmd_int.h"
+#include "held_log.h"
 #include "ecsprof/app.h"
 #include "ecsprof/atomicfile.h"
 #include "ecsprof/buf.h"
@@ -309,6 +310,14 @@ tui_fetch_cancel(struct tui_source *src)
 	task_set_init(set);
 }
 
+static size_t
+tui_warnings(struct tui_source *src, size_t i, char *out, size_t size)
+{
+	struct watch *w = src->ctx;
+
+	return w->s->warnings(w->s->ctx, i, out, size);
+}
+
 static bool
 tui_changed(struct tui_source *src, const struct task *t)
 {
@@ -420,6 +429,8 @@ watch_run(const struct watch_source *s, const struct watch_options *o, struct er
 			w.tsrc.fetch_cancel = tui_fetch_cancel;
 		}
 		w.tsrc.status = tui_status;
+		if (s->warnings != NULL)
+			w.tsrc.warnings = tui_warnings;
 		w.tsrc.changed = tui_changed;
 		w.tsrc.axis_since = tui_axis_since;
 		w.tsrc.axis_latest = true;
@@ -482,7 +493,17 @@ struct wlive {
 	const struct task_set *prev;   /* the last poll's tasks (watch_source.previous) */
 	struct live_job *job;          /* a poll behind the terminal UI, NULL when none */
 	size_t fetches;
+	bool skew_said;                /* the phases that end before they begin: said once */
+	struct held_log held;          /* the log while the screen is up */
 };
+
+static size_t
+wlive_warnings(void *ctx, size_t i, char *out, size_t size)
+{
+	struct wlive *w = ctx;
+
+	return held_log_warning(&w->held, i, out, size);
+}
 
 static void
 wlive_previous(void *ctx, const struct task_set *prev)
@@ -626,9 +647,14 @@ wlive_build(void *ctx, struct task_set *set, struct report *out, struct err *err
 {
 	struct wlive *w = ctx;
 
-	if (app_select(w->o, set, err) != 0)
+	if (app_select(w->o, set, err) != 0 || app_report_of(w->o, set, out, err) != 0)
 		return -1;
-	return app_build_report(w->o, set, out, err);
+	/* every poll meets the same skewed tasks again: once per run */
+	if (out->negative_phases > 0 && !w->skew_said) {
+		app_warn_skew(out);
+		w->skew_said = true;
+	}
+	return 0;
 }
 
 static int
@@ -727,7 +753,15 @@ watch_main(const struct cli_opts *o, struct err *err)
 		wo.out_file = &out;
 	}
 	struct live_options lo = app_live_options(o);
+	/* nothing writes over the screen: the log is held from before the session's threads
+	 * start until they are gone, and shown on the status line meanwhile */
+	if (wo.format == FMT_TUI) {
+		held_log_begin(&w.held, isatty(STDERR_FILENO));
+		src.warnings = wlive_warnings;
+	}
 	if (live_session_new(&lo, &w.session, err) != 0) {
+		if (wo.format == FMT_TUI)
+			held_log_end(&w.held);
 		atomicfile_abort(&out);
 		return -1;
 	}
@@ -739,6 +773,8 @@ watch_main(const struct cli_opts *o, struct err *err)
 			o->cluster ? o->cluster : "default");
 	rc = watch_run(&src, &wo, err);
 	live_session_free(w.session);
+	if (wo.format == FMT_TUI)
+		held_log_end(&w.held);
 	if (w.have_last)
 		live_result_cleanup(&w.last);
 	live_result_cleanup(&w.next);

@@ -177,6 +177,29 @@ set_failure(struct image_facts *facts, enum image_status st, const struct err *e
 	facts->error = xstrdup(e->msg);
 }
 
+/* The manifest could not be read: the image's facts are unknown, with the reason (never
+ * an image of 0 layers and 0 bytes, which would be advised on as "too small"). */
+static void
+unreadable(struct image_fetch *f, struct image_facts *x, const char *who, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void
+unreadable(struct image_fetch *f, struct image_facts *x, const char *who, const char *fmt, ...)
+{
+	char why[400];
+	struct err e;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof why, fmt, ap);
+	va_end(ap);
+	err_clear(&e);
+	err_set(&e, ERR_PARSE, "%s", why);   /* server text: made terminal-safe */
+	set_failure(x, IMAGE_ERROR, &e);
+	warn(f, "image %s: its manifest cannot be read, so its size, layers and SOCI index are "
+	    "unknown: %s", who, e.msg);
+}
+
 static void
 layers_into(struct image_facts *facts, struct image_manifest_info *m)
 {
@@ -305,12 +328,12 @@ lookup(struct image_fetch *f, const struct http_transport *t, struct job *j)
 	x->media_type = mt;
 	mt = NULL;
 	if (image_parse_manifest(manifest, strlen(manifest), j->platform, &m, &e) != 0) {
-		warn(f, "image %s: %s", who, e.msg);
+		unreadable(f, x, who, "%s", e.msg);
 		goto out;
 	}
 	if (m.is_index) {
 		if (m.manifest_digest == NULL) {
-			warn(f, "image %s: the image index has no %s manifest (it has: %s)", who,
+			unreadable(f, x, who, "the image index has no %s manifest (it has: %s)",
 			    j->platform, m.platforms && *m.platforms ? m.platforms : "none");
 			goto out;
 		}
@@ -326,7 +349,14 @@ lookup(struct image_fetch *f, const struct http_transport *t, struct job *j)
 		    image_parse_batch_answer(json, strlen(json), x->manifest_digest, &manifest,
 		    &mt, &e) != 0 ||
 		    image_parse_manifest(manifest, strlen(manifest), NULL, &m, &e) != 0) {
-			warn(f, "image %s: platform manifest %s: %s", who, x->manifest_digest, e.msg);
+			unreadable(f, x, who, "platform manifest %s: %s", x->manifest_digest, e.msg);
+			goto out;
+		}
+		/* one level of index only: an index in an index (nested 200 deep, a cycle)
+		 * is not followed */
+		if (m.is_index) {
+			unreadable(f, x, who, "platform manifest %s is an image index again "
+			    "(nested indexes are not followed)", x->manifest_digest);
 			goto out;
 		}
 		free(json);

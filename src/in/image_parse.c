@@ -161,10 +161,17 @@ image_parse_manifest(const char *text, size_t len, const char *platform,
 	if (root == NULL)
 		return -1;
 	mt = jstr(root, "mediaType");
-	if (is_index_type(mt) || (mt == NULL && json_is_array(json_object_get(root, "manifests"))))
+	if (is_index_type(mt) || (mt == NULL && json_is_array(json_object_get(root, "manifests")))) {
 		parse_index(root, platform, out);
-	else
+	} else if (!json_is_array(json_object_get(root, "layers")) ||
+		   jstr(json_object_get(root, "config"), "digest") == NULL) {
+		/* {} or another document: no layers to count, no size to judge it by */
+		json_decref(root);
+		return err_set(err, ERR_PARSE, "image manifest: neither an image index nor an "
+			       "image manifest (no \"layers\" list and config digest)");
+	} else {
 		parse_image_manifest(root, out);
+	}
 	json_decref(root);
 	return 0;
 }
@@ -600,8 +607,15 @@ image_read_batch_get_image(const json_t *root, struct image_set *out)
 					m.soci_v2_digest = NULL;
 				}
 				image_manifest_info_cleanup(&m);
-				if (image_parse_manifest(t2, strlen(t2), NULL, &m, &er) == 0)
+				if (image_parse_manifest(t2, strlen(t2), NULL, &m, &er) == 0 && !m.is_index) {
 					manifest_into(&f, &m);
+				} else {
+					/* unknown, with the reason: never 0 layers of 0 bytes */
+					f.status = IMAGE_ERROR;
+					f.error = m.is_index ? xstrdup("the platform manifest is an "
+								       "image index again")
+							     : xstrdup(er.msg);
+				}
 				image_manifest_info_cleanup(&m);
 				image_set_put(out, &f);
 				n++;

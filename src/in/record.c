@@ -319,6 +319,32 @@ replace(const char *path, const struct rfile *f, struct err *err)
 }
 
 int
+record_check_file(const char *path, struct err *err)
+{
+	struct rfile f;
+	struct stat sb;
+	bool exists = false;
+	char *real, *dir;
+	int rc;
+
+	memset(&f, 0, sizeof f);
+	if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode))
+		return err_set(err, ERR_IO, "%s: not a regular file; a recording must be one", path);
+	if ((real = atomicfile_resolve(path, err)) == NULL)
+		return -1;
+	rc = load(real, &f, &exists, err);
+	rfile_cleanup(&f);
+	/* the recording is replaced by a new file beside it: its directory must take one */
+	dir = atomicfile_dir(real);
+	if (rc == 0 && access(dir, W_OK | X_OK) != 0)
+		rc = err_set(err, ERR_IO, "%s: cannot write in %s: %s", path, dir,
+			     err_strerror(errno));
+	free(dir);
+	free(real);
+	return rc;
+}
+
+int
 record_merge_file(const char *path, char *const *lines, size_t nlines, size_t *added,
     size_t *updated, struct err *err)
 {

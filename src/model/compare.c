@@ -128,6 +128,7 @@ compare_delta_cell(const struct report *r, size_t g, int phase, bool utf8, char 
 	const struct report_group *grp, *base;
 	const struct phase_compare *c;
 	char pv[32];
+	size_t nb, ng;
 
 	out[0] = '\0';
 	if (g >= r->ngroups || g == r->baseline || phase < 0 || phase >= PHASE_COUNT)
@@ -135,23 +136,25 @@ compare_delta_cell(const struct report *r, size_t g, int phase, bool utf8, char 
 	grp = &r->groups[g];
 	base = &r->groups[r->baseline];
 	c = &grp->cmp[phase];
+	/* n in the columns' order, baseline first (as benchstat prints it) */
+	nb = base->phase[phase].n;
+	ng = grp->phase[phase].n;
 	if (!c->valid) {
-		snprintf(out, size, "(n=%zu+%zu)", grp->phase[phase].n, base->phase[phase].n);
+		snprintf(out, size, "(n=%zu+%zu)", nb, ng);
 		return;
 	}
 	double p = isnan(c->p_holm) ? c->p_value : c->p_holm;
 	if (isnan(p)) {
-		snprintf(out, size, "? (n=%zu+%zu)", grp->phase[phase].n, base->phase[phase].n);
+		snprintf(out, size, "? (n=%zu+%zu)", nb, ng);
 		return;
 	}
 	cmp_p(p, pv, sizeof pv);
 	if (p < ALPHA && base->phase[phase].p50 > 0) {
 		double pct = (grp->phase[phase].p50 - base->phase[phase].p50) / base->phase[phase].p50 * 100.0;
-		snprintf(out, size, "%+.1f%% (%s n=%zu+%zu)", pct, pv, grp->phase[phase].n,
-			 base->phase[phase].n);
+		snprintf(out, size, "%+.1f%% (%s n=%zu+%zu)", pct, pv, nb, ng);
 	} else {
-		snprintf(out, size, "~ (%s n=%zu+%zu)%s", pv, grp->phase[phase].n,
-			 base->phase[phase].n, c->too_few ? mark(2, utf8) : "");
+		snprintf(out, size, "~ (%s n=%zu+%zu)%s", pv, nb, ng,
+			 c->too_few ? mark(2, utf8) : "");
 	}
 }
 

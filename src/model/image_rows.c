@@ -9,13 +9,46 @@
 #include "ecsprof/stats.h"
 #include "ecsprof/xalloc.h"
 
+/* The facts one row stands for: an index digest and its platform manifest's digest are
+ * the same image to a user (some tasks report one, some the other), so they share a row
+ * and a task is counted once whichever it reported. */
+struct row_members {
+	const struct image_facts **v;
+	size_t n;
+};
+
 static bool
-task_uses(const struct task *t, const struct image_set *s, const struct image_facts *f)
+task_uses(const struct task *t, const struct image_set *s, const struct row_members *m)
 {
-	for (size_t i = 0; i < t->ncontainers; i++)
-		if (image_set_find_container(s, &t->containers[i], image_task_platform(t)) == f)
-			return true;
+	for (size_t i = 0; i < t->ncontainers; i++) {
+		const struct image_facts *f =
+			image_set_find_container(s, &t->containers[i], image_task_platform(t));
+
+		for (size_t j = 0; f != NULL && j < m->n; j++)
+			if (m->v[j] == f)
+				return true;
+	}
 	return false;
+}
+
+static bool
+str_eq(const char *a, const char *b)
+{
+	return a == b || (a != NULL && b != NULL && strcmp(a, b) == 0);
+}
+
+/* The platform manifest a fact ends at: its own digest unless it is an index. */
+static const char *
+platform_manifest(const struct image_facts *f)
+{
+	return f->manifest_digest != NULL ? f->manifest_digest : f->digest;
+}
+
+static bool
+same_image(const struct image_facts *a, const struct image_facts *b)
+{
+	return str_eq(a->registry, b->registry) && str_eq(a->repository, b->repository) &&
+	       str_eq(a->platform, b->platform) && str_eq(platform_manifest(a), platform_manifest(b));
 }
 
 static int
@@ -56,26 +89,41 @@ image_rows_build(const struct task_set *set, struct image_rows *out)
 	const struct image_set *s = set->images;
 	size_t n = image_set_len(s);
 	double *pulls = xcalloc(set->len ? set->len : 1, sizeof *pulls);
+	struct row_members *members = xcalloc(n ? n : 1, sizeof *members);
 
 	memset(out, 0, sizeof *out);
 	out->v = xcalloc(n ? n : 1, sizeof *out->v);
+	/* one row per repository and platform manifest; the facts that name the tags (the
+	 * index DescribeImages knows) speak for the row */
 	for (size_t i = 0; i < n; i++) {
 		const struct image_facts *f = image_set_at(s, i);
-		struct image_row *r;
+		size_t r = 0;
+
+		if (f->status != IMAGE_OK)
+			continue;
+		while (r < out->n && !same_image(out->v[r].facts, f))
+			r++;
+		if (r == out->n) {
+			out->v[out->n++].facts = f;
+			members[r].v = xcalloc(n, sizeof *members[r].v);
+		} else if (out->v[r].facts->tags == NULL && f->tags != NULL) {
+			out->v[r].facts = f;
+		}
+		members[r].v[members[r].n++] = f;
+	}
+	for (size_t i = 0; i < out->n; i++) {
+		struct image_row *r = &out->v[i];
+		const struct image_facts *f = r->facts;
 		struct stats_summary sum;
 		const struct task *first = NULL;
 		size_t np = 0;
 
-		if (f->status != IMAGE_OK)
-			continue;
-		r = &out->v[out->n++];
-		r->facts = f;
 		r->pull_p50_s = r->pull_p90_s = r->pull_mbps = NAN;
 		for (size_t k = 0; k < set->len; k++) {
 			const struct task *t = &set->tasks[k];
 			int64_t p;
 
-			if (!task_uses(t, s, f))
+			if (!task_uses(t, s, &members[i]))
 				continue;
 			r->ntasks++;
 			first = first ? first : t;
@@ -127,6 +175,9 @@ image_rows_build(const struct task_set *set, struct image_rows *out)
 			r->tag = f->tags;
 		top_layers(r);
 	}
+	for (size_t i = 0; i < out->n; i++)
+		free(members[i].v);
+	free(members);
 	free(pulls);
 	qsort(out->v, out->n, sizeof *out->v, by_size);
 }

@@ -21,6 +21,18 @@ const struct phase_def phase_defs[PHASE_COUNT] = {
 	  TS_CREATED, TS_HEALTHY },
 };
 
+/* blue, the orange that reads on light and dark terminals alike (xterm 172 is #d78700;
+ * yellow with 8 colours), green, cyan */
+const struct phase_colour phase_colours[PHASE_COUNT] = {
+	[PHASE_PROVISION] = { 0x3d7cc9, 4, -1 },
+	[PHASE_PULL] = { 0xd78700, 3, 172 },
+	[PHASE_START] = { 0x3f9e5a, 2, -1 },
+	[PHASE_READY] = { 0x1fa2b5, 6, -1 },
+	[PHASE_TOTAL] = { 0, -1, -1 },
+	[PHASE_CONNECTIVITY] = { 0, -1, -1 },
+	[PHASE_SERVING] = { 0, -1, -1 },
+};
+
 bool
 phase_is_extra(enum phase_id p)
 {

@@ -717,3 +717,33 @@ report_verdict(const struct report *r, size_t group, enum phase_id p, char *out,
 			 report_min_p(ng, nb) > REPORT_ALPHA ? ", too few tasks to tell" : "");
 	}
 }
+
+static int
+cmp_id(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* as git cuts hashes: the shortest prefix that still tells every task apart */
+int
+report_id_prefix_len(const struct report *r)
+{
+	const char **ids = xcalloc(r->nrows ? r->nrows : 1, sizeof *ids);
+	size_t n = 0;
+	int len = REPORT_ID_MIN;
+
+	for (size_t i = 0; i < r->nrows; i++)
+		if (r->rows[i].task->id != NULL)
+			ids[n++] = r->rows[i].task->id;
+	qsort(ids, n, sizeof *ids, cmp_id);
+	for (size_t i = 1; i < n; i++) {
+		int common = 0;
+
+		while (ids[i - 1][common] != '\0' && ids[i - 1][common] == ids[i][common])
+			common++;
+		if (ids[i][common] != '\0' && common + 1 > len)
+			len = common + 1;
+	}
+	free(ids);
+	return len;
+}

@@ -22,13 +22,14 @@
 
 /* What each byte is to csv_add_cell(): printable ASCII that is copied as it is (tab among
  * it), the line breaks and separators that force quotes (a quote is also doubled), the
- * controls that become '?' (C0 other than tab and the breaks, DEL), and the lead bytes
- * of multi-byte sequences, looked at whole. Tabs and line breaks are data: a stoppedReason
- * may hold several lines, and they survive, quoted (Python's str.splitlines() and some
- * editors break lines on VT, FF, FS/GS/RS, U+0085, U+2028 and U+2029 too). Every other
- * control (C0 such as ESC, BEL and backspace, DEL, C1), bidi control (termsafe.h) and
- * invalid byte becomes '?': a CSV is often catted, and those would drive or reorder the
- * terminal (man page, CSV). */
+ * controls that become '?' (C0 other than tab, LF and CR, DEL: the ASCII part of
+ * termsafe_cp_unsafe, which test_csv checks against this table), and the lead bytes of
+ * multi-byte sequences, looked at whole. Tabs and line breaks are data: a stoppedReason
+ * may hold several lines, and they survive, quoted (U+0085, U+2028 and U+2029 too, which
+ * Python's str.splitlines() and some editors break lines on). Every other unsafe code
+ * point (termsafe_cp_unsafe: C0 such as ESC, BEL, VT and FF, DEL, C1, bidi controls,
+ * noncharacters) and invalid byte becomes '?': a CSV is often catted, and those would
+ * drive or reorder the terminal (man page, CSV). */
 enum csv_byte { CB_PLAIN, CB_BREAK, CB_DQUOTE, CB_CONTROL, CB_HIGH, CB_END };
 
 #define P CB_PLAIN
@@ -38,8 +39,8 @@ enum csv_byte { CB_PLAIN, CB_BREAK, CB_DQUOTE, CB_CONTROL, CB_HIGH, CB_END };
 #define H CB_HIGH
 #define E CB_END
 static const unsigned char csv_bytes[256] = {
-	E, C, C, C, C, C, C, C, C, P, B, B, B, B, C, C,   /* 00 */
-	C, C, C, C, C, C, C, C, C, C, C, C, B, B, B, C,   /* 10 */
+	E, C, C, C, C, C, C, C, C, P, B, C, C, B, C, C,   /* 00 */
+	C, C, C, C, C, C, C, C, C, C, C, C, C, C, C, C,   /* 10 */
 	P, P, Q, P, P, P, P, P, P, P, P, P, B, P, P, P,   /* 20 */
 	P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P,   /* 30 */
 	P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P,   /* 40 */
@@ -78,31 +79,19 @@ csv_plain8(uint64_t x)
 }
 
 /* The sequence at p (a lead byte >= 0x80): its length, and whether it becomes '?' (C1,
- * bidi control, invalid) or forces quotes (U+0085, U+2028, U+2029). */
+ * bidi control, noncharacter, invalid) or forces quotes (U+0085, U+2028, U+2029). */
 static size_t
 csv_high(const unsigned char *p, bool *bad, bool *brk)
 {
 	size_t len = utf8_len(p);
 
 	*bad = *brk = false;
-	if (len == 0) {
-		*bad = true;
-		return 1;
-	}
-	if (len == 2 && p[0] == 0xc2 && p[1] < 0xa0) {
-		if (p[1] == 0x85)
-			*brk = true;     /* NEL: a line break, kept */
-		else
-			*bad = true;     /* C1 */
-		return 2;
-	}
-	if (len == 3 && p[0] == 0xe2) {
-		if (p[1] == 0x80 && (p[2] == 0xa8 || p[2] == 0xa9))
-			*brk = true;
-		else if (termsafe_bad_len((const char *)p, NULL) != 0)
-			*bad = true;     /* bidi */
-	}
-	return len;
+	if ((len == 2 && p[0] == 0xc2 && p[1] == 0x85) ||
+	    (len == 3 && p[0] == 0xe2 && p[1] == 0x80 && (p[2] == 0xa8 || p[2] == 0xa9)))
+		*brk = true;     /* NEL, LS, PS: line breaks, kept */
+	else if (termsafe_shared_bad_len((const char *)p) != 0)
+		*bad = true;     /* invalid, C1, bidi, noncharacter */
+	return len == 0 ? 1 : len;
 }
 
 /* Writes the cell at o (room for 2 n + 3 bytes: quotes, apostrophe, every byte doubled) and

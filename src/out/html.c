@@ -8,7 +8,9 @@
 
 #include "html_int.h"
 #include "ecsprof/phase.h"
+#include "ecsprof/termsafe.h"
 #include "ecsprof/timeutil.h"
+#include "ecsprof/utf8.h"
 #include "ecsprof/xalloc.h"
 
 /* ---- shared helpers (html_int.h) ---- */
@@ -18,7 +20,9 @@ html_esc(FILE *f, const char *s)
 {
 	if (s == NULL)
 		return;
-	for (const unsigned char *p = (const unsigned char *)s; *p != '\0'; p++) {
+	for (const char *p = s; *p != '\0';) {
+		size_t bad = termsafe_shared_bad_len(p);
+
 		switch (*p) {
 		case '&': fputs("&amp;", f); break;
 		case '<': fputs("&lt;", f); break;
@@ -26,12 +30,20 @@ html_esc(FILE *f, const char *s)
 		case '"': fputs("&quot;", f); break;
 		case '\'': fputs("&#39;", f); break;
 		default:
-			/* control characters are not allowed in HTML text: show a replacement */
-			if (*p < 0x20 && *p != '\n' && *p != '\t')
+			/* controls, bidi controls that would reorder the page's text, noncharacters
+			 * and invalid bytes (termsafe.h): a visible replacement character */
+			if (bad > 0 || *p == '\r') {
 				fputs("\xef\xbf\xbd", f);
-			else
-				fputc(*p, f);
+				p += bad > 0 ? bad : 1;
+				continue;
+			}
+			size_t len = utf8_len((const unsigned char *)p);
+
+			fwrite(p, 1, len, f);   /* a whole valid sequence */
+			p += len;
+			continue;
 		}
+		p++;
 	}
 }
 
@@ -55,10 +67,12 @@ html_fmt_secs(int64_t ms, char *out, size_t size)
 const char *
 html_group_colour(size_t gi)
 {
-	/* Okabe-Ito, reordered so that the first two (baseline and one other) contrast most */
+	/* none of them near a phase's colour (phase_colours: blue, orange, green, cyan), so
+	 * a group is never read as a phase; the first two (baseline and one other) contrast
+	 * most */
 	static const char *const palette[] = {
-		"#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9", "#7f7f7f",
-		"#000000",
+		"#aa3377", "#555555", "#cc6677", "#6a3d9a", "#b15928", "#000000", "#999933",
+		"#bbbbbb",
 	};
 
 	return palette[gi % (sizeof palette / sizeof palette[0])];
@@ -99,7 +113,7 @@ html_task_end(const struct task *t)
 /* one string per rule group: C limits the length of one literal */
 static const char *const css[] = {
 	":root{--fg:#1d232b;--muted:#5c6773;--line:#d9dee4;--bg:#fff;--card:#f6f8fa;"
-	"--p0:#8e9bb0;--p1:#e8833a;--p2:#3f9e5a;--p3:#7b68c8;--fail:#c62828;--conn:#1d232b}\n",
+	"--fail:#c62828;--conn:#1d232b}\n",
 	"*{box-sizing:border-box}\n",
 	"body{margin:0;font:15px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;"
 	"color:var(--fg);background:var(--bg)}\n",
@@ -150,11 +164,11 @@ static const char *const css[] = {
 	"svg polyline{fill:none;stroke-width:1.8;stroke-linejoin:round}\n",
 	"svg polyline.base{stroke-width:7;stroke-opacity:.22}\n",
 	"table{border-collapse:collapse;width:100%;font-size:13.5px;font-variant-numeric:tabular-nums}\n",
-	"th,td{padding:4px 8px;border-bottom:1px solid var(--line);text-align:left;vertical-align:top}\n",
-	"th{font-weight:600;color:var(--muted);font-size:12.5px;white-space:nowrap;background:var(--card)}\n",
+	"th,td{padding:4px 6px;border-bottom:1px solid var(--line);text-align:left;vertical-align:top}\n",
+	"th{font-weight:600;color:var(--muted);font-size:12.5px;background:var(--card);vertical-align:bottom}\n",
 	"td.n,th.n{text-align:right;white-space:nowrap}td.w{white-space:nowrap}\n",
 	"td.id{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12px;"
-	"overflow-wrap:anywhere;min-width:10em}\n",
+	"white-space:nowrap}\n",
 	"tr.failed td{background:#fdecec}tr.failed td.st{color:var(--fail);font-weight:600}\n",
 	".group{margin:8px 0 22px}.group h3 .tag{font-size:12px;font-weight:500;color:var(--muted);"
 	"border:1px solid var(--line);border-radius:10px;padding:1px 8px;margin-left:6px}\n",
@@ -424,10 +438,31 @@ write_summary(FILE *f, const struct report *r)
 
 /* ---- tasks ---- */
 
+/* A task id cell: cut as the table cuts ids (32 characters would wrap to three lines),
+ * the whole id on hover; the CSV keeps it whole. */
+static void
+id_cell(FILE *f, const char *id, int idlen)
+{
+	if (id == NULL || strlen(id) <= (size_t)idlen) {
+		fputs("<td class=\"id\">", f);
+		html_esc(f, id != NULL ? id : "-");
+	} else {
+		fputs("<td class=\"id\" title=\"", f);
+		html_esc(f, id);
+		char *cut = xstrndup(id, (size_t)idlen);   /* an input may put markup in an id */
+
+		fputs("\">", f);
+		html_esc(f, cut);
+		free(cut);
+	}
+	fputs("</td>", f);
+}
+
 static void
 write_failed(FILE *f, const struct report *r)
 {
 	size_t n = 0, shown = 0;
+	int idlen = report_id_prefix_len(r);
 
 	for (size_t i = 0; i < r->nrows; i++)
 		n += html_task_failed(r->rows[i].task);
@@ -445,9 +480,9 @@ write_failed(FILE *f, const struct report *r)
 		if (!html_task_failed(t))
 			continue;
 		shown++;
-		fputs("<tr class=\"failed\"><td class=\"id\">", f);
-		html_esc(f, t->id);
-		fputs("</td><td>", f);
+		fputs("<tr class=\"failed\">", f);
+		id_cell(f, t->id, idlen);
+		fputs("<td>", f);
 		html_esc(f, r->groups[r->rows[i].group].name);
 		fputs("</td><td class=\"st\">", f);
 		html_esc(f, t->stop_code ? t->stop_code : "-");
@@ -505,6 +540,9 @@ write_tasks(FILE *f, const struct report *r, size_t max_rows)
 	size_t n = r->nrows < max_rows ? r->nrows : max_rows;
 	char cell[1024], day[16] = "";
 	bool one_day = true;
+	/* ids cut as the table cuts them (32 characters wrap to three lines); the whole id
+	 * on hover and in the CSV */
+	int idlen = report_id_prefix_len(r);
 
 	/* created: the clock time alone when every task was created on the same day */
 	for (size_t i = 0; i < r->nrows && one_day; i++) {
@@ -542,12 +580,16 @@ write_tasks(FILE *f, const struct report *r, size_t max_rows)
 			const char *cls = id == COL_TASK_ID ? " class=\"id\"" :
 					  report_columns[id].kind == COL_DURATION ||
 					  report_columns[id].kind == COL_NUMBER ? " class=\"n\"" :
-					  id == COL_LAST_STATUS && failed ? " class=\"st w\"" :
+					  id == COL_LAST_STATUS && failed ? " class=\"st\"" :
 					  " class=\"w\"";
 
 			report_cell(r, row, id, cell, sizeof cell);
 			if (id == COL_CREATED_AT && one_day && strlen(cell) > 11)
 				memmove(cell, cell + 11, strlen(cell + 11) + 1);
+			if (id == COL_TASK_ID) {
+				id_cell(f, cell[0] ? cell : NULL, idlen);
+				continue;
+			}
 			fprintf(f, "<td%s>", cls);
 			html_esc(f, cell[0] ? cell : "-");
 			if (id == COL_LAST_STATUS && failed)
@@ -578,6 +620,10 @@ html_write(FILE *f, const struct report *r, const struct html_meta *m, struct er
 	fputs("</title>\n<style>\n", f);
 	for (size_t i = 0; i < sizeof css / sizeof css[0]; i++)
 		fputs(css[i], f);
+	/* the waterfall's p0..p3: each phase's one colour (phase.h), as the TUI and xlsx */
+	fprintf(f, ":root{--p0:#%06x;--p1:#%06x;--p2:#%06x;--p3:#%06x}\n",
+		(unsigned)phase_colours[PHASE_PROVISION].rgb, (unsigned)phase_colours[PHASE_PULL].rgb,
+		(unsigned)phase_colours[PHASE_START].rgb, (unsigned)phase_colours[PHASE_READY].rgb);
 	fputs("</style>\n</head><body><main>\n", f);
 	write_header(f, r, m);
 	if (r->nrows == 0) {

@@ -20,7 +20,6 @@
 
 #define GAP 2
 #define CELL_SIZE 1024
-#define ID_MIN 8
 
 struct tcol {
 	enum col_id col;
@@ -181,43 +180,13 @@ tcell(const struct report *r, const struct report_row *row, const struct tcol *t
 	return out;
 }
 
-static int
-cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-/* the shortest prefix, at least ID_MIN long, that tells every task apart (as git does) */
-static int
-id_prefix_len(const struct report *r)
-{
-	const char **ids = xcalloc(r->nrows ? r->nrows : 1, sizeof *ids);
-	size_t n = 0;
-	int len = ID_MIN;
-
-	for (size_t i = 0; i < r->nrows; i++)
-		if (r->rows[i].task->id != NULL)
-			ids[n++] = r->rows[i].task->id;
-	qsort(ids, n, sizeof *ids, cmp_str);
-	for (size_t i = 1; i < n; i++) {
-		int common = 0;
-
-		while (ids[i - 1][common] != '\0' && ids[i - 1][common] == ids[i][common])
-			common++;
-		if (ids[i][common] != '\0' && common + 1 > len)
-			len = common + 1;
-	}
-	free(ids);
-	return len;
-}
-
 static void
 plan(const struct report *r, int width, bool verbose, struct layout *l)
 {
 	int natural[NTCOLS], total = 0;
 	char out[CELL_SIZE];
 
-	l->idlen = verbose ? 0 : id_prefix_len(r);
+	l->idlen = verbose ? 0 : report_id_prefix_len(r);
 	for (size_t c = 0; c < NTCOLS; c++) {
 		natural[c] = dwidth(report_columns[tcols[c].col].title);
 		l->width[c] = 0;

@@ -1,6 +1,7 @@
 /* xlsx: the workbook. libxlsxwriter writes a named file, so the workbook goes to a
  * temporary file first and is then copied to the caller's stream, which keeps -o atomic
  * (app_write's rename) and lets a pipe take it too. */
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
@@ -11,7 +12,10 @@
 #include <xlsxwriter.h>
 
 #include "ecsprof/atomicfile.h"
+#include "ecsprof/buf.h"
 #include "ecsprof/phase.h"
+#include "ecsprof/termsafe.h"
+#include "ecsprof/utf8.h"
 #include "ecsprof/xalloc.h"
 #include "ecsprof/xlsx.h"
 
@@ -33,25 +37,49 @@ note(struct xlsx *x, lxw_error e)
 		x->error = e;
 }
 
+/* s as a cell may hold it: each unsafe code point or invalid byte (termsafe_cp_unsafe:
+ * controls, bidi controls, noncharacters, which XML 1.0 refuses or which reorder what is
+ * read) becomes '?', as in the CSV; a literal "_xHHHH_", which Excel would read as the
+ * escape of code point HHHH, has its '_' written as the escape of '_' (_x005F_), so it shows
+ * as typed; the cell stops before XLSX_CELL_MAX bytes, never inside a sequence. */
+static char *
+xlsx_cell_text(const char *s)
+{
+	struct buf b;
+
+	buf_init(&b, XLSX_CELL_MAX);
+	for (const char *p = s; *p != '\0';) {
+		size_t bad = termsafe_shared_bad_len(p), len = utf8_len((const unsigned char *)p);
+		const char *out = p;
+		size_t outlen = len;
+
+		if (bad > 0) {
+			out = "?";
+			outlen = 1;
+			len = bad;
+		} else if (p[0] == '_' && (p[1] == 'x' || p[1] == 'X') && isxdigit((unsigned char)p[2]) &&
+			   isxdigit((unsigned char)p[3]) && isxdigit((unsigned char)p[4]) &&
+			   isxdigit((unsigned char)p[5]) && p[6] == '_') {
+			out = "_x005F_";
+			outlen = 7;
+		}
+		if (buf_add(&b, out, outlen) != 0)
+			break;   /* the cell is full */
+		p += len;
+	}
+	return buf_take(&b);
+}
+
 static void
 put_text(struct xlsx *x, lxw_worksheet *ws, lxw_row_t r, lxw_col_t c, const char *s)
 {
+	char *cell;
+
 	if (s == NULL || *s == '\0')
 		return;
-	if (strlen(s) > XLSX_CELL_MAX) {
-		char *cut = xstrndup(s, XLSX_CELL_MAX);
-
-		/* do not leave half a UTF-8 sequence at the end */
-		for (size_t n = XLSX_CELL_MAX; n > 0 && ((unsigned char)cut[n - 1] & 0xc0) == 0x80; n--)
-			cut[n - 1] = '\0';
-		size_t n = strlen(cut);
-		if (n > 0 && (unsigned char)cut[n - 1] >= 0xc0)
-			cut[n - 1] = '\0';
-		note(x, worksheet_write_string(ws, r, c, cut, x->text));
-		free(cut);
-		return;
-	}
-	note(x, worksheet_write_string(ws, r, c, s, x->text));
+	cell = xlsx_cell_text(s);
+	note(x, worksheet_write_string(ws, r, c, cell, x->text));
+	free(cell);
 }
 
 static void
@@ -263,7 +291,8 @@ summary_sheet(struct xlsx *x, const struct report *r)
 static void
 chart_sheet(struct xlsx *x, const struct report *r)
 {
-	static const lxw_color_t colours[3] = { 0x8E9BB0, 0xE8833A, 0x3F9E5A };
+	/* each phase's one colour (phase.h), as the page and the TUI draw it */
+	static const enum phase_id drawn[3] = { PHASE_PROVISION, PHASE_PULL, PHASE_START };
 	static const enum col_id cols[3] = { COL_PROVISION_S, COL_PULL_S, COL_START_S };
 	lxw_worksheet *ws = workbook_add_worksheet(x->wb, "Chart");
 	lxw_chart *ch = workbook_add_chart(x->wb, LXW_CHART_BAR_STACKED);
@@ -298,7 +327,7 @@ chart_sheet(struct xlsx *x, const struct report *r)
 	}
 	for (int p = 0; p < 3; p++) {
 		lxw_chart_series *s = chart_add_series(ch, NULL, NULL);
-		lxw_chart_fill fill = { .color = colours[p] };
+		lxw_chart_fill fill = { .color = phase_colours[drawn[p]].rgb };
 		lxw_col_t vc = per_task ? (lxw_col_t)cols[p] : (lxw_col_t)(2 + p);
 
 		if (s == NULL) {

@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include <wchar.h>
 
+#include "ecsprof/phase.h"
 #include "ecsprof/task.h"
 #include "ecsprof/timeutil.h"
 #include "ecsprof/tui.h"
@@ -37,6 +38,7 @@ const struct tui_key_help tui_keys[] = {
 	{ "A", "shared axis: the scale-out being looked at / all tasks (outside it: < >)" },
 	{ "r F5", "refresh now (tasks: the old tasks shown meanwhile; watch)" },
 	{ "^L", "redraw the screen" },
+	{ "w", "the warnings held while the screen is up (the bottom line shows the latest and their count; they are printed on standard error when the screen closes)" },
 	{ "? F1", "this help (scroll with j k PgUp PgDn; any other key goes back)" },
 	{ "q", "back; quit from the table (a fetch running is cancelled)" },
 	{ "Esc", "back; clear the filter (at the table it does not quit)" },
@@ -57,10 +59,10 @@ tui_pull_colour(void)
 	const char *bg = fgbg != NULL ? strrchr(fgbg, ';') : NULL;
 
 	if (COLORS >= 256)
-		return 172;
+		return phase_colours[PHASE_PULL].xterm256;
 	if (bg != NULL && (strcmp(bg + 1, "7") == 0 || strcmp(bg + 1, "15") == 0))
 		return COLOR_BLACK;
-	return COLOR_YELLOW;
+	return phase_colours[PHASE_PULL].ansi;
 }
 
 static void
@@ -316,12 +318,12 @@ init_colors(struct view *v, const struct tui_options *o)
 		return;
 	start_color();
 	use_default_colors();
-	init_pair(CP_PROVISION, COLOR_BLUE, -1);
+	init_pair(CP_PROVISION, phase_colours[PHASE_PROVISION].ansi, -1);
 	init_pair(CP_PULL, tui_pull_colour(), -1);
-	init_pair(CP_START, COLOR_GREEN, -1);
+	init_pair(CP_START, phase_colours[PHASE_START].ansi, -1);
 	init_pair(CP_OTHER, COLOR_MAGENTA, -1);
 	init_pair(CP_FAILED, COLOR_RED, -1);
-	init_pair(CP_READY, COLOR_CYAN, -1);
+	init_pair(CP_READY, phase_colours[PHASE_READY].ansi, -1);
 	init_pair(CP_TITLE, COLOR_BLACK, COLOR_CYAN);
 }
 

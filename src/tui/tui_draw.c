@@ -343,6 +343,21 @@ draw_footer(const struct view *v)
 		attrset(A_NORMAL);
 		return;
 	}
+	/* the warnings held while the screen is up: the latest, how many, the key to list
+	 * them (not on the list itself) */
+	size_t warned = v->mode == MODE_HELP ? 0 : tui_warning_count(v);
+	if (warned > 0) {
+		char latest[400];
+
+		latest[0] = '\0';
+		v->src->warnings(v->src, warned - 1, latest, sizeof latest);
+		snprintf(buf, sizeof buf, "%zu warning%s (w: list): %s", warned,
+			 warned == 1 ? "" : "s", latest);
+		attrset(A_BOLD);
+		put_fit(y, 0, v->cols, buf, false, false, v);
+		attrset(A_NORMAL);
+		return;
+	}
 	const char *legend = v->mode == MODE_TABLE ?
 		"?:help /:filter Enter:details Tab:summary s/I:sort a:axis q:quit" :
 		v->mode == MODE_DETAILS ? "j/k:scroll  q/Esc/Enter:back  Tab:summary" :

@@ -11,6 +11,7 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include "ecsprof/phase.h"
 #include "ecsprof/timeutil.h"
 #include "ecsprof/tui_experiment.h"
 #include "ecsprof/xalloc.h"
@@ -488,9 +489,9 @@ tui_xopen(bool no_color, struct err *err)
 	if (x->color) {
 		start_color();
 		use_default_colors();
-		init_pair(TUI_X_BAR_PROVISION, COLOR_BLUE, -1);
+		init_pair(TUI_X_BAR_PROVISION, phase_colours[PHASE_PROVISION].ansi, -1);
 		init_pair(TUI_X_BAR_PULL, tui_pull_colour(), -1);
-		init_pair(TUI_X_BAR_START, COLOR_GREEN, -1);
+		init_pair(TUI_X_BAR_START, phase_colours[PHASE_START].ansi, -1);
 		init_pair(TUI_X_TITLE, COLOR_BLACK, COLOR_CYAN);
 		init_pair(TUI_X_DONE, COLOR_GREEN, -1);
 		init_pair(TUI_X_BAD, COLOR_RED, -1);

@@ -1,10 +1,13 @@
 /* tui_help: the help screen (? F1). Every key from tui_keys[] and the bar legend, the
  * descriptions wrapped under their own column rather than cut at the edge, scrolled with
- * the same keys as the details (j k PgUp PgDn g G); any other key goes back. */
+ * the same keys as the details (j k PgUp PgDn g G); any other key goes back. The list of
+ * warnings held while the screen is up (w) is drawn and scrolled the same way. */
 #include <curses.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "ecsprof/phase.h"
 #include "ecsprof/tui.h"
 #include "tui_int.h"
 
@@ -66,7 +69,7 @@ pull_colour_name(void)
 {
 	short c = tui_pull_colour();
 
-	return c == 172 ? "orange" : c == COLOR_BLACK ? "black" : "yellow";
+	return c == phase_colours[PHASE_PULL].xterm256 ? "orange" : c == COLOR_BLACK ? "black" : "yellow";
 }
 
 static void
@@ -86,12 +89,44 @@ legend(const struct view *v, char *buf, size_t size)
 			 "; * after an id: new or changed phase since the last poll");
 }
 
+size_t
+tui_warning_count(const struct view *v)
+{
+	return v->src->warnings != NULL ? v->src->warnings(v->src, SIZE_MAX, NULL, 0) : 0;
+}
+
+/* The held warnings, wrapped under a "- " from help line at (< 0: only counted); returns
+ * the lines they take. */
+static int
+warning_lines(const struct view *v, int at, int top, int bottom)
+{
+	size_t n = tui_warning_count(v);
+	int lines = 1;
+	char buf[2048];
+
+	if (at >= 0 && top == 0) {
+		snprintf(buf, sizeof buf, "%zu warning%s, printed on standard error when the screen closes",
+			 n, n == 1 ? "" : "s");
+		attrset(A_BOLD);
+		mvaddnstr(2, 1, buf, v->cols - 2);
+		attrset(A_NORMAL);
+	}
+	for (size_t i = 0; i < n; i++) {
+		v->src->warnings(v->src, i, buf, sizeof buf);
+		lines += wrap("-", buf, 2, v->cols - 2, at < 0 ? -1 : lines, top, bottom);
+	}
+	return lines;
+}
+
 /* Lines the help takes at this width: the scroll keys stop at its end. */
 static int
 help_lines(const struct view *v)
 {
 	char buf[512];
 	int n = 1;
+
+	if (v->help_warnings)
+		return warning_lines(v, -1, 0, 0);
 
 	for (size_t i = 0; i < tui_nkeys; i++)
 		n += wrap(tui_keys[i].keys, tui_keys[i].what, KEYCOL + 1, v->cols - 2, -1, 0, 0);
@@ -119,6 +154,10 @@ tui_draw_help(struct view *v)
 	for (int i = 2; i < bottom; i++) {
 		move(i, 0);
 		clrtoeol();
+	}
+	if (v->help_warnings) {
+		warning_lines(v, 0, top, bottom);
+		return;
 	}
 	attrset(A_BOLD);
 	if (top == 0)

@@ -71,6 +71,7 @@ struct view {
 	bool summary_more;            /* the summary goes on below the screen */
 	size_t help_top;              /* scroll of the help (tui_help.c) */
 	bool help_more;               /* the help goes on below the screen */
+	bool help_warnings;           /* the help screen lists the warnings instead (w) */
 
 	char message[600];            /* bottom line: an error from refresh, etc. */
 	bool fetching;                /* a fetch runs behind the screen (tui_source.fetch_*) */
@@ -109,6 +110,8 @@ void put_fit_text(const struct view *v, int y, int x, int w, const char *s);
 
 /* tui_help.c: the help screen and its keys (scroll; any other key goes back) */
 void tui_draw_help(struct view *v);
+/* warnings held by the source (tui_source.warnings), 0 when it holds none */
+size_t tui_warning_count(const struct view *v);
 int tui_help_key(struct view *v, int key);
 
 /* tui_summary.c: the summary view */

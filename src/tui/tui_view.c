@@ -389,10 +389,11 @@ tui_view_key(struct view *v, int key)
 		return key_filter(v, key);
 	if (v->mode == MODE_HELP)
 		return tui_help_key(v, key);
-	if (key == '?' || key == KEY_F(1)) {
+	if (key == '?' || key == KEY_F(1) || (key == 'w' && tui_warning_count(v) > 0)) {
 		v->back_mode = v->mode;
 		v->mode = MODE_HELP;
 		v->help_top = 0;
+		v->help_warnings = key == 'w';
 		return UI_REDRAW;
 	}
 	if (v->mode == MODE_TABLE)

@@ -29,7 +29,8 @@ SCENARIO = {
     "speed": 20,
     "credentials": {"AKIDFAKE": "fakesecret"},
     "clusters": {n: {"tasks": []} for n in
-                 ("cap", "pull", "term", "hup", "twice", "nohc", "nodef", "noyes", "kill", "throttle")},
+                 ("cap", "pull", "term", "hup", "twice", "nohc", "nodef", "noyes", "kill", "throttle",
+                  "notrec")},
     # cap:1's first 4 tasks asked come back in failures[]: the first call and its 3
     # retries; the second call starts its task
     "runTaskFailures": [{"taskDefinition": "cap:1", "count": 4, "reason": "RESOURCE:MEMORY"}],
@@ -41,6 +42,11 @@ SCENARIO = {
         "hc:1": {"provision": 2, "pull": 5, "start": 1, "healthCheck": True,
                  "healthyAfter": 10},
         "nohc:1": dict(FAST)}}
+
+# production tasks a forged journal claims for experiment "forged": ECS tags them not
+SCENARIO["clusters"]["forged"] = {"tasks": [
+    {"id": "prod%d" % i, "service": "web", "family": "web", "revision": 3, "created": -300,
+     "provision": 2, "pull": 3, "start": 1, "tags": {"team": "payments"}} for i in range(2)]}
 
 # --until healthy runs on a fake of its own, at the real clock's speed
 HEALTHY_SCENARIO = {
@@ -174,6 +180,21 @@ def main():
            "--dry-run: 6 RunTask bodies of at most 10 (10,10,5 per arm, interleaved), the "
            "capacity provider, platform version, network configuration, startedBy, tags and "
            "a clientToken each; none sent", p.stdout + p.stderr)
+
+        # -o FILE that exists and is not a recording: refused before the first RunTask,
+        # the file left as it was (issue 31 item 8)
+        notes = os.path.join(tmp, "notes.txt")
+        with open(notes, "w") as f:
+            f.write("my notes, not a recording\n")
+        c = cmd(port, tmp, "notrec", ["a=web:8", "b=web:8"], 2)
+        c[c.index("-o") + 1] = notes
+        runs0 = control(port, "/_fake/stats")["ops"].get("RunTask", 0)
+        p = run(c)
+        runs = control(port, "/_fake/stats")["ops"].get("RunTask", 0) - runs0
+        ok(p.returncode != 0 and runs == 0 and "not an ecsprof recording" in p.stderr and
+           open(notes).read() == "my notes, not a recording\n" and mine(port, "notrec") == [],
+           "-o FILE that is not a recording: refused before any RunTask (%d calls), the file "
+           "kept (exit %d)" % (runs, p.returncode), p.stderr)
 
         # --until healthy with a task definition without a health check: refused
         p = run(cmd(port, tmp, "nohc", ["a=hc:1", "b=nohc:1"], 2, ["--until", "healthy"]))
@@ -345,6 +366,40 @@ def main():
            "SIGKILL, then --cleanup (no journal) with a malformed task in every answer: all %d "
            "stopped, one warning" % len(st), "left %d rc %d\n%s%s%s" % (
                len(left), p.returncode, p.stdout, p.stderr, repr(st)))
+
+        # a forged journal: the lines of two production tasks edited to carry the
+        # experiment's tags and startedBy; ECS itself does not tag them as the experiment's,
+        # so --cleanup asks ECS and stops neither (issue 31 item 1)
+        rec = os.path.join(tmp, "forged.jsonl")
+        p = run([ECSPROF, "record", "--cluster", "forged", "-o", rec, "--endpoint-url",
+                 "http://127.0.0.1:%d" % port, "--region", "us-east-1"])
+        lines, edited = [], 0
+        with open(rec) as f:
+            for l in f:
+                d = json.loads(l)
+                if "task" not in d:
+                    lines.append(l.rstrip("\n"))
+                    continue
+                edited += 1
+                d["task"]["startedBy"] = "ecsprof-forged"
+                d["task"]["tags"] = [{"key": "ecsprof:experiment", "value": "forged"},
+                                     {"key": "ecsprof:arm", "value": "a"}]
+                lines.append(json.dumps(d))
+        with open(rec, "w") as f:
+            f.write("\n".join(lines) + "\n")
+        stops0 = control(port, "/_fake/stats")["ops"].get("StopTask", 0)
+        q = run([ECSPROF, "experiment", "--cleanup", "forged", "-o", rec, "--endpoint-url",
+                 "http://127.0.0.1:%d" % port, "--region", "us-east-1"])
+        stops = control(port, "/_fake/stats")["ops"].get("StopTask", 0) - stops0
+        st = control(port, "/_fake/state/forged")["tasks"]
+        ok(p.returncode == 0 and edited == 2 and stops == 0 and q.returncode == 0 and
+           all(t["desiredStatus"] == "RUNNING" for t in st) and
+           "2 named by the journal but not confirmed by ECS" in q.stdout and
+           "2 tasks the journal names are not the experiment's" in q.stderr,
+           "--cleanup with a forged journal (2 production tasks edited to carry the tags): "
+           "no StopTask (%d), both still running, 2 not confirmed by ECS" % stops,
+           "rc %d/%d\n%s%s%s%s" % (p.returncode, q.returncode, p.stderr, q.stdout, q.stderr,
+                                    repr(st)))
 
     finally:
         srv.terminate()

@@ -6,6 +6,7 @@ warning line naming the call and the repository, the run goes on with exit 0 (th
 contract: "a missing permission ... is a one-line warning naming it; the run goes on"),
 and the rows fetched fine, and what the denied image's other calls gave, are kept."""
 import csv
+import hashlib
 import io
 import json
 import os
@@ -31,13 +32,45 @@ REPOS = ["good", "nobatch", "nodescribe"]
 DIG = {r: "sha256:" + (c * 64) for r, c in zip(REPOS, "abc")}
 
 
+# manifests that cannot be read (issue 31 item 9): an index nested 200 deep, a cycle of two
+# indexes, an index without the task's platform, and "{}"
+BAD = ["nested", "cycle", "noplat", "empty"]
+INDEX = "application/vnd.oci.image.index.v1+json"
+
+
+def dig(name, i=0):
+    return "sha256:" + hashlib.sha256(("%s/%d" % (name, i)).encode()).hexdigest()
+
+
+def index_to(digest, arch="amd64"):
+    return {"schemaVersion": 2, "mediaType": INDEX,
+            "manifests": [{"mediaType": INDEX, "digest": digest, "size": 100,
+                           "platform": {"os": "linux", "architecture": arch}}]}
+
+
+def bad_images():
+    imgs = [{"repo": "nested", "digest": dig("nested", i), "tags": ["1"] if i == 0 else [],
+             "manifest": index_to(dig("nested", i + 1))} for i in range(200)]
+    imgs.append({"repo": "nested", "digest": dig("nested", 200), "tags": [],
+                 "manifest": index_to(dig("nested", 0))})
+    imgs += [{"repo": "cycle", "digest": dig("cycle", i), "tags": ["1"] if i == 0 else [],
+              "manifest": index_to(dig("cycle", 1 - i))} for i in range(2)]
+    imgs.append({"repo": "noplat", "digest": dig("noplat"), "tags": ["1"],
+                 "manifest": index_to(dig("noplat", 1), "arm64")})
+    imgs.append({"repo": "empty", "digest": dig("empty"), "tags": ["1"], "manifest": {}})
+    return imgs
+
+
 def scenario():
     tasks = [{"id": r, "family": "app", "created": -300 + i, "pull": 10.0 + i,
               "image": "%s/%s:1" % (REG, r), "digest": DIG[r]} for i, r in enumerate(REPOS)]
+    tasks += [{"id": r, "family": "app", "created": -200 + i, "pull": 10.0 + i,
+               "image": "%s/%s:1" % (REG, r), "digest": dig(r)} for i, r in enumerate(BAD)]
     # "auto": each digest is a synthesized 3-layer gzip image with a history
     return {"clusters": {"img": {"tasks": tasks}},
-            "ecr": {"auto": True, "deny_repos": {"BatchGetImage": ["nobatch"],
-                                                 "DescribeImages": ["nodescribe"]}}}
+            "ecr": {"auto": True, "images": bad_images(),
+                    "deny_repos": {"BatchGetImage": ["nobatch"],
+                                   "DescribeImages": ["nodescribe"]}}}
 
 
 def stats(port):
@@ -133,6 +166,24 @@ def main():
         ok(n.get("tasks") == "1" and n.get("image_layers") == "3" and
            n.get("image_compression") == "gzip",
            "denied DescribeImages: the row keeps BatchGetImage's layers", str(n))
+
+        # manifests that cannot be read: unknown, with the reason; never 0 layers,
+        # 0 bytes and "too-small"
+        rc, out, err = run(port, "images", "--cluster", "img", "--format", "csv",
+                           cache="c3")
+        rows = by_repo(out)
+        for r in BAD:
+            row = rows.get(r)
+            why = [l for l in err.splitlines() if "/%s:1" % r in l and "cannot be read" in l]
+            ok(rc == 0 and row is None and len(why) == 1,
+               "%s: no row of 0 layers / too-small, one warning with the reason" % r,
+               "rc=%d row=%r\n%s" % (rc, row, err))
+        rc, out, err = run(port, "tasks", "--cluster", "img", "--format", "csv", cache="c3")
+        tasks = {t["task_id"]: t for t in csv.DictReader(io.StringIO(out))}
+        adv = {r: (tasks.get(r, {}).get("image_size_bytes"), tasks.get(r, {}).get("soci_advice"))
+               for r in BAD}
+        ok(rc == 0 and all(a == ("", "") for a in adv.values()),
+           "their tasks: image size unknown, no advice", "%r\n%s" % (adv, err))
     except Exception as ex:
         ok(False, "harness", repr(ex))
     finally:

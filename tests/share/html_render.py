@@ -20,6 +20,7 @@ import zlib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bigset  # noqa: E402
+import hostile_text  # noqa: E402
 
 ECSPROF = os.environ["ECSPROF"]
 SRCDIR = os.environ["SRCDIR"]
@@ -28,6 +29,25 @@ GROUPING = ["--group-by", "soci", "--soci-if", "taskdef=checkout-api:8"]
 
 n = 0
 failed = 0
+# phase colours (src/model/phase.c phase_colours): the page, the workbook and the TUI's
+# xterm 172 (#d78700) share them
+PROVISION_RGB = (0x3d, 0x7c, 0xc9)
+PULL_RGB = (0xd7, 0x87, 0x00)
+# measures the page as laid out: the document's width against the window, what sticks out
+# of it, and the tasks table against its scroll box; written into the DOM for --dump-dom
+MEASURE = """<script>
+addEventListener('load', function () {
+  var out = [];
+  document.querySelectorAll('main > *, section, .scroll').forEach(function (e) {
+    var b = e.getBoundingClientRect();
+    if (b.right > innerWidth + 0.5) out.push(e.tagName + '#' + e.id + ':' + Math.round(b.right));
+  });
+  var box = document.querySelector('#tasks .scroll'), id = document.querySelector('#tasks td.id');
+  document.body.setAttribute('data-measure', JSON.stringify({
+    doc: document.documentElement.scrollWidth, win: innerWidth, out: out,
+    table: box.scrollWidth, box: box.clientWidth, id: id.textContent, title: id.title}));
+});
+</script>"""
 
 
 def ok(cond, what, detail=""):
@@ -140,9 +160,9 @@ def screenshot_checks(path, width, label):
     colours = len(set(sample))
     ok(ink > len(sample) * 0.03 and colours > 50,
        "%s: the page is not blank (%.1f%% ink, %d colours)" % (label, 100.0 * ink / len(sample), colours))
-    # the waterfall's bars: the pull orange and the provision grey-blue are on screen
-    orange = sum(1 for px in sample if near(px, (0xe8, 0x83, 0x3a)))
-    slate = sum(1 for px in sample if near(px, (0x8e, 0x9b, 0xb0), 12))
+    # the waterfall's bars: the pull orange and the provision blue are on screen
+    orange = sum(1 for px in sample if near(px, PULL_RGB))
+    slate = sum(1 for px in sample if near(px, PROVISION_RGB, 12))
     ok(orange > 100 and slate > 100,
        "%s: the waterfall's bars are drawn (%d pull pixels, %d provision pixels sampled)"
        % (label, orange, slate))
@@ -175,6 +195,25 @@ def main():
     return 1 if failed else 0
 
 
+def check_hostile_text(work, br):
+    """issue 31 item 4: bidi controls, noncharacters, VT and FF in the input reach neither
+    the file nor Chromium's DOM; each shows as U+FFFD, the text around it as typed"""
+    src = os.path.join(work, "hostile_text.json")
+    hostile_text.write(src)
+    page = os.path.join(work, "hostile_text.html")
+    r = ecsprof("report", "--format", "html", "--group-by", "tag:team", "-o", page, src)
+    text = open(page, encoding="utf-8").read() if r.returncode == 0 else ""
+    ok(r.returncode == 0 and not hostile_text.any_unsafe(text),
+       "hostile text: no control, bidi control or noncharacter in the page",
+       r.stderr.decode() + repr(hostile_text.any_unsafe(text)))
+    r = br.run("file://" + page, "--dump-dom")
+    dom = html.unescape(r.stdout.decode("utf-8", "replace"))
+    want = [hostile_text.shown(s, "\ufffd") for s in hostile_text.STRINGS]
+    ok(r.returncode == 0 and not hostile_text.any_unsafe(dom) and all(w in dom for w in want),
+       "hostile text: Chromium's DOM has each string with U+FFFD for each unsafe code point",
+       repr(hostile_text.any_unsafe(dom)) + repr([w for w in want if w not in dom]))
+
+
 def run_all(work):
     page = os.path.join(work, "scaleout.html")
     r = ecsprof("report", "--format", "html", "-o", page, *GROUPING, EXAMPLE)
@@ -189,6 +228,14 @@ def run_all(work):
        "no script, link, iframe, img, @import or url() in the file")
     ok("@media print" in text and "@media (max-width" in text,
        "the style sheet has print and phone-width rules")
+    rgb = lambda c: "#%02x%02x%02x" % c  # noqa: E731
+    ok(("--p0:%s;--p1:%s" % (rgb(PROVISION_RGB), rgb(PULL_RGB))) in text,
+       "provision blue and pull orange, as the TUI and the workbook draw them")
+    groups = re.findall(r'<span style="color:(#[0-9a-f]{6})">', text)
+    far = lambda g, c: sum(abs(int(g[i:i + 2], 16) - c[(i - 1) // 2]) for i in (1, 3, 5)) > 90  # noqa: E731
+    ok(groups and all(far(g, PROVISION_RGB) and far(g, PULL_RGB) and
+                      far(g, (0x3f, 0x9e, 0x5a)) for g in groups),
+       "group colours are not phase colours", groups)
 
     csv = ecsprof("report", "--format", "csv", *GROUPING, EXAMPLE).stdout.decode()
     ids = [line.split(",")[1] for line in csv.splitlines()[1:]]
@@ -240,6 +287,27 @@ def run_all(work):
             if os.environ.get("KEEP_SHOTS"):
                 shutil.copy(shot, os.path.join(os.environ["KEEP_SHOTS"], label + ".png"))
 
+    # the page is never wider than the window; the tasks table scrolls inside its own box
+    # on a phone and fits it on a desktop, its ids cut as the table cuts them
+    measured = os.path.join(work, "measured.html")
+    with open(measured, "w", encoding="utf-8") as f:
+        f.write(text.replace("</body>", MEASURE + "</body>", 1))
+    for width, label in ((1280, "desktop"), (390, "phone")):
+        r = br.run("file://" + measured, "--headless=new", "--window-size=%d,1800" % width,
+                   "--dump-dom")
+        m = re.search(r'data-measure="([^"]*)"', r.stdout.decode("utf-8", "replace"))
+        got = json.loads(html.unescape(m.group(1))) if m else {}
+        ok(got and got["doc"] <= got["win"] and not got["out"],
+           "%s: the page is no wider than the window (%s of %s px)"
+           % (label, got.get("doc"), got.get("win")), str(got) + r.stderr.decode()[-500:])
+        if label == "desktop":
+            ok(got and got["table"] <= got["box"],
+               "desktop: the tasks table fits its box (%s of %s px)"
+               % (got.get("table"), got.get("box")), got)
+            ok(got and len(got["id"]) == 8 and len(got["title"]) == 32 and
+               got["title"].startswith(got["id"]),
+               "task ids cut to 8 characters, the whole id on hover", got)
+
     pdf = os.path.join(work, "print.pdf")
     r = br.run(url, "--no-pdf-header-footer", "--print-to-pdf=" + pdf)
     pages = len(re.findall(rb"/Type\s*/Page[^s]", open(pdf, "rb").read())) if os.path.exists(pdf) else 0
@@ -262,6 +330,7 @@ def run_all(work):
     ok(r.returncode == 0 and "<script" not in out.lower() and "<img" not in out.lower()
        and "abc<b>def" not in out and "abc&lt;b&gt;def" in out and "&lt;script&gt;" in out,
        "markup in the input is escaped, never run", r.stderr.decode() + out[:0])
+    check_hostile_text(work, br)
 
     # 50,000 tasks: the waterfall aggregates and says so, the file stays small
     big = os.path.join(work, "big.json")

@@ -19,6 +19,7 @@ import zipfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bigset  # noqa: E402
+import hostile_text  # noqa: E402
 
 ECSPROF = os.environ["ECSPROF"]
 SRCDIR = os.environ["SRCDIR"]
@@ -226,6 +227,9 @@ def check_summary(wb, summary):
        % (row - 1), "\n".join(bad[:10]))
 
 
+A_NS = "http://schemas.openxmlformats.org/drawingml/2006/main"
+
+
 def check_chart(wb, cat_ref, val_sheet, what):
     ch = wb.chart_of("Chart")
     bar = ch.find(".//c:barChart", NS)
@@ -241,6 +245,55 @@ def check_chart(wb, cat_ref, val_sheet, what):
        all(v.startswith(val_sheet + "!") for v in vals),
        "%s: three series, provision, pull and start, over %s" % (what, cat_ref),
        "%r %r %r" % (names, cats, vals))
+    # one colour per phase: the page's and the TUI's (src/model/phase.c phase_colours)
+    fills = [(s.find(".//a:srgbClr", dict(NS, a=A_NS)).get("val") or "").upper() for s in sers]
+    ok(fills == ["3D7CC9", "D78700", "3F9E5A"],
+       "%s: each phase in its one colour (blue, orange, green)" % what, fills)
+
+
+def check_hostile(top):
+    """issue 31 items 2-5: every part well-formed XML, no unsafe code point in any, the
+    texts as typed (Excel's reading of _xHHHH_ undone) with each unsafe one a '?'; the CSV
+    of the same file replaces them too"""
+    work = os.path.join(top, "hostile")
+    os.mkdir(work)
+    src = os.path.join(work, "hostile.json")
+    hostile_text.write(src)
+    book = os.path.join(work, "hostile.xlsx")
+    r = ecsprof("report", "--format", "xlsx", "--group-by", "tag:team", "-o", book, src)
+    ok(r.returncode == 0 and zipfile.is_zipfile(book), "hostile text: the workbook is written",
+       r.stderr.decode())
+    if r.returncode != 0:
+        return
+    z = zipfile.ZipFile(book)
+    bad, unsafe = [], []
+    for name in z.namelist():
+        if not name.endswith((".xml", ".rels")):
+            continue
+        data = z.read(name)
+        try:
+            ET.fromstring(data)
+        except ET.ParseError as e:
+            bad.append("%s: %s" % (name, e))
+        found = hostile_text.any_unsafe(data.decode("utf-8", "replace"))
+        if found:
+            unsafe.append("%s: %s" % (name, found))
+    ok(not bad, "hostile text: every XML part of the workbook is well-formed", bad)
+    ok(not unsafe, "hostile text: no part holds a control, bidi control or noncharacter", unsafe)
+    if bad:
+        return
+    wb = Workbook(book)
+    texts = {hostile_text.excel_text(v) for (_, v, _) in wb.cells(wb.sheet("Tasks")).values()
+             if isinstance(v, str)}
+    texts |= {hostile_text.excel_text(v) for (_, v, _) in wb.cells(wb.sheet("Summary")).values()
+              if isinstance(v, str)}
+    want = {hostile_text.shown(s) for s in hostile_text.STRINGS}
+    ok(want <= texts, "hostile text: Excel shows each string as typed, each unsafe code "
+       "point a '?' (_x0041_ stays _x0041_)", sorted(want - texts))
+    out = ecsprof("report", "--format", "csv", src).stdout.decode("utf-8")
+    ok(not hostile_text.any_unsafe(out) and hostile_text.shown(hostile_text.VTFF) in out,
+       "hostile text: the CSV replaces VT, FF, bidi controls and noncharacters by '?'",
+       hostile_text.any_unsafe(out))
 
 
 def main():
@@ -321,6 +374,7 @@ def run_all(work):
         z = Workbook(bigbook)
         rows = sum(1 for _ in re.finditer(rb"<row ", z.z.read(z.sheets["Tasks"])))
         ok(rows == 50001, "50,000 tasks: the Tasks sheet has every row (%d)" % rows)
+    check_hostile(work)
 
 
 if __name__ == "__main__":

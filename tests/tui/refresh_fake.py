@@ -181,9 +181,10 @@ def main():
         # 3. a warning of the fetch (select_why's) waits until the screen is closed
         start(command("s", "--no-images --task 313da244"))
         got, s = wait_for(lambda s: "cluster s, 0 tasks" in s and "fetching" not in s, 30)
-        ok(got and "no task matched" not in s and "(1 warning, printed on quitting)" in s,
+        ok(got and "ecsprof: warning" not in s and "(1 warning, printed on quitting)" in s and
+           "1 warning (w: list): no task matched" in s,
            "a warning during the screen does not scribble over it; the title says it "
-           "waits", s)
+           "waits, the bottom line has the latest", s)
         keys("q")
         got, s = wait_for(lambda s: "EXIT=0" in s, 10)
         ok(got and "warning: no task matched" in s, "... and is printed once it is closed", s)

@@ -1,0 +1,85 @@
+/* held_log: what a full-screen view keeps of the log until its screen is closed. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ecsprof/xalloc.h"
+#include "held_log.h"
+
+#define KEPT_LINES 20000     /* lines kept while the screen is up (a --debug trace too) */
+
+static const char *const held_prefix[] = { "", "warning: ", "", "debug: " };
+
+static void
+held_sink(enum log_level level, const char *line, void *ctx)
+{
+	struct held_log *h = ctx;
+	bool seen = false;
+
+	if (level == LOG_WARN && __atomic_load_n(&h->mute, __ATOMIC_RELAXED))
+		return;
+	pthread_mutex_lock(&h->lock);
+	if (!h->hold) {
+		fprintf(stderr, "ecsprof: %s%s\n", held_prefix[level], line);
+		pthread_mutex_unlock(&h->lock);
+		return;
+	}
+	/* a warning once per run (a poll meets the same task again), traces as they come */
+	for (size_t i = 0; level == LOG_WARN && i < h->n && !seen; i++)
+		seen = h->levels[i] == LOG_WARN && strcmp(h->lines[i], line) == 0;
+	if (!seen && h->n < KEPT_LINES) {
+		h->lines = xgrow(h->lines, h->n + 1, &h->cap, sizeof *h->lines);
+		h->levels = xreallocarray(h->levels, h->cap, sizeof *h->levels);
+		h->lines[h->n] = xstrdup(line);
+		h->levels[h->n++] = level;
+		h->warnings += level == LOG_WARN;
+	} else if (!seen) {
+		h->dropped++;
+	}
+	pthread_mutex_unlock(&h->lock);
+}
+
+void
+held_log_begin(struct held_log *h, bool hold)
+{
+	memset(h, 0, sizeof *h);
+	h->hold = hold;
+	pthread_mutex_init(&h->lock, NULL);
+	log_set_sink(held_sink, h);
+}
+
+void
+held_log_end(struct held_log *h)
+{
+	log_set_sink(NULL, NULL);
+	for (size_t i = 0; i < h->n; i++) {
+		fprintf(stderr, "ecsprof: %s%s\n", held_prefix[h->levels[i]], h->lines[i]);
+		free(h->lines[i]);
+	}
+	if (h->dropped > 0)
+		fprintf(stderr, "ecsprof: ... and %zu more lines\n", h->dropped);
+	fflush(stderr);
+	free(h->lines);
+	free(h->levels);
+	pthread_mutex_destroy(&h->lock);
+	memset(h, 0, sizeof *h);
+}
+
+size_t
+held_log_warning(struct held_log *h, size_t want, char *out, size_t size)
+{
+	size_t n;
+
+	pthread_mutex_lock(&h->lock);
+	n = h->warnings;
+	for (size_t i = 0, k = 0; want < n && i < h->n; i++) {
+		if (h->levels[i] != LOG_WARN)
+			continue;
+		if (k++ == want) {
+			snprintf(out, size, "%s", h->lines[i]);
+			break;
+		}
+	}
+	pthread_mutex_unlock(&h->lock);
+	return n;
+}

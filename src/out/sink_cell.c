@@ -1,0 +1,59 @@
+/* sink_cell: a row table's cell as text, the same for every writer of a style (rowtab.h
+ * says how each kind is written where), so that the table, CSV and Markdown agree. */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "sink_int.h"
+
+bool
+sink_col_numeric(const struct row_column *c)
+{
+	return c->kind == CELL_SECS || c->kind == CELL_COUNT || c->kind == CELL_NUMBER;
+}
+
+const char *
+sink_cell_text(const struct sink *s, const struct row_column *c, const struct cell_value *v,
+	       enum sink_style st, char *out, size_t size)
+{
+	char iso[TIMEUTIL_ISO_LEN];
+
+	if (!v->present)
+		return NULL;
+	switch (c->kind) {
+	case CELL_TEXT:
+		return v->text;
+	case CELL_SECS:
+		if (!isfinite(v->num))
+			return NULL;
+		snprintf(out, size, "%.*f", st == SINK_STYLE_CSV ? 3 : 1, v->num);
+		return out;
+	case CELL_NUMBER:
+		if (!isfinite(v->num))
+			return NULL;
+		snprintf(out, size, "%.*f", c->decimals < 0 ? 0 : c->decimals, v->num);
+		return out;
+	case CELL_COUNT:
+		snprintf(out, size, "%" PRId64, v->count);
+		return out;
+	case CELL_BOOL:
+		snprintf(out, size, "%s", v->flag ? "true" : "false");
+		return out;
+	case CELL_TIME:
+		if (v->ms == TS_NONE)
+			return NULL;
+		if (st == SINK_STYLE_CSV) {
+			timeutil_format_as(v->ms, s->o.time_format, iso);
+		} else {
+			timeutil_format_iso(v->ms, iso);
+			if (st == SINK_STYLE_TABLE && strlen(iso) >= 19) {
+				iso[10] = ' ';   /* "2024-05-01 10:00:03", as report's table */
+				iso[19] = '\0';
+			}
+		}
+		snprintf(out, size, "%s", iso);
+		return out;
+	}
+	return NULL;
+}
