@@ -65,6 +65,7 @@ add_activity(struct so_sources *s, const char *id, double start, long to, const 
 	a->start_ms = T0 + S(start);
 	a->desired_to = so_desired_of_description(a->description);
 	so_cause_names(a->cause, &a->alarm, &a->policy);
+	so_activity_resource(a);
 	s->read[SO_SRC_ACTIVITIES] = true;
 }
 

@@ -34,6 +34,7 @@ extern const char *const so_source_names[SO_SRC_COUNT];
 struct so_activity {
 	char *id;                 /* ActivityId */
 	char *resource_id;        /* "service/CLUSTER/SERVICE" */
+	char *cluster, *service;  /* of the resource id; NULL when it is not an ECS service's */
 	char *description;        /* "Setting desired count to 30." */
 	char *cause;              /* "monitor alarm NAME in state ALARM triggered policy P" */
 	char *status;             /* StatusCode: Successful, Failed, InProgress, ... */
@@ -143,5 +144,7 @@ void so_cause_names(const char *cause, char **alarm, char **policy);
  * false when the resource is not an ECS service */
 bool so_resource_service(const char *resource_id, char *cluster, size_t csize, char *service,
 			 size_t ssize);
+/* a->cluster and a->service from a->resource_id */
+void so_activity_resource(struct so_activity *a);
 
 #endif

@@ -15,6 +15,7 @@
 #include "ecsprof/log.h"
 #include "ecsprof/scaleout_out.h"
 #include "ecsprof/scaleout_story.h"
+#include "ecsprof/sink.h"
 
 static int
 read_one(const char *path, struct task_set *set, struct input_stats *st,
@@ -79,21 +80,45 @@ keep_services(const struct cli_opts *o, struct so_story *st)
 	st->n = j;
 }
 
+/* --format as the sink names it; NULL (auto): from -o's extension, else the table */
+static const char *
+format_name(enum cli_format f)
+{
+	static const char *const names[] = {
+		[FMT_AUTO] = NULL, [FMT_TUI] = "table", [FMT_TABLE] = "table", [FMT_CSV] = "csv",
+		[FMT_JSON] = "json", [FMT_HTML] = "html", [FMT_XLSX] = "xlsx",
+	};
+
+	return (size_t)f < sizeof names / sizeof names[0] ? names[f] : NULL;
+}
+
+/* Through the sink: the table is the stage bars (scaleout_out.c), every other format the
+ * sink's own writer over the contract's columns */
 static int
 write_story(const struct cli_opts *o, const struct so_story *st, struct err *err)
 {
-	struct scaleout_out so = { st, app_terminal_width() };
+	struct sink_options so = { .width = 0, .time_format = o->time_format };
+	struct sink s;
+	int rc;
 
-	if (o->format != FMT_AUTO && o->format != FMT_TABLE)
-		return err_set(err, ERR_USAGE, "--scaleout: --format table");
-	if (o->output != NULL && strcmp(o->output, "-") != 0)
-		return err_set(err, ERR_USAGE, "--scaleout: standard output only");
-	if (scaleout_out_table(stdout, &so, err) != 0)
+	if (sink_open(&s, o->output, format_name(o->format), &so, err) != 0)
 		return -1;
-	if (fflush(stdout) != 0)
-		return err_set(err, ERR_IO, "cannot write to standard output: %s",
-			       err_strerror(errno));
-	return 0;
+	if (s.format->id == SINK_TABLE) {
+		struct scaleout_out ctx = { st, s.o.width };
+
+		rc = sink_write_custom(&s, scaleout_out_table, &ctx, err);
+	} else {
+		struct row_table t;
+		const struct row_table *tables[1] = { &t };
+
+		so_story_table(st, &t);
+		rc = sink_write(&s, tables, 1, err);
+	}
+	if (rc != 0) {
+		sink_abort(&s);
+		return -1;
+	}
+	return sink_commit(&s, err);
 }
 
 int

@@ -88,6 +88,7 @@ sc_activity(struct sc_ctx *c, const json_t *o)
 	a->end_ms = input_aws_time(o, "EndTime");
 	a->desired_to = so_desired_of_description(a->description);
 	so_cause_names(a->cause, &a->alarm, &a->policy);
+	so_activity_resource(a);
 }
 
 /* an array of objects' string member into a new vector; its length in *n */

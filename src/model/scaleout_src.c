@@ -36,7 +36,7 @@ static void
 activity_clear(struct so_activity *a)
 {
 	free(a->id); free(a->resource_id); free(a->description); free(a->cause);
-	free(a->status); free(a->alarm); free(a->policy);
+	free(a->status); free(a->alarm); free(a->policy); free(a->cluster); free(a->service);
 	memset(a, 0, sizeof *a);
 	a->start_ms = a->end_ms = TS_NONE;
 	a->desired_to = -1;
@@ -363,4 +363,18 @@ so_resource_service(const char *r, char *cluster, size_t csize, char *service, s
 	snprintf(cluster, csize, "%.*s", (int)(slash - c), c);
 	snprintf(service, ssize, "%s", slash + 1);
 	return true;
+}
+
+void
+so_activity_resource(struct so_activity *a)
+{
+	char cluster[256], service[256];
+
+	free(a->cluster);
+	free(a->service);
+	a->cluster = a->service = NULL;
+	if (so_resource_service(a->resource_id, cluster, sizeof cluster, service, sizeof service)) {
+		a->cluster = xstrdup(cluster);
+		a->service = xstrdup(service);
+	}
 }

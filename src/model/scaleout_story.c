@@ -146,12 +146,13 @@ rows_of_activities(const struct so_sources *src, struct so_story *st, size_t *ca
 	qsort(v, n, sizeof *v, activity_cmp);
 	for (size_t i = 0; i < n; i++) {
 		const struct so_activity *a = v[i];
-		char cluster[256], service[256];
+		const struct so_service *svc;
+		const struct deployment *d;
+		struct so_row *r;
 		long from = -1;
 
-		if (!so_resource_service(a->resource_id, cluster, sizeof cluster, service,
-					 sizeof service))
-			continue;
+		if (a->service == NULL)
+			continue;   /* not an ECS service's desired count */
 		/* the count before: the last successful activity of the same target */
 		for (size_t j = i; j-- > 0;)
 			if (v[j]->resource_id != NULL && strcmp(v[j]->resource_id, a->resource_id) == 0 &&
@@ -163,14 +164,8 @@ rows_of_activities(const struct so_sources *src, struct so_story *st, size_t *ca
 		if ((a->status != NULL && strcmp(a->status, "Failed") == 0) ||
 		    !activity_rises(src, a, from))
 			continue;   /* a scale-in, or nothing changed: never a row */
-		const struct so_service *svc = so_service_of(src, service);
-		const char *svc_name = svc != NULL ? svc->name : NULL;
-		struct so_row *r;
-
-		/* the row's strings are borrowed: from the service, else the activity */
-		r = row_add(st, cap, svc != NULL && svc->cluster && svc->cluster[0] ? svc->cluster : "",
-			    svc_name != NULL ? svc_name : a->resource_id + 8 + strlen(cluster) + 1,
-			    a->start_ms);
+		svc = so_service_of(src, a->service);
+		r = row_add(st, cap, a->cluster, a->service, a->start_ms);
 		r->activity = a;
 		r->svc = svc;
 		r->trigger = SO_TRIGGER_ACTIVITY;
@@ -178,7 +173,7 @@ rows_of_activities(const struct so_sources *src, struct so_story *st, size_t *ca
 		r->trigger_ms = a->start_ms;
 		r->desired_from = from;
 		r->desired_to = a->desired_to;
-		const struct deployment *d = deployment_at(src, r->service, a->start_ms);
+		d = deployment_at(src, r->service, a->start_ms);
 		r->deployment = d != NULL ? d->id : NULL;
 	}
 	free(v);
