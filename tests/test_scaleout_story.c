@@ -451,3 +451,46 @@ Test(scaleout_story, the_texts_of_the_api)
 	cr_expect_not(so_resource_service("table/prod", c, sizeof c, s, sizeof s));
 	cr_expect_not(so_resource_service("service/prod/web/x", c, sizeof c, s, sizeof s));
 }
+
+/* Tasks started that no activity or deployment explains: one manual row per burst,
+ * whatever order ECS lists the events in (newest first), from the PRIMARY deployment's
+ * updatedAt (an UpdateService) */
+Test(scaleout_story, a_manual_change_is_one_row_from_updateservice)
+{
+	struct so_sources src;
+	struct task_set set;
+	struct so_story st;
+	struct deployment *d;
+
+	so_sources_init(&src);
+	task_set_init(&set);
+	add_service(&src, false);
+	d = deploy_set_get(&src.deploys, "web", "ecs-svc/1");
+	d->status = strdup("PRIMARY");
+	d->updated_ms = T0 + S(15);
+	add_task(&set, "aaaa", "ecs-svc/1", P3[0]);
+	event(&src, "e2", 60, "(service web) has started 2 tasks: (task cccc) (task dddd).");
+	event(&src, "e1", 20, "(service web) has started 3 tasks: (task aaaa) (task bbbb) (task eeee).");
+	so_story_build(&src, &set, TS_NONE, &st);
+	cr_assert_eq(st.n, 1, "rows: %zu", st.n);
+	cr_expect_eq(st.rows[0].trigger, SO_TRIGGER_MANUAL);
+	cr_expect_eq(st.rows[0].trigger_ms, T0 + S(15));
+	cr_expect_eq(st.rows[0].tasks_started, 5, "the events' counts: the data has one of them");
+	cr_expect_eq(st.rows[0].ntasks, 1);
+	cr_expect_eq(st.rows[0].desired_from, -1);
+	so_story_cleanup(&st);
+	so_sources_cleanup(&src);
+
+	/* no deployment to say when: the burst's first event, as an estimate */
+	so_sources_init(&src);
+	add_service(&src, false);
+	event(&src, "e2", 60, "(service web) has started 2 tasks: (task cccc) (task dddd).");
+	event(&src, "e1", 20, "(service web) has started 3 tasks: (task aaaa) (task bbbb) (task eeee).");
+	so_story_build(&src, &set, TS_NONE, &st);
+	cr_assert_eq(st.n, 1, "one burst, one row: %zu", st.n);
+	cr_expect_eq(st.rows[0].trigger_ms, T0 + S(20));
+	cr_expect(st.rows[0].span[SO_SCHEDULE].from_est);
+	so_story_cleanup(&st);
+	task_set_cleanup(&set);
+	so_sources_cleanup(&src);
+}

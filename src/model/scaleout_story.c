@@ -258,11 +258,27 @@ row_of(const struct so_story *st, const char *service, int64_t at, const char *d
 
 /* Tasks started that no activity or deployment explains: a manual change, one row per
  * burst of such events (SCALEOUT_GAP_MS apart) */
+static int
+event_cmp(const void *a, const void *b)
+{
+	const struct deploy_event *x = *(const struct deploy_event *const *)a;
+	const struct deploy_event *y = *(const struct deploy_event *const *)b;
+
+	return cmp_i64(x->at_ms, y->at_ms);
+}
+
 static void
 rows_of_manual(const struct so_sources *src, struct so_story *st, size_t *cap)
 {
+	/* oldest first (ECS lists the newest first): a burst's first event makes its row and
+	 * the later ones fall into it */
+	const struct deploy_event **ev = xcalloc(src->deploys.nev + 1, sizeof *ev);
+
+	for (size_t i = 0; i < src->deploys.nev; i++)
+		ev[i] = &src->deploys.ev[i];
+	qsort(ev, src->deploys.nev, sizeof *ev, event_cmp);
 	for (size_t i = 0; i < src->deploys.nev; i++) {
-		const struct deploy_event *e = &src->deploys.ev[i];
+		const struct deploy_event *e = ev[i];
 		const struct so_service *svc;
 		int64_t trig = e->at_ms;
 		struct so_row *r;
@@ -287,6 +303,7 @@ rows_of_manual(const struct so_sources *src, struct so_story *st, size_t *cap)
 		r->trigger_ms = trig;
 		r->span[SO_SCHEDULE].from_est = trig == e->at_ms;
 	}
+	free(ev);
 }
 
 static void
