@@ -494,3 +494,30 @@ Test(scaleout_story, a_manual_change_is_one_row_from_updateservice)
 	task_set_cleanup(&set);
 	so_sources_cleanup(&src);
 }
+
+/* Tasks alone (no source document): each burst of createdAt of a service is a manual
+ * change, triggered at its first createdAt; schedule is not measured */
+Test(scaleout_story, tasks_alone_give_one_row_per_burst)
+{
+	struct so_sources src;
+	struct task_set set;
+	struct so_story st;
+
+	so_sources_init(&src);
+	task_set_init(&set);
+	add_task(&set, "aaaa", "ecs-svc/1", P3[0]);
+	add_task(&set, "bbbb", "ecs-svc/1", P3[1]);
+	add_task(&set, "cccc", "ecs-svc/1", (struct phases){ 3600, 3610, 3620, 3630, 3633 });
+	so_story_build(&src, &set, TS_NONE, &st);
+	cr_assert_eq(st.n, 2);
+	cr_expect_eq(st.rows[0].trigger, SO_TRIGGER_MANUAL);
+	cr_expect_eq(st.rows[0].trigger_ms, T0 + S(13));
+	cr_expect_eq(st.rows[0].tasks_started, 2);
+	cr_expect_str_eq(st.rows[0].cluster, "prod");
+	cr_expect(isnan(so_row_seconds(&st.rows[0], SO_SCHEDULE)));
+	cr_expect_float_eq(so_row_seconds(&st.rows[0], SO_TOTAL), 34.0, 1e-9);
+	cr_expect_eq(st.rows[1].tasks_started, 1);
+	so_story_cleanup(&st);
+	task_set_cleanup(&set);
+	so_sources_cleanup(&src);
+}

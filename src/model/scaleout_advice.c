@@ -210,7 +210,7 @@ so_story_notes(const struct so_sources *src, const struct task_set *ts, struct s
 	if (!rd[SO_SRC_ACTIVITIES])
 		add(st, xstrdup("no scaling activities (application-autoscaling "
 				"describe-scaling-activities): react not measured, scale-outs "
-				"found from deployments and service events only"));
+				"found from deployments, service events and bursts of tasks only"));
 	if (!rd[SO_SRC_ALARM_HISTORY] && rows_have(st, want_alarm))
 		add(st, xstrdup(rd[SO_SRC_ALARMS] ?
 				"no alarm history (cloudwatch describe-alarm-history): detect "
@@ -226,7 +226,8 @@ so_story_notes(const struct so_sources *src, const struct task_set *ts, struct s
 				"describe-scaling-policies): policy type and cooldowns not known"));
 	if (!rd[SO_SRC_SERVICES])
 		add(st, xstrdup("no service events (ecs describe-services): tasks matched by "
-				"createdAt, register and capacity errors not measured"));
+				"createdAt (the others' bursts taken as manual changes), register "
+				"and capacity errors not measured"));
 	if (!rd[SO_SRC_TARGET_GROUPS] && rows_have(st, want_tg))
 		add(st, xstrdup("no target group settings (elbv2 describe-target-groups): "
 				"register's end not estimated"));

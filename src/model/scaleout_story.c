@@ -392,6 +392,58 @@ match_tasks(const struct so_sources *src, const struct task_set *ts, struct so_s
 	free(named);
 }
 
+static int
+task_service_created_cmp(const void *a, const void *b)
+{
+	const struct task *x = *(const struct task *const *)a, *y = *(const struct task *const *)b;
+	int c = strcmp(x->service, y->service);
+
+	return c != 0 ? c : task_created_cmp(a, b);
+}
+
+/* No service events read: the tasks no row has, by service, in bursts of createdAt
+ * (scaleout.h's gap): each a manual change whose trigger is its first createdAt */
+static void
+rows_of_bursts(const struct so_sources *src, const struct task_set *ts, struct so_story *st,
+	       size_t *cap)
+{
+	bool *taken = xcalloc(ts->len + 1, sizeof *taken);
+	const struct task **v = xcalloc(ts->len + 1, sizeof *v);
+	size_t n = 0, rows = st->n, tcap = 0;
+	struct so_row *r = NULL;
+
+	if (src->read[SO_SRC_SERVICES])
+		goto out;
+	for (size_t i = 0; i < rows; i++)
+		for (size_t k = 0; k < st->rows[i].ntasks; k++)
+			taken[st->rows[i].tasks[k] - ts->tasks] = true;
+	for (size_t i = 0; i < ts->len; i++)
+		if (!taken[i] && ts->tasks[i].service[0] != '\0' &&
+		    ts->tasks[i].ts[TS_CREATED] != TS_NONE)
+			v[n++] = &ts->tasks[i];
+	qsort(v, n, sizeof *v, task_service_created_cmp);
+	for (size_t i = 0; i < n; i++) {
+		const struct task *t = v[i], *prev = i > 0 ? v[i - 1] : NULL;
+
+		if (prev == NULL || strcmp(prev->service, t->service) != 0 ||
+		    t->ts[TS_CREATED] - prev->ts[TS_CREATED] > SCALEOUT_GAP_MS) {
+			r = row_add(st, cap, t->cluster, t->service, t->ts[TS_CREATED]);
+			r->trigger = SO_TRIGGER_MANUAL;
+			r->trigger_ms = t->ts[TS_CREATED];
+			r->span[SO_SCHEDULE].from_ms = TS_NONE;   /* no source says when it began */
+			tcap = 0;
+		}
+		r->tasks = xgrow(r->tasks, r->ntasks + 1, &tcap, sizeof *r->tasks);
+		r->tasks[r->ntasks++] = t;
+		r->tasks_started++;
+		if (task_stage(t, NULL) == STAGE_FAILED)
+			r->tasks_failed++;
+	}
+out:
+	free(taken);
+	free(v);
+}
+
 static void
 story_note(struct so_story *st, char *line)
 {
@@ -412,6 +464,7 @@ so_story_build(const struct so_sources *src, const struct task_set *ts, int64_t 
 	rows_of_manual(src, out, &cap);
 	qsort(out->rows, out->n, sizeof *out->rows, row_cmp);
 	match_tasks(src, ts, out);
+	rows_of_bursts(src, ts, out, &cap);
 	for (size_t i = 0; i < out->n; i++)
 		so_row_stages(src, out, &out->rows[i]);
 	for (size_t i = 0; i < out->n; i++) {
