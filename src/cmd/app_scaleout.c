@@ -122,31 +122,40 @@ write_story(const struct cli_opts *o, const struct so_story *st, struct err *err
 }
 
 int
+app_scaleout_tell(const struct cli_opts *o, const struct so_sources *src, struct task_set *set,
+		  struct err *err)
+{
+	struct so_story story;
+	int64_t since_ms;
+	int rc;
+
+	if (since_of(o, set, &since_ms, err) != 0 || app_select(o, set, err) != 0)
+		return -1;
+	so_story_build(src, set, since_ms, &story);
+	keep_services(o, &story);
+	rc = write_story(o, &story, err);
+	so_story_cleanup(&story);
+	return rc;
+}
+
+int
 app_scaleout_report(const struct cli_opts *o, struct err *err)
 {
 	struct so_sources src;
 	struct task_set set;
 	struct input_stats st = { 0 };
-	struct so_story story;
 	size_t docs = 0;
-	int64_t since_ms;
 	int rc = -1;
 
 	so_sources_init(&src);
 	task_set_init(&set);
-	memset(&story, 0, sizeof story);
 	for (size_t i = 0; i < o->files.n; i++)
 		if (read_one(o->files.v[i], &set, &st, &src, &docs, err) != 0)
 			goto out;
 	log_info("read %zu task states and %zu scale-out source documents: %zu tasks",
 		 st.tasks, docs, set.len);
-	if (since_of(o, &set, &since_ms, err) != 0 || app_select(o, &set, err) != 0)
-		goto out;
-	so_story_build(&src, &set, since_ms, &story);
-	keep_services(o, &story);
-	rc = write_story(o, &story, err);
+	rc = app_scaleout_tell(o, &src, &set, err);
 out:
-	so_story_cleanup(&story);
 	task_set_cleanup(&set);
 	so_sources_cleanup(&src);
 	return rc;
