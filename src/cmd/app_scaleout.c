@@ -103,10 +103,11 @@ write_story(const struct cli_opts *o, const struct so_story *st, struct err *err
 
 	if (sink_open(&s, o->output, format_name(o->format), &so, err) != 0)
 		return -1;
-	if (s.format->id == SINK_TABLE) {
+	if (s.format->id == SINK_TABLE || s.format->id == SINK_HTML) {
 		struct scaleout_out ctx = { st, s.o.width };
 
-		rc = sink_write_custom(&s, scaleout_out_table, &ctx, err);
+		rc = sink_write_custom(&s, s.format->id == SINK_TABLE ? scaleout_out_table :
+				       scaleout_out_html, &ctx, err);
 	} else {
 		struct row_table t;
 		const struct row_table *tables[1] = { &t };
