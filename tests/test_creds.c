@@ -1342,7 +1342,7 @@ Test(creds_live, imds_silent_endpoint_gives_up_fast)
 	cr_expect_eq(creds_get(&ctx, &c, &err), -1);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	ms = (t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000;
-	cr_expect(strstr(err.msg, "; IMDS (no answer from http://127.0.0.1:") != NULL, "%s",
+	cr_expect(strstr(err.msg, "IMDS (no answer from http://127.0.0.1:") != NULL, "%s",
 		  err.msg);
 	cr_expect_lt(ms, 2500, "IMDS took %ld ms to give up", ms);
 	cr_log_info("IMDS black hole: gave up after %ld ms", ms);

@@ -1,10 +1,15 @@
 /* endpoint: the ECS rule-set cases, read at test time from SHARED_DIR/testdata/ecs-endpoints.md
- * (44 region rows from its two tables) plus its five custom-endpoint / error cases. */
+ * (44 region rows from its two tables) plus its five custom-endpoint / error cases; and the
+ * scale-out services' endpoints (their ids, AWS_ENDPOINT_URL_<ID>, the services section). */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <unistd.h>
+
+#include "ecsprof/aws_scaleout.h"
+#include "ecsprof/creds.h"
 #include "ecsprof/endpoint.h"
 #include "ecsprof/log.h"
 
@@ -259,4 +264,122 @@ Test(endpoint, plain_http_off_loopback_warns_once)
 	cr_expect_eq(nwarned, 1);
 	cr_expect_str_eq(warned[0], "endpoint http://10.0.0.1:8080/ is plain http and not loopback: "
 	    "the signed requests, any session token and the answers travel unencrypted (use https://)");
+}
+
+/* ---- the scale-out services: their ids, variables and the services section -------- */
+
+static int
+no_network(void *ctx, const struct http_request *req, struct http_response *resp,
+	   struct err *err)
+{
+	(void)ctx; (void)req; (void)resp;
+	return err_set(err, ERR_NETWORK, "no network in this test");
+}
+
+/* The endpoint of s with config (the whole ~/.aws/config) and the AWS_* variables set now. */
+static char *
+service_url(const char *config, enum aws_scaleout_service s)
+{
+	char dir[] = "/tmp/ecsprof-endpoint-XXXXXX", path[256];
+	struct aws_context_options o = { 0 };
+	struct aws_context ctx;
+	struct err err = { 0 };
+	char *url = NULL;
+	FILE *f;
+
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/config", dir);
+	cr_assert_not_null(f = fopen(path, "w"));
+	fputs(config, f);
+	fclose(f);
+	setenv("AWS_CONFIG_FILE", path, 1);
+	setenv("AWS_SHARED_CREDENTIALS_FILE", "/nonexistent/credentials", 1);
+	if (aws_context_init(&ctx, &o, (struct http_transport){ no_network, NULL }, &err) == 0) {
+		if (aws_scaleout_endpoint(&ctx, s, &url, &err) != 0)
+			url = strdup(err.msg);
+		aws_context_cleanup(&ctx);
+	} else {
+		url = strdup(err.msg);
+	}
+	remove(path);
+	rmdir(dir);
+	return url;
+}
+
+#define EXPECT_URL(want, config, s)                                                   \
+	do {                                                                           \
+		char *got_ = service_url(config, s);                                   \
+		cr_expect_str_eq(got_, want, "service %d", (int)(s));                  \
+		free(got_);                                                            \
+	} while (0)
+
+static void
+clear_aws_vars(void)
+{
+	static const char *const vars[] = {
+		"AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_APPLICATION_AUTO_SCALING",
+		"AWS_ENDPOINT_URL_CLOUDWATCH", "AWS_ENDPOINT_URL_ELASTIC_LOAD_BALANCING_V2",
+		"AWS_ENDPOINT_URL_EC2", "AWS_ENDPOINT_URL_ECS", "AWS_REGION", "AWS_DEFAULT_REGION",
+		"AWS_PROFILE", "AWS_USE_FIPS_ENDPOINT", "AWS_USE_DUALSTACK_ENDPOINT",
+		"AWS_IGNORE_CONFIGURED_ENDPOINT_URLS",
+	};
+
+	for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++)
+		unsetenv(vars[i]);
+}
+
+Test(endpoint, scaleout_services_standard_hosts_per_partition)
+{
+	clear_aws_vars();
+	EXPECT_URL("https://application-autoscaling.eu-west-1.amazonaws.com",
+		   "[default]\nregion = eu-west-1\n", AWS_SCALEOUT_APPSCALING);
+	EXPECT_URL("https://monitoring.eu-west-1.amazonaws.com",
+		   "[default]\nregion = eu-west-1\n", AWS_SCALEOUT_CLOUDWATCH);
+	EXPECT_URL("https://elasticloadbalancing.eu-west-1.amazonaws.com",
+		   "[default]\nregion = eu-west-1\n", AWS_SCALEOUT_ELBV2);
+	EXPECT_URL("https://ec2.eu-west-1.amazonaws.com", "[default]\nregion = eu-west-1\n",
+		   AWS_SCALEOUT_EC2);
+	EXPECT_URL("https://monitoring.cn-north-1.amazonaws.com.cn",
+		   "[default]\nregion = cn-north-1\n", AWS_SCALEOUT_CLOUDWATCH);
+	EXPECT_URL("https://elasticloadbalancing-fips.us-gov-west-1.amazonaws.com",
+		   "[default]\nregion = us-gov-west-1\nuse_fips_endpoint = true\n",
+		   AWS_SCALEOUT_ELBV2);
+	EXPECT_URL("https://application-autoscaling.us-east-2.api.aws",
+		   "[default]\nregion = us-east-2\nuse_dualstack_endpoint = true\n",
+		   AWS_SCALEOUT_APPSCALING);
+}
+
+Test(endpoint, scaleout_services_variables_then_profile)
+{
+	static const char cfg[] =
+		"[default]\nregion = us-east-1\nservices = local\nendpoint_url = http://all.cfg\n"
+		"[services local]\napplication_auto_scaling =\n  endpoint_url = http://aas.cfg\n"
+		"cloudwatch =\n  endpoint_url = http://cw.cfg\n"
+		"elastic_load_balancing_v2 =\n  endpoint_url = http://elb.cfg\n"
+		"ec2 =\n  endpoint_url = http://ec2.cfg\n";
+
+	clear_aws_vars();
+	EXPECT_URL("http://aas.cfg", cfg, AWS_SCALEOUT_APPSCALING);
+	EXPECT_URL("http://cw.cfg", cfg, AWS_SCALEOUT_CLOUDWATCH);
+	EXPECT_URL("http://elb.cfg", cfg, AWS_SCALEOUT_ELBV2);
+	EXPECT_URL("http://ec2.cfg", cfg, AWS_SCALEOUT_EC2);
+	EXPECT_URL("http://all.cfg", "[default]\nregion = us-east-1\nendpoint_url = http://all.cfg\n",
+		   AWS_SCALEOUT_CLOUDWATCH);
+	setenv("AWS_ENDPOINT_URL", "http://all.env", 1);
+	EXPECT_URL("http://all.env", cfg, AWS_SCALEOUT_ELBV2);
+	setenv("AWS_ENDPOINT_URL_APPLICATION_AUTO_SCALING", "http://aas.env", 1);
+	setenv("AWS_ENDPOINT_URL_CLOUDWATCH", "http://cw.env", 1);
+	setenv("AWS_ENDPOINT_URL_ELASTIC_LOAD_BALANCING_V2", "http://elb.env", 1);
+	setenv("AWS_ENDPOINT_URL_EC2", "http://ec2.env", 1);
+	EXPECT_URL("http://aas.env", cfg, AWS_SCALEOUT_APPSCALING);
+	EXPECT_URL("http://cw.env", cfg, AWS_SCALEOUT_CLOUDWATCH);
+	EXPECT_URL("http://elb.env", cfg, AWS_SCALEOUT_ELBV2);
+	EXPECT_URL("http://ec2.env", cfg, AWS_SCALEOUT_EC2);
+	/* ECS's variable is ECS's alone */
+	unsetenv("AWS_ENDPOINT_URL_CLOUDWATCH");
+	setenv("AWS_ENDPOINT_URL_ECS", "http://ecs.env", 1);
+	EXPECT_URL("http://all.env", cfg, AWS_SCALEOUT_CLOUDWATCH);
+	setenv("AWS_IGNORE_CONFIGURED_ENDPOINT_URLS", "true", 1);
+	EXPECT_URL("https://monitoring.us-east-1.amazonaws.com", cfg, AWS_SCALEOUT_CLOUDWATCH);
+	clear_aws_vars();
 }

@@ -10,10 +10,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ecsprof/csv.h"
 #include "ecsprof/log.h"
+#include "ecsprof/report_rowtab.h"
 #include "ecsprof/rowtab.h"
 #include "ecsprof/sink.h"
 #include "ecsprof/xalloc.h"
+#include "fixtures/output/fixture_tasks.h"
 
 enum { C_NAME, C_SECS, C_AT, C_N, C_RATIO, C_OK, C_ARN, C_NOTE, NCOLS };
 
@@ -29,7 +32,8 @@ static const struct row_column cols[NCOLS] = {
 };
 
 /* row 0 has every cell (its text the hard one, its seconds estimated); row 1 has a
- * formula for a name and nothing else; row 2's note is long enough to wrap */
+ * formula for a name and nothing else; row 2's note is long enough to wrap, its 1.25 s
+ * rounded half up (1.3) as report's table does */
 static void
 cell(const void *ctx, size_t row, size_t col, struct cell_value *v, char *scratch,
      size_t size)
@@ -44,7 +48,7 @@ cell(const void *ctx, size_t row, size_t col, struct cell_value *v, char *scratc
 	}
 	v->present = true;
 	switch (col) {
-	case C_NAME: v->text = row == 0 ? "a|b,c\"d\ne\\f" : "plain"; break;
+	case C_NAME: v->text = row == 0 ? "a|b,c\"d\ne\\f" : "<b>plain<2"; break;
 	case C_SECS: v->num = row == 0 ? 12.345 : 1.25; v->estimated = row == 0; break;
 	case C_AT: v->ms = 1714557603123; break;
 	case C_N: v->count = row == 0 ? 3 : 12345; break;
@@ -157,7 +161,7 @@ Test(sink, table_aligns_marks_wraps_and_cleans)
 	       "NAME          SECS  AT                       N  RATIO  OK     NOTE\n"
 	       "a|b,c\"d e\\f  ~12.3  2024-05-01 10:00:03      3   0.50  true   short\n"
 	       "=cmd\n"
-	       "plain          1.2  2024-05-01 10:00:03  12345   0.50  false  a longer note that\n"
+	       "<b>plain<2     1.3  2024-05-01 10:00:03  12345   0.50  false  a longer note that\n"
 	       "                                                              will not fit in the\n"
 	       "                                                              narrow table and so\n"
 	       "                                                              wraps under its\n"
@@ -192,7 +196,7 @@ Test(sink, csv_quotes_neutralises_and_leaves_empty_cells_empty)
 	       "name,secs,at,n,ratio,ok,arn,note\n"
 	       "\"a|b,c\"\"d\ne\\f\",12.345,2024-05-01T10:00:03.123Z,3,0.50,true,arn:row:0,short\n"
 	       "'=cmd,,,,,,,\n"
-	       "plain,1.250,2024-05-01T10:00:03.123Z,12345,0.50,false,arn:row:2,"
+	       "<b>plain<2,1.250,2024-05-01T10:00:03.123Z,12345,0.50,false,arn:row:2,"
 	       "a longer note that will not fit in the narrow table and so wraps under its "
 	       "column\n");
 	free(got);
@@ -254,12 +258,12 @@ Test(sink, markdown_escapes_aligns_and_lists_notes)
 	char *got = written("markdown", ts, 1, false);
 
 	expect(got,
-	       "| NAME | SECS | AT | N | RATIO | OK | ARN | NOTE |\n"
-	       "|---|---:|---|---:|---:|---|---|---|\n"
+	       "| NAME | SECS | AT | N | RATIO | OK | NOTE |\n"
+	       "|---|---:|---|---:|---:|---|---|\n"
 	       "| a\\|b,c\"d<br>e\\\\f | ~12.3 | 2024-05-01T10:00:03.123Z | 3 | 0.50 | true | "
-	       "arn:row:0 | short |\n"
-	       "| =cmd |  |  |  |  |  |  |  |\n"
-	       "| plain | 1.2 | 2024-05-01T10:00:03.123Z | 12345 | 0.50 | false | arn:row:2 | "
+	       "short |\n"
+	       "| =cmd |  |  |  |  |  |  |\n"
+	       "| &lt;b>plain<2 | 1.3 | 2024-05-01T10:00:03.123Z | 12345 | 0.50 | false | "
 	       "a longer note that will not fit in the narrow table and so wraps under its "
 	       "column |\n"
 	       "\n"
@@ -283,8 +287,10 @@ Test(sink, markdown_headings_only_for_several_tables)
 	cr_expect(strstr(got, "\n\n### others\n\nother \\| things\n\n(no others)\n") != NULL,
 		  "%s", got);
 	free(got);
-	got = written("markdown", ts, 1, false);
+	got = written("markdown", ts, 1, true);
 	cr_expect(strncmp(got, "| NAME |", 8) == 0, "%s", got);
+	cr_expect(strstr(got, " | ARN | NOTE |\n") != NULL, "verbose shows every column: %s", got);
+	cr_expect(strstr(got, " | arn:row:0 | ") != NULL, "%s", got);
 	free(got);
 }
 
@@ -487,4 +493,137 @@ Test(sink, rowtab_cell_guards_the_table)
 	rowtab_cell(&t, 0, C_ARN, &v, scratch, sizeof scratch);
 	cr_expect(v.present);
 	cr_expect_str_eq(v.text, "arn:row:0");
+}
+
+/* the report's tasks through the sink's CSV writer (a row at a time, as watch streams
+ * them, and the whole table) are csv_write_tasks_as' bytes, in every time format, on the
+ * output fixture's hostile cells (commas, quotes, line breaks, formulas, a skewed phase) */
+Test(sink, report_tasks_csv_is_the_report_csv)
+{
+	static const enum time_format tfs[] = { TIME_FORMAT_ISO, TIME_FORMAT_SPREADSHEET,
+						TIME_FORMAT_EPOCH };
+	struct task_set set;
+	struct report r;
+	struct report_rowtab rt;
+	struct err err;
+
+	task_set_init(&set);
+	fx_build_set(&set);
+	cr_assert_eq(fx_build_report(&r, &set, "taskdef", &err), 0, "%s", err.msg);
+	report_rowtab_tasks(&rt, &r, true);
+	for (size_t k = 0; k < 3; k++) {
+		struct sink_options o = { .time_format = tfs[k] };
+		const struct row_table *ts[] = { &rt.t };
+		char *want = NULL, *p = path_of("rows.csv"), *rows, *whole;
+		size_t len;
+		FILE *f = open_memstream(&want, &len);
+		struct sink s;
+
+		cr_assert_eq(csv_write_tasks_as(f, &r, tfs[k], &err), 0, "%s", err.msg);
+		fclose(f);
+		cr_assert_eq(sink_open(&s, p, NULL, &o, &err), 0, "%s", err.msg);
+		for (size_t i = 0; i < r.nrows; i++)
+			cr_assert_eq(sink_row(&s, &rt.t, i, &err), 0, "%s", err.msg);
+		cr_assert_eq(sink_commit(&s, &err), 0, "%s", err.msg);
+		rows = slurp(p);
+		expect(rows, want);
+		whole = written("csv", ts, 1, false);
+		if (tfs[k] == TIME_FORMAT_ISO)
+			expect(whole, want);
+		free(rows);
+		free(whole);
+		free(want);
+		free(p);
+	}
+	report_rowtab_cleanup(&rt);
+	report_cleanup(&r);
+	task_set_cleanup(&set);
+}
+
+/* Markdown of the report: the table's columns, the failed start as a note with its
+ * reason and the rule's next step, a hostile cell still one row */
+Test(sink, report_tasks_markdown)
+{
+	static const char head[] = "| TASK | TASKDEF | AZ | STATUS | GROUP | CREATED | "
+				   "PROVISION | PULL | START | TOTAL | CONNECT |\n"
+				   "|---|---|---|---|---|---|---:|---:|---:|---:|---:|\n";
+	struct task_set set;
+	struct report r;
+	struct report_rowtab rt;
+	struct err err;
+	const struct row_table *ts[] = { &rt.t };
+	char *got;
+	size_t lines = 0;
+
+	task_set_init(&set);
+	fx_build_set(&set);
+	cr_assert_eq(fx_build_report(&r, &set, "taskdef", &err), 0, "%s", err.msg);
+	report_rowtab_tasks(&rt, &r, true);
+	got = written("markdown", ts, 1, false);
+	cr_expect(strncmp(got, head, sizeof head - 1) == 0, "%s", got);
+	cr_expect(strstr(got, "| 10.0 | 60.5 | 4.8 | 75.3 | 8.1 |") != NULL, "%s", got);
+	cr_expect(strstr(got, "stopped before RUNNING (TaskFailedToStart): CannotPullContainer")
+		  != NULL, "%s", got);
+	for (const char *p = got; *p != '\0'; p++)
+		lines += *p == '\n';
+	cr_expect_eq(lines, 2 + r.nrows + 1 + rt.t.nnotes, "%s", got);
+	free(got);
+	report_rowtab_cleanup(&rt);
+	report_cleanup(&r);
+	task_set_cleanup(&set);
+}
+
+/* A full disk is an error at the commit, never a silent success: stdout (flushed there)
+ * and a device written in place alike. */
+Test(sink, a_failed_write_is_an_error_at_commit)
+{
+	struct row_table t = things(3);
+	const struct row_table *ts[] = { &t };
+	struct sink s;
+	struct err err;
+
+	cr_assert_not_null(freopen("/dev/full", "w", stdout));
+	cr_assert_eq(sink_open(&s, "-", "csv", NULL, &err), 0, "%s", err.msg);
+	cr_assert(s.to_stdout);
+	cr_assert_eq(sink_write(&s, ts, 1, &err), 0, "buffered: %s", err.msg);
+	cr_expect_eq(sink_commit(&s, &err), -1);
+	cr_expect_eq(err.code, ERR_IO);
+	cr_expect(strstr(err.msg, "standard output") != NULL, "%s", err.msg);
+
+	cr_assert_eq(sink_open(&s, "/dev/full", "markdown", NULL, &err), 0, "%s", err.msg);
+	cr_assert_eq(sink_write(&s, ts, 1, &err), 0, "buffered: %s", err.msg);
+	cr_expect_eq(sink_finish(&s, 0, &err), -1);
+	cr_expect_eq(err.code, ERR_IO, "%s", err.msg);
+}
+
+/* watch -o: nothing replaces the file before sink_publish; after it the file holds what
+ * was written, and the commit adds the rest */
+Test(sink, publish_replaces_the_file_before_the_commit)
+{
+	struct row_table t = things(3);
+	struct sink s;
+	struct err err;
+	char *p = path_of("w.csv"), *got;
+	FILE *f = fopen(p, "w");
+
+	cr_assert_not_null(f);
+	fputs("old\n", f);
+	fclose(f);
+	cr_assert_eq(sink_open(&s, p, NULL, NULL, &err), 0, "%s", err.msg);
+	cr_expect(!sink_published(&s));
+	cr_assert_eq(sink_row(&s, &t, 1, &err), 0, "%s", err.msg);
+	got = slurp(p);
+	expect(got, "old\n");
+	free(got);
+	cr_assert_eq(sink_publish(&s, &err), 0, "%s", err.msg);
+	cr_expect(sink_published(&s));
+	got = slurp(p);
+	expect(got, "name,secs,at,n,ratio,ok,arn,note\n'=cmd,,,,,,,\n");
+	free(got);
+	cr_assert_eq(sink_row(&s, &t, 1, &err), 0, "%s", err.msg);
+	cr_assert_eq(sink_commit(&s, &err), 0, "%s", err.msg);
+	got = slurp(p);
+	expect(got, "name,secs,at,n,ratio,ok,arn,note\n'=cmd,,,,,,,\n'=cmd,,,,,,,\n");
+	free(got);
+	free(p);
 }

@@ -10,6 +10,7 @@
 
 #include "ecsprof/csv.h"
 #include "ecsprof/report.h"
+#include "ecsprof/sink.h"
 #include "ecsprof/timeutil.h"
 #include "ecsprof/watch.h"
 #include "fixtures/failed_start.h"
@@ -112,6 +113,14 @@ watch_screen(struct fake *f, const char *keys)
 	return scr;
 }
 
+/* a sink over f (a memory stream), as watch_main opens one over stdout */
+static struct sink
+mem_sink(FILE *f, const char *format)
+{
+	return (struct sink){ .f = f, .format = sink_format_by_name(format), .to_stdout = true,
+			      .af = { .slot = -1 } };
+}
+
 /* On the watch screen, the DEPROVISIONING + TaskFailedToStart task is a failed start
  * ('!'), and the refresh that moved it there marks it changed ('*' after the id) while
  * the task still pulling is not. */
@@ -156,7 +165,8 @@ Test(watch, lines_failed_start_once_when_done)
 	char *out = NULL;
 	size_t len = 0;
 	FILE *mem = open_memstream(&out, &len);
-	struct watch_options o = { .interval_ms = 1, .polls = 5, .format = FMT_CSV, .out = mem };
+	struct sink sk = mem_sink(mem, "csv");
+	struct watch_options o = { .interval_ms = 1, .polls = 5, .format = FMT_CSV, .sink = &sk };
 	struct err err;
 	size_t lines = 0;
 
@@ -171,6 +181,37 @@ Test(watch, lines_failed_start_once_when_done)
 	cr_expect_neq(strstr(out, ",TaskFailedToStart,"), NULL, "%s", out);
 	cr_expect_eq(strstr(out, "DEPROVISIONING"), NULL, "%s", out);
 	free(out);
+}
+
+/* --format table or markdown: nothing while it polls, then the tasks of the last poll,
+ * once, as a table (not CSV lines) */
+Test(watch, table_of_the_last_poll_when_it_ends)
+{
+	static const int states[] = { 0, 1, 2 };
+	static const char *const formats[] = { "table", "markdown" };
+
+	for (size_t k = 0; k < 2; k++) {
+		struct fake f = { states, 3, 0, false, { 0 }, NULL };
+		struct watch_source src = { .fetch = fake_fetch, .build = fake_build, .ctx = &f };
+		char *out = NULL;
+		size_t len = 0;
+		FILE *mem = open_memstream(&out, &len);
+		struct sink sk = mem_sink(mem, formats[k]);
+		struct watch_options o = { .interval_ms = 1, .polls = 3,
+					   .format = k ? FMT_MARKDOWN : FMT_TABLE, .sink = &sk };
+		struct err err;
+		const char *head = k ? "| TASK | TASKDEF |" : "TASK ";
+
+		err_clear(&err);
+		cr_assert_eq(watch_run(&src, &o, &err), 0, "%s", err.msg);
+		fclose(mem);
+		cr_assert_eq(f.polls, 3);
+		cr_expect(strncmp(out, head, strlen(head)) == 0, "%s:\n%s", formats[k], out);
+		cr_expect_eq(strstr(out + 1, head), NULL, "one table: %s", out);
+		cr_expect_eq(strstr(out, "task_arn,"), NULL, "no CSV: %s", out);
+		cr_expect_neq(strstr(out, "STOPPED"), NULL, "the last poll's states: %s", out);
+		free(out);
+	}
 }
 
 /* A line is the report's own CSV row for the task, byte for byte, whatever its length: a
@@ -189,12 +230,15 @@ Test(watch, lines_are_the_report_csv_bytes_for_long_cells)
 	struct err err;
 	int64_t start;
 	FILE *mem;
+	struct sink sk;
 
 	memset(reason, 'x', 10240);
 	memcpy(reason, "=\"quoted\", and\nbroken ", 22);   /* without its NUL */
 	reason[10240] = '\0';
 	f.reason = reason;
-	o.out = mem = open_memstream(&out, &len);
+	mem = open_memstream(&out, &len);
+	sk = mem_sink(mem, "csv");
+	o.sink = &sk;
 	err_clear(&err);
 	cr_assert_eq(watch_run(&src, &o, &err), 0, "%s", err.msg);
 	fclose(mem);
@@ -234,7 +278,7 @@ Test(watch, throttling_doubles_the_interval)
 	static const int states[] = { 0 };
 	struct fake f = { states, 1, 0, true, { 0 }, NULL };
 	struct watch_source src = { .fetch = fake_fetch, .build = fake_build, .ctx = &f };
-	struct watch_options o = { .interval_ms = 60, .polls = 4, .format = FMT_CSV, .out = stdout };
+	struct watch_options o = { .interval_ms = 60, .polls = 4, .format = FMT_CSV };
 	struct err err;
 	int64_t g1, g2, g3;
 

@@ -106,3 +106,64 @@ Test(xmlscan, entity_is_not_read_past_the_span)
 	cr_assert_str_eq(buf_str(&b), "x&am");
 	buf_cleanup(&b);
 }
+
+Test(xmlscan, character_references_decode_as_utf8)
+{
+	static const char s[] = "a&#10;b&#x2014;c&#128512;d&#0;e&#xD800;f&#12x;g&#;";
+	struct buf b;
+
+	buf_init(&b, 0);
+	cr_assert_eq(xmlscan_decode(s, strlen(s), &b), 0);
+	/* what XML does not allow (NUL, a surrogate) or is no reference stays as it is */
+	cr_expect_str_eq(buf_str(&b), "a\nb\xe2\x80\x94" "c\xf0\x9f\x98\x80" "d&#0;e&#xD800;f&#12x;g&#;");
+	buf_cleanup(&b);
+}
+
+Test(xmlscan, next_walks_the_children_of_an_element)
+{
+	static const char doc[] =
+		"<?xml version=\"1.0\"?>\n<R xmlns=\"urn:x\"><a>1</a> text <b attr='x>y'><a>in</a>"
+		"<c/></b><empty/><a>2</a></R>";
+	const char *p = doc, *end = doc + strlen(doc), *why = NULL, *q, *qe;
+	struct xmlscan_el r, el;
+
+	cr_assert_eq(xmlscan_next(&p, end, &r, &why), 1, "%s", why);
+	cr_expect(xmlscan_is(&r, "R"));
+	cr_expect_eq(xmlscan_next(&p, end, &el, &why), 0);
+	q = r.body;
+	qe = r.body + r.body_len;
+	cr_assert_eq(xmlscan_next(&q, qe, &el, &why), 1);
+	cr_expect(xmlscan_is(&el, "a") && el.body_len == 1 && el.body[0] == '1');
+	cr_assert_eq(xmlscan_next(&q, qe, &el, &why), 1);
+	cr_expect(xmlscan_is(&el, "b"));
+	cr_expect_eq(el.body_len, strlen("<a>in</a><c/>"));
+	cr_assert_eq(xmlscan_next(&q, qe, &el, &why), 1);
+	cr_expect(xmlscan_is(&el, "empty") && el.body_len == 0);
+	cr_assert_eq(xmlscan_next(&q, qe, &el, &why), 1);
+	cr_expect(xmlscan_is(&el, "a") && el.body[0] == '2');
+	cr_expect_eq(xmlscan_next(&q, qe, &el, &why), 0);
+}
+
+static void
+expect_bad(const char *doc, const char *why_part)
+{
+	const char *p = doc, *why = NULL;
+	struct xmlscan_el el;
+
+	cr_expect_eq(xmlscan_next(&p, doc + strlen(doc), &el, &why), -1, "accepted %s", doc);
+	cr_expect(why != NULL && strstr(why, why_part) != NULL, "%s: %s", doc,
+		  why ? why : "(no reason)");
+}
+
+Test(xmlscan, next_refuses_what_aws_never_sends)
+{
+	expect_bad("<!DOCTYPE x [<!ENTITY e \"e\">]><x>&e;</x>", "DOCTYPE");
+	expect_bad("<x><!-- c --></x>", "comment");
+	expect_bad("<x><![CDATA[<y>]]></x>", "CDATA");
+	expect_bad("<x><?pi x?></x>", "processing instruction");
+	expect_bad("<x><y></x></y>", "does not match");
+	expect_bad("<x><y>", "never closed");
+	expect_bad("<x a=\"unterminated></x>", "a tag cut short");
+	expect_bad("</x>", "no opening tag");
+	expect_bad("<x>< y/></x>", "starts no tag");
+}

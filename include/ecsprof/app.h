@@ -9,6 +9,7 @@
 #include "ecsprof/err.h"
 #include "ecsprof/live.h"
 #include "ecsprof/report.h"
+#include "ecsprof/sink.h"
 #include "ecsprof/task.h"
 
 int app_main(int argc, char **argv);
@@ -34,7 +35,13 @@ int app_report_of(const struct cli_opts *o, struct task_set *set, struct report 
 void app_warn_skew(const struct report *r);
 /* FMT_AUTO resolved: tui on a terminal (and no --output), else table. */
 enum cli_format app_format(const struct cli_opts *o);
-/* Writes a report as csv, json or table to --output (atomically) or stdout. */
+/* Opens the output of a command through the sink (sink.h): --output or stdout, fmt's
+ * format, or with no --format the one -o's extension names (a table, with a warning,
+ * when it names none). */
+int app_sink_open(const struct cli_opts *o, enum cli_format fmt, struct sink *s,
+		  const struct sink_options *so, struct err *err);
+/* Writes a report as table, csv, json, markdown, html or xlsx to --output (atomically)
+ * or stdout. */
 int app_write(const struct cli_opts *o, enum cli_format fmt, const struct report *r,
 	      struct err *err);
 

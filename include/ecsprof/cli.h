@@ -15,8 +15,11 @@
 #include "ecsprof/timeutil.h"
 
 enum cli_command { CMD_NONE, CMD_TASKS, CMD_WATCH, CMD_RECORD, CMD_REPORT, CMD_IMAGES,
-		   CMD_EXPERIMENT };
-enum cli_format { FMT_AUTO, FMT_TUI, FMT_TABLE, FMT_CSV, FMT_JSON, FMT_HTML, FMT_XLSX };
+		   CMD_EXPERIMENT, CMD_CHECK };
+/* FMT_AUTO and FMT_TUI are the command line's own; the others are the sink's formats
+ * (sink.h), mapped in one place (cli_scope.c: cli_format_name, cli_format_parse). */
+enum cli_format { FMT_AUTO, FMT_TUI, FMT_TABLE, FMT_CSV, FMT_JSON, FMT_HTML, FMT_XLSX,
+		  FMT_MARKDOWN };
 enum cli_status { STATUS_ALL, STATUS_RUNNING, STATUS_STOPPED };
 
 struct cli_list {
@@ -111,5 +114,8 @@ void cli_usage(FILE *f);
 /* `ecsprof COMMAND --help`: that command's usage and only the options it takes
  * (cli_scope.c). */
 void cli_usage_command(FILE *f, enum cli_command cmd);
+
+/* The sink's name of a format ("markdown"), NULL for FMT_AUTO and FMT_TUI. */
+const char *cli_format_name(enum cli_format fmt);
 
 #endif

@@ -167,6 +167,15 @@ struct ecs_service_list {
 int ecs_describe_services(struct ecs_client *c, const char *cluster, const char *const *names,
 			  size_t n, struct ecs_service_list *out, struct err *err);
 void ecs_service_list_cleanup(struct ecs_service_list *l);
+/* DescribeServices of names[0..n) (10 per request) as `aws ecs describe-services --output
+ * json` prints it: {"services":[...],"failures":[...]}, every request's lists merged, the
+ * services whole (events, deployments, loadBalancers, healthCheckGracePeriodSeconds, ...),
+ * their times (createdAt, updatedAt, stabilityStatusAt) as the CLI writes them in UTC
+ * ("2026-12-07T14:02:00.123000+00:00"). A name ECS does not know is in failures[], not
+ * an error. *json is the caller's to free. */
+int ecs_describe_services_json(struct ecs_client *c, const char *cluster,
+			       const char *const *names, size_t n, char **json,
+			       struct err *err);
 
 /* ListClusters, every page; short names ("prod", not the ARN). */
 int ecs_list_clusters(struct ecs_client *c, char ***names, size_t *n, struct err *err);

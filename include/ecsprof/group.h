@@ -49,6 +49,9 @@ struct group_key {
  * half; deployment is startedBy when it is "ecs-svc/..."; platform is platformVersion. */
 int group_key_parse(const char *s, struct group_key *out, struct err *err);
 void group_key_cleanup(struct group_key *k);
+/* The i-th key name as users type it ("family", ..., "tag:NAME"), NULL past the last:
+ * for the shell completion. */
+const char *group_key_name(size_t i);
 /* The key's value for t, or GROUP_NONE when the task lacks it. buf is used when the
  * value has to be built (size, tag lookups...); the result is borrowed. */
 const char *group_value(const struct task *t, const struct group_key *k, char *buf, size_t size);

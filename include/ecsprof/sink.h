@@ -73,7 +73,10 @@ struct sink {
 int sink_open(struct sink *s, const char *path, const char *format,
 	      const struct sink_options *o, struct err *err);
 /* The whole document through the format's own writer; an error for a format with none
- * (html/xlsx of a command that has no page). */
+ * (html/xlsx of a command that has no page). Several tables: the table and Markdown one
+ * after another (Markdown under a `### name` heading each), JSON each under its name in
+ * one object, CSV one after another with a blank line between (a CSV reader wants one:
+ * give it one table). An empty table is "(no NAME)" in the table and Markdown. */
 int sink_write(struct sink *s, const struct row_table *const *tables, size_t n,
 	       struct err *err);
 /* One row, for a streaming format; an error for one that does not stream. */
@@ -86,6 +89,15 @@ int sink_write_custom(struct sink *s, sink_custom_fn *fn, void *ctx, struct err 
 int sink_commit(struct sink *s, struct err *err);
 /* Nothing published: the temporary file removed, stdout left as written. */
 void sink_abort(struct sink *s);
+/* For output that grows (watch -o): what is written so far replaces the file now, and
+ * writing goes on into it until sink_commit() (atomicfile_publish); nothing on stdout. */
+int sink_publish(struct sink *s, struct err *err);
+/* Whether the file already holds this sink's output (sink_publish, or a device written in
+ * place); stdout: true. */
+bool sink_published(const struct sink *s);
+/* A command's last step: sink_commit() when rc (its writing's result) is 0, else
+ * sink_abort() and -1 (err already says why). */
+int sink_finish(struct sink *s, int rc, struct err *err);
 
 /* The terminal's columns: $COLUMNS (20..1000) or stdout's window size, else fallback
  * (what sink_open() uses for width 0 on stdout, and commands with a table of their own). */

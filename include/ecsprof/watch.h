@@ -11,10 +11,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "ecsprof/atomicfile.h"
 #include "ecsprof/cli.h"
 #include "ecsprof/err.h"
 #include "ecsprof/report.h"
+#include "ecsprof/sink.h"
 #include "ecsprof/task.h"
 
 /* What watch needs from the rest of the program, as callbacks so that it can run against
@@ -54,9 +54,10 @@ struct watch_source {
 struct watch_options {
 	int64_t interval_ms;          /* between polls; <= 0: 5 s */
 	long polls;                   /* stop after this many polls (tests); 0 = until Ctrl-C */
-	enum cli_format format;       /* FMT_TUI, or FMT_CSV / FMT_JSON lines (FMT_TABLE = CSV) */
-	FILE *out;                    /* line output; NULL = stdout */
-	struct atomicfile *out_file;  /* -o FILE instead of out: published at the first line */
+	enum cli_format format;       /* FMT_TUI; FMT_CSV / FMT_JSON lines; FMT_TABLE /
+					 FMT_MARKDOWN the table of the last poll, at the end */
+	struct sink *sink;            /* where lines and the table go (a file is published at
+					 the first line); NULL = stdout */
 	bool no_color;
 	const char *title;            /* e.g. "watch cluster prod service web" */
 	enum time_format time_format; /* CSV lines' times (--time-format) */
@@ -69,7 +70,8 @@ int watch_run(const struct watch_source *s, const struct watch_options *o, struc
 /* The whole `ecsprof watch` command: a live session (live.h) polled with the options'
  * selection, --interval, --once, --record FILE (record.h), --format and --output; the
  * terminal UI when stdout is a terminal and no other format was asked for, else lines
- * (CSV unless --format json). */
+ * (CSV unless --format json), or with --format table or markdown the table of the tasks
+ * of the last poll when it ends. */
 int watch_main(const struct cli_opts *o, struct err *err);
 
 /* The next interval after a poll: doubled (up to WATCH_BACKOFF_MAX_MS) while throttled,

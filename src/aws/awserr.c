@@ -34,6 +34,8 @@ static const struct {
 	{ "ClusterNotFoundException", "check --cluster and --region", ERR_AWS },
 	{ "ServiceNotFoundException", "check --service, --cluster and --region", ERR_AWS },
 	{ "InvalidParameterException", "check the SELECT options", ERR_AWS },
+	{ "TargetGroupNotFound", "the target group is gone, or in another account or region "
+	  "than --region", ERR_AWS },
 };
 
 /* Printable one-line excerpt of an unknown body. */
@@ -88,7 +90,8 @@ awsjson_error(const struct awsjson_service *svc, const char *op,
 			if (hints[i].hint == NULL)
 				snprintf(hint, sizeof hint,
 					 "grant %s:%s in the IAM policy of these credentials",
-					 svc->signing_name, op);
+					 svc->iam_prefix != NULL ? svc->iam_prefix
+					 : svc->signing_name, op);
 			else
 				snprintf(hint, sizeof hint, "%s", hints[i].hint);
 			ec = hints[i].ec;

@@ -2,6 +2,7 @@
  * (ECS, ECR, ...). The request is signed again before every attempt, so a retry carries a
  * fresh time and the server's clock when ours is off. */
 #include <ctype.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,11 +20,29 @@
 #define CONTENT_TYPE "application/x-amz-json-1.1"
 
 const struct awsjson_service awsjson_ecs = {
-	"ECS", "ecs", "AmazonEC2ContainerServiceV20141113.", "ecs",
+	"ECS", "ecs", "AmazonEC2ContainerServiceV20141113.", "ecs", NULL,
 };
 
 const struct awsjson_service awsjson_ecr = {
-	"ECR", "ecr", "AmazonEC2ContainerRegistry_V20150921.", "api.ecr",
+	"ECR", "ecr", "AmazonEC2ContainerRegistry_V20150921.", "api.ecr", NULL,
+};
+
+const struct awsjson_service awsjson_appscaling = {
+	"Application Auto Scaling", "application-autoscaling", "AnyScaleFrontendService.",
+	"application-autoscaling", NULL,
+};
+
+/* the query protocol's (awsquery.c): no X-Amz-Target */
+const struct awsjson_service awsjson_cloudwatch = {
+	"CloudWatch", "monitoring", NULL, "monitoring", "cloudwatch",
+};
+
+const struct awsjson_service awsjson_elbv2 = {
+	"Elastic Load Balancing v2", "elasticloadbalancing", NULL, "elasticloadbalancing", NULL,
+};
+
+const struct awsjson_service awsjson_ec2 = {
+	"EC2", "ec2", NULL, "ec2", NULL,
 };
 
 struct awsjson_client {
@@ -50,15 +69,18 @@ int
 awsjson_endpoint(struct aws_context *ctx, const struct awsjson_service *svc,
 		 const char *explicit_url, char **url, struct err *err)
 {
-	char key[64];
+	char key[64], env[64];
 	size_t i;
 
-	/* the services-section key is the service id in lower case, spaces as '_' */
-	for (i = 0; svc->service_id[i] != '\0' && i + 1 < sizeof key; i++)
-		key[i] = svc->service_id[i] == ' '
-			 ? '_' : (char)tolower((unsigned char)svc->service_id[i]);
-	key[i] = '\0';
-	return creds_service_endpoint(ctx, explicit_url, svc->service_id, key, svc->host_prefix,
+	/* botocore: the services-section key is the service id in lower case, the variable
+	 * AWS_ENDPOINT_URL_<id in upper case>, spaces as '_' in both */
+	for (i = 0; svc->service_id[i] != '\0' && i + 1 < sizeof key; i++) {
+		unsigned char ch = (unsigned char)svc->service_id[i];
+		key[i] = ch == ' ' ? '_' : (char)tolower(ch);
+		env[i] = ch == ' ' ? '_' : (char)toupper(ch);
+	}
+	key[i] = env[i] = '\0';
+	return creds_service_endpoint(ctx, explicit_url, env, key, svc->host_prefix,
 				      ctx->region, true, url, err);
 }
 
@@ -69,7 +91,8 @@ struct call {
 	const char *op;
 	const char *body;
 	size_t body_len;
-	char target[128];
+	const char *content_type;
+	char target[128];           /* "": no X-Amz-Target (the query protocol) */
 	struct http_header headers[3 + SIGV4_MAX_ADD];
 	struct sigv4_output sig;
 	bool signed_once;
@@ -100,8 +123,9 @@ call_prepare(void *ctx, int64_t now_ms, struct http_request *req, struct err *er
 		sigv4_output_cleanup(&k->sig);
 	k->signed_once = false;
 	k->headers[n++] = (struct http_header){ "Host", c->host };
-	k->headers[n++] = (struct http_header){ "Content-Type", CONTENT_TYPE };
-	k->headers[n++] = (struct http_header){ "X-Amz-Target", k->target };
+	k->headers[n++] = (struct http_header){ "Content-Type", k->content_type };
+	if (k->target[0] != '\0')
+		k->headers[n++] = (struct http_header){ "X-Amz-Target", k->target };
 
 	pthread_mutex_lock(&c->lock);
 	if (c->creds_failed) {
@@ -268,78 +292,64 @@ awsjson_dump_compact(json_t *v)
 }
 
 int
-awsjson_call_opt(struct awsjson_client *c, const struct http_transport *t, const char *op,
-		 json_t *body_obj, struct awsjson_call_options *o, json_t **out,
-		 struct err *err)
+awsjson_send(struct awsjson_client *c, const struct http_transport *t, const char *op,
+	     struct awsjson_raw *r, struct err *err)
 {
 	struct call k;
 	struct http_response resp;
-	struct http_retry r = { 0 };
-	char *body;
-	int ret = -1, tries = 0;
+	struct http_retry hr = { 0 };
+	char why[160];
+	int ret = -1, tries = 0, rc;
 	int max = c->max_attempts > 0 ? c->max_attempts : 3;
-	json_error_t je;
-	bool oom;
 
-	*out = NULL;
-	body = awsjson_dump_compact(body_obj);
-	if (body == NULL)
-		return err_set(err, ERR_INTERNAL, "%s: cannot encode the request", op);
 	memset(&k, 0, sizeof k);
 	k.c = c;
 	k.op = op;
-	k.body = body;
-	k.body_len = strlen(body);
-	k.cancel = o->cancel;
+	k.body = r->body;
+	k.body_len = r->body_len;
+	k.cancel = r->cancel;
+	k.content_type = r->content_type;
 	buf_init(&k.trace, 0);
-	snprintf(k.target, sizeof k.target, "%s%s", c->svc->target_prefix, op);
+	if (r->target != NULL)
+		snprintf(k.target, sizeof k.target, "%s", r->target);
 	http_response_init(&resp);
-	r.max_attempts = max;
-	r.skew_ms = &c->skew_ms;
-	r.cancel = o->cancel;
-	r.trace = c->debug ? &k.trace : NULL;
+	hr.max_attempts = max;
+	hr.skew_ms = &c->skew_ms;
+	hr.cancel = r->cancel;
+	hr.trace = c->debug ? &k.trace : NULL;
 	for (;;) {
-		if (http_send_retry(t, &r, call_prepare, &k, &resp, err) != 0) {
+		if (http_send_retry(t, &hr, call_prepare, &k, &resp, err) != 0) {
 			/* credentials are not the operation's: their error says what to do */
 			if (err->code != ERR_CREDS)
 				err_prefix(err, "%s", op);
 			goto out;
 		}
-		tries += r.attempts;
+		tries += hr.attempts;
 		pthread_mutex_lock(&c->lock);
-		c->counts.throttled += (size_t)r.throttled;
+		c->counts.throttled += (size_t)hr.throttled;
 		pthread_mutex_unlock(&c->lock);
 		if (resp.status < 200 || resp.status >= 300) {
 			awsjson_error(c->svc, op, &resp, tries, err);
 			goto out;
 		}
-		if (o->body != NULL && o->body(o->body_arg, buf_str(&resp.body), resp.body.len) == 0)
+		why[0] = '\0';
+		rc = r->accept(r->accept_arg, buf_str(&resp.body), resp.body.len, why, sizeof why,
+			       err);
+		if (rc == 0)
 			break;
-		*out = json_loadb(buf_str(&resp.body), resp.body.len, 0, &je);
-		if (json_is_object(*out))
-			break;
-		oom = *out == NULL &&
-		      (json_error_code(&je) == json_error_out_of_memory || je.text[0] == '\0');
-		json_decref(*out);
-		*out = NULL;
-		if (oom) {
-			/* jansson could not allocate (no text: its lexer could not start), not a
-			 * bad answer: asking again would need the same memory */
-			err_set(err, ERR_INTERNAL, "%s: out of memory parsing the answer (%zu bytes)",
-				op, resp.body.len);
+		if (rc < 0)
 			goto out;
-		}
 		if (tries >= max) {
 			err_set(err, ERR_NETWORK,
-				"%s: the answer was cut short or is not JSON (%zu bytes; %s at byte %d) "
+				"%s: the answer was cut short or is not %s (%zu bytes; %s) "
 				"after %d attempts — check the network, a proxy, or --endpoint-url",
-				op, resp.body.len, je.text, je.position, tries);
+				op, r->format, resp.body.len, why, tries);
 			goto out;
 		}
-		log_info("%s: the answer is not valid JSON (%s); asking again", op, je.text);
+		log_info("%s: the answer is not valid %s (%s); asking again", op, r->format, why);
 		timeutil_sleep_ms(100);
 	}
-	o->answered_ms = timeutil_now_ms();
+	r->answered_ms = timeutil_now_ms();
 	ret = 0;
 out:
 	trace_flush(&k);
@@ -347,8 +357,135 @@ out:
 	if (k.signed_once)
 		sigv4_output_cleanup(&k.sig);
 	http_response_cleanup(&resp);
-	free(body);
 	return ret;
+}
+
+struct json_accept {
+	struct awsjson_call_options *o;
+	json_t **out;
+	const char *op;
+};
+
+/* a 2xx JSON answer: the caller's body hook first, then jansson */
+static int
+json_accept(void *arg, const char *body, size_t len, char *why, size_t whysize,
+	    struct err *err)
+{
+	struct json_accept *a = arg;
+	json_error_t je;
+	bool oom;
+
+	if (a->o->body != NULL && a->o->body(a->o->body_arg, body, len) == 0)
+		return 0;
+	*a->out = json_loadb(body, len, 0, &je);
+	if (json_is_object(*a->out))
+		return 0;
+	oom = *a->out == NULL &&
+	      (json_error_code(&je) == json_error_out_of_memory || je.text[0] == '\0');
+	json_decref(*a->out);
+	*a->out = NULL;
+	if (oom)
+		/* jansson could not allocate (no text: its lexer could not start), not a bad
+		 * answer: asking again would need the same memory */
+		return err_set(err, ERR_INTERNAL, "%s: out of memory parsing the answer (%zu bytes)",
+			       a->op, len);
+	snprintf(why, whysize, "%s at byte %d", je.text, je.position);
+	return 1;
+}
+
+int
+awsjson_call_opt(struct awsjson_client *c, const struct http_transport *t, const char *op,
+		 json_t *body_obj, struct awsjson_call_options *o, json_t **out,
+		 struct err *err)
+{
+	struct awsjson_raw r = { 0 };
+	struct json_accept a = { o, out, op };
+	char target[128];
+	char *body;
+	int rc;
+
+	*out = NULL;
+	if (c->svc->target_prefix == NULL)
+		return err_set(err, ERR_INTERNAL, "%s: %s speaks the query protocol (awsquery_call)",
+			       op, c->svc->service_id);
+	body = awsjson_dump_compact(body_obj);
+	if (body == NULL)
+		return err_set(err, ERR_INTERNAL, "%s: cannot encode the request", op);
+	snprintf(target, sizeof target, "%s%s", c->svc->target_prefix, op);
+	r.content_type = CONTENT_TYPE;
+	r.target = target;
+	r.body = body;
+	r.body_len = strlen(body);
+	r.cancel = o->cancel;
+	r.accept = json_accept;
+	r.accept_arg = &a;
+	r.format = "JSON";
+	rc = awsjson_send(c, t, op, &r, err);
+	o->answered_ms = r.answered_ms;
+	free(body);
+	return rc;
+}
+
+void
+awsjson_format_time(int64_t us, char out[AWSJSON_TIME_LEN])
+{
+	int64_t secs = us >= 0 ? us / 1000000 : -((-us + 999999) / 1000000);
+	int64_t frac = us - secs * 1000000, days = secs >= 0 ? secs / 86400
+						  : -((-secs + 86399) / 86400);
+	int64_t sod = secs - days * 86400, y;
+	unsigned m, d;
+	int n;
+
+	timeutil_civil_from_days(days, &y, &m, &d);
+	n = snprintf(out, AWSJSON_TIME_LEN, "%04lld-%02u-%02uT%02d:%02d:%02d", (long long)y, m,
+		     d, (int)(sod / 3600), (int)(sod / 60 % 60), (int)(sod % 60));
+	if (frac != 0 && n > 0 && n < AWSJSON_TIME_LEN)
+		n += snprintf(out + n, (size_t)(AWSJSON_TIME_LEN - n), ".%06lld", (long long)frac);
+	if (n > 0 && n < AWSJSON_TIME_LEN)
+		snprintf(out + n, (size_t)(AWSJSON_TIME_LEN - n), "+00:00");
+}
+
+/* Epoch seconds to microseconds as Python's datetime.fromtimestamp rounds them (the
+ * fraction apart, times 1e6, to even): 1796606978.1137 is .113699, not the .113700 that
+ * rounding s * 1e6 gives, so that the text is the CLI's to the digit. */
+static int64_t
+seconds_to_us(double s)
+{
+	double whole, frac = modf(s, &whole);
+
+	return (int64_t)whole * 1000000 + (int64_t)nearbyint(frac * 1e6);
+}
+
+/* the members named keys, anywhere in v, from epoch seconds to the CLI's text */
+void
+awsjson_cli_times(json_t *v, const char *const *keys)
+{
+	const char *k;
+	json_t *x;
+	size_t i;
+
+	if (json_is_array(v)) {
+		json_array_foreach(v, i, x)
+			awsjson_cli_times(x, keys);
+		return;
+	}
+	json_object_foreach(v, k, x) {
+		bool is_time = false;
+
+		for (const char *const *t = keys; *t != NULL && !is_time; t++)
+			is_time = strcmp(k, *t) == 0;
+		if (is_time && json_is_number(x)) {
+			char out[AWSJSON_TIME_LEN];
+			double s = json_number_value(x);
+
+			if (!isfinite(s) || fabs(s) > 253402300799.0)
+				continue;   /* past the year 9999: left as the number it is */
+			awsjson_format_time(seconds_to_us(s), out);
+			json_object_set_new(v, k, json_string(out));
+		} else if (json_is_object(x) || json_is_array(x)) {
+			awsjson_cli_times(x, keys);
+		}
+	}
 }
 
 /* ---- client --------------------------------------------------------------------------- */

@@ -1,6 +1,8 @@
 /* awsjson: the one client for AWS's JSON protocol (awsJson1_1: POST to the endpoint,
  * "X-Amz-Target: <prefix><Operation>", a JSON body), shared by ECS, ECR and whatever comes
- * next: endpoint, SigV4 signing, the standard retries, errors mapped to one line.
+ * next: endpoint, SigV4 signing, the standard retries, errors mapped to one line. Its
+ * signed, retried send (awsjson_send) carries the query protocol's requests too
+ * (awsquery.h: CloudWatch, ELBv2), so that every AWS call retries and fails alike.
  * Ownership: a client borrows its options' service, callbacks and strings for its lifetime
  * and owns its copies of the endpoint parts; a json_t answer is the caller's (json_decref);
  * the request body is borrowed. Private to src/aws/ because it speaks jansson, which no
@@ -33,12 +35,19 @@ struct awsjson_service {
 	const char *service_id;     /* "ECS": AWS_ENDPOINT_URL_ECS, [services] key "ecs",
 				     * and the name in messages */
 	const char *signing_name;   /* "ecs": SigV4 service, and the IAM action prefix */
-	const char *target_prefix;  /* "AmazonEC2ContainerServiceV20141113." */
+	const char *target_prefix;  /* "AmazonEC2ContainerServiceV20141113."; NULL: a
+				     * query-protocol service (awsquery.h) */
 	const char *host_prefix;    /* "ecs": https://ecs.REGION.amazonaws.com */
+	const char *iam_prefix;     /* the IAM action prefix when it is not signing_name
+				     * (CloudWatch signs as "monitoring", is "cloudwatch:") */
 };
 
 extern const struct awsjson_service awsjson_ecs;
 extern const struct awsjson_service awsjson_ecr;
+extern const struct awsjson_service awsjson_appscaling;
+extern const struct awsjson_service awsjson_cloudwatch;   /* query protocol */
+extern const struct awsjson_service awsjson_elbv2;        /* query protocol */
+extern const struct awsjson_service awsjson_ec2;          /* the endpoint only, for now */
 
 /* The service's endpoint as the AWS CLI resolves it: explicit_url (--endpoint-url) >
  * AWS_ENDPOINT_URL_<ID> > AWS_ENDPOINT_URL > the profile's services section > the
@@ -90,6 +99,26 @@ int awsjson_call_opt(struct awsjson_client *c, const struct http_transport *t,
 		     const char *op, json_t *body, struct awsjson_call_options *o, json_t **out,
 		     struct err *err);
 
+/* One request of any protocol through the client's signing and retries (awsjson_call
+ * and the query protocol's awsquery_call are built on it). A 2xx answer goes to accept:
+ * 0 it took it, 1 it is malformed (why says how; asked again like a 5xx, up to the
+ * attempts, then "the answer was cut short or is not <format>"), -1 a failure (err set).
+ * Every string is borrowed. */
+struct awsjson_raw {
+	const char *content_type;
+	const char *target;        /* X-Amz-Target (prefix and operation); NULL: none */
+	const char *body;
+	size_t body_len;
+	const int *cancel;         /* as awsjson_call_options.cancel */
+	int (*accept)(void *arg, const char *body, size_t len, char *why, size_t whysize,
+		      struct err *err);
+	void *accept_arg;
+	const char *format;        /* "JSON", "XML": for the messages */
+	int64_t answered_ms;       /* out */
+};
+int awsjson_send(struct awsjson_client *c, const struct http_transport *t, const char *op,
+		 struct awsjson_raw *r, struct err *err);
+
 /* Counters since the last awsjson_reset(); a failed credential chain is remembered until
  * then, so that the threads of one run do not each run it again. */
 struct awsjson_counts {
@@ -111,5 +140,21 @@ int awsjson_error(const struct awsjson_service *svc, const char *op,
  * objects, arrays, integers, true, false, null and strings of printable ASCII without '"'
  * or '\\' (every request body ecsprof sends), else by json_dumps. NULL as json_dumps. */
 char *awsjson_dump_compact(json_t *v);
+
+/* A time as the AWS CLI prints it (Python's datetime.isoformat(), here always in UTC):
+ * "2026-12-07T14:02:00+00:00", "2026-12-07T14:02:00.123000+00:00" (microseconds when not
+ * zero); us is microseconds since the epoch. */
+#define AWSJSON_TIME_LEN 40
+void awsjson_format_time(int64_t us, char out[AWSJSON_TIME_LEN]);
+/* Rewrites, anywhere in v, the members named keys (NULL-terminated) that are numbers
+ * (epoch seconds, as the JSON protocols send a timestamp) as the CLI's text of that time,
+ * so that a live answer reads as a saved `aws ... --output json` file. */
+void awsjson_cli_times(json_t *v, const char *const *keys);
+
+/* Paging (ecs_limits.c, for every client): 1 to ask for the page after pages pages with
+ * token next, 0 when next is NULL (the last page), -1 and err when the server repeats the
+ * token it was given (prev) or the chain passes the cap of 1000 pages. */
+int awsjson_page_next(const char *op, const char *prev, const char *next, size_t pages,
+		      struct err *err);
 
 #endif

@@ -27,6 +27,22 @@ ecs_page_continue(const char *op, const char *prev, const char *next, size_t pag
 	return true;
 }
 
+int
+awsjson_page_next(const char *op, const char *prev, const char *next, size_t pages,
+		  struct err *err)
+{
+	if (next == NULL)
+		return 0;
+	if (prev != NULL && strcmp(prev, next) == 0)
+		return err_set(err, ERR_AWS, "%s: the server sent the token it was given again "
+			       "after %zu pages; paging stopped (the AWS SDKs stop there too)", op,
+			       pages);
+	if (pages >= ECS_MAX_PAGES)
+		return err_set(err, ERR_AWS, "%s: more than %d pages; paging stopped (no real "
+			       "answer has that many)", op, ECS_MAX_PAGES);
+	return 1;
+}
+
 /* "arn:aws:ecs:REGION:ACCOUNT:task/CLUSTER/ID" -> ID, or the whole string */
 static const char *
 last_segment(const char *s)

@@ -1,5 +1,5 @@
 /* app_deploy: the deployments view, from files or from the live API, to --format table,
- * csv or json (the terminal UI shows the table). */
+ * csv, json or markdown (the terminal UI shows the table). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,12 +7,13 @@
 
 #include "app_deploy.h"
 #include "ecsprof/app.h"
-#include "ecsprof/atomicfile.h"
 #include "ecsprof/deploy.h"
+#include "ecsprof/deploy_rowtab.h"
 #include "ecsprof/deployout.h"
 #include "ecsprof/input.h"
 #include "ecsprof/input_deploy.h"
 #include "ecsprof/live.h"
+#include "ecsprof/sink.h"
 
 /* --service also narrows the deployments */
 static bool
@@ -24,19 +25,39 @@ app_deploy_wanted(const struct cli_opts *o, const struct deployment *d)
 	return o->services.n == 0;
 }
 
+/* the rows in the open sink's format: deployout's writers, Markdown through the row
+ * table */
+static int
+app_deploy_rows(struct sink *s, const struct deploy_row *rows, size_t n, struct err *err)
+{
+	struct deploy_rowtab dt;
+	const struct row_table *t[] = { &dt.t };
+	int rc;
+
+	switch (s->format->id) {
+	case SINK_CSV: return deployout_csv(s->f, rows, n, err);
+	case SINK_JSON: return deployout_json(s->f, rows, n, err);
+	case SINK_MARKDOWN:
+		deploy_rowtab_build(&dt, rows, n);
+		rc = sink_write(s, t, 1, err);
+		deploy_rowtab_cleanup(&dt);
+		return rc;
+	default: return deployout_table(s->f, rows, n, err);
+	}
+}
+
 static int
 app_deploy_write(const struct cli_opts *o, const struct deploy_set *ds,
 		 const struct task_set *set, struct err *err)
 {
-	struct atomicfile of = { .f = stdout, .slot = -1 };
-	bool to_stdout = o->output == NULL || strcmp(o->output, "-") == 0;
 	struct deploy_row *rows;
+	struct sink s;
 	size_t n;
 	int rc;
 
 	if (o->format == FMT_HTML || o->format == FMT_XLSX)
-		return err_set(err, ERR_USAGE, "--deployments: --format table, csv or json");
-	if (!to_stdout && atomicfile_open(&of, o->output, 0, err) != 0)
+		return err_set(err, ERR_USAGE, "--deployments: --format table, csv, json or markdown");
+	if (app_sink_open(o, o->format, &s, NULL, err) != 0)
 		return -1;
 	deploy_rows(ds, set, &rows, &n);
 	for (size_t i = 0, j = 0; i < n; i++) {
@@ -48,23 +69,9 @@ app_deploy_write(const struct cli_opts *o, const struct deploy_set *ds,
 		if (i == n - 1)
 			n = j;
 	}
-	switch (o->format) {
-	case FMT_CSV: rc = deployout_csv(of.f, rows, n, err); break;
-	case FMT_JSON: rc = deployout_json(of.f, rows, n, err); break;
-	default: rc = deployout_table(of.f, rows, n, err); break;
-	}
+	rc = app_deploy_rows(&s, rows, n, err);
 	deploy_rows_free(rows, n);
-	if (to_stdout) {
-		if (fflush(stdout) != 0 && rc == 0)
-			rc = err_set(err, ERR_IO, "cannot write to standard output: %s",
-				     err_strerror(errno));
-		return rc;
-	}
-	if (rc != 0) {
-		atomicfile_abort(&of);
-		return -1;
-	}
-	return atomicfile_commit(&of, err);
+	return sink_finish(&s, rc, err);
 }
 
 int

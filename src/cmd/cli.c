@@ -40,7 +40,7 @@ const struct cli_option_def cli_options[] = {
 	{ "--connect-timeout", 0, "SECONDS", "connect timeout per request (default 5)", "AWS", OPT_CONNECT_TIMEOUT },
 	{ "--request-timeout", 0, "SECONDS", "timeout of each request (default 30)", "AWS", OPT_REQUEST_TIMEOUT },
 	{ "--no-images", 0, NULL, "no ECR lookups of the tasks' images (image columns empty)", "AWS", OPT_NO_IMAGES },
-	{ "--format", 0, "tui|table|csv|json|html|xlsx", "output format (default: tui on a terminal, else table)", "OUTPUT", OPT_FORMAT },
+	{ "--format", 0, "tui|table|csv|json|markdown|html|xlsx", "output format (default: tui on a terminal, else table)", "OUTPUT", OPT_FORMAT },
 	{ "--time-format", 0, "iso|spreadsheet|epoch", "CSV times: ISO 8601 Z (default), YYYY-MM-DD HH:MM:SS.mmm UTC, or epoch seconds", "OUTPUT", OPT_TIME_FORMAT },
 	{ "--output", 'o', "FILE", "write to FILE instead of stdout (record, experiment: the recording)", "OUTPUT", 'o' },
 	{ "--summary", 0, NULL, "one row per group and phase instead of one per task", "OUTPUT", OPT_SUMMARY },
@@ -59,10 +59,10 @@ const struct cli_option_def cli_options[] = {
 	{ "--tasks-per-arm", 'n', "N", "experiment: tasks per arm (default 10)", "EXPERIMENT", OPT_EXP_N },
 	{ "--launch-type", 0, "FARGATE|EC2", "experiment: launch type (default FARGATE)", "EXPERIMENT", OPT_EXP_LAUNCH_TYPE },
 	{ "--capacity-provider", 0, "NAME", "experiment: a capacity provider instead of a launch type", "EXPERIMENT", OPT_EXP_CAPACITY_PROVIDER },
-	{ "--platform-version", 0, "V", "experiment: Fargate platform version (default LATEST)", "EXPERIMENT", OPT_EXP_PLATFORM_VERSION },
-	{ "--subnets", 0, "ID,...", "experiment: awsvpc subnets (repeatable)", "EXPERIMENT", OPT_EXP_SUBNETS },
-	{ "--security-groups", 0, "ID,...", "experiment: awsvpc security groups (repeatable)", "EXPERIMENT", OPT_EXP_SECURITY_GROUPS },
-	{ "--assign-public-ip", 0, NULL, "experiment: give each task a public IP", "EXPERIMENT", OPT_EXP_ASSIGN_PUBLIC_IP },
+	{ "--platform-version", 0, "V", "experiment, check: Fargate platform version (default LATEST)", "EXPERIMENT", OPT_EXP_PLATFORM_VERSION },
+	{ "--subnets", 0, "ID,...", "experiment, check: awsvpc subnets (repeatable)", "EXPERIMENT", OPT_EXP_SUBNETS },
+	{ "--security-groups", 0, "ID,...", "experiment, check: awsvpc security groups (repeatable)", "EXPERIMENT", OPT_EXP_SECURITY_GROUPS },
+	{ "--assign-public-ip", 0, NULL, "experiment, check: give each task a public IP", "EXPERIMENT", OPT_EXP_ASSIGN_PUBLIC_IP },
 	{ "--network-configuration", 0, "SPEC", "experiment: as aws ecs run-task takes it (shorthand, JSON or file://)", "EXPERIMENT", OPT_EXP_NETWORK },
 	{ "--max-tasks", 0, "M", "experiment: never launch more than M tasks in all (default 50)", "EXPERIMENT", OPT_EXP_MAX_TASKS },
 	{ "--round-size", 0, "K", "experiment: tasks per arm in each interleaved round (default 1)", "EXPERIMENT", OPT_EXP_ROUND_SIZE },
@@ -96,6 +96,8 @@ static const struct command_def {
 	{ "images", CMD_IMAGES, "images [SELECT] [OUTPUT]", "live: what was pulled (ECR): size, layers, SOCI, advice" },
 	{ "experiment", CMD_EXPERIMENT, "experiment --cluster C --arm A=TD --arm B=TD [-n N] -o FILE",
 	  "live: run N tasks per arm (RunTask), record, compare, stop them" },
+	{ "check", CMD_CHECK, "check  [NETWORK] [OUTPUT] TASKDEF.json",
+	  "offline: will this task definition start on Fargate, and how fast" },
 };
 
 void
@@ -124,24 +126,40 @@ print_command(FILE *f, size_t i)
 	cli_wrap(f, fprintf(f, "  %s", commands[i].usage), 28, CLI_HELP_WIDTH, commands[i].about);
 }
 
+/* The global help stays short: the commands and the options every command takes; a
+ * command's own options are in its help (cli_usage_command), read from the same tables. */
 void
 cli_usage(FILE *f)
 {
-	static const char *sections[] = { "SELECT", "AWS", "OUTPUT", "WATCH", "EXPERIMENT", "GENERAL" };
-
 	fprintf(f, "usage: ecsprof COMMAND [OPTIONS] [FILE...]\n\n"
 		   "Where the time goes when ECS / Fargate tasks start: provision, image pull,\n"
 		   "container start, per task and per group.\n\ncommands:\n");
 	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
 		print_command(f, i);
-	for (size_t s = 0; s < sizeof sections / sizeof sections[0]; s++) {
-		fprintf(f, "\n%s:\n", sections[s]);
-		for (size_t i = 0; i < NOPTIONS; i++)
-			if (strcmp(cli_options[i].section, sections[s]) == 0)
-				cli_print_option(f, &cli_options[i]);
-	}
-	fprintf(f, "\nOne command's options: 'ecsprof COMMAND --help'.\n"
+	cli_wrap(f, fprintf(f, "  help [COMMAND]"), 28, CLI_HELP_WIDTH,
+		 "this help, or a command's usage and its options");
+	fprintf(f, "\nGENERAL:\n");
+	for (size_t i = 0; i < NOPTIONS; i++)
+		if (strcmp(cli_options[i].section, "GENERAL") == 0)
+			cli_print_option(f, &cli_options[i]);
+	fprintf(f, "\nA command's options: 'ecsprof help COMMAND' or 'ecsprof COMMAND --help'.\n"
 		   "Exit status: 0 success, 1 runtime failure, 2 usage error. See ecsprof(1).\n");
+}
+
+size_t
+cli_command_count(void)
+{
+	return sizeof commands / sizeof commands[0];
+}
+
+const char *
+cli_command_at(size_t i, enum cli_command *cmd)
+{
+	if (i >= sizeof commands / sizeof commands[0])
+		return NULL;
+	if (cmd != NULL)
+		*cmd = commands[i].cmd;
+	return commands[i].name;
 }
 
 void
@@ -299,6 +317,19 @@ edit_distance(const char *a, size_t na, const char *b)
 	return row[nb];
 }
 
+/* A typo's suggestion: name becomes *near when it is closer to arg[0..n) than *best edits
+ * (start *best at 3: two edits at most). For options and commands alike. */
+static void
+nearer(const char *arg, size_t n, const char *name, size_t *best, const char **near)
+{
+	size_t d = edit_distance(arg, n, name);
+
+	if (d < *best) {
+		*best = d;
+		*near = name;
+	}
+}
+
 /* The usage error for an option getopt did not know: the nearest option name of the
  * command (a typo, two edits at most), and that command's own help. */
 static int
@@ -310,27 +341,43 @@ unknown_option(int argc, char **argv, const char *arg, struct err *err)
 	char help[48], hint[96] = "";
 
 	help_for(argc, argv, help, sizeof help);
-	for (size_t i = 0; n > 3 && strncmp(arg, "--", 2) == 0 && i < NOPTIONS; i++) {
-		size_t d;
-
-		if (cmd != NULL && !cli_option_applies(&cli_options[i], cmd->cmd))
-			continue;
-		d = edit_distance(arg, n, cli_options[i].name);
-		if (d < best) {
-			best = d;
-			near = cli_options[i].name;
-		}
-	}
+	for (size_t i = 0; n > 3 && strncmp(arg, "--", 2) == 0 && i < NOPTIONS; i++)
+		if (cmd == NULL || cli_option_applies(&cli_options[i], cmd->cmd))
+			nearer(arg, n, cli_options[i].name, &best, &near);
 	if (near != NULL)
 		snprintf(hint, sizeof hint, " (did you mean '%s'?)", near);
 	return err_set(err, ERR_USAGE, "unknown option '%.*s'%s; see '%s'", (int)n, arg, hint,
 		       help);
 }
 
+/* The command named word, or a usage error listing the commands (and the nearest one to
+ * a typo); `what` says where the word was ("command", "help"). */
+static int
+command_named(const char *word, const char *what, enum cli_command *out, struct err *err)
+{
+	size_t best = 3;
+	const char *near = NULL;
+	char list[256] = "", hint[96] = "";
+	size_t nc = sizeof commands / sizeof commands[0];
+
+	for (size_t i = 0; i < nc; i++) {
+		if (strcmp(word, commands[i].name) == 0) {
+			*out = commands[i].cmd;
+			return 0;
+		}
+		nearer(word, strlen(word), commands[i].name, &best, &near);
+		snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s",
+			 i == 0 ? "" : i + 1 == nc ? " or " : ", ", commands[i].name);
+	}
+	if (near != NULL)
+		snprintf(hint, sizeof hint, " (did you mean '%s'?)", near);
+	return err_set(err, ERR_USAGE, "unknown %s '%s'%s: use %s (see 'ecsprof help')", what,
+		       word, hint, list);
+}
+
 int
 cli_parse(int argc, char **argv, struct cli_opts *o, struct err *err)
 {
-	static const char *const formats[] = { "auto", "tui", "table", "csv", "json", "html", "xlsx" };
 	static const char *const time_formats[] = { "iso", "spreadsheet", "epoch" };
 	static const char *const statuses[] = { "all", "running", "stopped" };
 	struct option longopts[NOPTIONS + 1];
@@ -401,9 +448,8 @@ cli_parse(int argc, char **argv, struct cli_opts *o, struct err *err)
 				return -1;
 			break;
 		case OPT_FORMAT:
-			if (parse_choice(name, optarg, formats, 7, &choice, err))
+			if (cli_format_parse(name, optarg, &o->format, err))   /* cli_scope.c */
 				return -1;
-			o->format = (enum cli_format)choice;
 			break;
 		case OPT_TIME_FORMAT:
 			if (parse_choice(name, optarg, time_formats, 3, &choice, err))
@@ -452,6 +498,15 @@ cli_parse(int argc, char **argv, struct cli_opts *o, struct err *err)
 			return unknown_option(argc, argv, argv[optind - 1], err);
 		}
 	}
+	/* `ecsprof help [COMMAND]`: the help, of one command when named */
+	if (optind < argc && strcmp(argv[optind], "help") == 0) {
+		o->help = true;
+		if (optind + 2 < argc)
+			return err_set(err, ERR_USAGE, "help takes one COMMAND, got '%s' too",
+				       argv[optind + 2]);
+		return optind + 1 < argc ? command_named(argv[optind + 1], "command", &o->command, err)
+					 : 0;
+	}
 	/* `ecsprof report --help`: the command is known for the help of its own */
 	for (size_t i = 0; optind < argc && i < sizeof commands / sizeof commands[0]; i++)
 		if (strcmp(argv[optind], commands[i].name) == 0)
@@ -460,11 +515,9 @@ cli_parse(int argc, char **argv, struct cli_opts *o, struct err *err)
 		return 0;
 
 	if (optind >= argc)
-		return err_set(err, ERR_USAGE,
-			       "no command given: use tasks, watch, record, report, images or experiment (see 'ecsprof --help')");
-	if (o->command == CMD_NONE)
-		return err_set(err, ERR_USAGE,
-			       "unknown command '%s': use tasks, watch, record, report, images or experiment", argv[optind]);
+		return err_set(err, ERR_USAGE, "no command given; see 'ecsprof help'");
+	if (o->command == CMD_NONE && command_named(argv[optind], "command", &o->command, err) != 0)
+		return -1;
 	for (int i = optind + 1; i < argc; i++)
 		cli_list_add(&o->files, argv[i]);
 	if (cli_experiment_check(o, err) != 0)
@@ -477,9 +530,16 @@ cli_parse(int argc, char **argv, struct cli_opts *o, struct err *err)
 
 	if (o->command == CMD_REPORT && o->files.n == 0)
 		return err_set(err, ERR_USAGE, "report needs at least one FILE ('-' reads stdin)");
-	if (o->command != CMD_REPORT && o->files.n > 0)
-		return err_set(err, ERR_USAGE, "unexpected argument '%s': only report takes files",
+	if (o->command == CMD_CHECK && o->files.n != 1)
+		return err_set(err, ERR_USAGE, o->files.n == 0 ?
+			       "check needs the task definition: ecsprof check TASKDEF.json ('-' reads stdin)" :
+			       "check takes one task definition, not %zu files", o->files.n);
+	if (o->command != CMD_REPORT && o->command != CMD_CHECK && o->files.n > 0)
+		return err_set(err, ERR_USAGE, "unexpected argument '%s': only report and check take files",
 			       o->files.v[0]);
+	if (o->command == CMD_CHECK && (o->format == FMT_TUI || o->format == FMT_HTML ||
+					o->format == FMT_XLSX))
+		return err_set(err, ERR_USAGE, "check writes table, csv, json or markdown");
 	if (o->command == CMD_RECORD && o->output == NULL)
 		return err_set(err, ERR_USAGE, "record needs -o FILE (the recording to append to)");
 	if (o->baseline != NULL && o->group_by == NULL)

@@ -100,16 +100,17 @@ cli_experiment_option(struct cli_opts *o, int id, const char *name, const char *
 	}
 }
 
+/* network: also the platform and network options, which check shares (cli_scope.c) */
 static bool
-any_set(const struct cli_experiment *e)
+any_set(const struct cli_experiment *e, bool network)
 {
 	struct cli_experiment d;
 
 	cli_experiment_defaults(&d);
 	return e->arms.n || e->per_arm != d.per_arm || e->round_size != d.round_size ||
 	       e->max_tasks != d.max_tasks || e->launch_type || e->capacity_provider ||
-	       e->platform_version || e->subnets.n || e->security_groups.n ||
-	       e->assign_public_ip || e->network_configuration || e->until || e->cleanup ||
+	       (network && (e->platform_version || e->subnets.n || e->security_groups.n ||
+			    e->assign_public_ip)) || e->network_configuration || e->until || e->cleanup ||
 	       e->wait_timeout_ms ||
 	       e->id || e->sequential || e->pause || e->dry_run || e->yes;
 }
@@ -123,7 +124,7 @@ cli_experiment_check(const struct cli_opts *o, struct err *err)
 		if (e->wait_timeout_ms != 0)
 			return err_set(err, ERR_USAGE, "--timeout is experiment's wait for its tasks; "
 				       "the timeout of each request is --request-timeout SECONDS");
-		if (any_set(e))
+		if (any_set(e, o->command != CMD_CHECK))
 			return err_set(err, ERR_USAGE, "--arm, -n, --dry-run, --cleanup and the other "
 				       "experiment options are for 'ecsprof experiment'");
 		return 0;

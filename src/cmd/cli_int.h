@@ -52,6 +52,14 @@ void cli_wrap(FILE *f, int col, int indent, int width, const char *text);
 /* cli.c: one option's help line; the usage line of a command. */
 void cli_print_option(FILE *f, const struct cli_option_def *d);
 const char *cli_command_usage(enum cli_command cmd);
+/* cli.c: the commands, in help order: the name of the i-th (its id in *cmd when not
+ * NULL), NULL past the last. */
+size_t cli_command_count(void);
+const char *cli_command_at(size_t i, enum cli_command *cmd);
+
+/* cli_complete.c: `ecsprof __complete WHAT [COMMAND]` (argv after the word): what the
+ * shell completions ask; 0, or 2 for a question it does not know. */
+int cli_complete(FILE *f, int argc, char **argv);
 
 /* cli_scope.c: whether option d belongs to command cmd; after parsing, a usage error for
  * the first option given (seen[i] for cli_options[i]) that does not; the format an output
@@ -59,5 +67,9 @@ const char *cli_command_usage(enum cli_command cmd);
 bool cli_option_applies(const struct cli_option_def *d, enum cli_command cmd);
 int cli_scope_check(enum cli_command cmd, const bool *seen, struct err *err);
 enum cli_format cli_format_from_path(const char *path);
+/* --format NAME: auto, tui or one of the sink's formats (any case); a usage error for
+ * opt naming them all otherwise. */
+int cli_format_parse(const char *opt, const char *name, enum cli_format *out,
+		     struct err *err);
 
 #endif

@@ -8,6 +8,7 @@
 
 #include "cli_int.h"
 #include "ecsprof/cli.h"
+#include "ecsprof/sink.h"
 
 #define T (1u << CMD_TASKS)
 #define W (1u << CMD_WATCH)
@@ -15,6 +16,7 @@
 #define P (1u << CMD_REPORT)
 #define I (1u << CMD_IMAGES)
 #define X (1u << CMD_EXPERIMENT)
+#define C (1u << CMD_CHECK)
 
 /* Options that belong to some commands only, by name. The AWS options are accepted by
  * report too, as aws(1) takes --region everywhere: an alias with --profile must not break
@@ -31,7 +33,12 @@ static const struct {
 	{ "--task", T | W | R | P | I },
 	{ "--since", T | W | R | P | I },
 	{ "--image", I },
-	{ "--format", T | W | P | I | X },
+	/* check judges a task definition for the network experiment runs it in */
+	{ "--platform-version", X | C },
+	{ "--subnets", X | C },
+	{ "--security-groups", X | C },
+	{ "--assign-public-ip", X | C },
+	{ "--format", T | W | P | I | X | C },
 	{ "--time-format", T | W | P | X },
 	{ "--summary", T | W | P },
 	{ "--group-by", T | W | P },
@@ -40,7 +47,7 @@ static const struct {
 	{ "--sort", T | W | P },
 	{ "--deployments", T | P },
 	{ "--scaleout", P },
-	{ "--prices", T | W | P | X },
+	{ "--prices", T | W | P | X | C },
 	{ "--no-color", T | W | P | I | X },
 	{ "--interval", W | X },
 	{ "--record", W },
@@ -58,6 +65,7 @@ static const struct {
 	{ CMD_REPORT, "report", "Profiles saved data, offline: recordings, aws ecs describe-tasks output, EventBridge events, task metadata; '-' reads stdin." },
 	{ CMD_IMAGES, "images", "One row per image the tasks pulled (ECR): size, layers, compression, SOCI index, pull times and advice." },
 	{ CMD_EXPERIMENT, "experiment", "Runs N tasks per arm (RunTask) in interleaved rounds, records them, compares the arms and stops every task it started." },
+	{ CMD_CHECK, "check", "Judges a task definition (register-task-definition JSON, or DescribeTaskDefinition's answer) before anyone deploys it: what Fargate rejects, what holds the start back, and the price; --format table, csv, json or markdown." },
 };
 
 static const char *
@@ -72,11 +80,11 @@ command_name(enum cli_command cmd)
 static unsigned
 option_cmds(const struct cli_option_def *d)
 {
-	if (strcmp(d->section, "EXPERIMENT") == 0)
-		return X;
 	for (size_t i = 0; i < sizeof scope / sizeof scope[0]; i++)
 		if (strcmp(scope[i].name, d->name) == 0)
 			return scope[i].cmds;
+	if (strcmp(d->section, "EXPERIMENT") == 0)
+		return X;
 	return ~0u;
 }
 
@@ -107,24 +115,52 @@ cli_scope_check(enum cli_command cmd, const bool *seen, struct err *err)
 	return 0;
 }
 
+/* The one mapping between the sink's formats (its table is the list of formats) and the
+ * command line's enum. */
+static const enum cli_format of_sink[SINK_FORMAT_COUNT] = {
+	[SINK_TABLE] = FMT_TABLE, [SINK_CSV] = FMT_CSV, [SINK_JSON] = FMT_JSON,
+	[SINK_MARKDOWN] = FMT_MARKDOWN, [SINK_HTML] = FMT_HTML, [SINK_XLSX] = FMT_XLSX,
+};
+
+const char *
+cli_format_name(enum cli_format fmt)
+{
+	size_t n;
+	const struct sink_format *f = sink_formats(&n);
+
+	for (size_t i = 0; i < n; i++)
+		if (of_sink[f[i].id] == fmt)
+			return f[i].name;
+	return NULL;
+}
+
 enum cli_format
 cli_format_from_path(const char *path)
 {
-	static const struct { const char *ext; enum cli_format fmt; } exts[] = {
-		{ ".csv", FMT_CSV }, { ".json", FMT_JSON }, { ".jsonl", FMT_JSON },
-		{ ".html", FMT_HTML }, { ".htm", FMT_HTML }, { ".xlsx", FMT_XLSX },
-		{ ".txt", FMT_TABLE },
-	};
-	const char *base = strrchr(path, '/'), *dot;
+	const struct sink_format *f = sink_format_by_path(path);
 
-	base = base != NULL ? base + 1 : path;
-	dot = strrchr(base, '.');
-	if (dot == NULL || dot == base)
-		return FMT_AUTO;
-	for (size_t i = 0; i < sizeof exts / sizeof exts[0]; i++)
-		if (strcasecmp(dot, exts[i].ext) == 0)
-			return exts[i].fmt;
-	return FMT_AUTO;
+	return f != NULL ? of_sink[f->id] : FMT_AUTO;
+}
+
+int
+cli_format_parse(const char *opt, const char *name, enum cli_format *out, struct err *err)
+{
+	size_t n;
+	const struct sink_format *f = sink_formats(&n);
+	char list[160] = "auto, tui";
+
+	if (strcasecmp(name, "auto") == 0 || strcasecmp(name, "tui") == 0) {
+		*out = strcasecmp(name, "auto") == 0 ? FMT_AUTO : FMT_TUI;
+		return 0;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (strcasecmp(name, f[i].name) == 0) {
+			*out = of_sink[f[i].id];
+			return 0;
+		}
+		snprintf(list + strlen(list), sizeof list - strlen(list), ", %s", f[i].name);
+	}
+	return err_set(err, ERR_USAGE, "%s: '%s' is not one of %s", opt, name, list);
 }
 
 void
@@ -152,7 +188,10 @@ cli_usage_command(FILE *f, enum cli_command cmd)
 	}
 	if (cmd == CMD_TASKS || cmd == CMD_WATCH || cmd == CMD_REPORT || cmd == CMD_IMAGES)
 		fprintf(f, "\nWith -o FILE and no --format, FILE's extension picks the format (.csv, .json,\n"
-			   ".html, .xlsx; else a table).\n");
+			   ".md, .html, .xlsx; else a table).\n");
+	if (cmd == CMD_CHECK)
+		fprintf(f, "\nWith -o FILE and no --format, FILE's extension picks the format (.csv, .json,\n"
+			   ".md; else a table). Exit status 1 also when the check finds an error.\n");
 	fprintf(f, "\nAll commands: 'ecsprof --help'. Exit status: 0 success, 1 runtime failure,\n"
 		   "2 usage error. See ecsprof(1).\n");
 }

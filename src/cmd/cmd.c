@@ -1,9 +1,11 @@
 /* cmd: the dispatcher: parses the command line and hands the options to one command
- * file (cmd_report.c, cmd_tasks.c, cmd_watch.c, cmd_images.c, cmd_experiment.c; record
+ * file (cmd_report.c, cmd_tasks.c, cmd_watch.c, cmd_images.c, cmd_experiment.c, cmd_check.c; record
  * is live.c's). Every error ends here as one "ecsprof: ..." line and its exit status. */
 #include <stdio.h>
+#include <string.h>
 
 #include "cmd_images.h"
+#include "cli_int.h"
 #include "cmd_int.h"
 #include "ecsprof/app.h"
 #include "ecsprof/cli.h"
@@ -20,6 +22,10 @@ app_main(int argc, char **argv)
 	int rc = 0;
 
 	err_clear(&err);
+	/* the shell completions' questions (completion/): before the parser, which would
+	 * take the word for an unknown command */
+	if (argc > 1 && strcmp(argv[1], "__complete") == 0)
+		return cli_complete(stdout, argc - 2, argv + 2);
 	if (cli_parse(argc, argv, &o, &err) != 0) {
 		fprintf(stderr, "ecsprof: %s\n", err.msg);
 		cli_opts_cleanup(&o);
@@ -44,6 +50,11 @@ app_main(int argc, char **argv)
 	case CMD_WATCH: rc = cmd_watch(&o, &err); break;
 	case CMD_IMAGES: rc = cmd_images(&o, &err); break;   /* cmd_images.c */
 	case CMD_EXPERIMENT: rc = cmd_experiment(&o, &err); break;
+	case CMD_CHECK:
+		/* errors found are its verdict, on the output already: exit 1, no message */
+		if ((rc = cmd_check(&o, &err)) > 0)
+			goto out;
+		break;
 	default: rc = err_set(&err, ERR_USAGE, "no command"); break;
 	}
 	if (rc != 0) {

@@ -1,15 +1,15 @@
 /* cmd_images: `ecsprof images [SELECT] [OUTPUT]`: what was pulled, one row per image. */
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cmd_images.h"
 #include "ecsprof/app.h"
-#include "ecsprof/atomicfile.h"
 #include "ecsprof/image_rows.h"
+#include "ecsprof/image_rowtab.h"
 #include "ecsprof/images_out.h"
 #include "ecsprof/live.h"
 #include "ecsprof/log.h"
+#include "ecsprof/sink.h"
 #include "ecsprof/tui.h"
 
 /* the terminal UI opened on its images view; q goes to the tasks that pulled them */
@@ -30,12 +30,34 @@ images_tui(const struct cli_opts *o, struct task_set *set, struct err *err)
 	return rc;
 }
 
+/* the rows in the open sink's format: its own writers, Markdown through the row table */
+static int
+images_write(struct sink *s, const struct image_rows *rows, struct err *err)
+{
+	struct image_rowtab it;
+	const struct row_table *t[] = { &it.t };
+	int rc;
+
+	switch (s->format->id) {
+	case SINK_CSV: return images_write_csv(s->f, rows, err);
+	case SINK_JSON: return images_write_json(s->f, rows, err);
+	case SINK_TABLE: return images_write_table(s->f, rows, err);
+	case SINK_MARKDOWN:
+		image_rowtab_build(&it, rows);
+		rc = sink_write(s, t, 1, err);
+		image_rowtab_cleanup(&it);
+		return rc;
+	default:
+		return err_set(err, ERR_USAGE, "images: --format is table, csv, json, markdown or tui");
+	}
+}
+
 int
 cmd_images(const struct cli_opts *o, struct err *err)
 {
 	struct task_set set;
 	struct image_rows rows;
-	struct atomicfile of = { .f = stdout, .slot = -1 };
+	struct sink s;
 	bool to_stdout = o->output == NULL || strcmp(o->output, "-") == 0;
 	enum cli_format fmt = app_format(o);
 	int rc = -1;
@@ -57,27 +79,9 @@ cmd_images(const struct cli_opts *o, struct err *err)
 					 "--output; use table, csv or json");
 		goto out;
 	}
-	if (!to_stdout && atomicfile_open(&of, o->output, 0, err) != 0)
+	if (app_sink_open(o, fmt, &s, NULL, err) != 0)
 		goto out;
-	switch (fmt) {
-	case FMT_CSV: rc = images_write_csv(of.f, &rows, err); break;
-	case FMT_JSON: rc = images_write_json(of.f, &rows, err); break;
-	case FMT_TABLE: case FMT_TUI: case FMT_AUTO:
-		rc = images_write_table(of.f, &rows, err);
-		break;
-	default:
-		rc = err_set(err, ERR_USAGE, "images: --format is table, csv, json or tui");
-		break;
-	}
-	if (to_stdout) {
-		if (fflush(stdout) != 0 && rc == 0)
-			rc = err_set(err, ERR_IO, "cannot write to standard output: %s",
-				     err_strerror(errno));
-	} else if (rc != 0) {
-		atomicfile_abort(&of);
-	} else {
-		rc = atomicfile_commit(&of, err);
-	}
+	rc = sink_finish(&s, images_write(&s, &rows, err), err);
 out:
 	image_rows_cleanup(&rows);
 	task_set_cleanup(&set);

@@ -15,6 +15,8 @@ int cmd_report(const struct cli_opts *o, struct err *err);   /* cmd_report.c */
 int cmd_tasks(const struct cli_opts *o, struct err *err);    /* cmd_tasks.c */
 int cmd_watch(const struct cli_opts *o, struct err *err);    /* cmd_watch.c */
 int cmd_record(const struct cli_opts *o, struct err *err);   /* cmd_record.c */
+/* cmd_check.c: 0 no error found, 1 errors found (the verdict is written), -1 failed */
+int cmd_check(const struct cli_opts *o, struct err *err);
 
 /* Profiles a task set and shows it in the format asked for (cmd_output.c). */
 int app_output(const struct cli_opts *o, struct task_set *set, const char *title,

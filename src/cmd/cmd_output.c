@@ -1,18 +1,15 @@
 /* cmd_output: the steps every profiling command ends with: the SELECT filter, the report
  * built from the options (--soci-if, --group-by, --baseline, --sort, --prices), the
  * format resolved, and the report written atomically or shown in the TUI. */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "app_share.h"
 #include "cmd_int.h"
 #include "ecsprof/app.h"
-#include "ecsprof/atomicfile.h"
 #include "ecsprof/cost.h"
 #include "ecsprof/csv.h"
 #include "ecsprof/group.h"
@@ -20,7 +17,9 @@
 #include "ecsprof/live.h"
 #include "ecsprof/log.h"
 #include "ecsprof/report.h"
+#include "ecsprof/report_rowtab.h"
 #include "ecsprof/select.h"
+#include "ecsprof/sink.h"
 #include "ecsprof/table.h"
 #include "ecsprof/timeutil.h"
 #include "ecsprof/tui.h"
@@ -134,19 +133,7 @@ parse_sort(const char *spec, int *col, bool *desc, struct err *err)
 int
 app_terminal_width(void)
 {
-	struct winsize ws;
-	const char *cols = getenv("COLUMNS");
-
-	if (cols != NULL) {
-		char *end;
-		long v = strtol(cols, &end, 10);
-
-		if (end != cols && *end == '\0' && v >= 20 && v <= 1000)
-			return (int)v;
-	}
-	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
-		return ws.ws_col;
-	return TABLE_WIDTH_DEFAULT;
+	return sink_terminal_width(TABLE_WIDTH_DEFAULT);
 }
 
 enum cli_format
@@ -224,47 +211,79 @@ app_build_report(const struct cli_opts *o, struct task_set *set, struct report *
 	return 0;
 }
 
+/* The report in one of its rich formats (their own writers), into the sink's FILE. */
+struct report_out {
+	const struct cli_opts *o;
+	enum cli_format fmt;
+	const struct report *r;
+	int width;
+};
+
+static int
+report_custom(FILE *f, void *ctx, struct err *err)
+{
+	const struct report_out *w = ctx;
+	const struct cli_opts *o = w->o;
+
+	switch (w->fmt) {
+	case FMT_CSV:
+		return o->summary ? csv_write_summary(f, w->r, err)
+				  : csv_write_tasks_as(f, w->r, o->time_format, err);
+	case FMT_JSON:
+		return o->summary ? jsonout_write_summary(f, w->r, err)
+				  : jsonout_write_tasks(f, w->r, err);
+	case FMT_HTML:
+	case FMT_XLSX:
+		return app_share_write(o, w->fmt, f, w->r, err);   /* app_share.c */
+	default:
+		return o->summary ? table_write_summary(f, w->r, w->width, err)
+				  : table_write_tasks(f, w->r, w->width, o->verbose > 0, err);
+	}
+}
+
+/* Markdown: the report's row tables (report_rowtab.h) through the sink's writer. */
+static int
+report_markdown(struct sink *s, const struct cli_opts *o, const struct report *r,
+		struct err *err)
+{
+	struct report_rowtab rt;
+	const struct row_table *t[] = { &rt.t };
+	int rc;
+
+	if (o->summary)
+		report_rowtab_summary(&rt, r);
+	else
+		report_rowtab_tasks(&rt, r, true);
+	rc = sink_write(s, t, 1, err);
+	report_rowtab_cleanup(&rt);
+	return rc;
+}
+
+int
+app_sink_open(const struct cli_opts *o, enum cli_format fmt, struct sink *s,
+	      const struct sink_options *so, struct err *err)
+{
+	/* no --format: the sink infers it from -o's extension (and says when it cannot) */
+	return sink_open(s, o->output, o->format == FMT_AUTO ? NULL : cli_format_name(fmt), so,
+			 err);
+}
+
 int
 app_write(const struct cli_opts *o, enum cli_format fmt, const struct report *r, struct err *err)
 {
-	struct atomicfile of = { .f = stdout, .slot = -1 };
-	bool to_stdout = o->output == NULL || strcmp(o->output, "-") == 0;
+	struct sink_options so = { .time_format = o->time_format, .verbose = o->verbose > 0 };
+	struct report_out w = { o, fmt, r, 0 };
+	struct sink s;
 	int rc;
 
-	/* a file is replaced only once the new one is complete (atomicfile.h) */
-	if (!to_stdout && atomicfile_open(&of, o->output, 0, err) != 0)
+	if (app_sink_open(o, fmt, &s, &so, err) != 0)
 		return -1;
-	switch (fmt) {
-	case FMT_CSV:
-		rc = o->summary ? csv_write_summary(of.f, r, err)
-				: csv_write_tasks_as(of.f, r, o->time_format, err);
-		break;
-	case FMT_JSON:
-		rc = o->summary ? jsonout_write_summary(of.f, r, err) : jsonout_write_tasks(of.f, r, err);
-		break;
-	case FMT_HTML:
-	case FMT_XLSX:
-		rc = app_share_write(o, fmt, of.f, r, err);   /* app_share.c */
-		break;
-	default: {
-		int width = of.f == stdout ? app_terminal_width() : TABLE_WIDTH_DEFAULT;
-
-		rc = o->summary ? table_write_summary(of.f, r, width, err)
-				: table_write_tasks(of.f, r, width, o->verbose > 0, err);
-		break;
-	}
-	}
-	if (to_stdout) {
-		if (fflush(stdout) != 0 && rc == 0)
-			rc = err_set(err, ERR_IO, "cannot write to standard output: %s",
-				     err_strerror(errno));
-		return rc;
-	}
-	if (rc != 0) {
-		atomicfile_abort(&of);
-		return -1;
-	}
-	return atomicfile_commit(&of, err);
+	w.width = s.to_stdout ? app_terminal_width() : TABLE_WIDTH_DEFAULT;
+	if (fmt == FMT_MARKDOWN)
+		rc = report_markdown(&s, o, r, err);
+	else
+		rc = sink_write_custom(&s, report_custom, &w, err);
+	return sink_finish(&s, rc, err);
 }
 
 int

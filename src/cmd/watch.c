@@ -11,7 +11,6 @@
 #include "cmd_int.h"
 #include "held_log.h"
 #include "ecsprof/app.h"
-#include "ecsprof/atomicfile.h"
 #include "ecsprof/buf.h"
 #include "ecsprof/csv.h"
 #include "ecsprof/health.h"
@@ -21,6 +20,9 @@
 #include "ecsprof/log.h"
 #include "ecsprof/phase.h"
 #include "ecsprof/record.h"
+#include "ecsprof/report_rowtab.h"
+#include "ecsprof/sink.h"
+#include "ecsprof/table.h"
 #include "ecsprof/timeutil.h"
 #include "ecsprof/tui.h"
 #include "ecsprof/tui_layout.h"
@@ -55,7 +57,6 @@ struct watch {
 	int64_t last_poll_ms;
 	size_t polls;
 	bool polling;                 /* a poll runs behind the screen (fetch_start) */
-	bool csv_header_done;
 	struct tui_source tsrc;
 };
 
@@ -89,25 +90,22 @@ watch_next_interval(int64_t base_ms, int64_t current_ms, bool throttled)
 
 /* ---- line output: one line per task as it reaches RUNNING or STOPPED ---- */
 
-static int
-write_csv_line(struct watch *w, FILE *f, const struct report_row *row, struct err *err)
-{
-	struct buf b;
-	int rc = 0;
+struct json_line {
+	const struct report *r;
+	const struct report_row *row;
+};
 
-	/* the report's own row writer, so a line is the bytes report -o would write for the
-	 * task, whatever its cells' length (up to the report's row cap) */
-	buf_init(&b, (size_t)16 << 20);
-	if (!w->csv_header_done)
-		csv_add_header(&b);
-	if (csv_add_row(&b, &w->report, row, w->o->time_format) != 0)
-		rc = err_set(err, ERR_INTERNAL, "watch: a CSV line is longer than %zu bytes", b.max);
-	else if (fwrite(b.data, 1, b.len, f) != b.len || fflush(f) != 0)
-		rc = err_set(err, ERR_IO, "watch: cannot write the output: %s", err_strerror(errno));
-	else
-		w->csv_header_done = true;
-	buf_cleanup(&b);
-	return rc;
+/* jsonout's task object (containers, tags and phases nested), as report -o writes it: a
+ * richer line than the generic JSON Lines writer's */
+static int
+write_json_line(FILE *f, void *ctx, struct err *err)
+{
+	const struct json_line *l = ctx;
+
+	if (jsonout_write_task_line(f, l->r, l->row) != 0 || fflush(f) != 0)
+		return err_set(err, ERR_IO, "watch: cannot write the output: %s",
+			       err_strerror(errno));
+	return 0;
 }
 
 /* t has a healthy_at that the previous poll's state of it lacked */
@@ -123,13 +121,16 @@ p_healthy_new(const struct task_set *prev, const struct task *t)
 }
 
 static int
-emit_lines(struct watch *w, struct err *err)
+emit_lines(struct watch *w, struct sink *out, struct err *err)
 {
-	FILE *f = w->o->out_file != NULL ? w->o->out_file->f : w->o->out != NULL ? w->o->out : stdout;
 	const struct task_set *prev = w->polls > 1 ? &w->sets[!w->cur] : NULL;
+	struct report_rowtab rt;
 	bool wrote = false;
+	int rc = 0;
 
-	for (size_t i = 0; i < w->report.nrows; i++) {
+	/* the CSV line is the report's row through the sink: the bytes report -o writes */
+	report_rowtab_tasks(&rt, &w->report, false);
+	for (size_t i = 0; i < w->report.nrows && rc == 0; i++) {
 		const struct report_row *row = &w->report.rows[i];
 		const struct task *t = row->task;
 		enum wline now = line_state(t), before = WL_NONE;
@@ -143,19 +144,53 @@ emit_lines(struct watch *w, struct err *err)
 		/* a line again when it became HEALTHY (ready_s, serving_s filled) */
 		if (before == now && !(p_healthy_new(prev, t)))
 			continue;
-		if (w->o->format == FMT_JSON) {
-			if (jsonout_write_task_line(f, &w->report, row) != 0 || fflush(f) != 0)
-				return err_set(err, ERR_IO, "watch: cannot write the output: %s",
-					       err_strerror(errno));
-		} else if (write_csv_line(w, f, row, err) != 0) {
-			return -1;
-		}
-		wrote = true;
+		if (w->o->format == FMT_JSON)
+			rc = sink_write_custom(out, write_json_line,
+					       &(struct json_line){ &w->report, row }, err);
+		else
+			rc = sink_row(out, &rt.t, i, err);
+		wrote = rc == 0;
 	}
+	report_rowtab_cleanup(&rt);
 	/* -o FILE: FILE is replaced once there is a first line, and grows from there */
-	if (wrote && w->o->out_file != NULL)
-		return atomicfile_publish(w->o->out_file, err);
-	return 0;
+	if (rc == 0 && wrote)
+		rc = sink_publish(out, err);
+	return rc;
+}
+
+struct watch_table {
+	const struct report *r;
+	int width;
+};
+
+static int
+write_table(FILE *f, void *ctx, struct err *err)
+{
+	const struct watch_table *t = ctx;
+
+	return table_write_tasks(f, t->r, t->width, false, err);
+}
+
+/* --format table or markdown: the tasks of the last poll, once, when watch ends (a table
+ * cannot grow line by line); the file, if any, is replaced then */
+static int
+emit_table(struct watch *w, struct sink *out, struct err *err)
+{
+	struct report_rowtab rt;
+	const struct row_table *t[] = { &rt.t };
+	int rc;
+
+	if (!w->have_report)
+		return 0;
+	if (w->o->format == FMT_MARKDOWN) {
+		report_rowtab_tasks(&rt, &w->report, true);
+		rc = sink_write(out, t, 1, err);
+		report_rowtab_cleanup(&rt);
+	} else {
+		rc = sink_write_custom(out, write_table, &(struct watch_table){
+			&w->report, out->to_stdout ? app_terminal_width() : TABLE_WIDTH_DEFAULT }, err);
+	}
+	return rc != 0 ? -1 : sink_publish(out, err);
 }
 
 /* ---- one poll ---- */
@@ -403,6 +438,8 @@ watch_run(const struct watch_source *s, const struct watch_options *o, struct er
 {
 	struct watch w;
 	struct sigaction sa, old_sa;
+	struct sink stdout_sink, *out = o->sink;
+	bool table = o->format == FMT_TABLE || o->format == FMT_MARKDOWN;
 	int rc = 0;
 
 	memset(&w, 0, sizeof w);
@@ -440,6 +477,14 @@ watch_run(const struct watch_source *s, const struct watch_options *o, struct er
 		goto out;
 	}
 
+	/* no sink given (tests): the lines go to stdout */
+	if (out == NULL) {
+		struct sink_options so = { .time_format = o->time_format };
+
+		if (sink_open(&stdout_sink, NULL, cli_format_name(o->format), &so, err) != 0)
+			goto out_fail;
+		out = &stdout_sink;
+	}
 	watch_sigint = 0;
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = watch_on_sigint;
@@ -459,7 +504,7 @@ watch_run(const struct watch_source *s, const struct watch_options *o, struct er
 			log_warn("watch: %s; next poll in %.0f s", err->msg,
 				 (double)w.interval_ms / 1000.0);
 			err_clear(err);
-		} else if (emit_lines(&w, err) != 0) {
+		} else if (!table && emit_lines(&w, out, err) != 0) {
 			rc = -1;
 			break;
 		}
@@ -470,6 +515,8 @@ watch_run(const struct watch_source *s, const struct watch_options *o, struct er
 			timeutil_sleep_ms(w.interval_ms - slept < 100 ? w.interval_ms - slept : 100);
 	}
 	sigaction(SIGINT, &old_sa, NULL);
+	if (table && emit_table(&w, out, rc == 0 ? err : &(struct err){ 0 }) != 0 && rc == 0)
+		rc = -1;
 	goto out;
 out_fail:
 	rc = -1;
@@ -720,8 +767,9 @@ watch_main(const struct cli_opts *o, struct err *err)
 				    .fetch_cancel = wlive_fetch_cancel };
 	struct watch_options wo = { 0 };
 	char title[256];
-	struct atomicfile out = { .slot = -1 };
-	bool to_file = false;
+	struct sink out;
+	struct sink_options so = { .time_format = o->time_format };
+	bool lines;
 	int rc;
 
 	if (o->record != NULL)
@@ -735,9 +783,6 @@ watch_main(const struct cli_opts *o, struct err *err)
 		wo.format = o->output == NULL && isatty(STDOUT_FILENO) && isatty(STDIN_FILENO) ?
 			    FMT_TUI : FMT_CSV;
 		break;
-	case FMT_TABLE:
-		wo.format = FMT_CSV;   /* a table cannot grow line by line: CSV can */
-		break;
 	default:
 		wo.format = o->format;
 		break;
@@ -745,13 +790,11 @@ watch_main(const struct cli_opts *o, struct err *err)
 	snprintf(title, sizeof title, "watch %s%s%s", o->cluster ? o->cluster : "default",
 		 o->services.n > 0 ? " / " : "", o->services.n > 0 ? o->services.v[0] : "");
 	wo.title = title;
-	if (wo.format != FMT_TUI && o->output != NULL && strcmp(o->output, "-") != 0) {
-		/* FILE itself is not touched before the first line (atomicfile_publish) */
-		if (atomicfile_open(&out, o->output, 0, err) != 0)
-			return -1;
-		to_file = true;
-		wo.out_file = &out;
-	}
+	lines = wo.format != FMT_TUI;
+	/* FILE itself is not touched before the first line (sink_publish) */
+	if (lines && sink_open(&out, o->output, cli_format_name(wo.format), &so, err) != 0)
+		return -1;
+	wo.sink = lines ? &out : NULL;
 	struct live_options lo = app_live_options(o);
 	/* nothing writes over the screen: the log is held from before the session's threads
 	 * start until they are gone, and shown on the status line meanwhile */
@@ -762,7 +805,8 @@ watch_main(const struct cli_opts *o, struct err *err)
 	if (live_session_new(&lo, &w.session, err) != 0) {
 		if (wo.format == FMT_TUI)
 			held_log_end(&w.held);
-		atomicfile_abort(&out);
+		if (lines)
+			sink_abort(&out);
 		return -1;
 	}
 	live_session_set_interrupt(w.session, &watch_sigint);
@@ -778,14 +822,14 @@ watch_main(const struct cli_opts *o, struct err *err)
 	if (w.have_last)
 		live_result_cleanup(&w.last);
 	live_result_cleanup(&w.next);
-	if (to_file) {
+	if (lines) {
 		/* lines already written are kept, even when a later poll failed; a watch that
 		 * never had a line leaves FILE as it was */
-		if (out.tmp == NULL || out.in_place) {
-			if (atomicfile_commit(&out, rc == 0 ? err : &(struct err){ 0 }) != 0 && rc == 0)
+		if (sink_published(&out)) {
+			if (sink_commit(&out, rc == 0 ? err : &(struct err){ 0 }) != 0 && rc == 0)
 				rc = -1;
 		} else {
-			atomicfile_abort(&out);
+			sink_abort(&out);
 		}
 	}
 	return rc;

@@ -45,6 +45,12 @@ static const struct {
 /* The prefix ECS puts in startedBy for tasks a service deployment launched. */
 #define DEPLOYMENT_PREFIX "ecs-svc/"
 
+const char *
+group_key_name(size_t i)
+{
+	return i < GROUP_NKEYS ? group_key_names[i].name : NULL;
+}
+
 static int
 group_key_unknown(const char *s, struct err *err)
 {

@@ -9,6 +9,7 @@
 
 #include "ecsprof/buf.h"
 #include "ecsprof/csv.h"
+#include "ecsprof/image_rowtab.h"
 #include "ecsprof/images_out.h"
 #include "ecsprof/termsafe.h"
 
@@ -37,17 +38,6 @@ fmt_secs(double v, char *out, size_t size)
 		snprintf(out, size, "%.3f", v);
 }
 
-static void
-fmt_size(int64_t b, char *out, size_t size)
-{
-	if (b < 0)
-		snprintf(out, size, "-");
-	else if (b >= (int64_t)1 << 30)
-		snprintf(out, size, "%.1f GiB", (double)b / (double)(1 << 30));
-	else
-		snprintf(out, size, "%.1f MiB", (double)b / (double)(1 << 20));
-}
-
 /* "312.0 MiB RUN apt-get install ...; 40.1 MiB ADD rootfs..." */
 static void
 largest(const struct image_row *r, bool bytes, struct buf *b)
@@ -59,7 +49,7 @@ largest(const struct image_row *r, bool bytes, struct buf *b)
 		if (bytes)
 			snprintf(sz, sizeof sz, "%" PRId64, l->size);
 		else
-			fmt_size(l->size, sz, sizeof sz);
+			image_size_text(l->size, sz, sizeof sz);
 		buf_addf(b, "%s%s %s", i ? "; " : "", sz, l->created_by ? l->created_by : "?");
 	}
 }
@@ -76,7 +66,7 @@ images_write_table(FILE *f, const struct image_rows *r, struct err *err)
 		char sz[32], p50[32], p90[32], mb[32], dg[16], repo[256], tag[256], plat[64];
 		struct buf b;
 
-		fmt_size(x->size_bytes, sz, sizeof sz);
+		image_size_text(x->size_bytes, sz, sizeof sz);
 		fmt_secs(w->pull_p50_s, p50, sizeof p50);
 		fmt_secs(w->pull_p90_s, p90, sizeof p90);
 		if (isnan(w->pull_mbps))

@@ -213,3 +213,24 @@ sink_abort(struct sink *s)
 	if (!s->to_stdout)
 		atomicfile_abort(&s->af);
 }
+
+int
+sink_publish(struct sink *s, struct err *err)
+{
+	return s->to_stdout ? 0 : atomicfile_publish(&s->af, err);
+}
+
+bool
+sink_published(const struct sink *s)
+{
+	return s->to_stdout || s->af.tmp == NULL || s->af.in_place;
+}
+
+int
+sink_finish(struct sink *s, int rc, struct err *err)
+{
+	if (rc == 0)
+		return sink_commit(s, err);
+	sink_abort(s);
+	return -1;
+}

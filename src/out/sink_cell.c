@@ -7,6 +7,22 @@
 
 #include "sink_int.h"
 
+/* Seconds from the millisecond, rounded half up in integers as report's table and CSV
+ * do (12.25 is "12.3", not printf's binary "12.2"): three decimals or one. */
+static void
+fmt_secs(double secs, bool three, char *out, size_t size)
+{
+	long long ms = llround(secs * 1000.0), a = ms < 0 ? -ms : ms;
+	const char *sign = ms < 0 ? "-" : "";
+
+	if (three) {
+		snprintf(out, size, "%s%lld.%03lld", sign, a / 1000, a % 1000);
+	} else {
+		a = (a + 50) / 100;
+		snprintf(out, size, "%s%lld.%lld", a == 0 ? "" : sign, a / 10, a % 10);
+	}
+}
+
 bool
 sink_col_numeric(const struct row_column *c)
 {
@@ -25,9 +41,9 @@ sink_cell_text(const struct sink *s, const struct row_column *c, const struct ce
 	case CELL_TEXT:
 		return v->text;
 	case CELL_SECS:
-		if (!isfinite(v->num))
+		if (!isfinite(v->num) || fabs(v->num) > 1e15)
 			return NULL;
-		snprintf(out, size, "%.*f", st == SINK_STYLE_CSV ? 3 : 1, v->num);
+		fmt_secs(v->num, st == SINK_STYLE_CSV, out, size);
 		return out;
 	case CELL_NUMBER:
 		if (!isfinite(v->num))

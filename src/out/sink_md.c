@@ -1,9 +1,12 @@
 /* sink_md: any row table as GitHub-flavoured Markdown, for a pull request or
  * $GITHUB_STEP_SUMMARY: a `### name` heading when there are several tables, the title as
  * a line, a header row, `---:` under numeric columns (right-aligned), `~` before an
- * estimated value, the notes as a `- ` list. In a cell a pipe and a backslash are
- * escaped and a line break is <br>, so one row stays one line; a terminal control or an
- * invalid byte is '?' (termsafe), as in the table. */
+ * estimated value, the notes as a `- ` list; the columns the table shows
+ * (ROWCOL_NOT_IN_TABLE only with verbose), since a pull request is read as a screen is.
+ * In a cell a pipe and a backslash are escaped, a '<' that would open a tag is &lt; (no
+ * HTML from the data) and a line break is <br>, so one row stays one line; a terminal
+ * control or an invalid byte is '?' (termsafe), as in the table. */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,6 +14,12 @@
 #include "ecsprof/utf8.h"
 #include "ecsprof/xalloc.h"
 #include "sink_int.h"
+
+static bool
+shown(const struct sink *s, const struct row_column *c)
+{
+	return s->o.verbose || !(c->flags & ROWCOL_NOT_IN_TABLE);
+}
 
 /* Appends s to b as the text of one Markdown table cell (or list item). */
 static int
@@ -23,6 +32,13 @@ add_escaped(struct buf *b, const char *s)
 
 		if (*p == '|' || *p == '\\') {
 			rc |= buf_addc(b, '\\') | buf_addc(b, (char)*p++);
+		} else if (*p == '<' && (isalpha(p[1]) || p[1] == '/' || p[1] == '!' ||
+					 p[1] == '?')) {
+			/* text from servers never becomes a tag, comment or processing instruction
+			 * where Markdown passes HTML through (CommonMark's raw HTML starts so);
+			 * "p<0.001" stays as it reads */
+			rc |= buf_adds(b, "&lt;");
+			p++;
 		} else if (*p == '\n') {
 			rc |= buf_adds(b, "<br>");
 			p++;
@@ -55,6 +71,8 @@ add_row(const struct sink *s, const struct row_table *t, size_t row, struct buf 
 		char num[64];
 		const char *text;
 
+		if (!shown(s, &t->cols[c]))
+			continue;
 		rowtab_cell(t, row, c, &v, scratch, SINK_SCRATCH);
 		text = sink_cell_text(s, &t->cols[c], &v, SINK_STYLE_MD, num, sizeof num);
 		rc |= buf_addc(b, ' ');
@@ -66,15 +84,15 @@ add_row(const struct sink *s, const struct row_table *t, size_t row, struct buf 
 }
 
 static int
-add_header(const struct row_table *t, struct buf *b)
+add_header(const struct sink *s, const struct row_table *t, struct buf *b)
 {
 	int rc = buf_addc(b, '|');
 
 	for (size_t c = 0; c < t->ncols; c++)
-		rc |= buf_addc(b, ' ') | add_escaped(b, t->cols[c].title) | buf_adds(b, " |");
+		rc |= !shown(s, &t->cols[c]) ? 0 : buf_addc(b, ' ') | add_escaped(b, t->cols[c].title) | buf_adds(b, " |");
 	rc |= buf_adds(b, "\n|");
 	for (size_t c = 0; c < t->ncols; c++)
-		rc |= buf_adds(b, sink_col_numeric(&t->cols[c]) ? "---:|" : "---|");
+		rc |= !shown(s, &t->cols[c]) ? 0 : buf_adds(b, sink_col_numeric(&t->cols[c]) ? "---:|" : "---|");
 	return rc | buf_addc(b, '\n');
 }
 
@@ -92,7 +110,7 @@ write_one(struct sink *s, const struct row_table *t, bool heading, struct buf *b
 	if (t->nrows == 0)
 		rc |= buf_addf(b, "(no %s)\n", name);
 	else
-		rc |= add_header(t, b);
+		rc |= add_header(s, t, b);
 	for (size_t r = 0; r < t->nrows && rc == 0; r++)
 		rc = sink_flush(s, b, false, add_row(s, t, r, b, scratch), "markdown", err);
 	if (rc != 0)

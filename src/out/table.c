@@ -277,21 +277,65 @@ row_line(struct buf *line, const struct report *r, const struct report_row *row,
 	return rc;
 }
 
-/* "  -> cause; next: step" under a footnote, when a rule knows the reason */
+/* A sentence from column indent, wrapped at spaces to width, its continuations from
+ * column cont, so that notes and verdicts read in an 80-column terminal; a word longer
+ * than a line is not cut, and "n = 12 vs 18" stays on one line. */
 static int
-diagnosis_note(FILE *f, struct buf *line, const struct task *t)
+put_wrapped_at(FILE *f, struct buf *line, const char *text, int width, int indent, int cont)
+{
+	const char *p = text;
+	int rc = 0;
+
+	while (*p != '\0') {
+		size_t next, n = utf8_line_break(p, width - indent, false, utf8_break_keeps_figures,
+						 &next);
+
+		for (int i = 0; i < indent; i++)
+			rc |= buf_addc(line, ' ');
+		rc |= buf_add(line, p, n);
+		rc |= put_line(f, line);
+		p += next;
+		indent = cont;
+	}
+	return rc;
+}
+
+/* The summary's sentences: indented by 2, continuations by 4. */
+static int
+put_wrapped(FILE *f, struct buf *line, const char *text, int width)
+{
+	return put_wrapped_at(f, line, text, width, 2, 4);
+}
+
+/* "  -> cause; next: step" under a footnote, when a rule knows the reason, wrapped at
+ * width under its first word */
+static int
+diagnosis_note(FILE *f, struct buf *line, const struct task *t, int width)
 {
 	const struct diag_rule *d = diagnose_task(t);
+	char text[1024];
 
 	if (d == NULL)
 		return 0;
-	if (buf_addf(line, "  -> %s; next: %s", d->cause, d->next_step) != 0)
-		return -1;
-	return put_line(f, line);
+	snprintf(text, sizeof text, "-> %s; next: %s", d->cause, d->next_step);
+	return put_wrapped_at(f, line, text, width, 2, 5);
+}
+
+/* "! id stopped before RUNNING (code): reason", wrapped at width, its continuations
+ * indented under the id */
+static int
+footnote(FILE *f, struct buf *line, const char *mark, const char *id, const char *when,
+	 const char *code, const char *reason, int width)
+{
+	char text[3 * CELL_SIZE + 64];
+
+	snprintf(text, sizeof text, "%s %s stopped %s RUNNING (%s): %s", mark, id, when, code,
+		 reason);
+	return put_wrapped_at(f, line, text, width, 0, 2);
 }
 
 static int
-footnotes(FILE *f, struct buf *line, const struct report *r, const struct layout *l)
+footnotes(FILE *f, struct buf *line, const struct report *r, const struct layout *l, int width)
 {
 	char id[CELL_SIZE], code[CELL_SIZE], reason[CELL_SIZE];
 	bool any = false;
@@ -309,8 +353,8 @@ footnotes(FILE *f, struct buf *line, const struct report *r, const struct layout
 		sanitise(t->stop_code != NULL ? t->stop_code : "no stop code", code, sizeof code);
 		sanitise(why != NULL ? why : "no reason given", reason, sizeof reason);
 		if ((!any && put_line(f, line) != 0) ||
-		    buf_addf(line, "! %s stopped before RUNNING (%s): %s", id, code, reason) != 0 ||
-		    put_line(f, line) != 0 || diagnosis_note(f, line, t) != 0)
+		    footnote(f, line, "!", id, "before", code, reason, width) != 0 ||
+		    diagnosis_note(f, line, t, width) != 0)
 			return -1;
 		any = true;
 	}
@@ -326,8 +370,8 @@ footnotes(FILE *f, struct buf *line, const struct report *r, const struct layout
 		sanitise(t->stopped_reason != NULL ? t->stopped_reason : "no reason given", reason,
 			 sizeof reason);
 		if ((!any && put_line(f, line) != 0) ||
-		    buf_addf(line, "* %s stopped after RUNNING (%s): %s", id, code, reason) != 0 ||
-		    put_line(f, line) != 0 || diagnosis_note(f, line, t) != 0)
+		    footnote(f, line, "*", id, "after", code, reason, width) != 0 ||
+		    diagnosis_note(f, line, t, width) != 0)
 			return -1;
 		any = true;
 	}
@@ -352,34 +396,11 @@ table_write_tasks(FILE *f, const struct report *r, int width, bool verbose, stru
 	for (size_t i = 0; rc == 0 && i < r->nrows; i++)
 		rc = row_line(&line, r, &r->rows[i], &l) | put_line(f, &line);
 	if (rc == 0)
-		rc = footnotes(f, &line, r, &l);
+		rc = footnotes(f, &line, r, &l, width);
 	buf_cleanup(&line);
 	return err_check_write(f, rc, "table", err);
 }
 
-
-/* A sentence indented by 2, wrapped at spaces to width (continuations indented by 4) so
- * the verdicts read in an 80-column terminal; a word longer than a line is not cut, and
- * "n = 12 vs 18" stays on one line. */
-static int
-put_wrapped(FILE *f, struct buf *line, const char *text, int width)
-{
-	const char *p = text;
-	int indent = 2, rc = 0;
-
-	while (*p != '\0') {
-		size_t next, n = utf8_line_break(p, width - indent, false, utf8_break_keeps_figures,
-						 &next);
-
-		for (int i = 0; i < indent; i++)
-			rc |= buf_addc(line, ' ');
-		rc |= buf_add(line, p, n);
-		rc |= put_line(f, line);
-		p += next;
-		indent = 4;
-	}
-	return rc;
-}
 
 struct summary_sink {
 	FILE *f;

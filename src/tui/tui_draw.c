@@ -13,6 +13,7 @@
 #include "ecsprof/tui.h"
 #include "ecsprof/tui_layout.h"
 #include "ecsprof/termsafe.h"
+#include "ecsprof/utf8.h"
 #include "ecsprof/xalloc.h"
 #include "tui_int.h"
 
@@ -550,6 +551,30 @@ build_details(const struct view *v, const struct report_row *row, struct lines *
 	}
 }
 
+/* Where a long details line goes on: under its value, which follows the label's column
+ * gap ("    SOCI index   v2 ...") or else its first word ("  reason CannotPull..."); 2
+ * past the line's indent when the value starts too far right. */
+static int
+continuation_indent(const char *s, int cols)
+{
+	int i = 0, lead;
+	const char *gap;
+
+	while (s[i] == ' ')
+		i++;
+	lead = i;
+	gap = strstr(s + lead, "  ");
+	if (gap != NULL && gap - s <= cols / 2) {
+		i = (int)(gap - s);
+	} else {
+		while (s[i] != ' ' && s[i] != '\0')
+			i++;
+	}
+	while (s[i] == ' ')
+		i++;
+	return s[i] == '\0' || i > cols / 2 ? lead + 2 : i;
+}
+
 static void
 draw_details(struct view *v)
 {
@@ -565,31 +590,37 @@ draw_details(struct view *v)
 	if (v->detail_top >= l.n)
 		v->detail_top = l.n > 0 ? l.n - 1 : 0;
 	for (size_t i = v->detail_top; i < l.n && y < bottom; i++) {
-		/* long values (a stoppedReason) wrap rather than vanish */
+		/* long values (a stoppedReason) wrap at words rather than vanish, their
+		 * continuations indented under the value */
 		const char *s = l.v[i];
-		int w = tui_text_width(s);
+		int indent = 0, cont = continuation_indent(s, v->cols);
 		bool heading = s[0] != ' ' && s[0] != '\0';
 		if (heading)
 			attrset(A_BOLD);
 		do {
-			char piece[1024];
-			size_t off = 0;
-			int cells = 0;
-			while (s[off] != '\0' && cells < v->cols) {
-				off++;
-				while ((s[off] & 0xC0) == 0x80)
-					off++;
-				cells++;
-			}
-			snprintf(piece, sizeof piece, "%.*s", (int)off, s);
+			char piece[1200];
+			int room = v->cols - indent > 1 ? v->cols - indent : 1;
+			size_t next, n = utf8_line_break(s, room, true, NULL, &next);
+
+			/* a next word too long for any line (a digest, a URL) is cut anyway:
+			 * then this line is filled instead of left short */
+			if (s[next] != '\0' && utf8_cols(s + next, strcspn(s + next, " ")) >
+			    v->cols - cont)
+				for (n = next = 0; s[n] != '\0' && room-- > 0; n = next) {
+					size_t k = utf8_len((const unsigned char *)s + n);
+
+					next = n + (k > 0 ? k : 1);
+				}
+
+			snprintf(piece, sizeof piece, "%*s%.*s", indent, "", (int)n, s);
 			termsafe_scrub(piece, NULL);   /* stop reasons, images: server text */
 			move(y, 0);
 			clrtoeol();
 			mvaddstr(y, 0, piece);
-			s += off;
-			w -= cells;
+			s += next > 0 ? next : strlen(s);
+			indent = cont;
 			y++;
-		} while (w > 0 && y < bottom);
+		} while (*s != '\0' && y < bottom);
 		attrset(A_NORMAL);
 	}
 	for (; y < bottom; y++) {

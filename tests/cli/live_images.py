@@ -303,6 +303,18 @@ def main():
            j[0]["tag"] == "2" and j[0]["manifest_digest"] == amd["digest"],
            "images --image REPO:TAG, without any task", out7 + err7)
 
+        rc, out8, err8 = run(port, "images", "--format", "markdown", "--image",
+                             "%s/multi:2" % REG)
+        want8 = ("| REPOSITORY | TAG | DIGEST | PLATFORM | SIZE | LAYERS | COMPRESS | INDEX | "
+                 "TASKS | PULL50 | PULL90 | MB/S | ADVICE |\n"
+                 "|---|---|---|---|---|---:|---|---|---:|---:|---:|---:|---|\n"
+                 "| multi | 2 | %s | linux/amd64 | 300.0 MiB | 2 | gzip | v2 | 0 |  |  |  | "
+                 "%s |\n\n"
+                 "- multi:2 largest layers: 200.0 MiB STEP multi-amd 0; 100.0 MiB STEP "
+                 "multi-amd 1\n") % (d("multi-index")[7:21], j[0]["soci_advice"] if j else "")
+        ok(rc == 0 and out8 == want8, "images --format markdown: the table and the largest "
+           "layers as a list", out8 + err8)
+
         rec = os.path.join(TMP, "rec.jsonl")
         rc, _, err5 = run(port, "record", "--cluster", "img", "-o", rec)
         lines = open(rec).read().splitlines() if rc == 0 else []

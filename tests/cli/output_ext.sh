@@ -9,7 +9,7 @@ DATA="$SRCDIR/examples/scaleout.json"
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 N=0 FAILED=0
-echo "1..6"
+echo "1..9"
 check() {
 	N=$((N + 1))
 	if eval "$2"; then echo "ok $N - $1"; else FAILED=1; echo "not ok $N - $1"; fi
@@ -27,4 +27,11 @@ check "-o r.xlsx writes a workbook (a zip)" "[ \"\$(head -c 2 '$T/r.xlsx')\" = P
 check "--format table -o t.csv: --format wins" "head -n 1 '$T/t.csv' | grep -q '^TASK '"
 "$ECSPROF" report -o "$T/r.txt" "$DATA" 2>/dev/null
 check "-o r.txt writes the table" "head -n 1 '$T/r.txt' | grep -q '^TASK '"
+"$ECSPROF" report -o "$T/r.md" "$DATA" 2>/dev/null
+check "-o r.md writes a Markdown table" "head -n 2 '$T/r.md' | tail -n 1 | grep -q '^|---|'"
+"$ECSPROF" report --summary -o "$T/s.markdown" "$DATA" 2>/dev/null
+check "-o s.markdown writes the summary in Markdown" "head -n 1 '$T/s.markdown' | grep -q '^| GROUP | PHASE |'"
+"$ECSPROF" report -o "$T/r.weird" "$DATA" 2>"$T/err"
+check "-o r.weird: the table, and one warning naming the extension" \
+	"head -n 1 '$T/r.weird' | grep -q '^TASK ' && [ \"\$(wc -l <'$T/err')\" = 1 ] && grep -q '\\.weird names no format' '$T/err'"
 exit $FAILED

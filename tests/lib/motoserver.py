@@ -43,3 +43,27 @@ def start_moto(env_extra=None, tries=5, secs=30):
         p.kill()
         p.wait()
     raise RuntimeError("moto_server did not start")
+
+
+def iam_users(iam, users):
+    """{name: (key id, secret)} of IAM users made through the boto3 client iam, each with
+    one inline policy that allows its actions on every resource: users is
+    ((name, [actions]), ...)."""
+    import json
+    keys = {}
+    for user, actions in users:
+        iam.create_user(UserName=user)
+        iam.put_user_policy(UserName=user, PolicyName="p", PolicyDocument=json.dumps({
+            "Version": "2012-10-17",
+            "Statement": [{"Effect": "Allow", "Action": actions, "Resource": "*"}]}))
+        k = iam.create_access_key(UserName=user)["AccessKey"]
+        keys[user] = (k["AccessKeyId"], k["SecretAccessKey"])
+    return keys
+
+
+def require_auth(port):
+    """Signatures and IAM checked from the next request on (text/plain: with a form
+    content type moto would not read the body)."""
+    req = urllib.request.Request("http://127.0.0.1:%d/moto-api/reset-auth" % port, data=b"0",
+                                 method="POST", headers={"Content-Type": "text/plain"})
+    urllib.request.urlopen(req, timeout=10).read()

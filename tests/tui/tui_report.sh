@@ -106,7 +106,7 @@ keys Tab
 wait_for 'p50'; check "Tab shows the verdict first: checkout-api:8 x3.1 faster than checkout-api:7" \
 	"screen | sed -n 3p | grep -q 'checkout-api:8: x3.1 faster than checkout-api:7'"
 check "and benchstat's comparison: the start regression is there, significant, with n" \
-	"screen | grep -Eq '^start .*\+86\.9% \(p<0\.001 n=12\+16\)' && screen | grep -Eq '^provision .* ~ \(p=0\.83 n=12\+18\)'"
+	"screen | grep -Eq '^start .*\+86\.9% \(p<0\.001 n=16\+12\)' && screen | grep -Eq '^provision .* ~ \(p=0\.83 n=18\+12\)'"
 keys j j j j j j j j j j j j j j j j j j j j
 check "j scrolls under the verdict to each group's n, min, p99, max, mean and the pull histograms" \
 	"screen | sed -n 3p | grep -q 'x3.1 faster' && screen | grep -q 'pull histogram' && screen | grep -Eq 'N +MIN +P50 +P90 +P99 +MAX +MEAN'"

@@ -224,6 +224,17 @@ def main():
            sorted(o["last_status"] for o in objs) == ["RUNNING", "RUNNING", "STOPPED"],
            "watch --format json: one JSON object per line per transition", out + err)
 
+        # 3b. --format table / markdown: no lines, the last poll's table once at the end
+        for fmt, head in (("table", "TASK "), ("markdown", "| TASK | TASKDEF |")):
+            rc, out, err = watch_lines(port, fmt)
+            lines = out.splitlines()
+            ok(rc == 0 and lines and lines[0].startswith(head) and
+               sum(l.startswith(head) for l in lines) == 1 and "task_arn," not in out and
+               all(t in out for t in ("aaaaaaaa", "bbbbbbbb", "cccccccc")) and
+               "STOPPED" in out,
+               "watch --format %s: one table of the last poll's tasks, not CSV" % fmt,
+               out + err)
+
         # 4. Ctrl-C ends a watch without --once, cleanly
         control(port, "/_fake/advance", {"to": 0, "freeze": True})
         p = subprocess.Popen([ECSPROF, "watch", "--cluster", "w", "--interval", "1",

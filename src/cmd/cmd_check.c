@@ -1,0 +1,154 @@
+/* cmd_check: `ecsprof check [NETWORK] [OUTPUT] TASKDEF.json`: the task definition read
+ * (taskdef_read.h), judged by the rule table (check.h) for the platform version, region
+ * and network given, and written through the sink: its own grouped table, or the
+ * findings' rows as CSV, JSON or Markdown. Offline: no AWS call is made, so the network
+ * facts stay unknown and the image-path rule says what it would need. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd_int.h"
+#include "ecsprof/awscfg.h"
+#include "ecsprof/check.h"
+#include "ecsprof/check_out.h"
+#include "ecsprof/cost.h"
+#include "ecsprof/sink.h"
+#include "ecsprof/taskdef_read.h"
+#include "ecsprof/xalloc.h"
+
+/* Prices need a region but no call: when none is configured, the contract's us-east-1. */
+#define CHECK_DEFAULT_REGION "us-east-1"
+
+static const char *
+env_region(const char *name)
+{
+	const char *v = getenv(name);
+
+	return v != NULL && v[0] != '\0' ? v : NULL;
+}
+
+/* --region, AWS_REGION, AWS_DEFAULT_REGION, the profile's region (as the AWS CLI picks
+ * it), else us-east-1; a malformed config file is an error as it is for every command.
+ * The result is the caller's. */
+static int
+check_region(const struct cli_opts *o, char **out, struct err *err)
+{
+	struct awscfg_env env;
+	struct awscfg *cfg;
+	char *config = NULL, *creds = NULL;
+	const char *r = o->region != NULL && o->region[0] != '\0' ? o->region : NULL;
+	int rc = 0;
+
+	if (r == NULL)
+		r = env_region("AWS_REGION");
+	if (r == NULL)
+		r = env_region("AWS_DEFAULT_REGION");
+	if (r != NULL) {
+		*out = xstrdup(r);
+		return 0;
+	}
+	awscfg_env_from_process(&env);
+	cfg = awscfg_new();
+	if (awscfg_locate(&config, &creds, err) != 0 ||
+	    awscfg_load(cfg, config, creds, err) != 0) {
+		rc = -1;
+	} else {
+		r = awscfg_get(cfg, o->profile != NULL ? o->profile : awscfg_profile_name(&env),
+			       "region");
+		*out = xstrdup(r != NULL && r[0] != '\0' ? r : CHECK_DEFAULT_REGION);
+	}
+	awscfg_free(cfg);
+	free(config);
+	free(creds);
+	return rc;
+}
+
+static const char *
+format_name(enum cli_format f)
+{
+	switch (f) {
+	case FMT_CSV: return "csv";
+	case FMT_JSON: return "json";
+	case FMT_MARKDOWN: return "markdown";
+	case FMT_TABLE: return "table";
+	default: return NULL;     /* -o FILE's extension, else the table */
+	}
+}
+
+static int
+write_findings(const struct cli_opts *o, const struct check_view *v, const char *title,
+	       struct err *err)
+{
+	struct sink_options so = { .width = 0, .time_format = o->time_format };
+	const struct row_table *tables[] = { &v->table };
+	struct check_out co = { v, title, 0 };
+	struct sink s;
+	int rc;
+
+	if (sink_open(&s, o->output, format_name(o->format), &so, err) != 0)
+		return -1;
+	co.width = s.o.width;
+	if (s.format->id == SINK_TABLE)
+		rc = sink_write_custom(&s, check_out_table, &co, err);
+	else
+		rc = sink_write(&s, tables, 1, err);
+	if (rc != 0) {
+		sink_abort(&s);
+		return -1;
+	}
+	return sink_commit(&s, err);
+}
+
+int
+cmd_check(const struct cli_opts *o, struct err *err)
+{
+	const char *path = o->files.v[0];
+	struct check_input in;
+	struct check_findings f = { 0 };
+	struct cost_prices prices;
+	struct check_view view;
+	struct taskdef td;
+	char *region = NULL, *title = NULL, rev[32] = "";
+	int rc = -1;
+
+	memset(&in, 0, sizeof in);
+	cost_prices_init(&prices);
+	taskdef_init(&td);
+	if (check_platform_parse(o->experiment.platform_version, &in.platform) != 0)
+		return err_set(err, ERR_USAGE, "--platform-version: '%s' is not LATEST or "
+			       "MAJOR.MINOR[.PATCH] (e.g. 1.4.0)", o->experiment.platform_version);
+	if (o->prices != NULL && cost_prices_load(&prices, o->prices, err) != 0)
+		goto out;
+	if (check_region(o, &region, err) != 0 || taskdef_read_file(path, &td, err) != 0)
+		goto out;
+	in.td = &td;
+	in.region = region;
+	in.prices = &prices;
+	/* offline: the network's facts stay unknown (net.checked false); what the command
+	 * line says is recorded for the live check, which fills in the rest from EC2 */
+	in.net.subnets_given = o->experiment.subnets.v;
+	in.net.nsubnets_given = o->experiment.subnets.n;
+	in.net.security_groups_given = o->experiment.security_groups.v;
+	in.net.nsecurity_groups_given = o->experiment.security_groups.n;
+	in.net.public_ip = o->experiment.assign_public_ip ? FACT_YES :
+			   o->experiment.subnets.n > 0 ? FACT_NO : FACT_UNKNOWN;
+	check_run(&in, &f);
+	check_view_init(&view, &f);
+	if (td.revision != TASKDEF_UNSET)
+		snprintf(rev, sizeof rev, ":%ld", td.revision);
+	title = xasprintf("%s%s (%s): Fargate platform %s, %s", td.family ? td.family : path,
+			  rev, strcmp(path, "-") == 0 ? "stdin" : path,
+			  o->experiment.platform_version ? o->experiment.platform_version :
+			  "LATEST (1.4.0)", region);
+	if (write_findings(o, &view, title, err) != 0)
+		goto out;
+	/* the verdict is written: errors found are exit status 1, not a failure to report */
+	rc = check_count(&f, CHECK_ERROR) > 0 ? 1 : 0;
+out:
+	free(title);
+	free(region);
+	check_findings_free(&f);
+	taskdef_free(&td);
+	cost_prices_cleanup(&prices);
+	return rc;
+}

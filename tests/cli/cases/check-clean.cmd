@@ -1,0 +1,1 @@
+ecsprof check --region us-east-1 examples/rerank-api.json

@@ -1,0 +1,1 @@
+ecsprof check --region us-east-1 tests/fixtures/check/bad-json.json

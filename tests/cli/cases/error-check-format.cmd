@@ -1,0 +1,1 @@
+ecsprof check --format html examples/rerank-api.json

@@ -1,0 +1,1 @@
+ecsprof check examples/rerank-api.json tests/fixtures/check/broken.json

@@ -1,0 +1,1 @@
+ecsprof tsks --cluster prod

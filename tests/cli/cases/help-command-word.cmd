@@ -1,0 +1,1 @@
+ecsprof help

@@ -1,0 +1,1 @@
+ecsprof report --deployments --format markdown examples/scaleout.json tests/fixtures/deploy/describe-services-escapes.json

@@ -1,0 +1,1 @@
+ecsprof report --format markdown tests/fixtures/cost/spot-arm.json

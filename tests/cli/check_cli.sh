@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# ecsprof check as a person runs it (issue 36): the region its prices come from (--region,
+# AWS_REGION, AWS_DEFAULT_REGION, the profile's, else us-east-1; a malformed config file
+# named), -o FILE's extension picking the format and the file read back, '-' reading
+# stdin, and the exit status: 0 clean, 1 with an error finding or bad input, 2 usage.
+# Prints TAP.
+set -u
+ECSPROF=${ECSPROF:?ECSPROF must name the ecsprof binary}
+SRCDIR=${SRCDIR:?SRCDIR must name the source tree}
+CLEAN="$SRCDIR/examples/rerank-api.json"
+BROKEN="$SRCDIR/tests/fixtures/check/broken.json"
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+N=0 FAILED=0
+echo "1..14"
+check() {
+	N=$((N + 1))
+	if eval "$2"; then echo "ok $N - $1"; else FAILED=1; echo "not ok $N - $1"; fi
+}
+# no configuration at all unless a case gives one
+run() { env -u AWS_REGION -u AWS_DEFAULT_REGION -u AWS_PROFILE HOME="$T/home" \
+	AWS_CONFIG_FILE="$T/none" AWS_SHARED_CREDENTIALS_FILE="$T/none" "$@"; }
+mkdir -p "$T/home"
+printf '[default]\nregion = eu-west-2\n[profile ml]\nregion = ap-south-1\n' >"$T/config"
+
+run "$ECSPROF" check "$CLEAN" >"$T/out" 2>&1
+rc=$?
+check "no region configured: us-east-1 prices, exit 0" "[ $rc -eq 0 ] && grep -q 'ARM64 in us-east-1: .0.0932 per hour' '$T/out'"
+run env AWS_CONFIG_FILE="$T/config" "$ECSPROF" check "$CLEAN" >"$T/out" 2>&1
+check "the default profile's region" "grep -q 'in eu-west-2: ' '$T/out'"
+run env AWS_CONFIG_FILE="$T/config" "$ECSPROF" check --profile ml "$CLEAN" >"$T/out" 2>&1
+check "--profile's region" "grep -q 'in ap-south-1: ' '$T/out'"
+run env AWS_CONFIG_FILE="$T/config" AWS_REGION=us-west-1 "$ECSPROF" check "$CLEAN" >"$T/out" 2>&1
+check "AWS_REGION before the profile" "grep -q 'in us-west-1: ' '$T/out'"
+run env AWS_REGION=us-west-1 "$ECSPROF" check --region eu-west-1 "$CLEAN" >"$T/out" 2>&1
+check "--region before AWS_REGION" "grep -q 'in eu-west-1: ' '$T/out'"
+printf '[default\nregion = x\n' >"$T/bad-config"
+run env AWS_CONFIG_FILE="$T/bad-config" "$ECSPROF" check "$CLEAN" >"$T/out" 2>"$T/err"
+rc=$?
+check "a malformed config file: exit 1, the file named" "[ $rc -eq 1 ] && grep -q 'bad-config:1' '$T/err'"
+
+run "$ECSPROF" check -o "$T/f.md" "$BROKEN" 2>/dev/null
+rc=$?
+check "-o f.md: Markdown, exit 1 for the errors" "[ $rc -eq 1 ] && head -n 1 '$T/f.md' | grep -q '^| SEVERITY | RULE | PATH | MESSAGE | FIX |'"
+run "$ECSPROF" check -o "$T/f.csv" "$BROKEN" 2>/dev/null
+check "-o f.csv: CSV, errors first" "head -n 2 '$T/f.csv' | tail -n 1 | grep -q '^error,fargate-network-mode,networkMode,'"
+run "$ECSPROF" check -o "$T/f.json" "$BROKEN" 2>/dev/null
+check "-o f.json: JSON that parses, 4 errors" "python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(sum(f[\"severity\"]==\"error\" for f in d[\"findings\"])!=4)' '$T/f.json'"
+run "$ECSPROF" check - <"$SRCDIR/tests/fixtures/check/described.json" >"$T/out" 2>&1
+rc=$?
+check "'-' reads stdin (DescribeTaskDefinition's answer)" "[ $rc -eq 0 ] && head -n 1 '$T/out' | grep -q '^rerank-api:7 (stdin)'"
+run "$ECSPROF" check "$T/missing.json" >"$T/out" 2>&1
+rc=$?
+check "a missing file: exit 1, named" "[ $rc -eq 1 ] && grep -q 'missing.json: cannot open' '$T/out'"
+run "$ECSPROF" check --platform-version 2 "$CLEAN" >"$T/out" 2>&1
+rc=$?
+check "a bad --platform-version: exit 2" "[ $rc -eq 2 ] && grep -q 'is not LATEST or MAJOR.MINOR' '$T/out'"
+printf 'us-east-1 arm64 FARGATE 0.05 0.005\n' >"$T/prices"
+run "$ECSPROF" check --prices "$T/prices" "$CLEAN" >"$T/out" 2>&1
+check "--prices: 2 x 0.05 + 8 x 0.005 = \$0.14 per hour" "grep -q 'in us-east-1: .0.1400 per hour; .2.33 per 1,000' '$T/out'"
+# the README's sample is what the command prints (at the sample's width, no region set)
+awk '/^    \$ ecsprof check examples\/rerank-api.json$/ { on = 1; next }
+     on && /^[^ ]/ { exit } on { sub(/^    /, ""); print }' "$SRCDIR/README.md" |
+	sed -e :a -e '/^\n*$/{$d;N;ba' -e '}' >"$T/readme"
+(cd "$SRCDIR" && run env COLUMNS=92 "$ECSPROF" check examples/rerank-api.json) >"$T/out" 2>&1
+check "the README's sample is what ecsprof check prints" "[ -s '$T/readme' ] && diff -u '$T/readme' '$T/out' >&2"
+exit $FAILED
