@@ -47,6 +47,7 @@ static const struct {
 	{ "--soci-if", T | W | P | X | D },
 	{ "--sort", T | W | P },
 	{ "--deployments", T | P },
+	{ "--scaleout", P },
 	{ "--prices", T | W | P | X | C },
 	{ "--no-color", T | W | P | I | X | D },
 	{ "--interval", W | X },
