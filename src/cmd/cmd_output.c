@@ -181,10 +181,8 @@ app_report_of(const struct cli_opts *o, struct task_set *set, struct report *r,
 		return err_prefix(err, "--group-by");
 	rules = xcalloc(o->soci_if.n ? o->soci_if.n : 1, sizeof *rules);
 	for (; nrules < o->soci_if.n; nrules++)
-		if (soci_rule_parse(o->soci_if.v[nrules], &rules[nrules], err) != 0) {
-			err_prefix(err, "--soci-if");
-			goto out;
-		}
+		if (soci_rule_parse(o->soci_if.v[nrules], &rules[nrules], err) != 0)
+			goto out;   /* its message names --soci-if */
 	group_apply_soci(set, rules, nrules);
 	ro.baseline = o->baseline;
 	if (o->prices != NULL && cost_prices_load(&prices, o->prices, err) != 0)
