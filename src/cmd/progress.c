@@ -38,12 +38,26 @@ progress_show(struct progress *p, const char *fmt, ...)
 	p->last_ms = now;
 }
 
+/* " (ETA 12s)": the rest at the pace so far; "" before the first unit or after the last */
+static void
+eta_text(const struct progress *p, uint64_t done, uint64_t total, char *out, size_t size)
+{
+	int64_t spent = timeutil_now_ms() - p->start_ms;
+	char d[24];
+
+	out[0] = '\0';
+	if (done == 0 || done >= total)
+		return;
+	timeutil_format_duration((int64_t)((double)spent / (double)done *
+				 (double)(total - done)) / 1000 * 1000, d, sizeof d);
+	snprintf(out, size, " (ETA %s)", d);
+}
+
 void
 progress_fetch_words(const struct progress *p, const struct live_progress *lp,
 		     const char *cluster, char *out, size_t size)
 {
-	char a[32], b[32], c[32], eta[32] = "";
-	int64_t spent = timeutil_now_ms() - p->start_ms;
+	char a[32], b[32], c[32], eta[32];
 
 	if (lp->images) {
 		snprintf(out, size, "fetching: %s tasks in; image facts from ECR: %s of %s ...",
@@ -56,17 +70,24 @@ progress_fetch_words(const struct progress *p, const struct live_progress *lp,
 			 cluster, app_grouped(lp->tasks.listed, a));
 		return;
 	}
-	/* the rest at the pace so far */
-	if (lp->tasks.described > 0 && lp->tasks.described < lp->tasks.listed) {
-		char d[24];
-
-		timeutil_format_duration((int64_t)((double)spent / (double)lp->tasks.described *
-					 (double)(lp->tasks.listed - lp->tasks.described)) / 1000 * 1000,
-					 d, sizeof d);
-		snprintf(eta, sizeof eta, " (ETA %s)", d);
-	}
+	eta_text(p, lp->tasks.described, lp->tasks.listed, eta, sizeof eta);
 	snprintf(out, size, "fetching: %s of %s tasks%s ...", app_grouped(lp->tasks.described, a),
 		 app_grouped(lp->tasks.listed, b), eta);
+}
+
+void
+progress_read_words(const struct progress *p, const char *name, uint64_t read,
+		    uint64_t total, char *out, size_t size)
+{
+	char eta[32];
+
+	if (total == 0) {
+		snprintf(out, size, "reading %s: %.1f MB ...", name, (double)read / 1e6);
+		return;
+	}
+	eta_text(p, read, total, eta, sizeof eta);
+	snprintf(out, size, "reading %s: %.1f of %.1f MB%s ...", name, (double)read / 1e6,
+		 (double)total / 1e6, eta);
 }
 
 void

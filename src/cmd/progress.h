@@ -27,6 +27,9 @@ void progress_show(struct progress *p, const char *fmt, ...) __attribute__((form
 /* A live fetch's progress in words: "fetching: 1,200 of 6,000 tasks (ETA 12s)". */
 void progress_fetch_words(const struct progress *p, const struct live_progress *lp,
 			  const char *cluster, char *out, size_t size);
+/* Reading a file: "reading FILE: 1,200.5 of 2,500.0 MB (ETA 12s)"; total 0: not known. */
+void progress_read_words(const struct progress *p, const char *name, uint64_t read,
+			 uint64_t total, char *out, size_t size);
 void progress_end(struct progress *p);
 
 #endif

