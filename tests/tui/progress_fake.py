@@ -47,20 +47,25 @@ def main():
     e = " ".join("%s=%s" % (k, v) for k, v in environ.items() if k.startswith("AWS_"))
     base = ("%s tasks --cluster p --no-images --concurrency 1 --format csv -o %s/out.csv "
             "--endpoint-url http://127.0.0.1:%d --region us-east-1") % (ECSPROF, tmp, port)
-    sock = "ecsprof-progress-%d" % os.getpid()
-    tm = ["tmux", "-L", sock, "-f", "/dev/null"]
+    runs = [0]
+    tm = []
 
     def screen():
         return subprocess.run(tm + ["capture-pane", "-p", "-t", "t"],
                               capture_output=True, text=True).stdout
 
     def run_tmux(extra):
-        """Runs the fetch in tmux; (the screens seen during it, the screen after it)."""
-        subprocess.run(tm + ["kill-server"], capture_output=True)
+        """Runs the fetch in tmux; (the screens seen during it, the screen after it).
+        Each run on a server of its own: a new one on a socket being shut down fails."""
+        if tm:
+            subprocess.run(tm + ["kill-server"], capture_output=True)
+        runs[0] += 1
+        tm[:] = ["tmux", "-L", "ecsprof-progress-%d-%d" % (os.getpid(), runs[0]), "-f",
+                 "/dev/null"]
         subprocess.run(tm + ["new-session", "-d", "-s", "t", "-x", "100", "-y", "10",
                              "env %s LANG=C.UTF-8 %s %s; echo EXIT=$?; sleep 30" % (e, base, extra)])
         seen = []
-        for _ in range(150):
+        for _ in range(400):   # a loaded machine: up to 40 s
             time.sleep(0.1)
             s = screen()
             seen.append(s)
@@ -81,7 +86,7 @@ def main():
         inject(port, {"slow": 3, "slow_ms": 1500, "ops": ["DescribeTasks"]})
         seen, after = run_tmux("--quiet")
         ok("EXIT=0" in after and not any("fetching" in s for s in seen),
-           "--quiet: no progress line", after)
+           "--quiet: no progress line", "\n---\n".join([s for s in seen if "fetching" in s][:1] + [after]))
         inject(port, {"slow": 3, "slow_ms": 1500, "ops": ["DescribeTasks"]})
         p = subprocess.run(base.split(), capture_output=True, text=True, env=environ, timeout=60)
         ok(p.returncode == 0 and "fetching" not in p.stderr and "\r" not in p.stderr,
