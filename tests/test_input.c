@@ -983,3 +983,43 @@ Test(input, gzip_out_of_memory_says_so)
 	cr_expect_eq(input_read_mem("m3.gz", (const char *)gz, n, &set, &st, &err), 0, "%s",
 	    err.msg);
 }
+
+/* issue 30 item 11: the reading of a file says how far it has got, up to its whole size
+ * (what `report` turns into its progress line on a terminal) */
+struct read_seen {
+	size_t calls;
+	uint64_t read, total;
+	bool grows;
+};
+
+static void
+seen_progress(void *ctx, uint64_t read, uint64_t total)
+{
+	struct read_seen *s = ctx;
+
+	s->grows = s->grows && read >= s->read;
+	s->calls++;
+	s->read = read;
+	s->total = total;
+}
+
+Test(input, reading_reports_its_progress)
+{
+	struct read_seen seen = { .grows = true };
+	struct input_options o = { .progress = seen_progress, .progress_ctx = &seen,
+				   .chunk_bytes = 256 };
+	const char *path = FIXTURE_DIR "/input/recording.jsonl";
+	FILE *f = fopen(path, "rb");
+	long size;
+
+	cr_assert_not_null(f);
+	fseek(f, 0, SEEK_END);
+	size = ftell(f);
+	fclose(f);
+	cr_assert_eq(input_read_file_with(path, &o, &set, &st, &err), 0, "%s", err.msg);
+	cr_expect_gt(seen.calls, 0);
+	cr_expect(seen.grows);
+	cr_expect_eq(seen.read, (uint64_t)size, "read %llu of %ld", (unsigned long long)seen.read,
+		     size);
+	cr_expect_eq(seen.total, (uint64_t)size);
+}

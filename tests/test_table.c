@@ -266,3 +266,33 @@ Test(table, summary_n_column_holds_six_digit_counts)
 			  "MIN misaligned:\n%s\n%s", l.header, l.row[i]);
 	}
 }
+
+/* issue 30 item 10: a phase still going shows how long so far with "…", as the TUI shows
+ * it, not "-" (the TUI read "33.0…" where the table read "-") */
+Test(table, running_phase_as_the_tui_shows_it)
+{
+	struct task_set s;
+	struct task t;
+	struct report r;
+	struct report_options o = { .group_by = { GK_ALL, NULL }, .sort_col = -1 };
+	struct err err;
+	char *out = NULL;
+	size_t len;
+	FILE *f;
+
+	err_clear(&err);
+	task_set_init(&s);
+	fs_pulling_task(&t, "arn:aws:ecs:us-east-1:123456789012:task/prod/b0b0b0b0");
+	int64_t pull_from = t.ts[TS_PULL_STARTED];
+	t.fetched_at_ms = pull_from + 33000;
+	task_set_take(&s, &t);
+	cr_assert_eq(report_build(&r, &s, &o, &err), 0, "%s", err.msg);
+	f = open_memstream(&out, &len);
+	cr_assert_eq(table_write_tasks(f, &r, 120, false, &err), 0, "%s", err.msg);
+	fclose(f);
+	cr_expect_neq(strstr(out, " 33.0\u2026"), NULL, "%s", out);
+	cr_expect_eq(phase_so_far_ms(r.rows[0].task, PHASE_PULL, pull_from + 33000), 33000);
+	free(out);
+	report_cleanup(&r);
+	task_set_cleanup(&s);
+}

@@ -142,3 +142,21 @@ Test(timeutil, abstime_in_is_normalised_and_ahead)
 	timeutil_abstime_in(-5, &past);   /* a deadline gone by waits not at all */
 	cr_assert(past.tv_nsec < 1000000000L);
 }
+
+/* issue 30 item 10: the watch status line's "every 2s", not "every 2.000s" */
+Test(timeutil, duration_as_a_person_says_it)
+{
+	static const struct { int64_t ms; const char *want; } cases[] = {
+		{ 2000, "2s" }, { 500, "0.5s" }, { 1500, "1.5s" }, { 250, "0.25s" }, { 0, "0s" },
+		{ 59999, "59.999s" }, { 60000, "1m" }, { 185000, "3m05s" }, { 600000, "10m" },
+		{ 5400000, "1h30m" }, { 7200000, "2h" },
+	};
+	char out[32];
+
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		timeutil_format_duration(cases[i].ms, out, sizeof out);
+		cr_expect_str_eq(out, cases[i].want, "%lld ms", (long long)cases[i].ms);
+	}
+	timeutil_format_duration(-1, out, sizeof out);
+	cr_expect_str_eq(out, "");
+}

@@ -95,6 +95,7 @@ struct cli_opts {
 	/* misc */
 	int verbose;
 	bool debug;
+	bool quiet;                   /* --quiet: no progress line (progress.h) */
 	bool help;
 	bool version;
 	/* report FILE... */

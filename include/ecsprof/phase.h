@@ -57,5 +57,9 @@ bool phase_is_extra(enum phase_id p);
 /* task_stage() (task.h) in phase terms: the phase a task still starting is in
  * (PROVISION, PULL or START) and since when (ms); -1 in any other stage. */
 int phase_current(const struct task *t, int64_t *since_ms);
+/* A phase still going at now_ms: how long so far (the phase a task still starting is in,
+ * or TOTAL of such a task), TS_NONE for any other phase. The TUI and the table show it
+ * with a trailing "…" where an ended phase has its duration. */
+int64_t phase_so_far_ms(const struct task *t, enum phase_id p, int64_t now_ms);
 
 #endif

@@ -191,6 +191,12 @@ void report_row_cells(const struct report *r, const struct report_row *row,
 		      enum time_format tf, struct report_cells *out);
 /* The value to sort by for time/duration columns (ms), TS_NONE when missing. */
 int64_t report_cell_ms(const struct report_row *row, enum col_id c);
+/* A duration column of a phase still going at now_ms: how long so far (phase_so_far_ms),
+ * TS_NONE for any other cell. */
+int64_t report_cell_so_far_ms(const struct report_row *row, enum col_id c, int64_t now_ms);
+/* When the data was taken: the newest fetch time or timestamp of the report's tasks
+ * (TS_NONE for none), the "now" of a phase still going in saved data. */
+int64_t report_data_time(const struct report *r);
 
 /* The row's startup cost in USD (cost_startup_usd with the report's prices), NAN when
  * it has none: from report_build's table when the row's task is one of the set's. */

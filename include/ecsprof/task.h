@@ -185,6 +185,9 @@ bool task_stage_is_down(enum task_stage s);
 /* ECS is done with the task: lastStatus STOPPED or a stoppedAt. A stage says where a task
  * is; this says whether it can still change. */
 bool task_is_final(const struct task *t);
+/* The newest of the task's timestamps and its fetch time, TS_NONE for none: what "when
+ * the data was taken" is made of (report_data_time). */
+int64_t task_latest_ms(const struct task *t);
 
 /* Zeroes t, all ts = TS_NONE, no pool yet: the first string stored gives it a private
  * pool. */

@@ -38,6 +38,10 @@ int timeutil_parse_duration(const char *s, int64_t *out_ms);
 int timeutil_parse_since(const char *s, int64_t now_ms, int64_t *out_ms);
 /* seconds with three decimals: "12.345"; "" for TS_NONE */
 void timeutil_format_secs(int64_t ms, char *out, size_t size);
+/* A duration as a person says it, the way --interval and --timeout take it: "2s", "0.5s"
+ * (under a minute, no trailing zeros), "3m05s", "10m", "1h30m", "2h"; "" for a negative
+ * ms. */
+void timeutil_format_duration(int64_t ms, char *out, size_t size);
 
 /* The clock. Tests replace these; production uses CLOCK_REALTIME / nanosleep. */
 typedef int64_t timeutil_now_fn(void);

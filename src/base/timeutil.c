@@ -189,6 +189,33 @@ timeutil_format_secs(int64_t ms, char *out, size_t size)
 	out[n] = '\0';
 }
 
+void
+timeutil_format_duration(int64_t ms, char *out, size_t size)
+{
+	long long s = ms / 1000;
+
+	if (size == 0)
+		return;
+	out[0] = '\0';
+	if (ms < 0)
+		return;
+	if (ms < 60000) {
+		int len = snprintf(out, size, "%.3f", (double)ms / 1000.0);
+
+		/* "2.000" -> "2", "0.500" -> "0.5" */
+		while (len > 0 && (size_t)len < size && out[len - 1] == '0')
+			out[--len] = '\0';
+		if (len > 0 && (size_t)len < size && out[len - 1] == '.')
+			out[--len] = '\0';
+		if (len >= 0 && (size_t)len + 1 < size)
+			memcpy(out + len, "s", 2);
+	} else if (ms < 3600000) {
+		snprintf(out, size, s % 60 ? "%lldm%02llds" : "%lldm", s / 60, s % 60);
+	} else {
+		snprintf(out, size, s / 60 % 60 ? "%lldh%02lldm" : "%lldh", s / 3600, s / 60 % 60);
+	}
+}
+
 int
 timeutil_parse_duration(const char *s, int64_t *out_ms)
 {

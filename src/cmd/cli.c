@@ -20,7 +20,7 @@ enum {
 	OPT_CONNECT_TIMEOUT, OPT_REQUEST_TIMEOUT, OPT_FORMAT, OPT_SUMMARY, OPT_GROUP_BY,
 	OPT_BASELINE, OPT_SOCI_IF, OPT_SORT, OPT_NO_COLOR, OPT_INTERVAL, OPT_RECORD,
 	OPT_COUNT, OPT_DEBUG, OPT_TIME_FORMAT, OPT_PRICES, OPT_DEPLOYMENTS, OPT_NO_IMAGES,
-	OPT_IMAGE, OPT_BASELINE_FILE, OPT_SPLIT, OPT_FAIL_ON, OPT_SCALEOUT,
+	OPT_IMAGE, OPT_BASELINE_FILE, OPT_SPLIT, OPT_FAIL_ON, OPT_SCALEOUT, OPT_QUIET,
 	/* experiment: the ids live in cli_int.h, parsed by cli_experiment.c */
 };
 
@@ -79,6 +79,7 @@ const struct cli_option_def cli_options[] = {
 	{ "--cleanup", 0, "ID", "experiment: stop what the run ID left (its journal in -o FILE, and startedBy)", "EXPERIMENT", OPT_EXP_CLEANUP },
 	{ "--verbose", 'v', NULL, "say more on stderr (requests, retries, counts)", "GENERAL", 'v' },
 	{ "--debug", 0, NULL, "trace HTTP exchanges and canonical requests (secrets redacted)", "GENERAL", OPT_DEBUG },
+	{ "--quiet", 0, NULL, "no progress line on stderr during long work", "GENERAL", OPT_QUIET },
 	{ "--help", 'h', NULL, "show this help", "GENERAL", 'h' },
 	{ "--version", 'V', NULL, "show the version", "GENERAL", 'V' },
 };
@@ -483,6 +484,7 @@ cli_parse(int argc, char **argv, struct cli_opts *o, struct err *err)
 			break;
 		case 'v': o->verbose++; break;
 		case OPT_DEBUG: o->debug = true; break;
+		case OPT_QUIET: o->quiet = true; break;
 		case OPT_NO_IMAGES: o->no_images = true; break;
 		case OPT_IMAGE: cli_list_add(&o->images, optarg); break;
 		case OPT_BASELINE_FILE: cli_list_add(&o->baseline_files, optarg); break;

@@ -158,10 +158,8 @@ app_soci(const struct cli_opts *o, struct task_set *set, struct err *err)
 	int rc = -1;
 
 	for (; nrules < o->soci_if.n; nrules++)
-		if (soci_rule_parse(o->soci_if.v[nrules], &rules[nrules], err) != 0) {
-			err_prefix(err, "--soci-if");
-			goto out;
-		}
+		if (soci_rule_parse(o->soci_if.v[nrules], &rules[nrules], err) != 0)
+			goto out;   /* its message names --soci-if */
 	group_apply_soci(set, rules, nrules);
 	rc = 0;
 out:

@@ -5,10 +5,26 @@
 #include "app_deploy.h"
 #include "app_scaleout.h"
 #include "cmd_int.h"
+#include "progress.h"
 #include "ecsprof/app.h"
 #include "ecsprof/input.h"
 #include "ecsprof/log.h"
 #include "ecsprof/xalloc.h"
+
+struct reading {
+	struct progress p;
+	const char *name;
+};
+
+static void
+on_read(void *ctx, uint64_t read, uint64_t total)
+{
+	struct reading *r = ctx;
+	char words[256];
+
+	progress_read_words(&r->p, r->name, read, total, words, sizeof words);
+	progress_show(&r->p, "%s", words);
+}
 
 int
 cmd_report(const struct cli_opts *o, struct err *err)
@@ -22,9 +38,21 @@ cmd_report(const struct cli_opts *o, struct err *err)
 	if (o->scaleout)
 		return app_scaleout_report(o, err); /* app_scaleout.c: the same */
 	task_set_init(&set);
-	for (size_t i = 0; i < o->files.n; i++)
-		if (input_read_file(o->files.v[i], &set, &st, err) != 0)
+	/* a large file says how far its reading has got (progress.h) */
+	struct reading rd;
+	struct input_options io = { .progress = on_read, .progress_ctx = &rd };
+
+	progress_begin(&rd.p, o);
+	for (size_t i = 0; i < o->files.n; i++) {
+		rd.name = o->files.v[i];
+		rc = input_read_file_with(o->files.v[i], rd.p.on ? &io : NULL, &set, &st, err);
+		if (rc != 0) {
+			progress_end(&rd.p);
 			goto out;
+		}
+	}
+	progress_end(&rd.p);
+	rc = -1;
 	log_info("read %zu task states (%zu events, %zu recording lines, %zu metadata documents), %zu duplicates, %zu skipped: %zu tasks",
 		 st.tasks, st.events, st.records, st.metadata, st.duplicates, st.skipped, set.len);
 	if (app_select(o, &set, err) != 0)

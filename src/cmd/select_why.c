@@ -15,13 +15,10 @@ select_data_now(const struct task_set *set)
 	int64_t m = TS_NONE;
 
 	for (size_t i = 0; i < set->len; i++) {
-		const struct task *t = &set->tasks[i];
+		int64_t t = task_latest_ms(&set->tasks[i]);
 
-		if (t->fetched_at_ms != TS_NONE && t->fetched_at_ms > m)
-			m = t->fetched_at_ms;
-		for (int f = 0; f < TS_COUNT; f++)
-			if (t->ts[f] != TS_NONE && t->ts[f] > m)
-				m = t->ts[f];
+		if (t != TS_NONE && (m == TS_NONE || t > m))
+			m = t;
 	}
 	return m;
 }

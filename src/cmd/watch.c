@@ -427,7 +427,7 @@ tui_status(struct tui_source *src, char *out, size_t size)
 		if (k > 0)
 			at += (size_t)k;
 	}
-	tui_format_duration(w->interval_ms, 6, iv, sizeof iv);
+	timeutil_format_duration(w->interval_ms, iv, sizeof iv);
 	if (at < size)
 		snprintf(out + at, size - at, "| every %s%s", iv,
 			 w->interval_ms > w->base_ms ? " (throttled)" : "");

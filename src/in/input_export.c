@@ -201,6 +201,11 @@ input_unknown_hint(const json_t *root)
 	return NULL;
 }
 
+/* What report reads, for the hints on a file it does not: one place, said whole. */
+#define READS "report reads JSON: ecsprof recordings (record, watch --record), aws ecs " \
+	"describe-tasks --output json, EventBridge task events and task metadata (ecsprof(1), " \
+	"INPUTS)"
+
 const char *
 input_text_hint(const char *p, size_t n)
 {
@@ -208,7 +213,13 @@ input_text_hint(const char *p, size_t n)
 
 	while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r'))
 		i++;
-	if (i < n && (p[i] == '-' || p[i] == '|' || p[i] == '+') && i + 1 < n &&
+	size_t start = i;
+
+	/* a table of its own output, written to a file: Markdown rows start with '|' (aws's
+	 * tables start with a line of dashes); CSV (below) has commas in its first line */
+	if (i < n && p[i] == '|')
+		return "this looks like a Markdown table, not data: " READS;
+	if (i < n && (p[i] == '-' || p[i] == '+') && i + 1 < n &&
 	    (p[i + 1] == '-' || p[i + 1] == '|' || p[i + 1] == ' '))
 		return "this looks like aws --output table: run the same aws command with "
 		    "--output json";
@@ -230,5 +241,8 @@ input_text_hint(const char *p, size_t n)
 			return "this looks like aws --output text: run the same aws command with "
 			    "--output json";
 	}
+	if (start < n && p[start] != '{' && p[start] != '[' &&
+	    memchr(p + start, ',', n - start) != NULL)
+		return "this looks like a CSV file, not data: " READS;
 	return NULL;
 }

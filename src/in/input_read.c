@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "ecsprof/input.h"
@@ -35,6 +36,8 @@ struct src {
 	struct input_gz *gz;
 	struct input_gz_alloc gz_alloc;   /* the call's options' (a test seam) */
 	char why[160];
+	const struct input_options *o;    /* its progress callback, NULL: none */
+	uint64_t done, total;             /* bytes as stored read, the file's size (0: unknown) */
 };
 
 /* The bytes as stored: the file, stdin or memory. */
@@ -63,6 +66,9 @@ raw_read(void *ctx, char *dst, size_t n)
 		if (k < want && ferror(s->f))
 			s->error = errno ? errno : EIO;
 		got += k;
+		s->done += k;
+		if (s->o != NULL && s->o->progress != NULL)
+			s->o->progress(s->o->progress_ctx, s->done, s->total);
 	}
 	if (got < n)
 		s->raw_eof = true;
@@ -759,11 +765,13 @@ input_read_file_with(const char *path, const struct input_options *o,
     struct task_set *set, struct input_stats *st, struct err *err)
 {
 	struct src s;
+	struct stat sb;
 	int rc;
 
 	memset(&s, 0, sizeof s);
 	if (strcmp(path, "-") == 0) {
 		s.f = stdin;
+		s.o = o;
 		rc = read_src("-", &s, o, set, st, err);
 		input_gz_free(s.gz);
 		return rc;
@@ -771,6 +779,9 @@ input_read_file_with(const char *path, const struct input_options *o,
 	s.f = fopen(path, "rb");
 	if (s.f == NULL)
 		return err_set(err, ERR_IO, "%s: cannot open: %s", path, err_strerror(errno));
+	s.o = o;
+	if (fstat(fileno(s.f), &sb) == 0 && S_ISREG(sb.st_mode))
+		s.total = (uint64_t)sb.st_size;
 	rc = read_src(path, &s, o, set, st, err);
 	input_gz_free(s.gz);
 	fclose(s.f);

@@ -233,7 +233,7 @@ soci_rule_parse(const char *s, struct soci_rule *out, struct err *err)
 	out->glob = NULL;
 	if (eq == NULL)
 		return err_set(err, ERR_USAGE,
-			       "--soci-if '%s': expected KEY=GLOB, e.g. --soci-if taskdef='web:8'",
+			       "--soci-if '%s': expected KEY=GLOB, e.g. taskdef='web:8'",
 			       s != NULL ? s : "");
 	if (eq[1] == '\0')
 		return err_set(err, ERR_USAGE, "--soci-if '%s': the pattern after '=' is empty", s);

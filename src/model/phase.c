@@ -66,6 +66,19 @@ phase_by_name(const char *name)
 	return -1;
 }
 
+int64_t
+phase_so_far_ms(const struct task *t, enum phase_id p, int64_t now_ms)
+{
+	int64_t since, from;
+	int cur = phase_current(t, &since);
+
+	if (cur < 0 || now_ms == TS_NONE || phase_ms(t, p) != TS_NONE ||
+	    (cur != (int)p && p != PHASE_TOTAL))
+		return TS_NONE;
+	from = p == PHASE_TOTAL ? t->ts[TS_CREATED] : since;
+	return from != TS_NONE && now_ms >= from ? now_ms - from : TS_NONE;
+}
+
 int
 phase_current(const struct task *t, int64_t *since_ms)
 {

@@ -76,6 +76,28 @@ report_col_phase(enum col_id c)
 }
 
 int64_t
+report_cell_so_far_ms(const struct report_row *row, enum col_id c, int64_t now_ms)
+{
+	int ph = report_col_phase(c);
+
+	return ph >= 0 ? phase_so_far_ms(row->task, (enum phase_id)ph, now_ms) : TS_NONE;
+}
+
+int64_t
+report_data_time(const struct report *r)
+{
+	int64_t m = TS_NONE;
+
+	for (size_t i = 0; i < r->nrows; i++) {
+		int64_t t = task_latest_ms(r->rows[i].task);
+
+		if (t != TS_NONE && (m == TS_NONE || t > m))
+			m = t;
+	}
+	return m;
+}
+
+int64_t
 report_cell_ms(const struct report_row *row, enum col_id c)
 {
 	int ts = report_col_ts(c), ph = report_col_phase(c);

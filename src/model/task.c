@@ -34,6 +34,17 @@ status_is(const struct task *t, const char *s)
 	return t->last_status != NULL && strcmp(t->last_status, s) == 0;
 }
 
+int64_t
+task_latest_ms(const struct task *t)
+{
+	int64_t m = t->fetched_at_ms;
+
+	for (int f = 0; f < TS_COUNT; f++)
+		if (t->ts[f] != TS_NONE && (m == TS_NONE || t->ts[f] > m))
+			m = t->ts[f];
+	return m;
+}
+
 bool
 task_is_final(const struct task *t)
 {

@@ -151,6 +151,7 @@ failed_start(const struct task *t)
 struct layout {
 	int idlen;             /* 0: full ids */
 	int width[NTCOLS];     /* 0: column not shown */
+	int64_t now_ms;        /* when the data was taken: a phase still going lasts until then */
 };
 
 static const char *
@@ -161,7 +162,14 @@ tcell(const struct report *r, const struct report_row *row, const struct tcol *t
 	enum col_kind kind = report_columns[tc->col].kind;
 
 	if (kind == COL_DURATION) {
+		int64_t so_far = report_cell_so_far_ms(row, tc->col, l->now_ms);
+
 		fmt_tenths(report_cell_ms(row, tc->col), out, size);
+		/* a phase still going: how long so far, marked as growing, as the TUI shows it */
+		if (so_far != TS_NONE) {
+			fmt_tenths(so_far, out, size - 3);
+			snprintf(out + strlen(out), size - strlen(out), "\u2026");
+		}
 		return out;
 	}
 	report_cell(r, row, tc->col, raw, sizeof raw);
@@ -187,6 +195,7 @@ plan(const struct report *r, int width, bool verbose, struct layout *l)
 	char out[CELL_SIZE];
 
 	l->idlen = verbose ? 0 : report_id_prefix_len(r);
+	l->now_ms = report_data_time(r);
 	for (size_t c = 0; c < NTCOLS; c++) {
 		natural[c] = dwidth(report_columns[tcols[c].col].title);
 		l->width[c] = 0;

@@ -81,24 +81,6 @@ mono_ms(void)
 	return (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec / 1e6;
 }
 
-/* For saved data "now" is when the data was taken (the newest fetch or timestamp in it),
- * so that a task still pulling in a file from last week does not grow for a week. */
-static int64_t
-data_time(const struct report *r)
-{
-	int64_t m = TS_NONE;
-
-	for (size_t i = 0; i < r->nrows; i++) {
-		const struct task *t = r->rows[i].task;
-		if (t->fetched_at_ms != TS_NONE && t->fetched_at_ms > m)
-			m = t->fetched_at_ms;
-		for (int f = 0; f < TS_COUNT; f++)
-			if (t->ts[f] != TS_NONE && t->ts[f] > m)
-				m = t->ts[f];
-	}
-	return m;
-}
-
 /* ---- keys from a script (tests, sanitizer runs, the benchmark) ---- */
 
 struct script {
@@ -399,7 +381,9 @@ tui_run(struct tui_source *src, const struct tui_options *o, struct err *err)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &old_sa);
 
-	v.data_now_ms = src->reload == NULL && src->fetch_start == NULL ? data_time(src->report)
+	/* for saved data "now" is when the data was taken (the newest fetch or timestamp in
+	 * it), so that a task still pulling in a file from last week does not grow for a week */
+	v.data_now_ms = src->reload == NULL && src->fetch_start == NULL ? report_data_time(src->report)
 									 : TS_NONE;
 	v.now_ms = v.data_now_ms != TS_NONE ? v.data_now_ms : timeutil_now_ms();
 	tui_resort(&v);

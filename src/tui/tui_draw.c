@@ -56,25 +56,23 @@ live_suffix(const struct view *v)
 }
 
 static void
-draw_duration(int y, int x, int w, const struct task *t, enum phase_id p, int cur, int64_t since,
-	      const struct view *v)
+draw_duration(int y, int x, int w, const struct task *t, enum phase_id p, const struct view *v)
 {
 	char buf[32], cell[40];
-	int64_t ms = phase_ms(t, p);
+	int64_t ms = phase_ms(t, p), so_far = phase_so_far_ms(t, p, v->now_ms);
 
 	if (w <= 0)
 		return;
-	if (ms == TS_NONE && cur >= 0 && (cur == (int)p || p == PHASE_TOTAL)) {
-		/* still in this phase: how long so far, marked as growing */
-		int64_t from = p == PHASE_TOTAL ? t->ts[TS_CREATED] : since;
-		size_t n = (size_t)tui_format_column_secs(v->now_ms - from, w, buf, sizeof buf);
+	if (so_far != TS_NONE) {
+		/* still in this phase: how long so far, marked as growing (as the table) */
+		size_t n = (size_t)tui_format_column_secs(so_far, w, buf, sizeof buf);
 
 		/* tenths: the mark takes the place of the unit, so that the decimal point is
 		 * under the others' ("33.0…" over "72.3s", not "33.0s…" a column left of it) */
 		if (n >= 4 && buf[n - 1] == 's' && buf[n - 3] == '.')
 			buf[n - 1] = '\0';
 		else
-			tui_format_column_secs(v->now_ms - from, w - 1, buf, sizeof buf);
+			tui_format_column_secs(so_far, w - 1, buf, sizeof buf);
 		snprintf(cell, sizeof cell, "%s%s", buf, live_suffix(v));
 		attron(A_BOLD);
 		put_fit(y, x, w, cell, true, false, v);
@@ -242,8 +240,6 @@ draw_row(const struct view *v, const struct tui_columns *c, int y, size_t i)
 	const struct task *t = row->task;
 	bool selected = i == v->sel;
 	bool changed = v->src->changed != NULL && v->src->changed(v->src, t);
-	int64_t since = 0;
-	int cur = phase_current(t, &since);
 	attr_t base = (selected ? A_REVERSE : A_NORMAL) | (changed ? A_BOLD : A_NORMAL);
 	char status[40];
 
@@ -281,11 +277,10 @@ draw_row(const struct view *v, const struct tui_columns *c, int y, size_t i)
 	if (c->w[TUI_COL_GROUP] > 0 && row->group < tui_rep(v)->ngroups)
 		put_fit(y, c->x[TUI_COL_GROUP], c->w[TUI_COL_GROUP],
 			tui_rep(v)->groups[row->group].name, false, false, v);
-	draw_duration(y, c->x[TUI_COL_PROVISION], c->w[TUI_COL_PROVISION], t, PHASE_PROVISION, cur,
-		      since, v);
-	draw_duration(y, c->x[TUI_COL_PULL], c->w[TUI_COL_PULL], t, PHASE_PULL, cur, since, v);
-	draw_duration(y, c->x[TUI_COL_START], c->w[TUI_COL_START], t, PHASE_START, cur, since, v);
-	draw_duration(y, c->x[TUI_COL_TOTAL], c->w[TUI_COL_TOTAL], t, PHASE_TOTAL, cur, since, v);
+	draw_duration(y, c->x[TUI_COL_PROVISION], c->w[TUI_COL_PROVISION], t, PHASE_PROVISION, v);
+	draw_duration(y, c->x[TUI_COL_PULL], c->w[TUI_COL_PULL], t, PHASE_PULL, v);
+	draw_duration(y, c->x[TUI_COL_START], c->w[TUI_COL_START], t, PHASE_START, v);
+	draw_duration(y, c->x[TUI_COL_TOTAL], c->w[TUI_COL_TOTAL], t, PHASE_TOTAL, v);
 	attrset(A_NORMAL);
 	draw_bar(y, c->x[TUI_COL_BAR], c->w[TUI_COL_BAR], t, v, selected);
 }

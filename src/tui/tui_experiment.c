@@ -24,18 +24,12 @@
 
 /* ---- the layout ---------------------------------------------------------------------- */
 
-/* A wait in whole seconds, as a person says it: "45s", "3m05s", "10m", "1h30m". */
+/* A wait in whole seconds, as a person says it: "45s", "3m05s", "10m", "1h30m" (the one
+ * duration formatter, timeutil_format_duration, of the whole seconds). */
 static void
 fmt_wait(int64_t ms, char *out, size_t size)
 {
-	long long s = ms > 0 ? (long long)(ms / 1000) : 0;
-
-	if (s < 60)
-		snprintf(out, size, "%llds", s);
-	else if (s < 3600)
-		snprintf(out, size, s % 60 ? "%lldm%02llds" : "%lldm", s / 60, s % 60);
-	else
-		snprintf(out, size, s / 60 % 60 ? "%lldh%02lldm" : "%lldh", s / 3600, s / 60 % 60);
+	timeutil_format_duration(ms > 0 ? ms / 1000 * 1000 : 0, out, size);
 }
 
 static void

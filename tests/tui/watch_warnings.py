@@ -89,6 +89,8 @@ def main():
         ok(lines and "watch w / web" in lines[0], "the title stays on the first line", s)
         ok(any("TASK" in l and "STATUS" in l for l in lines[:4]),
            "the column header stays", s)
+        ok(len(lines) > 1 and "| every 0.5s" in lines[1],
+           "the status line says 'every 0.5s', not 'every 0.500s' (item 10)", s)
         ok("ecsprof: warning" not in s and "RUNNISIONING" not in s,
            "no warning is written over the screen", s)
         last = lines[-1] if lines else ""

@@ -1,0 +1,1 @@
+ecsprof report tests/fixtures/export/report-output.md

@@ -1,0 +1,1 @@
+ecsprof report --soci-if bogus examples/scaleout.json
