@@ -1,17 +1,21 @@
 /* cmd_check: `ecsprof check [NETWORK] [OUTPUT] TASKDEF.json`: the task definition read
  * (taskdef_read.h), judged by the rule table (check.h) for the platform version, region
  * and network given, and written through the sink: its own grouped table, or the
- * findings' rows as CSV, JSON or Markdown. Offline: no AWS call is made, so the network
- * facts stay unknown and the image-path rule says what it would need. */
+ * findings' rows as CSV, JSON or Markdown. With --subnets the image path is looked up
+ * live (check_live.h: EC2); without, no AWS call is made, the network facts stay unknown
+ * and the image-path rule says what it would need. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmd_int.h"
+#include "ecsprof/app.h"
 #include "ecsprof/awscfg.h"
 #include "ecsprof/check.h"
+#include "ecsprof/check_live.h"
 #include "ecsprof/check_out.h"
 #include "ecsprof/cost.h"
+#include "ecsprof/live.h"
 #include "ecsprof/sink.h"
 #include "ecsprof/taskdef_read.h"
 #include "ecsprof/xalloc.h"
@@ -99,6 +103,24 @@ write_findings(const struct cli_opts *o, const struct check_view *v, const char 
 	return sink_commit(&s, err);
 }
 
+/* The network's facts from EC2 for the subnets given (a session of its own: check
+ * needs no ECS call for a file). */
+static int
+live_network(const struct cli_opts *o, struct check_network *net, char **subnet,
+	     struct err *err)
+{
+	struct live_options lo = app_live_options(o);
+	struct live_session *s;
+	int rc;
+
+	lo.no_images = true;
+	if (live_session_new(&lo, &s, err) != 0)
+		return -1;
+	rc = check_live_network(s, net, subnet, err);
+	live_session_free(s);
+	return rc;
+}
+
 int
 cmd_check(const struct cli_opts *o, struct err *err)
 {
@@ -108,7 +130,7 @@ cmd_check(const struct cli_opts *o, struct err *err)
 	struct cost_prices prices;
 	struct check_view view;
 	struct taskdef td;
-	char *region = NULL, *title = NULL, rev[32] = "";
+	char *region = NULL, *title = NULL, *subnet = NULL, rev[32] = "";
 	int rc = -1;
 
 	memset(&in, 0, sizeof in);
@@ -132,6 +154,8 @@ cmd_check(const struct cli_opts *o, struct err *err)
 	in.net.nsecurity_groups_given = o->experiment.security_groups.n;
 	in.net.public_ip = o->experiment.assign_public_ip ? FACT_YES :
 			   o->experiment.subnets.n > 0 ? FACT_NO : FACT_UNKNOWN;
+	if (o->experiment.subnets.n > 0 && live_network(o, &in.net, &subnet, err) != 0)
+		goto out;
 	check_run(&in, &f);
 	check_view_init(&view, &f);
 	if (td.revision != TASKDEF_UNSET)
@@ -145,6 +169,7 @@ cmd_check(const struct cli_opts *o, struct err *err)
 	/* the verdict is written: errors found are exit status 1, not a failure to report */
 	rc = check_count(&f, CHECK_ERROR) > 0 ? 1 : 0;
 out:
+	free(subnet);
 	free(title);
 	free(region);
 	check_findings_free(&f);
