@@ -38,6 +38,7 @@ static const struct {
 	{ "--subnets", X | C },
 	{ "--security-groups", X | C },
 	{ "--assign-public-ip", X | C },
+	{ "--task-definition", C },
 	{ "--format", T | W | P | I | X | C },
 	{ "--time-format", T | W | P | X },
 	{ "--summary", T | W | P },

@@ -1,9 +1,10 @@
-/* cmd_check: `ecsprof check [NETWORK] [OUTPUT] TASKDEF.json`: the task definition read
- * (taskdef_read.h), judged by the rule table (check.h) for the platform version, region
- * and network given, and written through the sink: its own grouped table, or the
- * findings' rows as CSV, JSON or Markdown. With --subnets the image path is looked up
- * live (check_live.h: EC2); without, no AWS call is made, the network facts stay unknown
- * and the image-path rule says what it would need. */
+/* cmd_check: `ecsprof check [NETWORK] [OUTPUT] TASKDEF.json | --task-definition F[:R]`:
+ * the task definition read (taskdef_read.h, from the file or DescribeTaskDefinition),
+ * judged by the rule table (check.h) for the platform version, region and network given,
+ * and written through the sink: its own grouped table, or the findings' rows as CSV, JSON
+ * or Markdown. With --subnets the image path is looked up live (check_live.h: EC2);
+ * without, the network facts stay unknown and the image-path rule says what it would
+ * need; a file without --subnets makes no AWS call at all. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 #include "ecsprof/check_live.h"
 #include "ecsprof/check_out.h"
 #include "ecsprof/cost.h"
+#include "ecsprof/ecs_run.h"
 #include "ecsprof/live.h"
 #include "ecsprof/sink.h"
 #include "ecsprof/taskdef_read.h"
@@ -103,28 +105,29 @@ write_findings(const struct cli_opts *o, const struct check_view *v, const char 
 	return sink_commit(&s, err);
 }
 
-/* The network's facts from EC2 for the subnets given (a session of its own: check
- * needs no ECS call for a file). */
+/* The task definition: the file, or DescribeTaskDefinition's answer through s. */
 static int
-live_network(const struct cli_opts *o, struct check_network *net, char **subnet,
+read_taskdef(const struct cli_opts *o, struct live_session *s, struct taskdef *td,
 	     struct err *err)
 {
-	struct live_options lo = app_live_options(o);
-	struct live_session *s;
+	const char *name = o->experiment.task_definition;
+	char *json = NULL;
 	int rc;
 
-	lo.no_images = true;
-	if (live_session_new(&lo, &s, err) != 0)
+	if (name == NULL)
+		return taskdef_read_file(o->files.v[0], td, err);
+	if (ecs_describe_task_definition_json(live_session_ecs(s), name, &json, err) != 0)
 		return -1;
-	rc = check_live_network(s, net, subnet, err);
-	live_session_free(s);
+	rc = taskdef_read_mem(name, json, strlen(json), td, err);
+	free(json);
 	return rc;
 }
 
 int
 cmd_check(const struct cli_opts *o, struct err *err)
 {
-	const char *path = o->files.v[0];
+	const char *path = o->files.n > 0 ? o->files.v[0] : NULL;
+	struct live_session *live = NULL;
 	struct check_input in;
 	struct check_findings f = { 0 };
 	struct cost_prices prices;
@@ -141,7 +144,19 @@ cmd_check(const struct cli_opts *o, struct err *err)
 			       "MAJOR.MINOR[.PATCH] (e.g. 1.4.0)", o->experiment.platform_version);
 	if (o->prices != NULL && cost_prices_load(&prices, o->prices, err) != 0)
 		goto out;
-	if (check_region(o, &region, err) != 0 || taskdef_read_file(path, &td, err) != 0)
+	/* live: the task definition from ECS, the network's facts from EC2 (one session:
+	 * one region, one set of credentials) */
+	if (path == NULL || o->experiment.subnets.n > 0) {
+		struct live_options lo = app_live_options(o);
+
+		lo.no_images = true;
+		if (live_session_new(&lo, &live, err) != 0)
+			goto out;
+		region = xstrdup(live_session_region(live));
+	} else if (check_region(o, &region, err) != 0) {
+		goto out;
+	}
+	if (read_taskdef(o, live, &td, err) != 0)
 		goto out;
 	in.td = &td;
 	in.region = region;
@@ -154,14 +169,16 @@ cmd_check(const struct cli_opts *o, struct err *err)
 	in.net.nsecurity_groups_given = o->experiment.security_groups.n;
 	in.net.public_ip = o->experiment.assign_public_ip ? FACT_YES :
 			   o->experiment.subnets.n > 0 ? FACT_NO : FACT_UNKNOWN;
-	if (o->experiment.subnets.n > 0 && live_network(o, &in.net, &subnet, err) != 0)
+	if (o->experiment.subnets.n > 0 && check_live_network(live, &in.net, &subnet, err) != 0)
 		goto out;
 	check_run(&in, &f);
 	check_view_init(&view, &f);
 	if (td.revision != TASKDEF_UNSET)
 		snprintf(rev, sizeof rev, ":%ld", td.revision);
-	title = xasprintf("%s%s (%s): Fargate platform %s, %s", td.family ? td.family : path,
-			  rev, strcmp(path, "-") == 0 ? "stdin" : path,
+	title = xasprintf("%s%s (%s): Fargate platform %s, %s",
+			  td.family ? td.family : path ? path : o->experiment.task_definition, rev,
+			  path == NULL ? "DescribeTaskDefinition" :
+			  strcmp(path, "-") == 0 ? "stdin" : path,
 			  o->experiment.platform_version ? o->experiment.platform_version :
 			  "LATEST (1.4.0)", region);
 	if (write_findings(o, &view, title, err) != 0)
@@ -169,6 +186,7 @@ cmd_check(const struct cli_opts *o, struct err *err)
 	/* the verdict is written: errors found are exit status 1, not a failure to report */
 	rc = check_count(&f, CHECK_ERROR) > 0 ? 1 : 0;
 out:
+	live_session_free(live);
 	free(subnet);
 	free(title);
 	free(region);

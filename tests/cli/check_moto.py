@@ -3,7 +3,7 @@
 signatures and IAM checked): the image path decided from live subnets, route tables and
 VPC endpoints. A private subnet without endpoints: the pull fails (exit 1) and the
 message names what to add; with ecr.api + ecr.dkr (private DNS) and an S3 gateway on its
-route table: clear (exit 0); a public subnet (internet gateway route) with
+route table: clear (exit 0); --task-definition FAMILY[:REV] from ECS; a public subnet (internet gateway route) with
 --assign-public-ip: clear; without it: the error; a NAT route: clear; credentials without
 ec2:DescribeRouteTables: one line naming the action. A missing moto is a failure."""
 import json
@@ -32,9 +32,11 @@ def seed(port):
               aws_access_key_id="seed", aws_secret_access_key="seed")
     keys = iam_users(boto3.client("iam", **kw), (
         ("reader", ["ec2:DescribeSubnets", "ec2:DescribeRouteTables",
-                    "ec2:DescribeVpcEndpoints"]),
+                    "ec2:DescribeVpcEndpoints", "ecs:DescribeTaskDefinition"]),
         ("noroutes", ["ec2:DescribeSubnets", "ec2:DescribeVpcEndpoints"]),
         ("admin", ["*"])))
+    with open(TASKDEF) as f:
+        boto3.client("ecs", **kw).register_task_definition(**json.load(f))
     ec2 = boto3.client("ec2", **kw)
     vpc = ec2.create_vpc(CidrBlock="10.0.0.0/16")["Vpc"]["VpcId"]
     net = {"vpc": vpc}
@@ -120,8 +122,20 @@ def main():
         ok(rc == 1 and net["private"] in out,
            "of several subnets, the one the task is worst off in is judged", out + err)
 
+        rc, out, err = check(port, r, "--task-definition", "rerank-api:1", "--subnets",
+                             net["private"])
+        ok(rc == 1 and out.startswith("rerank-api:1 (DescribeTaskDefinition)") and PULL in out
+           and "ARM64" in out, "--task-definition FAMILY:REV read from ECS, judged live",
+           out + err)
+        rc, out, err = check(port, r, "--task-definition", "rerank-api")
+        ok(rc == 0 and UNCHECKED in out and "$0.0932 per hour" in out,
+           "--task-definition FAMILY without --subnets: the latest, the path not checked",
+           out + err)
+        rc, out, err = check(port, r, "--task-definition", "nope:3")
+        ok(rc == 1 and "task definition 'nope:3' not found" in err and out == "",
+           "an unknown task definition: one line, no verdict", out + err)
         rc, out, err = check(port, keys["noroutes"], "--subnets", net["private"], TASKDEF)
-        ok(rc != 0 and "grant ec2:DescribeRouteTables" in err and out == "",
+        ok(rc == 1 and "grant ec2:DescribeRouteTables" in err and out == "",
            "denied DescribeRouteTables: one line naming the IAM action, no verdict",
            out + err)
 
