@@ -531,7 +531,8 @@ cli_parse(int argc, char **argv, struct cli_opts *o, struct err *err)
 		return err_set(err, ERR_USAGE, "report needs at least one FILE ('-' reads stdin)");
 	if (o->command == CMD_CHECK && o->experiment.task_definition != NULL && o->files.n > 0)
 		return err_set(err, ERR_USAGE, "check judges --task-definition or a file, not both");
-	if (o->command == CMD_CHECK && o->files.n != 1 && o->experiment.task_definition == NULL)
+	if (o->command == CMD_CHECK && o->files.n != 1 && o->experiment.task_definition == NULL &&
+	    o->services.n == 0)
 		return err_set(err, ERR_USAGE, o->files.n == 0 ?
 			       "check needs the task definition: ecsprof check TASKDEF.json ('-' reads stdin) or --task-definition FAMILY[:REV]" :
 			       "check takes one task definition, not %zu files", o->files.n);

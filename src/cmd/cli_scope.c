@@ -26,7 +26,7 @@ static const struct {
 	unsigned cmds;
 } scope[] = {
 	/* experiment selects exactly the tasks it started, and groups them by arm */
-	{ "--service", T | W | R | P | I },
+	{ "--service", T | W | R | P | I | C },
 	{ "--family", T | W | R | P | I },
 	{ "--started-by", T | W | R | P | I },
 	{ "--status", T | W | R | P | I },

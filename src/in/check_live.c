@@ -6,8 +6,11 @@
 #include <string.h>
 #include <strings.h>
 
+#include <jansson.h>
+
 #include "ecsprof/check_live.h"
 #include "ecsprof/ec2.h"
+#include "ecsprof/ecs.h"
 #include "ecsprof/http_curl.h"
 #include "ecsprof/live.h"
 #include "ecsprof/xalloc.h"
@@ -153,4 +156,64 @@ check_live_network(struct live_session *s, struct check_network *net, char **sub
 	net->checked = *subnet != NULL;
 	net->subnet = *subnet;
 	return 0;
+}
+
+static char *
+dup_string(json_t *v)
+{
+	return json_is_string(v) ? xstrdup(json_string_value(v)) : NULL;
+}
+
+static int
+service_from(const char *raw, const char *name, struct check_service *out, struct err *err)
+{
+	json_t *svc = json_loads(raw, 0, NULL), *vpc, *v;
+	size_t i;
+	int rc = 0;
+
+	vpc = json_object_get(json_object_get(svc, "networkConfiguration"),
+			      "awsvpcConfiguration");
+	json_array_foreach(json_object_get(vpc, "subnets"), i, v)
+		if (json_is_string(v)) {
+			out->subnets = xrealloc(out->subnets, (out->nsubnets + 1) * sizeof *out->subnets);
+			out->subnets[out->nsubnets++] = xstrdup(json_string_value(v));
+		}
+	v = json_object_get(vpc, "assignPublicIp");
+	out->assign_public_ip = json_is_string(v) && strcmp(json_string_value(v), "ENABLED") == 0;
+	out->platform_version = dup_string(json_object_get(svc, "platformVersion"));
+	out->task_definition = dup_string(json_object_get(svc, "taskDefinition"));
+	if (out->nsubnets == 0)
+		rc = err_set(err, ERR_AWS, "service %s has no awsvpc subnets "
+			     "(networkConfiguration.awsvpcConfiguration): give --subnets", name);
+	json_decref(svc);
+	return rc;
+}
+
+int
+check_live_service(struct live_session *s, const char *cluster, const char *name,
+		   struct check_service *out, struct err *err)
+{
+	struct ecs_service_list l;
+	int rc;
+
+	memset(out, 0, sizeof *out);
+	if (ecs_describe_services(live_session_ecs(s), cluster, &name, 1, &l, err) != 0)
+		return -1;
+	rc = l.n == 1 && l.v[0].raw_json != NULL ? service_from(l.v[0].raw_json, name, out, err) :
+	     err_set(err, ERR_AWS, "DescribeServices: no service %s in the answer", name);
+	ecs_service_list_cleanup(&l);
+	if (rc != 0)
+		check_service_free(out);
+	return rc;
+}
+
+void
+check_service_free(struct check_service *svc)
+{
+	for (size_t i = 0; i < svc->nsubnets; i++)
+		free(svc->subnets[i]);
+	free(svc->subnets);
+	free(svc->platform_version);
+	free(svc->task_definition);
+	memset(svc, 0, sizeof *svc);
 }

@@ -3,7 +3,8 @@
 signatures and IAM checked): the image path decided from live subnets, route tables and
 VPC endpoints. A private subnet without endpoints: the pull fails (exit 1) and the
 message names what to add; with ecr.api + ecr.dkr (private DNS) and an S3 gateway on its
-route table: clear (exit 0); --task-definition FAMILY[:REV] from ECS; a public subnet (internet gateway route) with
+route table: clear (exit 0); --task-definition FAMILY[:REV] and --service S (its network, platform and task definition)
+from ECS; a public subnet (internet gateway route) with
 --assign-public-ip: clear; without it: the error; a NAT route: clear; credentials without
 ec2:DescribeRouteTables: one line naming the action. A missing moto is a failure."""
 import json
@@ -32,7 +33,7 @@ def seed(port):
               aws_access_key_id="seed", aws_secret_access_key="seed")
     keys = iam_users(boto3.client("iam", **kw), (
         ("reader", ["ec2:DescribeSubnets", "ec2:DescribeRouteTables",
-                    "ec2:DescribeVpcEndpoints", "ecs:DescribeTaskDefinition"]),
+                    "ec2:DescribeVpcEndpoints", "ecs:DescribeTaskDefinition", "ecs:DescribeServices"]),
         ("noroutes", ["ec2:DescribeSubnets", "ec2:DescribeVpcEndpoints"]),
         ("admin", ["*"])))
     with open(TASKDEF) as f:
@@ -60,6 +61,17 @@ def seed(port):
     nat = ec2.create_nat_gateway(SubnetId=net["public"], AllocationId=eip)["NatGateway"]
     ec2.create_route(RouteTableId=rt, DestinationCidrBlock="0.0.0.0/0",
                      NatGatewayId=nat["NatGatewayId"])
+    sg = ec2.create_security_group(GroupName="task", Description="task",
+                                   VpcId=vpc)["GroupId"]
+    ecs = boto3.client("ecs", **kw)
+    ecs.create_cluster(clusterName="prod")
+    for name, subnet, public in (("rerank", net["private"], "DISABLED"),
+                                 ("rerank-public", net["public"], "ENABLED")):
+        ecs.create_service(cluster="prod", serviceName=name, taskDefinition="rerank-api:1",
+                           desiredCount=0, launchType="FARGATE", platformVersion="1.4.0",
+                           networkConfiguration={"awsvpcConfiguration": {
+                               "subnets": [subnet], "securityGroups": [sg],
+                               "assignPublicIp": public}})
     return keys, net
 
 
@@ -134,6 +146,17 @@ def main():
         rc, out, err = check(port, r, "--task-definition", "nope:3")
         ok(rc == 1 and "task definition 'nope:3' not found" in err and out == "",
            "an unknown task definition: one line, no verdict", out + err)
+        rc, out, err = check(port, r, "--cluster", "prod", "--service", "rerank")
+        ok(rc == 1 and out.startswith("rerank-api:1 (DescribeTaskDefinition): Fargate platform "
+                                      "1.4.0") and PULL in out and net["private"] in out,
+           "--service: its task definition, platform and private subnet judged", out + err)
+        rc, out, err = check(port, r, "--cluster", "prod", "--service", "rerank-public")
+        ok(rc == 0 and PULL not in out and UNCHECKED not in out,
+           "--service with a public subnet and assignPublicIp ENABLED: clear", out + err)
+        rc, out, err = check(port, r, "--cluster", "prod", "--service", "rerank", "--subnets",
+                             net["public"])
+        ok(rc == 2 and "check --service takes one service" in err,
+           "--service with --subnets: a usage error", out + err)
         rc, out, err = check(port, keys["noroutes"], "--subnets", net["private"], TASKDEF)
         ok(rc == 1 and "grant ec2:DescribeRouteTables" in err and out == "",
            "denied DescribeRouteTables: one line naming the IAM action, no verdict",
