@@ -55,7 +55,7 @@ def seed(port):
     ec2.create_route(RouteTableId=main, DestinationCidrBlock="0.0.0.0/0", GatewayId=igw)
     # behind a NAT gateway in the public subnet
     net["natted"] = ec2.create_subnet(VpcId=vpc, CidrBlock="10.0.3.0/24")["Subnet"]["SubnetId"]
-    rt = ec2.create_route_table(VpcId=vpc)["RouteTable"]["RouteTableId"]
+    rt = net["nat_rt"] = ec2.create_route_table(VpcId=vpc)["RouteTable"]["RouteTableId"]
     ec2.associate_route_table(RouteTableId=rt, SubnetId=net["natted"])
     eip = ec2.allocate_address(Domain="vpc")["AllocationId"]
     nat = ec2.create_nat_gateway(SubnetId=net["public"], AllocationId=eip)["NatGateway"]
@@ -75,17 +75,19 @@ def seed(port):
     return keys, net
 
 
-def endpoints(port, key, net):
+def endpoints(port, key, net, right):
+    """right: the three that open the path; else the near misses that do not (ECR's
+    without private DNS, S3's on another route table)."""
     import boto3
     ec2 = boto3.client("ec2", region_name=REGION, endpoint_url="http://127.0.0.1:%d" % port,
                        aws_access_key_id=key[0], aws_secret_access_key=key[1])
     for svc in ("ecr.api", "ecr.dkr"):
         ec2.create_vpc_endpoint(VpcId=net["vpc"], VpcEndpointType="Interface",
                                 ServiceName="com.amazonaws.%s.%s" % (REGION, svc),
-                                SubnetIds=[net["private"]], PrivateDnsEnabled=True)
+                                SubnetIds=[net["private"]], PrivateDnsEnabled=right)
     ec2.create_vpc_endpoint(VpcId=net["vpc"], VpcEndpointType="Gateway",
                             ServiceName="com.amazonaws.%s.s3" % REGION,
-                            RouteTableIds=[net["private_rt"]])
+                            RouteTableIds=[net["private_rt"] if right else net["nat_rt"]])
 
 
 def check(port, key, *args):
@@ -162,7 +164,12 @@ def main():
            "denied DescribeRouteTables: one line naming the IAM action, no verdict",
            out + err)
 
-        endpoints(port, keys["admin"], net)
+        endpoints(port, keys["admin"], net, False)
+        rc, out, err = check(port, r, "--subnets", net["private"], TASKDEF)
+        ok(rc == 1 and "no endpoint ecr.api, ecr.dkr, s3 (gateway)" in out,
+           "ECR endpoints without private DNS and S3's on another table do not count",
+           out + err)
+        endpoints(port, keys["admin"], net, True)
         rc, out, err = check(port, r, "--subnets", net["private"], TASKDEF)
         ok(rc == 0 and PULL not in out and UNCHECKED not in out and "will start" in out,
            "with ecr.api, ecr.dkr and the S3 gateway on its table: the path is clear",
