@@ -12,7 +12,9 @@
 #include "ecsprof/aws_scaleout.h"
 #include "ecsprof/timeutil.h"
 #include "ecsprof/xalloc.h"
+#include "ecsprof/ec2.h"
 #include "src/aws/aws_scaleout_int.h"
+#include "src/aws/ec2_int.h"
 
 /* ---- a scripted server: the answers in order, the requests kept ------------------ */
 
@@ -612,4 +614,134 @@ Test(awsquery, epoch_seconds_round_as_python_does)
 			 "{\"CreationTime\":\"2026-12-07T14:02:00+00:00\"}]");
 	free(s);
 	json_decref(v);
+}
+
+/* ---- EC2: <item> lists, no Result wrapper, <Response><Errors> ------------------------ */
+
+static struct ec2 *
+ec2_client(void)
+{
+	struct ec2_options o = { 0 };
+	struct ec2 *c = NULL;
+	struct err err = { 0 };
+
+	timeutil_sleep_ms = no_sleep;
+	o.region = "us-east-1";
+	o.endpoint = "https://ec2.example.test";
+	o.creds = test_creds;
+	cr_assert_eq(ec2_new(&o, &c, &err), 0, "%s", err.msg);
+	return c;
+}
+
+Test(awsquery, ec2_item_lists_read_without_a_result_wrapper)
+{
+	static const char xml[] =
+		"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		"<DescribeVpcEndpointsResponse xmlns=\"http://ec2.amazonaws.com/doc/2016-11-15/\">"
+		"<requestId>r-1</requestId><vpcEndpointSet>"
+		"<item><vpcEndpointId>vpce-1</vpcEndpointId><vpcEndpointType>Gateway</vpcEndpointType>"
+		"<serviceName>com.amazonaws.us-east-1.s3</serviceName><state>available</state>"
+		"<routeTableIdSet><item>rtb-1</item><item>rtb-2</item></routeTableIdSet>"
+		"<privateDnsEnabled>false</privateDnsEnabled><dnsEntrySet/></item>"
+		"<item><vpcEndpointId>vpce-2</vpcEndpointId><routeTableIdSet/></item>"
+		"</vpcEndpointSet></DescribeVpcEndpointsResponse>";
+	struct err err = { 0 };
+	char *s = read_as(xml, "DescribeVpcEndpoints", ec2_endpoints_shape, &err);
+
+	cr_assert_not_null(s, "%s", err.msg);
+	expect_json(s, "{\"vpcEndpointSet\":[{\"vpcEndpointId\":\"vpce-1\",\"vpcEndpointType\":"
+		    "\"Gateway\",\"serviceName\":\"com.amazonaws.us-east-1.s3\",\"state\":"
+		    "\"available\",\"routeTableIdSet\":[\"rtb-1\",\"rtb-2\"],"
+		    "\"privateDnsEnabled\":false},{\"vpcEndpointId\":\"vpce-2\","
+		    "\"routeTableIdSet\":[]}]}");
+	free(s);
+}
+
+static const char *
+rt_page(size_t i)
+{
+	static const char *const pages[] = {
+		/* the subnet's own table: none */
+		"<DescribeRouteTablesResponse><routeTableSet/></DescribeRouteTablesResponse>",
+		/* the main table, over two pages */
+		"<DescribeRouteTablesResponse><routeTableSet/><nextToken>t/1</nextToken>"
+		"</DescribeRouteTablesResponse>",
+		"<DescribeRouteTablesResponse><routeTableSet><item><routeTableId>rtb-main</routeTableId>"
+		"<associationSet><item><main>true</main></item></associationSet><routeSet>"
+		"<item><destinationCidrBlock>10.0.0.0/16</destinationCidrBlock><gatewayId>local"
+		"</gatewayId><state>active</state></item>"
+		"<item><destinationCidrBlock>0.0.0.0/0</destinationCidrBlock><natGatewayId>nat-9"
+		"</natGatewayId><state>blackhole</state></item>"
+		"<item><destinationIpv6CidrBlock>::/0</destinationIpv6CidrBlock><gatewayId>igw-6"
+		"</gatewayId><state>active</state></item>"
+		"</routeSet><vpcId>vpc-1</vpcId></item></routeTableSet></DescribeRouteTablesResponse>",
+	};
+	return pages[i];
+}
+
+Test(awsquery, ec2_route_table_falls_back_to_the_main_one_over_pages)
+{
+	struct step steps[] = { { 200, rt_page(0) }, { 200, rt_page(1) }, { 200, rt_page(2) } };
+	struct ec2 *c = ec2_client();
+	struct ec2_route_table rt;
+	struct err err = { 0 };
+
+	script(3, steps);
+	cr_assert_eq(ec2_subnet_route_table(c, &T, "subnet-1", "vpc-1", &rt, &err), 0, "%s",
+		     err.msg);
+	cr_expect_str_eq(rt.id, "rtb-main");
+	cr_expect(rt.main);
+	cr_assert_eq(rt.nroutes, 3);
+	cr_expect_str_eq(rt.routes[1].destination, "0.0.0.0/0");
+	cr_expect_str_eq(rt.routes[1].target, "nat-9");
+	cr_expect(!rt.routes[1].active, "a blackhole route goes nowhere");
+	cr_expect_null(rt.routes[2].destination);
+	cr_assert_eq(S.nreq, 3);
+	cr_expect_str_eq(S.bodies[0], "Action=DescribeRouteTables&Version=2016-11-15"
+			 "&Filter.1.Name=association.subnet-id&Filter.1.Value.1=subnet-1");
+	cr_expect_str_eq(S.bodies[1], "Action=DescribeRouteTables&Version=2016-11-15"
+			 "&Filter.1.Name=vpc-id&Filter.1.Value.1=vpc-1"
+			 "&Filter.2.Name=association.main&Filter.2.Value.1=true");
+	cr_expect(strstr(S.bodies[2], "&NextToken=t%2F1") != NULL, "%s", S.bodies[2]);
+	cr_expect(strstr(S.auth[0], "/us-east-1/ec2/aws4_request") != NULL, "%s", S.auth[0]);
+	ec2_route_table_free(&rt);
+	ec2_free(c);
+}
+
+Test(awsquery, ec2_subnet_and_its_errors)
+{
+	static const char subnet[] =
+		"<DescribeSubnetsResponse><requestId>r</requestId><subnetSet><item>"
+		"<subnetId>subnet-1</subnetId><vpcId>vpc-1</vpcId>"
+		"<mapPublicIpOnLaunch>true</mapPublicIpOnLaunch></item></subnetSet>"
+		"</DescribeSubnetsResponse>";
+	static const char denied[] =
+		"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Response><Errors><Error>"
+		"<Code>UnauthorizedOperation</Code><Message>You are not authorized to perform this "
+		"operation.</Message></Error></Errors><RequestID>r</RequestID></Response>";
+	static const char unknown[] =
+		"<Response><Errors><Error><Code>InvalidSubnetID.NotFound</Code><Message>The subnet "
+		"ID 'subnet-2' does not exist</Message></Error></Errors></Response>";
+	struct step steps[] = { { 200, subnet }, { 403, denied }, { 400, unknown } };
+	struct ec2 *c = ec2_client();
+	struct ec2_subnet sn;
+	struct err err = { 0 };
+
+	script(3, steps);
+	cr_assert_eq(ec2_describe_subnet(c, &T, "subnet-1", &sn, &err), 0, "%s", err.msg);
+	cr_expect_str_eq(sn.vpc_id, "vpc-1");
+	cr_expect(sn.map_public_ip);
+	cr_expect_str_eq(S.bodies[0], "Action=DescribeSubnets&Version=2016-11-15"
+			 "&SubnetId.1=subnet-1");
+	ec2_subnet_free(&sn);
+	cr_expect_eq(ec2_describe_subnet(c, &T, "subnet-1", &sn, &err), -1);
+	cr_expect_str_eq(err.aws_type, "UnauthorizedOperation");
+	cr_expect(strstr(err.msg, "grant ec2:DescribeSubnets in the IAM policy") != NULL, "%s",
+		  err.msg);
+	memset(&err, 0, sizeof err);
+	cr_expect_eq(ec2_describe_subnet(c, &T, "subnet-2", &sn, &err), -1);
+	cr_expect_str_eq(err.aws_type, "InvalidSubnetID.NotFound");
+	cr_expect(strstr(err.msg, "does not exist") != NULL, "%s", err.msg);
+	cr_expect_null(sn.id);
+	ec2_free(c);
 }

@@ -40,6 +40,7 @@ struct cli_experiment {
 	struct cli_list security_groups;
 	bool assign_public_ip;
 	const char *network_configuration;
+	const char *task_definition;      /* check --task-definition FAMILY[:REV] */
 	int64_t wait_timeout_ms;          /* --timeout DURATION: the longest wait for each task
 					   * from its launch; 0 = the default (10 min) */
 	const char *until;                /* running (default) or healthy */

@@ -112,5 +112,9 @@ struct ecs_taskdef {
 int ecs_describe_task_definition(struct ecs_client *c, const char *name,
 				 struct ecs_taskdef *out, struct err *err);
 void ecs_taskdef_cleanup(struct ecs_taskdef *td);
+/* The same call's answer as its JSON text ({"taskDefinition": {...}}, what taskdef_read
+ * reads), for check; *json is the caller's to free. */
+int ecs_describe_task_definition_json(struct ecs_client *c, const char *name, char **json,
+				      struct err *err);
 
 #endif

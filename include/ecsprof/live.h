@@ -115,6 +115,12 @@ void live_job_free(struct live_job *j);
  * (experiment's RunTask and StopTask). */
 struct ecs_client *live_session_ecs(struct live_session *s);
 const char *live_session_region(const struct live_session *s);
+/* An EC2 client on the session's region, credentials, retries and options (check's image
+ * path: the endpoint as aws_scaleout_endpoint() resolves EC2's) and a transport for it;
+ * the caller frees both (ec2_free, http_curl_free) before the session. */
+struct ec2;
+int live_session_ec2(struct live_session *s, struct ec2 **out, struct http_transport *t,
+		     struct err *err);
 /* A flag a SIGINT handler sets (borrowed; NULL: none): a fetch in progress stops at once
  * when it becomes non-zero, with HTTP_CANCELLED in err->aws_type. */
 void live_session_set_interrupt(struct live_session *s, const volatile sig_atomic_t *flag);

@@ -119,7 +119,8 @@ read_list(struct reader *r, const struct xmlscan_el *el, const struct awsquery_f
 		json_t *x = NULL;
 
 		if (f->type == AQ_LIST) {
-			if (!xmlscan_is(&m, "member"))
+			/* EC2 names its list items <item>, every other query service <member> */
+			if (!xmlscan_is(&m, "member") && !xmlscan_is(&m, "item"))
 				continue;
 			if (read_value(r, &m, &item, &x, depth + 1) != 0) {
 				json_decref(x);
@@ -216,6 +217,7 @@ awsquery_read(const char *body, size_t len, const char *op,
 	const char *p = body, *end = body + len, *why = NULL;
 	struct xmlscan_el root, el;
 	char name[128];
+	bool wrapped = false;
 	int rc;
 
 	*out = NULL;
@@ -244,8 +246,12 @@ awsquery_read(const char *body, size_t len, const char *op,
 			continue;
 		rc = read_struct(&r, el.body, el.body + el.body_len, shape, *out, 0);
 		why = NULL;     /* read_struct said why */
+		wrapped = true;
 		break;
 	}
+	/* EC2 has no <opResult>: its members are the root's own children */
+	if (rc == 0 && !wrapped)
+		rc = read_struct(&r, root.body, root.body + root.body_len, shape, *out, 0);
 	if (rc < 0 && why != NULL)
 		bad(&r, NULL, why);
 	buf_cleanup(&r.text);

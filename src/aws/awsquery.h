@@ -1,5 +1,5 @@
 /* awsquery: the one client for AWS's query protocol (CloudWatch, Elastic Load Balancing
- * v2, later EC2): a form-encoded POST "Action=<op>&Version=<v>&<params>" sent through the
+ * v2, EC2): a form-encoded POST "Action=<op>&Version=<v>&<params>" sent through the
  * awsjson client's endpoint, SigV4 signing, retries and error lines, whose answer is XML;
  * and the reader that turns an answer into the JSON the AWS CLI prints for it, along the
  * operation's output shape (botocore's service-2.json, written as a table of fields).
@@ -30,8 +30,8 @@ enum awsquery_type {
 	AQ_BOOLEAN,
 	AQ_TIMESTAMP,          /* written as the CLI prints it: "2026-12-07T14:02:00+00:00" */
 	AQ_STRUCT,             /* members */
-	AQ_LIST,               /* <X><member>..</member></X>; members: of structures, NULL:
-				* of strings */
+	AQ_LIST,               /* <X><member>..</member></X> (EC2: <item>); members: of
+				* structures, NULL: of strings */
 	AQ_MAP,                /* <X><entry><key/><value/></entry></X> of strings */
 };
 
@@ -47,9 +47,10 @@ struct awsquery_field {
 #define AWSQUERY_MAX_ANSWER ((size_t)16 << 20)
 
 /* Sends op (API version version) with params[0..n) through c on t, and reads the answer's
- * <opResult> along shape into *out, a JSON object with the members present (lists and
- * maps that the answer has, even empty). cancel may be NULL. On failure (-1) err is one
- * line naming op and why (AccessDenied: the IAM action to grant). */
+ * <opResult> (EC2: the root's children) along shape into *out, a JSON object with the
+ * members present (lists and maps that the answer has, even empty). cancel may be NULL.
+ * On failure (-1) err is one line naming op and why (AccessDenied: the IAM action to
+ * grant). */
 int awsquery_call(struct awsjson_client *c, const struct http_transport *t, const char *op,
 		  const char *version, const struct awsquery_param *params, size_t n,
 		  const struct awsquery_field *shape, const int *cancel, json_t **out,

@@ -211,18 +211,17 @@ compat(json_t *list, bool *ec2, bool *fargate)
 	}
 }
 
-int
-ecs_describe_task_definition(struct ecs_client *c, const char *name, struct ecs_taskdef *out,
-			     struct err *err)
+/* DescribeTaskDefinition's answer, with its taskDefinition object */
+static int
+describe_taskdef(struct ecs_client *c, const char *name, json_t **resp, struct err *err)
 {
-	json_t *req = json_object(), *resp = NULL, *td, *v;
-	size_t i;
+	json_t *req = json_object();
 	int rc;
 
-	memset(out, 0, sizeof *out);
+	*resp = NULL;
 	awsjson_reset(c->api);
 	json_object_set_new(req, "taskDefinition", json_string(name));
-	rc = awsjson_call(c->api, &c->transports[0], "DescribeTaskDefinition", req, &resp, NULL,
+	rc = awsjson_call(c->api, &c->transports[0], "DescribeTaskDefinition", req, resp, NULL,
 			  err);
 	json_decref(req);
 	if (rc != 0) {
@@ -237,12 +236,43 @@ ecs_describe_task_definition(struct ecs_client *c, const char *name, struct ecs_
 		}
 		return -1;
 	}
-	td = json_object_get(resp, "taskDefinition");
-	if (!json_is_object(td)) {
-		json_decref(resp);
+	if (!json_is_object(json_object_get(*resp, "taskDefinition"))) {
+		json_decref(*resp);
+		*resp = NULL;
 		return err_set(err, ERR_AWS, "DescribeTaskDefinition %s: no taskDefinition in the "
 			       "answer", name);
 	}
+	return 0;
+}
+
+int
+ecs_describe_task_definition_json(struct ecs_client *c, const char *name, char **json,
+				  struct err *err)
+{
+	json_t *resp;
+
+	*json = NULL;
+	if (describe_taskdef(c, name, &resp, err) != 0)
+		return -1;
+	*json = json_dumps(resp, JSON_COMPACT);
+	json_decref(resp);
+	if (*json == NULL)
+		return err_set(err, ERR_INTERNAL, "DescribeTaskDefinition %s: cannot encode the "
+			       "answer", name);
+	return 0;
+}
+
+int
+ecs_describe_task_definition(struct ecs_client *c, const char *name, struct ecs_taskdef *out,
+			     struct err *err)
+{
+	json_t *resp = NULL, *td, *v;
+	size_t i;
+
+	memset(out, 0, sizeof *out);
+	if (describe_taskdef(c, name, &resp, err) != 0)
+		return -1;
+	td = json_object_get(resp, "taskDefinition");
 	out->arn = jstr(td, "taskDefinitionArn");
 	out->family = jstr(td, "family");
 	v = json_object_get(td, "revision");

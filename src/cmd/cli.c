@@ -66,6 +66,7 @@ const struct cli_option_def cli_options[] = {
 	{ "--subnets", 0, "ID,...", "experiment, check: awsvpc subnets (repeatable)", "EXPERIMENT", OPT_EXP_SUBNETS },
 	{ "--security-groups", 0, "ID,...", "experiment, check: awsvpc security groups (repeatable)", "EXPERIMENT", OPT_EXP_SECURITY_GROUPS },
 	{ "--assign-public-ip", 0, NULL, "experiment, check: give each task a public IP", "EXPERIMENT", OPT_EXP_ASSIGN_PUBLIC_IP },
+	{ "--task-definition", 0, "FAMILY[:REV]", "check: the registered task definition (DescribeTaskDefinition) instead of a file", "EXPERIMENT", OPT_CHECK_TASK_DEFINITION },
 	{ "--network-configuration", 0, "SPEC", "experiment: as aws ecs run-task takes it (shorthand, JSON or file://)", "EXPERIMENT", OPT_EXP_NETWORK },
 	{ "--max-tasks", 0, "M", "experiment: never launch more than M tasks in all (default 50)", "EXPERIMENT", OPT_EXP_MAX_TASKS },
 	{ "--round-size", 0, "K", "experiment: tasks per arm in each interleaved round (default 1)", "EXPERIMENT", OPT_EXP_ROUND_SIZE },
@@ -540,9 +541,12 @@ cli_parse(int argc, char **argv, struct cli_opts *o, struct err *err)
 
 	if (o->command == CMD_REPORT && o->files.n == 0)
 		return err_set(err, ERR_USAGE, "report needs at least one FILE ('-' reads stdin)");
-	if (o->command == CMD_CHECK && o->files.n != 1)
+	if (o->command == CMD_CHECK && o->experiment.task_definition != NULL && o->files.n > 0)
+		return err_set(err, ERR_USAGE, "check judges --task-definition or a file, not both");
+	if (o->command == CMD_CHECK && o->files.n != 1 && o->experiment.task_definition == NULL &&
+	    o->services.n == 0)
 		return err_set(err, ERR_USAGE, o->files.n == 0 ?
-			       "check needs the task definition: ecsprof check TASKDEF.json ('-' reads stdin)" :
+			       "check needs the task definition: ecsprof check TASKDEF.json ('-' reads stdin) or --task-definition FAMILY[:REV]" :
 			       "check takes one task definition, not %zu files", o->files.n);
 	if (o->command == CMD_DIFF && cli_diff_check(o, err) != 0)
 		return -1;

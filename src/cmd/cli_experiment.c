@@ -71,6 +71,7 @@ cli_experiment_option(struct cli_opts *o, int id, const char *name, const char *
 	case OPT_EXP_SECURITY_GROUPS: cli_list_add(&e->security_groups, arg); return 0;
 	case OPT_EXP_ASSIGN_PUBLIC_IP: e->assign_public_ip = true; return 0;
 	case OPT_EXP_NETWORK: e->network_configuration = arg; return 0;
+	case OPT_CHECK_TASK_DEFINITION: e->task_definition = arg; return 0;
 	case OPT_EXP_MAX_TASKS: return cli_parse_long(name, arg, 1, 100000, &e->max_tasks, err);
 	case OPT_EXP_ROUND_SIZE:
 		return cli_parse_long(name, arg, 1, EXP_RUNTASK_MAX, &e->round_size, err);

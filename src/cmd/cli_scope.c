@@ -27,7 +27,7 @@ static const struct {
 	unsigned cmds;
 } scope[] = {
 	/* experiment selects exactly the tasks it started, and groups them by arm */
-	{ "--service", T | W | R | P | I | D },
+	{ "--service", T | W | R | P | I | D | C },
 	{ "--family", T | W | R | P | I | D },
 	{ "--started-by", T | W | R | P | I | D },
 	{ "--status", T | W | R | P | I | D },
@@ -39,6 +39,7 @@ static const struct {
 	{ "--subnets", X | C },
 	{ "--security-groups", X | C },
 	{ "--assign-public-ip", X | C },
+	{ "--task-definition", C },
 	{ "--format", T | W | P | I | X | C | D },
 	{ "--time-format", T | W | P | X },
 	{ "--summary", T | W | P },

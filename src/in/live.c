@@ -5,7 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ecsprof/aws_scaleout.h"
 #include "ecsprof/creds.h"
+#include "ecsprof/ec2.h"
 #include "ecsprof/ecs.h"
 #include "ecsprof/http_curl.h"
 #include "ecsprof/image_fetch.h"
@@ -196,6 +198,34 @@ const char *
 live_session_region(const struct live_session *s)
 {
 	return s->ctx.region;
+}
+
+int
+live_session_ec2(struct live_session *s, struct ec2 **out, struct http_transport *t,
+		 struct err *err)
+{
+	struct ec2_options eo = { 0 };
+	char *endpoint = NULL;
+
+	*out = NULL;
+	memset(t, 0, sizeof *t);
+	if (aws_scaleout_endpoint(&s->ctx, AWS_SCALEOUT_EC2, &endpoint, err) != 0)
+		return -1;
+	eo.region = s->ctx.region;
+	eo.endpoint = endpoint;
+	eo.max_attempts = s->ctx.max_attempts;
+	eo.creds = session_creds;
+	eo.creds_arg = s;
+	eo.debug = s->o.debug;
+	eo.cancel = NULL;
+	if (ec2_new(&eo, out, err) != 0 || session_transport_new(s, t, err) != 0) {
+		ec2_free(*out);
+		*out = NULL;
+		free(endpoint);
+		return -1;
+	}
+	free(endpoint);     /* the client keeps its own copy */
+	return 0;
 }
 
 struct sink {

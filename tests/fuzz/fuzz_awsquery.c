@@ -1,5 +1,5 @@
 /* fuzz_awsquery: libFuzzer harness for the query protocol's XML answers (CloudWatch,
- * ELBv2) as the scale-out calls read them: the first byte picks the operation and its
+ * ELBv2, EC2's <item> lists without a Result wrapper) as their calls read them: the first byte picks the operation and its
  * botocore shape, the rest is the server's bytes, read by awsquery_read on base's XML
  * scanner. What must hold for every input:
  * - no crash, leak or out-of-bounds read (ASan/UBSan), whatever the nesting or the size;
@@ -14,6 +14,7 @@
 
 #include "ecsprof/xmlscan.h"
 #include "src/aws/aws_scaleout_int.h"
+#include "src/aws/ec2_int.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -48,6 +49,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		{ "DescribeAlarmHistory", cloudwatch_history_shape, "AlarmHistoryItems" },
 		{ "DescribeTargetGroups", elbv2_target_groups_shape, "TargetGroups" },
 		{ "DescribeTargetHealth", elbv2_target_health_shape, "TargetHealthDescriptions" },
+		{ "DescribeSubnets", ec2_subnets_shape, "subnetSet" },
+		{ "DescribeRouteTables", ec2_route_tables_shape, "routeTableSet" },
+		{ "DescribeVpcEndpoints", ec2_endpoints_shape, "vpcEndpointSet" },
 	};
 	const char *text;
 	size_t len, k;
