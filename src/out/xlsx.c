@@ -26,7 +26,7 @@
 
 struct xlsx {
 	lxw_workbook *wb;
-	lxw_format *head, *when, *secs, *num, *usd, *ratio, *pval, *text;
+	lxw_format *head, *when, *secs, *num, *usd, *ratio, *pct, *pval, *text;
 	lxw_error error;     /* the first failure */
 };
 
@@ -126,6 +126,8 @@ formats(struct xlsx *x)
 	format_set_num_format(x->usd, "0.000000");   /* a start costs fractions of a cent */
 	x->ratio = workbook_add_format(x->wb);
 	format_set_num_format(x->ratio, "0.000");
+	x->pct = workbook_add_format(x->wb);
+	format_set_num_format(x->pct, "0.0%");   /* a share: 0.724 shows as 72.4% */
 	x->pval = workbook_add_format(x->wb);
 	format_set_num_format(x->pval, "0.0000");
 	x->text = NULL;
@@ -263,7 +265,7 @@ summary_sheet(struct xlsx *x, const struct report *r)
 				put_num(x, ws, y, 13, cmp->p90_ratio, x->ratio);
 				put_num(x, ws, y, 14, cmp->p_value, x->pval);
 			}
-			put_num(x, ws, y, 15, gr->pull_share, x->ratio);
+			put_num(x, ws, y, 15, gr->pull_share, x->pct);
 			/* the summary CSV's cost columns: per 1,000 starts, and the unpriced */
 			if (gr->cost_n > 0)
 				put_num(x, ws, y, 16, gr->cost_mean_usd * 1000.0, x->usd);
@@ -286,8 +288,10 @@ summary_sheet(struct xlsx *x, const struct report *r)
 	note(x, worksheet_autofilter(ws, 0, 0, y - 1, NSUMMARY - 1));
 }
 
-/* a stacked bar per task (Tasks!task_id against provision_s, pull_s, start_s) or, for a
- * large set, per group of its p50s (a small table on this sheet) */
+/* a stacked bar per task (against Tasks' provision_s, pull_s, start_s, labelled with the
+ * ids cut as the table cuts them, in column A of this sheet: a full id is 32 characters
+ * of the chart's width) or, for a large set, per group of its p50s (a small table on this
+ * sheet) */
 static void
 chart_sheet(struct xlsx *x, const struct report *r)
 {
@@ -300,7 +304,6 @@ chart_sheet(struct xlsx *x, const struct report *r)
 	size_t nbars = per_task ? r->nrows : r->ngroups;
 	const char *sheet = per_task ? "Tasks" : "Chart";
 	lxw_row_t first = 1, last = (lxw_row_t)nbars;
-	lxw_col_t cat = per_task ? COL_TASK_ID : 0;
 	char title[128];
 
 	if (ws == NULL || ch == NULL) {
@@ -309,7 +312,19 @@ chart_sheet(struct xlsx *x, const struct report *r)
 	}
 	if (nbars == 0)
 		return;
-	if (!per_task) {
+	if (per_task) {
+		int idlen = report_id_prefix_len(r);
+
+		note(x, worksheet_set_column(ws, 0, 0, 12, NULL));
+		note(x, worksheet_write_string(ws, 0, 0, "task", x->head));
+		for (size_t i = 0; i < r->nrows; i++) {
+			const char *id = r->rows[i].task->id;
+			char *cut = xstrndup(id != NULL ? id : "", (size_t)idlen);
+
+			put_text(x, ws, (lxw_row_t)(i + 1), 0, cut);
+			free(cut);
+		}
+	} else {
 		static const char *const heads[] = { "group", "tasks", "provision p50 (s)",
 						     "pull p50 (s)", "start p50 (s)" };
 
@@ -334,7 +349,7 @@ chart_sheet(struct xlsx *x, const struct report *r)
 			note(x, LXW_ERROR_MEMORY_MALLOC_FAILED);
 			return;
 		}
-		chart_series_set_categories(s, sheet, first, cat, last, cat);
+		chart_series_set_categories(s, "Chart", first, 0, last, 0);
 		chart_series_set_values(s, sheet, first, vc, last, vc);
 		chart_series_set_name(s, phase_defs[p].name);
 		chart_series_set_fill(s, &fill);

@@ -323,8 +323,19 @@ def run_all(work):
     check_tasks(wb, tasks, header)
     summary = json.loads(ecsprof("report", "--format", "json", "--summary", *GROUPING, EXAMPLE).stdout)
     check_summary(wb, summary)
-    tid = col_letters(header.index("task_id"))
-    check_chart(wb, "Tasks!$%s$2:$%s$%d" % (tid, tid, len(tasks) + 1), "Tasks", "30 tasks")
+    check_chart(wb, "Chart!$A$2:$A$%d" % (len(tasks) + 1), "Tasks", "30 tasks")
+    # the bars are labelled with ids cut as the table cuts them, not 32 characters each
+    labels = [v for (row, col), (t, v, f) in sorted(wb.cells(wb.sheet("Chart")).items())
+              if col == 0 and row > 0]
+    ok(len(labels) == len(tasks) and
+       all(len(l) == 8 and t["task_id"].startswith(l) for l, t in zip(labels, tasks)),
+       "Chart: each bar labelled with its task id's first 8 characters", labels[:3])
+    # a share is a percent (72.4%), not 0.724
+    head = wb.cells(wb.sheet("Summary"))
+    share = [c for (row, col), c in head.items()
+             if row > 0 and head.get((0, col), ("", ""))[1] == "pull_share" and c[0] == "n"]
+    ok(share and all("%" in f for (t, v, f) in share),
+       "Summary: pull_share is shown as a percent", share[:3])
 
     # standard output: a file or a pipe, never a terminal
     redirected = os.path.join(work, "stdout.xlsx")
