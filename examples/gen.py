@@ -452,6 +452,187 @@ def metadata_doc(t):
 
 
 # ---------------------------------------------------------------------------------------
+# The 14:02 scale-out's story beyond the tasks, as `ecsprof record --service` and
+# `watch --record` save it: the documents the AWS CLI prints (--output json) for the CPU
+# alarm's settings and history, the target tracking policy, the scaling activities, the
+# service (events, deployments, load balancer), the target group, and the target health
+# observed every 15 s. A random stream of its own, so that the files above stay as they are.
+TG_ARN = f"arn:aws:elasticloadbalancing:{REGION}:{ACCOUNT}:targetgroup/checkout-api/6d0ecf831eec9f09"
+POLICY = "cpu-target-tracking"
+
+
+def so_sources(tasks):
+    r = random.Random(SEED + 33)
+    uid = lambda: "%08x-%04x-4%03x-%04x-%012x" % (r.getrandbits(32), r.getrandbits(16), r.getrandbits(12),
+                                                  0x8000 | r.getrandbits(14), r.getrandbits(48))
+    at = lambda h, m, s_: dt.datetime(2026, 11, 30, h, m, 0, tzinfo=UTC) + secs(s_)
+    cli = lambda t: iso_cli(t.astimezone(UTC))
+    cw = lambda t: t.strftime("%Y-%m-%dT%H:%M:%S.") + f"{t.microsecond // 1000:03d}+0000"
+    resource = f"service/{CLUSTER}/{SERVICE}"
+    policy_arn = (f"arn:aws:autoscaling:{REGION}:{ACCOUNT}:scalingPolicy:{uid()}:resource/ecs/"
+                  f"{resource}:policyName/{POLICY}")
+    high = f"TargetTracking-{resource}-AlarmHigh-{uid()}"
+    low = f"TargetTracking-{resource}-AlarmLow-{uid()}"
+    alarm_arn = lambda n: f"arn:aws:cloudwatch:{REGION}:{ACCOUNT}:alarm:{n}"
+
+    def alarm(name, op, threshold, n):
+        return {"AlarmName": name, "AlarmArn": alarm_arn(name),
+                "AlarmDescription": f"DO NOT EDIT OR DELETE. For TargetTrackingScaling policy {policy_arn}.",
+                "AlarmConfigurationUpdatedTimestamp": cli(at(8, 40, 52.31)), "ActionsEnabled": True,
+                "OKActions": [], "AlarmActions": [policy_arn], "InsufficientDataActions": [],
+                "StateValue": "ALARM" if name == high else "OK",
+                "StateUpdatedTimestamp": cli(at(14, 1, 53.612) if name == high else at(13, 44, 12.08)),
+                "MetricName": "CPUUtilization", "Namespace": "AWS/ECS", "Statistic": "Average",
+                "Dimensions": [{"Name": "ClusterName", "Value": CLUSTER}, {"Name": "ServiceName", "Value": SERVICE}],
+                "Period": 60, "Unit": "Percent", "EvaluationPeriods": n, "DatapointsToAlarm": n,
+                "Threshold": threshold, "ComparisonOperator": op}
+
+    alarms = {"MetricAlarms": [alarm(high, "GreaterThanThreshold", 13.0, 3),
+                               alarm(low, "LessThanThreshold", 11.7, 15)],
+              "CompositeAlarms": [], "MetricAlarms_": None}
+    del alarms["MetricAlarms_"]
+    # three minutes of breaching CPU (periods 13:58, 13:59, 14:00), then the evaluation
+    points = [(at(14, 0, 0), 98.4), (at(13, 59, 0), 97.1), (at(13, 58, 0), 61.9)]
+    reason = ("Threshold Crossed: 3 datapoints [98.4 (30/11/26 14:00:00), 97.1 (30/11/26 13:59:00), "
+              "61.9 (30/11/26 13:58:00)] were greater than the threshold (13.0) "
+              "(minimum 3 datapoints for OK -> ALARM transition).")
+    fired = at(14, 1, 53.612)
+    data = {"version": "1.0",
+            "oldState": {"stateValue": "OK", "stateReason": "Threshold Crossed: 15 datapoints were not less than the threshold (11.7)."},
+            "newState": {"stateValue": "ALARM", "stateReason": reason,
+                         "stateReasonData": {"version": "1.0", "queryDate": cw(fired - secs(0.2)),
+                                             "startDate": cw(at(13, 58, 0)), "statistic": "Average",
+                                             "period": 60, "recentDatapoints": [61.9, 97.1, 98.4],
+                                             "threshold": 13.0,
+                                             "evaluatedDatapoints": [{"timestamp": cw(t), "sampleCount": 4.0, "value": v}
+                                                                     for t, v in points]}}}
+    history = {"AlarmHistoryItems": [
+        {"AlarmName": high, "AlarmType": "MetricAlarm", "Timestamp": cli(fired), "HistoryItemType": "StateUpdate",
+         "HistorySummary": "Alarm updated from OK to ALARM", "HistoryData": json.dumps(data)},
+        {"AlarmName": high, "AlarmType": "MetricAlarm", "Timestamp": cli(at(8, 40, 52.31)),
+         "HistoryItemType": "ConfigurationUpdate", "HistorySummary": f"Alarm \"{high}\" updated",
+         "HistoryData": "{}"}]}
+    policies = {"ScalingPolicies": [{
+        "PolicyARN": policy_arn, "PolicyName": POLICY, "ServiceNamespace": "ecs", "ResourceId": resource,
+        "ScalableDimension": "ecs:service:DesiredCount", "PolicyType": "TargetTrackingScaling",
+        "TargetTrackingScalingPolicyConfiguration": {
+            "TargetValue": 13.0, "PredefinedMetricSpecification": {"PredefinedMetricType": "ECSServiceAverageCPUUtilization"},
+            "ScaleOutCooldown": 60, "ScaleInCooldown": 300},
+        "Alarms": [{"AlarmName": high, "AlarmARN": alarm_arn(high)}, {"AlarmName": low, "AlarmARN": alarm_arn(low)}],
+        "CreationTime": cli(at(8, 40, 51.9))}]}
+    cause = lambda a: f"monitor alarm {a} in state ALARM triggered policy {POLICY}"
+    activities = {"ScalingActivities": [
+        {"ActivityId": uid(), "ServiceNamespace": "ecs", "ResourceId": resource,
+         "ScalableDimension": "ecs:service:DesiredCount", "Description": "Setting desired count to 30.",
+         "Cause": cause(high), "StartTime": cli(at(14, 2, 8.219)), "EndTime": cli(at(14, 2, 39.507)),
+         "StatusCode": "Successful",
+         "StatusMessage": "Successfully set desired count to 30. Change successfully fulfilled by ecs."},
+        {"ActivityId": uid(), "ServiceNamespace": "ecs", "ResourceId": resource,
+         "ScalableDimension": "ecs:service:DesiredCount", "Description": "Setting desired count to 4.",
+         "Cause": cause(low), "StartTime": cli(at(6, 12, 44.03)), "EndTime": cli(at(6, 13, 15.88)),
+         "StatusCode": "Successful",
+         "StatusMessage": "Successfully set desired count to 4. Change successfully fulfilled by ecs."}]}
+
+    # the service's events (newest first, as ECS lists them): tasks started per wave,
+    # targets registered as each wave went RUNNING
+    events = []
+    def event(t, msg):
+        events.append((t, msg))
+    def started(group, t):
+        ids = " ".join(f"(task {k.id})" for k in group)
+        event(t, f"(service {SERVICE}) has started {len(group)} tasks: {ids}.")
+    def registered(group):
+        ran = [k for k in group if "startedAt" in k.ts]
+        if ran:
+            event(max(k.ts["startedAt"] for k in ran) + secs(r.uniform(1.0, 2.5)),
+                  f"(service {SERVICE}) registered {len(ran)} targets in (target-group {TG_ARN})")
+    morning, waves, late, rev8 = tasks[:4], [tasks[4:9], tasks[9:14], tasks[14:17]], tasks[17], tasks[18:]
+    for group in [morning] + waves + [rev8[:6], rev8[6:]]:
+        started(group, max(k.ts["createdAt"] for k in group) + secs(r.uniform(0.4, 1.2)))
+        registered(group)
+    started([late], late.ts["createdAt"] + secs(0.7))
+    event(at(8, 43, 21.4), f"(service {SERVICE}) has reached a steady state.")
+    event(at(14, 4, 32.1), f"(service {SERVICE}) updated computedDesiredCount for taskSet ecs-svc to 30.")
+    events.sort(key=lambda e: e[0], reverse=True)
+    deploy_b = dt.datetime(2026, 11, 30, 14, 4, 31, 905000, tzinfo=UTC)
+    service = {"services": [{
+        "serviceArn": f"arn:aws:ecs:{REGION}:{ACCOUNT}:service/{CLUSTER}/{SERVICE}",
+        "serviceName": SERVICE, "clusterArn": f"arn:aws:ecs:{REGION}:{ACCOUNT}:cluster/{CLUSTER}",
+        "loadBalancers": [{"targetGroupArn": TG_ARN, "containerName": "checkout-api", "containerPort": 8080}],
+        "serviceRegistries": [], "status": "ACTIVE", "desiredCount": 30, "runningCount": 28, "pendingCount": 1,
+        "launchType": "FARGATE", "platformVersion": "1.4.0", "platformFamily": "Linux",
+        "taskDefinition": f"arn:aws:ecs:{REGION}:{ACCOUNT}:task-definition/{FAMILY}:8",
+        "deploymentConfiguration": {"deploymentCircuitBreaker": {"enable": True, "rollback": True},
+                                    "maximumPercent": 200, "minimumHealthyPercent": 100},
+        "deployments": [
+            {"id": DEPLOY_B, "status": "PRIMARY", "taskDefinition": f"arn:aws:ecs:{REGION}:{ACCOUNT}:task-definition/{FAMILY}:8",
+             "desiredCount": 30, "pendingCount": 0, "runningCount": 12, "failedTasks": 0,
+             "createdAt": cli(deploy_b), "updatedAt": cli(deploy_b + secs(46.2)), "launchType": "FARGATE",
+             "platformVersion": "1.4.0", "rolloutState": "IN_PROGRESS",
+             "rolloutStateReason": "ECS deployment ecs-svc in progress."},
+            {"id": DEPLOY_A, "status": "ACTIVE", "taskDefinition": f"arn:aws:ecs:{REGION}:{ACCOUNT}:task-definition/{FAMILY}:7",
+             "desiredCount": 30, "pendingCount": 1, "runningCount": 16, "failedTasks": 1,
+             "createdAt": cli(at(8, 40, 51.77)), "updatedAt": cli(at(14, 4, 28.4)), "launchType": "FARGATE",
+             "platformVersion": "1.4.0", "rolloutState": "COMPLETED",
+             "rolloutStateReason": "ECS deployment ecs-svc completed."}],
+        "events": [{"id": uid(), "createdAt": cli(t), "message": m} for t, m in events],
+        "createdAt": cli(at(8, 40, 51.77) - dt.timedelta(days=41)),
+        "healthCheckGracePeriodSeconds": 60, "schedulingStrategy": "REPLICA"}], "failures": []}
+    groups = {"TargetGroups": [{
+        "TargetGroupArn": TG_ARN, "TargetGroupName": "checkout-api", "Protocol": "HTTP", "Port": 8080,
+        "VpcId": "vpc-0e4f2a6c8b1d3f5a7", "HealthCheckProtocol": "HTTP", "HealthCheckPort": "traffic-port",
+        "HealthCheckEnabled": True, "HealthCheckIntervalSeconds": 30, "HealthCheckTimeoutSeconds": 5,
+        "HealthyThresholdCount": 5, "UnhealthyThresholdCount": 2, "HealthCheckPath": "/healthz",
+        "Matcher": {"HttpCode": "200"},
+        "LoadBalancerArns": [f"arn:aws:elasticloadbalancing:{REGION}:{ACCOUNT}:loadbalancer/app/prod-public/3c9d2e1f0a8b7c6d"],
+        "TargetType": "ip", "ProtocolVersion": "HTTP1", "IpAddressType": "ipv4"}]}
+
+    # ALB: a target is registered when its task is RUNNING, checked every 30 s from a
+    # moment in the first interval, healthy after 5 checks passed in a row
+    reg = {}
+    for k in tasks:
+        if "startedAt" in k.ts:
+            t_reg = k.ts["startedAt"] + secs(r.uniform(0.8, 2.4))
+            reg[k.id] = (t_reg, t_reg + secs(r.uniform(0, 30) + 4 * 30 + r.uniform(0.5, 2.0)))
+    healthy_before = {k.id for k in morning}
+    # watch --record polls every 10 s and records what changed: the first poll every
+    # target, then each target whose state changed since the last poll
+    observations, last = [], {}
+    t = at(14, 1, 30.25)
+    while t <= at(14, 9, 0):
+        descs = []
+        for k in tasks:
+            if k.id not in reg or (k.id not in healthy_before and reg[k.id][0] > t):
+                continue
+            state = "healthy" if k.id in healthy_before or reg[k.id][1] <= t else "initial"
+            if last.get(k.id) == state:
+                continue
+            last[k.id] = state
+            h = {"State": state}
+            if state == "initial":
+                h.update({"Reason": "Elb.InitialHealthChecking", "Description": "Initial health checks in progress"})
+            descs.append({"Target": {"Id": k.ip, "Port": 8080, "AvailabilityZone": k.az},
+                          "HealthCheckPort": "8080", "TargetHealth": h})
+        if descs:
+            observations.append((t, {"observed_at": iso_event(t), "target_group_arn": TG_ARN,
+                                     "TargetHealthDescriptions": descs}))
+        t += secs(10)
+    docs = [(at(14, 9, 2.5), d) for d in (activities, policies, alarms, history, service, groups)]
+    return docs + observations
+
+
+def recording(tasks):
+    """The scale-out's source documents as `record --service` and `watch --record` save them
+    beside the tasks (scaleout.json has those): one recording line each."""
+    lines = []
+    for t, doc in so_sources(tasks):
+        d = {"ecsprof": "record/1", "fetched_at": iso_event(t), "region": REGION, "cluster": CLUSTER,
+             "service": SERVICE, "scaleout": doc}
+        lines.append(json.dumps(d, separators=(",", ":")))
+    return "".join(line + "\n" for line in lines)
+
+
+# ---------------------------------------------------------------------------------------
 def render():
     tasks = build_tasks()
     out = {}
@@ -473,6 +654,7 @@ def render():
     for t in (tasks[5], tasks[15], tasks[22], tasks[27]):
         # as curl prints the endpoint's answer: one compact line
         out[os.path.join("metadata", t.id + ".json")] = json.dumps(metadata_doc(t), separators=(",", ":")) + "\n"
+    out["scaleout-sources.jsonl"] = recording(tasks)
     return out
 
 

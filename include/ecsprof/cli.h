@@ -75,6 +75,7 @@ struct cli_opts {
 	const char *sort;
 	const char *prices;           /* --prices FILE (cost.h) */
 	bool deployments;             /* --deployments (deploy.h) */
+	bool scaleout;                /* report --scaleout (scaleout_story.h) */
 	bool no_color;
 	enum time_format time_format; /* CSV times, --time-format (default ISO 8601) */
 	bool time_format_set;

@@ -22,7 +22,9 @@
  * With --service, a recording also holds the services' deployments and events, one line
  * each, with "service" (the name) and "deployment" (a DescribeServices Deployment) or
  * "event" (a ServiceEvent) in place of "task": keyed by service and deployment id (the
- * newer fetched_at wins) or event id (an event never changes).
+ * newer fetched_at wins) or event id (an event never changes); and a scale-out's source
+ * documents, "scaleout" (a document of the AWS CLI's shape, input_scaleout.h) in place of
+ * "task", keyed by its items (record_scaleout_lines writes one item a line).
  *
  * One line per task (taskArn): a file holds the newest state seen of each task. The newest
  * is the higher "version"; when either side has no version, the later fetched_at; on a
@@ -62,6 +64,19 @@ char *record_line_keep_healthy(char *line, size_t *len, const char *old, size_t 
  * JSON), appended to *lines (grown; each line the caller's to free). Returns how many. */
 size_t record_service_lines(const char *service_json, const char *region, const char *cluster,
 			    int64_t fetched_at_ms, char ***lines, size_t *nlines);
+
+/* The lines of a scale-out's source document (input_scaleout.h: the AWS CLI's shape,
+ * pages merged), appended to *lines (each the caller's to free): one line per item, so
+ * that a later recording merges item by item (an activity by its id, an alarm by its
+ * name, ...); target health, which has no times, comes wrapped as
+ * {"observed_at":...,"target_group_arn":...,"TargetHealthDescriptions":[...]} and is one
+ * line. Each line: {"ecsprof":"record/1","fetched_at":...,"region":...,"cluster":...,
+ * "source":"live","service":SERVICE,"scaleout":{"KIND":[item]}}. -1 with err for a text
+ * that is not one of the documents. */
+struct err;
+int record_scaleout_lines(const char *doc, size_t len, const char *region, const char *cluster,
+			  const char *service, int64_t fetched_at_ms, char ***lines, size_t *nlines,
+			  struct err *err);
 
 /* Merges lines (from record_line_new) into the recording at path, creating it if needed.
  * The new file is written beside the old one, fsync'ed and renamed over it

@@ -20,7 +20,7 @@ enum {
 	OPT_CONNECT_TIMEOUT, OPT_REQUEST_TIMEOUT, OPT_FORMAT, OPT_SUMMARY, OPT_GROUP_BY,
 	OPT_BASELINE, OPT_SOCI_IF, OPT_SORT, OPT_NO_COLOR, OPT_INTERVAL, OPT_RECORD,
 	OPT_COUNT, OPT_DEBUG, OPT_TIME_FORMAT, OPT_PRICES, OPT_DEPLOYMENTS, OPT_NO_IMAGES,
-	OPT_IMAGE,
+	OPT_IMAGE, OPT_SCALEOUT,
 	/* experiment: the ids live in cli_int.h, parsed by cli_experiment.c */
 };
 
@@ -49,6 +49,7 @@ const struct cli_option_def cli_options[] = {
 	{ "--soci-if", 0, "KEY=GLOB", "label tasks matching as SOCI, the others as no-soci (repeatable)", "OUTPUT", OPT_SOCI_IF },
 	{ "--sort", 0, "COLUMN[:desc]", "sort tasks by a column (default created_at)", "OUTPUT", OPT_SORT },
 	{ "--deployments", 0, NULL, "one row per service deployment (report; tasks with --service)", "OUTPUT", OPT_DEPLOYMENTS },
+	{ "--scaleout", 0, NULL, "report: one row per scale-out, from the trigger to serving traffic (see SCALE-OUT)", "OUTPUT", OPT_SCALEOUT },
 	{ "--prices", 0, "FILE", "Fargate prices per region/architecture/capacity: startup_cost_usd, experiment's estimate (see ecsprof(1))", "OUTPUT", OPT_PRICES },
 	{ "--no-color", 0, NULL, "no colours (also when NO_COLOR is set)", "OUTPUT", OPT_NO_COLOR },
 	{ "--interval", 0, "SECONDS", "watch: seconds between polls (default 5)", "WATCH", OPT_INTERVAL },
@@ -464,6 +465,7 @@ cli_parse(int argc, char **argv, struct cli_opts *o, struct err *err)
 		case OPT_SORT: o->sort = optarg; break;
 		case OPT_PRICES: o->prices = optarg; break;
 		case OPT_DEPLOYMENTS: o->deployments = true; break;
+		case OPT_SCALEOUT: o->scaleout = true; break;
 		case OPT_NO_COLOR: o->no_color = true; break;
 		case OPT_INTERVAL:
 			if (parse_seconds(name, optarg, &o->interval_ms, err))

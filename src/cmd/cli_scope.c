@@ -46,6 +46,7 @@ static const struct {
 	{ "--soci-if", T | W | P | X },
 	{ "--sort", T | W | P },
 	{ "--deployments", T | P },
+	{ "--scaleout", P },
 	{ "--prices", T | W | P | X | C },
 	{ "--no-color", T | W | P | I | X },
 	{ "--interval", W | X },

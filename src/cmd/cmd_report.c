@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "app_deploy.h"
+#include "app_scaleout.h"
 #include "cmd_int.h"
 #include "ecsprof/app.h"
 #include "ecsprof/input.h"
@@ -18,6 +19,8 @@ cmd_report(const struct cli_opts *o, struct err *err)
 
 	if (o->deployments)
 		return app_deploy_report(o, err);   /* app_deploy.c: reads the files itself */
+	if (o->scaleout)
+		return app_scaleout_report(o, err); /* app_scaleout.c: the same */
 	task_set_init(&set);
 	for (size_t i = 0; i < o->files.n; i++)
 		if (input_read_file(o->files.v[i], &set, &st, err) != 0)

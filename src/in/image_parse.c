@@ -39,21 +39,6 @@ jint(const json_t *o, const char *key, int64_t dflt)
 	return dflt;
 }
 
-/* epoch seconds (the API) or ISO 8601 (the CLI) */
-static int64_t
-jtime(const json_t *o, const char *key)
-{
-	const json_t *v = json_object_get(o, key);
-	int64_t ms;
-
-	if (json_is_number(v) && timeutil_epoch_seconds_to_ms(json_number_value(v), &ms) == 0)
-		return ms;
-	/* timeutil reads any year; an ECS time is not before 1970 (as epoch seconds) */
-	if (json_is_string(v) && timeutil_parse_iso8601(json_string_value(v), &ms) == 0 && ms >= 0)
-		return ms;
-	return TS_NONE;
-}
-
 static json_t *
 load(const char *text, size_t len, const char *what, struct err *err)
 {
@@ -251,7 +236,7 @@ detail_into(const json_t *d, struct image_facts *f)
 {
 	free(f->tags);
 	f->tags = join_tags(json_object_get(d, "imageTags"));
-	f->pushed_ms = jtime(d, "imagePushedAt");
+	f->pushed_ms = input_aws_time(d, "imagePushedAt");
 	if (f->media_type == NULL)
 		f->media_type = jdup(d, "imageManifestMediaType");
 	if (f->nlayers == 0 && json_is_integer(json_object_get(d, "imageSizeInBytes")))
@@ -449,8 +434,8 @@ image_facts_from_jobj(const json_t *o, struct image_facts *f, char *why, size_t 
 	f->soci = soci_of(jstr(o, "soci_index"));
 	f->soci_index_digest = jdup(o, "soci_index_digest");
 	f->error = jdup(o, "error");
-	f->pushed_ms = jtime(o, "pushed_at");
-	f->fetched_ms = jtime(o, "fetched_at");
+	f->pushed_ms = input_aws_time(o, "pushed_at");
+	f->fetched_ms = input_aws_time(o, "fetched_at");
 	f->size_bytes = jint(o, "size_bytes", -1);
 	f->history = json_is_true(json_object_get(o, "history"));
 	f->v1_checked = json_is_true(json_object_get(o, "v1_checked"));

@@ -148,7 +148,9 @@ shape_of(const json_t *o)
 	if (json_is_array(json_object_get(o, "services")))
 		return SHAPE_SERVICES;   /* DescribeServices without failures: input_deploy.c's */
 	if (input_is_insights(o))
-		return SHAPE_INSIGHTS;   /* Container Insights performance log (input_export.c) */
+		return SHAPE_INSIGHTS;
+	if (input_scaleout_doc(o))
+		return SHAPE_SERVICES;   /* a scale-out source document: input_scaleout.c's */   /* Container Insights performance log (input_export.c) */
 	return SHAPE_UNKNOWN;
 }
 
@@ -300,6 +302,8 @@ one_record(struct pctx *c, const json_t *o, const char *where)
 	}
 	if (input_deploy_record_line(o))
 		return 0;   /* a service's deployment or event: input_deploy.c reads those */
+	if (task == NULL && json_is_object(json_object_get(o, "scaleout")))
+		return 0;   /* a scale-out source document: input_scaleout.c's */
 	if (json_object_get(o, "image") != NULL && task == NULL)
 		return one_images(c, o, where);   /* image facts (image_parse.c) */
 	if (!json_is_object(task)) {

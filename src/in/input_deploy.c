@@ -37,20 +37,6 @@ dj_skip(struct dj_ctx *c)
 		c->first_skipped = c->line;
 }
 
-static int64_t
-dj_time(const json_t *o, const char *key)
-{
-	const json_t *v = json_object_get(o, key);
-	int64_t ms;
-
-	if (json_is_number(v) && timeutil_epoch_seconds_to_ms(json_number_value(v), &ms) == 0)
-		return ms;
-	/* timeutil reads any year; an ECS time is not before 1970 (as epoch seconds) */
-	if (json_is_string(v) && timeutil_parse_iso8601(json_string_value(v), &ms) == 0 && ms >= 0)
-		return ms;
-	return TS_NONE;
-}
-
 static const char *
 dj_str(const json_t *o, const char *key)
 {
@@ -91,8 +77,8 @@ dj_deployment(struct dj_ctx *c, const char *service, const json_t *d, int64_t se
 	f.status = (char *)dj_str(d, "status");
 	f.rollout_state = (char *)dj_str(d, "rolloutState");
 	f.taskdef = (char *)dj_str(d, "taskDefinition");
-	f.created_ms = dj_time(d, "createdAt");
-	f.updated_ms = dj_time(d, "updatedAt");
+	f.created_ms = input_aws_time(d, "createdAt");
+	f.updated_ms = input_aws_time(d, "updatedAt");
 	f.completed_ms = TS_NONE;
 	f.desired = dj_long(d, "desiredCount");
 	f.failed = dj_long(d, "failedTasks");
@@ -106,7 +92,7 @@ dj_deployment(struct dj_ctx *c, const char *service, const json_t *d, int64_t se
 static void
 dj_event(struct dj_ctx *c, const char *service, const json_t *e)
 {
-	int64_t at = dj_time(e, "createdAt");
+	int64_t at = input_aws_time(e, "createdAt");
 
 	if (at == TS_NONE || dj_str(e, "message") == NULL) {
 		dj_skip(c);
@@ -140,13 +126,13 @@ dj_eventbridge(struct dj_ctx *c, const json_t *o, const char *type)
 	const char *service = dj_service_name(json_string_value(json_array_get(
 		json_object_get(o, "resources"), 0)));
 	const char *name = dj_str(detail, "eventName"), *reason = dj_str(detail, "reason");
-	int64_t at = dj_time(detail, "updatedAt");
+	int64_t at = input_aws_time(detail, "updatedAt");
 	char msg[1024];
 
 	if (at == TS_NONE)
-		at = dj_time(detail, "createdAt");
+		at = input_aws_time(detail, "createdAt");
 	if (at == TS_NONE)
-		at = dj_time(o, "time");
+		at = input_aws_time(o, "time");
 	if (name == NULL || at == TS_NONE) {
 		dj_skip(c);
 		return;
@@ -215,6 +201,17 @@ dj_fetched_at(struct dj_ctx *c, const json_t *o)
 	return TS_NONE;
 }
 
+/* A recording line's fetched_at, TS_NONE when it has none that reads */
+static int64_t
+dj_line_time(const json_t *o)
+{
+	int64_t at = TS_NONE;
+	struct why w;
+
+	w.msg[0] = '\0';
+	return input_get_time(o, "fetched_at", &at, &w) == 0 ? at : TS_NONE;
+}
+
 static void
 dj_object(struct dj_ctx *c, const json_t *o)
 {
@@ -238,6 +235,11 @@ dj_object(struct dj_ctx *c, const json_t *o)
 			dj_deployment(c, svc, json_object_get(o, "deployment"), seen);
 		if (json_is_object(json_object_get(o, "event")))
 			dj_event(c, svc, json_object_get(o, "event"));
+		/* a scale-out source line (input_scaleout.c) holding a DescribeServices answer */
+		if (json_is_array(json_object_get(json_object_get(o, "scaleout"), "services")))
+			json_array_foreach(json_object_get(json_object_get(o, "scaleout"),
+							   "services"), i, v)
+				dj_service(c, v, dj_line_time(o));
 		return;
 	}
 	if ((type = dj_str(o, "detail-type")) != NULL) {

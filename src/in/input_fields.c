@@ -178,6 +178,20 @@ input_get_int(const json_t *obj, const char *key, bool *has, int64_t *out, struc
  * EventBridge, task metadata). A numeric string is read as epoch seconds too, decimal
  * only. An ECS time is at or after 1970-01-01T00:00:00Z: timeutil parses earlier ISO
  * times (it is general), this reader refuses them, as epoch seconds refuse them. */
+int64_t
+input_aws_time(const json_t *o, const char *key)
+{
+	const json_t *v = json_object_get(o, key);
+	int64_t ms;
+
+	if (json_is_number(v) && timeutil_epoch_seconds_to_ms(json_number_value(v), &ms) == 0)
+		return ms;
+	/* timeutil reads any year; an AWS time is not before 1970 (as epoch seconds) */
+	if (json_is_string(v) && timeutil_parse_iso8601(json_string_value(v), &ms) == 0 && ms >= 0)
+		return ms;
+	return TS_NONE;
+}
+
 int
 input_get_time(const json_t *obj, const char *key, int64_t *out, struct why *w)
 {

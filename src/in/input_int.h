@@ -162,10 +162,20 @@ int input_task_str(struct task *t, const json_t *obj, const char *key, const cha
     struct why *w);
 int input_get_int(const json_t *obj, const char *key, bool *has, int64_t *out, struct why *w);
 int input_get_time(const json_t *obj, const char *key, int64_t *out, struct why *w);
+/* The same leniently, for the extras beside the tasks (deployments, image facts, a
+ * scale-out's sources): epoch seconds or ISO 8601, TS_NONE for anything else */
+int64_t input_aws_time(const json_t *obj, const char *key);
 /* A DescribeTasks task object / a task metadata v4 document into t (strings into t's
  * pool). */
 int input_parse_task(const json_t *o, struct task *t, struct why *w);
 int input_parse_metadata(const json_t *o, struct task *t, struct why *w);
+
+/* A scale-out source document (input_scaleout.c): {"ScalingActivities":[...]}, ... */
+bool input_scaleout_doc(const json_t *o);
+/* A recording line holding one (its "scaleout"): its merge key, "scaleout:KIND/IDS" (the
+ * items' identities; a target health observation's target group and time), in *key
+ * (the caller's); -1 when the line holds none. */
+int input_scaleout_record_key(const json_t *rec, char **key);
 
 /* ---- shapes from exports and archives (input_export.c) ---- */
 

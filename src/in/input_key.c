@@ -104,6 +104,7 @@ input_peek_record(const char *line, size_t len, struct input_key *k, struct err 
 		k->fetched_at_ms = TS_NONE;
 	w.msg[0] = '\0';
 	if ((input_deploy_record_key(root, &k->arn) != 0 && image_key(root, &k->arn) != 0 &&
+	     input_scaleout_record_key(root, &k->arn) != 0 &&
 	     key_from_task(json_object_get(root, "task"), k, &w) != 0)) {
 		input_key_cleanup(k);
 		k->has_version = false;

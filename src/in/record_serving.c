@@ -86,35 +86,94 @@ record_push(char ***lines, size_t *n, const char *head, const char *svc, const c
 	json_decref(name);
 }
 
-size_t
-record_service_lines(const char *service_json, const char *region, const char *cluster,
-		     int64_t fetched_at_ms, char ***lines, size_t *nlines)
+/* A line's head without its closing brace (the line goes on after it), or NULL */
+static char *
+record_head(const char *region, const char *cluster, int64_t fetched_at_ms)
 {
-	json_error_t e;
-	json_t *svc = service_json ? json_loads(service_json, 0, &e) : NULL, *v, *meta;
-	const char *name;
-	char iso[TIMEUTIL_ISO_LEN], *head, *m;
-	size_t before = *nlines, i;
+	char iso[TIMEUTIL_ISO_LEN], *m;
+	json_t *meta;
 
-	if (svc == NULL)
-		return 0;
-	name = json_string_value(json_object_get(svc, "serviceName"));
 	timeutil_format_iso(fetched_at_ms, iso);
 	meta = json_pack("{s:s,s:s,s:s,s:s,s:s}", "ecsprof", RECORD_FORMAT, "fetched_at", iso,
 			 "region", region ? region : "", "cluster", cluster ? cluster : "",
 			 "source", "live");
 	m = meta != NULL ? record_dump(meta) : NULL;
-	if (name != NULL && m != NULL) {
-		/* the head without its closing brace: the line goes on after it */
+	json_decref(meta);
+	if (m != NULL)
 		m[strlen(m) - 1] = '\0';
-		head = m;
+	return m;
+}
+
+size_t
+record_service_lines(const char *service_json, const char *region, const char *cluster,
+		     int64_t fetched_at_ms, char ***lines, size_t *nlines)
+{
+	json_error_t e;
+	json_t *svc = service_json ? json_loads(service_json, 0, &e) : NULL, *v;
+	const char *name;
+	char *head;
+	size_t before = *nlines, i;
+
+	if (svc == NULL)
+		return 0;
+	name = json_string_value(json_object_get(svc, "serviceName"));
+	head = record_head(region, cluster, fetched_at_ms);
+	if (name != NULL && head != NULL) {
 		json_array_foreach(json_object_get(svc, "deployments"), i, v)
 			record_push(lines, nlines, head, name, "deployment", v);
 		json_array_foreach(json_object_get(svc, "events"), i, v)
 			record_push(lines, nlines, head, name, "event", v);
 	}
-	free(m);
-	json_decref(meta);
+	free(head);
 	json_decref(svc);
 	return *nlines - before;
+}
+
+/* The documents whose items are recorded one per line (the merge key is the item's) */
+static const char *const record_scaleout_kinds[] = {
+	"ScalingActivities", "ScalingPolicies", "MetricAlarms", "AlarmHistoryItems", "services",
+	"TargetGroups",
+};
+
+int
+record_scaleout_lines(const char *doc, size_t len, const char *region, const char *cluster,
+		      const char *service, int64_t fetched_at_ms, char ***lines, size_t *nlines,
+		      struct err *err)
+{
+	json_error_t e;
+	json_t *root = json_loadb(doc, len, 0, &e), *v;
+	const char *kind = NULL;
+	char *head;
+	size_t i;
+
+	if (root == NULL)
+		return err_set(err, ERR_PARSE, "scale-out source document: malformed JSON at "
+			       "column %d", e.column);
+	for (i = 0; i < sizeof record_scaleout_kinds / sizeof *record_scaleout_kinds; i++)
+		if (json_is_array(json_object_get(root, record_scaleout_kinds[i])))
+			kind = record_scaleout_kinds[i];
+	if (kind == NULL && !json_is_array(json_object_get(root, "TargetHealthDescriptions"))) {
+		json_decref(root);
+		return err_set(err, ERR_PARSE, "not a scale-out source document");
+	}
+	head = record_head(region, cluster, fetched_at_ms);
+	if (head == NULL) {
+		json_decref(root);
+		return err_set(err, ERR_INTERNAL, "out of memory");
+	}
+	if (kind == NULL) {
+		/* an observation of a target group, wrapped with its time: one line whole */
+		record_push(lines, nlines, head, service ? service : "", "scaleout", root);
+	} else {
+		json_array_foreach(json_object_get(root, kind), i, v) {
+			json_t *one = json_pack("{s:[O]}", kind, v);
+
+			if (one != NULL)
+				record_push(lines, nlines, head, service ? service : "", "scaleout", one);
+			json_decref(one);
+		}
+	}
+	free(head);
+	json_decref(root);
+	return 0;
 }

@@ -78,7 +78,8 @@ def main():
         return
 
     total = sum(os.path.getsize(p) for p in glob.glob(os.path.join(EX, "**", "*"), recursive=True) if os.path.isfile(p))
-    ok(total < 200 * 1024, f"examples/ is small ({total} bytes < 200 KiB)")
+    # 256 KiB: the scale-out's source documents (issue 33) joined the tasks' story
+    ok(total < 256 * 1024, f"examples/ is small ({total} bytes < 256 KiB)")
 
     cli = docs["scaleout.json"]
     ok(set(cli) == {"tasks", "failures"} and cli["failures"] == [], "scaleout.json is {tasks, failures}")

@@ -1,0 +1,497 @@
+/* scaleout_story: the scale-outs of a service and the tasks started for each
+ * (scaleout_story.h). A row is a rise of the desired count: a scaling activity that sets
+ * a higher count than the one before it (or, when none is known before it, one whose
+ * alarm watches for a value above its threshold), a deployment, or tasks started that
+ * neither explains (a manual UpdateService). Its tasks are the ones ECS's service events
+ * name ("has started N tasks: (task ID) ..."), else those created in its window by its
+ * deployment (startedBy). The stages are scaleout_stages.c's, the advice
+ * scaleout_advice.c's. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scaleout_int.h"
+#include "ecsprof/xalloc.h"
+
+/* ECS's scheduler starts tasks seconds after the activity's StartTime; a clock a little
+ * apart between services must not push a task out of its row */
+#define SO_SLACK_MS 5000
+
+static int
+cmp_i64(int64_t a, int64_t b)
+{
+	return (a > b) - (a < b);
+}
+
+static int
+row_cmp(const void *a, const void *b)
+{
+	const struct so_row *x = a, *y = b;
+	int c = strcmp(x->service, y->service);
+
+	return c != 0 ? c : cmp_i64(x->span[SO_SCHEDULE].from_ms, y->span[SO_SCHEDULE].from_ms);
+}
+
+static int
+row_trigger_cmp(const void *a, const void *b)
+{
+	const struct so_row *x = a, *y = b;
+	int c = cmp_i64(x->trigger_ms, y->trigger_ms);
+
+	return c != 0 ? c : strcmp(x->service, y->service);
+}
+
+static int
+activity_cmp(const void *a, const void *b)
+{
+	const struct so_activity *x = *(const struct so_activity *const *)a;
+	const struct so_activity *y = *(const struct so_activity *const *)b;
+
+	return cmp_i64(x->start_ms, y->start_ms);
+}
+
+static int
+task_created_cmp(const void *a, const void *b)
+{
+	const struct task *x = *(const struct task *const *)a, *y = *(const struct task *const *)b;
+	int c = cmp_i64(x->ts[TS_CREATED], y->ts[TS_CREATED]);
+
+	return c != 0 ? c : strcmp(x->arn ? x->arn : "", y->arn ? y->arn : "");
+}
+
+const struct so_service *
+so_service_of(const struct so_sources *src, const char *name)
+{
+	for (size_t i = 0; i < src->nservices; i++)
+		if (src->services[i].name != NULL && strcmp(src->services[i].name, name) == 0)
+			return &src->services[i];
+	return NULL;
+}
+
+const struct so_alarm *
+so_alarm_of(const struct so_sources *src, const char *name)
+{
+	for (size_t i = 0; name != NULL && i < src->nalarms; i++)
+		if (src->alarms[i].name != NULL && strcmp(src->alarms[i].name, name) == 0)
+			return &src->alarms[i];
+	return NULL;
+}
+
+/* The deployment whose tasks a scaling activity at `at` starts: the service's newest
+ * one created by then (the PRIMARY at the time) */
+static const struct deployment *
+deployment_at(const struct so_sources *src, const char *service, int64_t at)
+{
+	const struct deployment *best = NULL;
+
+	for (size_t i = 0; i < src->deploys.n; i++) {
+		const struct deployment *d = &src->deploys.v[i];
+
+		if (d->service == NULL || strcmp(d->service, service) != 0 ||
+		    d->created_ms == TS_NONE || d->created_ms > at)
+			continue;
+		if (best == NULL || d->created_ms > best->created_ms)
+			best = d;
+	}
+	return best;
+}
+
+static struct so_row *
+row_add(struct so_story *st, size_t *cap, const char *cluster, const char *service,
+	int64_t sched_ms)
+{
+	struct so_row *r;
+
+	st->rows = xgrow(st->rows, st->n + 1, cap, sizeof *st->rows);
+	r = &st->rows[st->n++];
+	memset(r, 0, sizeof *r);
+	r->cluster = cluster ? cluster : "";
+	r->service = service;
+	r->trigger_name = "";
+	r->desired_from = r->desired_to = -1;
+	r->largest = -1;
+	r->launch_rate = NAN;
+	for (int s = 0; s < SO_STAGE_COUNT; s++) {
+		r->span[s].from_ms = r->span[s].to_ms = TS_NONE;
+		r->dist[s].p50_s = r->dist[s].max_s = NAN;
+	}
+	r->span[SO_SCHEDULE].from_ms = sched_ms;
+	return r;
+}
+
+/* Is this activity a rise? Against the count the activity before it set; with none, the
+ * alarm's direction (a scale-out alarm watches for a value above its threshold). */
+static bool
+activity_rises(const struct so_sources *src, const struct so_activity *a, long from)
+{
+	const struct so_alarm *al = so_alarm_of(src, a->alarm);
+
+	if (from >= 0 && a->desired_to >= 0)
+		return a->desired_to > from;
+	if (al != NULL && al->comparison != NULL)
+		return strncmp(al->comparison, "GreaterThan", 11) == 0;
+	return a->alarm != NULL && strstr(a->alarm, "AlarmHigh") != NULL;
+}
+
+static void
+rows_of_activities(const struct so_sources *src, struct so_story *st, size_t *cap)
+{
+	const struct so_activity **v = xcalloc(src->nactivities + 1, sizeof *v);
+	size_t n = 0;
+
+	for (size_t i = 0; i < src->nactivities; i++)
+		if (src->activities[i].start_ms != TS_NONE)
+			v[n++] = &src->activities[i];
+	qsort(v, n, sizeof *v, activity_cmp);
+	for (size_t i = 0; i < n; i++) {
+		const struct so_activity *a = v[i];
+		const struct so_service *svc;
+		const struct deployment *d;
+		struct so_row *r;
+		long from = -1;
+
+		if (a->service == NULL)
+			continue;   /* not an ECS service's desired count */
+		/* the count before: the last successful activity of the same target */
+		for (size_t j = i; j-- > 0;)
+			if (v[j]->resource_id != NULL && strcmp(v[j]->resource_id, a->resource_id) == 0 &&
+			    v[j]->desired_to >= 0 && (v[j]->status == NULL ||
+						     strcmp(v[j]->status, "Failed") != 0)) {
+				from = v[j]->desired_to;
+				break;
+			}
+		if ((a->status != NULL && strcmp(a->status, "Failed") == 0) ||
+		    !activity_rises(src, a, from))
+			continue;   /* a scale-in, or nothing changed: never a row */
+		svc = so_service_of(src, a->service);
+		r = row_add(st, cap, a->cluster, a->service, a->start_ms);
+		r->activity = a;
+		r->svc = svc;
+		r->trigger = SO_TRIGGER_ACTIVITY;
+		r->trigger_name = a->id ? a->id : "";
+		r->trigger_ms = a->start_ms;
+		r->desired_from = from;
+		r->desired_to = a->desired_to;
+		d = deployment_at(src, r->service, a->start_ms);
+		r->deployment = d != NULL ? d->id : NULL;
+	}
+	free(v);
+}
+
+static void
+rows_of_deployments(const struct so_sources *src, struct so_story *st, size_t *cap)
+{
+	for (size_t i = 0; i < src->deploys.n; i++) {
+		const struct deployment *d = &src->deploys.v[i];
+		const struct so_service *svc;
+		struct so_row *r;
+
+		if (d->service == NULL || d->created_ms == TS_NONE)
+			continue;
+		svc = so_service_of(src, d->service);
+		r = row_add(st, cap, svc && svc->cluster ? svc->cluster : "", d->service,
+			    d->created_ms);
+		r->svc = svc;
+		r->trigger = SO_TRIGGER_DEPLOYMENT;
+		r->trigger_name = d->id ? d->id : "";
+		r->trigger_ms = d->created_ms;
+		r->desired_to = d->desired;
+		r->deployment = d->id;
+	}
+}
+
+/* "(service web) has started 5 tasks: (task 1a2b) (task 3c4d)." */
+bool
+so_event_started(const char *msg)
+{
+	return msg != NULL && strstr(msg, " has started ") != NULL && strstr(msg, " tasks") != NULL;
+}
+
+/* the task ids an event names, as (start, length) pairs over msg; how many */
+static size_t
+event_task_ids(const char *msg, const char **ids, size_t *lens, size_t max)
+{
+	size_t n = 0;
+
+	for (const char *p = msg; n < max && (p = strstr(p, "(task ")) != NULL;) {
+		const char *e;
+
+		p += 6;
+		if ((e = strchr(p, ')')) == NULL)
+			break;
+		ids[n] = p;
+		lens[n++] = (size_t)(e - p);
+		p = e;
+	}
+	return n;
+}
+
+/* The row an instant of a service belongs to: the one with the latest schedule start at
+ * or before it and within SCALEOUT_GAP_MS (else one that starts within SO_SLACK_MS after
+ * it: a clock apart), whose deployment is dep (or that has none, or dep NULL); -1 */
+static long
+row_of(const struct so_story *st, const char *service, int64_t at, const char *dep)
+{
+	long best = -1, early = -1;
+
+	if (at == TS_NONE)
+		return -1;
+	for (size_t i = 0; i < st->n; i++) {
+		const struct so_row *r = &st->rows[i];
+		int64_t s = r->span[SO_SCHEDULE].from_ms;
+
+		if (strcmp(r->service, service) != 0 || s == TS_NONE || at < s - SO_SLACK_MS ||
+		    at >= s + SCALEOUT_GAP_MS)
+			continue;
+		if (dep != NULL && r->deployment != NULL && strcmp(r->deployment, dep) != 0)
+			continue;
+		if (at < s) {
+			if (early < 0 || s < st->rows[early].span[SO_SCHEDULE].from_ms)
+				early = (long)i;
+		} else if (best < 0 || s > st->rows[best].span[SO_SCHEDULE].from_ms) {
+			best = (long)i;
+		}
+	}
+	return best >= 0 ? best : early;
+}
+
+/* Tasks started that no activity or deployment explains: a manual change, one row per
+ * burst of such events (SCALEOUT_GAP_MS apart) */
+static int
+event_cmp(const void *a, const void *b)
+{
+	const struct deploy_event *x = *(const struct deploy_event *const *)a;
+	const struct deploy_event *y = *(const struct deploy_event *const *)b;
+
+	return cmp_i64(x->at_ms, y->at_ms);
+}
+
+static void
+rows_of_manual(const struct so_sources *src, struct so_story *st, size_t *cap)
+{
+	/* oldest first (ECS lists the newest first): a burst's first event makes its row and
+	 * the later ones fall into it */
+	const struct deploy_event **ev = xcalloc(src->deploys.nev + 1, sizeof *ev);
+
+	for (size_t i = 0; i < src->deploys.nev; i++)
+		ev[i] = &src->deploys.ev[i];
+	qsort(ev, src->deploys.nev, sizeof *ev, event_cmp);
+	for (size_t i = 0; i < src->deploys.nev; i++) {
+		const struct deploy_event *e = ev[i];
+		const struct so_service *svc;
+		int64_t trig = e->at_ms;
+		struct so_row *r;
+
+		if (e->service == NULL || !so_event_started(e->message) ||
+		    row_of(st, e->service, e->at_ms, NULL) >= 0)
+			continue;
+		/* the PRIMARY deployment's updatedAt, when it is shortly before: UpdateService */
+		for (size_t j = 0; j < src->deploys.n; j++) {
+			const struct deployment *d = &src->deploys.v[j];
+
+			if (d->service != NULL && strcmp(d->service, e->service) == 0 &&
+			    d->status != NULL && strcmp(d->status, "PRIMARY") == 0 &&
+			    d->updated_ms != TS_NONE && d->updated_ms <= e->at_ms &&
+			    d->updated_ms > e->at_ms - SCALEOUT_GAP_MS && d->updated_ms < trig)
+				trig = d->updated_ms;
+		}
+		svc = so_service_of(src, e->service);
+		r = row_add(st, cap, svc && svc->cluster ? svc->cluster : "", e->service, trig);
+		r->svc = svc;
+		r->trigger = SO_TRIGGER_MANUAL;
+		r->trigger_ms = trig;
+		r->span[SO_SCHEDULE].from_est = trig == e->at_ms;
+	}
+	free(ev);
+}
+
+static void
+row_push_task(struct so_row *r, size_t *cap, const struct task *t)
+{
+	for (size_t i = 0; i < r->ntasks; i++)
+		if (r->tasks[i] == t)
+			return;
+	r->tasks = xgrow(r->tasks, r->ntasks + 1, cap, sizeof *r->tasks);
+	r->tasks[r->ntasks++] = t;
+}
+
+static const struct task *
+task_by_id(const struct task_set *ts, const char *service, const char *id, size_t len)
+{
+	for (size_t i = 0; i < ts->len; i++) {
+		const struct task *t = &ts->tasks[i];
+
+		if (strlen(t->id) == len && memcmp(t->id, id, len) == 0 &&
+		    strcmp(t->service, service) == 0)
+			return t;
+	}
+	return NULL;
+}
+
+/* The tasks of each row; tasks_started counts the events' N when they name more tasks
+ * than the data has; the capacity errors are the events that say so in the window */
+static void
+match_tasks(const struct so_sources *src, const struct task_set *ts, struct so_story *st)
+{
+	size_t *caps = xcalloc(st->n + 1, sizeof *caps);
+	size_t *said = xcalloc(st->n + 1, sizeof *said);
+	bool *named = xcalloc(ts->len + 1, sizeof *named);
+
+	for (size_t i = 0; i < src->deploys.nev; i++) {
+		const struct deploy_event *e = &src->deploys.ev[i];
+		long r = e->service != NULL ? row_of(st, e->service, e->at_ms, NULL) : -1;
+		const char *ids[64];
+		size_t lens[64], k, n;
+		unsigned long count;
+
+		if (r < 0)
+			continue;
+		if (strcasestr(e->message, "unable to place a task") != NULL ||
+		    strcasestr(e->message, "capacity is unavailable") != NULL)
+			st->rows[r].capacity_errors++;
+		if (!so_event_started(e->message))
+			continue;
+		n = event_task_ids(e->message, ids, lens, 64);
+		if (sscanf(strstr(e->message, " has started ") + 13, "%lu", &count) == 1 && count < 100000)
+			said[r] += count;
+		for (k = 0; k < n; k++) {
+			const struct task *t = task_by_id(ts, e->service, ids[k], lens[k]);
+			long tr = t != NULL ? row_of(st, e->service, e->at_ms, t->started_by) : -1;
+
+			if (tr >= 0) {   /* the row of the task's own deployment */
+				named[t - ts->tasks] = true;
+				row_push_task(&st->rows[tr], &caps[tr], t);
+			}
+		}
+	}
+	for (size_t i = 0; i < ts->len; i++) {
+		const struct task *t = &ts->tasks[i];
+		long r;
+
+		if (named[i] || t->service[0] == '\0')
+			continue;
+		r = row_of(st, t->service, t->ts[TS_CREATED], t->started_by);
+		if (r >= 0 && (st->rows[r].cluster[0] == '\0' || t->cluster[0] == '\0' ||
+			       strcmp(st->rows[r].cluster, t->cluster) == 0))
+			row_push_task(&st->rows[r], &caps[r], t);
+	}
+	for (size_t r = 0; r < st->n; r++) {
+		struct so_row *row = &st->rows[r];
+
+		qsort(row->tasks, row->ntasks, sizeof *row->tasks, task_created_cmp);
+		row->tasks_started = row->ntasks > said[r] ? row->ntasks : said[r];
+		for (size_t i = 0; i < row->ntasks; i++)
+			if (task_stage(row->tasks[i], NULL) == STAGE_FAILED)
+				row->tasks_failed++;
+		if (row->cluster[0] == '\0' && row->ntasks > 0)
+			row->cluster = row->tasks[0]->cluster;
+	}
+	free(caps);
+	free(said);
+	free(named);
+}
+
+static int
+task_service_created_cmp(const void *a, const void *b)
+{
+	const struct task *x = *(const struct task *const *)a, *y = *(const struct task *const *)b;
+	int c = strcmp(x->service, y->service);
+
+	return c != 0 ? c : task_created_cmp(a, b);
+}
+
+/* No service events read: the tasks no row has, by service, in bursts of createdAt
+ * (scaleout.h's gap): each a manual change whose trigger is its first createdAt */
+static void
+rows_of_bursts(const struct so_sources *src, const struct task_set *ts, struct so_story *st,
+	       size_t *cap)
+{
+	bool *taken = xcalloc(ts->len + 1, sizeof *taken);
+	const struct task **v = xcalloc(ts->len + 1, sizeof *v);
+	size_t n = 0, rows = st->n, tcap = 0;
+	struct so_row *r = NULL;
+
+	if (src->read[SO_SRC_SERVICES])
+		goto out;
+	for (size_t i = 0; i < rows; i++)
+		for (size_t k = 0; k < st->rows[i].ntasks; k++)
+			taken[st->rows[i].tasks[k] - ts->tasks] = true;
+	for (size_t i = 0; i < ts->len; i++)
+		if (!taken[i] && ts->tasks[i].service[0] != '\0' &&
+		    ts->tasks[i].ts[TS_CREATED] != TS_NONE)
+			v[n++] = &ts->tasks[i];
+	qsort(v, n, sizeof *v, task_service_created_cmp);
+	for (size_t i = 0; i < n; i++) {
+		const struct task *t = v[i], *prev = i > 0 ? v[i - 1] : NULL;
+
+		if (prev == NULL || strcmp(prev->service, t->service) != 0 ||
+		    t->ts[TS_CREATED] - prev->ts[TS_CREATED] > SCALEOUT_GAP_MS) {
+			r = row_add(st, cap, t->cluster, t->service, t->ts[TS_CREATED]);
+			r->trigger = SO_TRIGGER_MANUAL;
+			r->trigger_ms = t->ts[TS_CREATED];
+			r->span[SO_SCHEDULE].from_ms = TS_NONE;   /* no source says when it began */
+			tcap = 0;
+		}
+		r->tasks = xgrow(r->tasks, r->ntasks + 1, &tcap, sizeof *r->tasks);
+		r->tasks[r->ntasks++] = t;
+		r->tasks_started++;
+		if (task_stage(t, NULL) == STAGE_FAILED)
+			r->tasks_failed++;
+	}
+out:
+	free(taken);
+	free(v);
+}
+
+static void
+story_note(struct so_story *st, char *line)
+{
+	st->notes = xreallocarray(st->notes, st->nnotes + 1, sizeof *st->notes);
+	st->notes[st->nnotes++] = line;
+}
+
+void
+so_story_build(const struct so_sources *src, const struct task_set *ts, int64_t since_ms,
+	       struct so_story *out)
+{
+	size_t cap = 0, kept = 0;
+
+	memset(out, 0, sizeof *out);
+	rows_of_activities(src, out, &cap);
+	rows_of_deployments(src, out, &cap);
+	qsort(out->rows, out->n, sizeof *out->rows, row_cmp);
+	rows_of_manual(src, out, &cap);
+	qsort(out->rows, out->n, sizeof *out->rows, row_cmp);
+	match_tasks(src, ts, out);
+	rows_of_bursts(src, ts, out, &cap);
+	for (size_t i = 0; i < out->n; i++)
+		so_row_stages(src, out, &out->rows[i]);
+	for (size_t i = 0; i < out->n; i++) {
+		struct so_row *r = &out->rows[i];
+
+		if (since_ms != TS_NONE && r->trigger_ms != TS_NONE && r->trigger_ms < since_ms) {
+			free(r->tasks);
+			continue;
+		}
+		so_row_advise(r, ts);
+		out->rows[kept++] = *r;
+	}
+	out->n = kept;
+	qsort(out->rows, out->n, sizeof *out->rows, row_trigger_cmp);
+	so_story_notes(src, ts, out, story_note);
+}
+
+void
+so_story_cleanup(struct so_story *st)
+{
+	for (size_t i = 0; i < st->n; i++) {
+		free(st->rows[i].tasks);
+		free(st->rows[i].advice);
+	}
+	for (size_t i = 0; i < st->nnotes; i++)
+		free(st->notes[i]);
+	free(st->rows);
+	free(st->notes);
+	memset(st, 0, sizeof *st);
+}

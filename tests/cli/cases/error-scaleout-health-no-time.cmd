@@ -1,0 +1,1 @@
+ecsprof report --scaleout tests/fixtures/scaleout/health-no-time.json

@@ -1,0 +1,1 @@
+ecsprof report --scaleout --format csv examples/scaleout.json examples/scaleout-sources.jsonl

@@ -1,0 +1,1 @@
+ecsprof report --scaleout --format json tests/fixtures/scaleout/activities.json tests/fixtures/scaleout/alarms.json

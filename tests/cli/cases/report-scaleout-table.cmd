@@ -1,0 +1,1 @@
+ecsprof report --scaleout examples/scaleout.json examples/scaleout-sources.jsonl
