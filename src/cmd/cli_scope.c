@@ -17,6 +17,7 @@
 #define I (1u << CMD_IMAGES)
 #define X (1u << CMD_EXPERIMENT)
 #define C (1u << CMD_CHECK)
+#define S (1u << CMD_SCALEOUT)
 
 /* Options that belong to some commands only, by name. The AWS options are accepted by
  * report too, as aws(1) takes --region everywhere: an alias with --profile must not break
@@ -26,20 +27,20 @@ static const struct {
 	unsigned cmds;
 } scope[] = {
 	/* experiment selects exactly the tasks it started, and groups them by arm */
-	{ "--service", T | W | R | P | I },
-	{ "--family", T | W | R | P | I },
-	{ "--started-by", T | W | R | P | I },
-	{ "--status", T | W | R | P | I },
-	{ "--task", T | W | R | P | I },
-	{ "--since", T | W | R | P | I },
+	{ "--service", T | W | R | P | I | S },
+	{ "--family", T | W | R | P | I | S },
+	{ "--started-by", T | W | R | P | I | S },
+	{ "--status", T | W | R | P | I | S },
+	{ "--task", T | W | R | P | I | S },
+	{ "--since", T | W | R | P | I | S },
 	{ "--image", I },
 	/* check judges a task definition for the network experiment runs it in */
 	{ "--platform-version", X | C },
 	{ "--subnets", X | C },
 	{ "--security-groups", X | C },
 	{ "--assign-public-ip", X | C },
-	{ "--format", T | W | P | I | X | C },
-	{ "--time-format", T | W | P | X },
+	{ "--format", T | W | P | I | X | C | S },
+	{ "--time-format", T | W | P | X | S },
 	{ "--summary", T | W | P },
 	{ "--group-by", T | W | P },
 	{ "--baseline", T | W | P },
@@ -65,6 +66,7 @@ static const struct {
 	{ CMD_REPORT, "report", "Profiles saved data, offline: recordings, aws ecs describe-tasks output, EventBridge events, task metadata; '-' reads stdin." },
 	{ CMD_IMAGES, "images", "One row per image the tasks pulled (ECR): size, layers, compression, SOCI index, pull times and advice." },
 	{ CMD_EXPERIMENT, "experiment", "Runs N tasks per arm (RunTask) in interleaved rounds, records them, compares the arms and stops every task it started." },
+	{ CMD_SCALEOUT, "scaleout", "Tells where the minutes of a service's scale-outs went, live: from the alarm's first breaching datapoint to the new tasks serving traffic (detect, react, schedule, launch, the per-task stages, register), one row each, and which stage to shorten and how." },
 	{ CMD_CHECK, "check", "Judges a task definition (register-task-definition JSON, or DescribeTaskDefinition's answer) before anyone deploys it: what Fargate rejects, what holds the start back, and the price; --format table, csv, json or markdown." },
 };
 
@@ -186,7 +188,8 @@ cli_usage_command(FILE *f, enum cli_command cmd)
 			cli_print_option(f, d);
 		}
 	}
-	if (cmd == CMD_TASKS || cmd == CMD_WATCH || cmd == CMD_REPORT || cmd == CMD_IMAGES)
+	if (cmd == CMD_TASKS || cmd == CMD_WATCH || cmd == CMD_REPORT || cmd == CMD_IMAGES ||
+	    cmd == CMD_SCALEOUT)
 		fprintf(f, "\nWith -o FILE and no --format, FILE's extension picks the format (.csv, .json,\n"
 			   ".md, .html, .xlsx; else a table).\n");
 	if (cmd == CMD_CHECK)
