@@ -120,8 +120,8 @@ struct so_sources {
 void so_sources_init(struct so_sources *s);
 void so_sources_cleanup(struct so_sources *s);
 /* A new zeroed item (numbers -1/NAN/TS_NONE as the structs above say "absent"); an item
- * with the same identity as one already there (activity id, policy/alarm/target group
- * ARN or name, service name, a transition's alarm and time, an observation's target
+ * with the same identity as one already there (activity id, policy or alarm name, target
+ * group ARN, service name, a transition's alarm and time, an observation's target
  * group, target and time) is that one, cleared, so that reading a document twice (a
  * file and a recording of it) keeps one of each. */
 struct so_activity *so_sources_activity(struct so_sources *s, const char *id);

@@ -162,7 +162,8 @@ policy_is(const void *it, const void *k)
 	const struct so_policy *p = it;
 	const struct so_key *key = k;
 
-	return key->a ? same(p->arn, key->a) : same(p->name, key->b);
+	/* by name, the API's identity (an ARN is not always given) */
+	return same(p->name, key->b);
 }
 
 static bool
@@ -171,7 +172,7 @@ alarm_is(const void *it, const void *k)
 	const struct so_alarm *a = it;
 	const struct so_key *key = k;
 
-	return key->a ? same(a->arn, key->a) : same(a->name, key->b);
+	return same(a->name, key->b);
 }
 
 static bool

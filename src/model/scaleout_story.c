@@ -18,6 +18,14 @@
  * apart between services must not push a task out of its row */
 #define SO_SLACK_MS 5000
 
+/* qsort of n items, none when there is nothing to sort (v may then be NULL) */
+static void
+so_sort(void *v, size_t n, size_t sz, int (*cmp)(const void *, const void *))
+{
+	if (n > 1)
+		qsort(v, n, sz, cmp);
+}
+
 static int
 cmp_i64(int64_t a, int64_t b)
 {
@@ -143,7 +151,7 @@ rows_of_activities(const struct so_sources *src, struct so_story *st, size_t *ca
 	for (size_t i = 0; i < src->nactivities; i++)
 		if (src->activities[i].start_ms != TS_NONE)
 			v[n++] = &src->activities[i];
-	qsort(v, n, sizeof *v, activity_cmp);
+	so_sort(v, n, sizeof *v, activity_cmp);
 	for (size_t i = 0; i < n; i++) {
 		const struct so_activity *a = v[i];
 		const struct so_service *svc;
@@ -276,7 +284,7 @@ rows_of_manual(const struct so_sources *src, struct so_story *st, size_t *cap)
 
 	for (size_t i = 0; i < src->deploys.nev; i++)
 		ev[i] = &src->deploys.ev[i];
-	qsort(ev, src->deploys.nev, sizeof *ev, event_cmp);
+	so_sort(ev, src->deploys.nev, sizeof *ev, event_cmp);
 	for (size_t i = 0; i < src->deploys.nev; i++) {
 		const struct deploy_event *e = ev[i];
 		const struct so_service *svc;
@@ -379,7 +387,7 @@ match_tasks(const struct so_sources *src, const struct task_set *ts, struct so_s
 	for (size_t r = 0; r < st->n; r++) {
 		struct so_row *row = &st->rows[r];
 
-		qsort(row->tasks, row->ntasks, sizeof *row->tasks, task_created_cmp);
+		so_sort(row->tasks, row->ntasks, sizeof *row->tasks, task_created_cmp);
 		row->tasks_started = row->ntasks > said[r] ? row->ntasks : said[r];
 		for (size_t i = 0; i < row->ntasks; i++)
 			if (task_stage(row->tasks[i], NULL) == STAGE_FAILED)
@@ -421,7 +429,7 @@ rows_of_bursts(const struct so_sources *src, const struct task_set *ts, struct s
 		if (!taken[i] && ts->tasks[i].service[0] != '\0' &&
 		    ts->tasks[i].ts[TS_CREATED] != TS_NONE)
 			v[n++] = &ts->tasks[i];
-	qsort(v, n, sizeof *v, task_service_created_cmp);
+	so_sort(v, n, sizeof *v, task_service_created_cmp);
 	for (size_t i = 0; i < n; i++) {
 		const struct task *t = v[i], *prev = i > 0 ? v[i - 1] : NULL;
 
@@ -460,9 +468,9 @@ so_story_build(const struct so_sources *src, const struct task_set *ts, int64_t 
 	memset(out, 0, sizeof *out);
 	rows_of_activities(src, out, &cap);
 	rows_of_deployments(src, out, &cap);
-	qsort(out->rows, out->n, sizeof *out->rows, row_cmp);
+	so_sort(out->rows, out->n, sizeof *out->rows, row_cmp);
 	rows_of_manual(src, out, &cap);
-	qsort(out->rows, out->n, sizeof *out->rows, row_cmp);
+	so_sort(out->rows, out->n, sizeof *out->rows, row_cmp);
 	match_tasks(src, ts, out);
 	rows_of_bursts(src, ts, out, &cap);
 	for (size_t i = 0; i < out->n; i++)
@@ -478,7 +486,7 @@ so_story_build(const struct so_sources *src, const struct task_set *ts, int64_t 
 		out->rows[kept++] = *r;
 	}
 	out->n = kept;
-	qsort(out->rows, out->n, sizeof *out->rows, row_trigger_cmp);
+	so_sort(out->rows, out->n, sizeof *out->rows, row_trigger_cmp);
 	so_story_notes(src, ts, out, story_note);
 }
 
