@@ -66,17 +66,21 @@ creds_of(void *arg, struct aws_creds *out, struct err *err)
 }
 
 /* doc's strings at LIST[].SUB[].KEY (ScalingPolicies[].Alarms[].AlarmName, or
- * services[].loadBalancers[].targetGroupArn), each once, in order */
+ * services[].loadBalancers[].targetGroupArn; LIST "": doc itself, MetricAlarms[].AlarmName),
+ * each once, in order */
 static void
 strings_at(const char *doc, const char *list, const char *sub, const char *key,
 	   char ***out, size_t *n)
 {
-	json_t *root = json_loads(doc, 0, NULL), *p, *a;
+	json_t *root = json_loads(doc, 0, NULL), *one = json_array(), *p, *a;
+	json_t *items = *list != '\0' ? json_object_get(root, list) : one;
 	size_t i, j;
 
 	*out = NULL;
 	*n = 0;
-	json_array_foreach(json_object_get(root, list), i, p) {
+	if (*list == '\0' && root != NULL)
+		json_array_append(one, root);
+	json_array_foreach(items, i, p) {
 		json_array_foreach(json_object_get(p, sub), j, a) {
 			const char *v = json_string_value(json_object_get(a, key));
 			bool seen = v == NULL;
@@ -89,6 +93,7 @@ strings_at(const char *doc, const char *list, const char *sub, const char *key,
 			(*out)[(*n)++] = xstrdup(v);
 		}
 	}
+	json_decref(one);
 	json_decref(root);
 }
 
@@ -98,6 +103,30 @@ names_free(char **v, size_t n)
 	for (size_t i = 0; i < n; i++)
 		free(v[i]);
 	free(v);
+}
+
+/* An alarm a policy names that DescribeAlarms does not have (deleted, or another
+ * account's) is just absent from its answer: named, as a denied source is */
+static void
+alarms_absent(const char *alarms, char *const *names, size_t n)
+{
+	char **have[2];
+	size_t nhave[2];
+
+	strings_at(alarms, "", "MetricAlarms", "AlarmName", &have[0], &nhave[0]);
+	strings_at(alarms, "", "CompositeAlarms", "AlarmName", &have[1], &nhave[1]);
+	for (size_t i = 0; i < n; i++) {
+		bool found = false;
+
+		for (int k = 0; k < 2; k++)
+			for (size_t m = 0; m < nhave[k] && !found; m++)
+				found = strcmp(have[k][m], names[i]) == 0;
+		if (!found)
+			log_warn("no alarm %s (cloudwatch:DescribeAlarms): detect not measured",
+				 names[i]);
+	}
+	for (int k = 0; k < 2; k++)
+		names_free(have[k], nhave[k]);
 }
 
 /* CloudWatch: the alarms the policies name, and each one's state changes */
@@ -116,10 +145,12 @@ fetch_alarms(struct fetch_job *j, const struct http_transport *t, const char *po
 		return;   /* no alarm named: nothing to ask (n == 0 would list the account's) */
 	}
 	err_clear(&e);
-	if (cloudwatch_describe_alarms(j->c, t, (const char *const *)names, n, &doc, &e) == 0)
+	if (cloudwatch_describe_alarms(j->c, t, (const char *const *)names, n, &doc, &e) == 0) {
+		alarms_absent(doc, names, n);
 		docs_add(&j->docs, doc);
-	else
+	} else {
 		source_missing("cloudwatch:DescribeAlarms", "detect not estimated", &e);
+	}
 	for (size_t i = 0; i < n && !denied; i++) {
 		err_clear(&e);
 		if (cloudwatch_alarm_history(j->c, t, names[i], from, TS_NONE, &doc, &e) == 0) {

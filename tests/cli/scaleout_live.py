@@ -6,7 +6,8 @@ per-service endpoint variables. A scripted alarm-triggered scale-out 15 minutes 
 60 s datapoint, ALARM 70 s after its period began, desired 2 -> 4 ten seconds later, two
 tasks, their targets registered 50 s later in a target group checked 30 s x 5): register
 (150 s, estimated) is its largest stage. Then AccessDenied on DescribeAlarmHistory: named
-once on stderr, detect estimated, the rest shown. Then `record --service` and `report
+once on stderr, detect estimated, the rest shown; an alarm CloudWatch does not have,
+named. Then `record --service` and `report
 --scaleout` of the recording: the same rows as live. Each call is made once (no page
 chain here)."""
 import json
@@ -196,6 +197,15 @@ def main():
            row.get("largest_stage") == "register",
            "the rest shown: detect estimated from the alarm's settings, register as before",
            out + err)
+
+        # the policy names an alarm CloudWatch does not have: named, the rest shown
+        sc = script()
+        sc["DescribeAlarms"] = [xml("DescribeAlarms", "<MetricAlarms/><CompositeAlarms/>")]
+        fakeserver.control(aport, "/_fake/script", sc)
+        rc, out, err = run("scaleout", *base, "--format", "csv")
+        ok(rc == 0 and "no alarm %s (cloudwatch:DescribeAlarms): detect not measured"
+           % ALARM in err and ",register," in out,
+           "a missing alarm named once on stderr, the rows still shown", out + err)
 
         rec = os.path.join(tmp, "rec.jsonl")
         fakeserver.control(aport, "/_fake/script", script())
