@@ -70,7 +70,7 @@ in_zsh() {
 echo "1..30"
 for sh in bash zsh; do
 	c=in_$sh
-	ok "$sh: the commands" "check diff experiment help images record report tasks watch" \
+	ok "$sh: the commands" "check diff experiment help images record report scaleout tasks watch" \
 		"$($c "" | sorted)"
 	ok "$sh: a command's prefix" "record report" "$($c re | sorted)"
 	got=$($c report --)

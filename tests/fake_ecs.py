@@ -35,7 +35,8 @@ Scenario:
                                             "desiredCount": 2}],
                            "events": [{"created": 30, "message": "(service web) has
                                        reached a steady state."}]}},
-      (a deployment may have "rolloutState", "failedTasks", "updated": S; events and
+      (a service may have "loadBalancers" and "healthCheckGracePeriodSeconds", given back
+       as they are; a deployment may have "rolloutState", "failedTasks", "updated": S; events and
        deployments show only once their time has passed, newest event first)
       "tasks": [ {"id": "...", "service": "web", "family": "web", "revision": 3,
                   "created": -300, "provision": 20.5, "pull": 12.25, "start": 2.5,
@@ -744,6 +745,10 @@ def describe_services(req):
                                           key=lambda x: -float(x[1]["created"]))
                        if S.t0 + float(e["created"]) <= now],
         })
+        # a scale-out's settings (ecsprof scaleout): passed through as given
+        for k in ("loadBalancers", "healthCheckGracePeriodSeconds"):
+            if k in s:
+                out[-1][k] = s[k]
     return {"services": out, "failures": failures}
 
 

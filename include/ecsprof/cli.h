@@ -15,7 +15,7 @@
 #include "ecsprof/timeutil.h"
 
 enum cli_command { CMD_NONE, CMD_TASKS, CMD_WATCH, CMD_RECORD, CMD_REPORT, CMD_IMAGES,
-		   CMD_EXPERIMENT, CMD_CHECK, CMD_DIFF };
+		   CMD_EXPERIMENT, CMD_CHECK, CMD_DIFF, CMD_SCALEOUT };
 /* FMT_AUTO and FMT_TUI are the command line's own; the others are the sink's formats
  * (sink.h), mapped in one place (cli_scope.c: cli_format_name, cli_format_parse). */
 enum cli_format { FMT_AUTO, FMT_TUI, FMT_TABLE, FMT_CSV, FMT_JSON, FMT_HTML, FMT_XLSX,

@@ -20,6 +20,8 @@
  * once: 64 requests of 4 MiB each, where a DescribeTasks answer of 100 tasks is ~0.3 MiB. */
 #define LIVE_MEMORY_BUDGET ((size_t)256 << 20)
 
+struct live_session;
+
 /* What a session needs: where and how to ask (the AWS side), and which tasks. */
 struct live_options {
 	const char *profile;           /* NULL: AWS_PROFILE, else "default" */
@@ -41,6 +43,11 @@ struct live_options {
 	size_t ntasks;
 	const char *since;             /* a duration or a time (timeutil_parse_since), at
 					* each fetch; NULL: none */
+	/* live_record: lines to record beside the tasks, fetched on the same session before
+	 * the file is touched (each the caller's to free, appended to *lines); NULL: none */
+	int (*more_lines)(void *arg, struct live_session *s, const char *region,
+			  const char *cluster, char ***lines, size_t *nlines, struct err *err);
+	void *more_arg;
 };
 
 struct live_raw_task {
@@ -121,6 +128,13 @@ const char *live_session_region(const struct live_session *s);
 struct ec2;
 int live_session_ec2(struct live_session *s, struct ec2 **out, struct http_transport *t,
 		     struct err *err);
+struct aws_context;
+struct http_transport;
+/* The session's AWS context and a new transport on its settings (timeouts, CA bundle,
+ * trace, memory budget), for the other services' calls (scaleout_live.h). */
+struct aws_context *live_session_context(struct live_session *s);
+int live_session_transport_new(struct live_session *s, struct http_transport *out,
+			       struct err *err);
 /* A flag a SIGINT handler sets (borrowed; NULL: none): a fetch in progress stops at once
  * when it becomes non-zero, with HTTP_CANCELLED in err->aws_type. */
 void live_session_set_interrupt(struct live_session *s, const volatile sig_atomic_t *flag);

@@ -101,6 +101,8 @@ static const struct command_def {
 	{ "images", CMD_IMAGES, "images [SELECT] [OUTPUT]", "live: what was pulled (ECR): size, layers, SOCI, advice" },
 	{ "experiment", CMD_EXPERIMENT, "experiment --cluster C --arm A=TD --arm B=TD [-n N] -o FILE",
 	  "live: run N tasks per arm (RunTask), record, compare, stop them" },
+	{ "scaleout", CMD_SCALEOUT, "scaleout --cluster C --service S [--since WHEN] [OUTPUT]",
+	  "live: where a scale-out's minutes go, alarm to serving" },
 	{ "check", CMD_CHECK, "check  [NETWORK] [OUTPUT] TASKDEF.json",
 	  "offline: will this task definition start on Fargate, and how fast" },
 	{ "diff", CMD_DIFF, "diff [OPTIONS] BASELINE NEW | --split WHEN FILE...",
@@ -571,6 +573,10 @@ cli_parse(int argc, char **argv, struct cli_opts *o, struct err *err)
 		return err_set(err, ERR_USAGE,
 			       "watch prints line by line (csv, json) or the UI; for %s, record the tasks and run 'ecsprof report --format %s'",
 			       o->format == FMT_HTML ? "html" : "xlsx", o->format == FMT_HTML ? "html" : "xlsx");
+	if (o->command == CMD_SCALEOUT && o->services.n != 1)
+		return err_set(err, ERR_USAGE, "scaleout needs one --service S (the service whose scale-outs to tell)");
+	if (o->command == CMD_SCALEOUT && o->format == FMT_TUI)
+		return err_set(err, ERR_USAGE, "scaleout writes table, csv, json, markdown or html");
 	if (o->record != NULL && o->command != CMD_WATCH)
 		return err_set(err, ERR_USAGE, "--record is for watch; use 'ecsprof record -o FILE'");
 	return cli_scope_check(o->command, seen, err);   /* cli_scope.c */

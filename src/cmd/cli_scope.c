@@ -18,6 +18,7 @@
 #define X (1u << CMD_EXPERIMENT)
 #define C (1u << CMD_CHECK)
 #define D (1u << CMD_DIFF)
+#define S (1u << CMD_SCALEOUT)
 
 /* Options that belong to some commands only, by name. The AWS options are accepted by
  * report too, as aws(1) takes --region everywhere: an alias with --profile must not break
@@ -27,12 +28,12 @@ static const struct {
 	unsigned cmds;
 } scope[] = {
 	/* experiment selects exactly the tasks it started, and groups them by arm */
-	{ "--service", T | W | R | P | I | D | C },
-	{ "--family", T | W | R | P | I | D },
-	{ "--started-by", T | W | R | P | I | D },
-	{ "--status", T | W | R | P | I | D },
-	{ "--task", T | W | R | P | I | D },
-	{ "--since", T | W | R | P | I | D },
+	{ "--service", T | W | R | P | I | D | C | S },
+	{ "--family", T | W | R | P | I | D | S },
+	{ "--started-by", T | W | R | P | I | D | S },
+	{ "--status", T | W | R | P | I | D | S },
+	{ "--task", T | W | R | P | I | D | S },
+	{ "--since", T | W | R | P | I | D | S },
 	{ "--image", I },
 	/* check judges a task definition for the network experiment runs it in */
 	{ "--platform-version", X | C },
@@ -40,8 +41,8 @@ static const struct {
 	{ "--security-groups", X | C },
 	{ "--assign-public-ip", X | C },
 	{ "--task-definition", C },
-	{ "--format", T | W | P | I | X | C | D },
-	{ "--time-format", T | W | P | X },
+	{ "--format", T | W | P | I | X | C | D | S },
+	{ "--time-format", T | W | P | X | S },
 	{ "--summary", T | W | P },
 	{ "--group-by", T | W | P },
 	{ "--baseline", T | W | P },
@@ -70,6 +71,7 @@ static const struct {
 	{ CMD_REPORT, "report", "Profiles saved data, offline: recordings, aws ecs describe-tasks output, EventBridge events, task metadata; '-' reads stdin." },
 	{ CMD_IMAGES, "images", "One row per image the tasks pulled (ECR): size, layers, compression, SOCI index, pull times and advice." },
 	{ CMD_EXPERIMENT, "experiment", "Runs N tasks per arm (RunTask) in interleaved rounds, records them, compares the arms and stops every task it started." },
+	{ CMD_SCALEOUT, "scaleout", "Tells where the minutes of a service's scale-outs went, live: from the alarm's first breaching datapoint to the new tasks serving traffic (detect, react, schedule, launch, the per-task stages, register), one row each, and which stage to shorten and how." },
 	{ CMD_CHECK, "check", "Judges a task definition (register-task-definition JSON, or DescribeTaskDefinition's answer) before anyone deploys it: what Fargate rejects, what holds the start back, and the price; --format table, csv, json or markdown." },
 	{ CMD_DIFF, "diff", "Compares two windows of saved tasks (any input report reads): per phase the two sides, the change with its 95% CI and Holm-corrected p-value, what changed between the windows (image digest, task definition, platform version, capacity, AZ, architecture, SOCI, registry) and which change explains each significant one. Windows: BASELINE NEW (two files); --baseline-file FILE (repeatable) with the new window's FILEs; or --split WHEN FILE... (one history, tasks created at or after WHEN are new; 'deployment': at its newest deployment's first task)." },
 };
@@ -193,7 +195,8 @@ cli_usage_command(FILE *f, enum cli_command cmd)
 			cli_print_option(f, d);
 		}
 	}
-	if (cmd == CMD_TASKS || cmd == CMD_WATCH || cmd == CMD_REPORT || cmd == CMD_IMAGES)
+	if (cmd == CMD_TASKS || cmd == CMD_WATCH || cmd == CMD_REPORT || cmd == CMD_IMAGES ||
+	    cmd == CMD_SCALEOUT)
 		fprintf(f, "\nWith -o FILE and no --format, FILE's extension picks the format (.csv, .json,\n"
 			   ".md, .html, .xlsx; else a table).\n");
 	if (cmd == CMD_CHECK)

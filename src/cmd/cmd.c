@@ -51,6 +51,7 @@ app_main(int argc, char **argv)
 	case CMD_WATCH: rc = cmd_watch(&o, &err); break;
 	case CMD_IMAGES: rc = cmd_images(&o, &err); break;   /* cmd_images.c */
 	case CMD_EXPERIMENT: rc = cmd_experiment(&o, &err); break;
+	case CMD_SCALEOUT: rc = cmd_scaleout(&o, &err); break;   /* cmd_scaleout.c */
 	case CMD_CHECK:
 		/* errors found are its verdict, on the output already: exit 1, no message */
 		if ((rc = cmd_check(&o, &err)) > 0)

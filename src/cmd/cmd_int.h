@@ -15,6 +15,7 @@ int cmd_report(const struct cli_opts *o, struct err *err);   /* cmd_report.c */
 int cmd_tasks(const struct cli_opts *o, struct err *err);    /* cmd_tasks.c */
 int cmd_watch(const struct cli_opts *o, struct err *err);    /* cmd_watch.c */
 int cmd_record(const struct cli_opts *o, struct err *err);   /* cmd_record.c */
+int cmd_scaleout(const struct cli_opts *o, struct err *err); /* cmd_scaleout.c */
 /* cmd_check.c: 0 no error found, 1 errors found (the verdict is written), -1 failed */
 int cmd_check(const struct cli_opts *o, struct err *err);
 /* cmd_diff.c: 0, -1 (err), or 3 when a --fail-on gate was crossed (lines on stderr) */

@@ -228,6 +228,19 @@ live_session_ec2(struct live_session *s, struct ec2 **out, struct http_transport
 	return 0;
 }
 
+struct aws_context *
+live_session_context(struct live_session *s)
+{
+	return &s->ctx;
+}
+
+int
+live_session_transport_new(struct live_session *s, struct http_transport *out,
+			   struct err *err)
+{
+	return session_transport_new(s, out, err);
+}
+
 struct sink {
 	struct task_set *set;
 	struct live_result *extra;
@@ -516,6 +529,7 @@ live_record(const struct live_options *o, const char *file, struct err *err)
 {
 	struct task_set set;
 	struct live_result r;
+	struct live_session *s = NULL;
 	char **lines = NULL;
 	struct input_key *keys = NULL;   /* lines[i]'s key, read back when it was made */
 	size_t nlines = 0, nkeys = 0, added = 0, updated = 0;
@@ -529,7 +543,7 @@ live_record(const struct live_options *o, const char *file, struct err *err)
 	r.keep_raw = true;
 	r.want_services = o->nservices > 0;   /* their deployments and events too */
 	/* fetch everything before touching the file: a failed run leaves it as it was */
-	if (live_fetch(o, &set, &r, err) != 0)
+	if (live_session_new(o, &s, err) != 0 || live_session_fetch(s, &set, &r, err) != 0)
 		goto out;
 	lines = xcalloc(r.nraw ? r.nraw : 1, sizeof *lines);
 	keys = xcalloc(r.nraw ? r.nraw : 1, sizeof *keys);
@@ -560,6 +574,10 @@ live_record(const struct live_options *o, const char *file, struct err *err)
 		lines = xreallocarray(lines, nlines + 1, sizeof *lines);
 		lines[nlines++] = image_record_line(f, r.region);
 	}
+	/* more lines on the same session (a scale-out's source documents, scaleout_live.h) */
+	if (o->more_lines != NULL &&
+	    o->more_lines(o->more_arg, s, r.region, r.cluster, &lines, &nlines, err) != 0)
+		goto out;
 	/* the service and image lines after the tasks' have no key yet: the merge reads them */
 	if (nlines > nkeys) {
 		keys = xreallocarray(keys, nlines, sizeof *keys);
@@ -580,6 +598,7 @@ out:
 	free(keys);
 	live_result_cleanup(&r);
 	task_set_cleanup(&set);
+	live_session_free(s);
 	return ret;
 }
 

@@ -14,23 +14,11 @@ import tempfile
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import fakeserver  # noqa: E402
 from tap import Tap  # noqa: E402
+from scaleout_script import xml, xml_error  # noqa: E402
 
 PROBE = os.environ.get("SCALEOUT_PROBE", "")
 T = Tap()
 ok = T.ok
-
-
-def xml(op, result):
-    return {"type": "xml", "body": "<%sResponse xmlns=\"http://x/\"><%sResult>%s</%sResult>"
-            "<ResponseMetadata><RequestId>r</RequestId></ResponseMetadata></%sResponse>"
-            % (op, op, result, op, op)}
-
-
-def xml_error(status, code, message):
-    return {"type": "xml", "status": status,
-            "body": "<ErrorResponse><Error><Type>Sender</Type><Code>%s</Code><Message>%s"
-                    "</Message></Error><RequestId>r</RequestId></ErrorResponse>"
-                    % (code, message)}
 
 
 def js(obj, status=200):

@@ -58,7 +58,13 @@ EMPTY = os.path.join(tempfile.gettempdir(), "ecsprof-serving-empty-%d" % os.getp
 
 
 def env():
-    return fakeserver.env(EMPTY)
+    # record --service also asks the scale-out's sources (Application Auto Scaling,
+    # CloudWatch, ELBv2): a closed local port, so that they are named missing and never
+    # reach AWS
+    closed = "http://127.0.0.1:9"
+    return fakeserver.env(EMPTY, AWS_ENDPOINT_URL_APPLICATION_AUTO_SCALING=closed,
+                          AWS_ENDPOINT_URL_CLOUDWATCH=closed,
+                          AWS_ENDPOINT_URL_ELASTIC_LOAD_BALANCING_V2=closed)
 
 
 def iso(s):

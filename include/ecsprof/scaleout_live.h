@@ -1,0 +1,39 @@
+/* scaleout_live: the live answers a scale-out's story is told from (input_scaleout.h's
+ * documents): DescribeServices of one service, then, on one thread per AWS service,
+ * Application Auto Scaling's activities and policies, CloudWatch's alarms named by the
+ * policies and their history, ELBv2's target groups of the service's load balancers and
+ * their health observed now. Each document is the text `report --scaleout` reads saved.
+ * Ownership: the docs are the caller's (scaleout_live_docs_cleanup); the session is
+ * borrowed. */
+#ifndef ECSPROF_SCALEOUT_LIVE_H
+#define ECSPROF_SCALEOUT_LIVE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ecsprof/err.h"
+#include "ecsprof/live.h"
+
+struct scaleout_live_docs {
+	char **v;          /* each one JSON document (the AWS CLI's shape) */
+	size_t n;
+	int64_t fetched_at_ms;
+};
+
+void scaleout_live_docs_cleanup(struct scaleout_live_docs *d);
+
+/* Fetches the documents of service in cluster, the activities and alarm history from
+ * since_ms (TS_NONE: all AWS keeps). A failed DescribeServices is an error (-1, err); a
+ * source denied or missing (AccessDenied, a missing alarm, an unknown target group) is
+ * left out, named once on stderr ("no cloudwatch:DescribeAlarmHistory (AccessDenied):
+ * detect not measured"), and the rest is fetched. Adds to *d (zero it first). */
+int scaleout_live_fetch(struct live_session *s, const char *cluster, const char *service,
+			int64_t since_ms, struct scaleout_live_docs *d, struct err *err);
+
+/* live_options.more_lines for `record --service S`: each service's documents as recording
+ * lines (record_scaleout_lines); arg is the live_options (services, since). */
+int scaleout_live_record_lines(void *arg, struct live_session *s, const char *region,
+			       const char *cluster, char ***lines, size_t *nlines,
+			       struct err *err);
+
+#endif
