@@ -6,6 +6,7 @@
 #ifndef ECSPROF_WATCH_H
 #define ECSPROF_WATCH_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -66,6 +67,9 @@ struct watch_options {
 #define WATCH_BACKOFF_MAX_MS 60000
 
 int watch_run(const struct watch_source *s, const struct watch_options *o, struct err *err);
+/* The flag watch_run's Ctrl-C handler sets, for a source's requests to give up on
+ * (live_session_set_interrupt). */
+const volatile sig_atomic_t *watch_interrupted(void);
 
 /* The whole `ecsprof watch` command: a live session (live.h) polled with the options'
  * selection, --interval, --once, --record FILE (record.h), --format and --output; the
