@@ -12,12 +12,42 @@
 #include <string.h>
 
 #include "ecsprof/check.h"
+#include "ecsprof/input.h"
+#include "ecsprof/task.h"
 #include "ecsprof/taskdef_read.h"
 
 #define CHECK_DIR FIXTURE_DIR "/check"
 /* the clean task definition is the README's example, every fixture is it with one fault */
 #define CLEAN_PATH TESTS_DIR "/../examples/rerank-api.json"
 #define MAN_PATH TESTS_DIR "/../man/ecsprof.1"
+/* make_history.py's recorded pulls, whose forecast its comment works out by hand */
+#define HISTORY_PATH CHECK_DIR "/history.jsonl"
+
+/* history.jsonl into set; without_facts: its task lines only (no image sizes) */
+static void
+read_history(struct task_set *set, bool without_facts)
+{
+	FILE *fp = fopen(HISTORY_PATH, "rb");
+	char line[8192];
+	struct input_stats st = { 0 };
+	struct err err = { 0 };
+	char *text = calloc(1, 1 << 16);
+	size_t len = 0;
+
+	cr_assert_not_null(fp);
+	while (fgets(line, sizeof line, fp) != NULL) {
+		if (without_facts && strstr(line, "\"image\":{") != NULL)
+			continue;
+		cr_assert_lt(len + strlen(line), (size_t)1 << 16);
+		memcpy(text + len, line, strlen(line));
+		len += strlen(line);
+	}
+	fclose(fp);
+	task_set_init(set);
+	cr_assert_eq(input_read_mem("history.jsonl", text, len, set, &st, &err), 0, "%s",
+		     err.msg);
+	free(text);
+}
 
 static void
 read_fixture(const char *name, struct taskdef *td)
@@ -79,9 +109,24 @@ Test(check, every_rule_fires_on_its_fixture_alone)
 			private_subnet(&in.net);
 		if (strcmp(rules[i].id, "fargate-platform-size") == 0)
 			cr_assert_eq(check_platform_parse("1.3.0", &in.platform), 0);
+		/* the forecast's fault: an image the history never pulled */
+		struct task_set history;
+		bool with_history = strcmp(rules[i].id, "pull-forecast") == 0;
+
+		if (with_history) {
+			read_history(&history, false);
+			in.history = &history;
+		}
 		check_run(&in, &f);
 		cr_expect(fired(&f, rules[i].id), "%s: the rule did not fire on its fixture",
 			  rules[i].id);
+		if (with_history) {
+			for (size_t k = 0; k < f.n; k++)
+				if (strcmp(f.v[k].rule, "pull-forecast") == 0)
+					cr_expect_not_null(strstr(f.v[k].message, "no pull forecast"),
+							   "%s", f.v[k].message);
+			task_set_cleanup(&history);
+		}
 		for (size_t k = 0; k < f.n; k++) {
 			if (f.v[k].severity != CHECK_ERROR || strcmp(f.v[k].rule, rules[i].id) == 0)
 				continue;
@@ -433,4 +478,116 @@ Test(check, rule_table_ids_unique_and_in_the_man_page)
 	}
 	cr_expect_not_null(strstr(text, "\n.SH CHECK\n"));
 	free(text);
+}
+
+static const char *
+message_of(const struct check_findings *f, const char *rule)
+{
+	for (size_t i = 0; i < f->n; i++)
+		if (strcmp(f->v[i].rule, rule) == 0)
+			return f->v[i].message;
+	return NULL;
+}
+
+/* make_history.py: 1.2 GB at the ARM64 0.6-2.4 GB pulls' 30, 25, 20, 40, 20 MB/s takes
+ * 40, 48, 60, 30, 60 s: p50 48, p10 30 + 0.4 x 10 = 34, p90 60; 5 of 7 recorded pulls;
+ * the container start after them 5, 5, 5, 3, 7 s: median 5, an expected start of 53 s */
+Test(check, pull_forecast_from_the_throughput_of_similar_pulls)
+{
+	struct taskdef td;
+	struct check_input in;
+	struct check_findings f;
+	struct check_forecast fc;
+	struct task_set history;
+	const char *m;
+
+	read_fixture("clean", &td);
+	read_history(&history, false);
+	input_for(&td, &in);
+	in.history = &history;
+	in.history_name = "history.jsonl";
+	cr_assert(check_pull_forecast(&in, &fc));
+	cr_expect_eq(fc.how, FORECAST_THROUGHPUT);
+	cr_expect_eq(fc.size_bytes, 1200000000);
+	cr_expect_eq(fc.n, 5);
+	cr_expect_eq(fc.recorded, 7);
+	cr_expect_float_eq(fc.p50_s, 48.0, 1e-9);
+	cr_expect_float_eq(fc.p10_s, 34.0, 1e-9);
+	cr_expect_float_eq(fc.p90_s, 60.0, 1e-9);
+	cr_expect_float_eq(fc.mbps_p50, 25.0, 1e-9);
+	cr_expect_float_eq(fc.start_s, 5.0, 1e-9);
+	check_run(&in, &f);
+	m = message_of(&f, "pull-forecast");
+	cr_assert_not_null(m);
+	cr_expect_not_null(strstr(m, "expected pull 48 s (p10 34 s, p90 60 s) for 1.20 GB "
+				  "compressed"), "%s", m);
+	cr_expect_not_null(strstr(m, "the throughput of 5 of the 7 recorded pulls in "
+				  "history.jsonl (ARM64, images of 600 MB-2.40 GB; median 25.0 MB/s)"),
+			   "%s", m);
+	/* $0.09324 per hour x 53 s / 3600 s x 1,000 = $1.3727 */
+	m = message_of(&f, "price");
+	cr_assert_not_null(m);
+	cr_expect_not_null(strstr(m, "$1.37 per 1,000 starts at the expected start of 53 s "
+				  "(pull 48 s + container start 5 s"), "%s", m);
+	for (size_t k = 0; k < f.n; k++)
+		cr_expect_eq(f.v[k].severity, CHECK_INFO, "%s", f.v[k].message);
+	check_findings_free(&f);
+	task_set_cleanup(&history);
+	taskdef_free(&td);
+}
+
+/* without image sizes: the same image's own pulls, 40, 48, 60 s (the X86_64 one and the
+ * one still pulling left out): p10 40 + 0.2 x 8 = 41.6, p50 48, p90 48 + 0.8 x 12 = 57.6 */
+Test(check, pull_forecast_from_the_same_images_pulls_without_sizes)
+{
+	struct taskdef td;
+	struct check_input in;
+	struct check_forecast fc;
+	struct task_set history;
+
+	read_fixture("clean", &td);
+	read_history(&history, true);
+	input_for(&td, &in);
+	in.history = &history;
+	cr_assert(check_pull_forecast(&in, &fc));
+	cr_expect_eq(fc.how, FORECAST_SAME_IMAGE);
+	cr_expect_eq(fc.size_bytes, -1);
+	cr_expect_eq(fc.n, 3);
+	cr_expect_float_eq(fc.p10_s, 41.6, 1e-9);
+	cr_expect_float_eq(fc.p50_s, 48.0, 1e-9);
+	cr_expect_float_eq(fc.p90_s, 57.6, 1e-9);
+	task_set_cleanup(&history);
+	taskdef_free(&td);
+}
+
+/* rerank-api:2.0.0, which the history neither sized nor pulled: no figure, and why */
+Test(check, pull_forecast_says_when_nothing_fits)
+{
+	struct taskdef td;
+	struct check_input in;
+	struct check_findings f;
+	struct check_forecast fc;
+	struct task_set history;
+	const char *m;
+
+	read_fixture("pull-forecast", &td);
+	read_history(&history, false);
+	input_for(&td, &in);
+	in.history = &history;
+	in.history_name = "history.jsonl";
+	cr_expect_not(check_pull_forecast(&in, &fc));
+	cr_expect_eq(fc.how, FORECAST_NONE);
+	cr_expect(isnan(fc.p50_s));
+	check_run(&in, &f);
+	m = message_of(&f, "pull-forecast");
+	cr_assert_not_null(m);
+	cr_expect_not_null(strstr(m, "no pull forecast: history.jsonl has no size for the image "
+				  "and none of its 7 recorded pulls is of the same image on ARM64"),
+			   "%s", m);
+	/* and the price stays per minute of start: no expected start to price */
+	m = message_of(&f, "price");
+	cr_expect_not_null(strstr(m, "for each minute a start takes"), "%s", m);
+	check_findings_free(&f);
+	task_set_cleanup(&history);
+	taskdef_free(&td);
 }

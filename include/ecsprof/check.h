@@ -10,10 +10,14 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "ecsprof/cost.h"
 #include "ecsprof/rowtab.h"
 #include "ecsprof/taskdef.h"
+
+struct task_set;
+struct image_facts;
 
 /* error: rejected at registration or certain not to start; warn: starts slowly or fails
  * under some conditions; info: facts (price, what was not checked). Ordered so. */
@@ -56,6 +60,10 @@ struct check_input {
 	const char *region;             /* prices; never NULL (us-east-1 when none) */
 	const struct cost_prices *prices;   /* --prices, may be NULL */
 	struct check_network net;
+	/* --history: recorded pulls (any input report reads) for the pull forecast; NULL
+	 * without. history_name names it in messages (the file, or "N files"). */
+	const struct task_set *history;
+	const char *history_name;
 };
 
 struct check_finding {
@@ -113,6 +121,27 @@ const char *check_grid_describe(long cpu);
 size_t check_grid_nearest(long cpu, long mib, long (*out)[2], size_t max);
 /* Price per hour of a size, NAN when there is no price for region/arch (Windows: none). */
 double check_size_usd_hour(const struct check_input *in, long cpu, long mib);
+
+/* ---- the pull forecast (check_pull.c) ---- */
+enum check_forecast_how {
+	FORECAST_NONE,          /* no recorded pull fits: no figure */
+	FORECAST_THROUGHPUT,    /* similar-size pulls' bytes/s applied to the images' size */
+	FORECAST_SAME_IMAGE,    /* the pull seconds of the same images (size not known) */
+};
+struct check_forecast {
+	enum check_forecast_how how;
+	size_t n;                       /* the recorded pulls it rests on */
+	size_t recorded;                /* the history's pulls, all of them */
+	double p10_s, p50_s, p90_s;     /* the expected pull and its spread; NAN */
+	double mbps_p50;                /* THROUGHPUT: the pulls' median MB/s; NAN */
+	double start_s;                 /* those tasks' median pullStoppedAt to startedAt; NAN */
+	int64_t size_bytes;             /* the task definition's images, compressed; -1 */
+	int64_t class_lo, class_hi;     /* the size class: half to twice size_bytes */
+	const struct image_facts *largest;  /* its largest image's facts (borrowed); NULL */
+	char platform[16];              /* "linux/arm64" */
+};
+/* The forecast from in->history (false, how NONE, when nothing fits or no history). */
+bool check_pull_forecast(const struct check_input *in, struct check_forecast *out);
 
 /* ---- image references (check_image.c) ---- */
 struct check_image_ref {

@@ -41,6 +41,7 @@ struct cli_experiment {
 	bool assign_public_ip;
 	const char *network_configuration;
 	const char *task_definition;      /* check --task-definition FAMILY[:REV] */
+	struct cli_list history;          /* check --history FILE (repeatable) */
 	int64_t wait_timeout_ms;          /* --timeout DURATION: the longest wait for each task
 					   * from its launch; 0 = the default (10 min) */
 	const char *until;                /* running (default) or healthy */

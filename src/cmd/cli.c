@@ -67,6 +67,7 @@ const struct cli_option_def cli_options[] = {
 	{ "--security-groups", 0, "ID,...", "experiment, check: awsvpc security groups (repeatable)", "EXPERIMENT", OPT_EXP_SECURITY_GROUPS },
 	{ "--assign-public-ip", 0, NULL, "experiment, check: give each task a public IP", "EXPERIMENT", OPT_EXP_ASSIGN_PUBLIC_IP },
 	{ "--task-definition", 0, "FAMILY[:REV]", "check: the registered task definition (DescribeTaskDefinition) instead of a file", "EXPERIMENT", OPT_CHECK_TASK_DEFINITION },
+	{ "--history", 0, "FILE", "check: recorded pulls (any input report reads) for the pull forecast (repeatable)", "EXPERIMENT", OPT_CHECK_HISTORY },
 	{ "--network-configuration", 0, "SPEC", "experiment: as aws ecs run-task takes it (shorthand, JSON or file://)", "EXPERIMENT", OPT_EXP_NETWORK },
 	{ "--max-tasks", 0, "M", "experiment: never launch more than M tasks in all (default 50)", "EXPERIMENT", OPT_EXP_MAX_TASKS },
 	{ "--round-size", 0, "K", "experiment: tasks per arm in each interleaved round (default 1)", "EXPERIMENT", OPT_EXP_ROUND_SIZE },

@@ -72,6 +72,7 @@ cli_experiment_option(struct cli_opts *o, int id, const char *name, const char *
 	case OPT_EXP_ASSIGN_PUBLIC_IP: e->assign_public_ip = true; return 0;
 	case OPT_EXP_NETWORK: e->network_configuration = arg; return 0;
 	case OPT_CHECK_TASK_DEFINITION: e->task_definition = arg; return 0;
+	case OPT_CHECK_HISTORY: cli_list_add(&e->history, arg); return 0;
 	case OPT_EXP_MAX_TASKS: return cli_parse_long(name, arg, 1, 100000, &e->max_tasks, err);
 	case OPT_EXP_ROUND_SIZE:
 		return cli_parse_long(name, arg, 1, EXP_RUNTASK_MAX, &e->round_size, err);
@@ -159,5 +160,6 @@ cli_experiment_cleanup(struct cli_experiment *e)
 	free(e->arms.v);
 	free(e->subnets.v);
 	free(e->security_groups.v);
+	free(e->history.v);
 	memset(e, 0, sizeof *e);
 }

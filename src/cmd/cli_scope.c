@@ -41,6 +41,7 @@ static const struct {
 	{ "--security-groups", X | C },
 	{ "--assign-public-ip", X | C },
 	{ "--task-definition", C },
+	{ "--history", C },
 	{ "--format", T | W | P | I | X | C | D | S },
 	{ "--time-format", T | W | P | X | S },
 	{ "--summary", T | W | P },

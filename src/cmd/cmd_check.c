@@ -17,6 +17,7 @@
 #include "ecsprof/check_out.h"
 #include "ecsprof/cost.h"
 #include "ecsprof/ecs_run.h"
+#include "ecsprof/input.h"
 #include "ecsprof/live.h"
 #include "ecsprof/sink.h"
 #include "ecsprof/taskdef_read.h"
@@ -123,6 +124,22 @@ read_taskdef(const struct cli_opts *o, const char *name, struct live_session *s,
 	return rc;
 }
 
+/* --history FILE...: the recorded pulls, read as report reads them (image facts lines
+ * included), into set; *name is what messages call them */
+static int
+read_history(const struct cli_opts *o, struct task_set *set, char **name, struct err *err)
+{
+	const struct cli_list *h = &o->experiment.history;
+	struct input_stats st = { 0 };
+
+	for (size_t i = 0; i < h->n; i++)
+		if (input_read_file(h->v[i], set, &st, err) != 0)
+			return -1;
+	*name = h->n == 1 ? xstrdup(strcmp(h->v[0], "-") == 0 ? "stdin" : h->v[0]) :
+		xasprintf("%zu history files", h->n);
+	return 0;
+}
+
 /* --service S: its network and platform stand for --subnets, --assign-public-ip and
  * --platform-version; its task definition for a file or --task-definition */
 static int
@@ -157,17 +174,25 @@ cmd_check(const struct cli_opts *o, struct err *err)
 	struct cost_prices prices;
 	struct check_view view;
 	struct taskdef td;
-	char *region = NULL, *title = NULL, *subnet = NULL, rev[32] = "";
+	struct task_set history;
+	char *region = NULL, *title = NULL, *subnet = NULL, *history_name = NULL, rev[32] = "";
 	int rc = -1;
 
 	memset(&in, 0, sizeof in);
 	cost_prices_init(&prices);
 	taskdef_init(&td);
+	task_set_init(&history);
 	if (check_platform_parse(o->experiment.platform_version, &in.platform) != 0)
 		return err_set(err, ERR_USAGE, "--platform-version: '%s' is not LATEST or "
 			       "MAJOR.MINOR[.PATCH] (e.g. 1.4.0)", o->experiment.platform_version);
 	if (o->prices != NULL && cost_prices_load(&prices, o->prices, err) != 0)
 		goto out;
+	if (o->experiment.history.n > 0) {
+		if (read_history(o, &history, &history_name, err) != 0)
+			goto out;
+		in.history = &history;
+		in.history_name = history_name;
+	}
 	/* live: the task definition from ECS, the network's facts from EC2 (one session:
 	 * one region, one set of credentials) */
 	if (path == NULL || o->experiment.subnets.n > 0 || o->services.n > 0) {
@@ -218,6 +243,8 @@ out:
 	free(subnet);
 	free(title);
 	free(region);
+	free(history_name);
+	task_set_cleanup(&history);
 	check_findings_free(&f);
 	taskdef_free(&td);
 	cost_prices_cleanup(&prices);

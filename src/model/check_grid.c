@@ -212,6 +212,7 @@ check_price(const struct check_rule *r, const struct check_input *in,
 	    struct check_findings *out)
 {
 	const struct taskdef *td = in->td;
+	struct check_forecast fc;
 	char what[64];
 	double usd;
 
@@ -229,7 +230,23 @@ check_price(const struct check_rule *r, const struct check_input *in,
 			   "prices do not have)" : "");
 		return;
 	}
-	/* Fargate bills a start from the image pull: a minute of start is 1/60 hour */
+	/* Fargate bills a start from the image pull: a minute of start is 1/60 hour; with a
+	 * forecast, the expected start is the pull and the container start that follows it */
+	if (check_pull_forecast(in, &fc)) {
+		double start = isfinite(fc.start_s) ? fc.start_s : 0.0, secs = fc.p50_s + start;
+		char parts[96];
+
+		if (isfinite(fc.start_s))
+			snprintf(parts, sizeof parts, "pull %.0f s + container start %.0f s",
+				 fc.p50_s, fc.start_s);
+		else
+			snprintf(parts, sizeof parts, "the pull; no container start recorded");
+		check_emit(out, r, r->path, "", "%s %s in %s: $%.4f per hour; $%.2f per 1,000 "
+			   "starts at the expected start of %.0f s (%s; billed from the image pull)",
+			   what, taskdef_arch(td), in->region, usd, usd * secs / 3600.0 * 1000.0,
+			   secs, parts);
+		return;
+	}
 	check_emit(out, r, r->path, "", "%s %s in %s: $%.4f per hour; $%.2f per 1,000 starts "
 		   "for each minute a start takes (billed from the image pull)", what,
 		   taskdef_arch(td), in->region, usd, usd * 1000.0 / 60.0);

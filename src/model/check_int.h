@@ -25,5 +25,7 @@ check_test_fn check_fargate_size, check_fargate_platform_size, check_price;
 /* check_image.c: image references and the image path */
 check_test_fn check_image_latest, check_image_docker_hub, check_image_path,
 	check_image_path_unchecked;
+/* check_pull.c: the pull forecast from --history */
+check_test_fn check_pull;
 
 #endif

@@ -138,6 +138,10 @@ static const struct check_rule rules[] = {
 	{ "image-path-unchecked", CHECK_INFO, "containerDefinitions[].image",
 	  "the image path (public IP, routes, VPC endpoints) is not checked",
 	  "run with --subnets and live access", check_image_path_unchecked },
+	{ "pull-forecast", CHECK_INFO, "containerDefinitions[].image",
+	  "no recorded pull fits the task definition's images",
+	  "give --history a recording of pulls of this architecture and size (ecsprof record; "
+	  "with image facts, as tasks and images record them)", check_pull },
 	{ "price", CHECK_INFO, "cpu", "the price of the size", "",
 	  check_price },
 };

@@ -12,7 +12,7 @@ BROKEN="$SRCDIR/tests/fixtures/check/broken.json"
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 N=0 FAILED=0
-echo "1..14"
+echo "1..16"
 check() {
 	N=$((N + 1))
 	if eval "$2"; then echo "ok $N - $1"; else FAILED=1; echo "not ok $N - $1"; fi
@@ -58,6 +58,16 @@ check "a bad --platform-version: exit 2" "[ $rc -eq 2 ] && grep -q 'is not LATES
 printf 'us-east-1 arm64 FARGATE 0.05 0.005\n' >"$T/prices"
 run "$ECSPROF" check --prices "$T/prices" "$CLEAN" >"$T/out" 2>&1
 check "--prices: 2 x 0.05 + 8 x 0.005 = \$0.14 per hour" "grep -q 'in us-east-1: .0.1400 per hour; .2.33 per 1,000' '$T/out'"
+# the pull forecast: make_history.py's pulls put 1.2 GB at 48 s (p10 34, p90 60) and the
+# container start at 5 s: 53 s at $0.14 per hour is 0.14 x 53 / 3600 x 1000 = $2.06
+HISTORY="$SRCDIR/tests/fixtures/check/history.jsonl"
+run "$ECSPROF" check --prices "$T/prices" --history "$HISTORY" "$CLEAN" >"$T/out" 2>&1
+rc=$?
+tr -s ' \n' '  ' <"$T/out" >"$T/flat"
+check "--history: the pull forecast and the price at the expected start" "[ $rc -eq 0 ] && grep -q 'expected pull 48 s (p10 34 s, p90 60 s) for 1.20 GB compressed' '$T/flat' && grep -q '5 of the 7 recorded pulls in' '$T/flat' && grep -q '.2.06 per 1,000 starts at the expected start of 53 s' '$T/flat'"
+run "$ECSPROF" check --history "$T/missing.jsonl" "$CLEAN" >"$T/out" 2>&1
+rc=$?
+check "--history with a missing file: exit 1, named" "[ $rc -eq 1 ] && grep -q 'missing.jsonl' '$T/out'"
 # the README's sample is what the command prints (at the sample's width, no region set)
 awk '/^    \$ ecsprof check examples\/rerank-api.json$/ { on = 1; next }
      on && /^[^ ]/ { exit } on { sub(/^    /, ""); print }' "$SRCDIR/README.md" |
