@@ -91,6 +91,15 @@ private_subnet(struct check_network *n)
 	n->ecr_api = n->ecr_dkr = n->s3_gateway = FACT_NO;
 }
 
+/* A private subnet whose ECR endpoints count but have their interfaces elsewhere. */
+static void
+endpoints_elsewhere(struct check_network *n)
+{
+	private_subnet(n);
+	n->ecr_api = n->ecr_dkr = n->s3_gateway = FACT_YES;
+	snprintf(n->elsewhere, sizeof n->elsewhere, "ecr.api vpce-1 (subnet-0def)");
+}
+
 Test(check, every_rule_fires_on_its_fixture_alone)
 {
 	size_t n;
@@ -109,6 +118,16 @@ Test(check, every_rule_fires_on_its_fixture_alone)
 			private_subnet(&in.net);
 		if (strcmp(rules[i].id, "fargate-platform-size") == 0)
 			cr_assert_eq(check_platform_parse("1.3.0", &in.platform), 0);
+		if (strcmp(rules[i].id, "image-endpoint-subnet") == 0)
+			endpoints_elsewhere(&in.net);
+		static const struct check_target_group instance_tg = {
+			"arn:aws:elasticloadbalancing:us-east-1:123456789012:targetgroup/web/1",
+			"web", "instance", "rerank-api" };
+		if (strcmp(rules[i].id, "service-target-type") == 0) {
+			in.service = "rerank";
+			in.target_groups = &instance_tg;
+			in.ntarget_groups = 1;
+		}
 		/* the forecast's fault: an image the history never pulled */
 		struct task_set history;
 		bool with_history = strcmp(rules[i].id, "pull-forecast") == 0;

@@ -46,6 +46,20 @@ struct check_network {
 	enum check_fact nat_route;      /* 0.0.0.0/0 to a NAT gateway (or instance) */
 	enum check_fact ecr_api, ecr_dkr;   /* interface endpoints with private DNS */
 	enum check_fact s3_gateway;     /* S3 gateway endpoint on the subnet's route table */
+	/* what is there but does not count, for the image-path message: "0.0.0.0/0 goes to
+	 * NAT gateway nat-1, which is deleted; ecr.api endpoint vpce-1 has private DNS off" */
+	char why[384];
+	/* the ECR interface endpoints that count but have no interface in the subnet:
+	 * "ecr.api vpce-1 (subnet-a, subnet-b)"; "" none */
+	char elsewhere[384];
+};
+
+/* A target group of the service (live, --service): what ELB says of it; borrowed. */
+struct check_target_group {
+	const char *arn;
+	const char *name;               /* TargetGroupName; NULL: ELB did not list it */
+	const char *type;               /* TargetType: "ip", "instance", "lambda", "alb" */
+	const char *container;          /* the service's loadBalancers[].containerName */
 };
 
 /* Fargate platform version as numbers; LATEST is 1.4.0. */
@@ -64,6 +78,10 @@ struct check_input {
 	 * without. history_name names it in messages (the file, or "N files"). */
 	const struct task_set *history;
 	const char *history_name;
+	/* --service: the service's name and its load balancers' target groups (live) */
+	const char *service;
+	const struct check_target_group *target_groups;
+	size_t ntarget_groups;
 };
 
 struct check_finding {

@@ -22,12 +22,21 @@ struct check_service {
 	bool assign_public_ip;          /* assignPublicIp ENABLED */
 	char *platform_version;         /* NULL: not set (LATEST) */
 	char *task_definition;          /* the service's taskDefinition (an ARN) */
+	/* loadBalancers[] with a targetGroupArn; name and type filled by
+	 * check_live_target_groups (strings owned) */
+	struct check_target_group *target_groups;
+	size_t ntarget_groups;
 };
 /* DescribeServices of name in cluster (NULL: "default"); a service ECS does not know, or
  * one without an awsvpc configuration, is an error naming it. */
 int check_live_service(struct live_session *s, const char *cluster, const char *name,
 		       struct check_service *out, struct err *err);
 void check_service_free(struct check_service *svc);
+
+/* DescribeTargetGroups (Elastic Load Balancing v2) of svc's target groups: their names and
+ * target types into svc->target_groups. -1 and err: the call failed. */
+int check_live_target_groups(struct live_session *s, struct check_service *svc,
+			     struct err *err);
 
 /* Fills net's route and endpoint facts (net->public_ip, from the command line, is kept)
  * for each subnet of net->subnets_given (each "ID" or "ID,ID"): DescribeSubnets, the

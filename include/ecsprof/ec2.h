@@ -1,7 +1,8 @@
 /* ec2: the EC2 calls behind `ecsprof check`'s image path (query protocol, API 2016-11-15,
  * through the one AWS client: signed, retried, every page read): a subnet's VPC and
  * public-IP default (DescribeSubnets), the route table that routes it, its own or else the
- * VPC's main one (DescribeRouteTables), and the VPC's endpoints (DescribeVpcEndpoints),
+ * VPC's main one (DescribeRouteTables), the VPC's endpoints (DescribeVpcEndpoints) and the
+ * state of a NAT gateway a route goes to (DescribeNatGateways),
  * as plain facts for the check to weigh.
  * Ownership: a client owns its copy of the endpoint and borrows the region and callbacks;
  * every struct filled here owns its strings and is freed with its *_free(). */
@@ -71,6 +72,8 @@ struct ec2_endpoint {
 	bool private_dns;           /* PrivateDnsEnabled */
 	char **route_tables;        /* a gateway's RouteTableIds */
 	size_t nroute_tables;
+	char **subnets;             /* an interface's SubnetIds: where its interfaces are */
+	size_t nsubnets;
 };
 struct ec2_endpoints {
 	struct ec2_endpoint *v;
@@ -80,5 +83,10 @@ struct ec2_endpoints {
 int ec2_vpc_endpoints(struct ec2 *c, const struct http_transport *t, const char *vpc,
 		      struct ec2_endpoints *out, struct err *err);
 void ec2_endpoints_free(struct ec2_endpoints *e);
+
+/* The state of NAT gateway id (DescribeNatGateways): "available", "pending", "failed",
+ * "deleting", "deleted"; "unknown" when EC2 does not list it. *state is the caller's. */
+int ec2_nat_gateway_state(struct ec2 *c, const struct http_transport *t, const char *id,
+			  char **state, struct err *err);
 
 #endif

@@ -1,4 +1,5 @@
-/* ec2: DescribeSubnets, DescribeRouteTables and DescribeVpcEndpoints (query protocol, API
+/* ec2: DescribeSubnets, DescribeRouteTables, DescribeVpcEndpoints and DescribeNatGateways
+ * (query protocol, API
  * 2016-11-15: lists of <item> inside <xxxSet>, members the root's children, lowerCamel
  * names), read along botocore's output shapes (only the members the check weighs) and
  * copied into plain facts. */
@@ -68,11 +69,25 @@ static const struct awsquery_field endpoint[] = {
 	{ "serviceName", AQ_STRING, NULL },
 	{ "state", AQ_STRING, NULL },
 	{ "routeTableIdSet", AQ_LIST, NULL },
+	{ "subnetIdSet", AQ_LIST, NULL },
 	{ "privateDnsEnabled", AQ_BOOLEAN, NULL },
 	{ NULL, 0, NULL },
 };
 const struct awsquery_field ec2_endpoints_shape[] = {
 	{ "vpcEndpointSet", AQ_LIST, endpoint },
+	{ "nextToken", AQ_STRING, NULL },
+	{ NULL, 0, NULL },
+};
+
+static const struct awsquery_field nat_gateway[] = {
+	{ "natGatewayId", AQ_STRING, NULL },
+	{ "state", AQ_STRING, NULL },
+	{ "subnetId", AQ_STRING, NULL },
+	{ "vpcId", AQ_STRING, NULL },
+	{ NULL, 0, NULL },
+};
+const struct awsquery_field ec2_nat_gateways_shape[] = {
+	{ "natGatewaySet", AQ_LIST, nat_gateway },
 	{ "nextToken", AQ_STRING, NULL },
 	{ NULL, 0, NULL },
 };
@@ -293,6 +308,11 @@ ec2_vpc_endpoints(struct ec2 *c, const struct http_transport *t, const char *vpc
 		json_array_foreach(tables, j, id)
 			if (json_string_value(id) != NULL)
 				x->route_tables[x->nroute_tables++] = xstrdup(json_string_value(id));
+		tables = json_object_get(e, "subnetIdSet");
+		x->subnets = xcalloc(json_array_size(tables) + 1, sizeof *x->subnets);
+		json_array_foreach(tables, j, id)
+			if (json_string_value(id) != NULL)
+				x->subnets[x->nsubnets++] = xstrdup(json_string_value(id));
 	}
 	json_decref(all);
 	return 0;
@@ -307,6 +327,9 @@ ec2_endpoints_free(struct ec2_endpoints *e)
 		for (size_t j = 0; j < x->nroute_tables; j++)
 			free(x->route_tables[j]);
 		free(x->route_tables);
+		for (size_t j = 0; j < x->nsubnets; j++)
+			free(x->subnets[j]);
+		free(x->subnets);
 		free(x->id);
 		free(x->service);
 		free(x->type);
@@ -314,4 +337,31 @@ ec2_endpoints_free(struct ec2_endpoints *e)
 	}
 	free(e->v);
 	memset(e, 0, sizeof *e);
+}
+
+int
+ec2_nat_gateway_state(struct ec2 *c, const struct http_transport *t, const char *id,
+		      char **state, struct err *err)
+{
+	const struct awsquery_param p[] = { { "NatGatewayId.1", id } };
+	json_t *all, *g;
+	size_t i;
+
+	*state = NULL;
+	if (paged(c, t, "DescribeNatGateways", ec2_nat_gateways_shape, "natGatewaySet", p, 1,
+		  &all, err) != 0)
+		return -1;
+	json_array_foreach(json_object_get(all, "natGatewaySet"), i, g) {
+		const char *gid = json_string_value(json_object_get(g, "natGatewayId"));
+
+		if (gid != NULL && strcmp(gid, id) == 0) {
+			*state = dup_member(g, "state");
+			break;
+		}
+	}
+	json_decref(all);
+	/* a route to a NAT gateway EC2 no longer lists goes nowhere */
+	if (*state == NULL)
+		*state = xstrdup("unknown");
+	return 0;
 }

@@ -9,5 +9,6 @@
 extern const struct awsquery_field ec2_subnets_shape[];
 extern const struct awsquery_field ec2_route_tables_shape[];
 extern const struct awsquery_field ec2_endpoints_shape[];
+extern const struct awsquery_field ec2_nat_gateways_shape[];
 
 #endif

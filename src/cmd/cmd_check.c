@@ -151,8 +151,12 @@ service_network(const struct cli_opts *o, struct live_session *s, struct check_s
 	if (o->services.n > 1 || e->subnets.n > 0 || e->assign_public_ip)
 		return err_set(err, ERR_USAGE, "check --service takes one service, whose network "
 			       "stands for --subnets and --assign-public-ip");
-	if (check_live_service(s, o->cluster, o->services.v[0], svc, err) != 0)
+	if (check_live_service(s, o->cluster, o->services.v[0], svc, err) != 0 ||
+	    check_live_target_groups(s, svc, err) != 0)
 		return -1;
+	in->service = o->services.v[0];
+	in->target_groups = svc->target_groups;
+	in->ntarget_groups = svc->ntarget_groups;
 	in->net.subnets_given = (const char *const *)svc->subnets;
 	in->net.nsubnets_given = svc->nsubnets;
 	in->net.public_ip = svc->assign_public_ip ? FACT_YES : FACT_NO;

@@ -166,7 +166,9 @@ check_image_path(const struct check_rule *r, const struct check_input *in,
 		why = path_missing(&in->net, ref.ecr);
 		if (why == NULL)
 			continue;
-		msg = xasprintf("%s: %s: CannotPullContainerError before the code runs", image, why);
+		msg = xasprintf("%s: %s%s%s%s: CannotPullContainerError before the code runs", image,
+				why, in->net.why[0] ? " (" : "", in->net.why,
+				in->net.why[0] ? ")" : "");
 		emit_image(out, r, i, ref.ecr ? NULL : "give the subnet a NAT route, or a public "
 			   "IP and an internet gateway route (or copy the image to ECR)", msg);
 		free(msg);
@@ -187,4 +189,34 @@ check_image_path_unchecked(const struct check_rule *r, const struct check_input 
 		   "%s: %s", r->message, in->net.nsubnets_given ?
 		   "needs live access (EC2 subnets, route tables, VPC endpoints)" :
 		   "needs --subnets and live access");
+}
+
+void
+check_image_endpoint_subnet(const struct check_rule *r, const struct check_input *in,
+			    struct check_findings *out)
+{
+	const struct check_network *n = &in->net;
+	bool internet = (n->public_ip == FACT_YES && n->igw_route == FACT_YES) ||
+			n->nat_route == FACT_YES;
+	bool endpoints = n->ecr_api == FACT_YES && n->ecr_dkr == FACT_YES &&
+			 n->s3_gateway == FACT_YES;
+
+	if (!n->checked || internet || !endpoints || n->elsewhere[0] == '\0')
+		return;
+	for (size_t i = 0; i < in->td->ncontainers; i++) {
+		const char *image = in->td->containers[i].image;
+		struct check_image_ref ref;
+		char *msg;
+
+		check_image_parse(image, &ref);
+		if (image == NULL || !ref.ecr)
+			continue;
+		msg = xasprintf("%s: the ECR endpoints it is pulled through have no interface in "
+				"subnet %s: %s; the pull goes to another subnet's, across "
+				"Availability Zones if that one is in another (cross-AZ charges, and "
+				"the pull fails when that zone does)", image, n->subnet ? n->subnet : "?",
+				n->elsewhere);
+		emit_image(out, r, i, NULL, msg);
+		free(msg);
+	}
 }

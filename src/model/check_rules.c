@@ -14,7 +14,8 @@
 static check_test_fn check_fargate_compat, check_fargate_compat_unset, check_network_mode,
 	check_os_arch, check_windows_cpu, check_windows_params, check_gpu, check_privileged, check_ipc_mode,
 	check_pid_mode, check_linux_params, check_capabilities, check_placement,
-	check_docker_volume, check_links, check_docker_options, check_host_port;
+	check_docker_volume, check_links, check_docker_options, check_host_port,
+	check_target_type;
 
 static const struct check_rule rules[] = {
 	{ "fargate-compat", CHECK_ERROR, "requiresCompatibilities",
@@ -76,6 +77,10 @@ static const struct check_rule rules[] = {
 	{ "awsvpc-host-port", CHECK_ERROR, "containerDefinitions[].portMappings[].hostPort",
 	  "with awsvpc the host port must be the container port",
 	  "remove hostPort or set it to containerPort", check_host_port },
+	{ "service-target-type", CHECK_ERROR, "service.loadBalancers[].targetGroupArn",
+	  "the service's target group does not take targets by IP: awsvpc tasks register their own IP, so the service cannot register them",
+	  "use a target group of target type ip (a new one: the type cannot be changed)",
+	  check_target_type },
 	{ "container-required", CHECK_ERROR, "containerDefinitions[]",
 	  "a container definition lacks what registration requires",
 	  "give every container a name and an image", check_container_required },
@@ -135,6 +140,10 @@ static const struct check_rule rules[] = {
 	  "the task cannot reach the registry: CannotPullContainerError before the code runs",
 	  "give the subnet a NAT route, or a public IP and an internet gateway route, or the ecr.api, ecr.dkr and S3 endpoints",
 	  check_image_path },
+	{ "image-endpoint-subnet", CHECK_WARN, "containerDefinitions[].image",
+	  "the ECR interface endpoints the pull goes through have no interface in the task's subnet",
+	  "add the subnet (or one in its Availability Zone) to the ecr.api and ecr.dkr endpoints "
+	  "(aws ec2 modify-vpc-endpoint --add-subnet-ids)", check_image_endpoint_subnet },
 	{ "image-path-unchecked", CHECK_INFO, "containerDefinitions[].image",
 	  "the image path (public IP, routes, VPC endpoints) is not checked",
 	  "run with --subnets and live access", check_image_path_unchecked },
@@ -440,5 +449,25 @@ check_host_port(const struct check_rule *r, const struct check_input *in,
 				   p->host_port, p->container_port, r->message);
 			free(path);
 		}
+	}
+}
+
+static void
+check_target_type(const struct check_rule *r, const struct check_input *in,
+		  struct check_findings *out)
+{
+	for (size_t i = 0; i < in->ntarget_groups; i++) {
+		const struct check_target_group *g = &in->target_groups[i];
+		char *path;
+
+		if (g->type == NULL || strcmp(g->type, "ip") == 0)
+			continue;
+		path = xasprintf("service.loadBalancers[%zu].targetGroupArn", i);
+		check_emit(out, r, path, NULL, "service %s%s%s: target group %s has target type %s: "
+			   "awsvpc tasks (every Fargate task) register by IP, so ECS refuses the "
+			   "service or its deployment", in->service ? in->service : "?",
+			   g->container ? ", container " : "", g->container ? g->container : "",
+			   g->name ? g->name : g->arn, g->type);
+		free(path);
 	}
 }

@@ -6,7 +6,11 @@ message names what to add; with ecr.api + ecr.dkr (private DNS) and an S3 gatewa
 route table: clear (exit 0); --task-definition FAMILY[:REV] and --service S (its network, platform and task definition)
 from ECS; a public subnet (internet gateway route) with
 --assign-public-ip: clear; without it: the error; a NAT route: clear; credentials without
-ec2:DescribeRouteTables: one line naming the action. A missing moto is a failure."""
+ec2:DescribeRouteTables: one line naming the action; a service whose target group is of
+target type instance (ELB DescribeTargetGroups): the error, one of type ip: none; a NAT
+route whose NAT gateway is deleted (DescribeNatGateways): no way out, named; ECR endpoints
+with private DNS off: named; ECR endpoints with no interface in the task's subnet: the
+warning. A missing moto is a failure."""
 import json
 import os
 import subprocess
@@ -33,7 +37,9 @@ def seed(port):
               aws_access_key_id="seed", aws_secret_access_key="seed")
     keys = iam_users(boto3.client("iam", **kw), (
         ("reader", ["ec2:DescribeSubnets", "ec2:DescribeRouteTables",
-                    "ec2:DescribeVpcEndpoints", "ecs:DescribeTaskDefinition", "ecs:DescribeServices"]),
+                    "ec2:DescribeVpcEndpoints", "ec2:DescribeNatGateways",
+                    "ecs:DescribeTaskDefinition", "ecs:DescribeServices",
+                    "elasticloadbalancing:DescribeTargetGroups"]),
         ("noroutes", ["ec2:DescribeSubnets", "ec2:DescribeVpcEndpoints"]),
         ("admin", ["*"])))
     with open(TASKDEF) as f:
@@ -45,6 +51,9 @@ def seed(port):
     net["private"] = ec2.create_subnet(VpcId=vpc, CidrBlock="10.0.1.0/24")["Subnet"]["SubnetId"]
     net["private_rt"] = ec2.create_route_table(VpcId=vpc)["RouteTable"]["RouteTableId"]
     ec2.associate_route_table(RouteTableId=net["private_rt"], SubnetId=net["private"])
+    # another private subnet on the same table, where no endpoint has an interface
+    net["private2"] = ec2.create_subnet(VpcId=vpc, CidrBlock="10.0.4.0/24")["Subnet"]["SubnetId"]
+    ec2.associate_route_table(RouteTableId=net["private_rt"], SubnetId=net["private2"])
     # public: no table of its own, so the VPC's main one, given a route to an IGW
     net["public"] = ec2.create_subnet(VpcId=vpc, CidrBlock="10.0.2.0/24")["Subnet"]["SubnetId"]
     igw = ec2.create_internet_gateway()["InternetGateway"]["InternetGatewayId"]
@@ -54,6 +63,7 @@ def seed(port):
         {"Name": "association.main", "Values": ["true"]}])["RouteTables"][0]["RouteTableId"]
     ec2.create_route(RouteTableId=main, DestinationCidrBlock="0.0.0.0/0", GatewayId=igw)
     # behind a NAT gateway in the public subnet
+    net["nat"] = None
     net["natted"] = ec2.create_subnet(VpcId=vpc, CidrBlock="10.0.3.0/24")["Subnet"]["SubnetId"]
     rt = net["nat_rt"] = ec2.create_route_table(VpcId=vpc)["RouteTable"]["RouteTableId"]
     ec2.associate_route_table(RouteTableId=rt, SubnetId=net["natted"])
@@ -61,6 +71,7 @@ def seed(port):
     nat = ec2.create_nat_gateway(SubnetId=net["public"], AllocationId=eip)["NatGateway"]
     ec2.create_route(RouteTableId=rt, DestinationCidrBlock="0.0.0.0/0",
                      NatGatewayId=nat["NatGatewayId"])
+    net["nat"] = nat["NatGatewayId"]
     sg = ec2.create_security_group(GroupName="task", Description="task",
                                    VpcId=vpc)["GroupId"]
     ecs = boto3.client("ecs", **kw)
@@ -72,6 +83,18 @@ def seed(port):
                            networkConfiguration={"awsvpcConfiguration": {
                                "subnets": [subnet], "securityGroups": [sg],
                                "assignPublicIp": public}})
+    # behind the NAT, with a load balancer's target group: of type instance, and of type ip
+    elb = boto3.client("elbv2", **kw)
+    for name, ttype in (("rerank-instance", "instance"), ("rerank-ip", "ip")):
+        tg = elb.create_target_group(Name=name, Protocol="HTTP", Port=8080, VpcId=vpc,
+                                     TargetType=ttype)["TargetGroups"][0]["TargetGroupArn"]
+        ecs.create_service(cluster="prod", serviceName=name, taskDefinition="rerank-api:1",
+                           desiredCount=0, launchType="FARGATE", platformVersion="1.4.0",
+                           loadBalancers=[{"targetGroupArn": tg, "containerName": "rerank-api",
+                                           "containerPort": 8080}],
+                           networkConfiguration={"awsvpcConfiguration": {
+                               "subnets": [net["natted"]], "securityGroups": [sg],
+                               "assignPublicIp": "DISABLED"}})
     return keys, net
 
 
@@ -95,6 +118,7 @@ def check(port, key, *args):
     e.update({"AWS_EC2_METADATA_DISABLED": "true", "AWS_REGION": REGION,
               "AWS_ENDPOINT_URL_EC2": "http://127.0.0.1:%d" % port,
               "AWS_ENDPOINT_URL_ECS": "http://127.0.0.1:%d" % port,
+              "AWS_ENDPOINT_URL_ELASTIC_LOAD_BALANCING_V2": "http://127.0.0.1:%d" % port,
               "AWS_CONFIG_FILE": os.path.join(TMP, "no-config"),
               "AWS_SHARED_CREDENTIALS_FILE": os.path.join(TMP, "no-credentials"),
               "AWS_ACCESS_KEY_ID": key[0], "AWS_SECRET_ACCESS_KEY": key[1],
@@ -164,11 +188,30 @@ def main():
            "denied DescribeRouteTables: one line naming the IAM action, no verdict",
            out + err)
 
+        rc, out, err = check(port, r, "--cluster", "prod", "--service", "rerank-instance")
+        ok(rc == 1 and "service-target-type service.loadBalancers[0].targetGroupArn" in out
+           and "target group rerank-instance has target type instance" in out,
+           "--service with a target group of type instance: the error", out + err)
+        rc, out, err = check(port, r, "--cluster", "prod", "--service", "rerank-ip")
+        ok(rc == 0 and "service-target-type" not in out and PULL not in out,
+           "--service with a target group of type ip: clear", out + err)
+
+        import boto3
+        boto3.client("ec2", region_name=REGION, endpoint_url="http://127.0.0.1:%d" % port,
+                     aws_access_key_id=keys["admin"][0],
+                     aws_secret_access_key=keys["admin"][1]).delete_nat_gateway(
+                         NatGatewayId=net["nat"])
+        rc, out, err = check(port, r, "--subnets", net["natted"], TASKDEF)
+        ok(rc == 1 and PULL in out and
+           "0.0.0.0/0 goes to NAT gateway %s, which is deleted" % net["nat"] in out,
+           "a route to a deleted NAT gateway is no way out, and says so", out + err)
+
         endpoints(port, keys["admin"], net, False)
         rc, out, err = check(port, r, "--subnets", net["private"], TASKDEF)
-        ok(rc == 1 and "no endpoint ecr.api, ecr.dkr, s3 (gateway)" in out,
-           "ECR endpoints without private DNS and S3's on another table do not count",
-           out + err)
+        ok(rc == 1 and "no endpoint ecr.api, ecr.dkr, s3 (gateway)" in out and
+           "ecr.api endpoint vpce-" in out and "has private DNS off" in out,
+           "ECR endpoints without private DNS and S3's on another table do not count, "
+           "and which ones is said", out + err)
         endpoints(port, keys["admin"], net, True)
         rc, out, err = check(port, r, "--subnets", net["private"], TASKDEF)
         ok(rc == 0 and PULL not in out and UNCHECKED not in out and "will start" in out,
@@ -178,6 +221,11 @@ def main():
                              TASKDEF)
         rules = [f["rule"] for f in json.loads(out)["findings"]] if rc == 0 else None
         ok(rules == ["price"], "the same as JSON: the price alone", out + err)
+        rc, out, err = check(port, r, "--subnets", net["private2"], TASKDEF)
+        ok(rc == 0 and PULL not in out and "image-endpoint-subnet" in out and
+           "have no interface in subnet %s" % net["private2"] in out,
+           "endpoints with no interface in the task's subnet: the path is clear, with a "
+           "warning", out + err)
     except Exception as e:  # noqa: BLE001 - a failure to set up is a failed test
         ok(False, "set up moto and run", repr(e))
     finally:
