@@ -53,9 +53,16 @@ app_main(int argc, char **argv)
 	case CMD_EXPERIMENT: rc = cmd_experiment(&o, &err); break;
 	case CMD_SCALEOUT: rc = cmd_scaleout(&o, &err); break;   /* cmd_scaleout.c */
 	case CMD_CHECK:
-		/* errors found are its verdict, on the output already: exit 1, no message */
+		/* errors found are its verdict, on the output already: exit 1, no message; no
+		 * verdict at all is a status of its own, the one line saying which source
+		 * failed (the call, or the file) and why */
 		if ((rc = cmd_check(&o, &err)) > 0)
 			goto out;
+		if (rc != 0 && err.code != ERR_USAGE) {
+			fprintf(stderr, "ecsprof: check: no verdict: %s\n", err.msg);
+			rc = CHECK_EXIT_NOT_JUDGED;
+			goto out;
+		}
 		break;
 	case CMD_DIFF:
 		rc = cmd_diff(&o, &err);   /* cmd_diff.c */

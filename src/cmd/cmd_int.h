@@ -18,6 +18,10 @@ int cmd_record(const struct cli_opts *o, struct err *err);   /* cmd_record.c */
 int cmd_scaleout(const struct cli_opts *o, struct err *err); /* cmd_scaleout.c */
 /* cmd_check.c: 0 no error found, 1 errors found (the verdict is written), -1 failed */
 int cmd_check(const struct cli_opts *o, struct err *err);
+/* check's exit status when it could not judge (a file unreadable, an AWS call failed):
+ * apart from 1, "errors found", so that a pipeline gating on the verdict does not take a
+ * failure to look for one */
+#define CHECK_EXIT_NOT_JUDGED 4
 /* cmd_diff.c: 0, -1 (err), or 3 when a --fail-on gate was crossed (lines on stderr) */
 int cmd_diff(const struct cli_opts *o, struct err *err);
 

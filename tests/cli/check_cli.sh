@@ -2,7 +2,8 @@
 # ecsprof check as a person runs it (issue 36): the region its prices come from (--region,
 # AWS_REGION, AWS_DEFAULT_REGION, the profile's, else us-east-1; a malformed config file
 # named), -o FILE's extension picking the format and the file read back, '-' reading
-# stdin, and the exit status: 0 clean, 1 with an error finding or bad input, 2 usage.
+# stdin, and the exit status: 0 clean, 1 with an error finding, 2 usage, 4 no verdict (a
+# file that cannot be read, a malformed config), with one line naming what failed.
 # Prints TAP.
 set -u
 ECSPROF=${ECSPROF:?ECSPROF must name the ecsprof binary}
@@ -37,7 +38,7 @@ check "--region before AWS_REGION" "grep -q 'in eu-west-1: ' '$T/out'"
 printf '[default\nregion = x\n' >"$T/bad-config"
 run env AWS_CONFIG_FILE="$T/bad-config" "$ECSPROF" check "$CLEAN" >"$T/out" 2>"$T/err"
 rc=$?
-check "a malformed config file: exit 1, the file named" "[ $rc -eq 1 ] && grep -q 'bad-config:1' '$T/err'"
+check "a malformed config file: exit 4 (no verdict), the file named" "[ $rc -eq 4 ] && grep -q '^ecsprof: check: no verdict: .*bad-config:1' '$T/err'"
 
 run "$ECSPROF" check -o "$T/f.md" "$BROKEN" 2>/dev/null
 rc=$?
@@ -51,7 +52,7 @@ rc=$?
 check "'-' reads stdin (DescribeTaskDefinition's answer)" "[ $rc -eq 0 ] && head -n 1 '$T/out' | grep -q '^rerank-api:7 (stdin)'"
 run "$ECSPROF" check "$T/missing.json" >"$T/out" 2>&1
 rc=$?
-check "a missing file: exit 1, named" "[ $rc -eq 1 ] && grep -q 'missing.json: cannot open' '$T/out'"
+check "a missing file: exit 4 (no verdict), named" "[ $rc -eq 4 ] && grep -q 'missing.json: cannot open' '$T/out'"
 run "$ECSPROF" check --platform-version 2 "$CLEAN" >"$T/out" 2>&1
 rc=$?
 check "a bad --platform-version: exit 2" "[ $rc -eq 2 ] && grep -q 'is not LATEST or MAJOR.MINOR' '$T/out'"
@@ -67,7 +68,7 @@ tr -s ' \n' '  ' <"$T/out" >"$T/flat"
 check "--history: the pull forecast and the price at the expected start" "[ $rc -eq 0 ] && grep -q 'expected pull 48 s (p10 34 s, p90 60 s) for 1.20 GB compressed' '$T/flat' && grep -q '5 of the 7 recorded pulls in' '$T/flat' && grep -q '.2.06 per 1,000 starts at the expected start of 53 s' '$T/flat'"
 run "$ECSPROF" check --history "$T/missing.jsonl" "$CLEAN" >"$T/out" 2>&1
 rc=$?
-check "--history with a missing file: exit 1, named" "[ $rc -eq 1 ] && grep -q 'missing.jsonl' '$T/out'"
+check "--history with a missing file: exit 4, named" "[ $rc -eq 4 ] && grep -q 'missing.jsonl' '$T/out'"
 # the README's sample is what the command prints (at the sample's width, no region set)
 awk '/^    \$ ecsprof check examples\/rerank-api.json$/ { on = 1; next }
      on && /^[^ ]/ { exit } on { sub(/^    /, ""); print }' "$SRCDIR/README.md" |

@@ -41,6 +41,9 @@ def seed(port):
                     "ecs:DescribeTaskDefinition", "ecs:DescribeServices",
                     "elasticloadbalancing:DescribeTargetGroups"]),
         ("noroutes", ["ec2:DescribeSubnets", "ec2:DescribeVpcEndpoints"]),
+        ("noelb", ["ec2:DescribeSubnets", "ec2:DescribeRouteTables", "ec2:DescribeVpcEndpoints",
+                   "ec2:DescribeNatGateways", "ecs:DescribeTaskDefinition",
+                   "ecs:DescribeServices"]),
         ("admin", ["*"])))
     with open(TASKDEF) as f:
         boto3.client("ecs", **kw).register_task_definition(**json.load(f))
@@ -170,7 +173,8 @@ def main():
            "--task-definition FAMILY without --subnets: the latest, the path not checked",
            out + err)
         rc, out, err = check(port, r, "--task-definition", "nope:3")
-        ok(rc == 1 and "task definition 'nope:3' not found" in err and out == "",
+        ok(rc == 4 and "check: no verdict: " in err and
+           "task definition 'nope:3' not found" in err and out == "",
            "an unknown task definition: one line, no verdict", out + err)
         rc, out, err = check(port, r, "--cluster", "prod", "--service", "rerank")
         ok(rc == 1 and out.startswith("rerank-api:1 (DescribeTaskDefinition): Fargate platform "
@@ -184,14 +188,20 @@ def main():
         ok(rc == 2 and "check --service takes one service" in err,
            "--service with --subnets: a usage error", out + err)
         rc, out, err = check(port, keys["noroutes"], "--subnets", net["private"], TASKDEF)
-        ok(rc == 1 and "grant ec2:DescribeRouteTables" in err and out == "",
-           "denied DescribeRouteTables: one line naming the IAM action, no verdict",
+        ok(rc == 4 and "grant ec2:DescribeRouteTables" in err and out == "" and
+           len(err.strip().splitlines()) == 1,
+           "denied DescribeRouteTables: exit 4, one line naming the IAM action, no verdict",
            out + err)
 
         rc, out, err = check(port, r, "--cluster", "prod", "--service", "rerank-instance")
         ok(rc == 1 and "service-target-type service.loadBalancers[0].targetGroupArn" in out
            and "target group rerank-instance has target type instance" in out,
            "--service with a target group of type instance: the error", out + err)
+        rc, out, err = check(port, keys["noelb"], "--cluster", "prod", "--service",
+                             "rerank-instance")
+        ok(rc == 4 and out == "" and err.startswith("ecsprof: check: no verdict: ") and
+           "DescribeTargetGroups" in err and len(err.strip().splitlines()) == 1,
+           "denied DescribeTargetGroups: exit 4, one line naming the call", out + err)
         rc, out, err = check(port, r, "--cluster", "prod", "--service", "rerank-ip")
         ok(rc == 0 and "service-target-type" not in out and PULL not in out,
            "--service with a target group of type ip: clear", out + err)
