@@ -1,5 +1,6 @@
-/* cli_scope: which commands each option belongs to. From it: `ecsprof COMMAND --help`
- * lists only that command's options, an option given to a command it does not belong to
+/* cli_scope: which commands each option belongs to, and the words a command's help uses
+ * for an option that means something else there. From it: `ecsprof COMMAND --help`
+ * lists only that command's options, in that command's words, an option given to a command it does not belong to
  * is refused (exit 2, naming the commands it is for), and -o's extension picks the output
  * format when --format is absent. An option not in the table belongs to every command. */
 #include <stdio.h>
@@ -42,6 +43,9 @@ static const struct {
 	{ "--assign-public-ip", X | C },
 	{ "--task-definition", C },
 	{ "--history", C },
+	/* check makes a handful of calls and looks no image up */
+	{ "--concurrency", ~C },
+	{ "--no-images", ~C },
 	{ "--format", T | W | P | I | X | C | D | S },
 	{ "--time-format", T | W | P | X | S },
 	{ "--summary", T | W | P },
@@ -76,6 +80,44 @@ static const struct {
 	{ CMD_CHECK, "check", "Judges a task definition (register-task-definition JSON, or DescribeTaskDefinition's answer) before anyone deploys it: what Fargate rejects, what holds the start back, and the price; --format table, csv, json or markdown." },
 	{ CMD_DIFF, "diff", "Compares two windows of saved tasks (any input report reads): per phase the two sides, the change with its 95% CI and Holm-corrected p-value, what changed between the windows (image digest, task definition, platform version, capacity, AZ, architecture, SOCI, registry) and which change explains each significant one. Windows: BASELINE NEW (two files); --baseline-file FILE (repeatable) with the new window's FILEs; or --split WHEN FILE... (one history, tasks created at or after WHEN are new; 'deployment': at its newest deployment's first task)." },
 };
+
+/* What an option is called in one command's help when the shared text (cli_options[]) is
+ * another command's: its argument, its help and its section (NULL: the shared one). */
+static const struct {
+	enum cli_command cmd;
+	const char *name, *arg, *help, *section;
+} wording[] = {
+	{ CMD_CHECK, "--task-definition", NULL, "judge the registered task definition (DescribeTaskDefinition; FAMILY alone: its latest revision) instead of a file", "CHECK" },
+	{ CMD_CHECK, "--history", NULL, "recorded pulls (any input report reads; repeatable): the expected pull time, its spread, and the price per 1,000 starts", "CHECK" },
+	{ CMD_CHECK, "--platform-version", NULL, "the Fargate platform version judged (default LATEST, i.e. 1.4.0)", "CHECK" },
+	{ CMD_CHECK, "--subnets", NULL, "the task's awsvpc subnets (repeatable): the image path is looked up in EC2 (routes, NAT gateways, VPC endpoints)", "NETWORK" },
+	{ CMD_CHECK, "--security-groups", NULL, "the task's awsvpc security groups (repeatable)", "NETWORK" },
+	{ CMD_CHECK, "--assign-public-ip", NULL, "the task gets a public IP (assignPublicIp ENABLED)", "NETWORK" },
+	{ CMD_CHECK, "--service", NULL, "judge as this service runs it: its subnets, assignPublicIp, platform version, task definition and target groups (DescribeServices)", "NETWORK" },
+	{ CMD_CHECK, "--cluster", NULL, "the cluster of --service (default: ECS's \"default\")", "NETWORK" },
+	{ CMD_CHECK, "--endpoint-url", NULL, "ECS endpoint only (default: AWS_ENDPOINT_URL_ECS, AWS_ENDPOINT_URL, profile, standard); EC2 and ELB keep theirs: AWS_ENDPOINT_URL_EC2, AWS_ENDPOINT_URL_ELASTIC_LOAD_BALANCING_V2", NULL },
+	{ CMD_CHECK, "--format", "table|csv|json|markdown", "output format (default table)", NULL },
+	{ CMD_CHECK, "--output", NULL, "write to FILE instead of stdout", NULL },
+	{ CMD_CHECK, "--prices", NULL, "Fargate prices per region and architecture (default: the built-in on-demand prices; see ecsprof(1))", NULL },
+};
+
+/* d as cmd's help shows it: a copy in *out with cmd's words, or d itself */
+static const struct cli_option_def *
+option_for(const struct cli_option_def *d, enum cli_command cmd, struct cli_option_def *out)
+{
+	for (size_t i = 0; i < sizeof wording / sizeof wording[0]; i++) {
+		if (wording[i].cmd != cmd || strcmp(wording[i].name, d->name) != 0)
+			continue;
+		*out = *d;
+		if (wording[i].arg != NULL)
+			out->arg = wording[i].arg;
+		out->help = wording[i].help;
+		if (wording[i].section != NULL)
+			out->section = wording[i].section;
+		return out;
+	}
+	return d;
+}
 
 static const char *
 command_name(enum cli_command cmd)
@@ -175,10 +217,15 @@ cli_format_parse(const char *opt, const char *name, enum cli_format *out, struct
 void
 cli_usage_command(FILE *f, enum cli_command cmd)
 {
-	static const char *sections[] = { "SELECT", "AWS", "OUTPUT", "WATCH", "EXPERIMENT", "DIFF",
-					  "GENERAL" };
+	/* CHECK and NETWORK hold check's own options (wording[] puts them there) */
+	static const char *sections[] = { "CHECK", "NETWORK", "SELECT", "AWS", "OUTPUT", "WATCH",
+					  "EXPERIMENT", "DIFF", "GENERAL" };
 
-	fprintf(f, "usage: ecsprof %s\n\n", cli_command_usage(cmd));
+	fprintf(f, "usage: ecsprof %s\n", cli_command_usage(cmd));
+	if (cmd == CMD_CHECK)
+		fprintf(f, "       ecsprof check  [NETWORK] [OUTPUT] --task-definition FAMILY[:REV]\n"
+			   "       ecsprof check  --service S [--cluster C] [OUTPUT]\n");
+	fputc('\n', f);
 	for (size_t i = 0; i < sizeof about / sizeof about[0]; i++)
 		if (about[i].cmd == cmd)
 			cli_wrap(f, 0, 2, CLI_HELP_WIDTH - 2, about[i].what);
@@ -186,7 +233,8 @@ cli_usage_command(FILE *f, enum cli_command cmd)
 		bool any = false;
 
 		for (size_t i = 0; i < cli_noptions; i++) {
-			const struct cli_option_def *d = &cli_options[i];
+			struct cli_option_def own;
+			const struct cli_option_def *d = option_for(&cli_options[i], cmd, &own);
 
 			if (strcmp(d->section, sections[s]) != 0 || !cli_option_applies(d, cmd))
 				continue;
@@ -200,9 +248,14 @@ cli_usage_command(FILE *f, enum cli_command cmd)
 	    cmd == CMD_SCALEOUT)
 		fprintf(f, "\nWith -o FILE and no --format, FILE's extension picks the format (.csv, .json,\n"
 			   ".md, .html, .xlsx; else a table).\n");
-	if (cmd == CMD_CHECK)
+	if (cmd == CMD_CHECK) {
 		fprintf(f, "\nWith -o FILE and no --format, FILE's extension picks the format (.csv, .json,\n"
-			   ".md; else a table). Exit status 1 also when the check finds an error.\n");
+			   ".md; else a table).\n"
+			   "\nAll commands: 'ecsprof --help'. Exit status: 0 no error finding, 1 one or\n"
+			   "more error findings, 2 usage error, 4 no verdict (a file unreadable, an AWS\n"
+			   "call failed: named on stderr). See ecsprof(1), CHECK.\n");
+		return;
+	}
 	if (cmd == CMD_DIFF)
 		fprintf(f, "\nExit status 3: a --fail-on threshold was crossed by a significant change.\n");
 	fprintf(f, "\nAll commands: 'ecsprof --help'. Exit status: 0 success, 1 runtime failure,\n"

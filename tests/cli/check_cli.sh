@@ -13,7 +13,7 @@ BROKEN="$SRCDIR/tests/fixtures/check/broken.json"
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 N=0 FAILED=0
-echo "1..16"
+echo "1..18"
 check() {
 	N=$((N + 1))
 	if eval "$2"; then echo "ok $N - $1"; else FAILED=1; echo "not ok $N - $1"; fi
@@ -69,6 +69,12 @@ check "--history: the pull forecast and the price at the expected start" "[ $rc 
 run "$ECSPROF" check --history "$T/missing.jsonl" "$CLEAN" >"$T/out" 2>&1
 rc=$?
 check "--history with a missing file: exit 4, named" "[ $rc -eq 4 ] && grep -q 'missing.jsonl' '$T/out'"
+# check's help is check's: its options in its words, not the other commands'
+run "$ECSPROF" check --help >"$T/out" 2>&1
+check "check --help: check's options in check's words" "grep -q '^CHECK:' '$T/out' && grep -q '^NETWORK:' '$T/out' && grep -q 'judge as this service runs it' '$T/out' && ! grep -q -e '--concurrency' -e '--no-images' -e 'only tasks of this service' -e 'tui|' -e '^EXPERIMENT:' '$T/out'"
+run "$ECSPROF" check --concurrency 2 "$CLEAN" >"$T/out" 2>&1
+rc=$?
+check "--concurrency does not apply to check: exit 2" "[ $rc -eq 2 ] && grep -q 'does not apply to check' '$T/out'"
 # the README's sample is what the command prints (at the sample's width, no region set)
 awk '/^    \$ ecsprof check examples\/rerank-api.json$/ { on = 1; next }
      on && /^[^ ]/ { exit } on { sub(/^    /, ""); print }' "$SRCDIR/README.md" |
