@@ -30,6 +30,26 @@ void scaleout_live_docs_cleanup(struct scaleout_live_docs *d);
 int scaleout_live_fetch(struct live_session *s, const char *cluster, const char *service,
 			int64_t since_ms, struct scaleout_live_docs *d, struct err *err);
 
+/* The client of the scale-out calls (aws_scaleout.h) on the session's region,
+ * credentials, retries and endpoints; the caller frees it (aws_scaleout_free) before the
+ * session. */
+struct aws_scaleout;
+int scaleout_live_client(struct live_session *s, struct aws_scaleout **c, struct err *err);
+
+/* `watch --record`: target health has no times, so each poll observes it and keeps what
+ * changed (scaleout_health.c). One watcher per watch; it owns its client, transport and
+ * the last state seen of each target, and borrows the session. */
+struct scaleout_health_watch;
+struct scaleout_health_watch *scaleout_health_watch_new(struct live_session *s);
+/* DescribeTargetHealth now of each target group service_json (a DescribeServices Service
+ * object) names: the targets first seen, or whose state changed since the last call, as
+ * one wrapped document per target group ({"observed_at":NOW,"target_group_arn":ARN,
+ * "TargetHealthDescriptions":[those targets]}) added to *d; nothing when none changed. A
+ * call that fails is named once per watch on stderr, and the watch goes on. */
+void scaleout_health_watch_poll(struct scaleout_health_watch *w, const char *service_json,
+				struct scaleout_live_docs *d);
+void scaleout_health_watch_free(struct scaleout_health_watch *w);
+
 /* live_options.more_lines for `record --service S`: each service's documents as recording
  * lines (record_scaleout_lines); arg is the live_options (services, since). */
 int scaleout_live_record_lines(void *arg, struct live_session *s, const char *region,

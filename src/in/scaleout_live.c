@@ -256,8 +256,8 @@ elbv2_thread(void *arg)
 	return NULL;
 }
 
-static int
-client_new(struct live_session *s, struct aws_scaleout **c, struct err *err)
+int
+scaleout_live_client(struct live_session *s, struct aws_scaleout **c, struct err *err)
 {
 	struct aws_context *ctx = live_session_context(s);
 	struct aws_scaleout_options so = { 0 };
@@ -311,7 +311,7 @@ scaleout_live_fetch(struct live_session *s, const char *cluster, const char *ser
 		return err_prefix(err, "DescribeServices");
 	strings_at(services, "services", "loadBalancers", "targetGroupArn", &tgs, &ntgs);
 	docs_add(d, services);
-	if (client_new(s, &c, err) != 0)
+	if (scaleout_live_client(s, &c, err) != 0)
 		goto out;
 	for (int i = 0; i < 2; i++) {
 		memset(&jobs[i], 0, sizeof jobs[i]);
