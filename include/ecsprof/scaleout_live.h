@@ -1,8 +1,8 @@
 /* scaleout_live: the live answers a scale-out's story is told from (input_scaleout.h's
- * documents): DescribeServices of one service, then, on one thread per AWS service,
- * Application Auto Scaling's activities and policies, CloudWatch's alarms named by the
- * policies and their history, ELBv2's target groups of the service's load balancers and
- * their health observed now. Each document is the text `report --scaleout` reads saved.
+ * documents): DescribeServices of one service, Application Auto Scaling's activities and
+ * policies, CloudWatch's alarms named by the policies and their history, ELBv2's target
+ * groups of the service's load balancers and their health observed now; the independent
+ * page chains at once, one thread each. Each document is the text `report --scaleout` reads saved.
  * Ownership: the docs are the caller's (scaleout_live_docs_cleanup); the session is
  * borrowed. */
 #ifndef ECSPROF_SCALEOUT_LIVE_H
@@ -29,6 +29,17 @@ void scaleout_live_docs_cleanup(struct scaleout_live_docs *d);
  * detect not measured"), and the rest is fetched. Adds to *d (zero it first). */
 int scaleout_live_fetch(struct live_session *s, const char *cluster, const char *service,
 			int64_t since_ms, struct scaleout_live_docs *d, struct err *err);
+
+/* The same in two steps, so that the caller's own fetch (the tasks) runs beside it:
+ * start returns once every chain is under way (0, *j the caller's; -1 with err when
+ * none could start), finish waits for them and gives what scaleout_live_fetch would
+ * (freeing j; NULL is fine). The session is borrowed until finish; its ECS client may
+ * fetch tasks meanwhile (DescribeServices goes on a transport of its own). */
+struct scaleout_live_job;
+int scaleout_live_start(struct live_session *s, const char *cluster, const char *service,
+			int64_t since_ms, struct scaleout_live_job **j, struct err *err);
+int scaleout_live_finish(struct scaleout_live_job *j, struct scaleout_live_docs *d,
+			 struct err *err);
 
 /* The client of the scale-out calls (aws_scaleout.h) on the session's region,
  * credentials, retries and endpoints; the caller frees it (aws_scaleout_free) before the
