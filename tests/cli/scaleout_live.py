@@ -6,7 +6,8 @@ per-service endpoint variables. A scripted alarm-triggered scale-out 15 minutes 
 60 s datapoint, ALARM 70 s after its period began, desired 2 -> 4 ten seconds later, two
 tasks, their targets registered 50 s later in a target group checked 30 s x 5): register
 (150 s, estimated) is its largest stage. Then AccessDenied on DescribeAlarmHistory: named
-once on stderr, detect estimated, the rest shown; an alarm CloudWatch does not have,
+once on stderr, detect estimated, the rest shown; AccessDenied on DescribeScalingActivities: named once,
+react empty, the row still found from the events; an alarm CloudWatch does not have,
 named. Every list call paged and every call 300 ms late: the same rows, one request per
 page, the chains at once; throttled or 503 once per call as well: retried, the same rows.
 Then `record --service` and `report --scaleout` of the recording: the same rows as live."""
@@ -270,6 +271,23 @@ def main():
            row.get("largest_stage") == "register",
            "the rest shown: detect estimated from the alarm's settings, register as before",
            out + err)
+
+        # AccessDenied on the scaling activities: named once, react (alarm -> activity)
+        # empty, not zero; the scale-out still found from the service's events
+        sc = script()
+        sc["DescribeScalingActivities"] = [{"status": 400, "body": json.dumps({
+            "__type": "AccessDeniedException", "message": "User is not authorized to "
+            "perform: application-autoscaling:DescribeScalingActivities"})}]
+        fakeserver.control(aport, "/_fake/script", sc)
+        rc, out, err = run("scaleout", *base, "--format", "csv")
+        rows = out.splitlines()
+        row = dict(zip(head, rows[1].split(","))) if len(rows) > 1 else {}
+        ok(rc == 0 and err.count("no application-autoscaling:DescribeScalingActivities "
+                                 "(AccessDeniedException): react not measured") == 1,
+           "AccessDenied on DescribeScalingActivities named once on stderr", err)
+        ok(len(rows) == 2 and row.get("react_s") == "" and row.get("tasks_started") == "2"
+           and row.get("register_s") == "150.000",
+           "react empty, the scale-out and its other stages shown", out + err)
 
         # the policy names an alarm CloudWatch does not have: named, the rest shown
         sc = script()
