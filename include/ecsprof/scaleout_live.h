@@ -56,7 +56,9 @@ struct scaleout_health_watch *scaleout_health_watch_new(struct live_session *s);
  * object) names: the targets first seen, or whose state changed since the last call, as
  * one wrapped document per target group ({"observed_at":NOW,"target_group_arn":ARN,
  * "TargetHealthDescriptions":[those targets]}) added to *d; nothing when none changed. A
- * call that fails is named once per watch on stderr, and the watch goes on. */
+ * group whose target health *d holds already (this poll's scaleout_live_fetch) is not
+ * asked again: that document is cut to what changed in place. A call that fails is
+ * named once per watch on stderr, and the watch goes on. */
 void scaleout_health_watch_poll(struct scaleout_health_watch *w, const char *service_json,
 				struct scaleout_live_docs *d);
 void scaleout_health_watch_free(struct scaleout_health_watch *w);

@@ -97,18 +97,17 @@ changed(struct scaleout_health_watch *w, const char *tg, const json_t *d)
 /* DescribeTargetHealth's answer cut to the targets that changed, wrapped with when and
  * where it was seen; NULL when none changed */
 static char *
-changes_doc(struct scaleout_health_watch *w, const char *answer, const char *tg,
-	    int64_t at_ms)
+changes_doc(struct scaleout_health_watch *w, const json_t *root, const char *tg,
+	    const char *iso)
 {
-	json_t *root = json_loads(answer, 0, NULL), *keep = json_array(), *d, *out;
-	char iso[TIMEUTIL_ISO_LEN], *text = NULL;
+	json_t *keep = json_array(), *d, *out;
+	char *text = NULL;
 	size_t i;
 
 	json_array_foreach(json_object_get(root, "TargetHealthDescriptions"), i, d)
 		if (changed(w, tg, d))
 			json_array_append(keep, d);
 	if (json_array_size(keep) > 0) {
-		timeutil_format_iso(at_ms, iso);
 		out = json_pack("{s:s,s:s,s:O}", "observed_at", iso, "target_group_arn", tg,
 				"TargetHealthDescriptions", keep);
 		if (out != NULL)
@@ -116,8 +115,37 @@ changes_doc(struct scaleout_health_watch *w, const char *answer, const char *tg,
 		json_decref(out);
 	}
 	json_decref(keep);
-	json_decref(root);
 	return text;
+}
+
+/* A wrapped target health document of group tg already in d (this poll's fetch of every
+ * document, scaleout_live_fetch): it stands for this poll's observation, cut to what
+ * changed (or dropped), so that the group is not asked twice; whether there was one */
+static bool
+taken(struct scaleout_health_watch *w, const char *tg, struct scaleout_live_docs *d)
+{
+	for (size_t i = 0; i < d->n; i++) {
+		json_t *root = json_loads(d->v[i], 0, NULL);
+		const char *arn = json_string_value(json_object_get(root, "target_group_arn"));
+		const char *at = json_string_value(json_object_get(root, "observed_at"));
+		char *cut;
+
+		if (arn == NULL || at == NULL || strcmp(arn, tg) != 0) {
+			json_decref(root);
+			continue;
+		}
+		cut = changes_doc(w, root, tg, at);
+		json_decref(root);
+		free(d->v[i]);
+		if (cut != NULL) {
+			d->v[i] = cut;
+		} else {
+			memmove(&d->v[i], &d->v[i + 1], (d->n - i - 1) * sizeof *d->v);
+			d->n--;
+		}
+		return true;
+	}
+	return false;
 }
 
 static bool
@@ -147,11 +175,11 @@ scaleout_health_watch_poll(struct scaleout_health_watch *w, const char *service_
 
 	json_array_foreach(json_object_get(svc, "loadBalancers"), i, lb) {
 		const char *tg = json_string_value(json_object_get(lb, "targetGroupArn"));
-		char *answer = NULL, *doc;
+		char *answer = NULL, *doc, iso[TIMEUTIL_ISO_LEN];
+		json_t *root;
 		struct err e;
-		int64_t at;
 
-		if (tg == NULL || !ready(w))
+		if (tg == NULL || taken(w, tg, d) || !ready(w))
 			continue;
 		err_clear(&e);
 		if (elbv2_describe_target_health(w->c, &w->t, tg, &answer, &e) != 0) {
@@ -162,8 +190,10 @@ scaleout_health_watch_poll(struct scaleout_health_watch *w, const char *service_
 			continue;
 		}
 		/* the answer is the state when it came back: the poll's instant */
-		at = timeutil_now_ms();
-		doc = changes_doc(w, answer, tg, at);
+		timeutil_format_iso(timeutil_now_ms(), iso);
+		root = json_loads(answer, 0, NULL);
+		doc = changes_doc(w, root, tg, iso);
+		json_decref(root);
 		free(answer);
 		if (doc == NULL)
 			continue;
