@@ -13,11 +13,16 @@ reason. The answers come from the script, in order per operation:
                       (a new script; the requests kept so far are forgotten)
   GET  /_fake/requests  [{"op", "service", "region", "params" (the query form or the JSON
                       body)}, ...] since the script
+  POST /_fake/config  {"latency_ms": N}: every call answered N ms late (kept across
+                      scripts), as a far region would
+  GET  /_fake/stats   {"requests": N, "max_in_flight": M}: the calls since the script, and
+                      the most answered at once (the client's chains running in parallel)
 An operation with no answer left is answered 500 (the test forgot one)."""
 import json
 import re
 import sys
 import threading
+import time
 import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -34,6 +39,8 @@ QUERY = {
 lock = threading.Lock()
 script = {}
 requests = []
+config = {"latency_ms": 0}
+flight = {"now": 0, "max": 0}
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -52,6 +59,11 @@ class Handler(BaseHTTPRequestHandler):
         if self.path == "/_fake/requests":
             with lock:
                 self.reply(200, json.dumps(requests), "application/json")
+        elif self.path == "/_fake/stats":
+            with lock:
+                self.reply(200, json.dumps({"requests": len(requests),
+                                            "max_in_flight": flight["max"]}),
+                           "application/json")
         else:
             self.reply(404, "{}", "application/json")
 
@@ -66,6 +78,11 @@ class Handler(BaseHTTPRequestHandler):
                 script.clear()
                 script.update(json.loads(body))
                 requests.clear()
+                flight["max"] = flight["now"]
+            return self.reply(200, "{}", "application/json")
+        if self.path == "/_fake/config":
+            with lock:
+                config.update(json.loads(body))
             return self.reply(200, "{}", "application/json")
         auth = self.headers.get("Authorization", "")
         m = re.search(r"Credential=[^/]+/\d{8}/([^/]+)/([^/]+)/aws4_request", auth)
@@ -99,10 +116,20 @@ class Handler(BaseHTTPRequestHandler):
                              "params": params})
             queue = script.get(op, [])
             step = queue.pop(0) if queue else None
-        if step is None:
-            return self.reply(500, "no answer scripted for " + op, "text/plain")
-        self.reply(step.get("status", 200), step["body"],
-                   "text/xml" if step.get("type") == "xml" else "application/x-amz-json-1.1")
+            flight["now"] += 1
+            flight["max"] = max(flight["max"], flight["now"])
+            latency = config["latency_ms"] / 1000.0
+        try:
+            if latency > 0:
+                time.sleep(latency)
+            if step is None:
+                return self.reply(500, "no answer scripted for " + op, "text/plain")
+            self.reply(step.get("status", 200), step["body"],
+                       "text/xml" if step.get("type") == "xml"
+                       else "application/x-amz-json-1.1")
+        finally:
+            with lock:
+                flight["now"] -= 1
 
 
 def main():

@@ -365,6 +365,50 @@ Test(scaleout_story, a_missing_source_is_named_not_zero)
 	so_sources_cleanup(&src);
 }
 
+/* A deployment-driven row's desired_from: the deployment before it as recorded while
+ * PRIMARY, else the last scaling activity before it; a drained one's 0 says nothing */
+static long
+deployment_from(const char *prev_status, long prev_desired, bool activity)
+{
+	struct so_sources src;
+	struct task_set set;
+	struct so_story st;
+	struct deployment *d;
+	long from;
+
+	so_sources_init(&src);
+	task_set_init(&set);
+	add_service(&src, false);
+	if (activity)
+		add_activity(&src, "up", -3000, 6, HIGH);
+	d = deploy_set_get(&src.deploys, "web", "ecs-svc/1");
+	d->created_ms = T0 - S(86400);
+	d->desired = prev_desired;
+	d->status = prev_status ? strdup(prev_status) : NULL;
+	d = deploy_set_get(&src.deploys, "web", "ecs-svc/2");
+	d->created_ms = T0;
+	d->desired = 8;
+	d->status = strdup("PRIMARY");
+	add_task(&set, "new1", "ecs-svc/2", (struct phases){ 5, 12, 20, 110, 114 });
+	so_story_build(&src, &set, T0 - S(60), &st);
+	cr_assert_eq(st.n, 1, "rows: %zu", st.n);
+	cr_expect_eq(st.rows[0].trigger, SO_TRIGGER_DEPLOYMENT);
+	cr_expect_eq(st.rows[0].desired_to, 8);
+	from = st.rows[0].desired_from;
+	so_story_cleanup(&st);
+	task_set_cleanup(&set);
+	so_sources_cleanup(&src);
+	return from;
+}
+
+Test(scaleout_story, deployment_desired_from)
+{
+	cr_expect_eq(deployment_from("PRIMARY", 4, true), 4, "the previous deployment's count");
+	cr_expect_eq(deployment_from("INACTIVE", 0, true), 6, "else the last activity's");
+	cr_expect_eq(deployment_from("ACTIVE", 2, false), -1, "a draining count is not it");
+	cr_expect_eq(deployment_from(NULL, -1, false), -1, "none says: unknown, not 0");
+}
+
 /* Desired 5 then 2: the second activity is a scale-in, never a row; --since drops rows
  * triggered before it */
 Test(scaleout_story, a_scale_in_is_not_a_row)

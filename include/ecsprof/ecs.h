@@ -176,6 +176,12 @@ void ecs_service_list_cleanup(struct ecs_service_list *l);
 int ecs_describe_services_json(struct ecs_client *c, const char *cluster,
 			       const char *const *names, size_t n, char **json,
 			       struct err *err);
+/* The same on transport t, the caller's (not the client's own), so that it may run on a
+ * thread of its own beside a fetch (scaleout_live.c); the client's request counts are
+ * left as they are. */
+int ecs_describe_services_json_on(struct ecs_client *c, const struct http_transport *t,
+				  const char *cluster, const char *const *names, size_t n,
+				  char **json, struct err *err);
 
 /* ListClusters, every page; short names ("prod", not the ARN). */
 int ecs_list_clusters(struct ecs_client *c, char ***names, size_t *n, struct err *err);

@@ -36,5 +36,8 @@ struct scaleout_piece {
 size_t scaleout_out_pieces(const struct so_row *r, struct scaleout_piece *p);
 /* The shared axis: the longest bar's length (ms), 0 when no row has one */
 int64_t scaleout_out_scale(const struct so_story *st);
+/* "desired 4 ARROW 30, " as far as the counts are known ("desired to 30, ", "desired
+ * from 4, ", or nothing): an unknown count is left out, never shown as '?' or 0 */
+void so_out_desired(FILE *f, const struct so_row *r, const char *arrow);
 
 #endif

@@ -301,11 +301,24 @@ int
 ecs_describe_services_json(struct ecs_client *c, const char *cluster,
 			   const char *const *names, size_t n, char **json, struct err *err)
 {
+	awsjson_reset(c->api);
+	if (ecs_describe_services_json_on(c, &c->transports[0], cluster, names, n, json,
+					  err) == 0)
+		return 0;
+	if (strcmp(err->aws_type, "ClusterNotFoundException") == 0)
+		ecs_explain_cluster_not_found(c, cluster, err);
+	return -1;
+}
+
+int
+ecs_describe_services_json_on(struct ecs_client *c, const struct http_transport *t,
+			      const char *cluster, const char *const *names, size_t n,
+			      char **json, struct err *err)
+{
 	static const char *const times[] = { "createdAt", "updatedAt", "stabilityStatusAt",
 					     NULL };
 	json_t *all = json_pack("{s:[],s:[]}", "services", "failures");
 
-	awsjson_reset(c->api);
 	*json = NULL;
 	for (size_t at = 0; at < n; at += SERVICES_BATCH) {
 		json_t *req = json_object(), *arr = json_array(), *resp = NULL;
@@ -317,13 +330,10 @@ ecs_describe_services_json(struct ecs_client *c, const char *cluster,
 		for (size_t i = at; i < end; i++)
 			json_array_append_new(arr, json_string(names[i]));
 		json_object_set_new(req, "services", arr);
-		rc = awsjson_call(c->api, &c->transports[0], "DescribeServices", req, &resp, NULL,
-				  err);
+		rc = awsjson_call(c->api, t, "DescribeServices", req, &resp, NULL, err);
 		json_decref(req);
 		if (rc != 0) {
 			json_decref(all);
-			if (strcmp(err->aws_type, "ClusterNotFoundException") == 0)
-				ecs_explain_cluster_not_found(c, cluster, err);
 			return -1;
 		}
 		json_array_extend(json_object_get(all, "services"), json_object_get(resp, "services"));

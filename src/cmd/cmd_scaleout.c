@@ -1,6 +1,6 @@
 /* cmd_scaleout: `ecsprof scaleout --cluster C --service S [--since WHEN]`: the service's
  * tasks (stopped ones too) fetched as `tasks --service S` does, its scale-out source
- * documents (scaleout_live.h), each handed to the reader `report --scaleout` uses on a
+ * documents (scaleout_live.h, fetched beside the tasks), each handed to the reader `report --scaleout` uses on a
  * saved file, and the story written through the same code (app_scaleout_tell). */
 #include <stdlib.h>
 #include <string.h>
@@ -22,8 +22,9 @@ cmd_scaleout(const struct cli_opts *o, struct err *err)
 	struct scaleout_live_docs d = { 0 };
 	struct so_sources src;
 	struct task_set set;
+	struct scaleout_live_job *job = NULL;
 	int64_t since_ms = TS_NONE;
-	int rc = -1;
+	int rc = -1, fetched;
 
 	/* a scale-out's failed starts are stopped tasks: always list both */
 	lo.running = lo.stopped = true;
@@ -35,10 +36,16 @@ cmd_scaleout(const struct cli_opts *o, struct err *err)
 			"time (2026-11-30, 2026-11-30T14:03, ISO 8601)", o->since);
 		goto out;
 	}
-	if (live_session_new(&lo, &s, err) != 0 || live_session_fetch(s, &set, NULL, err) != 0)
+	if (live_session_new(&lo, &s, err) != 0)
 		goto out;
-	if (scaleout_live_fetch(s, lo.cluster ? lo.cluster : "default", o->services.v[0],
-				since_ms, &d, err) != 0)
+	/* the scale-out's chains run beside the task fetch: the wall time is the longest
+	 * chain's, not their sum */
+	if (scaleout_live_start(s, lo.cluster ? lo.cluster : "default", o->services.v[0],
+				since_ms, &job, err) != 0)
+		goto out;
+	fetched = live_session_fetch(s, &set, NULL, err);
+	if (scaleout_live_finish(job, &d, fetched == 0 ? err : &(struct err){ 0 }) != 0 ||
+	    fetched != 0)
 		goto out;
 	for (size_t i = 0; i < d.n; i++)
 		if (input_scaleout_read_mem("live", d.v[i], strlen(d.v[i]), &src, NULL, err) != 0)

@@ -14,6 +14,7 @@
 #include "ecsprof/live.h"
 #include "ecsprof/log.h"
 #include "ecsprof/record.h"
+#include "ecsprof/scaleout_live.h"
 #include "ecsprof/sink.h"
 #include "ecsprof/timeutil.h"
 #include "ecsprof/watch.h"
@@ -32,6 +33,12 @@ struct wlive {
 	size_t fetches;
 	bool skew_said;                /* the phases that end before they begin: said once */
 	struct held_log held;          /* the log while the screen is up */
+	/* --record --service: the scale-out's documents (scaleout_live.h) */
+	struct scaleout_health_watch *health;   /* target health at each poll; NULL before */
+	char **so_names;               /* each service's desired count when its documents */
+	long *so_desired;              /* were last fetched */
+	size_t so_n;
+	int64_t started_ms;            /* when the watch began */
 };
 
 static size_t
@@ -194,6 +201,64 @@ wlive_build(void *ctx, struct task_set *set, struct report *out, struct err *err
 	return 0;
 }
 
+/* Whether service svc's scale-out documents are to be fetched at this poll: at its first,
+ * and whenever its desired count moved since they were (a scale-out's activity and alarm
+ * history exist from then on) */
+static bool
+so_due(struct wlive *w, const struct ecs_service *svc)
+{
+	for (size_t i = 0; i < w->so_n; i++) {
+		if (strcmp(w->so_names[i], svc->name) != 0)
+			continue;
+		if (w->so_desired[i] == svc->desired)
+			return false;
+		w->so_desired[i] = svc->desired;
+		return true;
+	}
+	w->so_names = xreallocarray(w->so_names, w->so_n + 1, sizeof *w->so_names);
+	w->so_desired = xreallocarray(w->so_desired, w->so_n + 1, sizeof *w->so_desired);
+	w->so_names[w->so_n] = xstrdup(svc->name);
+	w->so_desired[w->so_n++] = svc->desired;
+	return true;
+}
+
+/* --record --service: the lines of the scale-out documents of this poll (the whole set
+ * when due, and the target health that changed, observed now); a source that fails is
+ * named (scaleout_live.h) and the watch goes on */
+static int
+so_lines(struct wlive *w, char ***lines, size_t *n, struct err *err)
+{
+	int64_t since = w->started_ms - (int64_t)3600 * 1000;
+
+	if (w->o->since != NULL &&
+	    timeutil_parse_since(w->o->since, w->started_ms, &since) != 0)
+		since = TS_NONE;
+	if (w->health == NULL)
+		w->health = scaleout_health_watch_new(w->session);
+	for (size_t i = 0; i < w->last.services.n; i++) {
+		const struct ecs_service *svc = &w->last.services.v[i];
+		struct scaleout_live_docs d = { 0 };
+		struct err e;
+		int rc = 0;
+
+		err_clear(&e);
+		if (so_due(w, svc) &&
+		    scaleout_live_fetch(w->session, w->last.cluster, svc->name, since, &d, &e) != 0)
+			log_warn("watch --record: no scale-out documents of %s: %s", svc->name,
+				 e.msg);
+		d.fetched_at_ms = timeutil_now_ms();
+		scaleout_health_watch_poll(w->health, svc->raw_json, &d);
+		for (size_t k = 0; k < d.n && rc == 0; k++)
+			rc = record_scaleout_lines(d.v[k], strlen(d.v[k]), w->last.region,
+						   w->last.cluster, svc->name, d.fetched_at_ms,
+						   lines, n, err);
+		scaleout_live_docs_cleanup(&d);
+		if (rc != 0)
+			return -1;
+	}
+	return 0;
+}
+
 static int
 wlive_record(void *ctx, const struct task_set *set, struct err *err)
 {
@@ -228,6 +293,8 @@ wlive_record(void *ctx, const struct task_set *set, struct err *err)
 	for (size_t i = 0; rc == 0 && i < w->last.services.n; i++)
 		record_service_lines(w->last.services.v[i].raw_json, w->last.region,
 				     w->last.cluster, timeutil_now_ms(), &lines, &n);
+	if (rc == 0 && w->o->services.n > 0 && so_lines(w, &lines, &n, err) != 0)
+		rc = -1;
 	if (n > nkeys) {
 		keys = xreallocarray(keys, n, sizeof *keys);
 		memset(keys + nkeys, 0, (n - nkeys) * sizeof *keys);
@@ -248,7 +315,8 @@ wlive_record(void *ctx, const struct task_set *set, struct err *err)
 int
 watch_main(const struct cli_opts *o, struct err *err)
 {
-	struct wlive w = { .o = o };   /* w.next zeroed: live_result_init's state */
+	struct wlive w = { .o = o, .started_ms = timeutil_now_ms() };   /* w.next zeroed:
+									 * live_result_init's state */
 	struct watch_source src = { .fetch = wlive_fetch, .build = wlive_build, .ctx = &w,
 				    .desired = wlive_desired, .previous = wlive_previous,
 				    .fetch_start = wlive_fetch_start,
@@ -306,6 +374,11 @@ watch_main(const struct cli_opts *o, struct err *err)
 		fprintf(stderr, "ecsprof: watch: the first poll of cluster %s ...\n",
 			o->cluster ? o->cluster : "default");
 	rc = watch_run(&src, &wo, err);
+	scaleout_health_watch_free(w.health);
+	for (size_t i = 0; i < w.so_n; i++)
+		free(w.so_names[i]);
+	free(w.so_names);
+	free(w.so_desired);
 	live_session_free(w.session);
 	if (wo.format == FMT_TUI)
 		held_log_end(&w.held);

@@ -1,7 +1,10 @@
 /* scaleout_live: a scale-out's source documents fetched live (scaleout_live.h).
- * DescribeServices first (it names the target groups), then one thread per AWS service
- * with its own transport: Application Auto Scaling then CloudWatch (the policies name the
- * alarms, so CloudWatch waits for them on the same thread), and ELBv2 beside it. */
+ * The independent page chains run at once, each on a thread with its own transports
+ * (a transport is one curl handle: never shared between threads), each chain's pages in
+ * order: Application Auto Scaling's activities; its policies, then CloudWatch's alarms
+ * they name and each one's history; ECS's DescribeServices, then ELBv2's target groups it
+ * names and their health. `scaleout` runs its task fetch beside them (the start/finish
+ * pair), so the wall time is the longest chain's, not the sum. */
 #include <jansson.h>
 #include <pthread.h>
 #include <stdbool.h>
@@ -22,17 +25,31 @@
  * scale-out's alarm (Period x DatapointsToAlarm) lie before its activity. */
 #define HISTORY_LEAD_MS ((int64_t)3600 * 1000)
 
-/* One thread's share: its calls, its transport, its documents */
+/* The chains, one thread each */
+enum { JOB_ACTIVITIES, JOB_POLICIES, JOB_TARGETS, JOB_COUNT };
+
+/* One thread's share: its calls, its transports, its documents */
 struct fetch_job {
 	struct live_session *s;
 	struct aws_scaleout *c;
 	const char *cluster, *service;
 	int64_t since_ms;
-	const char *const *tgs;          /* the service's target groups */
-	size_t ntgs;
+	struct http_transport t[2];      /* made before the thread starts; t[1]: a second
+					  * service's (CloudWatch, ELBv2) */
+	bool have_t[2];
 	struct scaleout_live_docs docs;
-	struct err err;                  /* a failure to run at all (no transport) */
+	char *services;                  /* JOB_TARGETS: DescribeServices' answer */
+	struct err err;                  /* JOB_TARGETS: DescribeServices failed (fatal) */
 	int rc;
+};
+
+struct scaleout_live_job {
+	struct aws_scaleout *c;
+	char *cluster, *service;
+	int64_t fetched_at_ms;
+	struct fetch_job jobs[JOB_COUNT];
+	pthread_t th[JOB_COUNT];
+	bool started[JOB_COUNT];
 };
 
 void
@@ -164,38 +181,41 @@ fetch_alarms(struct fetch_job *j, const struct http_transport *t, const char *po
 	names_free(names, n);
 }
 
-/* Application Auto Scaling, then CloudWatch on a transport of its own */
+/* Application Auto Scaling's activities */
 static void *
-appscaling_thread(void *arg)
+activities_thread(void *arg)
 {
 	struct fetch_job *j = arg;
-	struct http_transport t = { 0 }, cw = { 0 };
 	struct err e;
-	char *doc, *policies = NULL;
+	char *doc;
 
-	if (live_session_transport_new(j->s, &t, &j->err) != 0 ||
-	    live_session_transport_new(j->s, &cw, &j->err) != 0) {
-		j->rc = -1;
-		goto out;
-	}
 	err_clear(&e);
-	if (appscaling_describe_activities(j->c, &t, j->cluster, j->service, j->since_ms, &doc,
-					   &e) == 0)
+	if (appscaling_describe_activities(j->c, &j->t[0], j->cluster, j->service, j->since_ms,
+					   &doc, &e) == 0)
 		docs_add(&j->docs, doc);
 	else
 		source_missing("application-autoscaling:DescribeScalingActivities",
 			       "react not measured", &e);
+	return NULL;
+}
+
+/* Application Auto Scaling's policies, then CloudWatch on a transport of its own */
+static void *
+policies_thread(void *arg)
+{
+	struct fetch_job *j = arg;
+	struct err e;
+	char *policies = NULL;
+
 	err_clear(&e);
-	if (appscaling_describe_policies(j->c, &t, j->cluster, j->service, &policies, &e) == 0) {
-		fetch_alarms(j, &cw, policies);
+	if (appscaling_describe_policies(j->c, &j->t[0], j->cluster, j->service, &policies,
+					 &e) == 0) {
+		fetch_alarms(j, &j->t[1], policies);
 		docs_add(&j->docs, policies);
 	} else {
 		source_missing("application-autoscaling:DescribeScalingPolicies",
 			       "the alarms not known, detect not measured", &e);
 	}
-out:
-	http_curl_free(&t);
-	http_curl_free(&cw);
 	return NULL;
 }
 
@@ -218,46 +238,52 @@ health_doc(const char *answer, const char *arn, int64_t at_ms)
 	return out;
 }
 
+/* ECS's DescribeServices, then ELBv2 on a transport of its own: the target groups the
+ * service's load balancers name, their settings and their health now */
 static void *
-elbv2_thread(void *arg)
+targets_thread(void *arg)
 {
 	struct fetch_job *j = arg;
-	struct http_transport t = { 0 };
+	const char *names[1] = { j->service };
+	const struct http_transport *t = &j->t[1];
 	struct err e;
-	char *doc;
+	char *doc, **tgs;
+	size_t ntgs;
 
-	if (j->ntgs == 0)
-		return NULL;
-	if (live_session_transport_new(j->s, &t, &j->err) != 0) {
+	if (ecs_describe_services_json_on(live_session_ecs(j->s), &j->t[0], j->cluster, names,
+					  1, &j->services, &j->err) != 0) {
+		err_prefix(&j->err, "DescribeServices");
 		j->rc = -1;
 		return NULL;
 	}
+	strings_at(j->services, "services", "loadBalancers", "targetGroupArn", &tgs, &ntgs);
 	err_clear(&e);
-	if (elbv2_describe_target_groups(j->c, &t, j->tgs, j->ntgs, &doc, &e) == 0)
+	if (ntgs > 0 && elbv2_describe_target_groups(j->c, t, (const char *const *)tgs, ntgs,
+						     &doc, &e) == 0)
 		docs_add(&j->docs, doc);
-	else
+	else if (ntgs > 0)
 		source_missing("elasticloadbalancing:DescribeTargetGroups",
 			       "register's end not estimated", &e);
-	for (size_t i = 0; i < j->ntgs; i++) {
+	for (size_t i = 0; i < ntgs; i++) {
 		char *h;
 
 		err_clear(&e);
-		if (elbv2_describe_target_health(j->c, &t, j->tgs[i], &doc, &e) != 0) {
+		if (elbv2_describe_target_health(j->c, t, tgs[i], &doc, &e) != 0) {
 			source_missing("elasticloadbalancing:DescribeTargetHealth",
 				       "register not measured", &e);
 			break;
 		}
-		h = health_doc(doc, j->tgs[i], timeutil_now_ms());
+		h = health_doc(doc, tgs[i], timeutil_now_ms());
 		free(doc);
 		if (h != NULL)
 			docs_add(&j->docs, h);
 	}
-	http_curl_free(&t);
+	names_free(tgs, ntgs);
 	return NULL;
 }
 
-static int
-client_new(struct live_session *s, struct aws_scaleout **c, struct err *err)
+int
+scaleout_live_client(struct live_session *s, struct aws_scaleout **c, struct err *err)
 {
 	struct aws_context *ctx = live_session_context(s);
 	struct aws_scaleout_options so = { 0 };
@@ -292,57 +318,103 @@ docs_take(struct scaleout_live_docs *d, struct scaleout_live_docs *from)
 	from->n = 0;
 }
 
+static void
+job_free(struct scaleout_live_job *f)
+{
+	for (int i = 0; i < JOB_COUNT; i++) {
+		struct fetch_job *j = &f->jobs[i];
+
+		for (int k = 0; k < 2; k++)
+			if (j->have_t[k])
+				http_curl_free(&j->t[k]);
+		scaleout_live_docs_cleanup(&j->docs);
+		free(j->services);
+	}
+	aws_scaleout_free(f->c);
+	free(f->cluster);
+	free(f->service);
+	free(f);
+}
+
+int
+scaleout_live_start(struct live_session *s, const char *cluster, const char *service,
+		    int64_t since_ms, struct scaleout_live_job **out, struct err *err)
+{
+	static void *(*const fn[JOB_COUNT])(void *) = {
+		[JOB_ACTIVITIES] = activities_thread, [JOB_POLICIES] = policies_thread,
+		[JOB_TARGETS] = targets_thread,
+	};
+	struct scaleout_live_job *f = xcalloc(1, sizeof *f);
+
+	*out = NULL;
+	f->fetched_at_ms = timeutil_now_ms();
+	f->cluster = xstrdup(cluster);
+	f->service = xstrdup(service);
+	if (scaleout_live_client(s, &f->c, err) != 0)
+		goto fail;
+	/* every transport made here, on one thread, before any chain starts */
+	for (int i = 0; i < JOB_COUNT; i++) {
+		struct fetch_job *j = &f->jobs[i];
+
+		j->s = s;
+		j->c = f->c;
+		j->cluster = f->cluster;
+		j->service = f->service;
+		j->since_ms = since_ms;
+		err_clear(&j->err);
+		for (int k = 0; k < (i == JOB_ACTIVITIES ? 1 : 2); k++) {
+			if (live_session_transport_new(s, &j->t[k], err) != 0)
+				goto fail;
+			j->have_t[k] = true;
+		}
+	}
+	for (int i = 0; i < JOB_COUNT; i++) {
+		f->started[i] = pthread_create(&f->th[i], NULL, fn[i], &f->jobs[i]) == 0;
+		if (!f->started[i])
+			fn[i](&f->jobs[i]);   /* no thread to be had: that chain on this one */
+	}
+	*out = f;
+	return 0;
+fail:
+	job_free(f);
+	return -1;
+}
+
+int
+scaleout_live_finish(struct scaleout_live_job *f, struct scaleout_live_docs *d,
+		     struct err *err)
+{
+	int rc = 0;
+
+	if (f == NULL)
+		return 0;
+	for (int i = 0; i < JOB_COUNT; i++)
+		if (f->started[i])
+			pthread_join(f->th[i], NULL);
+	d->fetched_at_ms = f->fetched_at_ms;
+	if (f->jobs[JOB_TARGETS].rc != 0) {
+		*err = f->jobs[JOB_TARGETS].err;
+		rc = -1;
+	} else {
+		/* in the order one chain after the other would give them */
+		docs_add(d, f->jobs[JOB_TARGETS].services);
+		f->jobs[JOB_TARGETS].services = NULL;
+		for (int i = 0; i < JOB_COUNT; i++)
+			docs_take(d, &f->jobs[i].docs);
+	}
+	job_free(f);
+	return rc;
+}
+
 int
 scaleout_live_fetch(struct live_session *s, const char *cluster, const char *service,
 		    int64_t since_ms, struct scaleout_live_docs *d, struct err *err)
 {
-	const char *names[1] = { service };
-	struct fetch_job jobs[2];
-	pthread_t th[2];
-	bool started[2] = { false, false };
-	struct aws_scaleout *c = NULL;
-	char *services = NULL, **tgs = NULL;
-	size_t ntgs = 0;
-	int rc = -1;
+	struct scaleout_live_job *f;
 
-	d->fetched_at_ms = timeutil_now_ms();
-	if (ecs_describe_services_json(live_session_ecs(s), cluster, names, 1, &services,
-				       err) != 0)
-		return err_prefix(err, "DescribeServices");
-	strings_at(services, "services", "loadBalancers", "targetGroupArn", &tgs, &ntgs);
-	docs_add(d, services);
-	if (client_new(s, &c, err) != 0)
-		goto out;
-	for (int i = 0; i < 2; i++) {
-		memset(&jobs[i], 0, sizeof jobs[i]);
-		jobs[i].s = s;
-		jobs[i].c = c;
-		jobs[i].cluster = cluster;
-		jobs[i].service = service;
-		jobs[i].since_ms = since_ms;
-		jobs[i].tgs = (const char *const *)tgs;
-		jobs[i].ntgs = ntgs;
-		err_clear(&jobs[i].err);
-	}
-	for (int i = 0; i < 2; i++)
-		started[i] = pthread_create(&th[i], NULL, i == 0 ? appscaling_thread : elbv2_thread,
-					    &jobs[i]) == 0;
-	rc = 0;
-	for (int i = 0; i < 2; i++) {
-		if (started[i])
-			pthread_join(th[i], NULL);
-		else if (rc == 0)
-			rc = err_set(err, ERR_INTERNAL, "scaleout: cannot start a thread");
-		if (jobs[i].rc != 0 && rc == 0) {
-			*err = jobs[i].err;
-			rc = -1;
-		}
-		docs_take(d, &jobs[i].docs);
-	}
-out:
-	names_free(tgs, ntgs);
-	aws_scaleout_free(c);
-	return rc;
+	if (scaleout_live_start(s, cluster, service, since_ms, &f, err) != 0)
+		return -1;
+	return scaleout_live_finish(f, d, err);
 }
 
 int

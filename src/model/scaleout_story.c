@@ -187,6 +187,40 @@ rows_of_activities(const struct so_sources *src, struct so_story *st, size_t *ca
 	free(v);
 }
 
+/* The service's desired count before deployment d, from a source that says it: the
+ * deployment before d as recorded while it was still PRIMARY (its desiredCount was the
+ * service's; once replaced, ECS drains it, so an ACTIVE or INACTIVE one's count is the
+ * drain's, not the service's), else the count the last successful scaling activity
+ * before d set; -1 when none says (empty in the rows, not 0) */
+static long
+desired_before(const struct so_sources *src, const struct deployment *d)
+{
+	const struct deployment *prev = NULL;
+	const struct so_activity *act = NULL;
+
+	for (size_t i = 0; i < src->deploys.n; i++) {
+		const struct deployment *p = &src->deploys.v[i];
+
+		if (p != d && p->service != NULL && strcmp(p->service, d->service) == 0 &&
+		    p->created_ms != TS_NONE && p->created_ms < d->created_ms &&
+		    (prev == NULL || p->created_ms > prev->created_ms))
+			prev = p;
+	}
+	if (prev != NULL && prev->desired >= 0 && prev->status != NULL &&
+	    strcmp(prev->status, "PRIMARY") == 0)
+		return prev->desired;
+	for (size_t i = 0; i < src->nactivities; i++) {
+		const struct so_activity *a = &src->activities[i];
+
+		if (a->service != NULL && strcmp(a->service, d->service) == 0 &&
+		    a->desired_to >= 0 && a->start_ms != TS_NONE && a->start_ms < d->created_ms &&
+		    (a->status == NULL || strcmp(a->status, "Successful") == 0) &&
+		    (act == NULL || a->start_ms > act->start_ms))
+			act = a;
+	}
+	return act != NULL ? act->desired_to : -1;
+}
+
 static void
 rows_of_deployments(const struct so_sources *src, struct so_story *st, size_t *cap)
 {
@@ -204,6 +238,7 @@ rows_of_deployments(const struct so_sources *src, struct so_story *st, size_t *c
 		r->trigger = SO_TRIGGER_DEPLOYMENT;
 		r->trigger_name = d->id ? d->id : "";
 		r->trigger_ms = d->created_ms;
+		r->desired_from = desired_before(src, d);
 		r->desired_to = d->desired;
 		r->deployment = d->id;
 	}

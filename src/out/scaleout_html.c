@@ -55,17 +55,9 @@ html_row(FILE *f, const struct so_row *r, int64_t scale)
 	html_esc(f, r->service);
 	fprintf(f, ": %s ", words[r->trigger]);
 	html_esc(f, r->trigger_name);
-	fprintf(f, " at %s</h2>\n<p>desired ", at[0] ? at : "?");
-	if (r->desired_from >= 0)
-		fprintf(f, "%ld", r->desired_from);
-	else
-		fputs("?", f);
-	fputs(" &rarr; ", f);
-	if (r->desired_to >= 0)
-		fprintf(f, "%ld", r->desired_to);
-	else
-		fputs("?", f);
-	fprintf(f, ", %zu tasks started, %zu failed, %zu capacity errors</p>\n", r->tasks_started,
+	fprintf(f, " at %s</h2>\n<p>", at[0] ? at : "?");
+	so_out_desired(f, r, "&rarr;");
+	fprintf(f, "%zu tasks started, %zu failed, %zu capacity errors</p>\n", r->tasks_started,
 		r->tasks_failed, r->capacity_errors);
 	html_bar(f, r, scale);
 	fputs("<table><tr>", f);

@@ -69,6 +69,17 @@ scaleout_out_pieces(const struct so_row *r, struct scaleout_piece *p)
 	return n;
 }
 
+void
+so_out_desired(FILE *f, const struct so_row *r, const char *arrow)
+{
+	if (r->desired_from >= 0 && r->desired_to >= 0)
+		fprintf(f, "desired %ld %s %ld, ", r->desired_from, arrow, r->desired_to);
+	else if (r->desired_to >= 0)
+		fprintf(f, "desired to %ld, ", r->desired_to);
+	else if (r->desired_from >= 0)
+		fprintf(f, "desired from %ld, ", r->desired_from);
+}
+
 int64_t
 scaleout_out_scale(const struct so_story *st)
 {
@@ -206,18 +217,10 @@ draw_head(FILE *f, const struct so_row *r)
 	termsafe_scrub(svc, "");
 	termsafe_scrub(cl, "");
 	timeutil_format_iso(r->trigger_ms, at);
-	fprintf(f, "%s%s%s  %s%s%s  at %s\n%*sdesired ", cl, cl[0] ? "/" : "", svc,
+	fprintf(f, "%s%s%s  %s%s%s  at %s\n%*s", cl, cl[0] ? "/" : "", svc,
 		words[r->trigger], name[0] ? " " : "", name, at[0] ? at : "?", SO_OUT_INDENT, "");
-	if (r->desired_from >= 0)
-		fprintf(f, "%ld", r->desired_from);
-	else
-		fputc('?', f);
-	fputs(" -> ", f);
-	if (r->desired_to >= 0)
-		fprintf(f, "%ld", r->desired_to);
-	else
-		fputc('?', f);
-	fprintf(f, ", %zu task%s started", r->tasks_started, r->tasks_started == 1 ? "" : "s");
+	so_out_desired(f, r, "->");
+	fprintf(f, "%zu task%s started", r->tasks_started, r->tasks_started == 1 ? "" : "s");
 	if (r->tasks_failed > 0)
 		fprintf(f, ", %zu failed", r->tasks_failed);
 	if (r->capacity_errors > 0)

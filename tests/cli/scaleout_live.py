@@ -6,10 +6,11 @@ per-service endpoint variables. A scripted alarm-triggered scale-out 15 minutes 
 60 s datapoint, ALARM 70 s after its period began, desired 2 -> 4 ten seconds later, two
 tasks, their targets registered 50 s later in a target group checked 30 s x 5): register
 (150 s, estimated) is its largest stage. Then AccessDenied on DescribeAlarmHistory: named
-once on stderr, detect estimated, the rest shown; an alarm CloudWatch does not have,
-named. Then `record --service` and `report
---scaleout` of the recording: the same rows as live. Each call is made once (no page
-chain here)."""
+once on stderr, detect estimated, the rest shown; AccessDenied on DescribeScalingActivities: named once,
+react empty, the row still found from the events; an alarm CloudWatch does not have,
+named. Every list call paged and every call 300 ms late: the same rows, one request per
+page, the chains at once; throttled or 503 once per call as well: retried, the same rows.
+Then `record --service` and `report --scaleout` of the recording: the same rows as live."""
 import json
 import os
 import subprocess
@@ -129,6 +130,43 @@ def script(denied_history=False):
     }
 
 
+# every list call in two pages: the first empty with its token, the second the items
+PAGED = {  # op: (JSON or XML, the lists, the token's element, the token sent back)
+    "DescribeScalingActivities": ("json", ["ScalingActivities"], "NextToken", "NextToken"),
+    "DescribeScalingPolicies": ("json", ["ScalingPolicies"], "NextToken", "NextToken"),
+    "DescribeAlarms": ("xml", ["MetricAlarms", "CompositeAlarms"], "NextToken", "NextToken"),
+    "DescribeAlarmHistory": ("xml", ["AlarmHistoryItems"], "NextToken", "NextToken"),
+    "DescribeTargetGroups": ("xml", ["TargetGroups"], "NextMarker", "Marker"),
+}
+
+
+def paged(sc):
+    out = dict(sc)
+    for op, (kind, lists, token, _) in PAGED.items():
+        if kind == "json":
+            first = js(dict({k: [] for k in lists}, **{token: "pg2-" + op}))
+        else:
+            first = xml(op, "".join("<%s/>" % k for k in lists) +
+                        "<%s>pg2-%s</%s>" % (token, op, token))
+        out[op] = [first] + sc[op]
+    return out
+
+
+def throttled(sc):
+    """each call's first answer a throttle or a 503, the next ones as scripted"""
+    out = {}
+    for i, (op, steps) in enumerate(sorted(sc.items())):
+        if i % 2:
+            bad = {"status": 503, "body": "Service Unavailable", "type": "xml"}
+        elif op in ("DescribeScalingActivities", "DescribeScalingPolicies"):
+            bad = {"status": 400, "body": json.dumps({"__type": "ThrottlingException",
+                                                      "message": "Rate exceeded"})}
+        else:
+            bad = xml_error(400, "Throttling", "Rate exceeded")
+        out[op] = [bad] + steps
+    return out
+
+
 def main():
     if not ECSPROF or not os.access(ECSPROF, os.X_OK):
         print("1..1\nnot ok 1 - ECSPROF is not an executable: %r" % ECSPROF)
@@ -156,9 +194,12 @@ def main():
                                env=env, timeout=60)
             return p.returncode, p.stdout, p.stderr
 
-        def sent():
-            ops = [r["op"] for r in fakeserver.control(aport, "/_fake/requests")]
+        def sent_of(reqs):
+            ops = [r["op"] for r in reqs]
             return {o: ops.count(o) for o in set(ops)}
+
+        def sent():
+            return sent_of(fakeserver.control(aport, "/_fake/requests"))
 
         base = ["--cluster", "prod", "--service", "web", "--no-images", "--since", "1h"]
         fakeserver.control(aport, "/_fake/script", script())
@@ -181,6 +222,39 @@ def main():
            "one request per call", sent())
         ok(err.strip() == "" or "no " not in err, "nothing named missing", err)
 
+        # every list call paged, every call 300 ms late: each page followed in turn, the
+        # independent chains at once (activities; policies -> alarms -> history;
+        # DescribeServices -> target groups -> health), the same rows
+        fakeserver.control(aport, "/_fake/config", {"latency_ms": 300})
+        fakeserver.control(aport, "/_fake/script", paged(script()))
+        rc, out, err = run("scaleout", *base, "--format", "csv")
+        reqs = fakeserver.control(aport, "/_fake/requests")
+        stats = fakeserver.control(aport, "/_fake/stats")
+        fakeserver.control(aport, "/_fake/config", {"latency_ms": 0})
+        ok(rc == 0 and out == live_csv, "paged: the rows of the one-page run",
+           out + err)
+        want = {op: 2 for op in PAGED}
+        want["DescribeTargetHealth"] = 1
+        ok(sent_of(reqs) == want, "paged: one request per page, no more", sent_of(reqs))
+        ok(all([r["params"].get(PAGED[op][3]) for r in reqs if r["op"] == op] ==
+               [None, "pg2-" + op] for op in PAGED),
+           "paged: each second page asked with the first one's token", reqs)
+        ok(stats["max_in_flight"] >= 3,
+           "paged: the chains run at once (%d calls in flight at most)"
+           % stats["max_in_flight"], stats)
+
+        # throttled (ThrottlingException, Throttling) or 503 once per call, and paged:
+        # retried, every page followed, the same rows, nothing named missing
+        fakeserver.control(aport, "/_fake/script", throttled(paged(script())))
+        rc, out, err = run("scaleout", *base, "--format", "csv")
+        reqs = fakeserver.control(aport, "/_fake/requests")
+        ok(rc == 0 and out == live_csv and "no " not in err,
+           "throttled and paged: the rows of the plain run", out + err)
+        want = {op: 3 for op in PAGED}
+        want["DescribeTargetHealth"] = 2
+        ok(sent_of(reqs) == want, "throttled and paged: one retry per call",
+           sent_of(reqs))
+
         fakeserver.control(aport, "/_fake/script", script())
         rc, table, err = run("scaleout", *base)
         ok(rc == 0 and "advice: register ~150 s" in table and "detect 70.0 s" in table,
@@ -197,6 +271,23 @@ def main():
            row.get("largest_stage") == "register",
            "the rest shown: detect estimated from the alarm's settings, register as before",
            out + err)
+
+        # AccessDenied on the scaling activities: named once, react (alarm -> activity)
+        # empty, not zero; the scale-out still found from the service's events
+        sc = script()
+        sc["DescribeScalingActivities"] = [{"status": 400, "body": json.dumps({
+            "__type": "AccessDeniedException", "message": "User is not authorized to "
+            "perform: application-autoscaling:DescribeScalingActivities"})}]
+        fakeserver.control(aport, "/_fake/script", sc)
+        rc, out, err = run("scaleout", *base, "--format", "csv")
+        rows = out.splitlines()
+        row = dict(zip(head, rows[1].split(","))) if len(rows) > 1 else {}
+        ok(rc == 0 and err.count("no application-autoscaling:DescribeScalingActivities "
+                                 "(AccessDeniedException): react not measured") == 1,
+           "AccessDenied on DescribeScalingActivities named once on stderr", err)
+        ok(len(rows) == 2 and row.get("react_s") == "" and row.get("tasks_started") == "2"
+           and row.get("register_s") == "150.000",
+           "react empty, the scale-out and its other stages shown", out + err)
 
         # the policy names an alarm CloudWatch does not have: named, the rest shown
         sc = script()

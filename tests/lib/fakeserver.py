@@ -42,7 +42,9 @@ def control(port, path, body=None):
 # own variable, by default a closed loopback port, so that no test reaches AWS (a script
 # whose fake serves one of them, ECR, points it there through extra)
 CLOSED = "http://127.0.0.1:9"
-OTHER_SERVICES = ("ECR", "STS", "SSO")
+OTHER_SERVICES = ("ECR", "STS", "SSO",
+                  # the scale-out's (`scaleout`, `record`/`watch --record --service`)
+                  "APPLICATION_AUTO_SCALING", "CLOUDWATCH", "ELASTIC_LOAD_BALANCING_V2")
 
 
 def service_endpoints(url=CLOSED):
