@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "app_scaleout.h"
 #include "select_why.h"
@@ -103,11 +104,16 @@ write_story(const struct cli_opts *o, const struct so_story *st, struct err *err
 
 	if (sink_open(&s, o->output, format_name(o->format), &so, err) != 0)
 		return -1;
-	if (s.format->id == SINK_TABLE || s.format->id == SINK_HTML) {
+	if (s.format->id == SINK_XLSX && s.to_stdout && isatty(fileno(s.f))) {
+		rc = err_set(err, ERR_USAGE, "--format xlsx writes a binary workbook: give -o "
+			     "FILE.xlsx or redirect stdout to a file");
+	} else if (s.format->id == SINK_TABLE || s.format->id == SINK_HTML ||
+		   s.format->id == SINK_XLSX) {
 		struct scaleout_out ctx = { st, s.o.width };
 
 		rc = sink_write_custom(&s, s.format->id == SINK_TABLE ? scaleout_out_table :
-				       scaleout_out_html, &ctx, err);
+				       s.format->id == SINK_HTML ? scaleout_out_html :
+				       scaleout_out_xlsx, &ctx, err);
 	} else {
 		struct row_table t;
 		const struct row_table *tables[1] = { &t };

@@ -1,6 +1,6 @@
 /* scaleout_html: the scale-out story as one self-contained HTML page (scaleout_out.h):
  * per scale-out its head, an SVG bar of stages on the shared axis (the table's pieces,
- * scaleout_out_pieces), the stages' seconds and the advice; the notes at the end. No
+ * so_row_pieces), the stages' seconds and the advice; the notes at the end. No
  * script, nothing fetched; every text from the input escaped (html_esc). */
 #include <errno.h>
 #include <math.h>
@@ -24,8 +24,8 @@ static const char *const so_colours[SO_STAGE_COUNT] = {
 static void
 html_bar(FILE *f, const struct so_row *r, int64_t scale)
 {
-	struct scaleout_piece p[SCALEOUT_PIECES_MAX];
-	size_t n = scaleout_out_pieces(r, p);
+	struct so_piece p[SO_PIECES_MAX];
+	size_t n = so_row_pieces(r, p);
 
 	fprintf(f, "<svg viewBox=\"0 0 %.0f %.0f\" width=\"100%%\" role=\"img\" "
 		"aria-label=\"stages\">\n", SO_SVG_W, SO_SVG_H);
@@ -100,7 +100,7 @@ scaleout_out_html(FILE *f, void *ctx, struct err *err)
 {
 	const struct scaleout_out *o = ctx;
 	const struct so_story *st = o->st;
-	int64_t scale = scaleout_out_scale(st);
+	int64_t scale = so_story_scale(st);
 
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
 	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
