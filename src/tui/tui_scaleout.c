@@ -180,7 +180,7 @@ draw_bar(const struct view *v, int y, int x, int w, const struct so_row *r, int6
 static void
 draw_axis(const struct view *v, int y, int x, int w, int64_t scale)
 {
-	int step = tui_so_tick_s(scale, w, 8), last = -1;
+	int step = tui_so_tick_s(scale, w, 6), last = -1;
 
 	move(y, 0);
 	clrtoeol();
@@ -260,16 +260,22 @@ stage_text(const struct so_row *r, char *out, size_t size)
 	}
 }
 
-static void
-legend(const struct view *v, int y)
+/* The stages' colours (letters without colour), wrapped at the width; the next row */
+static int
+legend(const struct view *v, int y, int bottom)
 {
 	static const enum so_stage shown[] = { SO_DETECT, SO_REACT, SO_SCHEDULE, SO_PROVISION,
 					       SO_PULL, SO_START, SO_HEALTH, SO_REGISTER };
 	int x = 1;
 
-	for (size_t i = 0; i < sizeof shown / sizeof shown[0] && x < v->cols - 12; i++) {
+	for (size_t i = 0; i < sizeof shown / sizeof shown[0] && y < bottom; i++) {
 		const char *name = so_stage_defs[shown[i]].name;
 
+		if (x > 1 && x + (int)strlen(name) + 2 >= v->cols) {
+			x = 1;
+			if (++y >= bottom)
+				break;
+		}
 		if (v->color) {
 			attron(COLOR_PAIR(CP_STAGE0 + shown[i]));
 			mvaddstr(y, x, v->utf8 ? "\u2588" : "#");
@@ -280,6 +286,7 @@ legend(const struct view *v, int y)
 		mvaddstr(y, x + 2, name);
 		x += (int)strlen(name) + 4;
 	}
+	return y + 1;
 }
 
 void
@@ -328,8 +335,7 @@ tui_draw_scaleouts(struct view *v)
 		if (bw >= 10)
 			draw_bar(v, y, bx, bw, &st->rows[i], scale);
 	}
-	legend(v, y++);
-	y++;
+	y = legend(v, y, bottom) + 1;
 	const struct so_row *r = &st->rows[v->so_sel];
 	char head[600];
 

@@ -129,6 +129,24 @@ def main():
         ok(wait_for(r"EXIT=0"), "q at the scale-outs quits with status 0", screen())
     finally:
         tm("kill-server")
+    # in colour: each stage of the alarm's bar in its own colour (so_stage_colours), on a
+    # server of its own (the first may still be going away)
+    global SOCK
+    SOCK += "c"
+    tm("new-session", "-d", "-s", "t", "-x", "130", "-y", "40",
+       "env -u NO_COLOR LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=xterm-256color %s; sleep 60" % cmd)
+    try:
+        wait_for(r"3 scale-outs")
+        time.sleep(0.3)
+        raw = tm("capture-pane", "-p", "-e", "-t", "t").stdout
+        line = next((ln for ln in raw.splitlines() if " alarm " in ln), "")
+        colours = set(re.findall(r"\x1b\[(?:[0-9;]*;)?(38;5;\d+|3\d)m", line))
+        # detect 247, react 243, provision blue, pull 172, start green, register 139
+        ok({"38;5;247", "38;5;172", "38;5;139"} <= colours and len(colours) >= 5,
+           "in colour each stage of the bar has its own colour (%d)" % len(colours),
+           repr(line[:300]) + repr(colours))
+    finally:
+        tm("kill-server")
     return T.report()
 
 
