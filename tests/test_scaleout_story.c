@@ -565,3 +565,15 @@ Test(scaleout_story, tasks_alone_give_one_row_per_burst)
 	task_set_cleanup(&set);
 	so_sources_cleanup(&src);
 }
+
+Test(scaleout_story, stage_colours_are_the_phase_colours)
+{
+	/* the TUI, the page and the workbook draw a per-task stage as its phase everywhere */
+	cr_assert_eq(so_stage_colours[SO_PROVISION].rgb, phase_colours[PHASE_PROVISION].rgb);
+	cr_assert_eq(so_stage_colours[SO_PULL].rgb, phase_colours[PHASE_PULL].rgb);
+	cr_assert_eq(so_stage_colours[SO_PULL].xterm256, phase_colours[PHASE_PULL].xterm256);
+	cr_assert_eq(so_stage_colours[SO_START].ansi, phase_colours[PHASE_START].ansi);
+	cr_assert_eq(so_stage_colours[SO_HEALTH].rgb, phase_colours[PHASE_READY].rgb);
+	for (int k = 0; k < SO_STAGE_COUNT - 1; k++)
+		cr_assert_geq(so_stage_colours[k].ansi, 0, "stage %d has a colour", k);
+}

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ecsprof/phase.h"
 #include "ecsprof/rowtab.h"
 #include "ecsprof/scaleout_src.h"
 #include "ecsprof/task.h"
@@ -108,5 +109,25 @@ void so_row_advise(struct so_row *r, const struct task_set *tasks);
 
 /* The contract's columns as a row table over the story (borrowed: it must outlive *t). */
 void so_story_table(const struct so_story *st, struct row_table *t);
+
+/* A bar's pieces (scaleout_bar.c), shared by the writers and the TUI: stage s from from_ms
+ * to to_ms after the bar's start (the first breaching datapoint, else the trigger: the
+ * stages with instants where they are, the per-task ones as a typical task: their p50s end
+ * to end from the first createdAt) */
+struct so_piece {
+	enum so_stage s;
+	int64_t from_ms, to_ms;
+	bool estimated;
+};
+#define SO_PIECES_MAX SO_STAGE_COUNT
+/* r's pieces in drawing order into p (SO_PIECES_MAX of them); how many */
+size_t so_row_pieces(const struct so_row *r, struct so_piece *p);
+/* Where r's bar starts (epoch ms): the first breaching datapoint, else the trigger; TS_NONE */
+int64_t so_row_bar_start(const struct so_row *r);
+/* The shared axis: the longest bar's length (ms), 0 when no row has one */
+int64_t so_story_scale(const struct so_story *st);
+/* Each stage's colour (rgb for the page and the workbook, ansi/xterm256 for the TUI): the
+ * per-task stages in their phase's colours (phase.h) */
+extern const struct phase_colour so_stage_colours[SO_STAGE_COUNT];
 
 #endif

@@ -11,6 +11,7 @@
 
 #include "ecsprof/err.h"
 #include "ecsprof/report.h"
+#include "ecsprof/scaleout_story.h"
 
 /* Where the UI gets its data. Only report is required. */
 struct tui_source {
@@ -49,6 +50,10 @@ struct tui_source {
 	 * count, w lists them. NULL: none are held. */
 	size_t (*warnings)(struct tui_source *src, size_t i, char *out, size_t size);
 	int64_t interval_ms;          /* refresh every interval_ms (watch); 0 = only on 'r' */
+	/* scaleout, report --scaleout: the UI opens on the scale-out view (tui_scaleout.c),
+	 * one bar of stages per row; Enter shows that scale-out's tasks (of report, which
+	 * holds the tasks the story borrows) in the task table, q/Esc come back. NULL: none */
+	const struct so_story *scaleouts;
 	void *ctx;                    /* for the callbacks */
 };
 
@@ -90,6 +95,9 @@ struct tui_key_help {
 };
 extern const struct tui_key_help tui_keys[];
 extern const size_t tui_nkeys;
+/* The scale-out view's keys (its help screen lists these) */
+extern const struct tui_key_help tui_scaleout_keys[];
+extern const size_t tui_scaleout_nkeys;
 
 /* Runs until q/Esc or Ctrl-C. Returns 0, or -1 with err when the terminal cannot be used
  * (not a terminal and no script, unknown TERM). */

@@ -5,8 +5,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "app_scaleout.h"
+#include "cmd_int.h"
 #include "select_why.h"
 #include "ecsprof/app.h"
 #include "ecsprof/input.h"
@@ -16,6 +18,7 @@
 #include "ecsprof/scaleout_out.h"
 #include "ecsprof/scaleout_story.h"
 #include "ecsprof/sink.h"
+#include "ecsprof/tui.h"
 
 static int
 read_one(const char *path, struct task_set *set, struct input_stats *st,
@@ -103,11 +106,16 @@ write_story(const struct cli_opts *o, const struct so_story *st, struct err *err
 
 	if (sink_open(&s, o->output, format_name(o->format), &so, err) != 0)
 		return -1;
-	if (s.format->id == SINK_TABLE || s.format->id == SINK_HTML) {
+	if (s.format->id == SINK_XLSX && s.to_stdout && isatty(fileno(s.f))) {
+		rc = err_set(err, ERR_USAGE, "--format xlsx writes a binary workbook: give -o "
+			     "FILE.xlsx or redirect stdout to a file");
+	} else if (s.format->id == SINK_TABLE || s.format->id == SINK_HTML ||
+		   s.format->id == SINK_XLSX) {
 		struct scaleout_out ctx = { st, s.o.width };
 
 		rc = sink_write_custom(&s, s.format->id == SINK_TABLE ? scaleout_out_table :
-				       scaleout_out_html, &ctx, err);
+				       s.format->id == SINK_HTML ? scaleout_out_html :
+				       scaleout_out_xlsx, &ctx, err);
 	} else {
 		struct row_table t;
 		const struct row_table *tables[1] = { &t };
@@ -122,6 +130,25 @@ write_story(const struct cli_opts *o, const struct so_story *st, struct err *err
 	return sink_commit(&s, err);
 }
 
+/* On a terminal: the scale-out view (tui_scaleout.c), its tasks a report of the set the
+ * story borrows, so that Enter shows a scale-out's tasks in the task table */
+static int
+show_story(const struct cli_opts *o, const struct so_story *st, struct task_set *set,
+	   struct err *err)
+{
+	struct tui_source src = { .title = "scale-outs", .scaleouts = st };
+	struct tui_options to;
+	struct report r;
+	int rc;
+
+	if (app_tui_options(o, &to, err) != 0 || app_build_report(o, set, &r, err) != 0)
+		return -1;
+	src.report = &r;
+	rc = tui_run(&src, &to, err);
+	report_cleanup(&r);
+	return rc;
+}
+
 int
 app_scaleout_tell(const struct cli_opts *o, const struct so_sources *src, struct task_set *set,
 		  struct err *err)
@@ -134,7 +161,10 @@ app_scaleout_tell(const struct cli_opts *o, const struct so_sources *src, struct
 		return -1;
 	so_story_build(src, set, since_ms, &story);
 	keep_services(o, &story);
-	rc = write_story(o, &story, err);
+	if (app_format(o) == FMT_TUI)
+		rc = show_story(o, &story, set, err);
+	else
+		rc = write_story(o, &story, err);
 	so_story_cleanup(&story);
 	return rc;
 }

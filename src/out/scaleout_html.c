@@ -1,6 +1,6 @@
 /* scaleout_html: the scale-out story as one self-contained HTML page (scaleout_out.h):
  * per scale-out its head, an SVG bar of stages on the shared axis (the table's pieces,
- * scaleout_out_pieces), the stages' seconds and the advice; the notes at the end. No
+ * so_row_pieces), the stages' seconds and the advice; the notes at the end. No
  * script, nothing fetched; every text from the input escaped (html_esc). */
 #include <errno.h>
 #include <math.h>
@@ -13,19 +13,21 @@
 #define SO_SVG_W 900.0
 #define SO_SVG_H 22.0
 
-/* one colour per stage, the detect/react/schedule ones greys (before any task exists) */
-static const char *const so_colours[SO_STAGE_COUNT] = {
-	[SO_DETECT] = "#9e9e9e", [SO_REACT] = "#757575", [SO_SCHEDULE] = "#bdbdbd",
-	[SO_LAUNCH] = "#cfd8dc", [SO_PROVISION] = "#4e79a7", [SO_ATTACH] = "#4e79a7",
-	[SO_WAIT] = "#4e79a7", [SO_PULL] = "#f28e2b", [SO_START] = "#59a14f",
-	[SO_HEALTH] = "#76b7b2", [SO_REGISTER] = "#b07aa1", [SO_TOTAL] = "#000000",
-};
+/* each stage's colour (so_stage_colours: the per-task stages as the report's phases, as the
+ * TUI and the workbook draw them) */
+static const char *
+so_colour(enum so_stage s, char out[8])
+{
+	snprintf(out, 8, "#%06x", (unsigned)(so_stage_colours[s].rgb & 0xffffff));
+	return out;
+}
 
 static void
 html_bar(FILE *f, const struct so_row *r, int64_t scale)
 {
-	struct scaleout_piece p[SCALEOUT_PIECES_MAX];
-	size_t n = scaleout_out_pieces(r, p);
+	struct so_piece p[SO_PIECES_MAX];
+	size_t n = so_row_pieces(r, p);
+	char rgb[8];
 
 	fprintf(f, "<svg viewBox=\"0 0 %.0f %.0f\" width=\"100%%\" role=\"img\" "
 		"aria-label=\"stages\">\n", SO_SVG_W, SO_SVG_H);
@@ -35,7 +37,7 @@ html_bar(FILE *f, const struct so_row *r, int64_t scale)
 
 		fprintf(f, "<rect x=\"%.1f\" y=\"2\" width=\"%.1f\" height=\"%.0f\" fill=\"%s\"%s>"
 			"<title>%s %s%.1f s</title></rect>\n", x, w < 1 ? 1 : w, SO_SVG_H - 4,
-			so_colours[p[k].s], p[k].estimated ? " fill-opacity=\"0.45\"" : "",
+			so_colour(p[k].s, rgb), p[k].estimated ? " fill-opacity=\"0.45\"" : "",
 			so_stage_defs[p[k].s].name, p[k].estimated ? "~" : "",
 			(double)(p[k].to_ms - p[k].from_ms) / 1000.0);
 	}
@@ -46,7 +48,7 @@ static void
 html_row(FILE *f, const struct so_row *r, int64_t scale)
 {
 	static const char *const words[] = { "alarm", "scaling activity", "deployment", "manual" };
-	char at[TIMEUTIL_ISO_LEN];
+	char at[TIMEUTIL_ISO_LEN], rgb[8];
 
 	timeutil_format_iso(r->trigger_ms, at);
 	fputs("<section>\n<h2>", f);
@@ -64,7 +66,7 @@ html_row(FILE *f, const struct so_row *r, int64_t scale)
 	for (int k = 0; k < SO_STAGE_COUNT; k++)
 		if (k != SO_ATTACH && k != SO_WAIT)
 			fprintf(f, "<th><span class=\"sw\" style=\"background:%s\"></span>%s%s</th>",
-				so_colours[k], so_stage_defs[k].name,
+				so_colour((enum so_stage)k, rgb), so_stage_defs[k].name,
 				so_stage_defs[k].per_task ? " p50" : "");
 	fputs("</tr>\n<tr>", f);
 	for (int k = 0; k < SO_STAGE_COUNT; k++) {
@@ -92,7 +94,7 @@ scaleout_out_html(FILE *f, void *ctx, struct err *err)
 {
 	const struct scaleout_out *o = ctx;
 	const struct so_story *st = o->st;
-	int64_t scale = scaleout_out_scale(st);
+	int64_t scale = so_story_scale(st);
 
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
 	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"

@@ -26,49 +26,6 @@ static const char so_letters[SO_STAGE_COUNT] = {
 static const char so_legend[] = "d detect, r react, s schedule, p provision, i image pull, "
 				"c container start, h health, t target registration";
 
-/* Where a row's bar starts: the first breaching datapoint, else the trigger */
-static int64_t
-row_start(const struct so_row *r)
-{
-	int64_t s = r->trigger_ms;
-
-	for (int k = SO_DETECT; k <= SO_SCHEDULE; k++)
-		if (r->span[k].from_ms != TS_NONE && (s == TS_NONE || r->span[k].from_ms < s))
-			s = r->span[k].from_ms;
-	return s;
-}
-
-size_t
-scaleout_out_pieces(const struct so_row *r, struct scaleout_piece *p)
-{
-	int64_t start = row_start(r), at = r->span[SO_LAUNCH].from_ms;
-	size_t n = 0;
-
-	if (start == TS_NONE)
-		return 0;
-	for (int k = SO_DETECT; k <= SO_SCHEDULE; k++)
-		if (r->span[k].from_ms != TS_NONE && r->span[k].to_ms != TS_NONE &&
-		    r->span[k].to_ms >= r->span[k].from_ms)
-			p[n++] = (struct scaleout_piece){ (enum so_stage)k, r->span[k].from_ms - start,
-							  r->span[k].to_ms - start,
-							  so_row_estimated(r, (enum so_stage)k) };
-	for (int k = SO_PROVISION; at != TS_NONE && k <= SO_HEALTH; k++) {
-		int64_t d;
-
-		if (k == SO_ATTACH || k == SO_WAIT || r->dist[k].n == 0)
-			continue;
-		d = (int64_t)(r->dist[k].p50_s * 1000.0);
-		p[n++] = (struct scaleout_piece){ (enum so_stage)k, at - start, at + d - start, false };
-		at += d;
-	}
-	if (r->span[SO_REGISTER].from_ms != TS_NONE && r->span[SO_REGISTER].to_ms != TS_NONE &&
-	    r->span[SO_REGISTER].to_ms >= r->span[SO_REGISTER].from_ms)
-		p[n++] = (struct scaleout_piece){ SO_REGISTER, r->span[SO_REGISTER].from_ms - start,
-						  r->span[SO_REGISTER].to_ms - start,
-						  so_row_estimated(r, SO_REGISTER) };
-	return n;
-}
-
 void
 so_out_desired(FILE *f, const struct so_row *r, const char *arrow)
 {
@@ -78,25 +35,6 @@ so_out_desired(FILE *f, const struct so_row *r, const char *arrow)
 		fprintf(f, "desired to %ld, ", r->desired_to);
 	else if (r->desired_from >= 0)
 		fprintf(f, "desired from %ld, ", r->desired_from);
-}
-
-int64_t
-scaleout_out_scale(const struct so_story *st)
-{
-	struct scaleout_piece p[SCALEOUT_PIECES_MAX];
-	int64_t scale = 0;
-
-	for (size_t i = 0; i < st->n; i++) {
-		size_t n = scaleout_out_pieces(&st->rows[i], p);
-
-		for (size_t k = 0; k < n; k++)
-			if (p[k].to_ms > scale)
-				scale = p[k].to_ms;
-		if (row_start(&st->rows[i]) != TS_NONE && st->rows[i].span[SO_TOTAL].to_ms != TS_NONE &&
-		    st->rows[i].span[SO_TOTAL].to_ms - row_start(&st->rows[i]) > scale)
-			scale = st->rows[i].span[SO_TOTAL].to_ms - row_start(&st->rows[i]);
-	}
-	return scale;
 }
 
 static void
@@ -117,9 +55,9 @@ paint(char *bar, int len, int64_t scale_ms, int64_t start, int64_t from, int64_t
 static void
 draw_bar(FILE *f, const struct so_row *r, int len, int64_t scale_ms)
 {
-	struct scaleout_piece p[SCALEOUT_PIECES_MAX];
+	struct so_piece p[SO_PIECES_MAX];
 	char bar[SO_OUT_BAR_MAX + 1];
-	size_t n = scaleout_out_pieces(r, p);
+	size_t n = so_row_pieces(r, p);
 
 	memset(bar, '.', (size_t)len);
 	bar[len] = '\0';
@@ -248,7 +186,7 @@ scaleout_out_table(FILE *f, void *ctx, struct err *err)
 		len = SO_OUT_BAR_MAX;
 	if (len < 10)
 		len = 10;
-	scale = scaleout_out_scale(st);
+	scale = so_story_scale(st);
 	fprintf(f, "%zu scale-out%s, from the trigger to the last new task serving; one scale: "
 		"the bar is %.0f s\n", st->n, st->n == 1 ? "" : "s", (double)scale / 1000.0);
 	draw_wrapped(f, "", so_legend, SO_OUT_INDENT, width);

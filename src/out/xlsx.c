@@ -18,20 +18,15 @@
 #include "ecsprof/utf8.h"
 #include "ecsprof/xalloc.h"
 #include "ecsprof/xlsx.h"
+#include "xlsx_int.h"
 
 /* Excel refuses longer strings in a cell */
 #define XLSX_CELL_MAX 32767
 /* above this many rows keep memory flat: rows go straight to disk (inline strings) */
 #define XLSX_CONSTANT_MEMORY_ROWS 20000
 
-struct xlsx {
-	lxw_workbook *wb;
-	lxw_format *head, *when, *secs, *num, *usd, *ratio, *pct, *pval, *text;
-	lxw_error error;     /* the first failure */
-};
-
-static void
-note(struct xlsx *x, lxw_error e)
+void
+xlsx_note(struct xlsx *x, lxw_error e)
 {
 	if (e != LXW_NO_ERROR && x->error == LXW_NO_ERROR)
 		x->error = e;
@@ -70,28 +65,28 @@ xlsx_cell_text(const char *s)
 	return buf_take(&b);
 }
 
-static void
-put_text(struct xlsx *x, lxw_worksheet *ws, lxw_row_t r, lxw_col_t c, const char *s)
+void
+xlsx_put_text(struct xlsx *x, lxw_worksheet *ws, lxw_row_t r, lxw_col_t c, const char *s)
 {
 	char *cell;
 
 	if (s == NULL || *s == '\0')
 		return;
 	cell = xlsx_cell_text(s);
-	note(x, worksheet_write_string(ws, r, c, cell, x->text));
+	xlsx_note(x, worksheet_write_string(ws, r, c, cell, x->text));
 	free(cell);
 }
 
-static void
-put_num(struct xlsx *x, lxw_worksheet *ws, lxw_row_t r, lxw_col_t c, double v, lxw_format *fmt)
+void
+xlsx_put_num(struct xlsx *x, lxw_worksheet *ws, lxw_row_t r, lxw_col_t c, double v, lxw_format *fmt)
 {
 	if (isfinite(v))
-		note(x, worksheet_write_number(ws, r, c, v, fmt));
+		xlsx_note(x, worksheet_write_number(ws, r, c, v, fmt));
 }
 
 /* epoch ms -> Excel's serial date (days since 1899-12-30, UTC) */
-static double
-excel_date(int64_t ms)
+double
+xlsx_excel_date(int64_t ms)
 {
 	return (double)ms / 86400000.0 + 25569.0;
 }
@@ -141,7 +136,7 @@ tasks_sheet(struct xlsx *x, const struct report *r)
 	char cell[1024];
 
 	if (ws == NULL) {
-		note(x, LXW_ERROR_MEMORY_MALLOC_FAILED);
+		xlsx_note(x, LXW_ERROR_MEMORY_MALLOC_FAILED);
 		return;
 	}
 	/* widths first: in constant-memory mode rows leave as they are written */
@@ -160,10 +155,10 @@ tasks_sheet(struct xlsx *x, const struct report *r)
 					w = n;
 			}
 		width[c] = w > 60 ? 60 : (double)w;
-		note(x, worksheet_set_column(ws, (lxw_col_t)c, (lxw_col_t)c, width[c], NULL));
+		xlsx_note(x, worksheet_set_column(ws, (lxw_col_t)c, (lxw_col_t)c, width[c], NULL));
 	}
 	for (int c = 0; c < COL_COUNT; c++)
-		note(x, worksheet_write_string(ws, 0, (lxw_col_t)c, report_columns[c].name, x->head));
+		xlsx_note(x, worksheet_write_string(ws, 0, (lxw_col_t)c, report_columns[c].name, x->head));
 	for (size_t i = 0; i < r->nrows; i++) {
 		const struct report_row *row = &r->rows[i];
 		lxw_row_t y = (lxw_row_t)(i + 1);
@@ -175,11 +170,11 @@ tasks_sheet(struct xlsx *x, const struct report *r)
 			switch (report_columns[c].kind) {
 			case COL_TIME:
 				if ((ms = report_cell_ms(row, (enum col_id)c)) != TS_NONE)
-					put_num(x, ws, y, (lxw_col_t)c, excel_date(ms), x->when);
+					xlsx_put_num(x, ws, y, (lxw_col_t)c, xlsx_excel_date(ms), x->when);
 				break;
 			case COL_DURATION:
 				if ((ms = report_cell_ms(row, (enum col_id)c)) != TS_NONE)
-					put_num(x, ws, y, (lxw_col_t)c, (double)ms / 1000.0, x->secs);
+					xlsx_put_num(x, ws, y, (lxw_col_t)c, (double)ms / 1000.0, x->secs);
 				break;
 			case COL_TEXT: {
 				/* report_cell cuts at the buffer: long reasons come straight from the task */
@@ -187,20 +182,20 @@ tasks_sheet(struct xlsx *x, const struct report *r)
 						report_cell(r, row, (enum col_id)c, cell, sizeof cell);
 
 				if ((c == COL_CPU || c == COL_MEMORY) && as_number(s, &v))
-					put_num(x, ws, y, (lxw_col_t)c, v, x->num);
+					xlsx_put_num(x, ws, y, (lxw_col_t)c, v, x->num);
 				else
-					put_text(x, ws, y, (lxw_col_t)c, s);
+					xlsx_put_text(x, ws, y, (lxw_col_t)c, s);
 				break;
 			}
 			case COL_NUMBER:   /* startup_cost_usd */
 				if (as_number(report_cell(r, row, (enum col_id)c, cell, sizeof cell), &v))
-					put_num(x, ws, y, (lxw_col_t)c, v, x->usd);
+					xlsx_put_num(x, ws, y, (lxw_col_t)c, v, x->usd);
 				break;
 			}
 		}
 	}
 	worksheet_freeze_panes(ws, 1, 0);
-	note(x, worksheet_autofilter(ws, 0, 0, (lxw_row_t)r->nrows, COL_COUNT - 1));
+	xlsx_note(x, worksheet_autofilter(ws, 0, 0, (lxw_row_t)r->nrows, COL_COUNT - 1));
 }
 
 static const char *const summary_heads[] = {
@@ -220,23 +215,23 @@ summary_sheet(struct xlsx *x, const struct report *r)
 	size_t gw = 8;
 
 	if (ws == NULL) {
-		note(x, LXW_ERROR_MEMORY_MALLOC_FAILED);
+		xlsx_note(x, LXW_ERROR_MEMORY_MALLOC_FAILED);
 		return;
 	}
 	for (size_t g = 0; g < r->ngroups; g++)
 		if (strlen(r->groups[g].name) + 2 > gw)
 			gw = strlen(r->groups[g].name) + 2;
 	gw = gw > 40 ? 40 : gw;
-	note(x, worksheet_set_column(ws, 0, 0, (double)gw, NULL));
-	note(x, worksheet_set_column(ws, 1, 1, 14, NULL));
-	note(x, worksheet_set_column(ws, 2, 8, 9, NULL));
-	note(x, worksheet_set_column(ws, 9, 9, (double)gw, NULL));
-	note(x, worksheet_set_column(ws, 10, 15, 12, NULL));
-	note(x, worksheet_set_column(ws, 16, 18, 14, NULL));
-	note(x, worksheet_set_column(ws, 19, 20, 40, NULL));
-	note(x, worksheet_set_column(ws, 21, 21, 90, NULL));
+	xlsx_note(x, worksheet_set_column(ws, 0, 0, (double)gw, NULL));
+	xlsx_note(x, worksheet_set_column(ws, 1, 1, 14, NULL));
+	xlsx_note(x, worksheet_set_column(ws, 2, 8, 9, NULL));
+	xlsx_note(x, worksheet_set_column(ws, 9, 9, (double)gw, NULL));
+	xlsx_note(x, worksheet_set_column(ws, 10, 15, 12, NULL));
+	xlsx_note(x, worksheet_set_column(ws, 16, 18, 14, NULL));
+	xlsx_note(x, worksheet_set_column(ws, 19, 20, 40, NULL));
+	xlsx_note(x, worksheet_set_column(ws, 21, 21, 90, NULL));
 	for (size_t c = 0; c < NSUMMARY; c++)
-		note(x, worksheet_write_string(ws, 0, (lxw_col_t)c, summary_heads[c], x->head));
+		xlsx_note(x, worksheet_write_string(ws, 0, (lxw_col_t)c, summary_heads[c], x->head));
 	for (size_t g = 0; g < r->ngroups; g++) {
 		const struct report_group *gr = &r->groups[g];
 
@@ -252,40 +247,40 @@ summary_sheet(struct xlsx *x, const struct report *r)
 			}
 			double st[] = { s->min, s->p50, s->p90, s->p99, s->max, s->mean };
 
-			put_text(x, ws, y, 0, gr->name);
-			put_text(x, ws, y, 1, phase_defs[p].name);
-			put_num(x, ws, y, 2, (double)s->n, x->num);
+			xlsx_put_text(x, ws, y, 0, gr->name);
+			xlsx_put_text(x, ws, y, 1, phase_defs[p].name);
+			xlsx_put_num(x, ws, y, 2, (double)s->n, x->num);
 			for (int k = 0; k < 6 && have; k++)
-				put_num(x, ws, y, (lxw_col_t)(3 + k), st[k], x->secs);
+				xlsx_put_num(x, ws, y, (lxw_col_t)(3 + k), st[k], x->secs);
 			if (compared) {
-				put_text(x, ws, y, 9, r->groups[r->baseline].name);
-				put_num(x, ws, y, 10, cmp->p50_delta_s, x->secs);
-				put_num(x, ws, y, 11, cmp->p50_ratio, x->ratio);
-				put_num(x, ws, y, 12, cmp->p90_delta_s, x->secs);
-				put_num(x, ws, y, 13, cmp->p90_ratio, x->ratio);
-				put_num(x, ws, y, 14, cmp->p_value, x->pval);
+				xlsx_put_text(x, ws, y, 9, r->groups[r->baseline].name);
+				xlsx_put_num(x, ws, y, 10, cmp->p50_delta_s, x->secs);
+				xlsx_put_num(x, ws, y, 11, cmp->p50_ratio, x->ratio);
+				xlsx_put_num(x, ws, y, 12, cmp->p90_delta_s, x->secs);
+				xlsx_put_num(x, ws, y, 13, cmp->p90_ratio, x->ratio);
+				xlsx_put_num(x, ws, y, 14, cmp->p_value, x->pval);
 			}
-			put_num(x, ws, y, 15, gr->pull_share, x->pct);
+			xlsx_put_num(x, ws, y, 15, gr->pull_share, x->pct);
 			/* the summary CSV's cost columns: per 1,000 starts, and the unpriced */
 			if (gr->cost_n > 0)
-				put_num(x, ws, y, 16, gr->cost_mean_usd * 1000.0, x->usd);
+				xlsx_put_num(x, ws, y, 16, gr->cost_mean_usd * 1000.0, x->usd);
 			if (g != r->baseline && gr->cost_n > 0 && r->groups[r->baseline].cost_n > 0)
-				put_num(x, ws, y, 17, r->groups[r->baseline].cost_mean_usd * 1000.0,
+				xlsx_put_num(x, ws, y, 17, r->groups[r->baseline].cost_mean_usd * 1000.0,
 					x->usd);
-			put_num(x, ws, y, 18, (double)gr->cost_unpriced, x->num);
+			xlsx_put_num(x, ws, y, 18, (double)gr->cost_unpriced, x->num);
 			if (gr->nunpriced > 0)
-				put_text(x, ws, y, 19, report_unpriced_list(gr, unpriced,
+				xlsx_put_text(x, ws, y, 19, report_unpriced_list(gr, unpriced,
 									   sizeof unpriced));
 			if (report_group_diagnosis_list(r, g, unpriced, sizeof unpriced)[0])
-				put_text(x, ws, y, 20, unpriced);
+				xlsx_put_text(x, ws, y, 20, unpriced);
 			if (r->ngroups > 1) {
 				report_verdict(r, g, (enum phase_id)p, verdict, sizeof verdict);
-				put_text(x, ws, y, 21, verdict);
+				xlsx_put_text(x, ws, y, 21, verdict);
 			}
 		}
 	}
 	worksheet_freeze_panes(ws, 1, 1);
-	note(x, worksheet_autofilter(ws, 0, 0, y - 1, NSUMMARY - 1));
+	xlsx_note(x, worksheet_autofilter(ws, 0, 0, y - 1, NSUMMARY - 1));
 }
 
 /* a stacked bar per task (against Tasks' provision_s, pull_s, start_s, labelled with the
@@ -307,7 +302,7 @@ chart_sheet(struct xlsx *x, const struct report *r)
 	char title[128];
 
 	if (ws == NULL || ch == NULL) {
-		note(x, LXW_ERROR_MEMORY_MALLOC_FAILED);
+		xlsx_note(x, LXW_ERROR_MEMORY_MALLOC_FAILED);
 		return;
 	}
 	if (nbars == 0)
@@ -315,28 +310,28 @@ chart_sheet(struct xlsx *x, const struct report *r)
 	if (per_task) {
 		int idlen = report_id_prefix_len(r);
 
-		note(x, worksheet_set_column(ws, 0, 0, 12, NULL));
-		note(x, worksheet_write_string(ws, 0, 0, "task", x->head));
+		xlsx_note(x, worksheet_set_column(ws, 0, 0, 12, NULL));
+		xlsx_note(x, worksheet_write_string(ws, 0, 0, "task", x->head));
 		for (size_t i = 0; i < r->nrows; i++) {
 			const char *id = r->rows[i].task->id;
 			char *cut = xstrndup(id != NULL ? id : "", (size_t)idlen);
 
-			put_text(x, ws, (lxw_row_t)(i + 1), 0, cut);
+			xlsx_put_text(x, ws, (lxw_row_t)(i + 1), 0, cut);
 			free(cut);
 		}
 	} else {
 		static const char *const heads[] = { "group", "tasks", "provision p50 (s)",
 						     "pull p50 (s)", "start p50 (s)" };
 
-		note(x, worksheet_set_column(ws, 0, 0, 24, NULL));
-		note(x, worksheet_set_column(ws, 1, 4, 16, NULL));
+		xlsx_note(x, worksheet_set_column(ws, 0, 0, 24, NULL));
+		xlsx_note(x, worksheet_set_column(ws, 1, 4, 16, NULL));
 		for (lxw_col_t c = 0; c < 5; c++)
-			note(x, worksheet_write_string(ws, 0, c, heads[c], x->head));
+			xlsx_note(x, worksheet_write_string(ws, 0, c, heads[c], x->head));
 		for (size_t g = 0; g < r->ngroups; g++) {
-			put_text(x, ws, (lxw_row_t)(g + 1), 0, r->groups[g].name);
-			put_num(x, ws, (lxw_row_t)(g + 1), 1, (double)r->groups[g].ntasks, x->num);
+			xlsx_put_text(x, ws, (lxw_row_t)(g + 1), 0, r->groups[g].name);
+			xlsx_put_num(x, ws, (lxw_row_t)(g + 1), 1, (double)r->groups[g].ntasks, x->num);
 			for (int p = 0; p < 3; p++)
-				put_num(x, ws, (lxw_row_t)(g + 1), (lxw_col_t)(2 + p),
+				xlsx_put_num(x, ws, (lxw_row_t)(g + 1), (lxw_col_t)(2 + p),
 					r->groups[g].phase[p].p50, x->secs);
 		}
 	}
@@ -346,7 +341,7 @@ chart_sheet(struct xlsx *x, const struct report *r)
 		lxw_col_t vc = per_task ? (lxw_col_t)cols[p] : (lxw_col_t)(2 + p);
 
 		if (s == NULL) {
-			note(x, LXW_ERROR_MEMORY_MALLOC_FAILED);
+			xlsx_note(x, LXW_ERROR_MEMORY_MALLOC_FAILED);
 			return;
 		}
 		chart_series_set_categories(s, "Chart", first, 0, last, 0);
@@ -367,7 +362,7 @@ chart_sheet(struct xlsx *x, const struct report *r)
 	double h = 90.0 + 16.0 * (double)nbars;
 
 	co.y_scale = h < 288 ? 1 : h / 288.0;
-	note(x, worksheet_insert_chart_opt(ws, 1, per_task ? 1 : 6, ch, &co));
+	xlsx_note(x, worksheet_insert_chart_opt(ws, 1, per_task ? 1 : 6, ch, &co));
 }
 
 /* the finished workbook into f */
@@ -393,11 +388,11 @@ copy_file(const char *path, FILE *f, struct err *err)
 }
 
 int
-xlsx_write(FILE *f, const struct report *r, struct err *err)
+xlsx_book(FILE *f, bool constant_memory, xlsx_fill_fn *fill, const void *ctx, struct err *err)
 {
 	const char *dir = getenv("TMPDIR");
 	struct xlsx x = { 0 };
-	lxw_workbook_options wo = { .constant_memory = r->nrows > XLSX_CONSTANT_MEMORY_ROWS };
+	lxw_workbook_options wo = { .constant_memory = constant_memory };
 	sigset_t block, old;
 	char *path;
 	int fd, rc, errno_was = 0;
@@ -434,9 +429,7 @@ xlsx_write(FILE *f, const struct report *r, struct err *err)
 		return rc;
 	}
 	formats(&x);
-	tasks_sheet(&x, r);
-	summary_sheet(&x, r);
-	chart_sheet(&x, r);
+	fill(&x, ctx);
 	lxw_error closed = workbook_close(x.wb);   /* frees the workbook in any case */
 
 	if (x.error != LXW_NO_ERROR || closed != LXW_NO_ERROR)
@@ -450,4 +443,20 @@ xlsx_write(FILE *f, const struct report *r, struct err *err)
 	if (rc != 0)
 		return -1;
 	return err_check_write(f, 0, "xlsx", err);
+}
+
+static void
+report_fill(struct xlsx *x, const void *ctx)
+{
+	const struct report *r = ctx;
+
+	tasks_sheet(x, r);
+	summary_sheet(x, r);
+	chart_sheet(x, r);
+}
+
+int
+xlsx_write(FILE *f, const struct report *r, struct err *err)
+{
+	return xlsx_book(f, r->nrows > XLSX_CONSTANT_MEMORY_ROWS, report_fill, r, err);
 }

@@ -307,6 +307,7 @@ init_colors(struct view *v, const struct tui_options *o)
 	init_pair(CP_FAILED, COLOR_RED, -1);
 	init_pair(CP_READY, phase_colours[PHASE_READY].ansi, -1);
 	init_pair(CP_TITLE, COLOR_BLACK, COLOR_CYAN);
+	tui_scaleout_colours();
 }
 
 int
@@ -329,6 +330,9 @@ tui_run(struct tui_source *src, const struct tui_options *o, struct err *err)
 		v.mode = MODE_SUMMARY;
 	if (o->start_images)
 		v.mode = MODE_IMAGES;
+	v.so_shown = -1;
+	if (src->scaleouts != NULL)
+		v.mode = MODE_SCALEOUTS;   /* tui_scaleout.c: Enter shows a scale-out's tasks */
 	for (int i = 0; i < TUI_COL_COUNT; i++)
 		if (o->sort_col >= 0 && tui_cols[i].report_col == o->sort_col && i != TUI_COL_BAR)
 			v.sort_tcol = i;

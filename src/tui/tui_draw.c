@@ -291,7 +291,8 @@ draw_title(const struct view *v)
 	char buf[512], st[256], ax[64];
 
 	line_fill(0, A_REVERSE, v);
-	snprintf(buf, sizeof buf, " ecsprof  %s", v->src->title ? v->src->title : "");
+	tui_scaleout_title(v, st, sizeof st);
+	snprintf(buf, sizeof buf, " ecsprof  %s%s", v->src->title ? v->src->title : "", st);
 	put_fit(0, 0, v->cols, buf, false, false, v);
 	snprintf(buf, sizeof buf, "%zu/%zu tasks ", v->nvis, tui_rep(v)->nrows);
 	if (tui_text_width(buf) < v->cols)
@@ -354,7 +355,10 @@ draw_footer(const struct view *v)
 		attrset(A_NORMAL);
 		return;
 	}
-	const char *legend = v->mode == MODE_TABLE ?
+	const char *legend = v->mode == MODE_SCALEOUTS ? "?:help j/k:move Enter:its tasks q:quit" :
+		v->mode == MODE_TABLE && v->so_shown >= 0 ?
+		"?:help /:filter Enter:details Tab:summary s/I:sort a:axis q/Esc:back" :
+		v->mode == MODE_TABLE ?
 		"?:help /:filter Enter:details Tab:summary s/I:sort a:axis q:quit" :
 		v->mode == MODE_DETAILS ? "j/k:scroll  q/Esc/Enter:back  Tab:summary" :
 		v->mode == MODE_IMAGES ? "j/k:scroll  q/Esc:back  Tab:summary" :
@@ -640,6 +644,7 @@ tui_draw(struct view *v)
 	case MODE_SUMMARY: tui_draw_summary(v); break;
 	case MODE_IMAGES: tui_draw_images(v); break;   /* tui_image.c */
 	case MODE_HELP: tui_draw_help(v); break;   /* tui_help.c */
+	case MODE_SCALEOUTS: tui_draw_scaleouts(v); break;   /* tui_scaleout.c */
 	}
 	draw_footer(v);
 	curs_set(v->editing ? 1 : 0);

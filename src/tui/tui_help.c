@@ -89,6 +89,29 @@ legend(const struct view *v, char *buf, size_t size)
 			 "; * after an id: new or changed phase since the last poll");
 }
 
+/* The scale-out view has keys and a bar of its own (tui_scaleout.c) */
+static const struct tui_key_help *
+keys_of(const struct view *v, size_t *n)
+{
+	bool so = v->back_mode == MODE_SCALEOUTS;
+
+	*n = so ? tui_scaleout_nkeys : tui_nkeys;
+	return so ? tui_scaleout_keys : tui_keys;
+}
+
+static void
+bar_legend(const struct view *v, char *buf, size_t size)
+{
+	if (v->back_mode == MODE_SCALEOUTS)
+		snprintf(buf, size, "one per scale-out on one axis for all, from its first "
+			 "breaching datapoint (else its trigger): detect, react, schedule, then a "
+			 "typical task's provision, pull, start and health (p50s), then target "
+			 "registration; each stage in its colour (letters d r s p i c h t without "
+			 "colour), an estimated one shaded; ~ before seconds: estimated");
+	else
+		legend(v, buf, size);
+}
+
 size_t
 tui_warning_count(const struct view *v)
 {
@@ -128,9 +151,12 @@ help_lines(const struct view *v)
 	if (v->help_warnings)
 		return warning_lines(v, -1, 0, 0);
 
-	for (size_t i = 0; i < tui_nkeys; i++)
-		n += wrap(tui_keys[i].keys, tui_keys[i].what, KEYCOL + 1, v->cols - 2, -1, 0, 0);
-	legend(v, buf, sizeof buf);
+	size_t nk;
+	const struct tui_key_help *keys = keys_of(v, &nk);
+
+	for (size_t i = 0; i < nk; i++)
+		n += wrap(keys[i].keys, keys[i].what, KEYCOL + 1, v->cols - 2, -1, 0, 0);
+	bar_legend(v, buf, sizeof buf);
 	return n + 1 + wrap("Bars:", buf, KEYCOL + 1, v->cols - 2, -1, 0, 0);
 }
 
@@ -164,11 +190,13 @@ tui_draw_help(struct view *v)
 		mvaddstr(2, 1, "Keys");
 	attrset(A_NORMAL);
 	n++;
-	for (size_t i = 0; i < tui_nkeys; i++)
-		n += wrap(tui_keys[i].keys, tui_keys[i].what, KEYCOL + 1, v->cols - 2, n, top,
-			  bottom);
+	size_t nk;
+	const struct tui_key_help *keys = keys_of(v, &nk);
+
+	for (size_t i = 0; i < nk; i++)
+		n += wrap(keys[i].keys, keys[i].what, KEYCOL + 1, v->cols - 2, n, top, bottom);
 	n++;
-	legend(v, buf, sizeof buf);
+	bar_legend(v, buf, sizeof buf);
 	wrap("Bars:", buf, KEYCOL + 1, v->cols - 2, n, top, bottom);
 }
 

@@ -24,7 +24,7 @@ enum ui_reaction {
 	UI_QUIT = 1 << 4,
 };
 
-enum ui_mode { MODE_TABLE, MODE_DETAILS, MODE_SUMMARY, MODE_HELP, MODE_IMAGES };
+enum ui_mode { MODE_TABLE, MODE_DETAILS, MODE_SUMMARY, MODE_HELP, MODE_IMAGES, MODE_SCALEOUTS };
 enum bar_mode { BAR_ALIGNED, BAR_SHARED };
 
 enum ui_color {
@@ -35,6 +35,7 @@ enum ui_color {
 	CP_FAILED,
 	CP_READY,      /* the waterfall's fourth segment: RUNNING to HEALTHY */
 	CP_TITLE,
+	CP_STAGE0,     /* the scale-out view: CP_STAGE0 + enum so_stage */
 };
 
 struct view {
@@ -80,6 +81,8 @@ struct view {
 	bool refresh_auto;            /* the refresh asked for is watch's interval, not a key */
 	int64_t progress_from_ms;     /* the progress line shows from then (an automatic poll
 				       * that ends soon does not flash it) */
+	size_t so_sel, so_top;        /* the scale-out view's selection and scroll */
+	long so_shown;                /* the scale-out whose tasks the table shows; -1: all */
 	int lines, cols;
 };
 
@@ -129,6 +132,15 @@ void tui_serving_details(const struct report *r, const struct report_row *row, s
 void tui_draw_images(struct view *v);
 void tui_image_details(const struct report *r, const struct report_row *row, struct lines *l,
 		       void (*add)(struct lines *, const char *, ...));
+
+/* tui_scaleout.c: the scale-out view (src->scaleouts), its keys, and whether a task is one
+ * of the scale-out the table shows (true when it shows all) */
+void tui_draw_scaleouts(struct view *v);
+int tui_scaleout_key(struct view *v, int key);
+bool tui_scaleout_has(const struct view *v, const struct task *t);
+/* the title's words for the scale-out the table shows ("" when none) */
+void tui_scaleout_title(const struct view *v, char *out, size_t size);
+void tui_scaleout_colours(void);
 
 /* The pull bar's colour for this terminal: orange, else black on a light background,
  * else yellow (tui.c). */

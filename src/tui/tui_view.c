@@ -20,6 +20,8 @@ row_matches(const struct view *v, const struct report_row *row)
 	const struct task *t = row->task;
 	const char *f = v->filter;
 
+	if (!tui_scaleout_has(v, t))
+		return false;   /* the table shows one scale-out's tasks (tui_scaleout.c) */
 	if (v->filter_len == 0)
 		return true;
 	return tui_contains_ci(t->id, f) || tui_contains_ci(t->taskdef, f) ||
@@ -286,12 +288,21 @@ key_table(struct view *v, int key)
 			v->filter[0] = '\0';
 			return UI_REFILTER;
 		}
+		if (v->so_shown >= 0)
+			goto back_to_scaleouts;
 		return UI_NONE;
 	case 'q':
+		if (v->so_shown >= 0)
+			goto back_to_scaleouts;
 		return UI_QUIT;
 	default:
 		return UI_NONE;
 	}
+back_to_scaleouts:
+	/* a scale-out's tasks were opened from the scale-out view: back to it */
+	v->so_shown = -1;
+	v->mode = MODE_SCALEOUTS;
+	return UI_REFILTER | UI_REDRAW;
 }
 
 static int
@@ -398,5 +409,7 @@ tui_view_key(struct view *v, int key)
 	}
 	if (v->mode == MODE_TABLE)
 		return key_table(v, key);
+	if (v->mode == MODE_SCALEOUTS)
+		return tui_scaleout_key(v, key);
 	return key_other(v, key);
 }

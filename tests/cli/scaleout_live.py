@@ -260,6 +260,21 @@ def main():
         ok(rc == 0 and "advice: register ~150 s" in table and "detect 70.0 s" in table,
            "the table: the stage bar and its advice", table + err)
 
+        # -o F.xlsx: the same row in the workbook's Scale-outs sheet (scaleout_xlsx.c)
+        sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
+                                        "share"))
+        from xlsx_read import Workbook
+        fakeserver.control(aport, "/_fake/script", script())
+        book = os.path.join(tempfile.mkdtemp(prefix="ecsprof-solive-"), "so.xlsx")
+        rc, _, err = run("scaleout", *base, "-o", book)
+        cells = Workbook(book).cells(Workbook(book).sheet("Scale-outs")) if rc == 0 else {}
+        heads = {v[1]: c for (r, c), v in cells.items() if r == 0}
+        got = {k: cells.get((1, heads.get(k, -1)), (None, None))[1]
+               for k in ("trigger", "register_s", "largest_stage")}
+        ok(rc == 0 and got == {"trigger": "alarm " + ALARM, "register_s": 150.0,
+                               "largest_stage": "register"},
+           "scaleout -o F.xlsx: the row in the Scale-outs sheet", repr(got) + err)
+
         fakeserver.control(aport, "/_fake/script", script(denied_history=True))
         rc, out, err = run("scaleout", *base, "--format", "csv")
         rows = out.splitlines()
