@@ -78,6 +78,8 @@ struct cli_opts {
 	const char *prices;           /* --prices FILE (cost.h) */
 	bool deployments;             /* --deployments (deploy.h) */
 	bool scaleout;                /* report --scaleout (scaleout_story.h) */
+	bool changes;                 /* report --changes (diff_changes.h) */
+	const char *changes_by;       /* --changes-by day|deployment, parsed by the command */
 	bool no_color;
 	enum time_format time_format; /* CSV times, --time-format (default ISO 8601) */
 	bool time_format_set;

@@ -21,6 +21,7 @@ enum {
 	OPT_BASELINE, OPT_SOCI_IF, OPT_SORT, OPT_NO_COLOR, OPT_INTERVAL, OPT_RECORD,
 	OPT_COUNT, OPT_DEBUG, OPT_TIME_FORMAT, OPT_PRICES, OPT_DEPLOYMENTS, OPT_NO_IMAGES,
 	OPT_IMAGE, OPT_BASELINE_FILE, OPT_SPLIT, OPT_FAIL_ON, OPT_SCALEOUT, OPT_QUIET,
+	OPT_CHANGES, OPT_CHANGES_BY,
 	/* experiment: the ids live in cli_int.h, parsed by cli_experiment.c */
 };
 
@@ -50,6 +51,8 @@ const struct cli_option_def cli_options[] = {
 	{ "--sort", 0, "COLUMN[:desc]", "sort tasks by a column (default created_at)", "OUTPUT", OPT_SORT },
 	{ "--deployments", 0, NULL, "one row per service deployment (report; tasks with --service)", "OUTPUT", OPT_DEPLOYMENTS },
 	{ "--scaleout", 0, NULL, "report: one row per scale-out, from the trigger to serving traffic (see SCALE-OUT)", "OUTPUT", OPT_SCALEOUT },
+	{ "--changes", 0, NULL, "report: the change points of one history: the windows where a phase shifted, and the attribute that changed then", "OUTPUT", OPT_CHANGES },
+	{ "--changes-by", 0, "day|deployment", "report --changes: the windows compared, each with the one before (default day: UTC days of createdAt)", "OUTPUT", OPT_CHANGES_BY },
 	{ "--prices", 0, "FILE", "Fargate prices per region/architecture/capacity: startup_cost_usd, experiment's estimate (see ecsprof(1))", "OUTPUT", OPT_PRICES },
 	{ "--no-color", 0, NULL, "no colours (also when NO_COLOR is set)", "OUTPUT", OPT_NO_COLOR },
 	{ "--interval", 0, "SECONDS", "watch: seconds between polls (default 5)", "WATCH", OPT_INTERVAL },
@@ -476,6 +479,8 @@ cli_parse(int argc, char **argv, struct cli_opts *o, struct err *err)
 		case OPT_PRICES: o->prices = optarg; break;
 		case OPT_DEPLOYMENTS: o->deployments = true; break;
 		case OPT_SCALEOUT: o->scaleout = true; break;
+		case OPT_CHANGES: o->changes = true; break;
+		case OPT_CHANGES_BY: o->changes_by = optarg; break;
 		case OPT_NO_COLOR: o->no_color = true; break;
 		case OPT_INTERVAL:
 			if (parse_seconds(name, optarg, &o->interval_ms, err))

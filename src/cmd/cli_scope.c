@@ -55,6 +55,8 @@ static const struct {
 	{ "--sort", T | W | P },
 	{ "--deployments", T | P },
 	{ "--scaleout", P },
+	{ "--changes", P },
+	{ "--changes-by", P },
 	{ "--prices", T | W | P | X | C },
 	{ "--no-color", T | W | P | I | X | D },
 	{ "--interval", W | X },

@@ -1,7 +1,9 @@
 /* cmd_report: `ecsprof report FILE...`: saved task data (any shape input.c reads) through
- * the SELECT filter to a report, or to the deployments report (app_deploy.c). */
+ * the SELECT filter to a report, or to the deployments report (app_deploy.c), the scale-outs
+ * (app_scaleout.c) or the change points (app_changes.c). */
 #include <stdlib.h>
 
+#include "app_changes.h"
 #include "app_deploy.h"
 #include "app_scaleout.h"
 #include "cmd_int.h"
@@ -37,6 +39,10 @@ cmd_report(const struct cli_opts *o, struct err *err)
 		return app_deploy_report(o, err);   /* app_deploy.c: reads the files itself */
 	if (o->scaleout)
 		return app_scaleout_report(o, err); /* app_scaleout.c: the same */
+	if (o->changes)
+		return app_changes_report(o, err);  /* app_changes.c: the same */
+	if (o->changes_by != NULL)
+		return err_set(err, ERR_USAGE, "--changes-by is for report --changes");
 	task_set_init(&set);
 	/* a large file says how far its reading has got (progress.h) */
 	struct reading rd;

@@ -1,12 +1,13 @@
 /* diff_rows: a diff as row tables (rowtab.h) for every format the sink writes: "phases",
  * one row per phase and one per phase and part of a split (the contract's columns), and
- * "changes", one row per value of each attribute. */
+ * "changes", one row per value of each attribute; and report --changes' "change_points". */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "diff_int.h"
 #include "ecsprof/diff.h"
+#include "ecsprof/diff_changes.h"
 #include "ecsprof/rowtab.h"
 
 enum { PC_PHASE, PC_PART, PC_BASE_N, PC_BASE_P50, PC_BASE_P90, PC_NEW_N, PC_NEW_P50,
@@ -175,5 +176,79 @@ diff_change_table(const struct diff *d, struct row_table *t)
 		.ctx = d,
 		.notes = NULL,
 		.nnotes = 0,
+	};
+}
+
+/* report --changes: one row per change point (diff_changes.h) */
+enum { XC_START, XC_WINDOW, XC_BEFORE, XC_PHASE, XC_BASE_N, XC_NEW_N, XC_BASE_P50, XC_NEW_P50,
+       XC_DELTA, XC_CI_LO, XC_CI_HI, XC_P, XC_ATTR, XC_VALUE, XC_CAUSE, XC_EXPLAIN, XC_COUNT };
+
+static const struct row_column point_cols[XC_COUNT] = {
+	{ "window_start", "START", CELL_TIME, 0, ROWCOL_NOT_IN_TABLE },
+	{ "window", "WINDOW", CELL_TEXT, 0, 0 },
+	{ "baseline_window", "BEFORE", CELL_TEXT, 0, ROWCOL_NOT_IN_TABLE },
+	{ "phase", "PHASE", CELL_TEXT, 0, 0 },
+	/* the counts are in the explanation's parts; the table keeps its room for it */
+	{ "baseline_n", "BASE-N", CELL_COUNT, 0, ROWCOL_NOT_IN_TABLE },
+	{ "new_n", "NEW-N", CELL_COUNT, 0, ROWCOL_NOT_IN_TABLE },
+	{ "baseline_p50_s", "BEFORE-P50", CELL_SECS, 0, 0 },
+	{ "new_p50_s", "AFTER-P50", CELL_SECS, 0, 0 },
+	{ "p50_delta_s", "CHANGE", CELL_SECS, 0, 0 },
+	{ "p50_ci_low_s", "CI-LOW", CELL_SECS, 0, 0 },
+	{ "p50_ci_high_s", "CI-HIGH", CELL_SECS, 0, 0 },
+	{ "p_value", "P", CELL_NUMBER, 6, 0 },
+	{ "attribute", "ATTRIBUTE", CELL_TEXT, 0, 0 },
+	{ "value", "VALUE", CELL_TEXT, 0, ROWCOL_NOT_IN_TABLE },
+	{ "cause", "CAUSE", CELL_TEXT, 0, ROWCOL_NOT_IN_TABLE },
+	{ "explanation", "EXPLANATION", CELL_TEXT, 0, ROWCOL_WRAP },
+};
+
+static void
+point_cell(const void *ctx, size_t row, size_t col, struct cell_value *out, char *scratch,
+	   size_t scratch_size)
+{
+	const struct changes *ch = ctx;
+	const struct change_point *pt = &ch->points[row];
+	const struct diff_cmp *c = &pt->cmp;
+
+	(void)scratch;
+	(void)scratch_size;
+	out->present = true;
+	switch (col) {
+	case XC_START: out->ms = ch->windows[pt->window].start_ms; break;
+	case XC_WINDOW: out->text = ch->windows[pt->window].label; break;
+	case XC_BEFORE: out->text = ch->windows[pt->window - 1].label; break;
+	case XC_PHASE: out->text = diff_phase_name(pt->phase); break;
+	case XC_BASE_N: out->count = (int64_t)c->base.n; break;
+	case XC_NEW_N: out->count = (int64_t)c->cur.n; break;
+	case XC_BASE_P50: num(out, c->base.p50); break;
+	case XC_NEW_P50: num(out, c->cur.p50); break;
+	case XC_DELTA: num(out, c->p50_delta_s); break;
+	case XC_CI_LO: num(out, c->ci_lo_s); break;
+	case XC_CI_HI: num(out, c->ci_hi_s); break;
+	case XC_P: num(out, c->p_holm); break;
+	case XC_ATTR:
+		out->present = pt->attr >= 0;
+		out->text = pt->attr >= 0 ? diff_attr_name((enum diff_attr)pt->attr) : NULL;
+		break;
+	case XC_VALUE: out->present = pt->value != NULL; out->text = pt->value; break;
+	case XC_CAUSE: out->text = pt->cause; break;
+	case XC_EXPLAIN: out->text = pt->explanation; break;
+	}
+}
+
+void
+changes_table(const struct changes *c, struct row_table *t)
+{
+	*t = (struct row_table){
+		.name = "change_points",
+		.title = NULL,
+		.cols = point_cols,
+		.ncols = XC_COUNT,
+		.nrows = c->npoints,
+		.cell = point_cell,
+		.ctx = c,
+		.notes = (const char *const *)c->notes,
+		.nnotes = c->nnotes,
 	};
 }

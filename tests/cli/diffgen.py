@@ -7,6 +7,10 @@
                                the old one; new-events.jsonl: the same as EventBridge
                                events); --split reads both files as one history
   diffgen.py same SEED DIR     base.json and new.json drawn from one distribution (40 + 40)
+  diffgen.py history SEED DIR  history.json: 7 days (2026-11-30 to 2026-12-06), a task every
+                               40 min; on 2026-12-04 at 02:00 a new deployment's digest
+                               pulls ~35 s slower (for `report --changes`)
+  diffgen.py steady SEED DIR   the same history, the new digest on 2026-12-04 no slower
 
 Every figure comes from random.Random(SEED), so a seed is one history, byte for byte."""
 import json
@@ -122,11 +126,31 @@ def same(seed, out, n=40):
     write(os.path.join(out, "new.json"), new)
 
 
+SHIFT = datetime(2026, 12, 4, 2, 0, 0, tzinfo=timezone.utc)
+
+
+def history(seed, out, slower=35.0):
+    """A week of one service, a task every 40 minutes; the deployment at SHIFT brings the
+    new digest (and revision 8), `slower` seconds more to pull."""
+    rng = random.Random(seed)
+    day0 = datetime(2026, 11, 30, 0, 0, 0, tzinfo=timezone.utc)
+    tasks = []
+    for i in range(7 * 36):
+        created = day0 + timedelta(minutes=40 * i, seconds=rng.randint(0, 600))
+        if created >= SHIFT:
+            tasks.append(task(rng, i, created, NEW, 8, "ecs-svc/2222222222222222222", slower))
+        else:
+            tasks.append(task(rng, i, created, OLD, 7, "ecs-svc/1111111111111111111", 0))
+    write(os.path.join(out, "history.json"), tasks)
+
+
 def main():
-    if len(sys.argv) != 4 or sys.argv[1] not in ("digest", "same"):
+    kinds = {"digest": digest, "same": same, "history": history,
+             "steady": lambda seed, out: history(seed, out, 0.0)}
+    if len(sys.argv) != 4 or sys.argv[1] not in kinds:
         sys.exit(__doc__)
     os.makedirs(sys.argv[3], exist_ok=True)
-    (digest if sys.argv[1] == "digest" else same)(int(sys.argv[2]), sys.argv[3])
+    kinds[sys.argv[1]](int(sys.argv[2]), sys.argv[3])
 
 
 if __name__ == "__main__":

@@ -1,0 +1,1 @@
+ecsprof report --changes --format csv tests/fixtures/diff/history/history.json

@@ -1,0 +1,1 @@
+ecsprof report --changes --changes-by week tests/fixtures/diff/history/history.json

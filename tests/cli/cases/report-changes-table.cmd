@@ -1,0 +1,1 @@
+ecsprof report --changes tests/fixtures/diff/history/history.json
