@@ -27,6 +27,8 @@ main(int argc, char **argv)
 		o.threads = (unsigned)strtoul(getenv("BENCH_THREADS"), NULL, 10);
 	if (getenv("BENCH_CHUNK") != NULL)
 		o.chunk_bytes = strtoul(getenv("BENCH_CHUNK"), NULL, 10);
+	/* BENCH_WHOLE_DOC=1: a large document held whole first, as before issue 31 */
+	o.whole_doc = getenv("BENCH_WHOLE_DOC") != NULL && strcmp(getenv("BENCH_WHOLE_DOC"), "1") == 0;
 	task_set_init(&set);
 	memset(&st, 0, sizeof st);
 	err_clear(&err);

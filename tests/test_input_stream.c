@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -321,6 +322,250 @@ large_document(bool one_line)
 	cr_assert_eq(rc, 0, "%s (%zu bytes of text)", err.msg, len);
 	cr_expect_eq(set.len, N);
 	cr_expect_eq(st.tasks, N);
+	task_set_cleanup(&set);
+#endif
+}
+
+/* ---- a document read as it comes (input_docstream.c, issue 31) ------------------------ */
+
+/* text written to a file and read from it with chunk and probe bytes (reads of `chunk`
+ * bytes, a document read as it comes once its first `chunk` bytes end no line) */
+static void
+read_file_as(const char *text, size_t len, size_t chunk, struct result *r,
+    struct task_set *keep)
+{
+	char path[64];
+	int fd;
+	struct input_options o = { .warn = collect, .chunk_bytes = chunk, .stream_bytes = chunk,
+		.threads = 1 };
+	struct task_set set;
+
+	/* one name for every read of a test: it is each task's source */
+	snprintf(path, sizeof path, "/tmp/ecsprof-test-docstream-%ld", (long)getpid());
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	cr_assert(fd >= 0);
+	cr_assert_eq(write(fd, text, len), (ssize_t)len);
+	close(fd);
+	o.warn_ctx = r;
+	memset(r, 0, sizeof *r);
+	err_clear(&r->err);
+	buf_init(&r->out, 0);
+	task_set_init(&set);
+	r->rc = input_read_file_with(path, &o, &set, &r->st, &r->err);
+	unlink(path);
+	for (size_t i = 0; i < set.len; i++)
+		add_task(&r->out, &set.tasks[i]);
+	if (keep != NULL)
+		*keep = set;
+	else
+		task_set_cleanup(&set);
+}
+
+/* tasks whose strings hold escapes, quotes and brackets, a \u escape (jansson's), one
+ * nested deeper than a plain task: the elements' ends are found in every chunk size */
+static const char *const tasks_json[] = {
+	"{\"taskArn\":\"arn:aws:ecs:us-east-1:1:task/c/0a\",\"group\":\"service:web\","
+	"\"lastStatus\":\"RUNNING\",\"createdAt\":\"2024-05-01T10:00:00.000Z\",\"pullStartedAt\":"
+	"\"2024-05-01T10:00:10.000Z\",\"pullStoppedAt\":\"2024-05-01T10:00:40.000Z\",\"startedAt\":"
+	"\"2024-05-01T10:00:41.000Z\",\"version\":3}",
+	"{\"taskArn\":\"arn:aws:ecs:us-east-1:1:task/c/0b\",\"group\":\"service:a]b}c\\\"d\\\\\","
+	"\"stoppedReason\":\"x\\\\\\\"],[{\",\"createdAt\":\"2024-05-01T10:00:01.000Z\","
+	"\"containers\":[{\"name\":\"app\",\"image\":\"nginx\",\"lastStatus\":\"RUNNING\"}]}",
+	"{\"taskArn\":\"arn:aws:ecs:us-east-1:1:task/c/0c\",\"group\":\"service:\\u00e9t\\u00e9\","
+	"\"createdAt\":1714557602.5,\"overrides\":{\"a\":[[[{\"b\":[1,2,{\"c\":null}]}]]]}}",
+	"{\"taskArn\":\"arn:aws:ecs:us-east-1:1:task/c/0d\",\"createdAt\":\"2024-05-01T10:00:03Z\","
+	"\"tags\":[{\"key\":\"k\",\"value\":\"v, ] }\"}],\"version\":1}",
+};
+#define NTASKS (sizeof tasks_json / sizeof *tasks_json)
+
+/* the tasks as a document (sep between elements, pre before, post after) or JSON Lines */
+static char *
+doc_of(const char *pre, const char *sep, const char *post, size_t upto)
+{
+	struct buf b;
+
+	buf_init(&b, 0);
+	buf_adds(&b, pre);
+	for (size_t i = 0; i < upto; i++) {
+		if (i > 0)
+			buf_adds(&b, sep);
+		buf_adds(&b, tasks_json[i]);
+	}
+	buf_adds(&b, post);
+	return buf_take(&b);
+}
+
+static void
+expect_as_lines(const char *what, const char *doc)
+{
+	char *lines = doc_of("", "\n", "\n", NTASKS);
+	struct result l, d;
+	static const size_t chunks[] = { 1, 2, 3, 7, 64, 1000 };
+
+	read_file_as(lines, strlen(lines), 0, &l, NULL);
+	cr_assert_eq(l.rc, 0, "JSON Lines: %s", l.err.msg);
+	cr_assert_eq(l.st.tasks, NTASKS);
+	for (size_t i = 0; i < sizeof chunks / sizeof *chunks; i++) {
+		read_file_as(doc, strlen(doc), chunks[i], &d, NULL);
+		cr_expect_eq(d.rc, 0, "%s, chunk %zu: %s", what, chunks[i], d.err.msg);
+		cr_expect_str_eq(buf_str(&d.out), buf_str(&l.out), "%s, chunk %zu", what, chunks[i]);
+		cr_expect_eq(d.st.tasks, NTASKS, "%s, chunk %zu", what, chunks[i]);
+		buf_cleanup(&d.out);
+	}
+	buf_cleanup(&l.out);
+	free(lines);
+}
+
+Test(input_docstream, one_line_document_as_json_lines)
+{
+	char *doc = doc_of("{\"tasks\":[", ",", "],\"failures\":[]}\n", NTASKS);
+
+	expect_as_lines("DescribeTasks answer", doc);
+	free(doc);
+	doc = doc_of("[", ",", "]", NTASKS);
+	expect_as_lines("array, no newline", doc);
+	free(doc);
+}
+
+Test(input_docstream, white_space_and_newlines_inside)
+{
+	char *doc = doc_of("{ \"tasks\" :\n [\n  ", " ,\n\n  ", "\n ]\r\n , \"failures\": null\n}\n\n",
+	    NTASKS);
+
+	expect_as_lines("indented", doc);
+	free(doc);
+	doc = doc_of("\t[ ", "\t,\t", " ]  \n", NTASKS);
+	expect_as_lines("tabs", doc);
+	free(doc);
+}
+
+/* blank lines before a one-line document: still the document's line in warnings */
+Test(input_docstream, blank_lines_before_a_one_line_document)
+{
+	char *doc = doc_of("\n  \n\r\n{\"tasks\":[", ",", ",42],\"failures\":[{\"arn\":\"x\","
+	    "\"reason\":\"MISSING\"}]}\n\n", NTASKS);
+
+	for (size_t chunk = 1; chunk <= 9; chunk += 4) {
+		struct result r;
+
+		read_file_as(doc, strlen(doc), chunk, &r, NULL);
+		cr_expect_eq(r.rc, 0, "chunk %zu: %s", chunk, r.err.msg);
+		cr_expect_eq(r.st.tasks, NTASKS);
+		cr_expect_eq(r.st.failures, 1);
+		cr_expect(strstr(buf_str(&r.out), "warn doc") == NULL);
+		cr_expect(strstr(buf_str(&r.out), ":4: skipped tasks[4]: expected a task object, "
+		    "got the number 42\nwarn ") != NULL, "chunk %zu: %s", chunk, buf_str(&r.out));
+		cr_expect(strstr(buf_str(&r.out), ":4: DescribeTasks failure: \"x\": \"MISSING\"\n")
+		    != NULL, "%s", buf_str(&r.out));
+		buf_cleanup(&r.out);
+	}
+	free(doc);
+}
+
+/* a document cut short: one line naming the byte, the tasks before it kept */
+Test(input_docstream, truncated_document)
+{
+	char *doc = doc_of("{\"tasks\":[", ",", "],\"failures\":[]}", NTASKS);
+	size_t cut = strstr(doc, "task/c/0c") - doc;
+	struct task_set set;
+	struct result r;
+	char want[120];
+
+	read_file_as(doc, cut, 7, &r, &set);
+	cr_expect_eq(r.rc, -1);
+	snprintf(want, sizeof want, ": truncated JSON: the input ends at byte %zu, inside "
+	    "tasks[2] (from byte ", cut);
+	cr_expect(strstr(r.err.msg, want) != NULL, "%s", r.err.msg);
+	cr_expect(strstr(r.err.msg, "the tasks before it are kept") != NULL);
+	cr_expect(strchr(r.err.msg, '\n') == NULL);
+	cr_expect_eq(set.len, 2, "%zu tasks kept", set.len);
+	task_set_cleanup(&set);
+	buf_cleanup(&r.out);
+	/* cut between elements, and inside the answer after its tasks */
+	read_file_as(doc, strstr(doc, ",{\"taskArn\":\"arn:aws:ecs:us-east-1:1:task/c/0d") - doc,
+	    3, &r, NULL);
+	cr_expect(strstr(r.err.msg, "truncated JSON") != NULL, "%s", r.err.msg);
+	cr_expect_eq(r.st.tasks, 3);
+	buf_cleanup(&r.out);
+	read_file_as(doc, strlen(doc) - 2, 5, &r, NULL);
+	cr_expect(strstr(r.err.msg, "truncated JSON: the input ends at byte") != NULL, "%s",
+	    r.err.msg);
+	cr_expect_eq(r.st.tasks, NTASKS);
+	buf_cleanup(&r.out);
+	free(doc);
+}
+
+Test(input_docstream, malformed_document_named_by_byte)
+{
+	/* 64 spaces after the first '[' or ':': a document long enough to be read as it
+	 * comes (its first 64 bytes tell its shape); bytes counted from 0, the one named is
+	 * the first that is wrong */
+#define SP64 "                                                                "
+	static const struct { const char *doc, *want; } cases[] = {
+		{ "{\"tasks\":[" SP64 "{\"taskArn\":\"a\",\"createdAt\":1} {\"taskArn\":\"b\"}]}",
+		  "malformed JSON at byte 104: ',' or ']' expected after tasks[0]" },
+		{ "{\"tasks\":[" SP64 "{\"taskArn\":\"a\",\"createdAt\":1},{\"taskArn\":\"b\",]}",
+		  "malformed JSON at byte 119 (tasks[1]): " },
+		{ "[" SP64 "{\"taskArn\":\"a\",\"createdAt\":1},,{}]", "malformed JSON at byte 95: a "
+		  "value expected in [1]" },
+		{ "{\"tasks\":" SP64 "\"no\"}", "\"tasks\": expected an array of tasks, got " },
+	};
+
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		struct result r;
+
+		read_file_as(cases[i].doc, strlen(cases[i].doc), 4, &r, NULL);
+		cr_expect_eq(r.rc, -1, "%s", cases[i].doc);
+		cr_expect(strstr(r.err.msg, cases[i].want) != NULL, "%s: %s", cases[i].doc,
+		    r.err.msg);
+		buf_cleanup(&r.out);
+	}
+}
+
+/* A 64 MiB one-line answer whose tasks are small beside their text (each carries 3 KiB
+ * the reader passes over) read under an address-space limit of half the text beyond what
+ * the process has: it was held whole (up to 1 GiB) before it was read (issue 31) */
+Test(input_docstream, one_line_document_in_less_memory_than_its_text)
+{
+#ifdef NO_RLIMIT_AS
+	cr_skip_test("address-space limits and sanitizers' shadow memory do not mix");
+#else
+	enum { N = 20000 };
+	char path[] = "/tmp/ecsprof-test-docstream-XXXXXX";
+	char pad[3073];
+	int fd = mkstemp(path);
+	FILE *f;
+	size_t len;
+	struct rlimit rl;
+	struct task_set set;
+	struct input_stats st = { 0 };
+	struct err err;
+	struct input_options o = { .threads = 1 };
+	int rc;
+
+	cr_assert(fd >= 0);
+	f = fdopen(fd, "w");
+	cr_assert(f != NULL);
+	memset(pad, 'x', sizeof pad - 1);
+	pad[sizeof pad - 1] = '\0';
+	fputs("{\"tasks\":[", f);
+	for (int i = 0; i < N; i++)
+		fprintf(f, "%s{\"taskArn\":\"arn:aws:ecs:us-east-1:111122223333:task/prod/%032x\","
+		    "\"overrides\":{\"note\":\"%s\"},\"createdAt\":\"2024-05-01T10:00:00.%03dZ\","
+		    "\"startedAt\":\"2024-05-01T10:00:41.000Z\",\"version\":3}", i ? "," : "", i,
+		    pad, i % 1000);
+	fputs("],\"failures\":[]}\n", f);
+	len = (size_t)ftell(f);
+	cr_assert_eq(fclose(f), 0);
+	task_set_init(&set);
+	err_clear(&err);
+	cr_assert_eq(getrlimit(RLIMIT_AS, &rl), 0);
+	rl.rlim_cur = vm_bytes() + len / 2;
+	cr_assert_eq(setrlimit(RLIMIT_AS, &rl), 0);
+	rc = input_read_file_with(path, &o, &set, &st, &err);
+	unlink(path);
+	cr_assert_eq(rc, 0, "%s (%zu bytes of text)", err.msg, len);
+	cr_expect_eq(set.len, N);
 	task_set_cleanup(&set);
 #endif
 }

@@ -768,3 +768,59 @@ Test(record, a_line_naming_no_task_is_kept_as_it_is)
 	free(old);
 	free_lines(l, 2);
 }
+
+/* issue 31: record refused to rewrite a file holding a line that report only skips (an
+ * EventBridge event of another kind, a Container Insights event that is not a task's, an
+ * answer with only a failure): such a line is kept as it is, as report reads past it; a
+ * line report takes a task from without being a recording line still stops record (a
+ * data file, not a recording) */
+Test(record, a_line_report_only_skips_is_kept)
+{
+	static const char other_event[] = "{\"version\":\"0\",\"detail-type\":\"ECS Container "
+	    "Instance State Change\",\"source\":\"aws.ecs\",\"detail\":{\"status\":\"ACTIVE\"}}";
+	static const char insights[] = "{\"Type\":\"Container\",\"Version\":\"0\","
+	    "\"ClusterName\":\"c\",\"TaskId\":\"t\",\"Timestamp\":1714557600000}";
+	static const char only_failure[] = "{\"tasks\":[],\"failures\":[{\"arn\":\"arn:x\","
+	    "\"reason\":\"MISSING\"}]}";
+	char *old = line_for("a", 1, 1000), *doc, *after, *want;
+	char *l[1] = { line_for("b", 1, 2000) };
+	struct task_set set;
+	struct input_stats st = { 0 };
+	struct input_options quiet = { .warn = drop_warn };
+
+	doc = xasprintf("%s\n%s\n%s\n%s\n", other_event, old, insights, only_failure);
+	spit(path, doc);
+	task_set_init(&set);
+	cr_expect_eq(input_read_file_with(path, &quiet, &set, &st, &err), 0, "%s", err.msg);
+	cr_expect_eq(set.len, 1, "report reads the file, task a");
+	task_set_cleanup(&set);
+	log_set_sink(warn_sink, NULL);
+	nwarned = 0;
+	cr_assert_eq(record_merge_file(path, l, 1, NULL, NULL, &err), 0, "%s", err.msg);
+	log_set_sink(NULL, NULL);
+	after = slurp(path, NULL);
+	want = xasprintf("%s%s\n", doc, l[0]);
+	cr_expect_str_eq(after, want);
+	cr_expect_eq(nwarned, 1);
+	if (nwarned > 0)
+		cr_expect(strstr(warned[0], "rec.jsonl:1: not a recording line, which report skips")
+		    != NULL, "%s", warned[0]);
+	for (size_t i = 0; i < nwarned; i++)
+		free(warned[i]);
+	nwarned = 0;
+	free(after);
+	free(want);
+	/* a task line is data, not a recording: refused, the file left alone */
+	free(doc);
+	doc = xasprintf("%s\n{\"taskArn\":\"arn:aws:ecs:us-east-1:1:task/c/z\",\"createdAt\":1}\n",
+	    old);
+	spit(path, doc);
+	cr_expect_eq(record_merge_file(path, l, 1, NULL, NULL, &err), -1);
+	cr_expect(strstr(err.msg, "refusing to overwrite") != NULL, "%s", err.msg);
+	after = slurp(path, NULL);
+	cr_expect_str_eq(after, doc);
+	free(after);
+	free(doc);
+	free(old);
+	free_lines(l, 1);
+}

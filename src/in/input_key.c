@@ -71,6 +71,44 @@ image_key(const json_t *root, char **arn)
 	return 0;
 }
 
+/* A line that is no recording line but one report reads past, taking nothing from it
+ * (an EventBridge event of another kind, a Container Insights event that is not a task's,
+ * a DescribeTasks answer with only failures or skipped tasks): true, with report's
+ * warning in err. One report takes nothing from silently ({"tasks":[]}) is no such line. False for a line report stops on or takes a task from (a data file, not
+ * a recording: record leaves it alone). Read by report's own line reader (input.c). */
+static bool
+report_skips(const char *line, size_t len, struct err *err)
+{
+	struct pctx c;
+	bool skips = len < INPUT_MAX_LINE && memchr(line, '\n', len) == NULL;
+	const char *why = NULL;
+
+	if (!skips)
+		return false;
+	input_pctx_init(&c, "line");
+	input_parse_lines(&c, line, len, 1);
+	skips = !c.failed;
+	for (size_t i = 0; i < c.out.n && skips; i++) {
+		if (c.out.v[i].kind == ITEM_TASK || c.out.v[i].kind == ITEM_IMAGES)
+			skips = false;
+		else if (why == NULL && c.out.v[i].msg != NULL)
+			why = c.out.v[i].msg;
+	}
+	if (skips && why != NULL)
+		err_set(err, ERR_PARSE, "not a recording line, which report skips (%s)",
+		    strncmp(why, "line:1: ", 8) == 0 ? why + 8 : why);
+	else if (skips && c.other_events > 0)
+		err_set(err, ERR_PARSE, "not a recording line, which report skips (an EventBridge "
+		    "event of type %s, not \"%s\")", c.other_type, TASK_EVENT);
+	else if (skips && c.insights_other > 0)
+		err_set(err, ERR_PARSE, "not a recording line, which report skips (a Container "
+		    "Insights event that is not a task's)");
+	else
+		skips = false;   /* nothing in it, nothing said: no recording's line either */
+	input_pctx_cleanup(&c);
+	return skips;
+}
+
 int
 input_peek_record(const char *line, size_t len, struct input_key *k, struct err *err)
 {
@@ -93,6 +131,10 @@ input_peek_record(const char *line, size_t len, struct input_key *k, struct err 
 		    "column %d: %s", e.column, e.text);
 	}
 	tag = json_object_get(root, "ecsprof");
+	if (tag == NULL && report_skips(line, len, err)) {
+		rc = 1;   /* report reads the file past it: kept as it is, as its other skips */
+		goto out;
+	}
 	if (!json_is_string(tag) || strcmp(json_string_value(tag), RECORD_TAG) != 0) {
 		err_set(err, ERR_PARSE, "not an ecsprof recording line (no \"ecsprof\":\"%s\")",
 		    RECORD_TAG);

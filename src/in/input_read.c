@@ -1,8 +1,10 @@
-/* input_read: bytes from a file, stdin or memory into documents: JSON Lines as a stream
- * of chunks that worker threads parse while the calling thread reads ahead and merges the
- * results in input order (so memory follows the number of tasks, not the file size, and
- * the output never depends on thread timing), or one whole document: held once, and
- * when large read element by element (input_stream.c) and given back as it is read. */
+/* input_read: bytes from a file, stdin or memory (input_src.c) into documents: JSON Lines
+ * as a stream of chunks that worker threads parse while the calling thread reads ahead and
+ * merges the results in input order (so memory follows the number of tasks, not the file
+ * size, and the output never depends on thread timing), or one whole document: from a
+ * file or stdin, when large and a DescribeTasks answer or an array, read as it comes
+ * (input_docstream.c, on one line or many); any other held once, and when large read
+ * element by element (input_stream.c) and given back as it is read. */
 #include <errno.h>
 #include <jansson.h>
 #include <pthread.h>
@@ -16,113 +18,12 @@
 #include "ecsprof/input.h"
 #include "ecsprof/xalloc.h"
 #include "input_gzip.h"
+#include "input_docstream.h"
+#include "input_src.h"
 #include "input_int.h"
 #include "input_stream.h"
 #include "jarena.h"
 #include "ecsprof/jsonscan.h"
-
-/* ---- reading: files, stdin and memory alike ----------------------------------------- */
-
-struct src {
-	FILE *f;
-	const char *mem;
-	size_t len, pos;
-	bool eof;
-	int error;      /* errno of a failed read; EILSEQ for bad gzip data, why says more */
-	bool probed;    /* the first bytes looked at for gzip's magic */
-	unsigned char back[2];   /* ... and handed back to the reader when not gzip */
-	size_t nback;
-	bool raw_eof;
-	struct input_gz *gz;
-	struct input_gz_alloc gz_alloc;   /* the call's options' (a test seam) */
-	char why[160];
-	const struct input_options *o;    /* its progress callback, NULL: none */
-	uint64_t done, total;             /* bytes as stored read, the file's size (0: unknown) */
-};
-
-/* The bytes as stored: the file, stdin or memory. */
-static size_t
-raw_read(void *ctx, char *dst, size_t n)
-{
-	struct src *s = ctx;
-	size_t got = 0;
-
-	while (s->nback > 0 && got < n) {
-		dst[got++] = (char)s->back[0];
-		s->back[0] = s->back[1];
-		s->nback--;
-	}
-	if (got == n || s->raw_eof)
-		return got;
-	if (s->f == NULL) {
-		size_t k = s->len - s->pos < n - got ? s->len - s->pos : n - got;
-
-		memcpy(dst + got, s->mem + s->pos, k);
-		s->pos += k;
-		got += k;
-	} else {
-		size_t want = n - got, k = fread(dst + got, 1, want, s->f);
-
-		if (k < want && ferror(s->f))
-			s->error = errno ? errno : EIO;
-		got += k;
-		s->done += k;
-		if (s->o != NULL && s->o->progress != NULL)
-			s->o->progress(s->o->progress_ctx, s->done, s->total);
-	}
-	if (got < n)
-		s->raw_eof = true;
-	return got;
-}
-
-static const char *
-src_error(const struct src *s)
-{
-	return s->why[0] ? s->why : err_strerror(s->error);
-}
-
-/* Decompressed when the input starts as gzip does (input_gzip.c), else as stored. */
-static size_t
-src_read(struct src *s, char *dst, size_t n)
-{
-	size_t got;
-
-	if (s->eof)
-		return 0;
-	if (!s->probed) {
-		s->probed = true;
-		s->nback = raw_read(s, (char *)s->back, 2);
-		if (input_gz_magic(s->back, s->nback)) {
-			s->gz = input_gz_new(raw_read, s, &s->gz_alloc);
-			if (s->gz == NULL) {
-				snprintf(s->why, sizeof s->why, "out of memory: cannot start zlib's "
-				    "inflate");
-				s->error = ENOMEM;
-				s->eof = true;
-				return 0;
-			}
-		}
-	}
-	if (s->gz != NULL) {
-		long k = input_gz_read(s->gz, dst, n, s->why, sizeof s->why);
-
-		got = k > 0 ? (size_t)k : 0;
-		if (s->error == 0 && input_gz_failed(s->gz))
-			s->error = input_gz_oom(s->gz) ? ENOMEM : EILSEQ;
-	} else {
-		got = raw_read(s, dst, n);
-	}
-	if (got < n)
-		s->eof = true;
-	return got;
-}
-
-/* Memory that is not compressed is parsed where it is, without a copy. */
-static bool
-src_in_place(const struct src *s)
-{
-	return s->f == NULL && s->gz == NULL;
-}
 
 struct chunk {
 	char *data;
@@ -145,6 +46,9 @@ struct reader {
 	long next_line;
 	size_t max_line;    /* INPUT_MAX_LINE; INPUT_MAX_DOC for the first chunk (a document
 	                     * on one line, as `jq -c` writes, may be as large as any other) */
+	size_t probe;       /* the first chunk stops here when its first line goes on (0:
+	                     * never), partial set: maybe a document input_docstream.c reads */
+	bool partial;
 };
 
 /* The offset of the first byte from `from` on that is neither white space nor (at the
@@ -204,6 +108,11 @@ reader_next(struct reader *r, struct chunk *k, struct err *err)
 		if (nl != NULL || r->src->eof)
 			break;
 		scanned = len;
+		if (first && r->probe > 0 && len >= r->probe &&
+		    first_nonblank(data, 0, len) + 64 <= len) {   /* enough to tell its shape */
+			r->partial = true;   /* no line count yet: the document's reader counts */
+			break;
+		}
 		if (cap >= r->max_line) {
 			free(data);
 			if (r->max_line >= INPUT_MAX_DOC)
@@ -236,7 +145,7 @@ reader_next(struct reader *r, struct chunk *k, struct err *err)
 	k->data = data;
 	k->len = len;
 	k->first_line = r->next_line;
-	for (const char *p = data; (p = memchr(p, '\n', len - (size_t)(p - data))) != NULL; p++)
+	for (const char *p = data; !r->partial && (p = memchr(p, '\n', len - (size_t)(p - data))) != NULL; p++)
 		r->next_line++;
 	return 1;
 }
@@ -505,6 +414,36 @@ parse_whole(struct fstate *f, const char *data, size_t len, bool owned,
 	return c.failed ? -1 : 0;
 }
 
+/* A document read as it comes (input_docstream.c) from data (len bytes of cap, handed
+ * over; line: its first line) on, then what follows it, as JSON Lines (a one-line
+ * document is the first line of JSON Lines). */
+static int
+stream_doc(struct fstate *f, struct reader *r, char *data, size_t len, size_t cap, long line,
+    struct task_set *set, struct err *err)
+{
+	struct chunk k;
+	char *rest;
+	size_t rest_len;
+	int more;
+
+	if (input_docstream_read(f, r->src, data, len, cap, line, set, &rest, &rest_len,
+	    &r->next_line, err) != 0)
+		return -1;
+	free(r->carry);
+	r->carry = rest;
+	r->carry_len = rest_len;
+	r->max_line = INPUT_MAX_LINE;
+	r->probe = 0;
+	memset(&k, 0, sizeof k);
+	while ((more = reader_next(r, &k, err)) == 1) {
+		lines_pctx_init(&k.c, f);
+		input_parse_lines(&k.c, k.data, k.len, k.first_line);
+		if (finish_chunk(f, &k, set, err) != 0)
+			return -1;
+	}
+	return more;
+}
+
 /* The rest of the input after the first chunk, appended to it in place (one copy of the
  * document, grown by realloc, which moves no bytes of a large block on Linux), then
  * parsed whole. */
@@ -529,6 +468,18 @@ read_whole(struct fstate *f, struct reader *r, struct chunk *first, struct task_
 	if (r->carry_len > 0)   /* carry is NULL when nothing was carried */
 		memcpy(d + len, r->carry, r->carry_len);
 	len += r->carry_len;
+	r->carry_len = 0;
+	while (!r->src->eof && len < stream_min(f->opts) && len <= INPUT_MAX_DOC) {
+		if (cap - len < ((size_t)1 << 16)) {
+			cap = cap * 2 > INPUT_MAX_DOC + 2 ? INPUT_MAX_DOC + 2 : cap * 2;
+			d = xrealloc(d, cap);
+		}
+		len += src_read(r->src, d + len, cap - len - 1);
+	}
+	/* a large document of a shape input_docstream.c reads: as it comes, not held */
+	if (!r->src->eof && !r->src->error && !f->opts->whole_doc &&
+	    input_docstream_takes(d, len))
+		return stream_doc(f, r, d, len, cap, first->first_line, set, err);
 	while (!r->src->eof && len <= INPUT_MAX_DOC) {
 		if (cap - len < ((size_t)1 << 16)) {
 			cap = cap * 2 > INPUT_MAX_DOC + 2 ? INPUT_MAX_DOC + 2 : cap * 2;
@@ -605,6 +556,7 @@ read_src_in_scope(const char *name, struct src *s, const struct input_options *o
 	r.chunk_bytes = o->chunk_bytes ? o->chunk_bytes : (size_t)1 << 20;
 	r.next_line = 1;
 	r.max_line = INPUT_MAX_DOC;
+	r.probe = s->f != NULL && !o->whole_doc ? stream_min(o) : 0;
 	memset(&first, 0, sizeof first);
 	json_object_seed(0); /* before any thread: jansson seeds its hash once */
 
@@ -614,6 +566,28 @@ read_src_in_scope(const char *name, struct src *s, const struct input_options *o
 		goto out_err;
 	if (more == 0)
 		goto empty;
+	if (r.partial) {
+		r.partial = false;
+		r.probe = 0;
+		if (input_docstream_takes(first.data, first.len)) {
+			/* a first line of 1 MiB and more that starts a DescribeTasks answer or an
+			 * array: read as it comes, not held whole */
+			rc = stream_doc(&f, &r, first.data, first.len, first.len, 1, set, err);
+			first.data = NULL;
+			goto read;
+		}
+		/* any other: the first line read on whole, as before */
+		r.carry = first.data;
+		r.carry_len = first.len;
+		first.data = NULL;
+		r.max_line = INPUT_MAX_DOC;
+		more = reader_next(&r, &first, err);
+		r.max_line = INPUT_MAX_LINE;
+		if (more < 0)
+			goto out_err;
+		if (more == 0)
+			goto empty;
+	}
 	/* a UTF-8 byte order mark, as some Windows editors write, is not JSON */
 	if (first.len >= 3 && memcmp(first.data, "\xef\xbb\xbf", 3) == 0)
 		memset(first.data, ' ', 3);
@@ -674,6 +648,7 @@ read_src_in_scope(const char *name, struct src *s, const struct input_options *o
 			rc = lines_threaded(&f, &r, &first, nt, set, err);
 		}
 	}
+read:
 	free(r.carry);
 	if (f.other_events > 0) {
 		char msg[400];

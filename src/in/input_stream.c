@@ -11,6 +11,7 @@
  * left to the DOM reader, which words every error: the same tasks, warnings and errors
  * either way. */
 #include <jansson.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -151,14 +152,34 @@ out:
 	return rc;
 }
 
-/* One element as jansson reads it alone (checked: only memory can fail), NULL with the
- * document's error set. */
+/* One element as jansson reads it alone, NULL with the document's error set. Checked by
+ * the first pass (only memory can fail); read as it comes (input_docstream.c: s->at set),
+ * unchecked: keys named twice warned about as the DOM reader warns, and an error named
+ * by its byte in the text. */
 static json_t *
-load(struct pctx *c, const char *p, size_t n)
+load(struct input_stream *s, struct pctx *c, const char *p, size_t n)
 {
 	json_error_t e;
-	json_t *v = json_loadb(p, n, JSON_DECODE_ANY, &e);
+	json_t *v;
 
+	if (!s->chunked) {
+		v = json_loadb(p, n, JSON_DECODE_ANY, &e);
+	} else {
+		v = input_load(c, p, n, JSON_DECODE_ANY, c->line, &e);
+		if (v == NULL && !input_json_oom(&e)) {
+			char text[JSON_ERROR_TEXT_LENGTH + 1];
+			/* jansson's position is past the byte it stopped at */
+			uint64_t bad = s->at + (uint64_t)(e.position > 0 ? e.position - 1 : 0);
+
+			snprintf(text, sizeof text, "%s", e.text);
+			input_sanitize(text);
+			c->failed = true;
+			err_set(&c->err, ERR_PARSE, "%s: malformed JSON at byte %llu (%s[%zu]): %s",
+			    c->name, (unsigned long long)bad,
+			    s->phase == 1 ? "failures" : s->array ? "" : "tasks", s->index - 1, text);
+			return NULL;
+		}
+	}
 	if (v == NULL) {
 		e.line = 0;   /* the document's line (a JSON Lines line), or none */
 		input_json_fail(c, &e, c->line);
@@ -193,6 +214,33 @@ scan(struct input_stream *s, struct pctx *c, const char *p, size_t n, bool line)
 	return true;
 }
 
+/* One element, p (n bytes), of the array being read; flags: its shape keys (an element
+ * of a top-level array) */
+static void
+one_element(struct input_stream *s, struct pctx *c, const char *p, size_t n, unsigned flags)
+{
+	size_t i = s->index - 1;
+	json_t *v;
+
+	if (s->phase == 0 && *p == '{') {
+		/* events and recording lines as taskscan reads lines; tasks as it reads one */
+		if (s->array && (flags & (HAS_ECSPROF | HAS_DETAIL)) && scan(s, c, p, n, true))
+			return;
+		if ((!s->array || plain_task(flags)) && scan(s, c, p, n, false))
+			return;
+	}
+	if ((v = load(s, c, p, n)) == NULL)
+		return;
+	if (s->phase == 1)
+		input_describe_failure(c, v);
+	else if (s->array)
+		input_array_element(c, v, i);
+	else
+		input_describe_task(c, v, i);
+	json_decref(v);
+	jarena_line_done();
+}
+
 /* One element of the array being read: 1, or 0 at its end. */
 static int
 element(struct input_stream *s, struct pctx *c)
@@ -200,8 +248,6 @@ element(struct input_stream *s, struct pctx *c)
 	struct jsonscan *sc = &s->sc;
 	const char *p;
 	unsigned flags = 0;
-	size_t n, i = s->index;
-	json_t *v;
 
 	if (jsonscan_element(sc, s->first) != 1)
 		return 0;   /* checked: the array's end */
@@ -212,25 +258,26 @@ element(struct input_stream *s, struct pctx *c)
 		shape_members(sc, &flags);
 	else
 		jsonscan_skip(sc);
-	n = (size_t)(sc->p - p);
-	if (s->phase == 0 && *p == '{') {
-		/* events and recording lines as taskscan reads lines; tasks as it reads one */
-		if (s->array && (flags & (HAS_ECSPROF | HAS_DETAIL)) && scan(s, c, p, n, true))
-			return 1;
-		if ((!s->array || plain_task(flags)) && scan(s, c, p, n, false))
-			return 1;
-	}
-	if ((v = load(c, p, n)) == NULL)
-		return 1;
-	if (s->phase == 1)
-		input_describe_failure(c, v);
-	else if (s->array)
-		input_array_element(c, v, i);
-	else
-		input_describe_task(c, v, i);
-	json_decref(v);
-	jarena_line_done();
+	one_element(s, c, p, (size_t)(sc->p - p), flags);
 	return 1;
+}
+
+void
+input_stream_element(struct input_stream *s, struct pctx *c, const char *p, size_t n,
+    uint64_t at)
+{
+	unsigned flags = 0;
+
+	s->chunked = true;
+	s->at = at;
+	s->index++;
+	if (s->phase == 0 && s->array && *p == '{') {
+		struct jsonscan sc = { p, p + n, NULL, 0, NULL };
+
+		if (shape_members(&sc, &flags) != 0)
+			flags = 0;   /* not plain: jansson reads it and words any error */
+	}
+	one_element(s, c, p, n, flags);
 }
 
 int

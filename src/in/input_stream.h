@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "input_int.h"
 #include "ecsprof/jsonscan.h"
@@ -21,6 +22,8 @@ struct input_stream {
 	size_t index;
 	char *buf;              /* taskscan's scratch */
 	size_t bufcap;
+	bool chunked;           /* read as it comes (input_docstream.c), not checked first */
+	uint64_t at;            /* ... the current element's byte in the text */
 };
 
 /* 0: the text is one such document, checked as jansson would check it, and s is at its
@@ -32,6 +35,12 @@ int input_stream_open(struct input_stream *s, const char *data, size_t len);
  * a document error (c->failed). Between jarena_begin() and jarena_end() (the caller's),
  * inside a jarena scope (input_read.c's). */
 int input_stream_next(struct input_stream *s, struct pctx *c, size_t bytes);
+/* One element p (n bytes, complete but not checked) of the array s is in (s->array,
+ * s->phase set by the caller; s->index counts), at byte `at` of the text, into c as
+ * input_stream_next() would read it; a malformed one fails c naming its byte. For
+ * input_docstream.c, which finds the elements in the text as it is read. */
+void input_stream_element(struct input_stream *s, struct pctx *c, const char *p, size_t n,
+    uint64_t at);
 /* The text before this is read and no longer needed (none of it is kept in tasks). */
 const char *input_stream_read_upto(const struct input_stream *s);
 void input_stream_close(struct input_stream *s);
