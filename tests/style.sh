@@ -172,7 +172,6 @@ src/aws/sigv4.c key_cache key_cache_clock key_cache_lock
 src/base/log.c log_level_max log_sink log_sink_ctx log_block_lock
 src/base/timeutil.c timeutil_now_ms timeutil_sleep_ms
 src/cmd/experiment_run.c prev
-src/in/jarena.c
 '
 statics=$(python3 "$here/style_graph.py" statics "$BUILDDIR" <(printf '%s\n%s\n' "$signal_allow" "$not_yet") 2>&1)
 check "no writable static outside signal handling" "$statics"

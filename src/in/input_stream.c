@@ -16,7 +16,6 @@
 
 #include "ecsprof/xalloc.h"
 #include "input_stream.h"
-#include "jarena.h"
 #include "ecsprof/jsonscan.h"
 #include "taskscan.h"
 
@@ -229,7 +228,6 @@ element(struct input_stream *s, struct pctx *c)
 	else
 		input_describe_task(c, v, i);
 	json_decref(v);
-	jarena_line_done();
 	return 1;
 }
 

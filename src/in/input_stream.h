@@ -29,8 +29,7 @@ struct input_stream {
 int input_stream_open(struct input_stream *s, const char *data, size_t len);
 /* The next elements, about `bytes` of text, into c as input_parse_doc() would make them
  * (the tasks in order, then the failures); 1 while more are to come, 0 at the end or on
- * a document error (c->failed). Between jarena_begin() and jarena_end() (the caller's),
- * inside a jarena scope (input_read.c's). */
+ * a document error (c->failed). */
 int input_stream_next(struct input_stream *s, struct pctx *c, size_t bytes);
 /* The text before this is read and no longer needed (none of it is kept in tasks). */
 const char *input_stream_read_upto(const struct input_stream *s);
