@@ -166,12 +166,10 @@ src/tui/tui_experiment.c restore_len restore_seq saved_tio saved_tio_ok
 '
 not_yet='
 src/aws/endpoint.c http_warned
-src/aws/http.c counter
 src/aws/http_curl.c global_rc global_once
 src/aws/sigv4.c key_cache key_cache_clock key_cache_lock
 src/base/log.c log_level_max log_sink log_sink_ctx log_block_lock
 src/base/timeutil.c timeutil_now_ms timeutil_sleep_ms
-src/cmd/experiment_run.c prev
 '
 statics=$(python3 "$here/style_graph.py" statics "$BUILDDIR" <(printf '%s\n%s\n' "$signal_allow" "$not_yet") 2>&1)
 check "no writable static outside signal handling" "$statics"
