@@ -901,7 +901,11 @@ Test(input, out_of_memory_anywhere_is_not_malformed_json)
 		}
 		if (strncmp(err.msg, "big.json:1:1: ", 14) == 0)
 			continue;   /* the first line's own parse (see above) */
-		cr_expect_str_eq(err.msg, "big.json: out of memory parsing the JSON", "at %d", k);
+		/* the first line's parse short of memory names its line (its allocations went to
+		 * the jansson arena that issue 32 removed, so they never failed here before) */
+		if (strcmp(err.msg, "big.json:1: out of memory parsing the JSON") != 0)
+			cr_expect_str_eq(err.msg, "big.json: out of memory parsing the JSON", "at %d: %s",
+			    k, err.msg);
 		cr_expect_eq(err.code, ERR_INTERNAL, "at %d", k);
 		oom++;
 	}

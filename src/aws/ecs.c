@@ -205,21 +205,12 @@ ecs_json_time(json_t *o, const char *key)
 	return TS_NONE;
 }
 
-/* json_dumps() allocates with jansson's allocator, which the input reader may replace:
- * the copy is ours, freed with free(). */
+/* json_dumps() allocates with jansson's allocator, malloc (nothing in ecsprof replaces
+ * it): the text is the caller's, freed with free(). */
 static char *
 service_raw(const json_t *o)
 {
-	json_malloc_t jm;
-	json_free_t jf;
-	char *j = json_dumps(o, JSON_COMPACT), *copy;
-
-	if (j == NULL)
-		return NULL;
-	copy = xstrdup(j);
-	json_get_alloc_funcs(&jm, &jf);
-	(jf != NULL ? jf : free)(j);
-	return copy;
+	return json_dumps(o, JSON_COMPACT);
 }
 
 static void

@@ -391,13 +391,14 @@ http_send_retry(const struct http_transport *t, struct http_retry *r,
 		http_prepare_fn *prepare, void *pctx, struct http_response *resp,
 		struct err *err)
 {
-	static uint64_t counter;
 	int max = r->max_attempts > 0 ? r->max_attempts : DEFAULT_ATTEMPTS;
 	int64_t base = r->base_ms > 0 ? r->base_ms : DEFAULT_BASE_MS;
 	int64_t cap = r->cap_ms > 0 ? r->cap_ms : DEFAULT_CAP_MS;
-	uint64_t rng = (uint64_t)timeutil_now_ms() ^ ((uint64_t)(uintptr_t)r << 16) ^
-		       (__atomic_add_fetch(&counter, 1, __ATOMIC_RELAXED) * 0x9E3779B97F4A7C15ULL);
 	bool skew_tried = false;
+	/* the jitter's seed: the clock, the caller's state and this call's stack (so threads
+	 * retrying in the same millisecond differ, without a counter shared by the process) */
+	uint64_t rng = (uint64_t)timeutil_now_ms() ^ ((uint64_t)(uintptr_t)r << 16) ^
+		       ((uint64_t)(uintptr_t)&skew_tried * 0x9E3779B97F4A7C15ULL);
 	int retries = 0, rc;
 
 	if (rng == 0)

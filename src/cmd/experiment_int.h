@@ -82,6 +82,7 @@ struct xrun {
 					* is initialised) */
 	struct tui_x *view;            /* on a terminal: the arms side by side (tui_experiment.h) */
 	struct held_log held;          /* the log while the view is up */
+	char progress_prev[1024];      /* the last progress line printed when piped */
 	bool interrupted;              /* Ctrl-C or SIGTERM: stop launching, clean up */
 	int signal_number;
 };

@@ -447,7 +447,8 @@ progress(struct xrun *x, int64_t t0, bool last)
 		"unknown", "provisioning", "pulling", "starting", "running", "stopped", "failed",
 	};
 	bool tty = isatty(STDERR_FILENO);
-	static char prev[1024];
+	char *prev = x->progress_prev;
+	size_t prevsz = sizeof x->progress_prev;
 	struct buf b;
 
 	if (x->view != NULL) {
@@ -455,7 +456,7 @@ progress(struct xrun *x, int64_t t0, bool last)
 		return;
 	}
 
-	buf_init(&b, sizeof prev - 1);
+	buf_init(&b, prevsz - 1);
 	for (size_t a = 0; a < x->narms; a++) {
 		size_t n[STAGE_COUNT] = { 0 }, healthy = 0, timed_out = 0;
 
@@ -484,7 +485,7 @@ progress(struct xrun *x, int64_t t0, bool last)
 		/* piped: a line when something changed, without the clock that always does */
 		if (strcmp(prev, buf_str(&b)) != 0)
 			fprintf(stderr, "ecsprof: %s\n", buf_str(&b));
-		snprintf(prev, sizeof prev, "%s", buf_str(&b));
+		snprintf(prev, prevsz, "%s", buf_str(&b));
 	}
 	fflush(stderr);
 	buf_cleanup(&b);

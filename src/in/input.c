@@ -20,7 +20,6 @@
 #include "input_int.h"
 #include "input_serving.h"
 #include "input_stream.h"
-#include "jarena.h"
 #include "ecsprof/jsonscan.h"
 #include "taskscan.h"
 
@@ -660,7 +659,6 @@ input_parse_lines(struct pctx *c, const char *data, size_t len, long first_line)
 	char *buf = NULL;   /* scratch for taskscan and fastjson: the longest line's size */
 	size_t bufcap = 0;
 
-	jarena_begin();
 	while (p < end && !c->failed) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
@@ -693,7 +691,6 @@ input_parse_lines(struct pctx *c, const char *data, size_t len, long first_line)
 				root = input_load(c, p + skip, n - skip, 0, line, &e);
 			if (root == NULL) {
 				if (input_parse_concat(c, p + skip, n - skip, line) == 0) {
-					jarena_line_done();
 					if (c->failed)
 						break;
 					line++;
@@ -704,17 +701,14 @@ input_parse_lines(struct pctx *c, const char *data, size_t len, long first_line)
 				if (input_text_hint(p, n) != NULL)
 					err_set(&c->err, ERR_PARSE, "%s:%ld: not a known input: %s", c->name,
 					    line, input_text_hint(p, n));
-				jarena_line_done();
 				break;
 			}
 			dispatch(c, root);
 			json_decref(root);
-			jarena_line_done();
 		}
 		line++;
 		p += n + 1;
 	}
-	jarena_end();
 	free(buf);
 }
 

@@ -20,7 +20,6 @@
 #include "ecsprof/xalloc.h"
 #include "input_docstream.h"
 #include "input_stream.h"
-#include "jarena.h"
 
 /* the members that make an object another shape than a DescribeTasks answer (input.c's
  * shape_of()): a document that starts with "tasks" and holds one is not read so */
@@ -413,7 +412,6 @@ input_docstream_read(struct fstate *f, struct src *s, char *data, size_t len,
 	input_pctx_init(&d.fc, f->name);
 	if (len >= 3 && memcmp(data, "\xef\xbb\xbf", 3) == 0)
 		d.pos = 3;
-	jarena_begin();
 	rc = skip_ws(&d);
 	if (rc > 0) {
 		/* warnings name the document's line, as for a document on one line of JSON
@@ -428,7 +426,6 @@ input_docstream_read(struct fstate *f, struct src *s, char *data, size_t len,
 	}
 	merge(&d);
 	input_merge(f, &d.fc, set);
-	jarena_end();
 	input_stream_close(&d.st);
 	input_pctx_cleanup(&d.c);
 	input_pctx_cleanup(&d.fc);

@@ -181,8 +181,7 @@ input_record_line_check(const char *line, size_t len, struct err *err)
 		    INPUT_MAX_LINE >> 20);
 	if (memchr(line, '\n', len) != NULL)
 		return err_set(err, ERR_PARSE, "recording line: a line break inside it");
-	/* then report's own line reader: whatever would stop it stops record too. No arena
-	 * scope (jarena.h): outside one, jansson keeps its own allocator, safe on any thread */
+	/* then report's own line reader: whatever would stop it stops record too */
 	input_pctx_init(&c, "line");
 	input_parse_lines(&c, line, len, 1);
 	if (c.failed) {

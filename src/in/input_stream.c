@@ -17,7 +17,6 @@
 
 #include "ecsprof/xalloc.h"
 #include "input_stream.h"
-#include "jarena.h"
 #include "ecsprof/jsonscan.h"
 #include "taskscan.h"
 
@@ -238,7 +237,6 @@ one_element(struct input_stream *s, struct pctx *c, const char *p, size_t n, uns
 	else
 		input_describe_task(c, v, i);
 	json_decref(v);
-	jarena_line_done();
 }
 
 /* One element of the array being read: 1, or 0 at its end. */

@@ -32,8 +32,7 @@ struct input_stream {
 int input_stream_open(struct input_stream *s, const char *data, size_t len);
 /* The next elements, about `bytes` of text, into c as input_parse_doc() would make them
  * (the tasks in order, then the failures); 1 while more are to come, 0 at the end or on
- * a document error (c->failed). Between jarena_begin() and jarena_end() (the caller's),
- * inside a jarena scope (input_read.c's). */
+ * a document error (c->failed). */
 int input_stream_next(struct input_stream *s, struct pctx *c, size_t bytes);
 /* One element p (n bytes, complete but not checked) of the array s is in (s->array,
  * s->phase set by the caller; s->index counts), at byte `at` of the text, into c as

@@ -54,20 +54,12 @@ record_line_keep_healthy(char *line, size_t *len, const char *old, size_t old_le
 	return out;
 }
 
-/* jansson's dump, copied into our own allocation (its allocator may be the reader's) */
+/* jansson's dump: malloc'd (nothing in ecsprof replaces jansson's allocator), the
+ * caller's to free() */
 static char *
 record_dump(const json_t *o)
 {
-	json_malloc_t jm;
-	json_free_t jf;
-	char *j = json_dumps(o, JSON_COMPACT | JSON_ENSURE_ASCII | JSON_ENCODE_ANY), *copy;
-
-	if (j == NULL)
-		return NULL;
-	copy = xstrdup(j);
-	json_get_alloc_funcs(&jm, &jf);
-	(jf != NULL ? jf : free)(j);
-	return copy;
+	return json_dumps(o, JSON_COMPACT | JSON_ENSURE_ASCII | JSON_ENCODE_ANY);
 }
 
 static void

@@ -411,13 +411,8 @@ dump(FILE *f, json_t *j)
 {
 	char *text = json_dumps(j, DUMP_FLAGS);
 	int rc = text != NULL ? termsafe_put_json(f, text) : -1;
-	json_malloc_t jm;
-	json_free_t jf;
 
-	/* jansson's allocator, which the input reader may replace */
-	json_get_alloc_funcs(&jm, &jf);
-	if (text != NULL)
-		(jf != NULL ? jf : free)(text);
+	free(text);   /* jansson's allocator is malloc: nothing in ecsprof replaces it */
 	json_decref(j);
 	return rc;
 }
