@@ -15,7 +15,8 @@
 #include "src/aws/ecs_int.h"
 
 /* The scan of answer agrees with jansson's DOM: 0 when it read it (and then task by task),
- * 1 when it gave up. Returns what ecs_scan_describe returned. */
+ * 2 when it read its tasks but left failures[] to jansson, 1 when it gave up. Returns what
+ * ecs_scan_describe returned. */
 static int
 check_answer(const char *answer, size_t len)
 {
@@ -29,7 +30,9 @@ check_answer(const char *answer, size_t len)
 	memcpy(body, answer, len);
 	body[len] = '\0';
 	rc = ecs_scan_describe(body, len, &v, &n);
-	if (rc != 0) {
+	if (rc == 2)
+		cr_assert_gt(json_array_size(json_object_get(root, "failures")), 0);
+	if (rc != 0 && rc != 2) {
 		cr_assert_eq(rc, 1);
 		cr_assert_eq(memcmp(body, answer, len), 0, "given up, yet written over");
 		free(body);
@@ -70,7 +73,7 @@ check_answer(const char *answer, size_t len)
 	ecs_scanned_free(v, n);
 	free(body);
 	json_decref(root);
-	return 0;
+	return rc;
 }
 
 static int
@@ -132,13 +135,25 @@ Test(ecs_scan, escapes_read_as_sent)
 			   "\xf0\x9f\x98\x80\"}]}"), 0);
 }
 
+Test(ecs_scan, tasks_read_failures_left_to_jansson)
+{
+	cr_assert_eq(check("{\"tasks\":[],\"failures\":[{\"arn\":\"a\",\"reason\":\"MISSING\"}]}"),
+		     2);
+	cr_assert_eq(check("{\"failures\": [{\"arn\": \"b\", \"reason\": \"MISSING\"}, {}], "
+			   "\"tasks\": [{\"taskArn\": \"a\", \"createdAt\": 1764871234.5}, "
+			   "{\"taskArn\": \"c\"}]}"), 2);
+	/* failures[] still checked as jansson checks it */
+	cr_assert_eq(check("{\"tasks\":[],\"failures\":[{\"arn\":\"\\u0041\"}]}"), 1);
+	cr_assert_eq(check("{\"tasks\":[],\"failures\":[1,]}"), 1);
+	cr_assert_eq(check("{\"tasks\":[],\"failures\":{}}"), 1);
+}
+
 Test(ecs_scan, gives_up_what_it_is_not_sure_of)
 {
 	static const char *odd[] = {
 		"{\"tasks\":[{\"taskArn\":\"\\u0041\"}]}",                  /* \u escape */
 		"{\"tasks\":[{\"taskArn\":\"a\",\"taskArn\":\"b\"}]}",       /* a key twice */
 		"{\"tasks\":[],\"tasks\":[]}",
-		"{\"tasks\":[],\"failures\":[{\"arn\":\"a\",\"reason\":\"MISSING\"}]}",
 		"{\"tasks\":[7]}",                                          /* not a task */
 		"{\"tasks\":{}}",
 		"{\"tasks\":[{\"n\":1234567890123456789}]}",               /* 19 digits */

@@ -126,6 +126,7 @@ struct scanned {
 	char *body;             /* our copy of the answer, which the tasks point into */
 	struct ecs_scanned_task *v;
 	size_t n;
+	bool failures;          /* v read, but failures[] is left to jansson's DOM */
 };
 
 /* awsjson's body hook (once per attempt): the answer read in one pass (ecs_scan.c) in a
@@ -143,7 +144,12 @@ scan_answer(void *arg, const char *body, size_t len)
 	sc->body = xmalloc(len + 1);
 	memcpy(sc->body, body, len);
 	sc->body[len] = '\0';
+	sc->failures = false;
 	rc = ecs_scan_describe(sc->body, len, &sc->v, &sc->n);
+	if (rc == 2) {
+		sc->failures = true;   /* the tasks kept; jansson reads the answer for them */
+		return 1;
+	}
 	if (rc != 0) {
 		free(sc->body);
 		sc->body = NULL;
@@ -151,12 +157,14 @@ scan_answer(void *arg, const char *body, size_t len)
 	return rc;
 }
 
+static void dom_failures(struct batch *b, json_t *resp);
+
 /* The tasks of an answer the one-pass reader gave up, from jansson's DOM. */
 static void
 take_dom_answer(struct ecs_fetch *f, struct batch *b, json_t *resp, int64_t at,
 		size_t *described, size_t *unasked, size_t *cursor)
 {
-	json_t *task, *v;
+	json_t *task;
 	size_t i;
 
 	json_array_foreach(json_object_get(resp, "tasks"), i, task) {
@@ -177,6 +185,16 @@ take_dom_answer(struct ecs_fetch *f, struct batch *b, json_t *resp, int64_t at,
 			       ecs_json_time(task, "createdAt"), text, strlen(text), text, at,
 			       described, unasked, cursor);
 	}
+	dom_failures(b, resp);
+}
+
+/* The failures[] of an answer, from jansson's DOM, as warnings. */
+static void
+dom_failures(struct batch *b, json_t *resp)
+{
+	json_t *v;
+	size_t i;
+
 	json_array_foreach(json_object_get(resp, "failures"), i, v) {
 		const char *arn = json_string_value(json_object_get(v, "arn"));
 		const char *reason = json_string_value(json_object_get(v, "reason"));
@@ -197,7 +215,7 @@ ecs_batch_describe(struct ecs_fetch *f, struct http_transport *t, struct batch *
 {
 	const struct ecs_query *q = &f->q;
 	struct awsjson_call_options o = { 0 };
-	struct scanned sc = { NULL, NULL, 0 };
+	struct scanned sc = { NULL, NULL, 0, false };
 	json_t *req, *arr, *inc, *resp = NULL;
 	size_t described = 0, unasked = 0, cursor = 0;
 	int64_t at;
@@ -226,16 +244,19 @@ ecs_batch_describe(struct ecs_fetch *f, struct http_transport *t, struct batch *
 		free(sc.body);
 		return -1;
 	}
-	if (resp != NULL) {
-		take_dom_answer(f, b, resp, at, &described, &unasked, &cursor);
-		json_decref(resp);
-		free(sc.body);   /* a retry's answer scanned before jansson's was not */
-	} else {
+	if (resp == NULL || sc.failures) {
+		/* the tasks as ECS sent them; failures[] worded from jansson's DOM */
 		b->body = sc.body;
 		for (size_t i = 0; i < sc.n; i++)
 			take_described(f, b, sc.v[i].arn, sc.v[i].created_ms, sc.v[i].json,
 				       sc.v[i].len, NULL, at, &described, &unasked, &cursor);
+		if (resp != NULL)
+			dom_failures(b, resp);
+	} else {
+		take_dom_answer(f, b, resp, at, &described, &unasked, &cursor);
+		free(sc.body);   /* NULL: the hook gave the answer up */
 	}
+	json_decref(resp);
 	ecs_scanned_free(sc.v, sc.n);
 	pthread_mutex_lock(&f->lock);
 	f->st.described += described;

@@ -54,9 +54,9 @@ struct ecs_scanned_task {
 };
 /* The tasks[] of a DescribeTasks answer (body[0..len)) in one pass: 0 and *out (n tasks
  * pointing into body, each ended by a '\0' written over the byte after it; the caller
- * frees with ecs_scanned_free and keeps body while it reads them), or 1: not sure
- * (malformed, a \u escape, a key twice, failures[] not empty, ...; body unchanged), read
- * it with jansson. */
+ * frees with ecs_scanned_free and keeps body while it reads them); 2: the same, but
+ * failures[] is not empty: read them with jansson (the answer is one it reads); or 1: not
+ * sure (malformed, a \u escape, a key twice, ...; body unchanged), read it with jansson. */
 int ecs_scan_describe(char *body, size_t len, struct ecs_scanned_task **out, size_t *n);
 void ecs_scanned_free(struct ecs_scanned_task *v, size_t n);
 /* A ListTasks page: its taskArns[] strings and nextToken (NULL when absent or not a

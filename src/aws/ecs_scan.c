@@ -2,9 +2,9 @@
  * comes out as the bytes ECS sent for it, checked as jansson would check them, with its
  * taskArn and createdAt: nothing is written back out, so the task reader (in/) parses each
  * task once, and a recording keeps what ECS said. Anything jsonscan is not sure of (a \u
- * escape, a key named twice, an integer of 19 digits, a failures[] entry, a task that is
- * not an object) gives the whole answer up to jansson, so the tasks and the warnings are
- * the DOM path's.
+ * escape, a key named twice, an integer of 19 digits, a task that is not an object) gives
+ * the whole answer up to jansson, so the tasks and the warnings are the DOM path's; a
+ * failures[] entry leaves only the failures to jansson, which words them.
  * ListTasks pages are read the same way (their ARNs and nextToken).
  * tests/test_ecs_scan.c checks the tasks against jansson's DOM of the answer. */
 #include <stdint.h>
@@ -120,6 +120,7 @@ ecs_scan_describe(char *body, size_t len, struct ecs_scanned_task **out, size_t 
 	struct ecs_scanned_task *v = NULL;
 	struct jsonscan_str key;
 	size_t n = 0, cap = 0;
+	bool failures = false;
 	int r;
 
 	*out = NULL;
@@ -146,9 +147,18 @@ ecs_scan_describe(char *body, size_t len, struct ecs_scanned_task **out, size_t 
 				n++;
 			}
 		} else if (key.n == 8 && memcmp(key.s, "failures", 8) == 0) {
-			/* failures are rare and worded from the DOM: only an empty list here */
-			if (jsonscan_element(&sc, true) != 0)
+			/* failures are rare and worded from the DOM: only whether there are any */
+			if (!jsonscan_at(&sc, '['))
 				goto give_up;
+			for (bool f1 = true;; f1 = false) {
+				if ((r = jsonscan_element(&sc, f1)) < 0)
+					goto give_up;
+				if (r == 0)
+					break;
+				failures = true;
+				if (jsonscan_skip(&sc) != 0)
+					goto give_up;
+			}
 		} else if (jsonscan_skip(&sc) != 0) {
 			goto give_up;
 		}
@@ -162,7 +172,7 @@ ecs_scan_describe(char *body, size_t len, struct ecs_scanned_task **out, size_t 
 		body[v[i].json + v[i].len - body] = '\0';
 	*out = v;
 	*nout = n;
-	return 0;
+	return failures ? 2 : 0;
 give_up:
 	ecs_scanned_free(v, n);
 	scanner_free(&sc);
