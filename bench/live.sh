@@ -7,9 +7,14 @@
 # --no-images runs, whole process, divided by the tasks). Goals: within 1.15x of the floor
 # (issue 16), >= 10x faster than the AWS CLI, <= 15 us of CPU per task (issue 16; TASKS=30000
 # for the second size). AWS_CLI=none skips the AWS CLI pipeline (about a minute).
+# BEFORE=/path/to/an/older/ecsprof (main's, built in a second build dir) runs that binary
+# too, in the same rounds against the same server, and prints both side by side: wall time
+# against the ListTasks chain measured in this run, and CPU per task (issue 35, goals
+# x1.15 and 15 us).
 # A benchmark, not a test: it reports the goals but exits 0 unless something broke.
 #
-# usage: bench/live.sh [ECSPROF]    (env: TASKS=3000 LATENCY_MS=20 RUNS=5 AWS_CLI=aws)
+# usage: bench/live.sh [ECSPROF]    (env: TASKS=3000 LATENCY_MS=20 RUNS=5 AWS_CLI=aws
+#                                         BEFORE=)
 set -euo pipefail
 
 ECSPROF=${1:-${ECSPROF:-}}
@@ -22,6 +27,11 @@ AWS_CLI=${AWS_CLI:-aws}
 
 if [[ -z "$ECSPROF" || ! -x "$ECSPROF" ]]; then
 	echo "live.sh: give the ecsprof binary as argument or in ECSPROF" >&2
+	exit 1
+fi
+BEFORE=${BEFORE:-}
+if [[ -n "$BEFORE" && ! -x "$BEFORE" ]]; then
+	echo "live.sh: BEFORE=$BEFORE is no executable" >&2
 	exit 1
 fi
 
@@ -69,7 +79,7 @@ now_ms() { date +%s%3N; }
 # image cache); beside each, in the same round so that a server warming up or a busy
 # machine weighs on both alike, the same run with --no-images and one with a warm cache
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-times=() noimg=() warm=() cpu=()
+times=() noimg=() warm=() cpu=() b_noimg=() b_cpu=()
 # the wall milliseconds and CPU microseconds (user + system) of one run of "$@", its
 # stdout discarded (timed here, not around python's own start)
 wall_cpu() {
@@ -99,6 +109,14 @@ for ((i = 0; i < RUNS; i++)); do
 		--no-images --endpoint-url "$URL" --region us-east-1)
 	t2=$(now_ms)
 	cpu+=("$c")
+	if [[ -n "$BEFORE" ]]; then
+		# the older binary in the same round, under the same load
+		read -r bw bc < <(wall_cpu "$BEFORE" tasks --cluster bench --status running \
+			--format csv --no-images --endpoint-url "$URL" --region us-east-1)
+		b_noimg+=("$bw")
+		b_cpu+=("$bc")
+		t2=$(now_ms)
+	fi
 	XDG_CACHE_HOME="$TMP/cache" "$ECSPROF" tasks --cluster bench --status running \
 		--format csv --endpoint-url "$URL" --region us-east-1 >/dev/null
 	t3=$(now_ms)
@@ -208,3 +226,17 @@ else
 	echo "  AWS CLI pipeline:      ($([[ "$AWS_CLI" == none ]] && echo skipped: AWS_CLI=none || echo "no '$AWS_CLI' on PATH"))"
 fi
 curl -s "$URL/_fake/stats" | python3 -c 'import json,sys; d=json.load(sys.stdin); print("  server: %d requests, %d in flight at most" % (d["requests"], d["max_inflight"]))' || true
+if [[ -n "$BEFORE" ]]; then
+	b_noimg_ms=$(printf '%s\n' "${b_noimg[@]}" | median)
+	b_cpu_med=$(printf '%s\n' "${b_cpu[@]}" | median)
+	per_task() { awk -v c="$1" -v n="$TASKS" 'BEGIN { printf "%.1f", c / n }'; }
+	echo "side by side, --no-images, median of $RUNS rounds (each round runs both):"
+	echo "                 wall ms   / chain alone ($chain_ms ms)   / pages x lat   CPU us a task"
+	printf '  before:        %7s   %5sx                      %5sx         %5s\n' "$b_noimg_ms" \
+		"$(ratio "$b_noimg_ms" "$chain_ms")" "$(ratio "$b_noimg_ms" "$floor_ms")" \
+		"$(per_task "$b_cpu_med")"
+	printf '  after:         %7s   %5sx                      %5sx         %5s\n' "$noimg_ms" \
+		"$(ratio "$noimg_ms" "$chain_ms")" "$(ratio "$noimg_ms" "$floor_ms")" \
+		"$(per_task "$cpu_med")"
+	echo "  (goals: <= 1.15x the chain, <= 15 us a task; before: $BEFORE)"
+fi

@@ -1,8 +1,8 @@
 /* Unit tests for ecs_scan.c: every task it reads from a DescribeTasks answer must be the
- * text json_dumps(task, JSON_COMPACT | JSON_REAL_PRECISION(16)) gives after
- * json_loadb(answer) (what the fetch handed over before, and what recordings keep), with
- * the taskArn and createdAt ecs_json_time() reads; and every answer it is not sure of it
- * gives up (1), never reading one jansson refuses. Handwritten answers, then random ones. */
+ * task's bytes as the answer holds them (what the fetch hands over and recordings keep),
+ * which jansson reads as the same task as json_loadb(answer) gives, with the taskArn and
+ * createdAt ecs_json_time() reads; and every answer it is not sure of it gives up (1),
+ * never reading one jansson refuses. Handwritten answers, then random ones. */
 #include <criterion/criterion.h>
 #include <jansson.h>
 #include <stdint.h>
@@ -15,7 +15,8 @@
 #include "src/aws/ecs_int.h"
 
 /* The scan of answer agrees with jansson's DOM: 0 when it read it (and then task by task),
- * 1 when it gave up. Returns what ecs_scan_describe returned. */
+ * 2 when it read its tasks but left failures[] to jansson, 1 when it gave up. Returns what
+ * ecs_scan_describe returned. */
 static int
 check_answer(const char *answer, size_t len)
 {
@@ -23,10 +24,18 @@ check_answer(const char *answer, size_t len)
 	size_t n;
 	json_error_t e;
 	json_t *root = json_loadb(answer, len, 0, &e);
-	int rc = ecs_scan_describe(answer, len, &v, &n);
+	char *body = malloc(len + 1);
+	int rc;
 
-	if (rc != 0) {
+	memcpy(body, answer, len);
+	body[len] = '\0';
+	rc = ecs_scan_describe(body, len, &v, &n);
+	if (rc == 2)
+		cr_assert_gt(json_array_size(json_object_get(root, "failures")), 0);
+	if (rc != 0 && rc != 2) {
 		cr_assert_eq(rc, 1);
+		cr_assert_eq(memcmp(body, answer, len), 0, "given up, yet written over");
+		free(body);
 		json_decref(root);
 		return rc;
 	}
@@ -37,9 +46,19 @@ check_answer(const char *answer, size_t len)
 		json_t *t = json_array_get(tasks, i);
 		char *want = json_dumps(t, JSON_COMPACT | JSON_REAL_PRECISION(16));
 		const char *arn = json_string_value(json_object_get(t, "taskArn"));
+		size_t at = (size_t)(v[i].json - body);
+		json_t *got;
 
-		cr_assert_str_eq(v[i].json, want, "task %zu of %.300s", i, answer);
-		cr_assert_eq(v[i].len, strlen(want));
+		/* the task's own bytes, in place, ended by a NUL, and the same task to jansson */
+		cr_assert(v[i].json >= body && at + v[i].len < len, "task %zu outside", i);
+		cr_assert_eq(v[i].json[0], '{');
+		cr_assert_eq(answer[at + v[i].len - 1], '}');
+		cr_assert_eq(memcmp(v[i].json, answer + at, v[i].len), 0, "task %zu", i);
+		cr_assert_eq(v[i].json[v[i].len], '\0');
+		got = json_loadb(v[i].json, v[i].len, JSON_REJECT_DUPLICATES, &e);
+		cr_assert_not_null(got, "task %zu of %.300s: %s", i, answer, e.text);
+		cr_assert(json_equal(got, t), "task %zu of %.300s is not %s", i, answer, want);
+		json_decref(got);
 		if (arn == NULL)
 			cr_assert_null(v[i].arn);
 		else
@@ -48,9 +67,13 @@ check_answer(const char *answer, size_t len)
 			     want);
 		free(want);
 	}
+	/* in order, none overlapping */
+	for (size_t i = 1; i < n; i++)
+		cr_assert_gt(v[i].json, v[i - 1].json + v[i - 1].len);
 	ecs_scanned_free(v, n);
+	free(body);
 	json_decref(root);
-	return 0;
+	return rc;
 }
 
 static int
@@ -59,7 +82,7 @@ check(const char *answer)
 	return check_answer(answer, strlen(answer));
 }
 
-Test(ecs_scan, plain_tasks_read_as_json_dumps_writes_them)
+Test(ecs_scan, plain_tasks_read_as_sent)
 {
 	cr_assert_eq(check("{\"tasks\":[],\"failures\":[]}"), 0);
 	cr_assert_eq(check(" {\"failures\": [], \"tasks\": [ ] } \n"), 0);
@@ -79,7 +102,7 @@ Test(ecs_scan, plain_tasks_read_as_json_dumps_writes_them)
 			   "{\"createdAt\":true},{\"createdAt\":-5}]}"), 0);
 }
 
-Test(ecs_scan, numbers_as_jansson_prints_them)
+Test(ecs_scan, numbers_read_as_sent)
 {
 	static const char *nums[] = {
 		"0", "-0", "7", "-12", "123456789012345678", "0.5", "-0.0", "0.0", "1.0", "1.50",
@@ -90,7 +113,7 @@ Test(ecs_scan, numbers_as_jansson_prints_them)
 		"123456789.123456789", "1.587658593386E9", "100", "100.0", "1e16", "1e15",
 		"12345678901234567.0", "4503599627370497.5", "9.999999999999999", "99.99999999999999",
 		"1.2345678901234567", "0.000123", "-0.000001", "1e-7", "3.14159",
-		/* the edges of the copy without strtod (ecs_scan.c real_as_written) */
+		/* the edges of the copy without strtod (a former real_as_written) */
 		"9999999999.999999", "1796420898.957", "-1796420898.957", "4294967295.5",
 		"4294967296.25", "12345.0", "123456789012345.6", "999999999999999.9",
 		"9007199254740991.0", "1.000000000000001", "9.999999999999999", "10.0",
@@ -105,11 +128,24 @@ Test(ecs_scan, numbers_as_jansson_prints_them)
 	}
 }
 
-Test(ecs_scan, escapes_written_back_as_jansson_writes_them)
+Test(ecs_scan, escapes_read_as_sent)
 {
 	cr_assert_eq(check("{\"tasks\":[{\"taskArn\":\"a\\/b\",\"reason\":\"say \\\"no\\\" \\\\ "
 			   "\\b\\f\\n\\r\\t end\",\"path\":\"\\/x\\/y\",\"u\":\"caf\xc3\xa9 \xe2\x82\xac "
 			   "\xf0\x9f\x98\x80\"}]}"), 0);
+}
+
+Test(ecs_scan, tasks_read_failures_left_to_jansson)
+{
+	cr_assert_eq(check("{\"tasks\":[],\"failures\":[{\"arn\":\"a\",\"reason\":\"MISSING\"}]}"),
+		     2);
+	cr_assert_eq(check("{\"failures\": [{\"arn\": \"b\", \"reason\": \"MISSING\"}, {}], "
+			   "\"tasks\": [{\"taskArn\": \"a\", \"createdAt\": 1764871234.5}, "
+			   "{\"taskArn\": \"c\"}]}"), 2);
+	/* failures[] still checked as jansson checks it */
+	cr_assert_eq(check("{\"tasks\":[],\"failures\":[{\"arn\":\"\\u0041\"}]}"), 1);
+	cr_assert_eq(check("{\"tasks\":[],\"failures\":[1,]}"), 1);
+	cr_assert_eq(check("{\"tasks\":[],\"failures\":{}}"), 1);
 }
 
 Test(ecs_scan, gives_up_what_it_is_not_sure_of)
@@ -118,7 +154,6 @@ Test(ecs_scan, gives_up_what_it_is_not_sure_of)
 		"{\"tasks\":[{\"taskArn\":\"\\u0041\"}]}",                  /* \u escape */
 		"{\"tasks\":[{\"taskArn\":\"a\",\"taskArn\":\"b\"}]}",       /* a key twice */
 		"{\"tasks\":[],\"tasks\":[]}",
-		"{\"tasks\":[],\"failures\":[{\"arn\":\"a\",\"reason\":\"MISSING\"}]}",
 		"{\"tasks\":[7]}",                                          /* not a task */
 		"{\"tasks\":{}}",
 		"{\"tasks\":[{\"n\":1234567890123456789}]}",               /* 19 digits */

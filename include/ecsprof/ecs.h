@@ -94,7 +94,9 @@ struct ecs_fetch_stats {
 	bool listed_all;      /* every ListTasks chain is done: listed is the total (progress) */
 };
 
-/* Receives one described task as raw JSON text (compact, as ECS sent it), in ListTasks
+/* Receives one described task as JSON text: the bytes ECS sent for it (json[len] is
+ * '\0'), or jansson's compact text of it when the one-pass reader left the answer to
+ * jansson (a \u escape, failures[]); no object in it names a key twice. In ListTasks
  * order, on the thread that calls ecs_fetch_poll() (or ecs_fetch_tasks()), while later
  * pages are still being fetched. fetched_at_ms is when its DescribeTasks answer arrived.
  * Returns 0 when it kept the task, 1 when it skipped it (it warned; counted in

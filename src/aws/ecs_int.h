@@ -47,16 +47,17 @@ int ecs_stop_task_on(struct ecs_client *c, const struct http_transport *t, const
 
 /* ecs_scan.c: a task of a DescribeTasks answer read without a DOM. */
 struct ecs_scanned_task {
-	char *json;             /* json_dumps(task, JSON_COMPACT | JSON_REAL_PRECISION(16)) */
-	size_t len;
+	const char *json;       /* the task's bytes in the answer, as ECS sent them */
+	size_t len;             /* ... json[len] is '\0' once the scan is over */
 	char *arn;              /* taskArn; NULL when it is not a string */
 	int64_t created_ms;     /* createdAt as ecs_json_time() reads it */
 };
-/* The tasks[] of a DescribeTasks answer (body[0..len)) in one pass: 0 and *out (n tasks,
- * the caller frees with ecs_scanned_free), or 1: not sure (malformed, a \u escape, a key
- * twice, failures[] not empty, ...), read it with jansson. */
-int ecs_scan_describe(const char *body, size_t len, struct ecs_scanned_task **out,
-		      size_t *n);
+/* The tasks[] of a DescribeTasks answer (body[0..len)) in one pass: 0 and *out (n tasks
+ * pointing into body, each ended by a '\0' written over the byte after it; the caller
+ * frees with ecs_scanned_free and keeps body while it reads them); 2: the same, but
+ * failures[] is not empty: read them with jansson (the answer is one it reads); or 1: not
+ * sure (malformed, a \u escape, a key twice, ...; body unchanged), read it with jansson. */
+int ecs_scan_describe(char *body, size_t len, struct ecs_scanned_task **out, size_t *n);
 void ecs_scanned_free(struct ecs_scanned_task *v, size_t n);
 /* A ListTasks page: its taskArns[] strings and nextToken (NULL when absent or not a
  * string), as the DOM path reads them. */

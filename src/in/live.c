@@ -301,8 +301,8 @@ take_task(void *arg, const char *json, size_t len, int64_t fetched_at_ms, struct
 	struct sink *k = arg;
 	size_t before = k->set->len;
 	bool keep_raw = k->extra != NULL && k->extra->keep_raw;
-	/* ecs_fetch's texts: ecs_scan's (which gives answers with a key twice to jansson)
-	 * or json_dumps' of jansson's DOM */
+	/* ecs_fetch's texts: as ECS sent them (ecs_scan gives answers with a key twice to
+	 * jansson) or json_dumps' of jansson's DOM; parsed here, once */
 	int rc = take_task_text(json, len, fetched_at_ms, k->set, keep_raw, k->warned, true, err);
 
 	if (rc < 0)

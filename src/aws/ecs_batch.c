@@ -1,0 +1,339 @@
+/* ecs_batch: the DescribeTasks side of the fetch (ecs_fetch_int.h). Listed ARNs are cut
+ * into batches as soon as a page brings them (a batch of 100 from a page of 100), so that
+ * describing runs beside the ListTasks chain from its first page on; a worker describes a
+ * batch, keeping the answer's bytes and pointing each task into them (no copy, no text
+ * written back), and the calling thread hands the tasks over in ListTasks order, known
+ * ones (watch) in their place. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "ecs_fetch_int.h"
+#include "ecsprof/log.h"
+#include "ecsprof/timeutil.h"
+#include "ecsprof/xalloc.h"
+
+#define DESCRIBE_BATCH 100 /* DescribeTasks: at most 100 tasks per call */
+#define BATCH_ENTRIES 1000 /* listed tasks per batch, known ones (not described) included */
+
+static void
+add_batch(struct ecs_fetch *f, const struct entry *e, size_t n)
+{
+	struct batch *b = xcalloc(1, sizeof *b);
+
+	b->entries = xcalloc(n, sizeof *b->entries);
+	memcpy(b->entries, e, n * sizeof *e);
+	b->nentries = n;
+	b->arns = xcalloc(n, sizeof *b->arns);
+	for (size_t i = 0; i < n; i++)
+		if (e[i].known)
+			b->nknown++;
+		else
+			b->arns[b->n++] = e[i].arn;
+	f->batches = xgrow(f->batches, f->nbatches + 1, &f->batches_cap, sizeof *f->batches);
+	f->batches[f->nbatches++] = b;
+}
+
+void
+ecs_batch_cut(struct ecs_fetch *f, bool flush)
+{
+	size_t at = 0;
+
+	for (;;) {
+		size_t end = at, ask = 0;
+
+		while (end < f->npending && ask < DESCRIBE_BATCH && end - at < BATCH_ENTRIES)
+			ask += !f->pending[end++].known;
+		if (end == at || (!flush && ask < DESCRIBE_BATCH && end - at < BATCH_ENTRIES))
+			break;
+		add_batch(f, f->pending + at, end - at);
+		at = end;
+	}
+	/* nothing cut: pending may still be NULL, and memmove(NULL, ...) is undefined */
+	if (at > 0)
+		memmove(f->pending, f->pending + at, (f->npending - at) * sizeof *f->pending);
+	f->npending -= at;
+}
+
+static const char *
+json_kind(const json_t *v)
+{
+	switch (json_typeof(v)) {
+	case JSON_ARRAY: return "array";
+	case JSON_STRING: return "string";
+	case JSON_INTEGER: case JSON_REAL: return "number";
+	case JSON_TRUE: case JSON_FALSE: return "boolean";
+	case JSON_NULL: return "null";
+	default: return "object";
+	}
+}
+
+/* The place of the described task arn among b's entries (answers come in the order asked,
+ * so the search starts after the last match), SIZE_MAX when it is not there verbatim. */
+static size_t
+entry_of(const struct batch *b, const char *arn, size_t *cursor)
+{
+	if (arn == NULL)
+		return SIZE_MAX;
+	for (size_t k = 0; k < b->nentries; k++) {
+		size_t i = (*cursor + k) % b->nentries;
+
+		if (!b->entries[i].known && strcmp(b->entries[i].arn, arn) == 0) {
+			*cursor = i + 1;
+			return i;
+		}
+	}
+	return SIZE_MAX;
+}
+
+static void
+add_warning(struct batch *b, char *line, bool missing)
+{
+	b->warnings = xgrow(b->warnings, b->nwarnings + 1, &b->warnings_cap, sizeof *b->warnings);
+	b->warnings[b->nwarnings++] = (struct warning){ line, missing };
+}
+
+/* One described task (its taskArn, createdAt and text: in b's body, or own, taken) into
+ * b's results, or dropped with a warning when it was not asked for. */
+static void
+take_described(struct ecs_fetch *f, struct batch *b, const char *arn, int64_t created_ms,
+	       const char *text, size_t len, char *own, int64_t at, size_t *described,
+	       size_t *unasked, size_t *cursor)
+{
+	const struct ecs_query *q = &f->q;
+
+	if (!ecs_task_was_asked_at(b->arns, b->n, q->cluster, arn, &b->asked_hint)) {
+		add_warning(b, xasprintf("DescribeTasks: the answer holds task %.200s, which was "
+					 "not asked for; dropped", arn ? arn : "(no ARN)"), false);
+		(*unasked)++;
+		free(own);
+		return;
+	}
+	(*described)++;
+	if (q->since_ms != TS_NONE && (created_ms == TS_NONE || created_ms < q->since_ms)) {
+		free(own);
+		return;
+	}
+	b->results = xgrow(b->results, b->nresults + 1, &b->results_cap, sizeof *b->results);
+	b->results[b->nresults++] = (struct result){ text, len, own, at,
+		b->nknown > 0 ? entry_of(b, arn, cursor) : SIZE_MAX };
+}
+
+struct scanned {
+	char *body;             /* our copy of the answer, which the tasks point into */
+	struct ecs_scanned_task *v;
+	size_t n;
+	bool failures;          /* v read, but failures[] is left to jansson's DOM */
+};
+
+/* awsjson's body hook (once per attempt): the answer read in one pass (ecs_scan.c) in a
+ * copy that outlives the call, or 1 for the DOM */
+static int
+scan_answer(void *arg, const char *body, size_t len)
+{
+	struct scanned *sc = arg;
+	int rc;
+
+	ecs_scanned_free(sc->v, sc->n);
+	free(sc->body);
+	sc->v = NULL;
+	sc->n = 0;
+	sc->body = xmalloc(len + 1);
+	memcpy(sc->body, body, len);
+	sc->body[len] = '\0';
+	sc->failures = false;
+	rc = ecs_scan_describe(sc->body, len, &sc->v, &sc->n);
+	if (rc == 2) {
+		sc->failures = true;   /* the tasks kept; jansson reads the answer for them */
+		return 1;
+	}
+	if (rc != 0) {
+		free(sc->body);
+		sc->body = NULL;
+	}
+	return rc;
+}
+
+static void dom_failures(struct batch *b, json_t *resp);
+
+/* The tasks of an answer the one-pass reader gave up, from jansson's DOM. */
+static void
+take_dom_answer(struct ecs_fetch *f, struct batch *b, json_t *resp, int64_t at,
+		size_t *described, size_t *unasked, size_t *cursor)
+{
+	json_t *task;
+	size_t i;
+
+	json_array_foreach(json_object_get(resp, "tasks"), i, task) {
+		char *text;
+
+		if (!json_is_object(task)) {
+			/* no ARN to match it to a request, nor to key it in a recording */
+			add_warning(b, xasprintf("DescribeTasks: tasks[%zu] is a JSON %s, not a "
+						 "task object; dropped", i, json_kind(task)), false);
+			(*unasked)++;
+			continue;
+		}
+		/* 16 digits keep epoch seconds with milliseconds exact */
+		text = json_dumps(task, JSON_COMPACT | JSON_REAL_PRECISION(16));
+		if (text == NULL)
+			continue;
+		take_described(f, b, json_string_value(json_object_get(task, "taskArn")),
+			       ecs_json_time(task, "createdAt"), text, strlen(text), text, at,
+			       described, unasked, cursor);
+	}
+	dom_failures(b, resp);
+}
+
+/* The failures[] of an answer, from jansson's DOM, as warnings. */
+static void
+dom_failures(struct batch *b, json_t *resp)
+{
+	json_t *v;
+	size_t i;
+
+	json_array_foreach(json_object_get(resp, "failures"), i, v) {
+		const char *arn = json_string_value(json_object_get(v, "arn"));
+		const char *reason = json_string_value(json_object_get(v, "reason"));
+		const char *detail = json_string_value(json_object_get(v, "detail"));
+
+		add_warning(b, xasprintf("DescribeTasks: %s: %s%s%s%s", arn ? arn : "(no ARN)",
+					 reason ? reason : "failed", detail ? " (" : "",
+					 detail ? detail : "", detail ? ")" : ""),
+			    reason != NULL && strcmp(reason, "MISSING") == 0);
+	}
+}
+
+/* Each answer is read once: in one pass without a DOM (ecs_scan.c), its tasks handed over
+ * as the bytes ECS sent, or by jansson when that pass is not sure of it. */
+int
+ecs_batch_describe(struct ecs_fetch *f, struct http_transport *t, struct batch *b,
+		   struct err *err)
+{
+	const struct ecs_query *q = &f->q;
+	struct awsjson_call_options o = { 0 };
+	struct scanned sc = { NULL, NULL, 0, false };
+	json_t *req, *arr, *inc, *resp = NULL;
+	size_t described = 0, unasked = 0, cursor = 0;
+	int64_t at;
+	int rc;
+
+	if (b->n == 0)
+		return 0;   /* every task of the batch is known: nothing to ask */
+	req = json_object();
+	arr = json_array();
+	inc = json_array();
+	if (q->cluster != NULL)
+		json_object_set_new(req, "cluster", json_string(q->cluster));
+	for (size_t i = 0; i < b->n; i++)
+		json_array_append_new(arr, json_string(b->arns[i]));
+	json_object_set_new(req, "tasks", arr);
+	json_array_append_new(inc, json_string("TAGS"));
+	json_object_set_new(req, "include", inc);
+	o.body = scan_answer;
+	o.body_arg = &sc;
+	o.cancel = &f->cancel;
+	rc = awsjson_call_opt(f->c->api, t, "DescribeTasks", req, &o, &resp, err);
+	at = o.answered_ms;
+	json_decref(req);
+	if (rc != 0) {
+		ecs_scanned_free(sc.v, sc.n);
+		free(sc.body);
+		return -1;
+	}
+	if (resp == NULL || sc.failures) {
+		/* the tasks as ECS sent them; failures[] worded from jansson's DOM */
+		b->body = sc.body;
+		for (size_t i = 0; i < sc.n; i++)
+			take_described(f, b, sc.v[i].arn, sc.v[i].created_ms, sc.v[i].json,
+				       sc.v[i].len, NULL, at, &described, &unasked, &cursor);
+		if (resp != NULL)
+			dom_failures(b, resp);
+	} else {
+		take_dom_answer(f, b, resp, at, &described, &unasked, &cursor);
+		free(sc.body);   /* NULL: the hook gave the answer up */
+	}
+	json_decref(resp);
+	ecs_scanned_free(sc.v, sc.n);
+	pthread_mutex_lock(&f->lock);
+	f->st.described += described;
+	f->st.describe_calls++;
+	f->st.failures += b->nwarnings - unasked;
+	pthread_mutex_unlock(&f->lock);
+	return 0;
+}
+
+/* The answer and the texts of b's results, once they are handed over. */
+static void
+drop_results(struct batch *b)
+{
+	for (size_t j = 0; j < b->nresults; j++)
+		free(b->results[j].own);
+	b->nresults = 0;
+	free(b->body);
+	b->body = NULL;
+}
+
+void
+ecs_batch_free(struct batch *b)
+{
+	drop_results(b);
+	free(b->results);
+	for (size_t j = 0; j < b->nwarnings; j++)
+		free(b->warnings[j].line);
+	free(b->warnings);
+	free(b->arns);
+	free(b->entries);
+	free(b);
+}
+
+int
+ecs_batch_deliver(struct ecs_fetch *f, struct batch *b, ecs_task_fn *fn, void *arg,
+		  size_t *kept, size_t *skipped, size_t *reused, struct err *err)
+{
+	size_t *at = NULL;
+	int rc = 0;
+
+	for (size_t j = 0; j < b->nwarnings; j++) {
+		log_warn("%s", b->warnings[j].line);
+		if (b->warnings[j].missing)
+			log_info("ECS forgets a task about an hour after it stops");
+	}
+	if (b->nknown > 0) {
+		/* known and described tasks in the order ListTasks gave them, then any answer
+		 * that matched no ARN asked verbatim */
+		at = xcalloc(b->nentries, sizeof *at);
+		for (size_t j = 0; j < b->nresults; j++)
+			if (b->results[j].entry != SIZE_MAX)
+				at[b->results[j].entry] = j + 1;
+		for (size_t e = 0; rc == 0 && e < b->nentries; e++) {
+			if (b->entries[e].known) {
+				rc = f->q.reuse(f->q.known_arg, b->entries[e].arn,
+						b->entries[e].listed_at_ms, err);
+				*reused += rc == 0;
+			} else if (at[e] != 0) {
+				const struct result *r = &b->results[at[e] - 1];
+
+				rc = fn(arg, r->json, r->len, r->fetched_at_ms, err);
+				*kept += rc == 0;
+				*skipped += rc > 0;
+				rc = rc < 0 ? -1 : 0;
+			}
+		}
+	}
+	for (size_t j = 0; rc == 0 && j < b->nresults; j++) {
+		if (b->nknown > 0 && b->results[j].entry != SIZE_MAX)
+			continue;
+		rc = fn(arg, b->results[j].json, b->results[j].len, b->results[j].fetched_at_ms,
+			err);
+		*kept += rc == 0;
+		*skipped += rc > 0;
+		rc = rc < 0 ? -1 : 0;
+	}
+	free(at);
+	drop_results(b);   /* delivered: not needed any more */
+	return rc;
+}
