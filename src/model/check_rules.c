@@ -147,6 +147,8 @@ static const struct check_rule rules[] = {
 	{ "image-path-unchecked", CHECK_INFO, "containerDefinitions[].image",
 	  "the image path (public IP, routes, VPC endpoints) is not checked",
 	  "run with --subnets and live access", check_image_path_unchecked },
+	{ "image-size", CHECK_INFO, "containerDefinitions[].image",
+	  "the image's facts (from --history's image facts)", "", check_image_size },
 	{ "pull-forecast", CHECK_INFO, "containerDefinitions[].image",
 	  "no recorded pull fits the task definition's images",
 	  "give --history a recording of pulls of this architecture and size (ecsprof record; "
