@@ -618,3 +618,30 @@ Test(check, pull_forecast_says_when_nothing_fits)
 	task_set_cleanup(&history);
 	taskdef_free(&td);
 }
+
+/* Docker Hub's anonymous limit, and live: the NAT every task behind it shares */
+Test(check, docker_hub_limit_names_the_nat_live)
+{
+	struct taskdef td;
+	struct check_input in;
+	struct check_findings f;
+	const char *m;
+
+	read_fixture("image-docker-hub", &td);
+	input_for(&td, &in);
+	check_run(&in, &f);
+	m = message_of(&f, "image-docker-hub");
+	cr_assert_not_null(m);
+	cr_expect_not_null(strstr(m, "10 anonymous pulls an hour per IPv4 address"), "%s", m);
+	cr_expect_null(strstr(m, "NAT:"), "%s", m);
+	check_findings_free(&f);
+	private_subnet(&in.net);
+	in.net.nat_route = FACT_YES;
+	check_run(&in, &f);
+	m = message_of(&f, "image-docker-hub");
+	cr_assert_not_null(m);
+	cr_expect_not_null(strstr(m, "subnet subnet-0abc pulls through a NAT: every task behind "
+				  "it counts against the same limit"), "%s", m);
+	check_findings_free(&f);
+	taskdef_free(&td);
+}
