@@ -745,3 +745,42 @@ Test(awsquery, ec2_subnet_and_its_errors)
 	cr_expect_null(sn.id);
 	ec2_free(c);
 }
+
+Test(awsquery, ec2_nat_gateway_state_and_endpoint_subnets)
+{
+	static const char nat[] =
+		"<DescribeNatGatewaysResponse><requestId>r</requestId><natGatewaySet><item>"
+		"<natGatewayId>nat-1</natGatewayId><state>failed</state><subnetId>subnet-9"
+		"</subnetId><vpcId>vpc-1</vpcId></item></natGatewaySet></DescribeNatGatewaysResponse>";
+	static const char none[] =
+		"<DescribeNatGatewaysResponse><natGatewaySet/></DescribeNatGatewaysResponse>";
+	static const char eps[] =
+		"<DescribeVpcEndpointsResponse><vpcEndpointSet><item><vpcEndpointId>vpce-3"
+		"</vpcEndpointId><vpcEndpointType>Interface</vpcEndpointType><serviceName>"
+		"com.amazonaws.us-east-1.ecr.dkr</serviceName><state>available</state>"
+		"<subnetIdSet><item>subnet-a</item><item>subnet-b</item></subnetIdSet>"
+		"<privateDnsEnabled>true</privateDnsEnabled></item></vpcEndpointSet>"
+		"</DescribeVpcEndpointsResponse>";
+	struct step steps[] = { { 200, nat }, { 200, none }, { 200, eps } };
+	struct ec2 *c = ec2_client();
+	struct ec2_endpoints e;
+	struct err err = { 0 };
+	char *state = NULL;
+
+	script(3, steps);
+	cr_assert_eq(ec2_nat_gateway_state(c, &T, "nat-1", &state, &err), 0, "%s", err.msg);
+	cr_expect_str_eq(state, "failed");
+	cr_expect_str_eq(S.bodies[0], "Action=DescribeNatGateways&Version=2016-11-15"
+			 "&NatGatewayId.1=nat-1");
+	free(state);
+	cr_assert_eq(ec2_nat_gateway_state(c, &T, "nat-2", &state, &err), 0, "%s", err.msg);
+	cr_expect_str_eq(state, "unknown", "a NAT gateway EC2 does not list goes nowhere");
+	free(state);
+	cr_assert_eq(ec2_vpc_endpoints(c, &T, "vpc-1", &e, &err), 0, "%s", err.msg);
+	cr_assert_eq(e.n, 1);
+	cr_assert_eq(e.v[0].nsubnets, 2);
+	cr_expect_str_eq(e.v[0].subnets[1], "subnet-b");
+	cr_expect(e.v[0].private_dns);
+	ec2_endpoints_free(&e);
+	ec2_free(c);
+}

@@ -103,7 +103,12 @@ check_image_docker_hub(const struct check_rule *r, const struct check_input *in,
 		check_image_parse(c->image, &ref);
 		if (c->image == NULL || !ref.docker_hub || c->repository_credentials)
 			continue;
-		msg = xasprintf("%s: %s", c->image, r->message);
+		msg = xasprintf("%s: %s%s%s%s", c->image, r->message,
+				in->net.checked && in->net.nat_route == FACT_YES ? "; subnet " : "",
+				in->net.checked && in->net.nat_route == FACT_YES && in->net.subnet ?
+				in->net.subnet : "",
+				in->net.checked && in->net.nat_route == FACT_YES ? " pulls through a "
+				"NAT: every task behind it counts against the same limit" : "");
 		emit_image(out, r, i, NULL, msg);
 		free(msg);
 	}

@@ -26,6 +26,6 @@ check_test_fn check_fargate_size, check_fargate_platform_size, check_price;
 check_test_fn check_image_latest, check_image_docker_hub, check_image_path,
 	check_image_path_unchecked, check_image_endpoint_subnet;
 /* check_pull.c: the pull forecast from --history */
-check_test_fn check_pull;
+check_test_fn check_pull, check_image_size;
 
 #endif

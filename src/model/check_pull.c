@@ -7,6 +7,7 @@
  * images stand in. With neither the forecast says so: no figure is made up. The spread is
  * the 10th to 90th percentile of those pulls, linearly interpolated (stats.h). */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -249,7 +250,7 @@ check_pull(const struct check_rule *r, const struct check_input *in,
 	   struct check_findings *out)
 {
 	struct check_forecast fc;
-	char size[32], lo[32], hi[32], facts[160] = "";
+	char size[32], lo[32], hi[32];
 	const char *name = in->history_name != NULL ? in->history_name : "the history";
 
 	if (in->history == NULL || in->td->ncontainers == 0)
@@ -258,20 +259,12 @@ check_pull(const struct check_rule *r, const struct check_input *in,
 	bytes_text(fc.size_bytes, size, sizeof size);
 	bytes_text(fc.class_lo, lo, sizeof lo);
 	bytes_text(fc.class_hi, hi, sizeof hi);
-	if (fc.largest != NULL) {
-		const char *comp = image_facts_compression(fc.largest);
-
-		snprintf(facts, sizeof facts, ", %zu layers%s%s, SOCI index %s", fc.largest->nlayers,
-			 comp[0] ? " " : "", comp, fc.largest->soci == IMAGE_SOCI_NONE ? "none" :
-			 fc.largest->soci == IMAGE_SOCI_UNKNOWN ? "unknown" :
-			 image_soci_name(fc.largest->soci));
-	}
 	switch (fc.how) {
 	case FORECAST_THROUGHPUT:
 		check_emit(out, r, r->path, "", "expected pull %.0f s (p10 %.0f s, p90 %.0f s) for "
-			   "%s compressed%s: the throughput of %zu of the %zu recorded pulls in %s (%s, "
+			   "%s compressed: the throughput of %zu of the %zu recorded pulls in %s (%s, "
 			   "images of %s-%s; median %.1f MB/s)", fc.p50_s, fc.p10_s, fc.p90_s,
-			   size, facts, fc.n, fc.recorded, name, arch_of(fc.platform), lo, hi,
+			   size, fc.n, fc.recorded, name, arch_of(fc.platform), lo, hi,
 			   fc.mbps_p50);
 		break;
 	case FORECAST_SAME_IMAGE:
@@ -285,13 +278,82 @@ check_pull(const struct check_rule *r, const struct check_input *in,
 		if (fc.size_bytes > 0)
 			check_emit(out, r, r->path, NULL, "no pull forecast: none of the %zu recorded "
 				   "pulls in %s is %s with images of %s-%s (the task definition's: "
-				   "%s compressed%s)", fc.recorded, name, arch_of(fc.platform), lo, hi,
-				   size, facts);
+				   "%s compressed)", fc.recorded, name, arch_of(fc.platform), lo, hi,
+				   size);
 		else
 			check_emit(out, r, r->path, NULL, "no pull forecast: %s has no size for the "
 				   "image%s and none of its %zu recorded pulls is of the same image%s "
 				   "on %s", name, in->td->ncontainers > 1 ? "s" : "", fc.recorded,
 				   in->td->ncontainers > 1 ? "s" : "", arch_of(fc.platform));
 		break;
+	}
+}
+
+/* the two largest layers, "600 MB RUN pip install ...; 300 MB ADD ..." */
+static void
+largest_layers(const struct image_facts *f, char *out, size_t size)
+{
+	size_t top[2] = { SIZE_MAX, SIZE_MAX }, n = 0;
+
+	out[0] = '\0';
+	for (size_t i = 0; i < f->nlayers; i++) {
+		if (top[0] == SIZE_MAX || f->layers[i].size > f->layers[top[0]].size) {
+			top[1] = top[0];
+			top[0] = i;
+		} else if (top[1] == SIZE_MAX || f->layers[i].size > f->layers[top[1]].size) {
+			top[1] = i;
+		}
+	}
+	for (size_t k = 0; k < 2 && top[k] != SIZE_MAX; k++) {
+		const struct image_layer *l = &f->layers[top[k]];
+		char b[32];
+
+		bytes_text(l->size, b, sizeof b);
+		n += (size_t)snprintf(out + n, n < size ? size - n : 0, "%s%s %s", k ? "; " : "", b,
+				      l->created_by ? l->created_by : "(build step not known)");
+		if (n >= size)
+			break;
+	}
+}
+
+void
+check_image_size(const struct check_rule *r, const struct check_input *in,
+		 struct check_findings *out)
+{
+	const char *platform = td_platform(in->td);
+
+	if (in->history == NULL)
+		return;
+	for (size_t i = 0; i < in->td->ncontainers; i++) {
+		const char *image = in->td->containers[i].image;
+		const struct image_facts *f;
+		const char *comp, *soci, *fix = "";
+		char size[32], layers[400], *path;
+
+		if (image == NULL || (f = facts_for(in->history, image, platform)) == NULL)
+			continue;
+		comp = image_facts_compression(f);
+		bytes_text(f->size_bytes, size, sizeof size);
+		largest_layers(f, layers, sizeof layers);
+		if (f->soci == IMAGE_SOCI_V2 || f->soci == IMAGE_SOCI_V1)
+			soci = f->soci == IMAGE_SOCI_V2 ? "a SOCI index (v2): lazy loaded" :
+			       "a SOCI index (v1 only: Fargate no longer uses v1)";
+		else if (strcmp(comp, "zstd") == 0 || strcmp(comp, "mixed") == 0)
+			soci = "zstd layers, which SOCI does not index";
+		else if (f->soci == IMAGE_SOCI_NONE && f->size_bytes >= IMAGE_SOCI_MIN_BYTES &&
+			 strcmp(comp, "gzip") == 0) {
+			soci = "no SOCI index, and worth one (over 250 MiB: lazy loading starts the "
+			       "container before the whole image is pulled)";
+			fix = "build a SOCI index (v2) for the image and push it beside it";
+		} else if (f->soci == IMAGE_SOCI_NONE) {
+			soci = "no SOCI index (under 250 MiB: little to gain)";
+		} else {
+			soci = "SOCI index not known";
+		}
+		path = xasprintf("containerDefinitions[%zu].image", i);
+		check_emit(out, r, path, fix, "%s: %s compressed in %zu layer%s%s%s; %s; largest: %s",
+			   image, size, f->nlayers, f->nlayers == 1 ? "" : "s", comp[0] ? ", " : "",
+			   comp, soci, layers[0] ? layers : "(no layers known)");
+		free(path);
 	}
 }
