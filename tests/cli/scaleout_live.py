@@ -12,6 +12,7 @@ named. Then `record --service` and `report
 chain here)."""
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -200,6 +201,17 @@ def main():
         ok(rc == 0 and got == {"trigger": "alarm " + ALARM, "register_s": 150.0,
                                "largest_stage": "register"},
            "scaleout -o F.xlsx: the row in the Scale-outs sheet", repr(got) + err)
+
+        # on a terminal (a key script here): the scale-out view, Enter its two tasks
+        fakeserver.control(aport, "/_fake/script", script())
+        dump = book + ".txt"
+        p = subprocess.run([ECSPROF, "scaleout", *base, "--format", "tui"], capture_output=True,
+                           text=True, timeout=60, env=dict(env, ECSPROF_TUI_SCRIPT="Enter",
+                                                           ECSPROF_TUI_DUMP=dump))
+        scr = open(dump).read() if os.path.exists(dump) else ""
+        ok(p.returncode == 0 and "scale-out 1 of 1" in scr and
+           re.search(r" 2/\d+ tasks", scr) is not None,
+           "scaleout --format tui: Enter shows the scale-out's two tasks", scr + p.stderr)
 
         fakeserver.control(aport, "/_fake/script", script(denied_history=True))
         rc, out, err = run("scaleout", *base, "--format", "csv")
