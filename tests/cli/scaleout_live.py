@@ -192,7 +192,7 @@ def main():
                                         "share"))
         from xlsx_read import Workbook
         fakeserver.control(aport, "/_fake/script", script())
-        book = os.path.join(tempfile.mkdtemp(prefix="ecsprof-solive-"), "so.xlsx")
+        book = os.path.join(tmp, "so.xlsx")
         rc, _, err = run("scaleout", *base, "-o", book)
         cells = Workbook(book).cells(Workbook(book).sheet("Scale-outs")) if rc == 0 else {}
         heads = {v[1]: c for (r, c), v in cells.items() if r == 0}
