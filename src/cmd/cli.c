@@ -581,8 +581,6 @@ cli_parse(int argc, char **argv, struct cli_opts *o, struct err *err)
 			       o->format == FMT_HTML ? "html" : "xlsx", o->format == FMT_HTML ? "html" : "xlsx");
 	if (o->command == CMD_SCALEOUT && o->services.n != 1)
 		return err_set(err, ERR_USAGE, "scaleout needs one --service S (the service whose scale-outs to tell)");
-	if (o->command == CMD_SCALEOUT && o->format == FMT_TUI)
-		return err_set(err, ERR_USAGE, "scaleout writes table, csv, json, markdown or html");
 	if (o->record != NULL && o->command != CMD_WATCH)
 		return err_set(err, ERR_USAGE, "--record is for watch; use 'ecsprof record -o FILE'");
 	return cli_scope_check(o->command, seen, err);   /* cli_scope.c */

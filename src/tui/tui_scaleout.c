@@ -132,8 +132,8 @@ tui_scaleout_title(const struct view *v, char *out, size_t size)
 	if (st == NULL || v->so_shown < 0 || (size_t)v->so_shown >= st->n)
 		return;
 	when_text(st->rows[v->so_shown].trigger_ms, when, sizeof when);
-	snprintf(out, size, "  scale-out %ld of %zu at %s (q/Esc: back)", v->so_shown + 1, st->n,
-		 when);
+	/* short: the task count goes at the right of the same line; the footer says q/Esc */
+	snprintf(out, size, "  scale-out %ld of %zu, %s", v->so_shown + 1, st->n, when);
 }
 
 static void

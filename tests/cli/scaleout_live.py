@@ -13,6 +13,7 @@ page, the chains at once; throttled or 503 once per call as well: retried, the s
 Then `record --service` and `report --scaleout` of the recording: the same rows as live."""
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -265,7 +266,7 @@ def main():
                                         "share"))
         from xlsx_read import Workbook
         fakeserver.control(aport, "/_fake/script", script())
-        book = os.path.join(tempfile.mkdtemp(prefix="ecsprof-solive-"), "so.xlsx")
+        book = os.path.join(tmp, "so.xlsx")
         rc, _, err = run("scaleout", *base, "-o", book)
         cells = Workbook(book).cells(Workbook(book).sheet("Scale-outs")) if rc == 0 else {}
         heads = {v[1]: c for (r, c), v in cells.items() if r == 0}
@@ -274,6 +275,17 @@ def main():
         ok(rc == 0 and got == {"trigger": "alarm " + ALARM, "register_s": 150.0,
                                "largest_stage": "register"},
            "scaleout -o F.xlsx: the row in the Scale-outs sheet", repr(got) + err)
+
+        # on a terminal (a key script here): the scale-out view, Enter its two tasks
+        fakeserver.control(aport, "/_fake/script", script())
+        dump = book + ".txt"
+        p = subprocess.run([ECSPROF, "scaleout", *base, "--format", "tui"], capture_output=True,
+                           text=True, timeout=60, env=dict(env, ECSPROF_TUI_SCRIPT="Enter",
+                                                           ECSPROF_TUI_DUMP=dump))
+        scr = open(dump).read() if os.path.exists(dump) else ""
+        ok(p.returncode == 0 and "scale-out 1 of 1" in scr and
+           re.search(r" 2/\d+ tasks", scr) is not None,
+           "scaleout --format tui: Enter shows the scale-out's two tasks", scr + p.stderr)
 
         fakeserver.control(aport, "/_fake/script", script(denied_history=True))
         rc, out, err = run("scaleout", *base, "--format", "csv")

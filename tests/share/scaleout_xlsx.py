@@ -9,6 +9,7 @@ follows the last stage); -o F.xlsx infers the format, a terminal is refused. TAP
 import csv
 import io
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -138,6 +139,7 @@ def main():
     os.close(mfd)
     ok(p.returncode == 2 and b"binary workbook" in p.stderr,
        "--format xlsx to a terminal is refused (exit 2)", (p.returncode, p.stderr))
+    shutil.rmtree(work, ignore_errors=True)
     print("1..%d" % xlsx_read.n)
     return 1 if xlsx_read.failed else 0
 
