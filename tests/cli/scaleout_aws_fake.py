@@ -43,6 +43,9 @@ def main():
     srv, port = fakeserver.start("fake_scaleout_aws.py")
     env = fakeserver.env(empty.name, AWS_REGION="eu-west-1",
                          AWS_ENDPOINT_URL="http://127.0.0.1:%d" % port)
+    # the one variable for every service here: not the per-service closed ports
+    for s in ("APPLICATION_AUTO_SCALING", "CLOUDWATCH", "ELASTIC_LOAD_BALANCING_V2"):
+        env.pop("AWS_ENDPOINT_URL_" + s, None)
 
     def run(*args):
         p = subprocess.run([PROBE] + list(args), capture_output=True, text=True, env=env,
