@@ -477,3 +477,41 @@ Test(diff, windows_from_one_history)
 	diff_window_free(&b);
 	task_set_cleanup(&set);
 }
+
+/* large windows: the order-statistic CI diff_compare uses from DIFF_ORDER_CI_MIN values per
+ * side is the bootstrap's within a tenth of its width, and covers the shift */
+Test(diff, order_statistic_ci_agrees_with_the_bootstrap)
+{
+	size_t na = 1500, nb = 1200;
+	double *a = xmalloc(na * sizeof *a), *b = xmalloc(nb * sizeof *b);
+	double blo, bhi, olo, ohi, w;
+	uint64_t s = 42;
+	struct diff_cmp c;
+
+	/* a skewed spread (sums of uniforms, squared) shifted by 5 s in b */
+	for (size_t i = 0; i < na + nb; i++) {
+		double u = 0;
+
+		for (int k = 0; k < 4; k++) {
+			s = s * 6364136223846793005ULL + 1442695040888963407ULL;
+			u += (double)(s >> 11) / 9007199254740992.0;
+		}
+		if (i < na)
+			a[i] = 10 + u * u;
+		else
+			b[i - na] = 15 + u * u;
+	}
+	stats_sort(a, na);
+	stats_sort(b, nb);
+	diff_bootstrap_ci(a, na, b, nb, &blo, &bhi);
+	cr_assert_eq(diff_order_ci(a, na, b, nb, &olo, &ohi), 0);
+	w = bhi - blo;
+	cr_expect(fabs(olo - blo) < 0.1 * w && fabs(ohi - bhi) < 0.1 * w,
+		  "bootstrap [%f, %f], order statistics [%f, %f]", blo, bhi, olo, ohi);
+	cr_expect(olo < 5 && ohi > 5, "[%f, %f]", olo, ohi);
+	diff_compare(a, na, b, nb, &c);
+	cr_expect(c.ci_lo_s == olo && c.ci_hi_s == ohi, "diff_compare uses it from %d per side",
+		  DIFF_ORDER_CI_MIN);
+	free(a);
+	free(b);
+}

@@ -627,3 +627,32 @@ Test(sink, publish_replaces_the_file_before_the_commit)
 	free(got);
 	free(p);
 }
+
+/* a p-value column (-3: three significant digits) keeps a tiny value's magnitude in every
+ * format, where "%.6f" printed 0.000000 */
+static void
+p_cell(const void *ctx, size_t row, size_t col, struct cell_value *v, char *scratch,
+       size_t size)
+{
+	static const double p[] = { 4.2137e-13, 0.0123456, 1.0 };
+
+	(void)ctx;
+	(void)col;
+	(void)scratch;
+	(void)size;
+	v->present = true;
+	v->num = p[row];
+}
+
+Test(sink, significant_digits_keep_a_tiny_p_value)
+{
+	static const struct row_column pcol[1] = { { "p_value", "P", CELL_NUMBER, -3, 0 } };
+	struct row_table t = { .name = "p", .cols = pcol, .ncols = 1, .nrows = 3, .cell = p_cell };
+	const struct row_table *ts[] = { &t };
+	char *csv = written("csv", ts, 1, false), *json = written("json", ts, 1, false);
+
+	expect(csv, "p_value\n4.21e-13\n0.0123\n1\n");
+	expect(json, "{\"p\":[\n{\"p_value\":4.21e-13},\n{\"p_value\":0.0123},\n{\"p_value\":1.0}\n]}\n");
+	free(csv);
+	free(json);
+}

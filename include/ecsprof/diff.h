@@ -21,6 +21,8 @@
  * run on the same data print the same interval. */
 #define DIFF_BOOTSTRAP 1000
 #define DIFF_SEED 0x5eedd1ffULL
+/* From this many values on both sides the CI is diff_order_ci's closed form instead. */
+#define DIFF_ORDER_CI_MIN 500
 /* A part on a value the baseline had may still change significantly (large windows make
  * a drift of a tenth of a second significant): the new values' part explains the change
  * when the old values' parts change by at most this share of its change. */
@@ -86,7 +88,8 @@ struct diff_cmp {
 	bool valid;                     /* both sides have data */
 	double p50_delta_s, p90_delta_s, mean_delta_s;
 	/* the 95% percentile-bootstrap CI of the p50 change (DIFF_BOOTSTRAP resamples of
-	 * each side, fixed seed); NAN when a side has fewer than 2 values */
+	 * each side, fixed seed; diff_order_ci from DIFF_ORDER_CI_MIN values per side); NAN
+	 * when a side has fewer than 2 values */
 	double ci_lo_s, ci_hi_s;
 	double p_value;                 /* two-sided Mann-Whitney; NAN when not valid */
 	double p_holm;                  /* Holm-corrected over its family */
@@ -157,6 +160,14 @@ struct diff {
 int diff_build(struct diff *d, const struct diff_window *base, const struct diff_window *cur,
 	       struct err *err);
 void diff_cleanup(struct diff *d);
+
+/* The 95% CI of median(b) - median(a), a and b sorted: the percentile bootstrap
+ * (DIFF_BOOTSTRAP resamples, DIFF_SEED), and the order-statistic closed form
+ * diff_compare uses from DIFF_ORDER_CI_MIN values per side (-1 when a side is too small). */
+void diff_bootstrap_ci(const double *a, size_t na, const double *b, size_t nb, double *lo,
+		       double *hi);
+int diff_order_ci(const double *a, size_t na, const double *b, size_t nb, double *lo,
+		  double *hi);
 
 /* Compares two samples (sorted in place) into c, Holm left to the caller (p_holm =
  * p_value, significant from it). */

@@ -18,7 +18,9 @@
  *   CELL_TIME   an instant (epoch ms): ISO 8601 UTC with ms everywhere but the table,
  *               which shows it as report's table does; JSON a string
  *   CELL_COUNT  an integer; JSON a number
- *   CELL_NUMBER a decimal with the column's `decimals`; JSON a number
+ *   CELL_NUMBER a decimal with the column's `decimals`; JSON a number; a negative `decimals`
+ *               -N is N significant digits instead ("%.3g": a p-value of 4.2e-13 stays
+ *               one, not 0.000000), JSON a number rounded to them
  *   CELL_BOOL   "true"/"false"; JSON true/false
  * An empty cell (present false) is empty in the table and CSV, "" in Markdown, null in
  * JSON: never 0. */
@@ -33,7 +35,7 @@ struct row_column {
 	const char *name;               /* CSV header and JSON key: stable, snake_case */
 	const char *title;              /* the table's and Markdown's header */
 	enum cell_kind kind;
-	int decimals;                   /* CELL_NUMBER only */
+	int decimals;                   /* CELL_NUMBER only; -N: N significant digits */
 	unsigned flags;                 /* enum row_column_flags */
 };
 

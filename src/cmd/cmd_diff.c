@@ -1,7 +1,8 @@
 /* cmd_diff: `ecsprof diff`: two windows of saved tasks (two files, --baseline-file and
  * the new window's files, or one history cut by --split) compared by the model (diff.h),
- * written through the sink, then the --fail-on gates: exit 3 with one line per gate
- * crossed, naming the phase, the figures and the likely cause. */
+ * shown by the UI on a terminal (tui_diff.h) or written through the sink, then the
+ * --fail-on gates: exit 3 with one line per gate crossed, naming the phase, the figures
+ * and the likely cause. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 #include "ecsprof/rowtab.h"
 #include "ecsprof/sink.h"
 #include "ecsprof/timeutil.h"
+#include "ecsprof/tui_diff.h"
 #include "ecsprof/utf8.h"
 #include "ecsprof/xalloc.h"
 #include "select_why.h"
@@ -127,7 +129,15 @@ write_out(const struct cli_opts *o, const struct diff *d, const struct diff_wind
 	struct sink s;
 
 	if (o->format == FMT_XLSX)
-		return err_set(err, ERR_USAGE, "diff writes table, csv, json, markdown or html");
+		return err_set(err, ERR_USAGE, "diff writes tui, table, csv, json, markdown or html");
+	/* on a terminal (both ends: the UI reads keys) the UI, as report opens it */
+	if (app_format(o) == FMT_TUI) {
+		char title[128];
+
+		snprintf(title, sizeof title, " ecsprof diff: baseline %zu tasks, new %zu tasks",
+			 d->base_n, d->new_n);
+		return tui_diff_run(d, title, o->no_color, err);
+	}
 	if (sink_open(&s, o->output, fmt, &so, err) != 0)
 		return -1;
 	diff_phase_table(d, &phases);

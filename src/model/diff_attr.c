@@ -2,6 +2,7 @@
  * attribute's mix tested (stats_mix_test: Fisher's exact for two values, chi-square for
  * more; Holm over the attributes), the new window split by each attribute that changed,
  * each part against the whole baseline, and the task definition fields that differ. */
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,7 +105,7 @@ mix_test(struct diff_mix *m)
 	}
 	m->p_value = NAN;
 	if (m->nvalues > 1 && stats_mix_test(a, b, m->nvalues, &r) == 0) {
-		m->p_value = r.p;
+		m->p_value = r.p < DBL_MIN ? DBL_MIN : r.p;   /* underflow: never print 0 */
 		m->fisher = r.fisher;
 		m->df = r.df;
 	}

@@ -213,9 +213,9 @@ changes_build(struct changes *c, const struct task_set *s, enum changes_by by, s
 			diff_explain_text(&d[i], (enum diff_phase)p, line, sizeof line);
 			pt->explanation = xstrdup(line);
 		}
-	add_note(c, xasprintf("%zu windows (%s), each compared with the one before it: %zu phase comparisons, Holm-corrected together; p: Mann-Whitney; CI: the p50 change's 95%% bootstrap interval",
+	add_note(c, xasprintf("%zu windows (%s), each compared with the one before it: %zu phase comparisons, Holm-corrected together; p: Mann-Whitney; CI: the p50 change's 95%% interval (bootstrap; order statistics from %d tasks a side)",
 			      c->nwindows, by == CHANGES_DAY ? "UTC days of createdAt" : "deployments",
-			      c->compared));
+			      c->compared, DIFF_ORDER_CI_MIN));
 	if (c->npoints == 0)
 		add_note(c, xasprintf("no change point: no phase's distribution shifted significantly (p < %.2f) from one window to the next",
 				      DIFF_ALPHA));

@@ -26,7 +26,7 @@ static const struct row_column phase_cols[PC_COUNT] = {
 	{ "p50_ci_low_s", "CI-LOW", CELL_SECS, 0, 0 },
 	{ "p50_ci_high_s", "CI-HIGH", CELL_SECS, 0, 0 },
 	{ "p90_delta_s", "P90-CHANGE", CELL_SECS, 0, 0 },
-	{ "p_value", "P", CELL_NUMBER, 6, 0 },
+	{ "p_value", "P", CELL_NUMBER, -3, 0 },
 	{ "significant", "SIGNIFICANT", CELL_BOOL, 0, 0 },
 };
 
@@ -121,7 +121,7 @@ static const struct row_column change_cols[CC_COUNT] = {
 	{ "baseline_n", "BASE-N", CELL_COUNT, 0, 0 },
 	{ "new_n", "NEW-N", CELL_COUNT, 0, 0 },
 	{ "test", "TEST", CELL_TEXT, 0, 0 },
-	{ "p_value", "P", CELL_NUMBER, 6, 0 },
+	{ "p_value", "P", CELL_NUMBER, -3, 0 },
 	{ "differs", "DIFFERS", CELL_BOOL, 0, 0 },
 };
 
@@ -196,7 +196,7 @@ static const struct row_column point_cols[XC_COUNT] = {
 	{ "p50_delta_s", "CHANGE", CELL_SECS, 0, 0 },
 	{ "p50_ci_low_s", "CI-LOW", CELL_SECS, 0, 0 },
 	{ "p50_ci_high_s", "CI-HIGH", CELL_SECS, 0, 0 },
-	{ "p_value", "P", CELL_NUMBER, 6, 0 },
+	{ "p_value", "P", CELL_NUMBER, -3, 0 },
 	{ "attribute", "ATTRIBUTE", CELL_TEXT, 0, 0 },
 	{ "value", "VALUE", CELL_TEXT, 0, ROWCOL_NOT_IN_TABLE },
 	{ "cause", "CAUSE", CELL_TEXT, 0, ROWCOL_NOT_IN_TABLE },

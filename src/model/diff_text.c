@@ -151,7 +151,7 @@ diff_explain_text(const struct diff *d, enum diff_phase p, char *out, size_t siz
 			buf_addf(&b, ": in every part, so not the %s; no change found explains it",
 				 shown ? "attributes that changed" : "?");
 		else if (e->why == DIFF_WHY_CONFOUNDED)
-			buf_addf(&b, ": every new task has a %s the baseline never had, so the split cannot separate it from anything else that changed at the same time",
+			buf_addf(&b, ": the %s of every new task is one the baseline never had, so the split cannot separate it from anything else that changed at the same time",
 				 diff_attr_words(e->attr));
 		break;
 	}

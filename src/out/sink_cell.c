@@ -48,7 +48,10 @@ sink_cell_text(const struct sink *s, const struct row_column *c, const struct ce
 	case CELL_NUMBER:
 		if (!isfinite(v->num))
 			return NULL;
-		snprintf(out, size, "%.*f", c->decimals < 0 ? 0 : c->decimals, v->num);
+		if (c->decimals < 0)   /* significant digits: a p-value of 1e-12 is not 0 */
+			snprintf(out, size, "%.*g", -c->decimals, v->num);
+		else
+			snprintf(out, size, "%.*f", c->decimals, v->num);
 		return out;
 	case CELL_COUNT:
 		snprintf(out, size, "%" PRId64, v->count);

@@ -16,6 +16,12 @@
 static double
 round_to(double v, int decimals)
 {
+	if (decimals < 0) {   /* significant digits, as sink_cell writes them */
+		char d[32];
+
+		snprintf(d, sizeof d, "%.*e", -decimals - 1, v);
+		return strtod(d, NULL);
+	}
 	double f = pow(10.0, decimals < 0 ? 0 : decimals > 9 ? 9 : decimals);
 
 	return round(v * f) / f;

@@ -7,6 +7,8 @@
                                the old one; new-events.jsonl: the same as EventBridge
                                events); --split reads both files as one history
   diffgen.py same SEED DIR     base.json and new.json drawn from one distribution (40 + 40)
+  diffgen.py big SEED DIR      digest's history a hundred times larger (6,000 + 5,200 tasks),
+                               for bench/bench_diff
   diffgen.py history SEED DIR  history.json: 7 days (2026-11-30 to 2026-12-06), a task every
                                40 min; on 2026-12-04 at 02:00 a new deployment's digest
                                pulls ~35 s slower (for `report --changes`)
@@ -92,20 +94,20 @@ def write_events(path, tasks):
             f.write(json.dumps(ev, separators=(",", ":")) + "\n")
 
 
-def digest(seed, out):
+def digest(seed, out, scale=1):
     rng = random.Random(seed)
     base, new = [], []
-    for i in range(60):
-        base.append(task(rng, i, T0 + timedelta(seconds=40 * i), OLD, 7,
+    for i in range(60 * scale):
+        base.append(task(rng, i, T0 + timedelta(seconds=40 * i / scale), OLD, 7,
                          "ecs-svc/1111111111111111111", 0))
     later = T0 + timedelta(days=1)
     # 12 tasks still on the old digest (the old deployment's replacements), 40 on the new,
     # interleaved in time as a rolling deployment does
-    kinds = ["old"] * 12 + ["new"] * 40
+    kinds = ["old"] * 12 * scale + ["new"] * 40 * scale
     rng.shuffle(kinds)
     new = []
     for i, k in enumerate(kinds):
-        created = later + timedelta(seconds=30 * i)
+        created = later + timedelta(seconds=30 * i / scale)
         if k == "new":
             new.append(task(rng, 100 + i, created, NEW, 8, "ecs-svc/2222222222222222222", 35.0))
         else:
@@ -146,6 +148,7 @@ def history(seed, out, slower=35.0):
 
 def main():
     kinds = {"digest": digest, "same": same, "history": history,
+             "big": lambda seed, out: digest(seed, out, 100),
              "steady": lambda seed, out: history(seed, out, 0.0)}
     if len(sys.argv) != 4 or sys.argv[1] not in kinds:
         sys.exit(__doc__)

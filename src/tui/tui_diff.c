@@ -1,0 +1,251 @@
+/* tui_diff: `ecsprof diff` on a terminal (see ecsprof/tui_diff.h): the phases side by side,
+ * the explanation below, scrolled with the keys. The lines are laid out without curses
+ * (tui_diff_layout) from the model's rows and texts; curses only puts them on the screen. */
+#include <curses.h>
+#include <locale.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ecsprof/buf.h"
+#include "ecsprof/tui_diff.h"
+#include "ecsprof/utf8.h"
+#include "ecsprof/xalloc.h"
+
+/* ---- the layout ---------------------------------------------------------------------- */
+
+struct lay {
+	struct tui_dlines *out;
+	int cols;
+	bool below;                 /* diff_lines past its phases table */
+};
+
+/* One line, wrapped at cols (continuations indented under the text). */
+static void
+add_line(struct lay *l, enum tui_dcolor color, const char *text)
+{
+	int indent = (int)strspn(text, " ") + 2;
+	const char *p = text;
+	bool first = true;
+
+	if (indent > l->cols / 2)
+		indent = 2;
+	do {
+		int room = l->cols - (first ? 0 : indent);
+		size_t next, n = utf8_line_break(p, room > 1 ? room : 1, true, NULL, &next);
+
+		l->out->v = xreallocarray(l->out->v, l->out->n + 1, sizeof *l->out->v);
+		l->out->v[l->out->n++] = (struct tui_dline){
+			color, xasprintf("%*s%.*s", first ? 0 : indent, "", (int)n, p) };
+		p += next;
+		first = false;
+	} while (*p != '\0');
+}
+
+static const char *
+secs(double s, char *out, size_t size)
+{
+	if (isnan(s))
+		snprintf(out, size, "-");
+	else
+		snprintf(out, size, "%.1f", s);
+	return out;
+}
+
+/* The change of one phase: "+33.7 s [+32.3, +34.9] p=2.1e-10" or "+0.1 s ~ p=1". */
+static void
+change_text(const struct diff_cmp *c, char *out, size_t size)
+{
+	if (!c->valid) {
+		snprintf(out, size, "(no data on a side)");
+		return;
+	}
+	double d = fabs(c->p50_delta_s) < 0.05 ? 0.0 : c->p50_delta_s;
+
+	if (isnan(c->ci_lo_s))
+		snprintf(out, size, "%+.1f s%s p=%.2g", d, c->significant ? "" : " ~", c->p_holm);
+	else
+		snprintf(out, size, "%+.1f s [%+.1f, %+.1f]%s p=%.2g", d, c->ci_lo_s, c->ci_hi_s,
+			 c->significant ? "" : " ~", c->p_holm);
+}
+
+/* diff_lines' lines below its phases table (what changed, why, power): the table's own
+ * words, so the screen and the table cannot disagree */
+static void
+below_line(void *ctx, const char *line)
+{
+	struct lay *l = ctx;
+
+	if (!l->below) {
+		l->below = line[0] == '\0';
+		return;
+	}
+	add_line(l, line[0] != ' ' && strchr(line, ':') != NULL && line[strlen(line) - 1] == ':' ?
+		 TUI_D_HEAD : TUI_D_PLAIN, line);
+}
+
+void
+tui_diff_layout(const struct diff *d, int cols, struct tui_dlines *out)
+{
+	struct lay l = { out, cols > 20 ? cols : 20, false };
+	char x[6][24], ch[96], line[512];
+
+	memset(out, 0, sizeof *out);
+	snprintf(line, sizeof line, "%-9s %-21s \u2502 %-21s \u2502 %s", "", "BASELINE", "NEW",
+		 "P50 CHANGE [95% CI]");
+	add_line(&l, TUI_D_HEAD, line);
+	snprintf(line, sizeof line, "%-9s %5s %7s %7s \u2502 %5s %7s %7s \u2502", "PHASE", "n", "p50",
+		 "p90", "n", "p50", "p90");
+	add_line(&l, TUI_D_HEAD, line);
+	for (int p = 0; p < DIFF_PHASE_COUNT; p++) {
+		const struct diff_cmp *c = &d->phase[p];
+		enum tui_dcolor color = TUI_D_DIM;
+
+		if (c->base.n == 0 && c->cur.n == 0)
+			continue;
+		if (c->valid && c->significant)
+			color = c->p50_delta_s > 0 ? TUI_D_SLOWER : TUI_D_FASTER;
+		change_text(c, ch, sizeof ch);
+		snprintf(line, sizeof line, "%-9s %5zu %7s %7s \u2502 %5zu %7s %7s \u2502 %s",
+			 diff_phase_name((enum diff_phase)p), c->base.n, secs(c->base.p50, x[0], 24),
+			 secs(c->base.p90, x[1], 24), c->cur.n, secs(c->cur.p50, x[2], 24),
+			 secs(c->cur.p90, x[3], 24), ch);
+		add_line(&l, color, line);
+	}
+	out->phases_end = out->n;
+	add_line(&l, TUI_D_DIM, "seconds; change = new - baseline; p: Mann-Whitney, Holm over the phases; ~ not significant");
+	add_line(&l, TUI_D_PLAIN, "");
+	diff_lines(d, below_line, &l);
+}
+
+void
+tui_dlines_cleanup(struct tui_dlines *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->v[i].text);
+	free(l->v);
+	memset(l, 0, sizeof *l);
+}
+
+/* ---- the terminal -------------------------------------------------------------------- */
+
+static volatile sig_atomic_t got_sigint;
+
+static void
+on_sigint(int sig)
+{
+	(void)sig;
+	got_sigint = 1;
+}
+
+static void
+draw(const struct tui_dlines *l, const char *title, size_t top, bool color)
+{
+	int rows = LINES, body = rows - 2;
+	char foot[160];
+
+	erase();
+	attrset(color ? COLOR_PAIR(1) : A_REVERSE);
+	mvhline(0, 0, ' ', COLS);
+	mvaddnstr(0, 0, title, COLS);
+	for (int r = 0; r < body && top + (size_t)r < l->n; r++) {
+		const struct tui_dline *ln = &l->v[top + (size_t)r];
+		attr_t a = A_NORMAL;
+
+		if (ln->color == TUI_D_HEAD)
+			a = A_BOLD;
+		else if (ln->color == TUI_D_DIM)
+			a = A_DIM;
+		else if (ln->color == TUI_D_SLOWER)
+			a = color ? COLOR_PAIR(2) | A_BOLD : A_BOLD;
+		else if (ln->color == TUI_D_FASTER)
+			a = color ? COLOR_PAIR(3) | A_BOLD : A_BOLD;
+		attrset(a);
+		mvaddstr(r + 1, 0, ln->text);
+	}
+	attrset(A_REVERSE);
+	mvhline(rows - 1, 0, ' ', COLS);
+	snprintf(foot, sizeof foot, " q quit  j/k \u2191\u2193 PgUp/PgDn Home/End scroll   lines %zu-%zu of %zu",
+		 l->n ? top + 1 : 0, top + (size_t)body < l->n ? top + (size_t)body : l->n, l->n);
+	mvaddnstr(rows - 1, 0, foot, COLS);
+	attrset(A_NORMAL);
+	refresh();
+}
+
+int
+tui_diff_run(const struct diff *d, const char *title, bool no_color, struct err *err)
+{
+	const char *nc = getenv("NO_COLOR");
+	struct sigaction sa, old_sa;
+	struct tui_dlines l;
+	SCREEN *screen;
+	size_t top = 0;
+	bool color;
+
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
+		return err_set(err, ERR_USAGE,
+			       "the terminal UI needs a terminal; use --format table, csv or json");
+	setlocale(LC_CTYPE, "");
+	screen = newterm(NULL, stdout, stdin);
+	if (screen == NULL)
+		return err_set(err, ERR_IO, "cannot start the terminal UI: unknown TERM=%s",
+			       getenv("TERM") ? getenv("TERM") : "(unset)");
+	set_term(screen);
+	cbreak();
+	noecho();
+	nonl();
+	keypad(stdscr, TRUE);
+	set_escdelay(25);
+	curs_set(0);
+	timeout(250);
+	color = !no_color && !(nc != NULL && nc[0] != '\0') && has_colors();
+	if (color) {
+		start_color();
+		use_default_colors();
+		init_pair(1, COLOR_BLACK, COLOR_CYAN);
+		init_pair(2, COLOR_RED, -1);
+		init_pair(3, COLOR_GREEN, -1);
+	}
+	got_sigint = 0;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_sigint;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_sa);
+	tui_diff_layout(d, COLS, &l);
+	for (;;) {
+		size_t body = LINES > 3 ? (size_t)LINES - 2 : 1;
+		size_t last = l.n > body ? l.n - body : 0;
+		int key;
+
+		if (top > last)
+			top = last;
+		draw(&l, title, top, color);
+		key = getch();
+		if (got_sigint || key == 'q' || key == 27 || key == KEY_F(10))
+			break;
+		switch (key) {
+		case 'j': case KEY_DOWN: top++; break;
+		case 'k': case KEY_UP: top = top > 0 ? top - 1 : 0; break;
+		case ' ': case KEY_NPAGE: top += body; break;
+		case KEY_PPAGE: top = top > body ? top - body : 0; break;
+		case 'g': case KEY_HOME: top = 0; break;
+		case 'G': case KEY_END: top = last; break;
+		case KEY_RESIZE:
+			tui_dlines_cleanup(&l);
+			tui_diff_layout(d, COLS, &l);
+			break;
+		default: break;
+		}
+		if (top > last)
+			top = last;
+	}
+	tui_dlines_cleanup(&l);
+	curs_set(1);
+	endwin();
+	delscreen(screen);
+	sigaction(SIGINT, &old_sa, NULL);
+	return 0;
+}

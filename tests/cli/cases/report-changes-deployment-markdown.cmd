@@ -1,0 +1,1 @@
+ecsprof report --changes --changes-by deployment --format markdown tests/fixtures/diff/history/history.json

@@ -1,0 +1,119 @@
+/* diff's terminal view laid out without a terminal (tui_diff_layout), and the change points
+ * of a small history (diff_changes.h): tasks built here, a shift of the pull planted. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ecsprof/diff.h"
+#include "ecsprof/diff_changes.h"
+#include "ecsprof/task.h"
+#include "ecsprof/tui_diff.h"
+#include "ecsprof/utf8.h"
+
+#define OLD "sha256:9f3e000000000000000000000000000000000000000000000000000000000000"
+#define NEW "sha256:ab12000000000000000000000000000000000000000000000000000000000000"
+#define DAY 86400000LL
+#define T0 1764460800000LL   /* 2025-11-30T00:00:00Z */
+
+/* task i created at `at`, pulling `pull` seconds, on digest */
+static void
+make(struct task *t, int i, int64_t at, double pull, const char *digest)
+{
+	struct container *c;
+	char arn[96];
+
+	task_init(t);
+	snprintf(arn, sizeof arn, "arn:aws:ecs:us-east-1:1:task/c/%032d", i);
+	task_str(t, &t->arn, arn);
+	task_str(t, &t->taskdef_arn, "arn:aws:ecs:us-east-1:1:task-definition/web:7");
+	task_str(t, &t->launch_type, "FARGATE");
+	c = task_containers(t, 1);
+	task_str(t, &c->name, "app");
+	task_str(t, &c->image_digest, digest);
+	t->ts[TS_CREATED] = at;
+	t->ts[TS_CONNECTIVITY] = at + 8000 + (i % 7) * 100;
+	t->ts[TS_PULL_STARTED] = at + 14000 + (i % 5) * 100;
+	t->ts[TS_PULL_STOPPED] = t->ts[TS_PULL_STARTED] + (int64_t)(pull * 1000);
+	t->ts[TS_STARTED] = t->ts[TS_PULL_STOPPED] + 4000 + (i % 3) * 100;
+	task_derive(t);
+}
+
+/* days of n tasks each; from day `shift` on (counting from 0) the new digest pulls 30 s
+ * slower (shift < 0: never) */
+static void
+history(struct task_set *s, int days, int n, int shift)
+{
+	task_set_init(s);
+	for (int d = 0; d < days; d++)
+		for (int i = 0; i < n; i++) {
+			struct task t;
+			bool slow = shift >= 0 && d >= shift;
+
+			make(&t, d * n + i, T0 + d * DAY + i * 600000LL, 12.0 + (i * 7 % 11) * 0.3 +
+			     (slow ? 30 : 0), slow ? NEW : OLD);
+			task_set_take(s, &t);
+		}
+}
+
+Test(tui_diff, layout_side_by_side_then_the_explanation_within_the_width)
+{
+	struct task_set s;
+	struct diff_window a, b;
+	struct diff d;
+	struct tui_dlines l;
+	struct err err;
+	bool pull = false, why = false;
+
+	history(&s, 2, 40, 1);
+	cr_assert_eq(diff_window_split(&s, T0 + DAY, &a, &b), 0);
+	cr_assert_eq(diff_build(&d, &a, &b, &err), 0, "%s", err.msg);
+	for (int cols = 50; cols <= 130; cols += 40) {
+		tui_diff_layout(&d, cols, &l);
+		cr_assert_gt(l.phases_end, 2);
+		for (size_t i = 0; i < l.n; i++) {
+			cr_expect_leq(utf8_cols(l.v[i].text, strlen(l.v[i].text)), cols, "%d columns: '%s'", cols, l.v[i].text);
+			if (strncmp(l.v[i].text, "pull ", 5) == 0 && i < l.phases_end) {
+				pull = true;
+				cr_expect_eq(l.v[i].color, TUI_D_SLOWER, "a significant slowdown");
+			}
+			why |= strncmp(l.v[i].text, "why:", 4) == 0;
+		}
+		tui_dlines_cleanup(&l);
+	}
+	cr_expect(pull, "the pull row");
+	cr_expect(why, "the explanation below");
+	diff_cleanup(&d);
+	diff_window_free(&a);
+	diff_window_free(&b);
+	task_set_cleanup(&s);
+}
+
+Test(tui_diff, change_points_the_shifted_day_only)
+{
+	struct task_set s;
+	struct changes c;
+	struct err err;
+
+	history(&s, 4, 30, 2);
+	cr_assert_eq(changes_build(&c, &s, CHANGES_DAY, &err), 0, "%s", err.msg);
+	cr_expect_eq(c.nwindows, 4);
+	cr_assert_gt(c.npoints, 0);
+	for (size_t i = 0; i < c.npoints; i++)
+		cr_expect_eq(c.points[i].window, 2, "point %zu in window %zu", i, c.points[i].window);
+	cr_expect_eq(c.points[0].phase, DIFF_PULL);
+	cr_expect_str_eq(c.points[0].value, NEW);
+	changes_cleanup(&c);
+	task_set_cleanup(&s);
+
+	history(&s, 4, 30, -1);
+	cr_assert_eq(changes_build(&c, &s, CHANGES_DAY, &err), 0, "%s", err.msg);
+	cr_expect_eq(c.npoints, 0, "one distribution: no change point");
+	changes_cleanup(&c);
+	task_set_cleanup(&s);
+
+	history(&s, 1, 30, -1);
+	cr_expect_eq(changes_build(&c, &s, CHANGES_DAY, &err), -1, "one day: nothing to compare");
+	changes_cleanup(&c);
+	task_set_cleanup(&s);
+}
