@@ -556,7 +556,7 @@ read_src_in_scope(const char *name, struct src *s, const struct input_options *o
 	r.chunk_bytes = o->chunk_bytes ? o->chunk_bytes : (size_t)1 << 20;
 	r.next_line = 1;
 	r.max_line = INPUT_MAX_DOC;
-	r.probe = s->f != NULL && !o->whole_doc ? stream_min(o) : 0;
+	r.probe = (s->f != NULL || s->copy) && !o->whole_doc ? stream_min(o) : 0;
 	memset(&first, 0, sizeof first);
 	json_object_seed(0); /* before any thread: jansson seeds its hash once */
 
@@ -723,6 +723,7 @@ input_read_mem_with(const char *name, const char *data, size_t len,
 	memset(&s, 0, sizeof s);
 	s.mem = data;
 	s.len = len;
+	s.copy = o != NULL && o->mem_as_file;
 	rc = read_src(name, &s, o, set, st, err);
 	input_gz_free(s.gz);
 	return rc;
