@@ -469,12 +469,14 @@ read_whole(struct fstate *f, struct reader *r, struct chunk *first, struct task_
 		memcpy(d + len, r->carry, r->carry_len);
 	len += r->carry_len;
 	r->carry_len = 0;
-	while (!r->src->eof && len < stream_min(f->opts) && len <= INPUT_MAX_DOC) {
+	/* enough to tell its shape, and to be large */
+	while (!r->src->eof && (len < stream_min(f->opts) || len < 64) && len <= INPUT_MAX_DOC) {
 		if (cap - len < ((size_t)1 << 16)) {
 			cap = cap * 2 > INPUT_MAX_DOC + 2 ? INPUT_MAX_DOC + 2 : cap * 2;
 			d = xrealloc(d, cap);
 		}
-		len += src_read(r->src, d + len, cap - len - 1);
+		len += src_read(r->src, d + len, cap - len - 1 < r->chunk_bytes ? cap - len - 1 :
+		    r->chunk_bytes);
 	}
 	/* a large document of a shape input_docstream.c reads: as it comes, not held */
 	if (!r->src->eof && !r->src->error && !f->opts->whole_doc &&
