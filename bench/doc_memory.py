@@ -106,6 +106,15 @@ def scenario(title, n, rich, bench_input, ecsprof, work):
         csv[name] = (h.hexdigest(), os.path.getsize(out))
         print("  ecsprof report --format csv, %-10s %8.1f MiB peak  %6.2f s  exit %d" %
               (name, rss / 1024, wall, rc))
+    # report --deployments reads a file's text for its deployments, then its tasks as it
+    # comes (it held both at once before issue 31)
+    cwd = os.getcwd()
+    os.chdir(os.path.dirname(one))
+    wall, rss, rc = measure([ecsprof, "report", "--deployments", "tasks.json", "--format",
+                             "csv"], os.path.join(work, "out"))
+    os.chdir(cwd)
+    print("  ecsprof report --deployments, one line    %8.1f MiB peak  %6.2f s  exit %d "
+          "(the text is %.1f MiB)" % (rss / 1024, wall, rc, size / 2**20))
     same = csv["one line"] == csv["JSON Lines"] and csv["one line"][1] > 0
     print("  report CSVs %s (%d bytes)" % ("identical" if same else "DIFFER",
           csv["one line"][1]))

@@ -569,3 +569,19 @@ Test(input_docstream, one_line_document_in_less_memory_than_its_text)
 	task_set_cleanup(&set);
 #endif
 }
+
+/* an indented document's warnings name the element's line, as JSON Lines' do */
+Test(input_docstream, indented_warnings_name_the_line)
+{
+	char *doc = doc_of("{\n \"tasks\": [\n  ", ",\n  ", ",\n  42\n ]\n}\n", 2);
+	struct result r;
+
+	for (size_t chunk = 1; chunk <= 64; chunk *= 4) {
+		read_file_as(doc, strlen(doc), chunk, &r, NULL);
+		cr_expect_eq(r.rc, 0, "%s", r.err.msg);
+		cr_expect(strstr(buf_str(&r.out), ":5: skipped tasks[2]: expected a task object")
+		    != NULL, "chunk %zu: %s", chunk, buf_str(&r.out));
+		buf_cleanup(&r.out);
+	}
+	free(doc);
+}

@@ -473,6 +473,9 @@ Test(manpage, limits_are_the_codes)
 	} limits[] = {
 		{ "One line of JSON Lines input", "include/ecsprof/input.h", "INPUT_MAX_LINE", 1 << 20, "", " MiB" },
 		{ "One whole document", "include/ecsprof/input.h", "INPUT_MAX_DOC", 1 << 30, "", " GiB" },
+		/* issue 31: an answer or an array read as it comes: no size, one element's limit */
+		{ "One whole document", "include/ecsprof/input.h", "INPUT_MAX_LINE", 1 << 20,
+		  "one element of it (one task) may be ", " MiB" },
 		{ "One string field of a task", "include/ecsprof/input.h", "INPUT_MAX_STRING", 1 << 20, "", " MiB" },
 		{ "Warnings about keys named twice", "src/in/input_int.h", "INPUT_DUP_MAX", 1, "", " per" },
 		{ "One answer from AWS", "include/ecsprof/buf.h", "BUF_MAX_DEFAULT", 1 << 20, "", " MiB of body" },
@@ -510,6 +513,9 @@ Test(manpage, limits_are_the_codes)
 	cr_expect_not_null(strstr(sec, ".B \\-\\-request\\-timeout\nper request"),
 			   "LIMITS 'Time' does not name --request-timeout");
 	cr_expect_null(strstr(sec, ".B \\-\\-timeout\nper request"));
+	/* issue 31: what a document read as it comes says when it is cut short */
+	cr_expect_not_null(strstr(sec, "Such a document has no size limit"));
+	cr_expect_not_null(strstr(sec, ": truncated JSON: the input ends at byte "));
 	/* and SECURITY is there, with what the endpoint code refuses */
 	free(sec);
 	sec = section(man, ".SH SECURITY", ".SH ", NULL);

@@ -824,3 +824,36 @@ Test(record, a_line_report_only_skips_is_kept)
 	free(old);
 	free_lines(l, 1);
 }
+
+/* issue 31: a deployment or service-event line whose fetched_at is no time keeps the line
+ * (report reads it, warning that the field is left out, as for a task line); record merges
+ * into the file, and a fresh observation of the same deployment, with a time, replaces the
+ * one whose time was dropped (it was kept for ever: no time is never older) */
+Test(record, deployment_and_event_lines_with_a_bad_fetched_at)
+{
+	static const char dep_bad[] = "{\"ecsprof\":\"record/1\",\"fetched_at\":\"soon\","
+	    "\"service\":\"web\",\"deployment\":{\"id\":\"ecs-svc/1\",\"status\":\"PRIMARY\","
+	    "\"rolloutState\":\"IN_PROGRESS\",\"createdAt\":\"2026-11-30T14:00:00Z\"}}";
+	static const char ev_bad[] = "{\"ecsprof\":\"record/1\",\"fetched_at\":17,"
+	    "\"service\":\"web\",\"event\":{\"id\":\"e-1\",\"createdAt\":"
+	    "\"2026-11-30T14:01:00Z\",\"message\":\"(service web) has reached a steady state.\"}}";
+	static const char dep_new[] = "{\"ecsprof\":\"record/1\",\"fetched_at\":"
+	    "\"2026-11-30T14:05:00.000Z\",\"service\":\"web\",\"deployment\":{\"id\":\"ecs-svc/1\","
+	    "\"status\":\"PRIMARY\",\"rolloutState\":\"COMPLETED\",\"createdAt\":"
+	    "\"2026-11-30T14:00:00Z\"}}";
+	char *doc = xasprintf("%s\n%s\n", dep_bad, ev_bad), *after, *want;
+	char *l[1] = { xstrdup(dep_new) };
+	size_t added = 0, updated = 0;
+
+	spit(path, doc);
+	cr_assert_eq(record_merge_file(path, l, 1, &added, &updated, &err), 0, "%s", err.msg);
+	cr_expect_eq(added, 0);
+	cr_expect_eq(updated, 1);
+	after = slurp(path, NULL);
+	want = xasprintf("%s\n%s\n", dep_new, ev_bad);
+	cr_expect_str_eq(after, want);
+	free(after);
+	free(want);
+	free(doc);
+	free_lines(l, 1);
+}

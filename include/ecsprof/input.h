@@ -49,6 +49,8 @@ struct input_options {
 	bool whole_doc;         /* a file's large document held whole before it is read, as
 	                         * before issue 31 (the benchmark's baseline), not read as it
 	                         * comes */
+	bool mem_as_file;       /* test seam (fuzz_input): memory read as a file is, copied a
+	                         * chunk at a time, never parsed in place */
 	/* test seam: the allocator zlib uses for this call's gzip reader (a failing one shows
 	 * what running out of memory says); NULL: zlib's own. zlib's alloc_func and free_func
 	 * (voidpf is void *, uInt unsigned int), so this header needs no zlib.h. */

@@ -27,8 +27,9 @@
  * "task", keyed by its items (record_scaleout_lines writes one item a line).
  *
  * One line per task (taskArn): a file holds the newest state seen of each task. The newest
- * is the higher "version"; when either side has no version, the later fetched_at; on a
- * tie, the state already in the file stays, so recording unchanged tasks again leaves the
+ * is the higher "version"; when either side has no version, the later fetched_at (one
+ * that does not read as a time is older than any that does); on a tie, the state already
+ * in the file stays, so recording unchanged tasks again leaves the
  * file byte for byte as it was. Lines keep their order; new tasks are appended. */
 #ifndef ECSPROF_RECORD_H
 #define ECSPROF_RECORD_H

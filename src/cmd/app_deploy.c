@@ -89,20 +89,31 @@ app_deploy_report(const struct cli_opts *o, struct err *err)
 		bool std = strcmp(path, "-") == 0;
 		FILE *f = std ? stdin : fopen(path, "rb");
 		struct buf b;
-		int r;
+		struct err derr;
+		int r, dr = 0;
 
 		if (f == NULL) {
 			err_set(err, ERR_IO, "%s: cannot open: %s", path, err_strerror(errno));
 			goto out;
 		}
+		err_clear(&derr);
 		r = input_deploy_slurp(path, f, &b, err);
 		if (!std)
 			fclose(f);
-		if (r == 0)
+		if (r == 0 && std)
 			r = input_read_mem(path, b.data ? b.data : "", b.len, &set, &st, err);
 		if (r == 0)
-			r = input_deploy_read_mem(path, b.data ? b.data : "", b.len, &ds, err);
+			dr = input_deploy_read_mem(path, b.data ? b.data : "", b.len, &ds, &derr);
 		buf_cleanup(&b);
+		/* a file's tasks read again from it, after its text is let go: a large answer is
+		 * read as it comes (input_docstream.c), not held beside its tasks (issue 31); the
+		 * task reader's error first, as when it read first (its hints are the better) */
+		if (r == 0 && !std)
+			r = input_read_file(path, &set, &st, err);
+		if (r == 0 && dr != 0) {
+			*err = derr;
+			r = dr;
+		}
 		if (r != 0)
 			goto out;
 	}

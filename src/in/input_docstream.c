@@ -5,8 +5,8 @@
  * and nesting followed across chunks); each complete element is read on its own by
  * input_stream.c (taskscan.c when it is plain, else jansson, through the code the
  * whole-document reader uses), and the results are merged a batch at a time. So memory is
- * the tasks plus a buffer of about two chunks or the largest element, not the text (a
- * 107 MiB one-line answer was held whole, up to 1 GiB, and peaked at 927 MiB: issue 31).
+ * the tasks plus a buffer of one chunk and the largest element, not the text (a one-line
+ * answer was held whole first, up to 1 GiB: issue 31; bench/doc_memory.py measures it).
  * The text is not checked as a whole first: an element that is not JSON stops the read
  * naming its byte, and so does an end of input inside the document (a truncated file),
  * the tasks before it kept, as the JSON Lines reader keeps the lines before a bad one. */
@@ -34,7 +34,8 @@ struct ds {
 	char *buf;
 	size_t len, cap, pos;       /* buf[pos..len) not read yet */
 	uint64_t base;              /* the text's byte at buf[0] */
-	long line;                  /* the line of buf[0] */
+	long line;                  /* the line of buf[lpos] (newlines before it counted) */
+	size_t lpos;
 	size_t chunk;               /* bytes read at a time, and a batch's text */
 	uint64_t merged;            /* the text's byte up to which results were merged */
 	struct pctx c;              /* the tasks, merged batch by batch */
@@ -75,6 +76,15 @@ fail(struct ds *d, enum err_code code, const char *fmt, ...)
 	return -1;
 }
 
+/* The line of buf[pos], counted on from the last time it was asked. */
+static long
+line_at(struct ds *d)
+{
+	d->line += count_nl(d->buf + d->lpos, d->pos - d->lpos);
+	d->lpos = d->pos;
+	return d->line;
+}
+
 static unsigned long long
 at(const struct ds *d, size_t off)
 {
@@ -91,7 +101,8 @@ fill(struct ds *d)
 	if (d->s->eof)
 		return 0;
 	if (d->pos > 0) {
-		d->line += count_nl(d->buf, d->pos);
+		line_at(d);
+		d->lpos = 0;
 		memmove(d->buf, d->buf + d->pos, d->len - d->pos);
 		d->base += d->pos;
 		d->len -= d->pos;
@@ -240,6 +251,7 @@ read_array(struct ds *d, struct pctx *pc, const char *where)
 		if (n == 0)
 			return fail(d, ERR_PARSE, "malformed JSON at byte %llu: a value expected in "
 			    "%s[%zu]", at(d, d->pos), where, d->st.index);
+		pc->line = line_at(d);   /* the element's, for its warnings */
 		input_stream_element(&d->st, pc, d->buf + d->pos, n, d->base + d->pos);
 		d->pos += n;
 		if (pc->failed) {
@@ -414,9 +426,9 @@ input_docstream_read(struct fstate *f, struct src *s, char *data, size_t len,
 		d.pos = 3;
 	rc = skip_ws(&d);
 	if (rc > 0) {
-		/* warnings name the document's line, as for a document on one line of JSON
-		 * Lines (for one on many lines the element's line is not known: none) */
-		d.c.line = d.fc.line = line + count_nl(d.buf, d.pos);
+		/* warnings name the element's line (on one line: the document's, as the JSON
+		 * Lines reader names it) */
+		d.c.line = d.fc.line = line_at(&d);
 		if (d.buf[d.pos] == '[') {
 			d.st.array = true;
 			rc = read_array(&d, &d.c, "");
@@ -433,10 +445,9 @@ input_docstream_read(struct fstate *f, struct src *s, char *data, size_t len,
 		free(d.buf);
 		return -1;
 	}
-	d.line += count_nl(d.buf, d.pos);
+	*rest_line = line_at(&d);
 	memmove(d.buf, d.buf + d.pos, d.len - d.pos);
 	*rest = d.buf;
 	*rest_len = d.len - d.pos;
-	*rest_line = d.line;
 	return 0;
 }

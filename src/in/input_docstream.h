@@ -19,7 +19,8 @@ int input_docstream_takes(const char *p, size_t n);
 /* The document that data (len bytes of cap, malloc'd, handed over) starts, and then the
  * rest of it from s, element by element: each task goes through input_stream.c's reading
  * of one element, merged into set a batch at a time, so memory is the tasks and about
- * two batches of text, never the whole text. line: the line of data[0]. 0 with the bytes
+ * two batches of text, never the whole text. line: the line of data[0] (warnings name
+ * each element's line, as JSON Lines' name theirs). 0 with the bytes
  * after the document in *rest (*rest_len, possibly 0) and the line they start on in
  * *rest_line; -1 with err set (a truncated or malformed document named by its byte, a
  * read error), the tasks before it kept in set. */

@@ -474,12 +474,14 @@ read_whole(struct fstate *f, struct reader *r, struct chunk *first, struct task_
 		memcpy(d + len, r->carry, r->carry_len);
 	len += r->carry_len;
 	r->carry_len = 0;
-	while (!r->src->eof && len < stream_min(f->opts) && len <= INPUT_MAX_DOC) {
+	/* enough to tell its shape, and to be large */
+	while (!r->src->eof && (len < stream_min(f->opts) || len < 64) && len <= INPUT_MAX_DOC) {
 		if (cap - len < ((size_t)1 << 16)) {
 			cap = cap * 2 > INPUT_MAX_DOC + 2 ? INPUT_MAX_DOC + 2 : cap * 2;
 			d = xrealloc(d, cap);
 		}
-		len += src_read(r->src, d + len, cap - len - 1);
+		len += src_read(r->src, d + len, cap - len - 1 < r->chunk_bytes ? cap - len - 1 :
+		    r->chunk_bytes);
 	}
 	/* a large document of a shape input_docstream.c reads: as it comes, not held */
 	if (!r->src->eof && !r->src->error && !f->opts->whole_doc &&
@@ -561,7 +563,7 @@ read_src(const char *name, struct src *s, const struct input_options *o,
 	r.chunk_bytes = o->chunk_bytes ? o->chunk_bytes : (size_t)1 << 20;
 	r.next_line = 1;
 	r.max_line = INPUT_MAX_DOC;
-	r.probe = s->f != NULL && !o->whole_doc ? stream_min(o) : 0;
+	r.probe = (s->f != NULL || s->copy) && !o->whole_doc ? stream_min(o) : 0;
 	memset(&first, 0, sizeof first);
 	json_object_seed(0); /* before any thread: jansson seeds its hash once */
 
@@ -715,6 +717,7 @@ input_read_mem_with(const char *name, const char *data, size_t len,
 	memset(&s, 0, sizeof s);
 	s.mem = data;
 	s.len = len;
+	s.copy = o != NULL && o->mem_as_file;
 	rc = read_src(name, &s, o, set, st, err);
 	input_gz_free(s.gz);
 	return rc;

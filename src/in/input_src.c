@@ -88,5 +88,5 @@ src_read(struct src *s, char *dst, size_t n)
 bool
 src_in_place(const struct src *s)
 {
-	return s->f == NULL && s->gz == NULL;
+	return s->f == NULL && s->gz == NULL && !s->copy;
 }

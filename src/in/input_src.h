@@ -28,6 +28,7 @@ struct src {
 	char why[160];
 	const struct input_options *o;    /* its progress callback, NULL: none */
 	uint64_t done, total;             /* bytes as stored read, the file's size (0: unknown) */
+	bool copy;                        /* memory read as a file is (mem_as_file) */
 };
 
 /* Up to n bytes (decompressed when gzip): fewer only at the end of the input or on an

@@ -173,8 +173,12 @@ newer(const struct input_key *a, const struct input_key *b)
 {
 	if (a->has_version && b->has_version)
 		return b->version > a->version;
-	return a->fetched_at_ms != TS_NONE && b->fetched_at_ms != TS_NONE &&
-	    b->fetched_at_ms > a->fetched_at_ms;
+	/* a fetched_at that does not read is dropped, as report drops it: such a line (a
+	 * deployment's, an event's, a task's without a version) is older than any with a
+	 * time, else a fresh observation would never replace it */
+	if (a->fetched_at_ms == TS_NONE)
+		return b->fetched_at_ms != TS_NONE;
+	return b->fetched_at_ms != TS_NONE && b->fetched_at_ms > a->fetched_at_ms;
 }
 
 /* Adds or replaces; takes line and k. Returns 1 added, 2 replaced, 0 kept the old. */

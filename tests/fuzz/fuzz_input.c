@@ -1,8 +1,9 @@
 /* fuzz_input: libFuzzer entry point for the input parser (every shape, both the
  * single-threaded and the threaded JSON Lines path) and for recording lines. Beyond "no
  * crash, no leak", it checks that every task in the set was counted, and that a task that
- * record_line_new() records reads back as exactly one task, and that every document reads
- * the same element by element (input_stream.c) as with one DOM. */
+ * record_line_new() records reads back as exactly one task, that every document reads
+ * the same element by element (input_stream.c) as with one DOM, and reads as a file's
+ * bytes a chunk at a time (input_docstream.c) without a crash. */
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -105,6 +106,25 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* a document read element by element gives what the one-DOM reader gives */
 	if (read_hash(s, size, o, 1) != read_hash(s, size, o, SIZE_MAX))
 		abort();
+	/* read as a file is, a few bytes at a time (a document as it comes, issue 31's
+	 * input_docstream.c): every task counted, any error said */
+	{
+		struct input_options f = o;
+
+		f.mem_as_file = true;
+		f.threads = 1;
+		f.chunk_bytes = 1 + (size > 1 ? data[1] % 96 : 0);
+		f.stream_bytes = f.chunk_bytes;
+		task_set_init(&set);
+		memset(&st, 0, sizeof st);
+		err_clear(&err);
+		if (input_read_mem_with("fuzz", s, size, &f, &set, &st, &err) != 0 &&
+		    err.msg[0] == '\0')
+			abort();
+		if (st.tasks < set.len)
+			abort();
+		task_set_cleanup(&set);
+	}
 
 	err_clear(&err);
 	task_set_init(&set);
