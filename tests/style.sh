@@ -43,7 +43,7 @@ declare -A layer_uses=(
 	[cmd]="cmd tui out in model aws base"
 )
 # public headers not named after a .c of their module
-declare -A header_layer=([app]=cmd [image_io]=in [rowtab]=model [sink]=out)
+declare -A header_layer=([app]=cmd [image_io]=in [rowtab]=model [sink]=out [report_cols]=model)
 # the layer of ecsprof/NAME.h: its table entry, else the folder of src/*/NAME.c (one pass
 # over the tree here: a lookup per include line, each forking sed and globbing, made this
 # check take 24 s, and style_fails runs it once per case)
@@ -132,8 +132,6 @@ check "no include cycle among the headers" "$cycles"
 # fails. The list only shrinks.
 : "${BUILDDIR:?BUILDDIR: the build directory, whose objects give the call graph}"
 known_cycles='
-src/model/image.c src/model/task.c src/model/task_pool.c
-src/model/report.c src/model/report_image.c
 src/model/check.c src/model/check_grid.c src/model/check_image.c src/model/check_rules.c src/model/check_wiring.c
 src/model/diff.c src/model/diff_attr.c src/model/diff_text.c
 src/model/scaleout_advice.c src/model/scaleout_stages.c src/model/scaleout_story.c
