@@ -135,8 +135,6 @@ known_cycles='
 src/model/check.c src/model/check_grid.c src/model/check_image.c src/model/check_rules.c src/model/check_wiring.c
 src/model/diff.c src/model/diff_attr.c src/model/diff_text.c
 src/model/scaleout_advice.c src/model/scaleout_stages.c src/model/scaleout_story.c
-src/out/html.c src/out/html_axis.c src/out/html_facts.c src/out/html_plot.c
-src/out/sink.c src/out/sink_csv.c src/out/sink_json.c src/out/sink_md.c src/out/sink_table.c
 src/cmd/cli.c src/cmd/cli_experiment.c src/cmd/cli_scope.c
 src/in/input.c src/in/input_deploy.c src/in/input_export.c src/in/input_scaleout.c src/in/input_stream.c src/in/taskscan.c
 src/tui/tui.c src/tui/tui_draw.c src/tui/tui_help.c src/tui/tui_image.c src/tui/tui_summary.c src/tui/tui_view.c
