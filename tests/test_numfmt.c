@@ -209,8 +209,8 @@ check_iso(int64_t ms)
 	cr_assert_not_null(gmtime_r(&secs, &tm));
 	snprintf(want, sizeof want, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900,
 		 tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, msr);
-	cr_assert_eq(numfmt_iso_ms(got, ms), strlen(want));
-	cr_assert_str_eq(got, want, "numfmt_iso_ms(%" PRId64 ")", ms);
+	cr_assert_eq(timeutil_iso_ms(got, ms), strlen(want));
+	cr_assert_str_eq(got, want, "timeutil_iso_ms(%" PRId64 ")", ms);
 	cr_assert_eq(timeutil_parse_iso8601(got, &back), 0, "%s does not parse", got);
 	cr_assert_eq(back, ms, "%s parses to %" PRId64 ", not %" PRId64, got, back, ms);
 }
@@ -239,7 +239,7 @@ Test(numfmt, iso_edges)
 		int64_t last = civil_ms(days[i].y, days[i].m, days[i].d, 23, 59, 59, 999);
 
 		check_iso(last);
-		numfmt_iso_ms(out, last + 1);
+		timeutil_iso_ms(out, last + 1);
 		cr_assert_str_eq(out, days[i].next);
 		check_iso(last + 1);
 	}
@@ -247,12 +247,12 @@ Test(numfmt, iso_edges)
 	check_iso(-1);
 	check_iso(civil_ms(0, 1, 1, 0, 0, 0, 0));
 	check_iso(civil_ms(9999, 12, 31, 23, 59, 59, 999));
-	cr_assert_eq(numfmt_iso_ms(out, TS_NONE), 0);
+	cr_assert_eq(timeutil_iso_ms(out, TS_NONE), 0);
 	cr_assert_str_eq(out, "");
 	timeutil_format_iso(civil_ms(2100, 2, 28, 12, 0, 0, 5), out);
 	cr_assert_str_eq(out, "2100-02-28T12:00:00.005Z");
 	/* outside 0..9999 the printf layout is kept, whatever it looks like */
-	numfmt_iso_ms(out, civil_ms(10000, 1, 1, 0, 0, 0, 0));
+	timeutil_iso_ms(out, civil_ms(10000, 1, 1, 0, 0, 0, 0));
 	cr_assert_str_eq(out, "10000-01-01T00:00:00.000Z");
 }
 

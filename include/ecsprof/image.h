@@ -6,7 +6,9 @@
  * Ownership: an image_facts owns every string and its layers (image_facts_cleanup); an
  * image_set owns its facts (image_set_free); image_set_put() takes the facts it is given
  * (zeroing them); a struct image_ref owns its strings (image_ref_cleanup); answers about a
- * task borrow from the set. */
+ * task borrow from the set. The facts and the set are image.c's, which knows no task; what
+ * concerns a task (its containers' facts, its platform, the per-task answers) is
+ * image_task.c's, so the task set (task.c) can own its image set without a cycle. */
 #ifndef ECSPROF_IMAGE_H
 #define ECSPROF_IMAGE_H
 
@@ -14,7 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ecsprof/task.h"
+struct task;
+struct container;
 
 /* AWS's threshold for SOCI: below it lazy loading gains little (~250 MiB compressed). */
 #define IMAGE_SOCI_MIN_BYTES ((int64_t)250 << 20)

@@ -24,9 +24,11 @@ size_t numfmt_ms_secs(char *out, int64_t ms);
  * as printf writes them. Values too large for the fast path go through snprintf, so the
  * result is always printf's. NUMFMT_FIXED_LEN. */
 size_t numfmt_fixed(char *out, double v, int prec);
-/* UTC "2024-05-01T10:00:03.123Z" of epoch milliseconds, as timeutil_format_iso (which
- * calls it): "%04lld-%02u-%02uT%02d:%02d:%02d.%03dZ"; years outside 0..9999 take the
- * printf path. Writes "" for TS_NONE (INT64_MIN). Needs 32 bytes (TIMEUTIL_ISO_LEN). */
-size_t numfmt_iso_ms(char *out, int64_t ms);
+/* "2024-05-01T10:00:03.123Z" of a date and the seconds and milliseconds of its day
+ * (timeutil_iso_ms splits epoch milliseconds so; the calendar is timeutil's):
+ * "%04lld-%02u-%02uT%02d:%02d:%02d.%03dZ"; years outside 0..9999 take the printf path.
+ * NUMFMT_ISO_LEN (TIMEUTIL_ISO_LEN). */
+#define NUMFMT_ISO_LEN 32
+size_t numfmt_iso(char *out, int64_t y, unsigned m, unsigned d, unsigned secs, unsigned msr);
 
 #endif

@@ -127,6 +127,8 @@ void so_sources_cleanup(struct so_sources *s);
 struct so_activity *so_sources_activity(struct so_sources *s, const char *id);
 struct so_policy *so_sources_policy(struct so_sources *s, const char *arn, const char *name);
 struct so_alarm *so_sources_alarm(struct so_sources *s, const char *arn, const char *name);
+/* The alarm named name in src (a lookup, nothing added); NULL when absent or name NULL. */
+const struct so_alarm *so_alarm_of(const struct so_sources *src, const char *name);
 struct so_transition *so_sources_transition(struct so_sources *s, const char *alarm,
 					    int64_t at_ms);
 struct so_service *so_sources_service(struct so_sources *s, const char *name);

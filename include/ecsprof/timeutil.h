@@ -22,6 +22,9 @@ int timeutil_parse_iso8601(const char *s, int64_t *out_ms);
 int timeutil_epoch_seconds_to_ms(double seconds, int64_t *out_ms);
 /* "2024-05-01T10:00:03.123Z"; writes "" for TS_NONE. */
 void timeutil_format_iso(int64_t ms, char out[TIMEUTIL_ISO_LEN]);
+/* The same, returning the length written before the NUL (0 for TS_NONE, written ""):
+ * the calendar here, the digits numfmt_iso()'s. */
+size_t timeutil_iso_ms(char *out, int64_t ms);
 /* How a time is written where the reader chooses (--time-format): ISO 8601 as above;
  * SPREADSHEET "2024-05-01 10:00:03.123" (UTC, no zone: what Excel, LibreOffice and Google
  * Sheets read as a date-time in any locale); EPOCH "1714557603.123" (seconds). */

@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "ecsprof/numfmt.h"
-#include "ecsprof/timeutil.h"
 
 /* two digits at a time: half the divisions of a digit loop */
 static const char numfmt_pairs[201] =
@@ -141,22 +140,10 @@ numfmt_two(char *out, unsigned v)
 }
 
 size_t
-numfmt_iso_ms(char *out, int64_t ms)
+numfmt_iso(char *out, int64_t y, unsigned m, unsigned d, unsigned secs, unsigned msr)
 {
-	int64_t days, rem, y;
-	unsigned m, d, secs, msr;
-
-	if (ms == TS_NONE) {
-		out[0] = '\0';
-		return 0;
-	}
-	days = ms >= 0 ? ms / 86400000 : -((-ms + 86399999) / 86400000);
-	rem = ms - days * 86400000;
-	secs = (unsigned)(rem / 1000);
-	msr = (unsigned)(rem % 1000);
-	timeutil_civil_from_days(days, &y, &m, &d);
 	if (y < 0 || y > 9999) {
-		int n = snprintf(out, TIMEUTIL_ISO_LEN, "%04lld-%02u-%02uT%02u:%02u:%02u.%03uZ",
+		int n = snprintf(out, NUMFMT_ISO_LEN, "%04lld-%02u-%02uT%02u:%02u:%02u.%03uZ",
 				 (long long)y, m, d, secs / 3600, secs / 60 % 60, secs % 60, msr);
 
 		return n < 0 ? 0 : (size_t)n;

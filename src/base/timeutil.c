@@ -133,10 +133,26 @@ timeutil_epoch_seconds_to_ms(double seconds, int64_t *out_ms)
 	return 0;
 }
 
+size_t
+timeutil_iso_ms(char *out, int64_t ms)
+{
+	int64_t days, rem, y;
+	unsigned m, d;
+
+	if (ms == TS_NONE) {
+		out[0] = '\0';
+		return 0;
+	}
+	days = ms >= 0 ? ms / 86400000 : -((-ms + 86399999) / 86400000);
+	rem = ms - days * 86400000;
+	timeutil_civil_from_days(days, &y, &m, &d);
+	return numfmt_iso(out, y, m, d, (unsigned)(rem / 1000), (unsigned)(rem % 1000));
+}
+
 void
 timeutil_format_iso(int64_t ms, char out[TIMEUTIL_ISO_LEN])
 {
-	numfmt_iso_ms(out, ms);
+	timeutil_iso_ms(out, ms);
 }
 
 void

@@ -18,6 +18,7 @@
 #include "image_cache.h"
 #include "image_fetch_int.h"
 #include "ecsprof/log.h"
+#include "ecsprof/task.h"
 #include "ecsprof/timeutil.h"
 #include "ecsprof/xalloc.h"
 

@@ -38,29 +38,6 @@ check_platform_parse(const char *s, struct check_platform *p)
 }
 
 void
-check_emit(struct check_findings *out, const struct check_rule *r, const char *path,
-	   const char *fix, const char *fmt, ...)
-{
-	struct check_finding *f;
-	va_list ap;
-	char *msg;
-
-	va_start(ap, fmt);
-	if (vasprintf(&msg, fmt, ap) < 0)
-		msg = NULL;
-	va_end(ap);
-	if (msg == NULL)
-		msg = xstrdup(r->message);   /* vasprintf fails only for want of memory */
-	out->v = xreallocarray(out->v, out->n + 1, sizeof *out->v);
-	f = &out->v[out->n++];
-	f->severity = r->severity;
-	f->rule = r->id;
-	f->path = xstrdup(path != NULL ? path : r->path);
-	f->message = msg;
-	f->fix = xstrdup(fix != NULL ? fix : r->fix);
-}
-
-void
 check_run(const struct check_input *in, struct check_findings *out)
 {
 	const struct check_rule *rules;

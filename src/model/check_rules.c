@@ -173,12 +173,6 @@ check_rule_by_id(const char *id)
 	return NULL;
 }
 
-bool
-check_on_fargate(const struct taskdef *td)
-{
-	return td->nrequires == 0 || taskdef_requires(td, "FARGATE");
-}
-
 /* "WHAT: the rule's message" at PREFIX[i]SUFFIX */
 static void
 emit_at(struct check_findings *out, const struct check_rule *r, const char *prefix, size_t i,

@@ -1,7 +1,8 @@
-/* diff: the phases of two windows compared: the summary's statistics (stats.h) on each
+/* diff: a phase of two windows compared: the summary's statistics (stats.h) on each
  * side, Mann-Whitney with Holm's correction over the phases, and the CI of the p50 change
- * by a percentile bootstrap with a fixed seed (order statistics for large windows). The attributes and the explanation are in
- * diff_attr.c. */
+ * by a percentile bootstrap with a fixed seed (order statistics for large windows).
+ * diff_build.c puts a whole diff together from these, the attributes (diff_attr.c) and
+ * the explanation (diff_text.c). */
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
@@ -214,49 +215,4 @@ diff_holm(struct diff_cmp *const *c, size_t n)
 	}
 	free(p);
 	free(adj);
-}
-
-int
-diff_build(struct diff *d, const struct diff_window *base, const struct diff_window *cur,
-	   struct err *err)
-{
-	struct diff_cmp *fam[DIFF_PHASE_COUNT];
-
-	memset(d, 0, sizeof *d);
-	if (base->n == 0)
-		return err_set(err, ERR_PARSE, "the baseline window has no task");
-	if (cur->n == 0)
-		return err_set(err, ERR_PARSE, "the new window has no task");
-	d->base_n = base->n;
-	d->new_n = cur->n;
-	for (int p = 0; p < DIFF_PHASE_COUNT; p++) {
-		size_t na, nb;
-		double *a = diff_window_values(base, (enum diff_phase)p, &na);
-		double *b = diff_window_values(cur, (enum diff_phase)p, &nb);
-
-		diff_compare(a, na, b, nb, &d->phase[p]);
-		fam[p] = &d->phase[p];
-		free(a);
-		free(b);
-	}
-	diff_holm(fam, DIFF_PHASE_COUNT);
-	diff_attrs_build(d, base, cur);   /* diff_attr.c */
-	diff_notes_build(d);              /* diff_text.c */
-	return 0;
-}
-
-void
-diff_cleanup(struct diff *d)
-{
-	for (int a = 0; a < DIFF_ATTR_COUNT; a++) {
-		for (size_t i = 0; i < d->mix[a].nvalues; i++)
-			free(d->mix[a].values[i].value);
-		free(d->mix[a].values);
-	}
-	free(d->parts);
-	free(d->taskdef_note);
-	for (size_t i = 0; i < d->nnotes; i++)
-		free(d->notes[i]);
-	free(d->notes);
-	memset(d, 0, sizeof *d);
 }

@@ -1,4 +1,5 @@
-/* image: image facts, the set of them, image references and the per-task SOCI answers.
+/* image: image facts, the set of them and image references (the per-task answers are
+ * image_task.c's).
  * Pure model: no JSON and no network here (the facts are read in src/in/image_*.c). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -6,6 +7,7 @@
 #include <strings.h>
 
 #include "ecsprof/image.h"
+#include "ecsprof/timeutil.h"
 #include "ecsprof/xalloc.h"
 
 struct image_set {
@@ -154,25 +156,6 @@ image_set_find(const struct image_set *s, const char *digest, const char *platfo
 		if (str_eq(s->v[i].manifest_digest, digest))
 			return &s->v[i];
 	return platform != NULL ? find_exact(s, digest, NULL) : NULL;
-}
-
-const struct image_facts *
-image_set_find_container(const struct image_set *s, const struct container *c,
-    const char *platform)
-{
-	if (s == NULL)
-		return NULL;
-	if (c->image_digest != NULL && *c->image_digest != '\0')
-		return image_set_find(s, c->image_digest, platform);
-	if (c->image == NULL)
-		return NULL;
-	/* not pulled yet (or an emulator that gives no digest): the reference, as
-	 * DescribeImages resolved it in this run */
-	for (size_t i = 0; i < s->n; i++)
-		if (str_eq(s->v[i].image, c->image) &&
-		    (platform == NULL || str_eq(s->v[i].platform, platform)))
-			return &s->v[i];
-	return NULL;
 }
 
 size_t
@@ -355,24 +338,6 @@ soci_advice_name(enum soci_advice a)
 	return a < ADVICE_COUNT ? advice_names[a] : "";
 }
 
-static bool
-is_windows(const struct task *t)
-{
-	return t->platform_family != NULL && strncasecmp(t->platform_family, "windows", 7) == 0;
-}
-
-const char *
-image_task_platform(const struct task *t)
-{
-	const char *a = t->cpu_arch;
-
-	if (is_windows(t))
-		return "windows/amd64";
-	if (a != NULL && (strcasecmp(a, "arm64") == 0 || strcasecmp(a, "aarch64") == 0))
-		return "linux/arm64";
-	return "linux/amd64";
-}
-
 const char *
 image_facts_compression(const struct image_facts *f)
 {
@@ -401,87 +366,4 @@ image_platform_too_old(const char *pv)
 	if (sscanf(pv, "%u.%u.%u", &a, &b, &c) < 2)
 		return false;
 	return a < 1 || (a == 1 && b < 4);
-}
-
-/* ---- per task ------------------------------------------------------------------------ */
-
-static enum soci_advice
-advice_for(const struct task *t, const struct image_task_info *in, bool meta_soci,
-    bool meta_overlay)
-{
-	const struct image_facts *f = in->largest;
-	bool fargate = t->launch_type != NULL && strcasecmp(t->launch_type, "FARGATE") == 0;
-
-	if (meta_soci)
-		return ADVICE_LAZY_LOADED;
-	if (meta_overlay && f != NULL && (f->soci == IMAGE_SOCI_V2 || f->soci == IMAGE_SOCI_V1))
-		return ADVICE_INDEX_NOT_USED;
-	if (f == NULL)
-		return in->any_not_ecr ? ADVICE_NOT_ECR : ADVICE_NONE;
-	if (is_windows(t) || (fargate && image_platform_too_old(t->platform_version)))
-		return ADVICE_PLATFORM;
-	if (f->soci == IMAGE_SOCI_V2)
-		return ADVICE_INDEX_V2;
-	if (f->soci == IMAGE_SOCI_V1)
-		return ADVICE_INDEX_V1_ONLY;
-	for (size_t i = 0; i < f->nlayers; i++)
-		if (f->layers[i].comp == IMAGE_COMP_ZSTD)
-			return ADVICE_ZSTD;
-	if (f->size_bytes >= 0 && f->size_bytes < IMAGE_SOCI_MIN_BYTES)
-		return ADVICE_TOO_SMALL;
-	/* "no index, no zstd layer" needs the manifest: a DescribeImages size alone is not it */
-	if (f->size_bytes < 0 || f->soci == IMAGE_SOCI_UNKNOWN)
-		return ADVICE_NONE;
-	return ADVICE_WORTH_INDEXING;
-}
-
-void
-image_task_info(const struct image_set *s, const struct task *t, struct image_task_info *out)
-{
-	const struct image_facts *seen[16];
-	size_t nseen = 0;
-	unsigned comp = 0;
-	bool meta_soci = false, meta_overlay = false;
-	struct image_ref r;
-
-	memset(out, 0, sizeof *out);
-	out->size_bytes = -1;
-	out->layers = -1;
-	for (size_t i = 0; i < t->ncontainers; i++) {
-		const struct container *c = &t->containers[i];
-		const struct image_facts *f;
-		bool dup = false;
-
-		if (c->snapshotter != NULL) {
-			meta_soci |= strcasecmp(c->snapshotter, "soci") == 0;
-			meta_overlay |= strcasecmp(c->snapshotter, "overlayfs") == 0;
-		}
-		if (c->image != NULL && image_ref_parse(c->image, &r) == 0) {
-			out->any_not_ecr |= !r.private_ecr;
-			image_ref_cleanup(&r);
-		}
-		f = image_set_find_container(s, c, image_task_platform(t));
-		if (f == NULL || f->status != IMAGE_OK)
-			continue;
-		for (size_t j = 0; j < nseen; j++)
-			dup |= seen[j] == f;
-		if (dup || nseen == sizeof seen / sizeof seen[0])
-			continue;
-		seen[nseen++] = f;
-		out->known = true;
-		if (f->size_bytes >= 0)
-			out->size_bytes = (out->size_bytes < 0 ? 0 : out->size_bytes) + f->size_bytes;
-		out->layers = (out->layers < 0 ? 0 : out->layers) + (long)f->nlayers;
-		for (size_t j = 0; j < f->nlayers; j++)
-			comp |= 1u << f->layers[j].comp;
-		if (out->largest == NULL || f->size_bytes > out->largest->size_bytes)
-			out->largest = f;
-	}
-	if (out->known && !(comp & (1u << IMAGE_COMP_UNKNOWN)) && comp != 0)
-		snprintf(out->compression, sizeof out->compression, "%s",
-		    comp == (1u << IMAGE_COMP_GZIP) ? "gzip" :
-		    comp == (1u << IMAGE_COMP_ZSTD) ? "zstd" :
-		    comp == (1u << IMAGE_COMP_NONE) ? "none" : "mixed");
-	out->soci = out->largest != NULL ? out->largest->soci : IMAGE_SOCI_UNKNOWN;
-	out->advice = advice_for(t, out, meta_soci, meta_overlay);
 }

@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "ecsprof/image.h"
-#include "ecsprof/report.h"
+#include "ecsprof/report_cols.h"
 
 /* image_compression, soci_index, soci_advice: static text, NULL when empty. */
 const char *report_image_text(const struct image_set *s, const struct task *t, enum col_id c);

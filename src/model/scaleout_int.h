@@ -8,7 +8,6 @@
 #include "ecsprof/scaleout_story.h"
 
 const struct so_service *so_service_of(const struct so_sources *src, const char *name);
-const struct so_alarm *so_alarm_of(const struct so_sources *src, const char *name);
 /* "(service web) has started 5 tasks: ..." */
 bool so_event_started(const char *msg);
 /* Every stage of r with its instants, from the sources and r's tasks. */

@@ -379,3 +379,12 @@ so_activity_resource(struct so_activity *a)
 		a->service = xstrdup(service);
 	}
 }
+
+const struct so_alarm *
+so_alarm_of(const struct so_sources *src, const char *name)
+{
+	for (size_t i = 0; name != NULL && i < src->nalarms; i++)
+		if (src->alarms[i].name != NULL && strcmp(src->alarms[i].name, name) == 0)
+			return &src->alarms[i];
+	return NULL;
+}

@@ -77,15 +77,6 @@ so_service_of(const struct so_sources *src, const char *name)
 	return NULL;
 }
 
-const struct so_alarm *
-so_alarm_of(const struct so_sources *src, const char *name)
-{
-	for (size_t i = 0; name != NULL && i < src->nalarms; i++)
-		if (src->alarms[i].name != NULL && strcmp(src->alarms[i].name, name) == 0)
-			return &src->alarms[i];
-	return NULL;
-}
-
 /* The deployment whose tasks a scaling activity at `at` starts: the service's newest
  * one created by then (the PRIMARY at the time) */
 static const struct deployment *

@@ -11,6 +11,8 @@
 #include "ecsprof/xalloc.h"
 #include "task_pool.h"
 
+static struct task_strpool *tpool_of(struct task *t);
+
 const struct ts_def ts_defs[TS_COUNT] = {
 	{ TS_CREATED,           "createdAt",          "CreatedAt",          "created_at" },
 	{ TS_CONNECTIVITY,      "connectivityAt",     NULL,                 "connectivity_at" },
@@ -674,3 +676,111 @@ task_set_filter(struct task_set *s, bool (*keep)(const struct task *, void *), v
 	s->len = j;
 	index_rebuild(s);
 }
+
+/* ---- the pools a task's strings live in (task_pool.c) -------------------------------- */
+
+struct task_strpool *
+task_strpool_new(void)
+{
+	return tpool_new(POOL_BATCH);
+}
+
+void
+task_strpool_free(struct task_strpool *p)
+{
+	tpool_free(p);
+}
+
+/* t's pool, a private one made now if it has none. */
+static struct task_strpool *
+tpool_of(struct task *t)
+{
+	if (t->pool == NULL)
+		t->pool = tpool_new(POOL_PRIVATE);
+	return t->pool;
+}
+
+void
+task_strn(struct task *t, const char **dst, const char *s, size_t n)
+{
+	*dst = tpool_intern(tpool_of(t), s, n);
+}
+
+void
+task_str(struct task *t, const char **dst, const char *s)
+{
+	if (s == NULL)
+		*dst = NULL;
+	else
+		task_strn(t, dst, s, strlen(s));
+}
+
+void
+task_strf(struct task *t, const char **dst, const char *fmt, ...)
+{
+	char small[256];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(small, sizeof small, fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		*dst = NULL;
+	} else if ((size_t)n < sizeof small) {
+		task_strn(t, dst, small, (size_t)n);
+	} else {
+		char *big = xmalloc((size_t)n + 1);
+
+		va_start(ap, fmt);
+		vsnprintf(big, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+		task_strn(t, dst, big, (size_t)n);
+		free(big);
+	}
+}
+
+struct container *
+task_containers(struct task *t, size_t n)
+{
+	struct container *c = NULL;
+
+	if (n > 0) {
+		c = tpool_alloc(tpool_of(t), n * sizeof *c, _Alignof(struct container));
+		memset(c, 0, n * sizeof *c);
+	}
+	t->containers = c;
+	t->ncontainers = (uint32_t)n;
+	return c;
+}
+
+void
+task_share_containers(struct task *t, const struct container *v, size_t n)
+{
+	t->containers = n == 0 ? NULL : (struct container *)(uintptr_t)tpool_intern_aligned(
+	    tpool_of(t), (const char *)v, n * sizeof *v, _Alignof(struct container));
+	t->ncontainers = (uint32_t)n;
+}
+
+void
+task_share_tags(struct task *t, const struct tag *v, size_t n)
+{
+	t->tags = n == 0 ? NULL : (struct tag *)(uintptr_t)tpool_intern_aligned(
+	    tpool_of(t), (const char *)v, n * sizeof *v, _Alignof(struct tag));
+	t->ntags = (uint32_t)n;
+}
+
+struct tag *
+task_tags(struct task *t, size_t n)
+{
+	struct tag *g = NULL;
+
+	if (n > 0) {
+		g = tpool_alloc(tpool_of(t), n * sizeof *g, _Alignof(struct tag));
+		memset(g, 0, n * sizeof *g);
+	}
+	t->tags = g;
+	t->ntags = (uint32_t)n;
+	return g;
+}
+

@@ -1,12 +1,11 @@
-/* task_pool: the string pools of task.h and the task functions that write into them
- * (task_str, task_containers, task_share_*): where every string and array of a task
- * lives (task_pool.h). */
+/* task_pool: the string pools of task.h: where every string and array of a task lives
+ * (task_pool.h). The task functions that write into them (task_str, task_containers,
+ * task_share_*) are task.c's: a pool knows no task. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "ecsprof/task.h"
 #include "ecsprof/xalloc.h"
 #include "task_pool.h"
 
@@ -174,14 +173,8 @@ tpool_adopt(struct task_strpool *into, struct task_strpool *from)
 	from->nslots = from->len = 0;
 }
 
-struct task_strpool *
-task_strpool_new(void)
-{
-	return tpool_new(POOL_BATCH);
-}
-
 void
-task_strpool_free(struct task_strpool *p)
+tpool_free(struct task_strpool *p)
 {
 	struct pool_block *b, *next;
 
@@ -199,99 +192,5 @@ void
 tpool_unref(struct task_strpool *p)
 {
 	if (p != NULL && --p->refs == 0)
-		task_strpool_free(p);
+		tpool_free(p);
 }
-
-/* t's pool, a private one made now if it has none. */
-struct task_strpool *
-tpool_of(struct task *t)
-{
-	if (t->pool == NULL)
-		t->pool = tpool_new(POOL_PRIVATE);
-	return t->pool;
-}
-
-void
-task_strn(struct task *t, const char **dst, const char *s, size_t n)
-{
-	*dst = tpool_intern(tpool_of(t), s, n);
-}
-
-void
-task_str(struct task *t, const char **dst, const char *s)
-{
-	if (s == NULL)
-		*dst = NULL;
-	else
-		task_strn(t, dst, s, strlen(s));
-}
-
-void
-task_strf(struct task *t, const char **dst, const char *fmt, ...)
-{
-	char small[256];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(small, sizeof small, fmt, ap);
-	va_end(ap);
-	if (n < 0) {
-		*dst = NULL;
-	} else if ((size_t)n < sizeof small) {
-		task_strn(t, dst, small, (size_t)n);
-	} else {
-		char *big = xmalloc((size_t)n + 1);
-
-		va_start(ap, fmt);
-		vsnprintf(big, (size_t)n + 1, fmt, ap);
-		va_end(ap);
-		task_strn(t, dst, big, (size_t)n);
-		free(big);
-	}
-}
-
-struct container *
-task_containers(struct task *t, size_t n)
-{
-	struct container *c = NULL;
-
-	if (n > 0) {
-		c = tpool_alloc(tpool_of(t), n * sizeof *c, _Alignof(struct container));
-		memset(c, 0, n * sizeof *c);
-	}
-	t->containers = c;
-	t->ncontainers = (uint32_t)n;
-	return c;
-}
-
-void
-task_share_containers(struct task *t, const struct container *v, size_t n)
-{
-	t->containers = n == 0 ? NULL : (struct container *)(uintptr_t)tpool_intern_aligned(
-	    tpool_of(t), (const char *)v, n * sizeof *v, _Alignof(struct container));
-	t->ncontainers = (uint32_t)n;
-}
-
-void
-task_share_tags(struct task *t, const struct tag *v, size_t n)
-{
-	t->tags = n == 0 ? NULL : (struct tag *)(uintptr_t)tpool_intern_aligned(
-	    tpool_of(t), (const char *)v, n * sizeof *v, _Alignof(struct tag));
-	t->ntags = (uint32_t)n;
-}
-
-struct tag *
-task_tags(struct task *t, size_t n)
-{
-	struct tag *g = NULL;
-
-	if (n > 0) {
-		g = tpool_alloc(tpool_of(t), n * sizeof *g, _Alignof(struct tag));
-		memset(g, 0, n * sizeof *g);
-	}
-	t->tags = g;
-	t->ntags = (uint32_t)n;
-	return g;
-}
-

@@ -1,13 +1,13 @@
 /* task_pool: the string pools of task.h (a set's, a batch pool, a task's private one):
  * blocks of strings and arrays, the index that keeps one copy of each text in a set's or
- * batch pool, and one pool's storage moving into another. Private to src/model (task.c). */
+ * batch pool, and one pool's storage moving into another. Private to src/model (task.c,
+ * which writes a task's strings into them); knows no task. */
 #ifndef ECSPROF_TASK_POOL_H
 #define ECSPROF_TASK_POOL_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ecsprof/task.h"
 
 /* Strings and arrays are packed into blocks; a string longer than POOL_BIG gets a block
  * of its own and is not looked up (a long stoppedReason rarely repeats, and the index
@@ -55,9 +55,9 @@ const char *tpool_intern(struct task_strpool *p, const char *s, size_t n);
 /* Moves from's blocks into into, as they are (every pointer into them stays valid); from
  * is left empty, its index dropped (its texts are not looked up again). */
 void tpool_adopt(struct task_strpool *into, struct task_strpool *from);
+/* Frees p and every block of it (takes NULL). */
+void tpool_free(struct task_strpool *p);
 /* A set pool: one holder fewer; freed when it was the last (takes NULL). */
 void tpool_unref(struct task_strpool *p);
-/* t's pool, a private one made now if it has none. */
-struct task_strpool *tpool_of(struct task *t);
 
 #endif

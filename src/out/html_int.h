@@ -1,5 +1,5 @@
 /* html_int: what the page (html.c) and its plots (html_plot.c) share: escaping, number
- * formatting, colours and the per-task facts both read.
+ * formatting, colours and the per-task facts both read (html_common.c).
  * Ownership: nothing here keeps a pointer; struct html_phases holds copies only. */
 #ifndef ECSPROF_HTML_INT_H
 #define ECSPROF_HTML_INT_H

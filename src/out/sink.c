@@ -11,7 +11,6 @@
 #include "sink_int.h"
 
 #define SINK_WIDTH_FILE 100
-#define SINK_CHUNK (64 * 1024)
 
 static const char *const table_exts[] = { ".txt", NULL };
 static const char *const csv_exts[] = { ".csv", NULL };
@@ -174,24 +173,6 @@ int
 sink_write_custom(struct sink *s, sink_custom_fn *fn, void *ctx, struct err *err)
 {
 	return fn(s->f, ctx, err);
-}
-
-int
-sink_flush(struct sink *s, struct buf *b, bool all, int rc, const char *what,
-	   struct err *err)
-{
-	if (rc != 0) {
-		buf_reset(b);
-		return err_set(err, ERR_IO, "%s: the output is too large", what);
-	}
-	if (!all && b->len < SINK_CHUNK)
-		return 0;
-	if (b->len > 0 && fwrite(b->data, 1, b->len, s->f) != b->len) {
-		buf_reset(b);
-		return err_set(err, ERR_IO, "%s: write failed: %s", what, err_strerror(errno));
-	}
-	buf_reset(b);
-	return 0;
 }
 
 int

@@ -1,11 +1,17 @@
-/* sink_cell: a row table's cell as text, the same for every writer of a style (rowtab.h
- * says how each kind is written where), so that the table, CSV and Markdown agree. */
+/* sink_cell: what every writer of the sink shares: a row table's cell as text, the same
+ * for every writer of a style (rowtab.h says how each kind is written where), so that the
+ * table, CSV and Markdown agree; and sink_flush, a writer's buffer out to the sink's FILE
+ * (here, not in sink.c, which calls the writers: no writer calls back into it). */
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "sink_int.h"
+
+/* a writer's buffer goes out once it holds this much */
+#define SINK_CHUNK (64 * 1024)
 
 /* Seconds from the millisecond, rounded half up in integers as report's table and CSV
  * do (12.25 is "12.3", not printf's binary "12.2"): three decimals or one. */
@@ -75,4 +81,22 @@ sink_cell_text(const struct sink *s, const struct row_column *c, const struct ce
 		return out;
 	}
 	return NULL;
+}
+
+int
+sink_flush(struct sink *s, struct buf *b, bool all, int rc, const char *what,
+	   struct err *err)
+{
+	if (rc != 0) {
+		buf_reset(b);
+		return err_set(err, ERR_IO, "%s: the output is too large", what);
+	}
+	if (!all && b->len < SINK_CHUNK)
+		return 0;
+	if (b->len > 0 && fwrite(b->data, 1, b->len, s->f) != b->len) {
+		buf_reset(b);
+		return err_set(err, ERR_IO, "%s: write failed: %s", what, err_strerror(errno));
+	}
+	buf_reset(b);
+	return 0;
 }
