@@ -1,5 +1,6 @@
 /* ecs_int: what the ECS client's files share (ecs.c: the client and the small operations;
- * ecs_fetch.c: the pool that lists and describes tasks).
+ * ecs_fetch.c and ecs_batch.c: the pool that lists and describes tasks, ecs_fetch_int.h;
+ * ecs_scan.c: the answers read without a DOM).
  * Ownership: struct ecs_client owns its awsjson client and its transports. */
 #ifndef ECSPROF_ECS_INT_H
 #define ECSPROF_ECS_INT_H
