@@ -134,7 +134,7 @@ check "no include cycle among the headers" "$cycles"
 known_cycles='
 src/cmd/cli.c src/cmd/cli_experiment.c src/cmd/cli_scope.c
 src/in/input.c src/in/input_deploy.c src/in/input_export.c src/in/input_scaleout.c src/in/input_stream.c src/in/taskscan.c
-src/tui/tui.c src/tui/tui_draw.c src/tui/tui_help.c src/tui/tui_image.c src/tui/tui_summary.c src/tui/tui_view.c
+src/tui/tui.c src/tui/tui_draw.c src/tui/tui_help.c src/tui/tui_image.c src/tui/tui_scaleout.c src/tui/tui_summary.c src/tui/tui_view.c
 '
 graph=$(python3 "$here/style_graph.py" cycles "$BUILDDIR" <(printf '%s\n' "$known_cycles") 2>&1)
 if [ $? -eq 0 ]; then
@@ -153,6 +153,7 @@ src/base/atomicfile.c slots slots_lock old_int old_term
 src/cmd/experiment_signal.c
 src/cmd/watch.c watch_sigint
 src/tui/tui.c got_sigint
+src/tui/tui_diff.c got_sigint
 src/tui/tui_experiment.c restore_len restore_seq saved_tio saved_tio_ok
 '
 not_yet='
