@@ -60,6 +60,14 @@ def main():
             csv, err, rc = report(work, "c%d" % i, text)
             T.ok(rc == 0 and csv == lines, "%s: the CSV of JSON Lines, byte for byte" % name,
                  "exit %d\n%s" % (rc, err))
+        # report --deployments reads the text for deployments, then the tasks as they come
+        dep = {}
+        for name in ("lines", "c0"):
+            p = subprocess.run([ECSPROF, "report", "--deployments", "tasks.json", "--format",
+                                "csv"], cwd=os.path.join(work, name), capture_output=True)
+            dep[name] = (p.returncode, p.stdout)
+        T.ok(dep["c0"] == dep["lines"] and dep["c0"][0] == 0 and dep["c0"][1],
+             "report --deployments: the one-line answer as JSON Lines", repr(dep)[:300])
         cut = one.index(tasks[4000]) + 100
         csv, err, rc = report(work, "truncated", one[:cut])
         msgs = [m for m in err.splitlines() if m.strip()]
