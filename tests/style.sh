@@ -156,7 +156,6 @@ src/tui/tui.c got_sigint
 src/tui/tui_experiment.c restore_len restore_seq saved_tio saved_tio_ok
 '
 not_yet='
-src/aws/endpoint.c http_warned
 src/aws/http_curl.c global_rc global_once
 src/aws/sigv4.c key_cache key_cache_clock key_cache_lock
 src/base/log.c log_level_max log_sink log_sink_ctx log_block_lock
