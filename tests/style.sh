@@ -129,7 +129,9 @@ check "no include cycle among the headers" "$cycles"
 # build's objects, BUILDDIR). A file that calls back into its caller is one concern split
 # in two, or two concerns tangled. known_cycles are the ones not broken yet, each a set of
 # files: a cycle inside one of them is listed (as a "known" line) but passes; any other
-# fails. The list only shrinks.
+# fails. The list only shrinks. Left (issue 32 item 7): cli* (cli.c's option table, which
+# cli_scope and cli_experiment read, is where other branches add options: moving it waits
+# for a quiet moment), input* and tui* (being changed on other branches now).
 : "${BUILDDIR:?BUILDDIR: the build directory, whose objects give the call graph}"
 known_cycles='
 src/cmd/cli.c src/cmd/cli_experiment.c src/cmd/cli_scope.c
@@ -147,7 +149,9 @@ fi
 # No process-wide mutable state (issue 32 item 4): no writable static or global in any
 # object of src/ (objdump: .data, .bss and the thread-locals), but for what a signal
 # handler reads or writes, in the files that handle signals (and the symbol named).
-# not_yet: the ones still to be passed as a context, each "FILE [SYMBOL...]"; it only shrinks.
+# not_yet: the ones still to be passed as a context, each "FILE [SYMBOL...]"; it only shrinks
+# (left: curl's once-only global init, sigv4's signing-key cache, log's level and sink, and
+# timeutil's clock and sleep hooks, which tests replace: each wants a context passed in).
 signal_allow='
 src/base/atomicfile.c slots slots_lock old_int old_term
 src/cmd/experiment_signal.c
@@ -157,7 +161,6 @@ src/tui/tui_diff.c got_sigint
 src/tui/tui_experiment.c restore_len restore_seq saved_tio saved_tio_ok
 '
 not_yet='
-src/aws/endpoint.c http_warned
 src/aws/http_curl.c global_rc global_once
 src/aws/sigv4.c key_cache key_cache_clock key_cache_lock
 src/base/log.c log_level_max log_sink log_sink_ctx log_block_lock

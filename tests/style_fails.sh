@@ -65,7 +65,7 @@ case_ "an unknown ecsprof header is in no layer" src/cmd/cmd.c \
 case_ "two headers including each other fail" include/ecsprof/strset.h \
 	'#include "ecsprof/log.h"' "include/ecsprof/log.h -> include/ecsprof/strset.h -> include/ecsprof/log.h" 6
 # issue 32 item 7: a cycle between .c files, by includes or by calls
-case_ "two .c files including each other's headers fail" src/base/xalloc.c \
+STYLE_ONLY=7 case_ "two .c files including each other's headers fail" src/base/xalloc.c \
 	'#include "ecsprof/buf.h"' "include cycle: src/base/buf.c src/base/xalloc.c" 7
 obj_case "two .c files calling each other fail" "call cycle: src/base/planta.c src/base/plantb.c" 7 \
 	'planta=void plantb(void); void planta(void) { plantb(); }' \

@@ -213,6 +213,9 @@ def statics(objdir, allow_path):
             continue
         if sect.startswith(".data.rel.ro") or not (WRITABLE.match(sect) or sect == "*COM*"):
             continue
+        # what an instrumented build adds (gcov counters, sanitizers' tables)
+        if sym.startswith(("__gcov", "__llvm_", "__asan", "__odr_asan", "__sancov", "__ubsan", "__tsan", ".L")):
+            continue
         a = allow.get(c, set())
         if "*" in a or sym.split(".")[0] in a:
             continue

@@ -239,7 +239,8 @@ Test(endpoint, plain_http_off_loopback_warns_once)
 		"https://ecs.example.com", "https://10.0.0.1:8443" };
 	static const char *loud[] = { "http://10.0.0.1:8080/", "http://ecs.example.com",
 		"http://[::2]:1", "http://127.0.0.1.example.com/", "http://localhost.example.com" };
-	struct endpoint_params p = { "us-east-1", false, false, NULL };
+	atomic_bool warned_once = false;   /* the context's flag */
+	struct endpoint_params p = { "us-east-1", false, false, NULL, &warned_once };
 	struct err err = { 0 };
 	char *url;
 

@@ -5,6 +5,7 @@
 #ifndef ECSPROF_ENDPOINT_H
 #define ECSPROF_ENDPOINT_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 
 #include "ecsprof/err.h"
@@ -20,6 +21,9 @@ struct endpoint_params {
 	bool use_fips;
 	bool use_dualstack;
 	const char *endpoint;           /* custom URL (--endpoint-url and friends), NULL = none */
+	/* the caller's "plain http warned" flag (the run's context has one), so the warning
+	 * comes once per context; NULL: warn at every resolve */
+	atomic_bool *http_warned;
 };
 
 /* The partition a region belongs to: exact region lists first, then each partition's

@@ -66,7 +66,7 @@ creds_service_endpoint(struct aws_context *ctx, const char *explicit_url, const 
 		       const char *svc_key, const char *host_prefix, const char *region,
 		       bool use_variants, char **url, struct err *err)
 {
-	struct endpoint_params p = { region, false, false, NULL };
+	struct endpoint_params p = { region, false, false, NULL, &ctx->cache->http_warned };
 
 	p.endpoint = service_custom(ctx, explicit_url, svc_env, svc_key);
 	if (use_variants) {

@@ -6,6 +6,7 @@
 #define ECSPROF_CREDS_INT_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -34,6 +35,7 @@ struct creds_cache {
 	struct aws_creds creds;
 	bool endpoint_explicit;       /* --endpoint-url given (it sets the ECS endpoint only) */
 	struct strset warned_endpoints;   /* the services creds_endpoint_warn_aws named */
+	atomic_bool http_warned;      /* a plain-http endpoint off the host warned (endpoint.h) */
 };
 
 /* Flat view of a JSON object: "roleCredentials.accessKeyId" -> value. Strings are

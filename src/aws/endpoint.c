@@ -194,16 +194,15 @@ endpoint_is_loopback(const char *url)
 	return false;
 }
 
-/* once per process: the first custom endpoint in plain http that leaves the host */
-static atomic_bool http_warned;
-
+/* once per context (p->http_warned): the first custom endpoint in plain http that
+ * leaves the host */
 static void
-warn_plain_http(const char *url)
+warn_plain_http(const char *url, atomic_bool *warned)
 {
 	char shown[256];
 
 	if (strncasecmp(url, "http://", 7) != 0 || endpoint_is_loopback(url) ||
-	    atomic_exchange(&http_warned, true))
+	    (warned != NULL && atomic_exchange(warned, true)))
 		return;
 	endpoint_redact(url, shown, sizeof shown);
 	log_warn("endpoint %s is plain http and not loopback: the signed requests, any "
@@ -233,7 +232,7 @@ endpoint_resolve(const char *service, const struct endpoint_params *p, char **ur
 				       "in an endpoint URL is refused (AWS requests are signed; "
 				       "remove the part before '@')", shown);
 		}
-		warn_plain_http(p->endpoint);
+		warn_plain_http(p->endpoint, p->http_warned);
 		*url = xstrdup(p->endpoint);
 		return 0;
 	}
