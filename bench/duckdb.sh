@@ -1,34 +1,46 @@
 #!/bin/sh
-# Offline benchmark against DuckDB (issue 16): N tasks (default 200,000; the issue's goal
-# is set at N=1000000) as EventBridge events in JSON Lines (bench/gen_events.py: 10% stale
-# versions, 2% duplicates), one job done four ways, each timed in this same run:
-#   ecsprof report --format csv      (all cores), and on one core (taskset -c 0)
+# Offline benchmark against DuckDB (issues 16 and 35): the same job done five ways at two
+# sizes in one run, N1 and N2 tasks (default 200,000 and 1,000,000) as EventBridge events in
+# JSON Lines (bench/gen_events.py: 10% stale versions, 2% duplicates):
+#   ecsprof report --format csv      (all cores), and on one core (taskset -c 0: ecsprof
+#                                     has no thread option, its workers follow the CPU set)
 #   ecsprof report --format json     (all cores)
 #   DuckDB read_json_auto + dedupe   (bench/duckdb_query.mjs, node, all cores)
-#   python3 bench/phases.py          (the lean Python yardstick, one core by nature)
-# Prints wall, CPU and peak RSS of each, the ratios against DuckDB and Python measured in
-# this run, bytes of peak RSS per task, checks that all four agree on every task's
-# durations, and PASS or MISS against the issue's goals. On a loaded machine both sides
-# slow down: the load average is printed with the figures.
+#   python3 bench/phases.py          (the lean Python yardstick: read each line, keep the
+#                                     newest version of each task, compute the phases)
+# Prints wall, CPU and peak RSS of each at each size, the ratios against DuckDB and Python
+# measured in this run, and ecsprof's bytes of peak RSS per task above a fixed base, from
+# the two sizes: (rss2 - rss1) / (n2 - n1), base = rss1 - that * n1.
+# It checks that all agree on every task: the same task ids, each once, N of them, and the
+# same provision, pull, start and total seconds to the millisecond as phases.py (the CSVs
+# compared as text, the JSON's phases printed with 3 decimals); any disagreement is printed
+# (the first few tasks) and makes the exit status 1.
+# Then PASS or MISS against the goals of issue 35. On a loaded machine every side slows
+# down: the load average is printed with the figures.
 #
 # DuckDB comes from the npm registry (@duckdb/node-api) through the machine's node and npm,
 # installed once into DUCKDB_DIR (default ~/.cache/ecsprof-bench-duckdb; meson's benchmark
-# uses BUILD/bench-duckdb). When node or
-# the package cannot be had, the script says so, still times ecsprof and Python, and
-# checks ecsprof against the fallback goal (<= 3 s for 1M tasks on 2 cores, scaled to N).
+# uses BUILD/bench-duckdb). When node or the package cannot be had, the script says so,
+# still times ecsprof and Python, and checks ecsprof against the fallback goal (<= 3 s for
+# 1M tasks on 2 cores, scaled to N).
 #
-# usage: bench/duckdb.sh [ECSPROF]     (meson test --benchmark -C BUILD duckdb)
-# env:   N, PYTHON, KEEP=1 (keep /tmp files), STRICT=1 (exit 1 on a MISS), DUCKDB_DIR,
+# usage: bench/duckdb.sh [ECSPROF [N1 [N2]]]    (meson test --benchmark -C BUILD duckdb)
+# env:   N1, N2 (sizes, arguments win; a quick run: N1=20000 N2=50000), PYTHON,
+#        KEEP=1 (keep the /tmp files), STRICT=1 (exit 1 on a MISS), DUCKDB_DIR,
 #        NO_DUCKDB=1 (do not install or run DuckDB)
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
-n=${N:-200000}
 python=${PYTHON:-python3}
 ecsprof=${1:-${ECSPROF:-./ecsprof}}
+n1=${2:-${N1:-200000}}
+n2=${3:-${N2:-1000000}}
+case "$n1$n2" in *[!0-9]*|"") echo "N1 and N2 must be numbers of tasks" >&2; exit 2;; esac
+[ "$n1" -lt "$n2" ] || { echo "N1 ($n1) must be smaller than N2 ($n2)" >&2; exit 2; }
 duckdir=${DUCKDB_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/ecsprof-bench-duckdb}
 work=$(mktemp -d /tmp/ecsprof-duckdb.XXXXXX)
 [ "${KEEP:-0}" = 1 ] || trap 'rm -rf "$work"' EXIT INT TERM
+cores=$(nproc)
 
 measure() { # OUT CMD...: prints "wall_s cpu_s peak_rss_kb exit"
 	"$python" - "$@" <<'PY'
@@ -64,84 +76,169 @@ else
 	fi
 fi
 
-echo "generating $n tasks as EventBridge events in $work ..."
-"$python" "$here/gen_events.py" "$n" "$work/events.jsonl"
-size=$(stat -c %s "$work/events.jsonl")
-cores=$(nproc)
-printf 'input: %s bytes (%.1f MB), %s events, %s tasks, %s cores, load average %s\n' \
-    "$size" "$(echo "$size" | awk '{print $1/1e6}')" "$(wc -l < "$work/events.jsonl")" "$n" \
-    "$cores" "$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?')"
-
 status=0
-agree() { # NAME CSV: same task ids and durations as phases.py, columns found by name
-	if "$python" - "$work/python.csv" "$2" <<'PY'
-import csv, sys
-want = sorted(tuple(r) for r in csv.reader(open(sys.argv[1], newline="")))
-rows = list(csv.reader(open(sys.argv[2], newline="")))
-pick = [rows[0].index(c) for c in ("task_id", "provision_s", "pull_s", "start_s", "total_s")]
-got = sorted(tuple(r[i] for i in pick) for r in rows)
-sys.exit(0 if got == want else 1)
+agree() { # N NAME FILE: FILE (CSV or ecsprof's JSON) holds the tasks of phases.py's CSV
+	if "$python" - "$1" "$work/python.csv" "$3" <<'PY'
+import csv, json, sys
+COLS = ("task_id", "provision_s", "pull_s", "start_s", "total_s")
+n, want_path, got_path = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+
+def from_csv(path):
+    rows = csv.reader(open(path, newline=""))
+    head = next(rows)
+    pick = [head.index(c) for c in COLS]
+    return [tuple(r[i] for i in pick) for r in rows]
+
+def from_json(path):
+    # ecsprof writes one task a line inside "tasks": decode line by line, so that 1M
+    # tasks do not need the whole document in memory
+    dec, out = json.JSONDecoder(), []
+    sec = lambda v: "" if v is None else "%.3f" % v
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            if line.startswith('{"task_arn"'):
+                t = dec.raw_decode(line)[0]
+                p = t["phases"]
+                out.append((t["task_id"], sec(p["provision"]), sec(p["pull"]),
+                            sec(p["start"]), sec(p["total"])))
+    return out
+
+want = {r[0]: r for r in from_csv(want_path)}
+got = from_json(got_path) if got_path.endswith(".json") else from_csv(got_path)
+ids = [r[0] for r in got]
+bad = []
+if len(want) != n:
+    bad.append("phases.py found %d tasks, not %d" % (len(want), n))
+if len(set(ids)) != len(ids):
+    bad.append("%d task ids more than once" % (len(ids) - len(set(ids))))
+missing = set(want) - set(ids)
+extra = set(ids) - set(want)
+if missing:
+    bad.append("%d tasks missing, e.g. %s" % (len(missing), sorted(missing)[:3]))
+if extra:
+    bad.append("%d tasks phases.py does not have, e.g. %s" % (len(extra), sorted(extra)[:3]))
+diff = [(r, want[r[0]]) for r in got if r[0] in want and r != want[r[0]]]
+for r, w in diff[:3]:
+    bad.append("task %s: %s against phases.py's %s" % (r[0], ",".join(r[1:]), ",".join(w[1:])))
+if len(diff) > 3:
+    bad.append("... %d tasks differ in all" % len(diff))
+for b in bad:
+    print("    " + b, file=sys.stderr)
+sys.exit(1 if bad else 0)
 PY
-	then :; else
-		echo "MISMATCH: $1 and phases.py disagree (KEEP=1 to look)" >&2
+	then
+		agreed="$agreed, $2"
+	else
+		echo "MISMATCH at $1 tasks: $2 and phases.py disagree (above; KEEP=1 to look)" >&2
 		status=1
 	fi
 }
 
-py=$(measure "$work/python.csv" "$python" "$here/phases.py" "$work/events.jsonl")
-[ "$(echo "$py" | cut -d' ' -f4)" = 0 ] || { echo "phases.py failed" >&2; exit 1; }
-csv2=$(measure /dev/null "$ecsprof" report --format csv -o "$work/ecsprof.csv" "$work/events.jsonl")
-agree "ecsprof report --format csv" "$work/ecsprof.csv"
-csv1=$(measure /dev/null taskset -c 0 "$ecsprof" report --format csv -o "$work/ecsprof1.csv" \
-    "$work/events.jsonl")
-agree "ecsprof on one core" "$work/ecsprof1.csv"
-json=$(measure /dev/null "$ecsprof" report --format json -o "$work/ecsprof.json" "$work/events.jsonl")
-for r in "$csv2" "$csv1" "$json"; do
-	[ "$(echo "$r" | cut -d' ' -f4)" = 0 ] || { echo "ecsprof failed" >&2; exit 1; }
-done
-dk=""
-if [ -n "$duck" ]; then
-	dk=$(cd "$duckdir" && measure /dev/null node "$duck" "$work/events.jsonl" "$work/duckdb.csv" "$cores")
-	if [ "$(echo "$dk" | cut -d' ' -f4)" = 0 ]; then
-		agree "DuckDB" "$work/duckdb.csv"
-	else
-		echo "DuckDB: the query failed (exit $(echo "$dk" | cut -d' ' -f4)); not compared"
-		dk=""
-	fi
-fi
-
-printf '%-40s %8s %8s %12s %10s %s\n' program wall_s cpu_s peak_rss_MB B/task "ratios (wall)"
-row() { # NAME "wall cpu rss rc"
-	set -- "$1" $2
-	awk -v name="$1" -v w="$2" -v c="$3" -v r="$4" -v n="$n" -v py="$py" -v dk="$dk" 'BEGIN {
-		split(py, p, " "); split(dk, d, " ")
-		ratio = sprintf("%.2fx python", (w > 0 ? p[1] / w : 0))
-		if (dk != "") ratio = ratio sprintf(", %.2fx the DuckDB time", (d[1] > 0 ? w / d[1] : 0))
-		printf "%-40s %8.2f %8.2f %12.1f %10.0f %s\n", name, w, c, r / 1024, r * 1024 / n, ratio }'
+ok_run() { # NAME "wall cpu rss rc"
+	[ "$(echo "$2" | cut -d' ' -f4)" = 0 ] || { echo "$1 failed (exit $(echo "$2" | cut -d' ' -f4))" >&2; exit 1; }
 }
-row "python3 phases.py" "$py"
-[ -n "$dk" ] && row "DuckDB read_json_auto + dedupe ($cores thr)" "$dk"
-row "ecsprof report --format csv" "$csv2"
-row "ecsprof report --format csv, 1 core" "$csv1"
-row "ecsprof report --format json" "$json"
 
-# the goals of issue 16, scaled from 1M tasks to N where they are absolute
-awk -v n="$n" -v py="$py" -v dk="$dk" -v c2="$csv2" -v c1="$csv1" -v js="$json" -v sz="$size" 'BEGIN {
-	split(py, p, " "); split(dk, d, " "); split(c2, a, " "); split(c1, b, " "); split(js, j, " ")
-	miss = 0
-	if (dk != "") {
-		ok = a[1] <= d[1]; miss += !ok
-		printf "%s  wall <= DuckDB: %.2f s vs %.2f s\n", ok ? "met   " : "MISSED", a[1], d[1]
-	} else {
-		lim = 3.0 * n / 1e6; ok = a[1] <= lim; miss += !ok
-		printf "%s  wall <= %.2f s (3 s per 1M tasks, DuckDB not run)\n", ok ? "met   " : "MISSED", lim
+results="$work/results" # one line a run: N NAME wall cpu rss_kb
+: >"$results"
+inputs=""
+for n in "$n1" "$n2"; do
+	ev="$work/events-$n.jsonl"
+	echo "generating $n tasks as EventBridge events ..."
+	"$python" "$here/gen_events.py" "$n" "$ev"
+	size=$(stat -c %s "$ev")
+	inputs="$inputs$n $size
+"
+	printf 'input: %s tasks, %s events, %s bytes (%.1f MB), %s cores, load average %s\n' \
+	    "$n" "$(wc -l < "$ev")" "$size" "$(echo "$size" | awk '{print $1/1e6}')" "$cores" \
+	    "$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?')"
+	agreed=""
+	py=$(measure "$work/python.csv" "$python" "$here/phases.py" "$ev")
+	ok_run phases.py "$py"
+	echo "$n python $py" >>"$results"
+	r=$(measure /dev/null "$ecsprof" report --format csv -o "$work/ecsprof.csv" "$ev")
+	ok_run ecsprof "$r"
+	echo "$n csv2 $r" >>"$results"
+	agree "$n" "ecsprof csv" "$work/ecsprof.csv"
+	r=$(measure /dev/null taskset -c 0 "$ecsprof" report --format csv -o "$work/ecsprof1.csv" "$ev")
+	ok_run "ecsprof on one core" "$r"
+	echo "$n csv1 $r" >>"$results"
+	agree "$n" "ecsprof csv on one core" "$work/ecsprof1.csv"
+	r=$(measure /dev/null "$ecsprof" report --format json -o "$work/ecsprof.json" "$ev")
+	ok_run "ecsprof --format json" "$r"
+	echo "$n json $r" >>"$results"
+	agree "$n" "ecsprof json" "$work/ecsprof.json"
+	if [ -n "$duck" ]; then
+		r=$(cd "$duckdir" && measure /dev/null node "$duck" "$ev" "$work/duckdb.csv" "$cores")
+		if [ "$(echo "$r" | cut -d' ' -f4)" = 0 ]; then
+			echo "$n duckdb $r" >>"$results"
+			agree "$n" "DuckDB" "$work/duckdb.csv"
+		else
+			echo "DuckDB: the query failed at $n tasks (exit $(echo "$r" | cut -d' ' -f4)); not compared"
+		fi
+	fi
+	[ -n "$agreed" ] || agreed=", none"
+	echo "agree at $n tasks with phases.py on every task (ids, 4 phases to the ms): ${agreed#, }"
+	# the files of this size are no longer needed: 1M tasks are 2.5 GB of events
+	[ "${KEEP:-0}" = 1 ] || rm -f "$ev" "$work/ecsprof.csv" "$work/ecsprof1.csv" \
+	    "$work/ecsprof.json" "$work/duckdb.csv"
+done
+
+echo
+awk -v n1="$n1" -v n2="$n2" -v cores="$cores" -v inputs="$inputs" -v strict="${STRICT:-0}" '
+{ w[$1, $2] = $3; c[$1, $2] = $4; r[$1, $2] = $5; have[$1, $2] = 1 }
+END {
+	split(inputs, il, "\n"); for (i in il) { split(il[i], f, " "); if (f[1] != "") sz[f[1]] = f[2] }
+	name["python"] = "python3 phases.py (1 core)"
+	name["duckdb"] = "DuckDB read_json_auto + dedupe (" cores " thr)"
+	name["csv2"] = "ecsprof report --format csv (" cores " cores)"
+	name["csv1"] = "ecsprof report --format csv (1 core)"
+	name["json"] = "ecsprof report --format json (" cores " cores)"
+	split("python duckdb csv2 csv1 json", order, " ")
+	printf "%8s %-42s %7s %7s %9s %7s  %s\n", "tasks", "program", "wall_s", "cpu_s", "peak_MB", "B/task", "ratios (wall)"
+	for (s = 1; s <= 2; s++) {
+		n = s == 1 ? n1 : n2
+		for (k = 1; k <= 5; k++) {
+			p = order[k]
+			if (!have[n, p]) continue
+			ratio = sprintf("%.2fx python", w[n, p] > 0 ? w[n, "python"] / w[n, p] : 0)
+			if (have[n, "duckdb"]) ratio = ratio sprintf(", %.2fx the DuckDB time", w[n, "duckdb"] > 0 ? w[n, p] / w[n, "duckdb"] : 0)
+			printf "%8d %-42s %7.2f %7.2f %9.1f %7.0f  %s\n", n, name[p], w[n, p], c[n, p], r[n, p] / 1024, r[n, p] * 1024 / n, ratio
+		}
 	}
-	ok = b[1] > 0 && p[1] / b[1] >= 5; miss += !ok
-	printf("%s  one core >= 5x python: %.2fx\n", ok ? "met   " : "MISSED", (b[1] > 0 ? p[1] / b[1] : 0))
-	ok = a[3] * 1024 <= 0.12 * sz; miss += !ok
-	printf "%s  peak RSS <= 0.12x the input: %.3fx\n", ok ? "met   " : "MISSED", a[3] * 1024 / sz
-	ok = j[1] <= 1.3 * a[1]; miss += !ok
-	printf("%s  --format json within 1.3x of csv: %.2fx\n", ok ? "met   " : "MISSED", (a[1] > 0 ? j[1] / a[1] : 0))
-	print (miss ? "MISS" : "PASS") ": " miss " of 4 goals missed (memory per task above a base needs runs at two sizes)"
-	exit miss ? 3 : 0 }' || { [ "${STRICT:-0}" != 1 ] || status=1; }
+	# peak RSS per task above a fixed base, from the two sizes
+	for (k = 2; k <= 5; k++) {
+		p = order[k]
+		if (!have[n1, p] || !have[n2, p]) continue
+		slope[p] = (r[n2, p] - r[n1, p]) * 1024 / (n2 - n1)
+		printf "%-51s %6.0f B a task above a base of %.1f MB (%d to %d tasks)\n", name[p], slope[p], (r[n1, p] * 1024 - slope[p] * n1) / 1048576, n1, n2
+	}
+	# the goals of issue 35 at both sizes (absolute ones scaled from 1M tasks to N)
+	miss = 0; goals = 0
+	for (s = 1; s <= 2; s++) {
+		n = s == 1 ? n1 : n2
+		if (have[n, "duckdb"]) {
+			ok = w[n, "csv2"] <= 0.35 * w[n, "duckdb"]
+			line = sprintf("wall <= 0.35x DuckDB: %.2fx (%.2f s vs %.2f s)", w[n, "duckdb"] > 0 ? w[n, "csv2"] / w[n, "duckdb"] : 0, w[n, "csv2"], w[n, "duckdb"])
+		} else {
+			lim = 3.0 * n / 1e6; ok = w[n, "csv2"] <= lim
+			line = sprintf("wall <= %.2f s (3 s per 1M tasks, DuckDB not run): %.2f s", lim, w[n, "csv2"])
+		}
+		goal(n, ok, line)
+		x = w[n, "csv1"] > 0 ? w[n, "python"] / w[n, "csv1"] : 0
+		goal(n, x >= 5, sprintf("one core >= 5x python: %.2fx", x))
+		x = w[n, "csv2"] > 0 ? w[n, "csv1"] / w[n, "csv2"] : 0
+		goal(n, x >= 1.7, sprintf("the second core >= 1.7x: %.2fx", x))
+		x = w[n, "csv2"] > 0 ? w[n, "json"] / w[n, "csv2"] : 0
+		goal(n, x <= 1.3, sprintf("--format json within 1.3x of csv: %.2fx", x))
+		x = sz[n] > 0 ? r[n, "csv2"] * 1024 / sz[n] : 0
+		goal(n, x <= 0.12, sprintf("peak RSS <= 0.12x the input: %.3fx", x))
+	}
+	goal(n1 "-" n2, slope["csv2"] <= 300, sprintf("peak RSS <= 300 B a task above a base: %.0f B", slope["csv2"]))
+	print (miss ? "MISS" : "PASS") ": " miss " of " goals " goals missed"
+	exit (miss && strict == 1) ? 1 : 0
+}
+function goal(n, ok, line) {
+	goals++; miss += !ok
+	printf "%s %9s tasks: %s\n", ok ? "met   " : "MISSED", n, line
+}' "$results" || status=1
 exit $status
