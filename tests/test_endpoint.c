@@ -109,7 +109,7 @@ Test(endpoint, custom_and_errors)
 {
 	for (size_t i = 0; i < sizeof custom_cases / sizeof custom_cases[0]; i++) {
 		const struct custom_case *k = &custom_cases[i];
-		struct endpoint_params p = { k->region, k->fips, k->dual, k->endpoint };
+		struct endpoint_params p = { .region = k->region, .use_fips = k->fips, .use_dualstack = k->dual, .endpoint = k->endpoint };
 		struct err err = { 0 };
 		char *url = NULL;
 		int rc = endpoint_resolve("ecs", &p, &url, &err);
@@ -191,7 +191,7 @@ Test(endpoint, userinfo_refused_and_never_shown)
 {
 	static const char *urls[] = { "https://AKID:s3cr3t@ecs.example.com/",
 		"http://s3cr3t@127.0.0.1:4566", "https://a@b:s3cr3t@host", "HTTPS://u:s3cr3t@[::1]:1/x?y=@" };
-	struct endpoint_params p = { "us-east-1", false, false, NULL };
+	struct endpoint_params p = { .region = "us-east-1" };
 
 	for (size_t i = 0; i < sizeof urls / sizeof urls[0]; i++) {
 		struct err err = { 0 };
