@@ -220,6 +220,44 @@ Test(scaleout_story, observed_target_health_is_not_an_estimate)
 	so_sources_cleanup(&src);
 }
 
+/* No ECS event says when the targets were registered, but `watch --record` saw the first
+ * new target `initial` at +50: register starts there, observed (not the tasks' RUNNING,
+ * which is the estimate when nothing was seen) */
+Test(scaleout_story, watched_initial_sighting_starts_register)
+{
+	struct so_sources src;
+	struct task_set set;
+	struct so_story st;
+	const char *ids[] = { "10.0.0.1", "10.0.0.2" };
+
+	so_sources_init(&src);
+	task_set_init(&set);
+	add_activity(&src, "up", 10, 3, HIGH);
+	add_service(&src, true);
+	add_tg(&src, 30, 5);
+	add_task(&set, "aaaa", "ecs-svc/1", P3[0]);
+	add_task(&set, "bbbb", "ecs-svc/1", P3[1]);
+	for (double t = 50; t <= 200; t += 10)
+		for (size_t k = 0; k < 2; k++) {
+			struct so_target_obs *o;
+
+			if (k == 1 && t < 60)
+				continue;   /* the second target is seen a poll later */
+			o = so_sources_observation(&src, TG, ids[k], T0 + S(t));
+			o->state = strdup(t >= 140 + 10 * (double)k ? "healthy" : "initial");
+		}
+	src.read[SO_SRC_TARGET_HEALTH] = true;
+	so_story_build(&src, &set, TS_NONE, &st);
+	cr_assert_eq(st.n, 1);
+	cr_expect_eq(st.rows[0].span[SO_REGISTER].from_ms, T0 + S(50), "the first sighting");
+	cr_expect_eq(st.rows[0].span[SO_REGISTER].to_ms, T0 + S(150));
+	cr_expect_not(so_row_estimated(&st.rows[0], SO_REGISTER));
+	cr_expect_float_eq(so_row_seconds(&st.rows[0], SO_REGISTER), 100.0, 1e-9);
+	so_story_cleanup(&st);
+	task_set_cleanup(&set);
+	so_sources_cleanup(&src);
+}
+
 /* A deployment: its tasks by startedBy (no service event names them), pull the largest;
  * no load balancer, so serving is RUNNING; the missing activities are named */
 Test(scaleout_story, deployment_driven_pull_is_the_largest_stage)
