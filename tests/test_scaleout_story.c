@@ -220,6 +220,44 @@ Test(scaleout_story, observed_target_health_is_not_an_estimate)
 	so_sources_cleanup(&src);
 }
 
+/* No ECS event says when the targets were registered, but `watch --record` saw the first
+ * new target `initial` at +50: register starts there, observed (not the tasks' RUNNING,
+ * which is the estimate when nothing was seen) */
+Test(scaleout_story, watched_initial_sighting_starts_register)
+{
+	struct so_sources src;
+	struct task_set set;
+	struct so_story st;
+	const char *ids[] = { "10.0.0.1", "10.0.0.2" };
+
+	so_sources_init(&src);
+	task_set_init(&set);
+	add_activity(&src, "up", 10, 3, HIGH);
+	add_service(&src, true);
+	add_tg(&src, 30, 5);
+	add_task(&set, "aaaa", "ecs-svc/1", P3[0]);
+	add_task(&set, "bbbb", "ecs-svc/1", P3[1]);
+	for (double t = 50; t <= 200; t += 10)
+		for (size_t k = 0; k < 2; k++) {
+			struct so_target_obs *o;
+
+			if (k == 1 && t < 60)
+				continue;   /* the second target is seen a poll later */
+			o = so_sources_observation(&src, TG, ids[k], T0 + S(t));
+			o->state = strdup(t >= 140 + 10 * (double)k ? "healthy" : "initial");
+		}
+	src.read[SO_SRC_TARGET_HEALTH] = true;
+	so_story_build(&src, &set, TS_NONE, &st);
+	cr_assert_eq(st.n, 1);
+	cr_expect_eq(st.rows[0].span[SO_REGISTER].from_ms, T0 + S(50), "the first sighting");
+	cr_expect_eq(st.rows[0].span[SO_REGISTER].to_ms, T0 + S(150));
+	cr_expect_not(so_row_estimated(&st.rows[0], SO_REGISTER));
+	cr_expect_float_eq(so_row_seconds(&st.rows[0], SO_REGISTER), 100.0, 1e-9);
+	so_story_cleanup(&st);
+	task_set_cleanup(&set);
+	so_sources_cleanup(&src);
+}
+
 /* A deployment: its tasks by startedBy (no service event names them), pull the largest;
  * no load balancer, so serving is RUNNING; the missing activities are named */
 Test(scaleout_story, deployment_driven_pull_is_the_largest_stage)
@@ -403,10 +441,91 @@ deployment_from(const char *prev_status, long prev_desired, bool activity)
 
 Test(scaleout_story, deployment_desired_from)
 {
-	cr_expect_eq(deployment_from("PRIMARY", 4, true), 4, "the previous deployment's count");
+	/* fetched at an unknown time, its count is known only from its createdAt (a day
+	 * before): the activity since then set the count in force (had the deployment been
+	 * fetched after it, it would have said 6 too) */
+	cr_expect_eq(deployment_from("PRIMARY", 4, true), 6, "the later source's count");
+	cr_expect_eq(deployment_from("PRIMARY", 4, false), 4, "the previous deployment's count");
 	cr_expect_eq(deployment_from("INACTIVE", 0, true), 6, "else the last activity's");
 	cr_expect_eq(deployment_from("ACTIVE", 2, false), -1, "a draining count is not it");
 	cr_expect_eq(deployment_from(NULL, -1, false), -1, "none says: unknown, not 0");
+}
+
+/* The shipped example's story: desired 4 since 06:12 (an activity), a deployment at 08:40,
+ * the alarm's activity setting 30 at 14:02, a deployment at 14:04; the service document
+ * fetched at 14:09 says desiredCount 30 for both deployments, which is the count then, not
+ * when the 08:40 one started */
+static struct deployment *
+add_deployment(struct so_sources *s, const char *id, double created, long desired,
+	       const char *status, double seen)
+{
+	struct deployment *d = deploy_set_get(&s->deploys, "web", id);
+
+	d->created_ms = T0 + S(created);
+	d->desired = desired;
+	d->status = strdup(status);
+	d->seen_ms = T0 + S(seen);
+	return d;
+}
+
+static const struct so_row *
+row_of_trigger(const struct so_story *st, const char *name)
+{
+	for (size_t i = 0; i < st->n; i++)
+		if (strcmp(st->rows[i].trigger_name, name) == 0)
+			return &st->rows[i];
+	return NULL;
+}
+
+Test(scaleout_story, deployment_desired_is_the_count_when_it_started)
+{
+	struct so_sources src;
+	struct task_set set;
+	struct so_story st;
+	const struct so_row *r;
+
+	so_sources_init(&src);
+	task_set_init(&set);
+	add_service(&src, false);
+	add_alarm(&src, HIGH, "GreaterThanThreshold", 60, 3);
+	add_alarm(&src, LOW, "LessThanThreshold", 60, 15);
+	add_activity(&src, "down", 100, 4, LOW);
+	add_deployment(&src, "ecs-svc/1", 9000, 30, "ACTIVE", 28420);
+	add_activity(&src, "up", 28010, 30, HIGH);
+	add_deployment(&src, "ecs-svc/2", 28160, 30, "PRIMARY", 28420);
+	add_task(&set, "old1", "ecs-svc/1", (struct phases){ 9010, 9020, 9030, 9100, 9105 });
+	add_task(&set, "new1", "ecs-svc/1", (struct phases){ 28013, 28023, 28033, 28043, 28046 });
+	add_task(&set, "rep1", "ecs-svc/2", (struct phases){ 28170, 28180, 28190, 28193, 28200 });
+	so_story_build(&src, &set, TS_NONE, &st);
+	cr_assert_eq(st.n, 3, "rows: %zu", st.n);
+	cr_assert((r = row_of_trigger(&st, "ecs-svc/1")) != NULL);
+	cr_expect_eq(r->desired_from, 4);
+	cr_expect_eq(r->desired_to, 4, "the count at 08:40, not the fetched 30: %ld", r->desired_to);
+	cr_expect_eq(r->ntasks, 1, "a rolling replacement is a row: it started tasks");
+	cr_assert((r = row_of_trigger(&st, "up")) != NULL);
+	cr_expect_eq(r->desired_from, 4);
+	cr_expect_eq(r->desired_to, 30);
+	cr_assert((r = row_of_trigger(&st, "ecs-svc/2")) != NULL);
+	cr_expect_eq(r->desired_from, 30);
+	cr_expect_eq(r->desired_to, 30, "nothing changed it since: its own count");
+	so_story_cleanup(&st);
+	task_set_cleanup(&set);
+	so_sources_cleanup(&src);
+
+	/* PRIMARY but the count changed after it started, and no source before it: empty */
+	so_sources_init(&src);
+	task_set_init(&set);
+	add_service(&src, false);
+	add_deployment(&src, "ecs-svc/1", 9000, 30, "PRIMARY", 28420);
+	add_activity(&src, "up", 28010, 30, HIGH);
+	add_task(&set, "old1", "ecs-svc/1", (struct phases){ 9010, 9020, 9030, 9100, 9105 });
+	so_story_build(&src, &set, TS_NONE, &st);
+	cr_assert((r = row_of_trigger(&st, "ecs-svc/1")) != NULL);
+	cr_expect_eq(r->desired_to, -1, "unknown: never 0, never the fetched count");
+	cr_expect_eq(r->desired_from, -1);
+	so_story_cleanup(&st);
+	task_set_cleanup(&set);
+	so_sources_cleanup(&src);
 }
 
 /* Desired 5 then 2: the second activity is a scale-in, never a row; --since drops rows

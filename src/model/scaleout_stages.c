@@ -1,8 +1,9 @@
 /* scaleout_stages: the instants of a scale-out's stages (product.md's table): detect and
  * react from the alarm's history and the scaling activity, schedule and launch from the
  * tasks' createdAt, the per-task stages as p50 and max (phase.h's definitions, stats.h's
- * percentiles), register from ECS's "registered N targets" events and the target health
- * observed, else estimated from the target group's HealthCheckIntervalSeconds x
+ * percentiles), register from ECS's "registered N targets" events (else the first new
+ * target's first sighting) and the target health observed, else estimated from the
+ * target group's HealthCheckIntervalSeconds x
  * HealthyThresholdCount, and total from the trigger to the last new task serving. */
 #include <math.h>
 #include <stdlib.h>
@@ -230,14 +231,19 @@ started_before(const struct so_row *r, int64_t at)
  * when it is first seen `initial`; it is r's when r has the task that went RUNNING last
  * before it was seen (ECS registers a task's target at RUNNING: the observation, not the
  * address, ties them, as a task's address is not among the fields read), within
- * SO_REGISTER_LAG_MS. TS_NONE when r has none, or one was never seen healthy. */
+ * SO_REGISTER_LAG_MS. TS_NONE when r has none, or one was never seen healthy. *seen is
+ * when the first of r's new targets was first seen (registered by then), TS_NONE when
+ * none was. */
 #define SO_REGISTER_LAG_MS (120 * 1000)
 static int64_t
 observed_healthy(const struct so_sources *src, const struct so_story *st,
-		 const struct so_row *r, const char *tg)
+		 const struct so_row *r, const char *tg, int64_t *seen)
 {
 	int64_t last = TS_NONE;
 	size_t mine = 0;
+	bool unhealthy = false;
+
+	*seen = TS_NONE;
 
 	for (size_t i = 0; i < src->nobservations; i++) {
 		const struct so_target_obs *o = &src->observations[i], *h;
@@ -267,6 +273,8 @@ observed_healthy(const struct so_sources *src, const struct so_story *st,
 		if (own == TS_NONE)
 			continue;
 		mine++;
+		if (*seen == TS_NONE || first < *seen)
+			*seen = first;
 		for (size_t j = 0; j < src->nobservations; j++) {
 			h = &src->observations[j];
 			if (h->target_group != NULL && h->target != NULL &&
@@ -276,11 +284,11 @@ observed_healthy(const struct so_sources *src, const struct so_story *st,
 				healthy = h->observed_ms;
 		}
 		if (healthy == TS_NONE)
-			return TS_NONE;
-		if (last == TS_NONE || healthy > last)
+			unhealthy = true;   /* no end; the others still say when it began */
+		else if (last == TS_NONE || healthy > last)
 			last = healthy;
 	}
-	return mine > 0 ? last : TS_NONE;
+	return mine > 0 && !unhealthy ? last : TS_NONE;
 }
 
 /* The first and last startedAt of r's tasks that ran */
@@ -304,7 +312,7 @@ static void
 stage_register(const struct so_sources *src, const struct so_story *st, struct so_row *r)
 {
 	struct so_span *g = &r->span[SO_REGISTER];
-	int64_t first = TS_NONE, last = TS_NONE, s_first, s_last;
+	int64_t first = TS_NONE, last = TS_NONE, s_first, s_last, seen;
 	const char *tg = NULL;
 	size_t tglen = 0;
 
@@ -334,17 +342,22 @@ stage_register(const struct so_sources *src, const struct so_story *st, struct s
 	if (tg == NULL || s_first == TS_NONE)
 		return;   /* no load balancer, or no task ran: nothing registered */
 	r->tg = target_group_of(src, tg, tglen);
+	char *arn = xstrndup(tg, tglen);
+
+	g->to_ms = observed_healthy(src, st, r, arn, &seen);
+	free(arn);
 	g->from_ms = first;
-	if (first == TS_NONE) {
+	if (first == TS_NONE && seen != TS_NONE) {
+		/* no ECS event says it: `watch` saw the first new target (`initial`), so it
+		 * was registered by then (at most a poll late), observed rather than guessed */
+		g->from_ms = seen;
+		last = s_last;
+	} else if (first == TS_NONE) {
 		/* ECS registers a task's targets once it is RUNNING */
 		g->from_ms = s_first;
 		last = s_last;
 		g->from_est = true;
 	}
-	char *arn = xstrndup(tg, tglen);
-
-	g->to_ms = observed_healthy(src, st, r, arn);
-	free(arn);
 	if (g->to_ms == TS_NONE && r->tg != NULL && r->tg->interval_s > 0 &&
 	    r->tg->healthy_threshold > 0) {
 		g->to_ms = (last > s_last ? last : s_last) +

@@ -1,8 +1,10 @@
 /* scaleout_story: the scale-outs of a service and the tasks started for each
  * (scaleout_story.h). A row is a rise of the desired count: a scaling activity that sets
  * a higher count than the one before it (or, when none is known before it, one whose
- * alarm watches for a value above its threshold), a deployment, or tasks started that
- * neither explains (a manual UpdateService). Its tasks are the ones ECS's service events
+ * alarm watches for a value above its threshold), a deployment (a row even when the count
+ * stays, a rolling replacement: it started tasks), or tasks started that neither explains
+ * (a manual UpdateService). A deployment's desiredCount is the one when its document was
+ * fetched: its count at the start is that only when nothing changed it in between. Its tasks are the ones ECS's service events
  * name ("has started N tasks: (task ID) ..."), else those created in its window by its
  * deployment (startedBy). The stages are scaleout_stages.c's, the advice
  * scaleout_advice.c's. */
@@ -178,38 +180,90 @@ rows_of_activities(const struct so_sources *src, struct so_story *st, size_t *ca
 	free(v);
 }
 
-/* The service's desired count before deployment d, from a source that says it: the
- * deployment before d as recorded while it was still PRIMARY (its desiredCount was the
- * service's; once replaced, ECS drains it, so an ACTIVE or INACTIVE one's count is the
- * drain's, not the service's), else the count the last successful scaling activity
- * before d set; -1 when none says (empty in the rows, not 0) */
-static long
-desired_before(const struct so_sources *src, const struct deployment *d)
+static bool
+activity_successful(const struct so_activity *a)
 {
-	const struct deployment *prev = NULL;
-	const struct so_activity *act = NULL;
+	return a->status == NULL || strcmp(a->status, "Successful") == 0;
+}
 
+/* The service's desired count in force just before instant `at`, from the latest source
+ * before it that says it: a successful scaling activity's count (from its start), or a
+ * deployment other than skip recorded while PRIMARY (its desiredCount was then the
+ * service's; once replaced, ECS drains it, so an ACTIVE or INACTIVE one's count is the
+ * drain's, not the service's): from its fetch time, or from its createdAt when that is
+ * unknown (a lower bound: an activity after it wins, and had the deployment been fetched
+ * after that activity it would have said the same count); -1 when none says (empty in
+ * the rows, not 0) */
+static long
+desired_at(const struct so_sources *src, const char *service, int64_t at,
+	   const struct deployment *skip)
+{
+	int64_t best_ms = TS_NONE;
+	long best = -1;
+
+	for (size_t i = 0; i < src->nactivities; i++) {
+		const struct so_activity *a = &src->activities[i];
+
+		if (a->service != NULL && strcmp(a->service, service) == 0 &&
+		    a->desired_to >= 0 && a->start_ms != TS_NONE && a->start_ms < at &&
+		    activity_successful(a) && (best_ms == TS_NONE || a->start_ms > best_ms)) {
+			best_ms = a->start_ms;
+			best = a->desired_to;
+		}
+	}
 	for (size_t i = 0; i < src->deploys.n; i++) {
 		const struct deployment *p = &src->deploys.v[i];
+		int64_t since = p->seen_ms != TS_NONE ? p->seen_ms : p->created_ms;
 
-		if (p != d && p->service != NULL && strcmp(p->service, d->service) == 0 &&
-		    p->created_ms != TS_NONE && p->created_ms < d->created_ms &&
-		    (prev == NULL || p->created_ms > prev->created_ms))
-			prev = p;
+		if (p != skip && p->service != NULL && strcmp(p->service, service) == 0 &&
+		    p->desired >= 0 && p->status != NULL && strcmp(p->status, "PRIMARY") == 0 &&
+		    since != TS_NONE && since < at && (best_ms == TS_NONE || since > best_ms)) {
+			best_ms = since;
+			best = p->desired;
+		}
 	}
-	if (prev != NULL && prev->desired >= 0 && prev->status != NULL &&
-	    strcmp(prev->status, "PRIMARY") == 0)
-		return prev->desired;
+	return best;
+}
+
+/* Did the service's desired count change after deployment d's createdAt and by the time
+ * its document was fetched (any time later when that is unknown): a successful scaling
+ * activity, or a later deployment (which replaces d, whose count is then the drain's)? */
+static bool
+desired_changed_after(const struct so_sources *src, const struct deployment *d)
+{
+	int64_t from = d->created_ms, to = d->seen_ms;
+
 	for (size_t i = 0; i < src->nactivities; i++) {
 		const struct so_activity *a = &src->activities[i];
 
 		if (a->service != NULL && strcmp(a->service, d->service) == 0 &&
-		    a->desired_to >= 0 && a->start_ms != TS_NONE && a->start_ms < d->created_ms &&
-		    (a->status == NULL || strcmp(a->status, "Successful") == 0) &&
-		    (act == NULL || a->start_ms > act->start_ms))
-			act = a;
+		    a->desired_to >= 0 && activity_successful(a) && a->start_ms != TS_NONE &&
+		    a->start_ms > from && (to == TS_NONE || a->start_ms <= to))
+			return true;
 	}
-	return act != NULL ? act->desired_to : -1;
+	for (size_t i = 0; i < src->deploys.n; i++) {
+		const struct deployment *p = &src->deploys.v[i];
+
+		if (p != d && p->service != NULL && strcmp(p->service, d->service) == 0 &&
+		    p->created_ms != TS_NONE && p->created_ms > from &&
+		    (to == TS_NONE || p->created_ms <= to))
+			return true;
+	}
+	return false;
+}
+
+/* Deployment d's desired count when it started. Its desiredCount is the count when its
+ * document was fetched, not when it started: it is taken only when nothing changed the
+ * service's count in between and d was not already replaced (ACTIVE or INACTIVE: the
+ * drain's count); otherwise the count in force at its createdAt; -1 when none says. */
+static long
+desired_of_deployment(const struct so_sources *src, const struct deployment *d)
+{
+	bool replaced = d->status != NULL && strcmp(d->status, "PRIMARY") != 0;
+
+	if (d->desired >= 0 && !replaced && !desired_changed_after(src, d))
+		return d->desired;
+	return desired_at(src, d->service, d->created_ms, d);
 }
 
 static void
@@ -229,8 +283,9 @@ rows_of_deployments(const struct so_sources *src, struct so_story *st, size_t *c
 		r->trigger = SO_TRIGGER_DEPLOYMENT;
 		r->trigger_name = d->id ? d->id : "";
 		r->trigger_ms = d->created_ms;
-		r->desired_from = desired_before(src, d);
-		r->desired_to = d->desired;
+		/* equal for a rolling replacement: still a row, it started tasks */
+		r->desired_from = desired_at(src, d->service, d->created_ms, d);
+		r->desired_to = desired_of_deployment(src, d);
 		r->deployment = d->id;
 	}
 }
