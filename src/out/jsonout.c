@@ -21,6 +21,7 @@
 #include "ecsprof/utf8.h"
 #include "ecsprof/xalloc.h"
 #include "jsonfmt.h"
+#include "rowchunks.h"
 
 /* 15 significant digits print any ms-rounded seconds value below 1e12 s exactly */
 #define DUMP_FLAGS (JSON_COMPACT | JSON_REAL_PRECISION(15) | JSON_ENCODE_ANY)
@@ -462,28 +463,78 @@ write_groups(FILE *f, const struct report *r)
 	return 0;
 }
 
+/* the formatting state of one thread: the report's cells of a row and cell()'s buffer */
+static void *
+scratch_new(void)
+{
+	struct cellbuf *cb = xmalloc(sizeof *cb);
+
+	cb->size = 4096;
+	cb->data = xmalloc(cb->size);
+	cb->cells = xmalloc(sizeof *cb->cells);
+	return cb;
+}
+
+static void
+scratch_free(void *p)
+{
+	struct cellbuf *cb = p;
+
+	free(cb->data);
+	free(cb->cells);
+	free(cb);
+}
+
+/* tasks [first, end) each after its separator ("\n" before the first, ",\n" between),
+ * straight into the chunk: no line of its own, no write of its own */
+static void
+format_tasks(const void *ctx, void *scratch, size_t first, size_t end,
+	     struct rowchunks_part *part)
+{
+	const struct report *r = ctx;
+	struct buf *b = &part->out;
+
+	buf_reset(b);
+	part->overflow = false;
+	for (size_t i = first; i < end; i++) {
+		size_t start = b->len;
+		int rc = i ? PUTS(b, ",\n") : jsonfmt_putc(b, '\n');
+
+		rc |= write_task(b, r, &r->rows[i], scratch);
+		if (rc != 0 || b->len - start > JSON_TASK_MAX) {
+			b->len = part->good = start;
+			b->data[start] = '\0';
+			part->overflow = true;
+			return;
+		}
+	}
+	part->good = b->len;
+}
+
 int
 jsonout_write_tasks(FILE *f, const struct report *r, struct err *err)
 {
-	struct cellbuf cb = { xmalloc(4096), 4096, xmalloc(sizeof(struct report_cells)) };
-	struct buf line;
+	/* formatted in chunks on two threads as the CSV is, the same bytes in order */
+	struct rowchunks chunks = { .nrows = r->nrows, .format = format_tasks, .ctx = r,
+				    .scratch_new = scratch_new, .scratch_free = scratch_free,
+				    .what = "json" };
 	int rc = 0;
 
-	buf_init(&line, JSON_TASK_MAX);
 	errno = 0;
 	if (fputs("{\"tasks\":[", f) == EOF)
 		rc = -1;
-	for (size_t i = 0; rc == 0 && i < r->nrows; i++)
-		if (fputs(i ? ",\n" : "\n", f) == EOF ||
-		    dump_task(f, &line, r, &r->rows[i], &cb) != 0)
-			rc = -1;
+	if (rc == 0) {
+		rc = rowchunks_write(f, &chunks, err);
+		if (rc == 1)
+			return err_set(err, ERR_IO, "json: a task is larger than %zu bytes",
+				       JSON_TASK_MAX);
+		if (rc != 0)
+			return -1;
+	}
 	if (rc == 0 && fputs(r->nrows ? "\n],\n" : "],\n", f) == EOF)
 		rc = -1;
 	if (rc == 0)
 		rc = write_groups(f, r);
-	buf_cleanup(&line);
-	free(cb.data);
-	free(cb.cells);
 	return err_check_write(f, rc, "json", err);
 }
 
