@@ -4,6 +4,8 @@
  * digits comes back unchanged from "%.15g" of its nearest double (DBL_DIG), so only the
  * trailing zeros go; anything else takes snprintf, as jansson does. */
 #include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,22 +20,47 @@
 
 static const char jsonfmt_hex[] = "0123456789ABCDEF";
 
-/* the quoted, escaped text; invalid UTF-8 bytes become U+FFFD one by one */
+/* 8 bytes at once: true when each is printable ASCII other than '"' and '\\', which a
+ * JSON string holds as they are (each test is exact about whether some byte matches) */
+static bool
+jsonfmt_plain8(uint64_t x)
+{
+	const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
+	uint64_t ctl = (x - ones * 0x20) & ~x;           /* some byte < 0x20 */
+	uint64_t del = (x + ones) | x;                   /* some byte >= 0x7f */
+	uint64_t dq = x ^ (ones * '"'), bs = x ^ (ones * '\\');
+
+	dq = (dq - ones) & ~dq;                          /* some byte == '"' */
+	bs = (bs - ones) & ~bs;                          /* some byte == '\\' */
+	return ((ctl | del | dq | bs) & highs) == 0;
+}
+
+/* the quoted, escaped text; invalid UTF-8 bytes become U+FFFD one by one. Runs of plain
+ * bytes are skipped 8 at a time and copied whole (the bulk of a task line's bytes). */
 static int
 jsonfmt_quoted(struct buf *b, const char *s)
 {
-	const unsigned char *p = (const unsigned char *)s, *run = p;
+	const unsigned char *p = (const unsigned char *)s, *run = p, *end = p + strlen(s);
 	int rc = jsonfmt_putc(b, '"');
 
-	while (*p != '\0') {
-		unsigned char c = *p;
+	for (;;) {
+		unsigned char c;
 		char esc[6] = { '\\', 'u', '0', '0', 0, 0 };
 		size_t len = 0, elen = 2;
 
-		if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
-			p++;
-			continue;
+		while (end - p >= 8) {
+			uint64_t x;
+
+			memcpy(&x, p, 8);
+			if (!jsonfmt_plain8(x))
+				break;
+			p += 8;
 		}
+		while (p < end && *p >= 0x20 && *p < 0x7f && *p != '"' && *p != '\\')
+			p++;
+		if (p == end)
+			break;
+		c = *p;
 		/* DEL, C1 and bidi controls escaped too, so no terminal sees them raw and a
 		 * program reads the same string (termsafe) */
 		if (c >= 0x80 && (len = utf8_len(p)) != 0 &&

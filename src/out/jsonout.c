@@ -103,6 +103,8 @@ cell(const struct report *r, const struct report_row *row, enum col_id c, struct
 	}
 }
 
+#define PUTS(b, lit) jsonfmt_put((b), (lit), sizeof(lit) - 1)
+
 /* The key a tag has in the "tags" object: its key with invalid UTF-8 fixed (a copy in
  * *fixed, which the caller frees, only when it needed fixing). */
 static const char *
@@ -124,6 +126,9 @@ struct tag_item {
 	size_t pos;
 };
 
+/* tags a task may have sorted without an allocation (ECS allows 50) */
+#define TAGS_HERE 64
+
 static int
 tag_item_cmp(const void *pa, const void *pb)
 {
@@ -138,11 +143,16 @@ tag_item_cmp(const void *pa, const void *pb)
 static int
 write_tags(struct buf *b, const struct task *t)
 {
-	struct tag_item *items = xreallocarray(NULL, t->ntags ? t->ntags : 1, sizeof *items);
-	size_t *last = xreallocarray(NULL, t->ntags ? t->ntags : 1, sizeof *last);
-	char **fixed = xreallocarray(NULL, t->ntags ? t->ntags : 1, sizeof *fixed);
+	/* a task's few tags sorted on the stack: no allocation a task (issue 35) */
+	struct tag_item items_here[TAGS_HERE];
+	size_t last_here[TAGS_HERE];
+	char *fixed_here[TAGS_HERE];
+	bool here = t->ntags <= TAGS_HERE;
+	struct tag_item *items = here ? items_here : xreallocarray(NULL, t->ntags, sizeof *items);
+	size_t *last = here ? last_here : xreallocarray(NULL, t->ntags, sizeof *last);
+	char **fixed = here ? fixed_here : xreallocarray(NULL, t->ntags, sizeof *fixed);
 	size_t n = 0, written = 0;
-	int rc = buf_add(b, "\"tags\":{", 8);
+	int rc = PUTS(b, "\"tags\":{");
 
 	for (size_t i = 0; i < t->ntags; i++) {
 		last[i] = SIZE_MAX;   /* SIZE_MAX: not the first of its key */
@@ -166,16 +176,18 @@ write_tags(struct buf *b, const struct task *t)
 		if (last[i] == SIZE_MAX)
 			continue;
 		if (written++ > 0)
-			rc |= buf_addc(b, ',');
+			rc |= jsonfmt_putc(b, ',');
 		rc |= jsonfmt_key(b, fixed[i] != NULL ? fixed[i] : t->tags[i].key);
 		rc |= jsonfmt_string(b, t->tags[last[i]].value);
 	}
 	for (size_t i = 0; i < t->ntags; i++)
 		free(fixed[i]);
-	free(fixed);
-	free(last);
-	free(items);
-	return rc | buf_addc(b, '}');
+	if (!here) {
+		free(fixed);
+		free(last);
+		free(items);
+	}
+	return rc | jsonfmt_putc(b, '}');
 }
 
 /* ",\"name\":" of each column, its length without the NUL; the first key skips the comma */
@@ -188,8 +200,6 @@ static const struct {
 	REPORT_COLUMNS(X)
 #undef X
 };
-
-#define PUTS(b, lit) jsonfmt_put((b), (lit), sizeof(lit) - 1)
 
 static int
 write_container(struct buf *b, const struct container *k)
@@ -233,7 +243,20 @@ write_task(struct buf *b, const struct report *r, const struct report_row *row,
 		rc |= first ? jsonfmt_put(b, json_keys[c].text + 1, json_keys[c].len - 1) :
 			      jsonfmt_put(b, json_keys[c].text, json_keys[c].len);
 		if (report_columns[c].kind == COL_DURATION) {
-			rc |= jsonfmt_secs(b, report_cell_ms(row, (enum col_id)c));
+			/* the row's "12.300" less its trailing zeros is jsonfmt_secs's text
+			 * below 1e15 ms (16 bytes): not formatted twice */
+			const char *d = cells->text[c];
+			size_t n = cells->len[c];
+
+			if (n == 0 || d[0] == '-') {
+				rc |= PUTS(b, "null");
+			} else if (n <= 16) {
+				while (d[n - 1] == '0' && d[n - 2] != '.')
+					n--;
+				rc |= jsonfmt_put(b, d, n);
+			} else {
+				rc |= jsonfmt_secs(b, report_cell_ms(row, (enum col_id)c));
+			}
 		} else if (report_columns[c].kind == COL_TIME) {
 			/* the text report_cell() gives, without its copy (as csv does) */
 			rc |= jsonfmt_string(b, cells->text[c]);
