@@ -213,7 +213,8 @@ image_ref_cleanup(struct image_ref *r)
 	memset(r, 0, sizeof *r);
 }
 
-/* ACCOUNT.dkr.ecr[-fips].REGION.amazonaws.com[.cn] (private ECR) */
+/* ACCOUNT.dkr.ecr[-fips].REGION.amazonaws.com[.cn] (private ECR); the account and the
+ * region copied when account is not NULL */
 static bool
 ecr_host(const char *host, char **account, char **region)
 {
@@ -233,8 +234,10 @@ ecr_host(const char *host, char **account, char **region)
 		return false;
 	if (dot[14] != '\0' && strcmp(dot + 14, ".cn") != 0)
 		return false;
-	*account = xstrndup(host, alen);
-	*region = xstrndup(r, (size_t)(dot - r));
+	if (account != NULL) {
+		*account = xstrndup(host, alen);
+		*region = xstrndup(r, (size_t)(dot - r));
+	}
 	return true;
 }
 
@@ -283,6 +286,52 @@ image_ref_parse(const char *s, struct image_ref *out)
 	}
 	out->private_ecr = ecr_host(out->registry, &out->account, &out->region);
 	return 0;
+}
+
+int
+image_ref_is_private_ecr(const char *s)
+{
+	const char *slash, *rest, *at, *end, *colon = NULL;
+	char host[256];
+	size_t hlen = 0;
+	bool has_host;
+
+	if (s == NULL || *s == '\0' || strchr(s, ' ') != NULL)
+		return -1;
+	/* image_ref_parse's steps on the text itself, without its copies */
+	slash = strchr(s, '/');
+	has_host = slash != NULL && (memchr(s, '.', (size_t)(slash - s)) != NULL ||
+		   memchr(s, ':', (size_t)(slash - s)) != NULL ||
+		   ((size_t)(slash - s) == 9 && strncmp(s, "localhost", 9) == 0));
+	if (has_host) {
+		hlen = (size_t)(slash - s);
+		if (hlen >= sizeof host) {
+			struct image_ref r;
+			int rc = image_ref_parse(s, &r);
+			bool ecr = rc == 0 && r.private_ecr;
+
+			if (rc == 0)
+				image_ref_cleanup(&r);
+			return rc != 0 ? -1 : ecr;
+		}
+		rest = slash + 1;
+	} else {
+		rest = s;
+	}
+	at = strchr(rest, '@');
+	end = at != NULL ? at : rest + strlen(rest);
+	for (const char *p = rest; p < end; p++)
+		if (*p == ':')
+			colon = p;
+	if (colon != NULL && memchr(colon, '/', (size_t)(end - colon)) == NULL)
+		end = colon;
+	if (end == rest || (at != NULL && at[1] == '\0'))
+		return -1;
+	if (!has_host)
+		return 0;   /* docker.io */
+	memcpy(host, s, hlen);
+	host[hlen] = '\0';
+	return ecr_host(host, NULL, NULL);
 }
 
 /* ---- names --------------------------------------------------------------------------- */
@@ -442,7 +491,6 @@ image_task_info(const struct image_set *s, const struct task *t, struct image_ta
 	size_t nseen = 0;
 	unsigned comp = 0;
 	bool meta_soci = false, meta_overlay = false;
-	struct image_ref r;
 
 	memset(out, 0, sizeof *out);
 	out->size_bytes = -1;
@@ -456,10 +504,9 @@ image_task_info(const struct image_set *s, const struct task *t, struct image_ta
 			meta_soci |= strcasecmp(c->snapshotter, "soci") == 0;
 			meta_overlay |= strcasecmp(c->snapshotter, "overlayfs") == 0;
 		}
-		if (c->image != NULL && image_ref_parse(c->image, &r) == 0) {
-			out->any_not_ecr |= !r.private_ecr;
-			image_ref_cleanup(&r);
-		}
+		/* no copies of the reference a task (it is asked for each row written) */
+		if (c->image != NULL && image_ref_is_private_ecr(c->image) == 0)
+			out->any_not_ecr = true;
 		f = image_set_find_container(s, c, image_task_platform(t));
 		if (f == NULL || f->status != IMAGE_OK)
 			continue;
