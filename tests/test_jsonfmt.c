@@ -142,6 +142,8 @@ static void
 expect_as_jansson(struct buf *b, const char *s)
 {
 	json_t *j = json_string(s);
+	struct buf tight;
+	char *want;
 
 	cr_assert_eq(jsonfmt_string(b, s), 0);
 	if (j == NULL) {
@@ -151,7 +153,13 @@ expect_as_jansson(struct buf *b, const char *s)
 		free(fixed);
 		cr_assert_not_null(j, "the fixed string is still refused");
 	}
-	expect_same(oracle(j), b, "string");
+	want = oracle(j);
+	/* a buf capped at the text's own length: written a piece at a time, the same bytes */
+	buf_init(&tight, strlen(want));
+	cr_assert_eq(jsonfmt_string(&tight, s), 0, "%s: refused under a cap that fits it", want);
+	cr_assert_str_eq(buf_str(&tight), want);
+	buf_cleanup(&tight);
+	expect_same(want, b, "string");
 }
 
 Test(jsonfmt, plain_runs_match_jansson)

@@ -259,7 +259,7 @@ write_task(struct buf *b, const struct report *r, const struct report_row *row,
 			}
 		} else if (report_columns[c].kind == COL_TIME) {
 			/* the text report_cell() gives, without its copy (as csv does) */
-			rc |= jsonfmt_string(b, cells->text[c]);
+			rc |= jsonfmt_string_len(b, cells->text[c], cells->len[c]);
 		} else if (report_columns[c].kind == COL_NUMBER) {
 			const char *num = cells->text[c];
 
@@ -273,8 +273,9 @@ write_task(struct buf *b, const struct report *r, const struct report_row *row,
 		} else {
 			/* report_cell() as cell() grows it, uncut below CELL_MAX: the row's text,
 			 * and cell()'s own cut for the (broken) texts that reach it */
-			rc |= jsonfmt_string(b, cells->len[c] + 1 < CELL_MAX ? cells->text[c] :
-					     cell(r, row, (enum col_id)c, cb));
+			rc |= cells->len[c] + 1 < CELL_MAX ?
+			      jsonfmt_string_len(b, cells->text[c], cells->len[c]) :
+			      jsonfmt_string(b, cell(r, row, (enum col_id)c, cb));
 		}
 		first = false;
 	}
