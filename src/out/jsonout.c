@@ -224,6 +224,41 @@ write_container(struct buf *b, const struct container *k)
 	return rc | jsonfmt_putc(b, '}');
 }
 
+/* jsonfmt_secs(report_cell_ms(row, c)) of a duration column: the row's "12.300" less its
+ * trailing zeros is that text below 1e15 ms (16 bytes), so it is not formatted twice */
+static int
+put_duration(struct buf *b, const struct report_row *row, const struct report_cells *cells,
+	     enum col_id c)
+{
+	const char *d = cells->text[c];
+	size_t n = cells->len[c];
+
+	if (n == 0 || d[0] == '-')
+		return PUTS(b, "null");
+	if (n > 16)
+		return jsonfmt_secs(b, report_cell_ms(row, c));
+	while (d[n - 1] == '0' && d[n - 2] != '.')
+		n--;
+	return jsonfmt_put(b, d, n);
+}
+
+/* each phase's duration column (report_cell_ms of it is phase_ms), and its "\"name\":" */
+static const struct {
+	enum col_id col;
+	const char *key;
+	size_t len;
+} phase_cols[] = {
+	{ COL_PROVISION_S, "\"provision\":", sizeof("\"provision\":") - 1 },
+	{ COL_PULL_S, "\"pull\":", sizeof("\"pull\":") - 1 },
+	{ COL_START_S, "\"start\":", sizeof("\"start\":") - 1 },
+	{ COL_TOTAL_S, "\"total\":", sizeof("\"total\":") - 1 },
+	{ COL_CONNECTIVITY_S, "\"connectivity\":", sizeof("\"connectivity\":") - 1 },
+	{ COL_READY_S, "\"ready\":", sizeof("\"ready\":") - 1 },
+	{ COL_SERVING_S, "\"serving\":", sizeof("\"serving\":") - 1 },
+};
+_Static_assert(sizeof phase_cols / sizeof phase_cols[0] == PHASE_COUNT,
+	       "a duration column for each phase");
+
 /* One task as the compact object jansson dumped for it (key order, escapes, reals: see
  * jsonfmt.h), appended to b. A number cell that is no finite number has no key at all,
  * as when json_object_set_new() was handed json_real()'s NULL. */
@@ -243,20 +278,7 @@ write_task(struct buf *b, const struct report *r, const struct report_row *row,
 		rc |= first ? jsonfmt_put(b, json_keys[c].text + 1, json_keys[c].len - 1) :
 			      jsonfmt_put(b, json_keys[c].text, json_keys[c].len);
 		if (report_columns[c].kind == COL_DURATION) {
-			/* the row's "12.300" less its trailing zeros is jsonfmt_secs's text
-			 * below 1e15 ms (16 bytes): not formatted twice */
-			const char *d = cells->text[c];
-			size_t n = cells->len[c];
-
-			if (n == 0 || d[0] == '-') {
-				rc |= PUTS(b, "null");
-			} else if (n <= 16) {
-				while (d[n - 1] == '0' && d[n - 2] != '.')
-					n--;
-				rc |= jsonfmt_put(b, d, n);
-			} else {
-				rc |= jsonfmt_secs(b, report_cell_ms(row, (enum col_id)c));
-			}
+			rc |= put_duration(b, row, cells, (enum col_id)c);
 		} else if (report_columns[c].kind == COL_TIME) {
 			/* the text report_cell() gives, without its copy (as csv does) */
 			rc |= jsonfmt_string_len(b, cells->text[c], cells->len[c]);
@@ -281,10 +303,9 @@ write_task(struct buf *b, const struct report *r, const struct report_row *row,
 	}
 	rc |= first ? PUTS(b, "\"phases\":{") : PUTS(b, ",\"phases\":{");
 	for (int p = 0; p < PHASE_COUNT; p++) {
-		rc |= p ? PUTS(b, ",\"") : PUTS(b, "\"");
-		rc |= jsonfmt_put(b, phase_defs[p].name, strlen(phase_defs[p].name));
-		rc |= PUTS(b, "\":");
-		rc |= jsonfmt_secs(b, phase_ms(t, (enum phase_id)p));
+		rc |= p ? jsonfmt_putc(b, ',') : 0;
+		rc |= jsonfmt_put(b, phase_cols[p].key, phase_cols[p].len);
+		rc |= put_duration(b, row, cells, phase_cols[p].col);
 	}
 	rc |= PUTS(b, "},\"containers\":[");
 	for (size_t i = 0; i < t->ncontainers; i++) {
