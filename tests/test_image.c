@@ -201,3 +201,48 @@ Test(image_rows, an_index_and_its_platform_manifest_are_one_row)
 	image_rows_cleanup(&rows);
 	task_set_cleanup(&set);
 }
+
+/* image_task_info asks image_ref_is_private_ecr, which must say what image_ref_parse says:
+ * references of each shape, and random ones from their pieces */
+Test(image, private_ecr_without_copies)
+{
+	static const char *const refs[] = {
+		"123456789012.dkr.ecr.us-east-1.amazonaws.com/web:1",
+		"123456789012.dkr.ecr-fips.us-east-1.amazonaws.com/web@sha256:ab",
+		"123456789012.dkr.ecr.cn-north-1.amazonaws.com.cn/team/web",
+		"123456789012.dkr.ecr.us-east-1.amazonaws.com.evil/web",
+		"12345678901.dkr.ecr.us-east-1.amazonaws.com/web", "nginx", "nginx:1.25",
+		"library/nginx@sha256:00", "public.ecr.aws/a/b:c", "localhost/x", "localhost:5000/x",
+		"host:5000/a:b/c", "a@", "a:", ":", "@x", "/", "a b", "", "x/y@", "x/:t",
+		"123456789012.dkr.ecr.us-east-1.amazonaws.com/", "h.io/a@b@c", "h.io/a:b@c:d",
+	};
+	static const char *const pieces[] = { "123456789012", ".dkr.ecr", "-fips", ".us-east-1",
+		".amazonaws.com", ".cn", "/", ":", "@", "web", "localhost", "sha256:ab", ".", "x" };
+	unsigned seed = 7;
+
+	for (size_t i = 0; i < sizeof refs / sizeof refs[0] + 20000; i++) {
+		char buf[200] = "";
+		const char *s = buf;
+		struct image_ref r;
+		int want, got;
+
+		if (i < sizeof refs / sizeof refs[0]) {
+			s = refs[i];
+		} else {
+			size_t k = 1 + (seed = seed * 1103515245u + 12345u) / 65536 % 8;
+
+			while (k-- > 0) {
+				seed = seed * 1103515245u + 12345u;
+				strcat(buf, pieces[seed / 65536 % (sizeof pieces / sizeof pieces[0])]);
+			}
+		}
+		want = image_ref_parse(s, &r);
+		if (want == 0) {
+			want = r.private_ecr;
+			image_ref_cleanup(&r);
+		}
+		got = image_ref_is_private_ecr(s);
+		cr_assert_eq(got, want, "%s: image_ref_parse says %d, image_ref_is_private_ecr %d",
+			     s, want, got);
+	}
+}

@@ -136,6 +136,61 @@ Test(jsonfmt, strings_match_jansson)
 	buf_cleanup(&b);
 }
 
+/* jsonfmt_quoted skips runs of plain bytes 8 at a time: every byte value at every place
+ * of such a run, and long plain strings with a special byte here and there */
+static void
+expect_as_jansson(struct buf *b, const char *s)
+{
+	json_t *j = json_string(s);
+	struct buf tight;
+	char *want;
+
+	cr_assert_eq(jsonfmt_string(b, s), 0);
+	if (j == NULL) {
+		char *fixed = fix(s);
+
+		j = json_string(fixed);
+		free(fixed);
+		cr_assert_not_null(j, "the fixed string is still refused");
+	}
+	want = oracle(j);
+	/* a buf capped at the text's own length: written a piece at a time, the same bytes */
+	buf_init(&tight, strlen(want));
+	cr_assert_eq(jsonfmt_string(&tight, s), 0, "%s: refused under a cap that fits it", want);
+	cr_assert_str_eq(buf_str(&tight), want);
+	buf_cleanup(&tight);
+	expect_same(want, b, "string");
+}
+
+Test(jsonfmt, plain_runs_match_jansson)
+{
+	struct buf b;
+	static const unsigned char special[] = "\"\\\b\n\x01\x1f\x7f\xc2\xa9\xe2\x82\xac\xe2\x80\xae"
+		"\xc2\x9b\xff\x80~ ";
+
+	buf_init(&b, BUF_MAX_DEFAULT);
+	for (int v = 1; v < 256; v++)
+		for (int at = 0; at < 24; at++) {
+			char s[25];
+
+			memset(s, 'x', 24);
+			s[24] = '\0';
+			s[at] = (char)v;
+			expect_as_jansson(&b, s);
+		}
+	for (int i = 0; i < 20000; i++) {
+		char s[80];
+		size_t n = 1 + next() % (sizeof s - 2);
+
+		for (size_t k = 0; k < n; k++)
+			s[k] = next() % 8 ? (char)('a' + next() % 26) :
+			       (char)special[next() % (sizeof special - 1)];
+		s[n] = '\0';
+		expect_as_jansson(&b, s);
+	}
+	buf_cleanup(&b);
+}
+
 /* item 5 of issue 10: no control reaches a terminal raw, and the string decodes the same */
 Test(jsonfmt, terminal_controls_are_escaped)
 {
@@ -268,12 +323,15 @@ Test(jsonfmt, integers_match_jansson)
 /* tags as jansson's object held them: a repeated key keeps its first place and takes the
  * last value, invalid UTF-8 in a key is fixed (so two keys can become one), a NULL key is
  * left out and a NULL value is null */
-Test(jsonfmt, task_tags_match_a_jansson_object)
+/* the tags repeated reps times: a key set twice keeps its first place and its last value,
+ * as many tags as ECS allows sorted on the stack and more in an allocation (jsonout) */
+static void
+tags_as_jansson(size_t reps)
 {
 	static const char *kv[][2] = { { "team", "a" }, { "env", "prod" }, { "team", "b" },
 		{ "bad\xff", "x" }, { "", NULL }, { "bad\xfe", "y" }, { NULL, "z" },
 		{ "quote\"d", "\x01" }, { "env", "" } };
-	size_t n = sizeof kv / sizeof kv[0];
+	size_t nkv = sizeof kv / sizeof kv[0], n = nkv * reps;
 	struct task_set s;
 	struct report r;
 	struct report_options o = { .sort_col = -1 };
@@ -289,13 +347,14 @@ Test(jsonfmt, task_tags_match_a_jansson_object)
 	task_str(&t, &t.arn, "arn:aws:ecs:us-east-1:1:task/c/0123456789abcdef0123456789abcdef");
 	task_tags(&t, n);
 	for (size_t i = 0; i < n; i++) {
-		task_str(&t, &t.tags[i].key, kv[i][0]);
-		task_str(&t, &t.tags[i].value, kv[i][1]);
-		if (kv[i][0] != NULL) {
-			char *key = fix(kv[i][0]);
+		const char *k = kv[i % nkv][0], *v = kv[i % nkv][1];
 
-			json_object_set_new(tags, key, kv[i][1] && *kv[i][1] ?
-					    json_string(kv[i][1]) : json_null());
+		task_str(&t, &t.tags[i].key, k);
+		task_str(&t, &t.tags[i].value, v);
+		if (k != NULL) {
+			char *key = fix(k);
+
+			json_object_set_new(tags, key, v && *v ? json_string(v) : json_null());
 			free(key);
 		}
 	}
@@ -317,6 +376,12 @@ Test(jsonfmt, task_tags_match_a_jansson_object)
 	report_cleanup(&r);
 	group_key_cleanup(&o.group_by);
 	task_set_cleanup(&s);
+}
+
+Test(jsonfmt, task_tags_match_a_jansson_object)
+{
+	tags_as_jansson(1);
+	tags_as_jansson(10);
 }
 
 /* jsonfmt_put's fast path (no call when the bytes fit in what the buf holds) keeps the

@@ -16,6 +16,7 @@
 #include "ecsprof/csv.h"
 #include "ecsprof/ecs.h"
 #include "ecsprof/input.h"
+#include "ecsprof/jsonout.h"
 #include "ecsprof/log.h"
 #include "ecsprof/report.h"
 #include "ecsprof/task.h"
@@ -249,6 +250,46 @@ csv_on(const struct report *r, unsigned threads, size_t *len)
 	return out;
 }
 
+/* The task JSON, formatted in chunks on two threads when there are two CPUs, holds the
+ * task lines jsonout_write_task_line writes one at a time, in order; a write that fails
+ * at once stops both threads. */
+static void
+threaded_json(const struct report *r)
+{
+	char *doc = NULL, *want = NULL;
+	size_t doc_len = 0, want_len = 0;
+	FILE *f = open_memstream(&doc, &doc_len), *w = open_memstream(&want, &want_len);
+	FILE *full;
+	struct err err;
+	int rc;
+
+	err_clear(&err);
+	rc = f != NULL && w != NULL ? jsonout_write_tasks(f, r, &err) : -1;
+	if (w != NULL) {
+		fputs("{\"tasks\":[", w);
+		for (size_t i = 0; i < r->nrows; i++) {
+			fputs(i ? ",\n" : "\n", w);
+			jsonout_write_task_line(w, r, &r->rows[i]);
+			fseek(w, -1, SEEK_CUR);   /* the line's own newline */
+		}
+		fputs("\n],\n", w);
+		fclose(w);
+	}
+	if (f != NULL)
+		fclose(f);
+	ok(rc == 0 && want != NULL && doc != NULL && want_len > r->nrows * 100 &&
+	   doc_len > want_len && memcmp(doc, want, want_len) == 0,
+	   "task JSON on two threads: the task lines of one thread, in order");
+	full = fopen("/dev/full", "w");
+	err_clear(&err);
+	ok(full != NULL && jsonout_write_tasks(full, r, &err) == -1 && err.code == ERR_IO,
+	   "task JSON on two threads: a write error stops both");
+	if (full != NULL)
+		fclose(full);
+	free(doc);
+	free(want);
+}
+
 static void
 threaded_csv(void)
 {
@@ -283,6 +324,7 @@ threaded_csv(void)
 	   err.code == ERR_IO, "task CSV on two threads: a write error stops both");
 	if (full != NULL)
 		fclose(full);
+	threaded_json(&r);
 	free(one);
 	free(two);
 	report_cleanup(&r);
@@ -293,7 +335,7 @@ threaded_csv(void)
 int
 main(void)
 {
-	printf("1..7\n");
+	printf("1..9\n");
 	log_set_verbosity(0);
 	fetch_pool();
 	threaded_reader();

@@ -103,6 +103,8 @@ struct image_ref {
 /* "HOST/REPO[:TAG][@DIGEST]", "REPO[:TAG]" (Docker Hub). -1 when it cannot be one. */
 int image_ref_parse(const char *s, struct image_ref *out);
 void image_ref_cleanup(struct image_ref *r);
+/* image_ref_parse(s)'s private_ecr without its copies: 1 or 0, -1 when s cannot be one */
+int image_ref_is_private_ecr(const char *s);
 
 /* The media type's compression: "...tar+gzip", "...tar.gzip", "...diff.tar.gzip" gzip,
  * "+zstd" zstd, plain "...tar" none, anything else unknown. */

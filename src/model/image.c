@@ -196,7 +196,8 @@ image_ref_cleanup(struct image_ref *r)
 	memset(r, 0, sizeof *r);
 }
 
-/* ACCOUNT.dkr.ecr[-fips].REGION.amazonaws.com[.cn] (private ECR) */
+/* ACCOUNT.dkr.ecr[-fips].REGION.amazonaws.com[.cn] (private ECR); the account and the
+ * region copied when account is not NULL */
 static bool
 ecr_host(const char *host, char **account, char **region)
 {
@@ -216,8 +217,10 @@ ecr_host(const char *host, char **account, char **region)
 		return false;
 	if (dot[14] != '\0' && strcmp(dot + 14, ".cn") != 0)
 		return false;
-	*account = xstrndup(host, alen);
-	*region = xstrndup(r, (size_t)(dot - r));
+	if (account != NULL) {
+		*account = xstrndup(host, alen);
+		*region = xstrndup(r, (size_t)(dot - r));
+	}
 	return true;
 }
 
@@ -266,6 +269,52 @@ image_ref_parse(const char *s, struct image_ref *out)
 	}
 	out->private_ecr = ecr_host(out->registry, &out->account, &out->region);
 	return 0;
+}
+
+int
+image_ref_is_private_ecr(const char *s)
+{
+	const char *slash, *rest, *at, *end, *colon = NULL;
+	char host[256];
+	size_t hlen = 0;
+	bool has_host;
+
+	if (s == NULL || *s == '\0' || strchr(s, ' ') != NULL)
+		return -1;
+	/* image_ref_parse's steps on the text itself, without its copies */
+	slash = strchr(s, '/');
+	has_host = slash != NULL && (memchr(s, '.', (size_t)(slash - s)) != NULL ||
+		   memchr(s, ':', (size_t)(slash - s)) != NULL ||
+		   ((size_t)(slash - s) == 9 && strncmp(s, "localhost", 9) == 0));
+	if (has_host) {
+		hlen = (size_t)(slash - s);
+		if (hlen >= sizeof host) {
+			struct image_ref r;
+			int rc = image_ref_parse(s, &r);
+			bool ecr = rc == 0 && r.private_ecr;
+
+			if (rc == 0)
+				image_ref_cleanup(&r);
+			return rc != 0 ? -1 : ecr;
+		}
+		rest = slash + 1;
+	} else {
+		rest = s;
+	}
+	at = strchr(rest, '@');
+	end = at != NULL ? at : rest + strlen(rest);
+	for (const char *p = rest; p < end; p++)
+		if (*p == ':')
+			colon = p;
+	if (colon != NULL && memchr(colon, '/', (size_t)(end - colon)) == NULL)
+		end = colon;
+	if (end == rest || (at != NULL && at[1] == '\0'))
+		return -1;
+	if (!has_host)
+		return 0;   /* docker.io */
+	memcpy(host, s, hlen);
+	host[hlen] = '\0';
+	return ecr_host(host, NULL, NULL);
 }
 
 /* ---- names --------------------------------------------------------------------------- */

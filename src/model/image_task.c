@@ -93,7 +93,6 @@ image_task_info(const struct image_set *s, const struct task *t, struct image_ta
 	size_t nseen = 0;
 	unsigned comp = 0;
 	bool meta_soci = false, meta_overlay = false;
-	struct image_ref r;
 
 	memset(out, 0, sizeof *out);
 	out->size_bytes = -1;
@@ -107,10 +106,9 @@ image_task_info(const struct image_set *s, const struct task *t, struct image_ta
 			meta_soci |= strcasecmp(c->snapshotter, "soci") == 0;
 			meta_overlay |= strcasecmp(c->snapshotter, "overlayfs") == 0;
 		}
-		if (c->image != NULL && image_ref_parse(c->image, &r) == 0) {
-			out->any_not_ecr |= !r.private_ecr;
-			image_ref_cleanup(&r);
-		}
+		/* no copies of the reference a task (it is asked for each row written) */
+		if (c->image != NULL && image_ref_is_private_ecr(c->image) == 0)
+			out->any_not_ecr = true;
 		f = image_set_find_container(s, c, image_task_platform(t));
 		if (f == NULL || f->status != IMAGE_OK)
 			continue;

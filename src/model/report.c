@@ -211,6 +211,15 @@ report_row_cells(const struct report *r, const struct report_row *row, enum time
 		out->raw[c] = true;
 		switch (report_columns[c].kind) {
 		case COL_TIME:
+			if (tf == TIME_FORMAT_ISO) {
+				/* timeutil_format_iso() with its length, no strlen (a year
+				 * past 9999 may be cut to the buffer: measured then) */
+				size_t n = timeutil_iso_ms(out->num[c], report_cell_ms(row, c));
+
+				out->text[c] = out->num[c];
+				out->len[c] = n < TIMEUTIL_ISO_LEN ? n : strlen(out->num[c]);
+				continue;
+			}
 			timeutil_format_as(report_cell_ms(row, c), tf, out->num[c]);
 			s = out->num[c];
 			break;

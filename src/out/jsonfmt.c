@@ -4,6 +4,8 @@
  * digits comes back unchanged from "%.15g" of its nearest double (DBL_DIG), so only the
  * trailing zeros go; anything else takes snprintf, as jansson does. */
 #include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,66 +20,136 @@
 
 static const char jsonfmt_hex[] = "0123456789ABCDEF";
 
-/* the quoted, escaped text; invalid UTF-8 bytes become U+FFFD one by one */
-static int
-jsonfmt_quoted(struct buf *b, const char *s)
+/* 8 bytes at once: true when each is printable ASCII other than '"' and '\\', which a
+ * JSON string holds as they are (each test is exact about whether some byte matches) */
+static bool
+jsonfmt_plain8(uint64_t x)
 {
-	const unsigned char *p = (const unsigned char *)s, *run = p;
+	const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
+	uint64_t ctl = (x - ones * 0x20) & ~x;           /* some byte < 0x20 */
+	uint64_t del = (x + ones) | x;                   /* some byte >= 0x7f */
+	uint64_t dq = x ^ (ones * '"'), bs = x ^ (ones * '\\');
+
+	dq = (dq - ones) & ~dq;                          /* some byte == '"' */
+	bs = (bs - ones) & ~bs;                          /* some byte == '\\' */
+	return ((ctl | del | dq | bs) & highs) == 0;
+}
+
+static bool
+jsonfmt_plain1(unsigned char c)
+{
+	return c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
+}
+
+/* The byte or sequence at *pp that is not plain, written at o as the string holds it
+ * (at most 6 bytes); *pp moved past it, the end returned. Valid UTF-8 is kept; DEL, C1
+ * and bidi controls are escaped too, so no terminal sees them raw and a program reads
+ * the same string (termsafe); an invalid byte becomes U+FFFD. */
+static char *
+jsonfmt_escape_one(char *o, const unsigned char **pp)
+{
+	const unsigned char *p = *pp;
+	unsigned char c = *p;
+	size_t len = 0;
+
+	if (c >= 0x80 && (len = utf8_len(p)) != 0 &&
+	    termsafe_bad_len((const char *)p, NULL) == 0) {
+		memcpy(o, p, len);
+		*pp = p + len;
+		return o + len;
+	}
+	if (c >= 0x80 && len != 0) {
+		unsigned cp = len == 2 ? p[1] : 0x2000u | ((unsigned)(p[1] & 0x3f) << 6) |
+						(p[2] & 0x3fu);
+
+		memcpy(o, "\\u", 2);
+		o[2] = jsonfmt_hex[cp >> 12];
+		o[3] = jsonfmt_hex[(cp >> 8) & 15];
+		o[4] = jsonfmt_hex[(cp >> 4) & 15];
+		o[5] = jsonfmt_hex[cp & 15];
+		*pp = p + len;
+		return o + 6;
+	}
+	*pp = p + 1;
+	if (c >= 0x80) {
+		memcpy(o, "\xef\xbf\xbd", 3);
+		return o + 3;
+	}
+	o[0] = '\\';
+	switch (c) {
+	case '"': o[1] = '"'; return o + 2;
+	case '\\': o[1] = '\\'; return o + 2;
+	case '\b': o[1] = 'b'; return o + 2;
+	case '\f': o[1] = 'f'; return o + 2;
+	case '\n': o[1] = 'n'; return o + 2;
+	case '\r': o[1] = 'r'; return o + 2;
+	case '\t': o[1] = 't'; return o + 2;
+	default:
+		memcpy(o + 1, "u00", 3);
+		o[4] = jsonfmt_hex[c >> 4];
+		o[5] = jsonfmt_hex[c & 15];
+		return o + 6;
+	}
+}
+
+/* jsonfmt_quoted a piece at a time, for a text whose worst case passes the buf's cap
+ * while the text itself may not */
+static int
+jsonfmt_quoted_pieces(struct buf *b, const unsigned char *p, const unsigned char *end)
+{
+	const unsigned char *run = p;
 	int rc = jsonfmt_putc(b, '"');
 
-	while (*p != '\0') {
-		unsigned char c = *p;
-		char esc[6] = { '\\', 'u', '0', '0', 0, 0 };
-		size_t len = 0, elen = 2;
+	while (p < end) {
+		char esc[8];
+		const unsigned char *at = p;
 
-		if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
+		if (jsonfmt_plain1(*p)) {
 			p++;
 			continue;
 		}
-		/* DEL, C1 and bidi controls escaped too, so no terminal sees them raw and a
-		 * program reads the same string (termsafe) */
-		if (c >= 0x80 && (len = utf8_len(p)) != 0 &&
-		    termsafe_bad_len((const char *)p, NULL) == 0) {
-			p += len;
-			continue;
-		}
-		rc |= jsonfmt_put(b, run, (size_t)(p - run));
-		if (c >= 0x80 && len != 0) {
-			unsigned cp = len == 2 ? p[1] : 0x2000u | ((unsigned)(p[1] & 0x3f) << 6) |
-							(p[2] & 0x3fu);
-
-			esc[2] = jsonfmt_hex[cp >> 12];
-			esc[3] = jsonfmt_hex[(cp >> 8) & 15];
-			esc[4] = jsonfmt_hex[(cp >> 4) & 15];
-			esc[5] = jsonfmt_hex[cp & 15];
-			rc |= jsonfmt_put(b, esc, 6);
-			p += len;
-			run = p;
-			continue;
-		}
-		if (c >= 0x80) {
-			rc |= jsonfmt_put(b, "\xef\xbf\xbd", 3);
-		} else {
-			switch (c) {
-			case '"': esc[1] = '"'; break;
-			case '\\': esc[1] = '\\'; break;
-			case '\b': esc[1] = 'b'; break;
-			case '\f': esc[1] = 'f'; break;
-			case '\n': esc[1] = 'n'; break;
-			case '\r': esc[1] = 'r'; break;
-			case '\t': esc[1] = 't'; break;
-			default:
-				esc[4] = jsonfmt_hex[c >> 4];
-				esc[5] = jsonfmt_hex[c & 15];
-				elen = 6;
-				break;
-			}
-			rc |= jsonfmt_put(b, esc, elen);
-		}
-		run = ++p;
+		rc |= jsonfmt_put(b, run, (size_t)(at - run));
+		rc |= jsonfmt_put(b, esc, (size_t)(jsonfmt_escape_one(esc, &p) - esc));
+		run = p;
 	}
 	rc |= jsonfmt_put(b, run, (size_t)(p - run));
 	return rc | jsonfmt_putc(b, '"');
+}
+
+/* the quoted, escaped text, written straight into b after one reservation of its worst
+ * case (6 bytes a byte, "\u001F"); runs of plain bytes, the bulk of a task line, are
+ * looked at and copied 8 at a time */
+static int
+jsonfmt_quoted(struct buf *b, const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s, *end = p + n;
+	char *o;
+
+	if (n > (SIZE_MAX - 2) / 6 || buf_reserve(b, 6 * n + 2) != 0)
+		return jsonfmt_quoted_pieces(b, p, end);
+	o = b->data + b->len;
+	*o++ = '"';
+	for (;;) {
+		while (end - p >= 8) {
+			uint64_t x;
+
+			memcpy(&x, p, 8);
+			if (!jsonfmt_plain8(x))
+				break;
+			memcpy(o, &x, 8);
+			o += 8;
+			p += 8;
+		}
+		while (p < end && jsonfmt_plain1(*p))
+			*o++ = (char)*p++;
+		if (p == end)
+			break;
+		o = jsonfmt_escape_one(o, &p);
+	}
+	*o++ = '"';
+	b->len = (size_t)(o - b->data);
+	b->data[b->len] = '\0';
+	return 0;
 }
 
 int
@@ -85,13 +157,22 @@ jsonfmt_string(struct buf *b, const char *s)
 {
 	if (s == NULL || *s == '\0')
 		return jsonfmt_put(b, "null", 4);
-	return jsonfmt_quoted(b, s);
+	return jsonfmt_quoted(b, s, strlen(s));
+}
+
+int
+jsonfmt_string_len(struct buf *b, const char *s, size_t n)
+{
+	if (n == 0)
+		return jsonfmt_put(b, "null", 4);
+	return jsonfmt_quoted(b, s, n);
 }
 
 int
 jsonfmt_key(struct buf *b, const char *s)
 {
-	return jsonfmt_quoted(b, s != NULL ? s : "") | jsonfmt_putc(b, ':');
+	return jsonfmt_quoted(b, s != NULL ? s : "", s != NULL ? strlen(s) : 0) |
+	       jsonfmt_putc(b, ':');
 }
 
 int

@@ -38,6 +38,8 @@ jsonfmt_putc(struct buf *b, char c)
 /* a JSON string of s, each byte that is not part of valid UTF-8 as U+FFFD (utf8_fix);
  * NULL and "" are null (missing is null everywhere) */
 int jsonfmt_string(struct buf *b, const char *s);
+/* jsonfmt_string of the n bytes at s (s[n] is its NUL): a row's cell, its length known */
+int jsonfmt_string_len(struct buf *b, const char *s, size_t n);
 /* "s": for an object key: like jsonfmt_string but "" stays "" */
 int jsonfmt_key(struct buf *b, const char *s);
 /* json_integer(v) */

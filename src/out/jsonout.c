@@ -21,6 +21,7 @@
 #include "ecsprof/utf8.h"
 #include "ecsprof/xalloc.h"
 #include "jsonfmt.h"
+#include "rowchunks.h"
 
 /* 15 significant digits print any ms-rounded seconds value below 1e12 s exactly */
 #define DUMP_FLAGS (JSON_COMPACT | JSON_REAL_PRECISION(15) | JSON_ENCODE_ANY)
@@ -102,6 +103,8 @@ cell(const struct report *r, const struct report_row *row, enum col_id c, struct
 	}
 }
 
+#define PUTS(b, lit) jsonfmt_put((b), (lit), sizeof(lit) - 1)
+
 /* The key a tag has in the "tags" object: its key with invalid UTF-8 fixed (a copy in
  * *fixed, which the caller frees, only when it needed fixing). */
 static const char *
@@ -123,6 +126,9 @@ struct tag_item {
 	size_t pos;
 };
 
+/* tags a task may have sorted without an allocation (ECS allows 50) */
+#define TAGS_HERE 64
+
 static int
 tag_item_cmp(const void *pa, const void *pb)
 {
@@ -137,11 +143,16 @@ tag_item_cmp(const void *pa, const void *pb)
 static int
 write_tags(struct buf *b, const struct task *t)
 {
-	struct tag_item *items = xreallocarray(NULL, t->ntags ? t->ntags : 1, sizeof *items);
-	size_t *last = xreallocarray(NULL, t->ntags ? t->ntags : 1, sizeof *last);
-	char **fixed = xreallocarray(NULL, t->ntags ? t->ntags : 1, sizeof *fixed);
+	/* a task's few tags sorted on the stack: no allocation a task (issue 35) */
+	struct tag_item items_here[TAGS_HERE];
+	size_t last_here[TAGS_HERE];
+	char *fixed_here[TAGS_HERE];
+	bool here = t->ntags <= TAGS_HERE;
+	struct tag_item *items = here ? items_here : xreallocarray(NULL, t->ntags, sizeof *items);
+	size_t *last = here ? last_here : xreallocarray(NULL, t->ntags, sizeof *last);
+	char **fixed = here ? fixed_here : xreallocarray(NULL, t->ntags, sizeof *fixed);
 	size_t n = 0, written = 0;
-	int rc = buf_add(b, "\"tags\":{", 8);
+	int rc = PUTS(b, "\"tags\":{");
 
 	for (size_t i = 0; i < t->ntags; i++) {
 		last[i] = SIZE_MAX;   /* SIZE_MAX: not the first of its key */
@@ -165,16 +176,18 @@ write_tags(struct buf *b, const struct task *t)
 		if (last[i] == SIZE_MAX)
 			continue;
 		if (written++ > 0)
-			rc |= buf_addc(b, ',');
+			rc |= jsonfmt_putc(b, ',');
 		rc |= jsonfmt_key(b, fixed[i] != NULL ? fixed[i] : t->tags[i].key);
 		rc |= jsonfmt_string(b, t->tags[last[i]].value);
 	}
 	for (size_t i = 0; i < t->ntags; i++)
 		free(fixed[i]);
-	free(fixed);
-	free(last);
-	free(items);
-	return rc | buf_addc(b, '}');
+	if (!here) {
+		free(fixed);
+		free(last);
+		free(items);
+	}
+	return rc | jsonfmt_putc(b, '}');
 }
 
 /* ",\"name\":" of each column, its length without the NUL; the first key skips the comma */
@@ -187,8 +200,6 @@ static const struct {
 	REPORT_COLUMNS(X)
 #undef X
 };
-
-#define PUTS(b, lit) jsonfmt_put((b), (lit), sizeof(lit) - 1)
 
 static int
 write_container(struct buf *b, const struct container *k)
@@ -213,6 +224,41 @@ write_container(struct buf *b, const struct container *k)
 	return rc | jsonfmt_putc(b, '}');
 }
 
+/* jsonfmt_secs(report_cell_ms(row, c)) of a duration column: the row's "12.300" less its
+ * trailing zeros is that text below 1e15 ms (16 bytes), so it is not formatted twice */
+static int
+put_duration(struct buf *b, const struct report_row *row, const struct report_cells *cells,
+	     enum col_id c)
+{
+	const char *d = cells->text[c];
+	size_t n = cells->len[c];
+
+	if (n == 0 || d[0] == '-')
+		return PUTS(b, "null");
+	if (n > 16)
+		return jsonfmt_secs(b, report_cell_ms(row, c));
+	while (d[n - 1] == '0' && d[n - 2] != '.')
+		n--;
+	return jsonfmt_put(b, d, n);
+}
+
+/* each phase's duration column (report_cell_ms of it is phase_ms), and its "\"name\":" */
+static const struct {
+	enum col_id col;
+	const char *key;
+	size_t len;
+} phase_cols[] = {
+	{ COL_PROVISION_S, "\"provision\":", sizeof("\"provision\":") - 1 },
+	{ COL_PULL_S, "\"pull\":", sizeof("\"pull\":") - 1 },
+	{ COL_START_S, "\"start\":", sizeof("\"start\":") - 1 },
+	{ COL_TOTAL_S, "\"total\":", sizeof("\"total\":") - 1 },
+	{ COL_CONNECTIVITY_S, "\"connectivity\":", sizeof("\"connectivity\":") - 1 },
+	{ COL_READY_S, "\"ready\":", sizeof("\"ready\":") - 1 },
+	{ COL_SERVING_S, "\"serving\":", sizeof("\"serving\":") - 1 },
+};
+_Static_assert(sizeof phase_cols / sizeof phase_cols[0] == PHASE_COUNT,
+	       "a duration column for each phase");
+
 /* One task as the compact object jansson dumped for it (key order, escapes, reals: see
  * jsonfmt.h), appended to b. A number cell that is no finite number has no key at all,
  * as when json_object_set_new() was handed json_real()'s NULL. */
@@ -232,10 +278,10 @@ write_task(struct buf *b, const struct report *r, const struct report_row *row,
 		rc |= first ? jsonfmt_put(b, json_keys[c].text + 1, json_keys[c].len - 1) :
 			      jsonfmt_put(b, json_keys[c].text, json_keys[c].len);
 		if (report_columns[c].kind == COL_DURATION) {
-			rc |= jsonfmt_secs(b, report_cell_ms(row, (enum col_id)c));
+			rc |= put_duration(b, row, cells, (enum col_id)c);
 		} else if (report_columns[c].kind == COL_TIME) {
 			/* the text report_cell() gives, without its copy (as csv does) */
-			rc |= jsonfmt_string(b, cells->text[c]);
+			rc |= jsonfmt_string_len(b, cells->text[c], cells->len[c]);
 		} else if (report_columns[c].kind == COL_NUMBER) {
 			const char *num = cells->text[c];
 
@@ -249,17 +295,17 @@ write_task(struct buf *b, const struct report *r, const struct report_row *row,
 		} else {
 			/* report_cell() as cell() grows it, uncut below CELL_MAX: the row's text,
 			 * and cell()'s own cut for the (broken) texts that reach it */
-			rc |= jsonfmt_string(b, cells->len[c] + 1 < CELL_MAX ? cells->text[c] :
-					     cell(r, row, (enum col_id)c, cb));
+			rc |= cells->len[c] + 1 < CELL_MAX ?
+			      jsonfmt_string_len(b, cells->text[c], cells->len[c]) :
+			      jsonfmt_string(b, cell(r, row, (enum col_id)c, cb));
 		}
 		first = false;
 	}
 	rc |= first ? PUTS(b, "\"phases\":{") : PUTS(b, ",\"phases\":{");
 	for (int p = 0; p < PHASE_COUNT; p++) {
-		rc |= p ? PUTS(b, ",\"") : PUTS(b, "\"");
-		rc |= jsonfmt_put(b, phase_defs[p].name, strlen(phase_defs[p].name));
-		rc |= PUTS(b, "\":");
-		rc |= jsonfmt_secs(b, phase_ms(t, (enum phase_id)p));
+		rc |= p ? jsonfmt_putc(b, ',') : 0;
+		rc |= jsonfmt_put(b, phase_cols[p].key, phase_cols[p].len);
+		rc |= put_duration(b, row, cells, phase_cols[p].col);
 	}
 	rc |= PUTS(b, "},\"containers\":[");
 	for (size_t i = 0; i < t->ncontainers; i++) {
@@ -457,28 +503,78 @@ write_groups(FILE *f, const struct report *r)
 	return 0;
 }
 
+/* the formatting state of one thread: the report's cells of a row and cell()'s buffer */
+static void *
+scratch_new(void)
+{
+	struct cellbuf *cb = xmalloc(sizeof *cb);
+
+	cb->size = 4096;
+	cb->data = xmalloc(cb->size);
+	cb->cells = xmalloc(sizeof *cb->cells);
+	return cb;
+}
+
+static void
+scratch_free(void *p)
+{
+	struct cellbuf *cb = p;
+
+	free(cb->data);
+	free(cb->cells);
+	free(cb);
+}
+
+/* tasks [first, end) each after its separator ("\n" before the first, ",\n" between),
+ * straight into the chunk: no line of its own, no write of its own */
+static void
+format_tasks(const void *ctx, void *scratch, size_t first, size_t end,
+	     struct rowchunks_part *part)
+{
+	const struct report *r = ctx;
+	struct buf *b = &part->out;
+
+	buf_reset(b);
+	part->overflow = false;
+	for (size_t i = first; i < end; i++) {
+		size_t start = b->len;
+		int rc = i ? PUTS(b, ",\n") : jsonfmt_putc(b, '\n');
+
+		rc |= write_task(b, r, &r->rows[i], scratch);
+		if (rc != 0 || b->len - start > JSON_TASK_MAX) {
+			b->len = part->good = start;
+			b->data[start] = '\0';
+			part->overflow = true;
+			return;
+		}
+	}
+	part->good = b->len;
+}
+
 int
 jsonout_write_tasks(FILE *f, const struct report *r, struct err *err)
 {
-	struct cellbuf cb = { xmalloc(4096), 4096, xmalloc(sizeof(struct report_cells)) };
-	struct buf line;
+	/* formatted in chunks on two threads as the CSV is, the same bytes in order */
+	struct rowchunks chunks = { .nrows = r->nrows, .format = format_tasks, .ctx = r,
+				    .scratch_new = scratch_new, .scratch_free = scratch_free,
+				    .what = "json" };
 	int rc = 0;
 
-	buf_init(&line, JSON_TASK_MAX);
 	errno = 0;
 	if (fputs("{\"tasks\":[", f) == EOF)
 		rc = -1;
-	for (size_t i = 0; rc == 0 && i < r->nrows; i++)
-		if (fputs(i ? ",\n" : "\n", f) == EOF ||
-		    dump_task(f, &line, r, &r->rows[i], &cb) != 0)
-			rc = -1;
+	if (rc == 0) {
+		rc = rowchunks_write(f, &chunks, err);
+		if (rc == 1)
+			return err_set(err, ERR_IO, "json: a task is larger than %zu bytes",
+				       JSON_TASK_MAX);
+		if (rc != 0)
+			return -1;
+	}
 	if (rc == 0 && fputs(r->nrows ? "\n],\n" : "],\n", f) == EOF)
 		rc = -1;
 	if (rc == 0)
 		rc = write_groups(f, r);
-	buf_cleanup(&line);
-	free(cb.data);
-	free(cb.cells);
 	return err_check_write(f, rc, "json", err);
 }
 

@@ -1,0 +1,163 @@
+/* rowchunks: chunks of rows formatted on a second thread while this one formats the
+ * others and writes every chunk in order (rowchunks.h). */
+#include <errno.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "rowchunks.h"
+
+/* rows formatted (and written) at once: about 500 KiB of EventBridge tasks as CSV */
+#define ROWCHUNKS_ROWS 1024
+
+static void
+part_init(struct rowchunks_part *part)
+{
+	/* no cap of its own: the format function holds each row to its writer's cap */
+	buf_init(&part->out, SIZE_MAX / 4);
+	part->good = 0;
+	part->overflow = false;
+}
+
+/* writes the part's good rows; 1 when it ended in a row too large, -1 on a write error */
+static int
+part_write(FILE *f, struct rowchunks_part *part, const char *what, struct err *err)
+{
+	size_t len = part->good;
+
+	if (fwrite(part->out.data, 1, len, f) != len)
+		return err_set(err, ERR_IO, "%s: write failed: %s", what, err_strerror(errno));
+	buf_reset(&part->out);
+	return part->overflow ? 1 : 0;
+}
+
+static size_t
+chunk_end(size_t nrows, size_t chunk)
+{
+	size_t end = (chunk + 1) * ROWCHUNKS_ROWS;
+
+	return end < nrows ? end : nrows;
+}
+
+/* The second thread formats the odd chunks, 1, 3, 5..., into two parts in turn (chunk c
+ * into part[c / 2 % 2]); the caller formats the even ones and writes every chunk in
+ * order. ready[s] is the chunk part[s] holds for writing (SIZE_MAX: free to fill); the
+ * thread fills a part only while it is free, the writer reads it only while ready. */
+struct pool {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	const struct rowchunks *rc;
+	size_t nchunks;
+	struct rowchunks_part part[2];
+	size_t ready[2];
+	bool stop;
+};
+
+static void *
+worker(void *arg)
+{
+	struct pool *p = arg;
+	const struct rowchunks *rc = p->rc;
+	void *scratch = rc->scratch_new();
+
+	for (size_t c = 1; c < p->nchunks; c += 2) {
+		size_t s = c / 2 % 2;
+		bool stop;
+
+		pthread_mutex_lock(&p->mu);
+		while (p->ready[s] != SIZE_MAX && !p->stop)
+			pthread_cond_wait(&p->cv, &p->mu);
+		stop = p->stop;
+		pthread_mutex_unlock(&p->mu);
+		if (stop)
+			break;
+		rc->format(rc->ctx, scratch, c * ROWCHUNKS_ROWS, chunk_end(rc->nrows, c),
+			   &p->part[s]);
+		pthread_mutex_lock(&p->mu);
+		p->ready[s] = c;
+		pthread_cond_broadcast(&p->cv);
+		pthread_mutex_unlock(&p->mu);
+		if (p->part[s].overflow)
+			break;   /* the writer stops there */
+	}
+	rc->scratch_free(scratch);
+	return NULL;
+}
+
+static void
+pool_cleanup(struct pool *p)
+{
+	for (int s = 0; s < 2; s++)
+		buf_cleanup(&p->part[s].out);
+	pthread_cond_destroy(&p->cv);
+	pthread_mutex_destroy(&p->mu);
+}
+
+static unsigned
+default_threads(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n >= 2 ? 2 : 1;
+}
+
+int
+rowchunks_write(FILE *f, const struct rowchunks *rc, struct err *err)
+{
+	size_t nchunks = (rc->nrows + ROWCHUNKS_ROWS - 1) / ROWCHUNKS_ROWS;
+	unsigned threads = rc->threads > 0 ? rc->threads : default_threads();
+	void *scratch = rc->scratch_new();
+	struct rowchunks_part mine;
+	struct pool p;
+	pthread_t tid;
+	bool pool = threads > 1 && nchunks >= 4;
+	int ret = 0;
+
+	part_init(&mine);
+	if (pool) {
+		memset(&p, 0, sizeof p);
+		pthread_mutex_init(&p.mu, NULL);
+		pthread_cond_init(&p.cv, NULL);
+		p.rc = rc;
+		p.nchunks = nchunks;
+		for (int s = 0; s < 2; s++) {
+			part_init(&p.part[s]);
+			p.ready[s] = SIZE_MAX;
+		}
+		if (pthread_create(&tid, NULL, worker, &p) != 0) {
+			pool = false;   /* no thread to be had: all on this one, same bytes */
+			pool_cleanup(&p);
+		}
+	}
+	for (size_t c = 0; c < nchunks && ret == 0; c++) {
+		if (!pool || c % 2 == 0) {
+			rc->format(rc->ctx, scratch, c * ROWCHUNKS_ROWS, chunk_end(rc->nrows, c),
+				   &mine);
+			ret = part_write(f, &mine, rc->what, err);
+			continue;
+		}
+		size_t s = c / 2 % 2;
+
+		pthread_mutex_lock(&p.mu);
+		while (p.ready[s] != c)
+			pthread_cond_wait(&p.cv, &p.mu);
+		pthread_mutex_unlock(&p.mu);
+		ret = part_write(f, &p.part[s], rc->what, err);
+		pthread_mutex_lock(&p.mu);
+		p.ready[s] = SIZE_MAX;
+		pthread_cond_broadcast(&p.cv);
+		pthread_mutex_unlock(&p.mu);
+	}
+	if (pool) {
+		pthread_mutex_lock(&p.mu);
+		p.stop = true;
+		pthread_cond_broadcast(&p.cv);
+		pthread_mutex_unlock(&p.mu);
+		pthread_join(tid, NULL);
+		pool_cleanup(&p);
+	}
+	buf_cleanup(&mine.out);
+	rc->scratch_free(scratch);
+	return ret;
+}
