@@ -117,3 +117,47 @@ Test(tui_diff, change_points_the_shifted_day_only)
 	changes_cleanup(&c);
 	task_set_cleanup(&s);
 }
+
+/* The column header is its own block (head_n lines, kept in place by the screen), and a
+ * phase too small to tell carries the table's "(1)" with its footnote below the rows. */
+Test(tui_diff, header_block_and_the_too_few_footnote)
+{
+	struct task_set s;
+	struct diff_window a, b;
+	struct diff d;
+	struct tui_dlines l;
+	struct err err;
+	bool marked = false, note = false;
+
+	history(&s, 2, 3, 1);   /* 3 against 3: no p can go below 0.05 */
+	cr_assert_eq(diff_window_split(&s, T0 + DAY, &a, &b), 0);
+	cr_assert_eq(diff_build(&d, &a, &b, &err), 0, "%s", err.msg);
+	tui_diff_layout(&d, 130, &l);
+	cr_expect_eq(l.head_n, 2, "the two header lines");
+	cr_expect(strstr(l.v[0].text, "BASELINE") != NULL, "'%s'", l.v[0].text);
+	cr_expect_eq(strncmp(l.v[1].text, "PHASE", 5), 0, "'%s'", l.v[1].text);
+	for (size_t i = l.head_n; i < l.n; i++) {
+		if (strncmp(l.v[i].text, "pull ", 5) == 0 && i < l.phases_end)
+			marked = strstr(l.v[i].text, " (1)") != NULL;
+		note |= strncmp(l.v[i].text, "(1) too few tasks to tell", 25) == 0;
+	}
+	cr_expect(marked, "the pull row carries (1)");
+	cr_expect(note, "the footnote says what (1) means");
+	tui_dlines_cleanup(&l);
+	diff_cleanup(&d);
+	diff_window_free(&a);
+	diff_window_free(&b);
+	task_set_cleanup(&s);
+
+	history(&s, 2, 40, 1);
+	cr_assert_eq(diff_window_split(&s, T0 + DAY, &a, &b), 0);
+	cr_assert_eq(diff_build(&d, &a, &b, &err), 0, "%s", err.msg);
+	tui_diff_layout(&d, 130, &l);
+	for (size_t i = 0; i < l.n; i++)
+		cr_expect(strstr(l.v[i].text, "(1)") == NULL, "40 against 40: no footnote: '%s'", l.v[i].text);
+	tui_dlines_cleanup(&l);
+	diff_cleanup(&d);
+	diff_window_free(&a);
+	diff_window_free(&b);
+	task_set_cleanup(&s);
+}

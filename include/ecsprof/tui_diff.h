@@ -25,6 +25,8 @@ struct tui_dline {
 struct tui_dlines {
 	struct tui_dline *v;
 	size_t n;
+	size_t head_n;              /* the first lines are the phases' column header: the
+				     * screen keeps them in place while the rest scrolls */
 	size_t phases_end;          /* the lines up to here are the side-by-side phases */
 };
 
@@ -33,8 +35,8 @@ struct tui_dlines {
 void tui_diff_layout(const struct diff *d, int cols, struct tui_dlines *out);
 void tui_dlines_cleanup(struct tui_dlines *l);
 
-/* Shows d until q, Esc or Ctrl-C: a title line, the lines, a key line; j/k, arrows,
- * PgUp/PgDn, Space, Home/End scroll. -1 with err when stdin/stdout is not a terminal or
+/* Shows d until q, Esc or Ctrl-C: a title line, the column header (fixed), the lines, a key
+ * line; j/k, arrows, PgUp/PgDn, Space, Home/End scroll the lines below the header. -1 with err when stdin/stdout is not a terminal or
  * TERM is unusable. */
 int tui_diff_run(const struct diff *d, const char *title, bool no_color, struct err *err);
 

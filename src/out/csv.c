@@ -374,8 +374,9 @@ static const char *const summary_columns[] = {
 	"startup_cost_unpriced_n", "startup_cost_unpriced", "diagnosis_counts",
 };
 
-/* ",12.345" (fixed) or ",0.0001234" (significant digits); "," when not a number. A
- * rounding "-0.000" would read as a direction, so it prints as 0. */
+/* ",12.345" (fixed) or ",0.000123" (significant digits: 3 for a p-value, as diff's p_value
+ * column has them); "," when not a number. A rounding "-0.000" would read as a direction,
+ * so it prints as 0. */
 static int
 add_num(struct buf *b, double v, bool sig, int prec)
 {
@@ -418,7 +419,7 @@ summary_row(struct buf *b, const struct report *r, size_t gi, enum phase_id p)
 	    add_num(b, compared ? cmp->p50_ratio : none, false, 3) != 0 ||
 	    add_num(b, compared ? cmp->p90_delta_s : none, false, 3) != 0 ||
 	    add_num(b, compared ? cmp->p90_ratio : none, false, 3) != 0 ||
-	    add_num(b, compared ? cmp->p_value : none, true, 4) != 0)
+	    add_num(b, compared ? cmp->p_value : none, true, 3) != 0)
 		return -1;
 	if (add_num(b, g->pull_share, false, 3) != 0 ||
 	    add_num(b, g->cost_mean_usd * 1000.0, false, 6) != 0 ||

@@ -124,7 +124,9 @@ formats(struct xlsx *x)
 	x->pct = workbook_add_format(x->wb);
 	format_set_num_format(x->pct, "0.0%");   /* a share: 0.724 shows as 72.4% */
 	x->pval = workbook_add_format(x->wb);
-	format_set_num_format(x->pval, "0.0000");
+	/* a tiny p keeps its magnitude (5.06E-31, not 0.0000), as the CSV's significant digits
+	 * do; the sheet's value is the full double either way */
+	format_set_num_format(x->pval, "[<0.001]0.00E+00;0.000");
 	x->text = NULL;
 }
 

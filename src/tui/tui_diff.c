@@ -55,7 +55,8 @@ secs(double s, char *out, size_t size)
 	return out;
 }
 
-/* The change of one phase: "+33.7 s [+32.3, +34.9] p=2.1e-10" or "+0.1 s ~ p=1". */
+/* The change of one phase: "+33.7 s [+32.3, +34.9] p=2.1e-10" or "+0.1 s ~ p=1", with the
+ * table's "(1)" when the windows are too small for any p below alpha (the footnote says so). */
 static void
 change_text(const struct diff_cmp *c, char *out, size_t size)
 {
@@ -64,12 +65,14 @@ change_text(const struct diff_cmp *c, char *out, size_t size)
 		return;
 	}
 	double d = fabs(c->p50_delta_s) < 0.05 ? 0.0 : c->p50_delta_s;
+	const char *few = c->too_few ? " (1)" : "";
 
 	if (isnan(c->ci_lo_s))
-		snprintf(out, size, "%+.1f s%s p=%.2g", d, c->significant ? "" : " ~", c->p_holm);
+		snprintf(out, size, "%+.1f s%s p=%.2g%s", d, c->significant ? "" : " ~", c->p_holm,
+			 few);
 	else
-		snprintf(out, size, "%+.1f s [%+.1f, %+.1f]%s p=%.2g", d, c->ci_lo_s, c->ci_hi_s,
-			 c->significant ? "" : " ~", c->p_holm);
+		snprintf(out, size, "%+.1f s [%+.1f, %+.1f]%s p=%.2g%s", d, c->ci_lo_s, c->ci_hi_s,
+			 c->significant ? "" : " ~", c->p_holm, few);
 }
 
 /* diff_lines' lines below its phases table (what changed, why, power): the table's own
@@ -92,6 +95,7 @@ tui_diff_layout(const struct diff *d, int cols, struct tui_dlines *out)
 {
 	struct lay l = { out, cols > 20 ? cols : 20, false };
 	char x[6][24], ch[96], line[512];
+	bool few = false;
 
 	memset(out, 0, sizeof *out);
 	snprintf(line, sizeof line, "%-9s %-21s \u2502 %-21s \u2502 %s", "", "BASELINE", "NEW",
@@ -100,6 +104,7 @@ tui_diff_layout(const struct diff *d, int cols, struct tui_dlines *out)
 	snprintf(line, sizeof line, "%-9s %5s %7s %7s \u2502 %5s %7s %7s \u2502", "PHASE", "n", "p50",
 		 "p90", "n", "p50", "p90");
 	add_line(&l, TUI_D_HEAD, line);
+	out->head_n = out->n;
 	for (int p = 0; p < DIFF_PHASE_COUNT; p++) {
 		const struct diff_cmp *c = &d->phase[p];
 		enum tui_dcolor color = TUI_D_DIM;
@@ -109,6 +114,7 @@ tui_diff_layout(const struct diff *d, int cols, struct tui_dlines *out)
 		if (c->valid && c->significant)
 			color = c->p50_delta_s > 0 ? TUI_D_SLOWER : TUI_D_FASTER;
 		change_text(c, ch, sizeof ch);
+		few |= c->valid && c->too_few;
 		snprintf(line, sizeof line, "%-9s %5zu %7s %7s \u2502 %5zu %7s %7s \u2502 %s",
 			 diff_phase_name((enum diff_phase)p), c->base.n, secs(c->base.p50, x[0], 24),
 			 secs(c->base.p90, x[1], 24), c->cur.n, secs(c->cur.p50, x[2], 24),
@@ -117,6 +123,11 @@ tui_diff_layout(const struct diff *d, int cols, struct tui_dlines *out)
 	}
 	out->phases_end = out->n;
 	add_line(&l, TUI_D_DIM, "seconds; change = new - baseline; p: Mann-Whitney, Holm over the phases; ~ not significant");
+	if (few) {
+		snprintf(line, sizeof line, "(1) too few tasks to tell: even fully separated windows this small could not give p < %.2f",
+			 DIFF_ALPHA);
+		add_line(&l, TUI_D_DIM, line);
+	}
 	add_line(&l, TUI_D_PLAIN, "");
 	diff_lines(d, below_line, &l);
 }
@@ -141,35 +152,53 @@ on_sigint(int sig)
 	got_sigint = 1;
 }
 
+/* The header lines kept in place: all of l->head_n when the screen has room for them and at
+ * least one scrolled line below, else none (all lines scroll, as on a tiny terminal). */
+static size_t
+fixed_lines(const struct tui_dlines *l, size_t body)
+{
+	return l->head_n < body ? l->head_n : 0;
+}
+
+static void
+put_line(int row, const struct tui_dline *ln, bool color)
+{
+	attr_t a = A_NORMAL;
+
+	if (ln->color == TUI_D_HEAD)
+		a = A_BOLD;
+	else if (ln->color == TUI_D_DIM)
+		a = A_DIM;
+	else if (ln->color == TUI_D_SLOWER)
+		a = color ? COLOR_PAIR(2) | A_BOLD : A_BOLD;
+	else if (ln->color == TUI_D_FASTER)
+		a = color ? COLOR_PAIR(3) | A_BOLD : A_BOLD;
+	attrset(a);
+	mvaddstr(row, 0, ln->text);
+}
+
+/* top: the first scrolled line shown, counted from the first line below the fixed header */
 static void
 draw(const struct tui_dlines *l, const char *title, size_t top, bool color)
 {
 	int rows = LINES, body = rows - 2;
+	size_t fixed = fixed_lines(l, body > 0 ? (size_t)body : 0), first = fixed + top;
+	size_t shown = (size_t)(body > 0 ? body : 0) - fixed;
+	size_t end = first + shown < l->n ? first + shown : l->n;
 	char foot[160];
 
 	erase();
 	attrset(color ? COLOR_PAIR(1) : A_REVERSE);
 	mvhline(0, 0, ' ', COLS);
 	mvaddnstr(0, 0, title, COLS);
-	for (int r = 0; r < body && top + (size_t)r < l->n; r++) {
-		const struct tui_dline *ln = &l->v[top + (size_t)r];
-		attr_t a = A_NORMAL;
-
-		if (ln->color == TUI_D_HEAD)
-			a = A_BOLD;
-		else if (ln->color == TUI_D_DIM)
-			a = A_DIM;
-		else if (ln->color == TUI_D_SLOWER)
-			a = color ? COLOR_PAIR(2) | A_BOLD : A_BOLD;
-		else if (ln->color == TUI_D_FASTER)
-			a = color ? COLOR_PAIR(3) | A_BOLD : A_BOLD;
-		attrset(a);
-		mvaddstr(r + 1, 0, ln->text);
-	}
+	for (size_t r = 0; r < fixed; r++)
+		put_line((int)r + 1, &l->v[r], color);
+	for (size_t i = first; i < end; i++)
+		put_line((int)(fixed + (i - first)) + 1, &l->v[i], color);
 	attrset(A_REVERSE);
 	mvhline(rows - 1, 0, ' ', COLS);
 	snprintf(foot, sizeof foot, " q quit  j/k \u2191\u2193 PgUp/PgDn Home/End scroll   lines %zu-%zu of %zu",
-		 l->n ? top + 1 : 0, top + (size_t)body < l->n ? top + (size_t)body : l->n, l->n);
+		 end > first ? first + 1 : 0, end, l->n);
 	mvaddnstr(rows - 1, 0, foot, COLS);
 	attrset(A_NORMAL);
 	refresh();
@@ -216,8 +245,9 @@ tui_diff_run(const struct diff *d, const char *title, bool no_color, struct err 
 	sigaction(SIGINT, &sa, &old_sa);
 	tui_diff_layout(d, COLS, &l);
 	for (;;) {
-		size_t body = LINES > 3 ? (size_t)LINES - 2 : 1;
-		size_t last = l.n > body ? l.n - body : 0;
+		size_t rows = LINES > 3 ? (size_t)LINES - 2 : 1, fixed = fixed_lines(&l, rows);
+		size_t body = rows - fixed, scrolled = l.n - fixed;
+		size_t last = scrolled > body ? scrolled - body : 0;
 		int key;
 
 		if (top > last)

@@ -9,6 +9,7 @@
 - the false-failure rate of --fail-on over many seeded pairs of one distribution stays
   under 5 % at the default alpha (printed)."""
 import csv
+import json
 import io
 import os
 import re
@@ -110,6 +111,35 @@ with tempfile.TemporaryDirectory() as tmp:
        "a gate on a phase without data: exit 1, before any output", s.stderr)
     s = run(base, new, "--service", "nope")
     ok(s.returncode == 1 and "window has no task" in s.stderr, "an empty window: exit 1", s.stderr)
+    # issue 34 item 7: each bad input is one line on stderr, nothing on stdout
+    for args, code, words, name in (
+            (("--service", "nope"), 1, "window has no task", "an empty window"),
+            (("--fail-on", "pul.p50>+1s"), 2, "no phase 'pul'", "an unknown phase in --fail-on"),
+            (("--fail-on", "pull.p99>+1s"), 2, "no statistic 'p99'", "an unknown stat in --fail-on"),
+            (("--split", "2027-01-01"), 1, "outside the history", "a WHEN after the history"),
+            (("--split", "2020-01-01"), 1, "outside the history", "a WHEN before the history"),
+            (("--split", "yesterday"), 2, "'yesterday' is neither", "an unparseable WHEN")):
+        s = run(*args, base, new) if args[0] == "--split" else run(base, new, *args)
+        ok(s.returncode == code and words in s.stderr and s.stderr.count("\n") == 1 and
+           s.stdout == "", "%s: one line, exit %d" % (name, code),
+           "exit %d, stdout %r, stderr %r" % (s.returncode, s.stdout[:200], s.stderr))
+    # a phase with no data on one side: the row says so, the rest of the diff stands
+    with open(new) as f:
+        doc = json.load(f)
+    for t in doc["tasks"]:
+        t.pop("pullStartedAt", None)
+        t.pop("pullStoppedAt", None)
+    nopull = os.path.join(tmp, "nopull.json")
+    with open(nopull, "w") as f:
+        json.dump(doc, f)
+    s = run(base, nopull, "--format", "csv")
+    pull = [r for r in rows(s.stdout) if r["phase"] == "pull" and r["part"] == "all"]
+    ok(s.returncode == 0 and len(pull) == 1 and pull[0]["new_n"] == "0" and
+       pull[0]["p50_delta_s"] == "" and pull[0]["significant"] in ("", "false"),
+       "a phase with no data in the new window: an empty change, exit 0", s.stdout + s.stderr)
+    s = run(base, nopull)
+    ok(s.returncode == 0 and "(no data on a side)" in s.stdout,
+       "the table says the phase has no data on a side", s.stdout)
 
     same = os.path.join(tmp, "same")
     gen("same", 2, same)

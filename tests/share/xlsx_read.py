@@ -220,6 +220,9 @@ def check_summary(wb, summary):
                 pv = cells.get((row, 14))
                 if pv is None or pv[0] != "n" or abs(pv[1] - cmp["p_value"]) > 1e-12:
                     bad.append("row %d p_value %r != %r" % (row, pv, cmp["p_value"]))
+                # a tiny p shows its magnitude (scientific below 0.001), not 0.0000
+                elif "[<0.001]0.00E+00" not in str(pv[2]):
+                    bad.append("row %d p_value format %r hides a tiny p" % (row, pv[2]))
                 if cells.get((row, 21), (0, 0))[1] != cmp["verdict"]:
                     bad.append("row %d verdict" % row)
             row += 1

@@ -2,7 +2,8 @@
 # `ecsprof diff` on a terminal (issue 34 item 6), in a tmux pane as a person sees it: the
 # default on a terminal is the UI; each phase's two windows side by side (pull 60 tasks
 # p50 14.4 against 52 tasks p50 48.0, its change with the CI), the explanation below it
-# naming the new digest, scrolling (G) to the power lines, q giving the terminal back with the
+# naming the new digest, scrolling (G) to the power lines under a column header that stays in
+# place, 3 tasks against 3 marked (1) with the footnote, q giving the terminal back with the
 # --fail-on line and exit 3; a narrow pane wraps every line within its width; the same
 # command with its output piped is the table, not the UI. Prints TAP.
 set -u
@@ -13,7 +14,7 @@ SRCDIR=${SRCDIR:?SRCDIR must name the source tree}
 D="$SRCDIR/tests/fixtures/diff/digest"
 SOCK="ecsprof-tui-diff-$$"
 
-echo "1..10"
+echo "1..14"
 
 . "$SRCDIR/tests/tui/tmux_tap.sh"
 full() { tm capture-pane -p -J -S -200 -t t 2>/dev/null; }
@@ -46,6 +47,9 @@ check "the explanation below names the new digest and the tasks still on the old
 check "a 24-line pane does not show the power lines yet" "! screen | grep -q '^power (pull)'"
 keys G
 check "G scrolls to the end: the power lines" "wait_for '^power \(pull\)'"
+check "the column header stays in place above the scrolled lines (BASELINE, NEW; PHASE n p50 p90)" \
+	"screen | sed -n 2p | grep -Eq '^ +BASELINE +│ +NEW +│ P50 CHANGE' && screen | sed -n 3p | grep -Eq '^PHASE +n +p50 +p90 │'"
+check "… while the phase rows scrolled away under it" "! screen | grep -Eq '^pull +60 '"
 keys q
 wait_for '^EXIT='
 check "q gives the terminal back: the gate's line and exit 3" \
@@ -56,6 +60,16 @@ wait_for 'ecsprof diff'
 check "a 60-column pane: every line within its width" "[ \$(widest) -le 60 ]"
 check "… and the pull row still reads whole (wrapped, not cut)" \
 	"screen | grep -Eq '^pull +60 +14\.4'"
+keys q
+wait_for '^EXIT='
+
+# 3 tasks against 3: no p-value could go below 0.05, as the table's (1) says
+FEW="--task d95bafc8f2a4d27bdcf4bb99f4bea973 --task 4067c3584ee207f8da94e3e8ab73738f --task cdbd47d364be8049a372db8f6e405d93 --task 16d1b246a0fbab7081321343cc40df61 --task 1ca652baf52f688e0faf60b147095b9b --task 55afc8da13cf8a545b28371b51821b27"
+start 110x30 "'$D/base.json' '$D/new.json' $FEW"
+wait_for 'ecsprof diff: baseline 3 tasks, new 3 tasks'
+check "3 against 3: the pull row carries the table's (1) marker" \
+	"screen | grep -Eq '^pull +3 .*~ p=[0-9.]+ \(1\)'"
+check "… and its footnote says what it means" "screen | grep -q '^(1) too few tasks to tell'"
 keys q
 wait_for '^EXIT='
 
