@@ -605,6 +605,19 @@ Test(check, pull_forecast_from_the_same_images_pulls_without_sizes)
 	cr_expect_float_eq(fc.p10_s, 41.6, 1e-9);
 	cr_expect_float_eq(fc.p50_s, 48.0, 1e-9);
 	cr_expect_float_eq(fc.p90_s, 57.6, 1e-9);
+	/* and the finding's figures for scripts say so */
+	{
+		struct check_findings f;
+
+		check_run(&in, &f);
+		for (size_t k = 0; k < f.n; k++)
+			if (strcmp(f.v[k].rule, "pull-forecast") == 0) {
+				cr_expect_str_eq(f.v[k].fig.basis, "same-image");
+				cr_expect_float_eq(f.v[k].fig.pull_p10_s, 41.6, 1e-9);
+				cr_expect_eq(f.v[k].fig.pulls_used, 3);
+			}
+		check_findings_free(&f);
+	}
 	task_set_cleanup(&history);
 	taskdef_free(&td);
 }
