@@ -558,6 +558,28 @@ Test(check, pull_forecast_from_the_throughput_of_similar_pulls)
 				  "(pull 48 s + container start 5 s"), "%s", m);
 	for (size_t k = 0; k < f.n; k++)
 		cr_expect_eq(f.v[k].severity, CHECK_INFO, "%s", f.v[k].message);
+	/* the same figures for scripts (CSV and JSON columns), on those findings only */
+	for (size_t k = 0; k < f.n; k++) {
+		const struct check_figures *g = &f.v[k].fig;
+
+		if (strcmp(f.v[k].rule, "pull-forecast") == 0) {
+			cr_expect_float_eq(g->pull_p50_s, 48.0, 1e-9);
+			cr_expect_float_eq(g->pull_p10_s, 34.0, 1e-9);
+			cr_expect_float_eq(g->pull_p90_s, 60.0, 1e-9);
+			cr_expect_eq(g->pulls_used, 5);
+			cr_expect_eq(g->pulls_recorded, 7);
+			cr_expect_str_eq(g->basis, "throughput");
+			cr_expect(isnan(g->usd_per_hour));
+		} else if (strcmp(f.v[k].rule, "price") == 0) {
+			cr_expect_float_eq(g->usd_per_hour, 0.09324, 1e-9);
+			cr_expect_float_eq(g->usd_per_1000_starts, 0.09324 * 53 / 3600 * 1000, 1e-9);
+			cr_expect_float_eq(g->start_s, 53.0, 1e-9);
+			cr_expect(isnan(g->pull_p50_s));
+		} else {
+			cr_expect(isnan(g->pull_p50_s) && isnan(g->usd_per_hour) &&
+				  g->pulls_used < 0 && g->basis == NULL, "%s", f.v[k].rule);
+		}
+	}
 	check_findings_free(&f);
 	task_set_cleanup(&history);
 	taskdef_free(&td);
@@ -583,6 +605,19 @@ Test(check, pull_forecast_from_the_same_images_pulls_without_sizes)
 	cr_expect_float_eq(fc.p10_s, 41.6, 1e-9);
 	cr_expect_float_eq(fc.p50_s, 48.0, 1e-9);
 	cr_expect_float_eq(fc.p90_s, 57.6, 1e-9);
+	/* and the finding's figures for scripts say so */
+	{
+		struct check_findings f;
+
+		check_run(&in, &f);
+		for (size_t k = 0; k < f.n; k++)
+			if (strcmp(f.v[k].rule, "pull-forecast") == 0) {
+				cr_expect_str_eq(f.v[k].fig.basis, "same-image");
+				cr_expect_float_eq(f.v[k].fig.pull_p10_s, 41.6, 1e-9);
+				cr_expect_eq(f.v[k].fig.pulls_used, 3);
+			}
+		check_findings_free(&f);
+	}
 	task_set_cleanup(&history);
 	taskdef_free(&td);
 }
@@ -614,6 +649,19 @@ Test(check, pull_forecast_says_when_nothing_fits)
 	/* and the price stays per minute of start: no expected start to price */
 	m = message_of(&f, "price");
 	cr_expect_not_null(strstr(m, "for each minute a start takes"), "%s", m);
+	for (size_t k = 0; k < f.n; k++) {
+		const struct check_figures *g = &f.v[k].fig;
+
+		if (strcmp(f.v[k].rule, "pull-forecast") == 0) {
+			cr_expect_str_eq(g->basis, "none");
+			cr_expect(isnan(g->pull_p50_s));
+			cr_expect_eq(g->pulls_used, 0);
+			cr_expect_eq(g->pulls_recorded, 7);
+		} else if (strcmp(f.v[k].rule, "price") == 0) {
+			cr_expect(isfinite(g->usd_per_hour));
+			cr_expect(isnan(g->usd_per_1000_starts), "no expected start: per minute only");
+		}
+	}
 	check_findings_free(&f);
 	task_set_cleanup(&history);
 	taskdef_free(&td);

@@ -84,10 +84,24 @@ struct check_input {
 	size_t ntarget_groups;
 };
 
+/* The figures of a finding that states some, for scripts (CSV and JSON carry them beside
+ * the message that says them in words): NAN / -1 / NULL when the finding has none. */
+struct check_figures {
+	/* pull-forecast: the expected pull and its spread, the recorded pulls it rests on
+	 * and all of the history's, and on what ("throughput", "same-image", "none") */
+	double pull_p10_s, pull_p50_s, pull_p90_s;
+	long pulls_used, pulls_recorded;
+	const char *basis;              /* static */
+	/* price: per hour, and per 1,000 starts at the expected start (NAN with no forecast:
+	 * the message then gives it per minute of start) and that start in seconds */
+	double usd_per_hour, usd_per_1000_starts, start_s;
+};
+
 struct check_finding {
 	enum check_severity severity;
 	const char *rule;               /* the rule's id (static) */
 	char *path, *message, *fix;
+	struct check_figures fig;       /* check_emit() sets them to none */
 };
 
 struct check_findings {

@@ -1,6 +1,7 @@
 /* check_emit: what every rule test of `ecsprof check` calls: a finding appended, and
  * whether the Fargate rules apply. Apart from check.c and check_rules.c, which run the
  * tests, so that no test calls back into what runs it. */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +30,11 @@ check_emit(struct check_findings *out, const struct check_rule *r, const char *p
 	f->path = xstrdup(path != NULL ? path : r->path);
 	f->message = msg;
 	f->fix = xstrdup(fix != NULL ? fix : r->fix);
+	f->fig = (struct check_figures){
+		.pull_p10_s = NAN, .pull_p50_s = NAN, .pull_p90_s = NAN,
+		.pulls_used = -1, .pulls_recorded = -1, .basis = NULL,
+		.usd_per_hour = NAN, .usd_per_1000_starts = NAN, .start_s = NAN,
+	};
 }
 
 bool

@@ -245,9 +245,12 @@ check_price(const struct check_rule *r, const struct check_input *in,
 			   "starts at the expected start of %.0f s (%s; billed from the image pull)",
 			   what, taskdef_arch(td), in->region, usd, usd * secs / 3600.0 * 1000.0,
 			   secs, parts);
-		return;
+		out->v[out->n - 1].fig.usd_per_1000_starts = usd * secs / 3600.0 * 1000.0;
+		out->v[out->n - 1].fig.start_s = secs;
+	} else {
+		check_emit(out, r, r->path, "", "%s %s in %s: $%.4f per hour; $%.2f per 1,000 "
+			   "starts for each minute a start takes (billed from the image pull)",
+			   what, taskdef_arch(td), in->region, usd, usd * 1000.0 / 60.0);
 	}
-	check_emit(out, r, r->path, "", "%s %s in %s: $%.4f per hour; $%.2f per 1,000 starts "
-		   "for each minute a start takes (billed from the image pull)", what,
-		   taskdef_arch(td), in->region, usd, usd * 1000.0 / 60.0);
+	out->v[out->n - 1].fig.usd_per_hour = usd;
 }

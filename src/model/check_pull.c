@@ -287,6 +287,14 @@ check_pull(const struct check_rule *r, const struct check_input *in,
 				   in->td->ncontainers > 1 ? "s" : "", arch_of(fc.platform));
 		break;
 	}
+	/* the figures the message gives, for scripts (check_rows.c's columns) */
+	out->v[out->n - 1].fig = (struct check_figures){
+		.pull_p10_s = fc.p10_s, .pull_p50_s = fc.p50_s, .pull_p90_s = fc.p90_s,
+		.pulls_used = (long)fc.n, .pulls_recorded = (long)fc.recorded,
+		.basis = fc.how == FORECAST_THROUGHPUT ? "throughput" :
+			 fc.how == FORECAST_SAME_IMAGE ? "same-image" : "none",
+		.usd_per_hour = NAN, .usd_per_1000_starts = NAN, .start_s = NAN,
+	};
 }
 
 /* the two largest layers, "600 MB RUN pip install ...; 300 MB ADD ..." */

@@ -1,12 +1,19 @@
 /* check_rows: the findings of `ecsprof check` as a row table for the sink (one row per
  * finding: severity, rule, path, message, fix), and the lines that close it: the price
- * and the verdict. */
+ * and the verdict. After the contract's five columns, the figures the pull-forecast and
+ * price findings state in words, for scripts (CSV and JSON; empty / null on every other
+ * finding); not in the table or Markdown, whose reader has the message. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "ecsprof/check.h"
 
-enum { COL_SEVERITY, COL_RULE, COL_PATH, COL_MESSAGE, COL_FIX };
+enum {
+	COL_SEVERITY, COL_RULE, COL_PATH, COL_MESSAGE, COL_FIX,
+	COL_P50, COL_P10, COL_P90, COL_USED, COL_RECORDED, COL_BASIS,
+	COL_USD_HOUR, COL_USD_1000, COL_START,
+};
 
 static const struct row_column columns[] = {
 	{ "severity", "SEVERITY", CELL_TEXT, 0, 0 },
@@ -14,6 +21,15 @@ static const struct row_column columns[] = {
 	{ "path", "PATH", CELL_TEXT, 0, 0 },
 	{ "message", "MESSAGE", CELL_TEXT, 0, 0 },
 	{ "fix", "FIX", CELL_TEXT, 0, ROWCOL_WRAP },
+	{ "pull_p50_s", "PULL P50", CELL_SECS, 0, ROWCOL_NOT_IN_TABLE },
+	{ "pull_p10_s", "PULL P10", CELL_SECS, 0, ROWCOL_NOT_IN_TABLE },
+	{ "pull_p90_s", "PULL P90", CELL_SECS, 0, ROWCOL_NOT_IN_TABLE },
+	{ "pulls_used", "PULLS USED", CELL_COUNT, 0, ROWCOL_NOT_IN_TABLE },
+	{ "pulls_recorded", "PULLS", CELL_COUNT, 0, ROWCOL_NOT_IN_TABLE },
+	{ "forecast_basis", "BASIS", CELL_TEXT, 0, ROWCOL_NOT_IN_TABLE },
+	{ "usd_per_hour", "$/H", CELL_NUMBER, 4, ROWCOL_NOT_IN_TABLE },
+	{ "usd_per_1000_starts", "$/1000 STARTS", CELL_NUMBER, 2, ROWCOL_NOT_IN_TABLE },
+	{ "start_s", "START", CELL_SECS, 0, ROWCOL_NOT_IN_TABLE },
 };
 
 static void
@@ -30,7 +46,19 @@ finding_cell(const void *ctx, size_t row, size_t col, struct cell_value *out, ch
 	case COL_RULE: out->text = x->rule; break;
 	case COL_PATH: out->text = x->path; break;
 	case COL_MESSAGE: out->text = x->message; break;
-	default: out->text = x->fix; break;
+	case COL_FIX: out->text = x->fix; break;
+	case COL_BASIS: out->text = x->fig.basis; break;
+	case COL_USED: case COL_RECORDED:
+		out->count = col == COL_USED ? x->fig.pulls_used : x->fig.pulls_recorded;
+		out->present = out->count >= 0;
+		return;
+	default:
+		out->num = col == COL_P50 ? x->fig.pull_p50_s : col == COL_P10 ? x->fig.pull_p10_s :
+			   col == COL_P90 ? x->fig.pull_p90_s : col == COL_USD_HOUR ?
+			   x->fig.usd_per_hour : col == COL_USD_1000 ? x->fig.usd_per_1000_starts :
+			   x->fig.start_s;
+		out->present = isfinite(out->num);
+		return;
 	}
 	out->present = out->text != NULL && out->text[0] != '\0';
 }

@@ -13,7 +13,7 @@ BROKEN="$SRCDIR/tests/fixtures/check/broken.json"
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 N=0 FAILED=0
-echo "1..18"
+echo "1..20"
 check() {
 	N=$((N + 1))
 	if eval "$2"; then echo "ok $N - $1"; else FAILED=1; echo "not ok $N - $1"; fi
@@ -66,6 +66,36 @@ run "$ECSPROF" check --prices "$T/prices" --history "$HISTORY" "$CLEAN" >"$T/out
 rc=$?
 tr -s ' \n' '  ' <"$T/out" >"$T/flat"
 check "--history: the pull forecast and the price at the expected start" "[ $rc -eq 0 ] && grep -q 'expected pull 48 s (p10 34 s, p90 60 s) for 1.20 GB compressed' '$T/flat' && grep -q '5 of the 7 recorded pulls in' '$T/flat' && grep -q '.2.06 per 1,000 starts at the expected start of 53 s' '$T/flat'"
+# the same figures for scripts: JSON members and CSV columns after the contract's five,
+# equal to those the messages give in words, and null / empty on the other findings
+cat >"$T/figures.py" <<'PY'
+import csv, json, re, sys
+fmt, path = sys.argv[1], sys.argv[2]
+rows = json.load(open(path))["findings"] if fmt == "json" else list(csv.DictReader(open(path)))
+num = (lambda v: v) if fmt == "json" else (lambda v: float(v) if v != "" else None)
+by = {r["rule"]: r for r in rows}
+if fmt == "csv":
+    assert list(rows[0])[:5] == ["severity", "rule", "path", "message", "fix"], list(rows[0])
+f, p = by["pull-forecast"], by["price"]
+m = re.search(r"expected pull (\d+) s \(p10 (\d+) s, p90 (\d+) s\).* of (\d+) of the (\d+) recorded", f["message"])
+assert m, f["message"]
+assert [round(num(f[k])) for k in ("pull_p50_s", "pull_p10_s", "pull_p90_s")] == [int(x) for x in m.groups()[:3]] == [48, 34, 60], f
+assert int(num(f["pulls_used"])) == int(m.group(4)) == 5 and int(num(f["pulls_recorded"])) == int(m.group(5)) == 7, f
+assert f["forecast_basis"] == "throughput", f
+m = re.search(r"\$([0-9.]+) per hour; \$([0-9.]+) per 1,000 starts at the expected start of (\d+) s", p["message"])
+assert m, p["message"]
+assert "%.4f" % num(p["usd_per_hour"]) == m.group(1) == "0.1400", p
+assert "%.2f" % num(p["usd_per_1000_starts"]) == m.group(2) == "2.06", p
+assert round(num(p["start_s"])) == int(m.group(3)) == 53, p
+empty = None if fmt == "json" else ""
+for r in rows:
+    if r["rule"] not in ("pull-forecast", "price"):
+        assert all(r[k] == empty for k in ("pull_p50_s", "pulls_used", "forecast_basis", "usd_per_hour")), r
+PY
+run "$ECSPROF" check --prices "$T/prices" --history "$HISTORY" --format json "$CLEAN" >"$T/f.json" 2>"$T/err"
+check "--history --format json: the forecast's and the price's figures as numbers, as the text gives them" "python3 '$T/figures.py' json '$T/f.json'"
+run "$ECSPROF" check --prices "$T/prices" --history "$HISTORY" --format csv "$CLEAN" >"$T/f.csv" 2>"$T/err"
+check "--history --format csv: the same figures in columns after the contract's five" "python3 '$T/figures.py' csv '$T/f.csv'"
 run "$ECSPROF" check --history "$T/missing.jsonl" "$CLEAN" >"$T/out" 2>&1
 rc=$?
 check "--history with a missing file: exit 4, named" "[ $rc -eq 4 ] && grep -q 'missing.jsonl' '$T/out'"

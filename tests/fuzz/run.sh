@@ -12,9 +12,9 @@ if [ ! -f "$dir/build.ninja" ]; then
 fi
 ninja -C "$dir" tests/fuzz/fuzz_input tests/fuzz/fuzz_awscfg tests/fuzz/fuzz_fastjson \
 	tests/fuzz/fuzz_taskscan tests/fuzz/fuzz_creds tests/fuzz/fuzz_awsquery tests/fuzz/fuzz_taskdef \
-	tests/fuzz/fuzz_scaleout >/dev/null
+	tests/fuzz/fuzz_scaleout tests/fuzz/fuzz_ec2 >/dev/null
 mkdir -p "$dir/crashes"
-for f in input awscfg fastjson taskscan creds awsquery taskdef scaleout; do
+for f in input awscfg fastjson taskscan creds awsquery taskdef scaleout ec2; do
 	# a harness named after its module reads that module's seeds; fastjson and taskscan
 	# read input's
 	case $f in
