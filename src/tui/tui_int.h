@@ -108,7 +108,12 @@ int tui_view_key(struct view *v, int key);
 
 /* tui_draw.c: one whole screen from the model */
 void tui_draw(struct view *v);
-/* Text at y, x cut to w cells with the view's ellipsis. */
+
+/* tui_text.c: what every view draws text with (calls no other tui file) */
+/* Text at y, x cut to w cells with the view's ellipsis; right: flush right in the w cells,
+ * keep_end: cut the start rather than the end. */
+void put_fit(int y, int x, int w, const char *s, bool right, bool keep_end, const struct view *v);
+/* put_fit, left and cut at the end */
 void put_fit_text(const struct view *v, int y, int x, int w, const char *s);
 
 /* tui_help.c: the help screen and its keys (scroll; any other key goes back) */
