@@ -148,7 +148,7 @@ void tui_scaleout_title(const struct view *v, char *out, size_t size);
 void tui_scaleout_colours(void);
 
 /* The pull bar's colour for this terminal: orange, else black on a light background,
- * else yellow (tui.c). */
+ * else yellow (tui_text.c). */
 short tui_pull_colour(void);
 
 #endif
