@@ -1,6 +1,7 @@
-/* tui_int: what src/tui.c, tui_view.c and tui_draw.c share: the view model (struct view),
- * the reaction bitmask the key handlers return, and the functions one file calls in another.
- * Private to those three files; no curses types here (only src/tui*.c include curses).
+/* tui_int: what the files of src/tui/ share: the view model (struct view), the reaction
+ * bitmask the key handlers return, and the functions one file calls in another (downwards
+ * only: tui.c -> tui_draw.c -> the views -> tui_text.c; no view calls its dispatcher).
+ * Private to src/tui/; no curses types here (only src/tui*.c include curses).
  * Ownership: tui_run owns the struct view and frees vis; the view borrows src and its
  * report, which a refresh may replace, so nothing keeps a row or task pointer across one. */
 #ifndef ECSPROF_TUI_INT_H
