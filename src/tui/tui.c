@@ -23,47 +23,7 @@
 #include "ecsprof/xalloc.h"
 #include "tui_int.h"
 
-const struct tui_key_help tui_keys[] = {
-	{ "Up Down j k", "move the selection" },
-	{ "PgUp PgDn ^B ^F Space", "move a page" },
-	{ "g Home / G End", "first / last task" },
-	{ "> s F6 / <", "sort by the next / previous column" },
-	{ "I", "invert the sort order" },
-	{ "/", "filter: id, taskdef, status, AZ, group (Enter keeps, Esc clears)" },
-	{ "Enter", "details of the task: timestamps, containers, stop reason, SOCI" },
-	{ "Tab", "summary: groups side by side, percentiles, baseline, pull histogram" },
-	{ "i", "images of the tasks shown (ECR): size, layers, SOCI index, advice, largest layers" },
-	{ "Left Right h l", "summary: scroll through the groups" },
-	{ "a", "waterfall aligned at createdAt / on one shared time axis (the scale-out's)" },
-	{ "A", "shared axis: the scale-out being looked at / all tasks (outside it: < >)" },
-	{ "r F5", "refresh now (tasks: the old tasks shown meanwhile; watch)" },
-	{ "^L", "redraw the screen" },
-	{ "w", "the warnings held while the screen is up (the bottom line shows the latest and their count; they are printed on standard error when the screen closes)" },
-	{ "? F1", "this help (scroll with j k PgUp PgDn; any other key goes back)" },
-	{ "q", "back; quit from the table (a fetch running is cancelled)" },
-	{ "Esc", "back; clear the filter (at the table it does not quit)" },
-	{ "F10 ^C", "quit at once, from any view" },
-};
-const size_t tui_nkeys = sizeof tui_keys / sizeof tui_keys[0];
-
 static volatile sig_atomic_t got_sigint;
-
-/* Yellow all but vanishes on a light background. A dark orange (256 colours) reads on
- * both; with 8 or 16 colours there is no orange, so where the terminal says its
- * background is light (COLORFGBG, "fg;bg" as rxvt, Konsole and others set it: bg 7 or
- * 15, white) the pull bar is black, the one colour no other bar uses. */
-short
-tui_pull_colour(void)
-{
-	const char *fgbg = getenv("COLORFGBG");
-	const char *bg = fgbg != NULL ? strrchr(fgbg, ';') : NULL;
-
-	if (COLORS >= 256)
-		return phase_colours[PHASE_PULL].xterm256;
-	if (bg != NULL && (strcmp(bg + 1, "7") == 0 || strcmp(bg + 1, "15") == 0))
-		return COLOR_BLACK;
-	return phase_colours[PHASE_PULL].ansi;
-}
 
 static void
 on_sigint(int sig)

@@ -20,26 +20,6 @@
 /* ---- drawing ---- */
 
 static void
-put_fit(int y, int x, int w, const char *s, bool right, bool keep_end, const struct view *v)
-{
-	char buf[512];
-	int n;
-
-	if (w <= 0)
-		return;
-	n = tui_fit(s != NULL ? s : "", w, keep_end, v->ellipsis, buf, sizeof buf);
-	if (right && n < w)
-		x += w - n;
-	mvaddstr(y, x, buf);
-}
-
-void
-put_fit_text(const struct view *v, int y, int x, int w, const char *s)
-{
-	put_fit(y, x, w, s, false, false, v);
-}
-
-static void
 line_fill(int y, attr_t a, const struct view *v)
 {
 	move(y, 0);

@@ -11,6 +11,30 @@
 #include "ecsprof/tui.h"
 #include "tui_int.h"
 
+/* The table's keys (tui_view.c handles them); the man page's test reads them too. */
+const struct tui_key_help tui_keys[] = {
+	{ "Up Down j k", "move the selection" },
+	{ "PgUp PgDn ^B ^F Space", "move a page" },
+	{ "g Home / G End", "first / last task" },
+	{ "> s F6 / <", "sort by the next / previous column" },
+	{ "I", "invert the sort order" },
+	{ "/", "filter: id, taskdef, status, AZ, group (Enter keeps, Esc clears)" },
+	{ "Enter", "details of the task: timestamps, containers, stop reason, SOCI" },
+	{ "Tab", "summary: groups side by side, percentiles, baseline, pull histogram" },
+	{ "i", "images of the tasks shown (ECR): size, layers, SOCI index, advice, largest layers" },
+	{ "Left Right h l", "summary: scroll through the groups" },
+	{ "a", "waterfall aligned at createdAt / on one shared time axis (the scale-out's)" },
+	{ "A", "shared axis: the scale-out being looked at / all tasks (outside it: < >)" },
+	{ "r F5", "refresh now (tasks: the old tasks shown meanwhile; watch)" },
+	{ "^L", "redraw the screen" },
+	{ "w", "the warnings held while the screen is up (the bottom line shows the latest and their count; they are printed on standard error when the screen closes)" },
+	{ "? F1", "this help (scroll with j k PgUp PgDn; any other key goes back)" },
+	{ "q", "back; quit from the table (a fetch running is cancelled)" },
+	{ "Esc", "back; clear the filter (at the table it does not quit)" },
+	{ "F10 ^C", "quit at once, from any view" },
+};
+const size_t tui_nkeys = sizeof tui_keys / sizeof tui_keys[0];
+
 #define KEYCOL 22
 
 /* Cells in s[0..n): one per code point (the help text is ASCII but for the bar glyphs). */

@@ -1,6 +1,7 @@
-/* tui_int: what src/tui.c, tui_view.c and tui_draw.c share: the view model (struct view),
- * the reaction bitmask the key handlers return, and the functions one file calls in another.
- * Private to those three files; no curses types here (only src/tui*.c include curses).
+/* tui_int: what the files of src/tui/ share: the view model (struct view), the reaction
+ * bitmask the key handlers return, and the functions one file calls in another (downwards
+ * only: tui.c -> tui_draw.c -> the views -> tui_text.c; no view calls its dispatcher).
+ * Private to src/tui/; no curses types here (only src/tui*.c include curses).
  * Ownership: tui_run owns the struct view and frees vis; the view borrows src and its
  * report, which a refresh may replace, so nothing keeps a row or task pointer across one. */
 #ifndef ECSPROF_TUI_INT_H
@@ -108,7 +109,12 @@ int tui_view_key(struct view *v, int key);
 
 /* tui_draw.c: one whole screen from the model */
 void tui_draw(struct view *v);
-/* Text at y, x cut to w cells with the view's ellipsis. */
+
+/* tui_text.c: what every view draws text with (calls no other tui file) */
+/* Text at y, x cut to w cells with the view's ellipsis; right: flush right in the w cells,
+ * keep_end: cut the start rather than the end. */
+void put_fit(int y, int x, int w, const char *s, bool right, bool keep_end, const struct view *v);
+/* put_fit, left and cut at the end */
 void put_fit_text(const struct view *v, int y, int x, int w, const char *s);
 
 /* tui_help.c: the help screen and its keys (scroll; any other key goes back) */
@@ -143,7 +149,7 @@ void tui_scaleout_title(const struct view *v, char *out, size_t size);
 void tui_scaleout_colours(void);
 
 /* The pull bar's colour for this terminal: orange, else black on a light background,
- * else yellow (tui.c). */
+ * else yellow (tui_text.c). */
 short tui_pull_colour(void);
 
 #endif
