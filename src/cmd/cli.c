@@ -1,5 +1,6 @@
-/* cli: the option table and the parser. --help, the man-page test and getopt_long all
- * read cli_options[], so an option cannot exist in one place and not the others. */
+/* cli: the parser (getopt_long over cli_options.c's table) and the global help. An
+ * option's row is in cli_options.c, its id in cli_int.h and its meaning in the switch
+ * below (or in cli_experiment.c). */
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -11,132 +12,11 @@
 
 #include "cli_int.h"
 #include "ecsprof/cli.h"
-#include "ecsprof/utf8.h"
-#include "ecsprof/xalloc.h"
-
-enum {
-	OPT_CLUSTER = 256, OPT_SERVICE, OPT_FAMILY, OPT_STARTED_BY, OPT_STATUS, OPT_TASK,
-	OPT_SINCE, OPT_PROFILE, OPT_REGION, OPT_ENDPOINT_URL, OPT_CONCURRENCY,
-	OPT_CONNECT_TIMEOUT, OPT_REQUEST_TIMEOUT, OPT_FORMAT, OPT_SUMMARY, OPT_GROUP_BY,
-	OPT_BASELINE, OPT_SOCI_IF, OPT_SORT, OPT_NO_COLOR, OPT_INTERVAL, OPT_RECORD,
-	OPT_COUNT, OPT_DEBUG, OPT_TIME_FORMAT, OPT_PRICES, OPT_DEPLOYMENTS, OPT_NO_IMAGES,
-	OPT_IMAGE, OPT_BASELINE_FILE, OPT_SPLIT, OPT_FAIL_ON, OPT_SCALEOUT, OPT_QUIET,
-	OPT_CHANGES, OPT_CHANGES_BY,
-	/* experiment: the ids live in cli_int.h, parsed by cli_experiment.c */
-};
-
-const struct cli_option_def cli_options[] = {
-	{ "--cluster", 0, "NAME", "cluster name or ARN (default: ECS's \"default\")", "SELECT", OPT_CLUSTER },
-	{ "--service", 0, "NAME", "only tasks of this service (repeatable)", "SELECT", OPT_SERVICE },
-	{ "--family", 0, "NAME", "only tasks of this task-definition family", "SELECT", OPT_FAMILY },
-	{ "--started-by", 0, "STRING", "only tasks started by this (e.g. a deployment id)", "SELECT", OPT_STARTED_BY },
-	{ "--status", 0, "running|stopped|all", "desired status of the tasks (default all)", "SELECT", OPT_STATUS },
-	{ "--task", 0, "ARN_OR_ID", "only this task (repeatable)", "SELECT", OPT_TASK },
-	{ "--since", 0, "WHEN", "only tasks created since WHEN: 30m, 2h, 1d or an ISO 8601 time", "SELECT", OPT_SINCE },
-	{ "--image", 0, "REPO[:TAG|@DIGEST]", "images: this image, without any task (repeatable)", "SELECT", OPT_IMAGE },
-	{ "--profile", 0, "NAME", "AWS profile (default: AWS_PROFILE, else \"default\")", "AWS", OPT_PROFILE },
-	{ "--region", 0, "REGION", "AWS region (default: AWS_REGION, AWS_DEFAULT_REGION, profile)", "AWS", OPT_REGION },
-	{ "--endpoint-url", 0, "URL", "ECS endpoint only (default: AWS_ENDPOINT_URL_ECS, AWS_ENDPOINT_URL, profile, standard); ECR, STS and SSO keep theirs: AWS_ENDPOINT_URL_ECR etc.", "AWS", OPT_ENDPOINT_URL },
-	{ "--concurrency", 0, "N", "DescribeTasks requests in flight (default 4)", "AWS", OPT_CONCURRENCY },
-	{ "--connect-timeout", 0, "SECONDS", "connect timeout per request (default 5)", "AWS", OPT_CONNECT_TIMEOUT },
-	{ "--request-timeout", 0, "SECONDS", "timeout of each request (default 30)", "AWS", OPT_REQUEST_TIMEOUT },
-	{ "--no-images", 0, NULL, "no ECR lookups of the tasks' images (image columns empty)", "AWS", OPT_NO_IMAGES },
-	{ "--format", 0, "tui|table|csv|json|markdown|html|xlsx", "output format (default: tui on a terminal, else table)", "OUTPUT", OPT_FORMAT },
-	{ "--time-format", 0, "iso|spreadsheet|epoch", "CSV times: ISO 8601 Z (default), YYYY-MM-DD HH:MM:SS.mmm UTC, or epoch seconds", "OUTPUT", OPT_TIME_FORMAT },
-	{ "--output", 'o', "FILE", "write to FILE instead of stdout (record, experiment: the recording)", "OUTPUT", 'o' },
-	{ "--summary", 0, NULL, "one row per group and phase instead of one per task", "OUTPUT", OPT_SUMMARY },
-	{ "--group-by", 0, "KEY", "group tasks by KEY (family, taskdef, service, soci, tag:NAME, ...)", "OUTPUT", OPT_GROUP_BY },
-	{ "--baseline", 0, "GROUP", "group the others are compared with (default: the first)", "OUTPUT", OPT_BASELINE },
-	{ "--soci-if", 0, "KEY=GLOB", "label tasks matching as SOCI, the others as no-soci (repeatable)", "OUTPUT", OPT_SOCI_IF },
-	{ "--sort", 0, "COLUMN[:desc]", "sort tasks by a column (default created_at)", "OUTPUT", OPT_SORT },
-	{ "--deployments", 0, NULL, "one row per service deployment (report; tasks with --service)", "OUTPUT", OPT_DEPLOYMENTS },
-	{ "--scaleout", 0, NULL, "report: one row per scale-out, from the trigger to serving traffic (see SCALE-OUT)", "OUTPUT", OPT_SCALEOUT },
-	{ "--changes", 0, NULL, "report: the change points of one history: the windows where a phase shifted, and the attribute that changed then", "OUTPUT", OPT_CHANGES },
-	{ "--changes-by", 0, "day|deployment", "report --changes: the windows compared, each with the one before (default day: UTC days of createdAt)", "OUTPUT", OPT_CHANGES_BY },
-	{ "--prices", 0, "FILE", "Fargate prices per region/architecture/capacity: startup_cost_usd, experiment's estimate (see ecsprof(1))", "OUTPUT", OPT_PRICES },
-	{ "--no-color", 0, NULL, "no colours (also when NO_COLOR is set)", "OUTPUT", OPT_NO_COLOR },
-	{ "--interval", 0, "SECONDS", "watch: seconds between polls (default 5)", "WATCH", OPT_INTERVAL },
-	{ "--record", 0, "FILE", "watch: also save every task seen to FILE", "WATCH", OPT_RECORD },
-	{ "--count", 0, "N", "watch: stop polling after N polls (default: until q or Ctrl-C)", "WATCH", OPT_COUNT },
-	{ "--baseline-file", 0, "FILE", "diff: a file of the baseline window (repeatable); every FILE argument is then the new window", "DIFF", OPT_BASELINE_FILE },
-	{ "--split", 0, "WHEN|deployment", "diff: one history cut at WHEN (as --since reads it; a task created at WHEN is new), or at its newest deployment", "DIFF", OPT_SPLIT },
-	{ "--fail-on", 0, "EXPR", "diff: exit 3 when a significant change crosses EXPR: PHASE.STAT>+N% or >+Ns, < for improvements; STAT p50, p90 or mean (repeatable)", "DIFF", OPT_FAIL_ON },
-	{ "--arm", 0, "NAME=TASKDEF", "experiment: an arm and its task definition (repeat: 2 or more)", "EXPERIMENT", OPT_EXP_ARM },
-	{ "--tasks-per-arm", 'n', "N", "experiment: tasks per arm (default 10)", "EXPERIMENT", OPT_EXP_N },
-	{ "--launch-type", 0, "FARGATE|EC2", "experiment: launch type (default FARGATE)", "EXPERIMENT", OPT_EXP_LAUNCH_TYPE },
-	{ "--capacity-provider", 0, "NAME", "experiment: a capacity provider instead of a launch type", "EXPERIMENT", OPT_EXP_CAPACITY_PROVIDER },
-	{ "--platform-version", 0, "V", "experiment, check: Fargate platform version (default LATEST)", "EXPERIMENT", OPT_EXP_PLATFORM_VERSION },
-	{ "--subnets", 0, "ID,...", "experiment, check: awsvpc subnets (repeatable)", "EXPERIMENT", OPT_EXP_SUBNETS },
-	{ "--security-groups", 0, "ID,...", "experiment, check: awsvpc security groups (repeatable)", "EXPERIMENT", OPT_EXP_SECURITY_GROUPS },
-	{ "--assign-public-ip", 0, NULL, "experiment, check: give each task a public IP", "EXPERIMENT", OPT_EXP_ASSIGN_PUBLIC_IP },
-	{ "--task-definition", 0, "FAMILY[:REV]", "check: the registered task definition (DescribeTaskDefinition) instead of a file", "EXPERIMENT", OPT_CHECK_TASK_DEFINITION },
-	{ "--history", 0, "FILE", "check: recorded pulls (any input report reads) for the pull forecast (repeatable)", "EXPERIMENT", OPT_CHECK_HISTORY },
-	{ "--network-configuration", 0, "SPEC", "experiment: as aws ecs run-task takes it (shorthand, JSON or file://)", "EXPERIMENT", OPT_EXP_NETWORK },
-	{ "--max-tasks", 0, "M", "experiment: never launch more than M tasks in all (default 50)", "EXPERIMENT", OPT_EXP_MAX_TASKS },
-	{ "--round-size", 0, "K", "experiment: tasks per arm in each interleaved round (default 1)", "EXPERIMENT", OPT_EXP_ROUND_SIZE },
-	{ "--sequential", 0, NULL, "experiment: arm after arm instead of interleaved rounds", "EXPERIMENT", OPT_EXP_SEQUENTIAL },
-	{ "--pause", 0, NULL, "experiment: with --sequential, wait for Enter before each next arm", "EXPERIMENT", OPT_EXP_PAUSE },
-	{ "--timeout", 0, "DURATION", "experiment: the longest wait for each task, from its launch: 90s, 10m, 1h (default 10m)", "EXPERIMENT", OPT_EXP_TIMEOUT },
-	{ "--until", 0, "running|healthy", "experiment: what each task is waited for (default running)", "EXPERIMENT", OPT_EXP_UNTIL },
-	{ "--id", 0, "ID", "experiment: name the experiment (default: the time and a random suffix)", "EXPERIMENT", OPT_EXP_ID },
-	{ "--dry-run", 0, NULL, "experiment: print the plan and the RunTask requests, launch nothing", "EXPERIMENT", OPT_EXP_DRY_RUN },
-	{ "--yes", 'y', NULL, "experiment: launch without asking", "EXPERIMENT", OPT_EXP_YES },
-	{ "--cleanup", 0, "ID", "experiment: stop what the run ID left (its journal in -o FILE, and startedBy)", "EXPERIMENT", OPT_EXP_CLEANUP },
-	{ "--verbose", 'v', NULL, "say more on stderr (requests, retries, counts)", "GENERAL", 'v' },
-	{ "--debug", 0, NULL, "trace HTTP exchanges and canonical requests (secrets redacted)", "GENERAL", OPT_DEBUG },
-	{ "--quiet", 0, NULL, "no progress line on stderr during long work", "GENERAL", OPT_QUIET },
-	{ "--help", 'h', NULL, "show this help", "GENERAL", 'h' },
-	{ "--version", 'V', NULL, "show the version", "GENERAL", 'V' },
-};
-
-#define NOPTIONS (sizeof cli_options / sizeof cli_options[0])
-const size_t cli_noptions = NOPTIONS;
-
-static const struct command_def {
-	const char *name;
-	enum cli_command cmd;
-	const char *usage;
-	const char *about;
-} commands[] = {
-	{ "tasks", CMD_TASKS, "tasks  [SELECT] [OUTPUT]", "live: ListTasks + DescribeTasks, profile the tasks" },
-	{ "watch", CMD_WATCH, "watch  [SELECT] [OUTPUT]", "live, polling: follow a scale-out as it happens" },
-	{ "record", CMD_RECORD, "record [SELECT] -o FILE", "live: save the raw tasks (JSON Lines) for later" },
-	{ "report", CMD_REPORT, "report [OUTPUT] FILE...", "offline: profile saved data ('-' reads stdin)" },
-	{ "images", CMD_IMAGES, "images [SELECT] [OUTPUT]", "live: what was pulled (ECR): size, layers, SOCI, advice" },
-	{ "experiment", CMD_EXPERIMENT, "experiment --cluster C --arm A=TD --arm B=TD [-n N] -o FILE",
-	  "live: run N tasks per arm (RunTask), record, compare, stop them" },
-	{ "scaleout", CMD_SCALEOUT, "scaleout --cluster C --service S [--since WHEN] [OUTPUT]",
-	  "live: where a scale-out's minutes go, alarm to serving" },
-	{ "check", CMD_CHECK, "check  [NETWORK] [OUTPUT] TASKDEF.json",
-	  "offline: will this task definition start on Fargate, and how fast" },
-	{ "diff", CMD_DIFF, "diff [OPTIONS] BASELINE NEW | --split WHEN FILE...",
-	  "offline: what changed between two windows, and why; --fail-on gates CI (exit 3)" },
-};
-
-void
-cli_wrap(FILE *f, int col, int indent, int width, const char *text)
-{
-	const char *p = text;
-
-	if (col >= indent) {
-		fputc('\n', f);
-		col = 0;
-	}
-	/* the longest run of whole words that fits; a word longer than the room gets a
-	 * line of its own rather than being cut */
-	while (*p != '\0') {
-		size_t next, n = utf8_line_break(p, width - indent, false, NULL, &next);
-
-		fprintf(f, "%*s%.*s\n", indent - col, "", (int)n, p);
-		col = 0;
-		p += next;
-	}
-}
 
 static void
 print_command(FILE *f, size_t i)
 {
-	cli_wrap(f, fprintf(f, "  %s", commands[i].usage), 28, CLI_HELP_WIDTH, commands[i].about);
+	cli_wrap(f, fprintf(f, "  %s", cli_commands[i].usage), 28, CLI_HELP_WIDTH, cli_commands[i].about);
 }
 
 /* The global help stays short: the commands and the options every command takes; a
@@ -147,77 +27,16 @@ cli_usage(FILE *f)
 	fprintf(f, "usage: ecsprof COMMAND [OPTIONS] [FILE...]\n\n"
 		   "Where the time goes when ECS / Fargate tasks start: provision, image pull,\n"
 		   "container start, per task and per group.\n\ncommands:\n");
-	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+	for (size_t i = 0; i < cli_ncommands; i++)
 		print_command(f, i);
 	cli_wrap(f, fprintf(f, "  help [COMMAND]"), 28, CLI_HELP_WIDTH,
 		 "this help, or a command's usage and its options");
 	fprintf(f, "\nGENERAL:\n");
-	for (size_t i = 0; i < NOPTIONS; i++)
+	for (size_t i = 0; i < cli_noptions; i++)
 		if (strcmp(cli_options[i].section, "GENERAL") == 0)
 			cli_print_option(f, &cli_options[i]);
 	fprintf(f, "\nA command's options: 'ecsprof help COMMAND' or 'ecsprof COMMAND --help'.\n"
 		   "Exit status: 0 success, 1 runtime failure, 2 usage error. See ecsprof(1).\n");
-}
-
-size_t
-cli_command_count(void)
-{
-	return sizeof commands / sizeof commands[0];
-}
-
-const char *
-cli_command_at(size_t i, enum cli_command *cmd)
-{
-	if (i >= sizeof commands / sizeof commands[0])
-		return NULL;
-	if (cmd != NULL)
-		*cmd = commands[i].cmd;
-	return commands[i].name;
-}
-
-void
-cli_print_option(FILE *f, const struct cli_option_def *d)
-{
-	char left[64];
-
-	if (d->short_name)
-		snprintf(left, sizeof left, "-%c, %s%s%s", d->short_name, d->name,
-			 d->arg ? " " : "", d->arg ? d->arg : "");
-	else
-		snprintf(left, sizeof left, "    %s%s%s", d->name, d->arg ? " " : "",
-			 d->arg ? d->arg : "");
-	cli_wrap(f, fprintf(f, "  %s", left), 37, CLI_HELP_WIDTH, d->help);
-}
-
-const char *
-cli_command_usage(enum cli_command cmd)
-{
-	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-		if (commands[i].cmd == cmd)
-			return commands[i].usage;
-	return "COMMAND [OPTIONS] [FILE...]";
-}
-
-void
-cli_list_add(struct cli_list *l, const char *v)
-{
-	l->v = xreallocarray(l->v, l->n + 1, sizeof *l->v);
-	l->v[l->n++] = v;
-}
-
-int
-cli_parse_long(const char *opt, const char *s, long min, long max, long *out, struct err *err)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno != 0 || end == s || *end != '\0' || v < min || v > max)
-		return err_set(err, ERR_USAGE, "%s: expected a whole number from %ld to %ld, got '%s'",
-			       opt, min, max, s);
-	*out = v;
-	return 0;
 }
 
 /* Seconds, possibly fractional ("0.5"), to ms. */
@@ -258,7 +77,7 @@ parse_choice(const char *opt, const char *s, const char *const *names, int n, in
 static const char *
 option_name(int val)
 {
-	for (size_t i = 0; i < NOPTIONS; i++)
+	for (size_t i = 0; i < cli_noptions; i++)
 		if (cli_options[i].id == val)
 			return cli_options[i].name;
 	return "?";
@@ -266,7 +85,7 @@ option_name(int val)
 
 /* The command word of argv, found before getopt has permuted it: the first argument that
  * is neither an option nor the value of one. */
-static const struct command_def *
+static const struct cli_command_def *
 command_in(int argc, char **argv)
 {
 	for (int i = 1; i < argc; i++) {
@@ -275,16 +94,16 @@ command_in(int argc, char **argv)
 		if (strcmp(a, "--") == 0)
 			return NULL;
 		if (a[0] == '-') {
-			for (size_t k = 0; k < NOPTIONS; k++)
+			for (size_t k = 0; k < cli_noptions; k++)
 				if (cli_options[k].arg != NULL && strchr(a, '=') == NULL &&
 				    (strcmp(a, cli_options[k].name) == 0 ||
 				     (a[1] == cli_options[k].short_name && a[1] != '\0' && a[2] == '\0')))
 					i++;
 			continue;
 		}
-		for (size_t c = 0; c < sizeof commands / sizeof commands[0]; c++)
-			if (strcmp(a, commands[c].name) == 0)
-				return &commands[c];
+		for (size_t c = 0; c < cli_ncommands; c++)
+			if (strcmp(a, cli_commands[c].name) == 0)
+				return &cli_commands[c];
 		return NULL;
 	}
 	return NULL;
@@ -294,7 +113,7 @@ command_in(int argc, char **argv)
 static void
 help_for(int argc, char **argv, char *buf, size_t size)
 {
-	const struct command_def *cmd = command_in(argc, argv);
+	const struct cli_command_def *cmd = command_in(argc, argv);
 
 	if (cmd != NULL)
 		snprintf(buf, size, "ecsprof %s --help", cmd->name);
@@ -348,13 +167,13 @@ nearer(const char *arg, size_t n, const char *name, size_t *best, const char **n
 static int
 unknown_option(int argc, char **argv, const char *arg, struct err *err)
 {
-	const struct command_def *cmd = command_in(argc, argv);
+	const struct cli_command_def *cmd = command_in(argc, argv);
 	size_t n = strcspn(arg, "="), best = 3;
 	const char *near = NULL;
 	char help[48], hint[96] = "";
 
 	help_for(argc, argv, help, sizeof help);
-	for (size_t i = 0; n > 3 && strncmp(arg, "--", 2) == 0 && i < NOPTIONS; i++)
+	for (size_t i = 0; n > 3 && strncmp(arg, "--", 2) == 0 && i < cli_noptions; i++)
 		if (cmd == NULL || cli_option_applies(&cli_options[i], cmd->cmd))
 			nearer(arg, n, cli_options[i].name, &best, &near);
 	if (near != NULL)
@@ -371,16 +190,16 @@ command_named(const char *word, const char *what, enum cli_command *out, struct 
 	size_t best = 3;
 	const char *near = NULL;
 	char list[256] = "", hint[96] = "";
-	size_t nc = sizeof commands / sizeof commands[0];
+	size_t nc = cli_ncommands;
 
 	for (size_t i = 0; i < nc; i++) {
-		if (strcmp(word, commands[i].name) == 0) {
-			*out = commands[i].cmd;
+		if (strcmp(word, cli_commands[i].name) == 0) {
+			*out = cli_commands[i].cmd;
 			return 0;
 		}
-		nearer(word, strlen(word), commands[i].name, &best, &near);
+		nearer(word, strlen(word), cli_commands[i].name, &best, &near);
 		snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s",
-			 i == 0 ? "" : i + 1 == nc ? " or " : ", ", commands[i].name);
+			 i == 0 ? "" : i + 1 == nc ? " or " : ", ", cli_commands[i].name);
 	}
 	if (near != NULL)
 		snprintf(hint, sizeof hint, " (did you mean '%s'?)", near);
@@ -393,8 +212,8 @@ cli_parse(int argc, char **argv, struct cli_opts *o, struct err *err)
 {
 	static const char *const time_formats[] = { "iso", "spreadsheet", "epoch" };
 	static const char *const statuses[] = { "all", "running", "stopped" };
-	struct option longopts[NOPTIONS + 1];
-	bool seen[NOPTIONS] = { false };   /* which were given: cli_scope_check() */
+	struct option longopts[CLI_OPTIONS_MAX + 1];
+	bool seen[CLI_OPTIONS_MAX] = { false };   /* which were given: cli_scope_check() */
 	char shortopts[32] = "";
 	int c, idx, choice;
 
@@ -405,7 +224,7 @@ cli_parse(int argc, char **argv, struct cli_opts *o, struct err *err)
 	o->timeout_ms = 30000;
 	o->interval_ms = 5000;
 
-	for (size_t i = 0; i < NOPTIONS; i++) {
+	for (size_t i = 0; i < cli_noptions; i++) {
 		const struct cli_option_def *d = &cli_options[i];
 
 		longopts[i] = (struct option){ d->name + 2, d->arg ? required_argument : no_argument,
@@ -418,7 +237,7 @@ cli_parse(int argc, char **argv, struct cli_opts *o, struct err *err)
 				snprintf(shortopts + n + 1, sizeof shortopts - n - 1, ":");
 		}
 	}
-	longopts[NOPTIONS] = (struct option){ 0 };
+	longopts[cli_noptions] = (struct option){ 0 };
 
 	/* "+" would stop at the first non-option; we want options anywhere, as git does,
 	 * so use GNU permutation with a leading ':' to report missing arguments ourselves. */
@@ -429,7 +248,7 @@ cli_parse(int argc, char **argv, struct cli_opts *o, struct err *err)
 	while ((c = getopt_long(argc, argv, spec, longopts, &idx)) != -1) {
 		const char *name = option_name(c);
 
-		for (size_t i = 0; i < NOPTIONS; i++)
+		for (size_t i = 0; i < cli_noptions; i++)
 			if (cli_options[i].id == c)
 				seen[i] = true;
 
@@ -527,9 +346,9 @@ cli_parse(int argc, char **argv, struct cli_opts *o, struct err *err)
 					 : 0;
 	}
 	/* `ecsprof report --help`: the command is known for the help of its own */
-	for (size_t i = 0; optind < argc && i < sizeof commands / sizeof commands[0]; i++)
-		if (strcmp(argv[optind], commands[i].name) == 0)
-			o->command = commands[i].cmd;
+	for (size_t i = 0; optind < argc && i < cli_ncommands; i++)
+		if (strcmp(argv[optind], cli_commands[i].name) == 0)
+			o->command = cli_commands[i].cmd;
 	if (o->help || o->version)
 		return 0;
 

@@ -1,5 +1,5 @@
-/* cli_experiment: the options of `ecsprof experiment` (their rows are in cli.c's table,
- * so --help and the man-page test see them; their meaning is here). */
+/* cli_experiment: the options of `ecsprof experiment` (their rows are in cli_options.c's
+ * table, so --help and the man-page test see them; their meaning is here). */
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
-/* cli_int: what cli.c shares with the per-command option parsers beside it (only
- * cli_experiment.c so far): the getopt ids of their options and the calls that parse them.
+/* cli_int: what the command line's files share: the getopt ids and the tables
+ * (cli_options.c), the value parsers (cli_value.c) and the per-command option parsers.
  * Ownership: the options borrow argv; lists are freed by the _cleanup(). */
 #ifndef ECSPROF_CLI_INT_H
 #define ECSPROF_CLI_INT_H
@@ -9,6 +9,21 @@
 
 #include "ecsprof/cli.h"
 #include "ecsprof/err.h"
+
+/* getopt ids of the options cli.c parses itself (cli_options.c's table names them) */
+enum {
+	OPT_CLUSTER = 256, OPT_SERVICE, OPT_FAMILY, OPT_STARTED_BY, OPT_STATUS, OPT_TASK,
+	OPT_SINCE, OPT_PROFILE, OPT_REGION, OPT_ENDPOINT_URL, OPT_CONCURRENCY,
+	OPT_CONNECT_TIMEOUT, OPT_REQUEST_TIMEOUT, OPT_FORMAT, OPT_SUMMARY, OPT_GROUP_BY,
+	OPT_BASELINE, OPT_SOCI_IF, OPT_SORT, OPT_NO_COLOR, OPT_INTERVAL, OPT_RECORD,
+	OPT_COUNT, OPT_DEBUG, OPT_TIME_FORMAT, OPT_PRICES, OPT_DEPLOYMENTS, OPT_NO_IMAGES,
+	OPT_IMAGE, OPT_BASELINE_FILE, OPT_SPLIT, OPT_FAIL_ON, OPT_SCALEOUT, OPT_QUIET,
+	OPT_CHANGES, OPT_CHANGES_BY,
+	/* experiment: the ids are below, parsed by cli_experiment.c */
+};
+
+/* the most rows cli_options[] may have: the size of cli.c's per-option arrays */
+#define CLI_OPTIONS_MAX 96
 
 /* above cli.c's own ids (256...); the short options are their own letter, as getopt
  * returns them */
@@ -24,8 +39,9 @@ enum {
 	OPT_EXP_END
 };
 
-/* Shared by cli.c and cli_experiment.c: append a borrowed argv string to a list; parse a
- * whole number in [min, max] for option OPT (a usage error naming it otherwise). */
+/* cli_value.c, shared by cli.c and cli_experiment.c: append a borrowed argv string to a
+ * list; parse a whole number in [min, max] for option OPT (a usage error naming it
+ * otherwise). */
 void cli_list_add(struct cli_list *l, const char *v);
 int cli_parse_long(const char *opt, const char *s, long min, long max, long *out,
 		   struct err *err);
@@ -48,14 +64,24 @@ int cli_diff_check(const struct cli_opts *o, struct err *err);
  * page's copy look the same everywhere. */
 #define CLI_HELP_WIDTH 80
 
-/* cli.c: text printed from column col (0 at the start of a line), wrapped at word
+/* cli_options.c: the commands, in help order (cli_ncommands of them). */
+struct cli_command_def {
+	const char *name;
+	enum cli_command cmd;
+	const char *usage;
+	const char *about;
+};
+extern const struct cli_command_def cli_commands[];
+extern const size_t cli_ncommands;
+
+/* cli_options.c: text printed from column col (0 at the start of a line), wrapped at word
  * boundaries so no line passes width columns, every line after the first (and the first,
  * when col leaves no gap before indent) indented to column indent. */
 void cli_wrap(FILE *f, int col, int indent, int width, const char *text);
-/* cli.c: one option's help line; the usage line of a command. */
+/* cli_options.c: one option's help line; the usage line of a command. */
 void cli_print_option(FILE *f, const struct cli_option_def *d);
 const char *cli_command_usage(enum cli_command cmd);
-/* cli.c: the commands, in help order: the name of the i-th (its id in *cmd when not
+/* cli_options.c: the commands, in help order: the name of the i-th (its id in *cmd when not
  * NULL), NULL past the last. */
 size_t cli_command_count(void);
 const char *cli_command_at(size_t i, enum cli_command *cmd);

@@ -1,7 +1,7 @@
 /* input_export: the shapes people already have lying around, beside the API's own:
  * Container Insights performance-log "Type": "Task" events (months of task times without
- * any EventBridge set-up), CloudWatch Logs export lines ("<ISO time> <message>"),
- * Firehose-style JSON values written back to back ("}{"), and, for the shapes that hold
+ * any EventBridge set-up), CloudWatch Logs export lines ("<ISO time> <message>"; the
+ * values back to back that Firehose writes are input_lines.c's), and, for the shapes that hold
  * no task times (list-tasks, --output text|table|yaml), a hint saying what to run instead.
  * Ownership: a task filled by input_parse_insights() owns its strings (no pool), like a
  * task metadata document's; hints are static strings. */
@@ -144,43 +144,6 @@ input_log_prefix(const char *p, size_t n)
 	while (i < n && (p[i] == ' ' || p[i] == '\t'))
 		i++;
 	return i < n && (p[i] == '{' || p[i] == '[') ? i : 0;
-}
-
-/* ---- values back to back: Firehose writes records without a separator ------------- */
-
-int
-input_parse_concat(struct pctx *c, const char *p, size_t n, long line)
-{
-	size_t pos = 0, values = 0;
-
-	while (pos < n && !c->failed) {
-		json_error_t e;
-		json_t *root;
-
-		while (pos < n && strchr(" \t\r\n", p[pos]) != NULL) {
-			line += p[pos] == '\n';
-			pos++;
-		}
-		if (pos >= n)
-			break;
-		c->line = line;
-		root = input_load(c, p + pos, n - pos, JSON_DISABLE_EOF_CHECK, line, &e);
-		if (root == NULL) {
-			if (values == 0)
-				return -1;   /* not values back to back: the caller words the error */
-			c->line = line;
-			input_json_fail(c, &e, line);
-			return 0;
-		}
-		c->line = line;
-		input_dispatch(c, root);
-		json_decref(root);
-		for (size_t i = pos; i < pos + (size_t)e.position && i < n; i++)
-			line += p[i] == '\n';
-		pos += (size_t)e.position;
-		values++;
-	}
-	return values > 1 ? 0 : -1;
 }
 
 /* ---- shapes without task times: say what to run instead ------------------------------ */

@@ -1,6 +1,7 @@
 /* input_int: what the files of the input reader share (input.c: the shape dispatch;
- * input_fields.c: the field readers; input_read.c: bytes to documents, threaded;
- * input_key.c: record keys). jansson stays inside these files and fastjson.c.
+ * input_pctx.c: a document's results; input_lines.c: bytes to results; input_fields.c:
+ * the field readers; input_read.c: bytes to documents, threaded; input_key.c: record
+ * keys). jansson stays inside these files and fastjson.c.
  * Ownership: a pctx owns its results and the string pool of their tasks until
  * input_merge() moves the tasks into the set. */
 #ifndef ECSPROF_INPUT_INT_H
@@ -18,7 +19,7 @@
 #define RECORD_TAG "record/1"
 #define TASK_EVENT "ECS Task State Change"
 
-/* ---- results of parsing one document (input.c) ---- */
+/* ---- results of parsing one document (input_pctx.c) ---- */
 
 enum origin { ORIGIN_TASK, ORIGIN_EVENT, ORIGIN_RECORD, ORIGIN_METADATA };
 
@@ -64,6 +65,8 @@ struct fstate {
 	size_t insights_other;
 };
 
+/* ---- input_pctx.c: results, a document's errors, merging ---- */
+
 /* A finished warning line, to f's warning sink (from the calling thread only). */
 void input_warn(const struct fstate *f, const char *line);
 void input_pctx_init(struct pctx *c, const char *name);
@@ -71,6 +74,20 @@ void input_pctx_init(struct pctx *c, const char *name);
 void input_pctx_cleanup(struct pctx *c);
 /* Moves c's tasks into set (counting them in f) and delivers its warnings, in order. */
 void input_merge(struct fstate *f, struct pctx *c, struct task_set *set);
+/* A new result (zeroed) at the end of c's; a warning item of kind (ITEM_WARN, ITEM_SKIP,
+ * ITEM_FAILURE) "NAME[:LINE]: ..."; the document's error (c->failed), returned as
+ * err_set() does. */
+struct item *input_items_push(struct items *it);
+void input_emit_warn(struct pctx *c, enum item_kind kind, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+int input_doc_error(struct pctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* input_json_fail() for text p (n bytes) that jsonscan.c may find valid: then jansson ran
+ * out of memory, and the error says so. */
+void input_json_fail_text(struct pctx *c, json_error_t *e, long line_base, const char *p,
+    size_t n);
+
+/* ---- input_lines.c: bytes to results ---- */
+
 /* Every line of a chunk of JSON Lines; stops at the first document error, whose earlier
  * results stay valid. Thread-safe: one pctx per thread. */
 void input_parse_lines(struct pctx *c, const char *data, size_t len, long first_line);
@@ -81,11 +98,20 @@ void input_parse_lines(struct pctx *c, const char *data, size_t len, long first_
 int input_record_line_check(const char *line, size_t len, struct err *err);
 /* One whole document. */
 void input_parse_doc(struct pctx *c, const char *data, size_t len);
+/* Two or more JSON values back to back ("}{", "}\n{"), as Firehose writes them: each
+ * dispatched; -1 (nothing done) when p does not start with one whole value followed by
+ * another. */
+int input_parse_concat(struct pctx *c, const char *p, size_t n, long line);
 /* input_parse_task_json() with jansson alone (the oracle of tests/test_taskscan.c) */
 int input_parse_task_json_dom(const char *json, size_t len, const char *source,
     int64_t fetched_at_ms, const struct input_options *o, struct task_set *set,
     struct err *err);
+/* input_pctx.c: only spaces, tabs and line ends */
 bool input_blank(const char *s, size_t n);
+
+/* ---- input.c: the shape dispatch (input_emit_task, input_pctx_pool and
+ * input_json_fail are input_pctx.c's) ---- */
+
 /* The pieces of a whole document's reading that input_stream.c uses element by element,
  * so both ways give the same tasks and warnings: a task read by taskscan.c into the
  * results (t's strings in c->strings); tasks[i] / a failures[] entry of a DescribeTasks
@@ -187,9 +213,6 @@ int input_parse_insights(const json_t *o, struct task *t, struct why *w);
 /* Length of a CloudWatch Logs export prefix ("2026-11-30T14:03:00.123Z ") before a JSON
  * message, 0 when the line has none. */
 size_t input_log_prefix(const char *p, size_t n);
-/* Two or more JSON values back to back ("}{", "}\n{"): each dispatched; -1 (nothing
- * done) when p does not start with one whole value followed by another. */
-int input_parse_concat(struct pctx *c, const char *p, size_t n, long line);
 /* What to run instead, for a JSON document without tasks / a line of aws CLI text,
  * table or yaml output; NULL when there is nothing to say. */
 const char *input_unknown_hint(const json_t *root);

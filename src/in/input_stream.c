@@ -3,7 +3,7 @@
  * prints it, indented or through `jq -c`) or a top-level array of tasks, events or
  * recording lines. A first pass checks the whole text as jansson's parser would
  * (jsonscan.c, strings checked and not decoded, keys named twice found) and finds the
- * arrays; then each element is read on its own, by taskscan.c when it is plain, else by
+ * arrays (input_stream_scan.c); then each element (here) is read on its own, by taskscan.c when it is plain, else by
  * jansson, and becomes what the whole-document reader makes of it through the same code
  * (input.c), in batches that input_read.c merges as it goes. So memory is the text plus
  * the tasks, not the text plus a DOM of it (8x). Whatever the first pass is not sure of
@@ -20,34 +20,6 @@
 #include "ecsprof/jsonscan.h"
 #include "taskscan.h"
 
-/* the members of an element of a top-level array that decide its shape (shape_of) */
-enum { HAS_ECSPROF = 1, HAS_DETAIL_TYPE = 2, HAS_DETAIL = 4, HAS_TASKARN_META = 8,
-	HAS_TASKARN = 16 };
-
-static const struct jsonscan_key shape_keys[] = { JSONSCAN_KEY("ecsprof"),
-	JSONSCAN_KEY("detail-type"), JSONSCAN_KEY("detail"), JSONSCAN_KEY("TaskARN"),
-	JSONSCAN_KEY("taskArn") };
-
-/* An object's members, skipped, noting the shape keys among them in *flags. */
-static int
-shape_members(struct jsonscan *sc, unsigned *flags)
-{
-	struct jsonscan_str key;
-	uint64_t seen = 0;
-	int m;
-
-	for (bool first = true; (m = jsonscan_member(sc, first, &key)) == 1; first = false) {
-		int i = jsonscan_lookup(&key, shape_keys, 5, &seen);
-
-		if (i == -2)
-			return -1;   /* named twice: the DOM reader warns */
-		if (i >= 0)
-			*flags |= 1u << i;
-		if (jsonscan_skip(sc) != 0)
-			return -1;
-	}
-	return m;
-}
 
 /* shape_of()'s SHAPE_TASK: read by taskscan_task() as one_task() would */
 static bool
@@ -55,100 +27,6 @@ plain_task(unsigned f)
 {
 	return (f & HAS_TASKARN) && !(f & (HAS_ECSPROF | HAS_TASKARN_META)) &&
 	    (f & (HAS_DETAIL_TYPE | HAS_DETAIL)) != (HAS_DETAIL_TYPE | HAS_DETAIL);
-}
-
-/* one_object() returns 0 (known) for these shapes */
-static bool
-known_shape(unsigned f)
-{
-	return (f & (HAS_ECSPROF | HAS_TASKARN_META | HAS_TASKARN)) ||
-	    (f & (HAS_DETAIL_TYPE | HAS_DETAIL)) == (HAS_DETAIL_TYPE | HAS_DETAIL);
-}
-
-/* The elements of the array at sc->p, checked; *known: one of them has a known shape. */
-static int
-check_array(struct jsonscan *sc, bool shapes, bool *known)
-{
-	int e;
-
-	for (bool first = true; (e = jsonscan_element(sc, first)) == 1; first = false) {
-		unsigned f = 0;
-
-		if (shapes && jsonscan_at(sc, '{')) {
-			if (shape_members(sc, &f) != 0)
-				return -1;
-			*known = *known || known_shape(f);
-		} else if (jsonscan_skip(sc) != 0) {
-			return -1;
-		}
-	}
-	return e;
-}
-
-static const struct jsonscan_key describe_keys[] = { JSONSCAN_KEY("tasks"),
-	JSONSCAN_KEY("failures") };
-
-int
-input_stream_open(struct input_stream *s, const char *data, size_t len)
-{
-	struct jsonscan_dup *dup = xmalloc(sizeof *dup);
-	struct jsonscan sc = { data, data + len, NULL, 0, dup };
-	bool known = false;
-	int rc = -1;
-
-	memset(s, 0, sizeof *s);
-	jsonscan_ws(&sc);
-	if (jsonscan_at(&sc, '[')) {
-		/* a bare array: one with no element of a known shape is a document error */
-		s->array = true;
-		s->tasks = sc.p;
-		if (check_array(&sc, true, &known) != 0 || !known)
-			goto out;
-	} else if (jsonscan_at(&sc, '{')) {
-		/* a DescribeTasks answer and nothing else: other members are other shapes */
-		struct jsonscan_str key;
-		uint64_t seen = 0;
-		int m;
-
-		for (bool first = true; (m = jsonscan_member(&sc, first, &key)) == 1;
-		    first = false) {
-			int i = jsonscan_lookup(&key, describe_keys, 2, &seen);
-
-			if (i < 0)
-				goto out;
-			if (jsonscan_at(&sc, 'n')) {
-				if (jsonscan_word(&sc, "null", 4) != 0)
-					goto out;
-				continue;
-			}
-			if (!jsonscan_at(&sc, '['))
-				goto out;   /* not an array: the DOM reader says so */
-			if (i == 0)
-				s->tasks = sc.p;
-			else
-				s->failures = sc.p;
-			if (check_array(&sc, false, &known) != 0)
-				goto out;
-		}
-		if (m != 0 || seen == 0)
-			goto out;
-	} else {
-		goto out;
-	}
-	jsonscan_ws(&sc);
-	if (sc.p != sc.end)
-		goto out;   /* more values after it: input_parse_concat's */
-	s->end = data + len;
-	s->phase = s->tasks != NULL ? 0 : 1;
-	if (s->phase == 1 && s->failures == NULL)
-		s->phase = 2;
-	s->sc.p = s->phase == 0 ? s->tasks : s->failures;
-	s->sc.end = s->end;
-	s->first = true;
-	rc = 0;
-out:
-	free(dup);
-	return rc;
 }
 
 /* One element as jansson reads it alone, NULL with the document's error set. Checked by
@@ -253,7 +131,7 @@ element(struct input_stream *s, struct pctx *c)
 	s->index++;
 	p = sc->p;
 	if (s->phase == 0 && s->array && jsonscan_at(sc, '{'))
-		shape_members(sc, &flags);
+		input_stream_shape_members(sc, &flags);
 	else
 		jsonscan_skip(sc);
 	one_element(s, c, p, (size_t)(sc->p - p), flags);
@@ -272,7 +150,7 @@ input_stream_element(struct input_stream *s, struct pctx *c, const char *p, size
 	if (s->phase == 0 && s->array && *p == '{') {
 		struct jsonscan sc = { p, p + n, NULL, 0, NULL };
 
-		if (shape_members(&sc, &flags) != 0)
+		if (input_stream_shape_members(&sc, &flags) != 0)
 			flags = 0;   /* not plain: jansson reads it and words any error */
 	}
 	one_element(s, c, p, n, flags);
@@ -300,21 +178,4 @@ input_stream_next(struct input_stream *s, struct pctx *c, size_t bytes)
 		}
 	}
 	return s->phase < 2 && !c->failed;
-}
-
-const char *
-input_stream_read_upto(const struct input_stream *s)
-{
-	if (s->phase >= 2)
-		return s->end;
-	if (s->phase == 0 && s->failures != NULL && s->failures < s->sc.p)
-		return s->failures;   /* failures[] came first: read after the tasks */
-	return s->sc.p;
-}
-
-void
-input_stream_close(struct input_stream *s)
-{
-	free(s->buf);
-	memset(s, 0, sizeof *s);
 }

@@ -1,6 +1,7 @@
-/* input_stream: a large whole document read element by element (input_stream.c), for
- * input_read.c. Ownership: the text is the caller's and must outlive the stream; the
- * stream's scratch is freed by input_stream_close(). */
+/* input_stream: a large whole document read element by element (input_stream_scan.c
+ * the first pass, input_stream.c the elements), for input_read.c. Ownership: the text
+ * is the caller's and must outlive the stream; the stream's scratch is freed by
+ * input_stream_close(). */
 #ifndef ECSPROF_INPUT_STREAM_H
 #define ECSPROF_INPUT_STREAM_H
 
@@ -26,8 +27,18 @@ struct input_stream {
 	uint64_t at;            /* ... the current element's byte in the text */
 };
 
-/* 0: the text is one such document, checked as jansson would check it, and s is at its
- * first element; -1: read it with input_parse_doc() (any other shape, anything the check
+/* the members of an element of a top-level array that decide its shape (shape_of), as
+ * input_stream_shape_members() notes them */
+enum { HAS_ECSPROF = 1, HAS_DETAIL_TYPE = 2, HAS_DETAIL = 4, HAS_TASKARN_META = 8,
+	HAS_TASKARN = 16 };
+
+/* input_stream_scan.c: an object's members (sc at its '{'), skipped, noting the shape keys
+ * among them in *flags: 0, or -1 for a key named twice or bad JSON (the DOM reader words
+ * it). */
+int input_stream_shape_members(struct jsonscan *sc, unsigned *flags);
+
+/* input_stream_scan.c (with _read_upto and _close): 0: the text is one such document,
+ * checked as jansson would check it, and s is at its first element; -1: read it with input_parse_doc() (any other shape, anything the check
  * is not sure of, every error). */
 int input_stream_open(struct input_stream *s, const char *data, size_t len);
 /* The next elements, about `bytes` of text, into c as input_parse_doc() would make them
