@@ -2,23 +2,20 @@
  * cannot be built (cap reached) is never half written. */
 #include <errno.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "ecsprof/csv.h"
 #include "ecsprof/phase.h"
 #include "ecsprof/termsafe.h"
 #include "ecsprof/utf8.h"
 #include "ecsprof/xalloc.h"
+#include "rowchunks.h"
 
 /* a row never needs more; a bigger one means broken input, not a real task */
 #define CSV_ROW_MAX ((size_t)16 << 20)
-/* rows formatted (and written) at once: about 500 KiB of EventBridge tasks */
-#define CSV_CHUNK_ROWS 1024
 
 /* What each byte is to csv_add_cell(): printable ASCII that is copied as it is (tab among
  * it), the line breaks and separators that force quotes (a quote is also doubled), the
@@ -292,24 +289,30 @@ csv_write_tasks(FILE *f, const struct report *r, struct err *err)
 
 /* ---- the task CSV, in chunks of rows, formatted on two threads when it pays ---- */
 
-/* Rows [first, end) of r, whole, in out; good is how much of out is rows before one
- * larger than CSV_ROW_MAX (overflow true), all of it otherwise. */
-struct csv_part {
-	struct buf out;
-	size_t good;
-	bool overflow;
+struct csv_rows {
+	const struct report *r;
+	enum time_format tf;
 };
 
-static void
-csv_format_rows(const struct report *r, enum time_format tf, size_t first, size_t end,
-		struct report_cells *cells, struct csv_part *part)
+static void *
+csv_scratch_new(void)
 {
+	return xmalloc(sizeof(struct report_cells));
+}
+
+static void
+csv_format_rows(const void *ctx, void *scratch, size_t first, size_t end,
+		struct rowchunks_part *part)
+{
+	const struct csv_rows *cr = ctx;
+	struct report_cells *cells = scratch;
+
 	buf_reset(&part->out);
 	part->overflow = false;
 	for (size_t i = first; i < end; i++) {
 		size_t start = part->out.len;
 
-		report_row_cells(r, &r->rows[i], tf, cells);
+		report_row_cells(cr->r, &cr->r->rows[i], cr->tf, cells);
 		if (csv_row_fast(&part->out, cells) != 0 || part->out.len - start > CSV_ROW_MAX) {
 			part->out.len = part->good = start;
 			part->out.data[start] = '\0';
@@ -318,156 +321,6 @@ csv_format_rows(const struct report *r, enum time_format tf, size_t first, size_
 		}
 	}
 	part->good = part->out.len;
-}
-
-static void
-csv_part_init(struct csv_part *part)
-{
-	/* no cap of its own: each row is held to CSV_ROW_MAX */
-	buf_init(&part->out, SIZE_MAX / 4);
-	part->good = 0;
-	part->overflow = false;
-}
-
-/* writes the part's good rows; 1 when it ended in a row too large, -1 on a write error */
-static int
-csv_part_write(FILE *f, struct csv_part *part, struct err *err)
-{
-	if (write_out(f, &part->out, part->good, err) != 0)
-		return -1;
-	if (part->overflow) {
-		err_set(err, ERR_IO, "csv: a row is larger than %zu bytes", (size_t)CSV_ROW_MAX);
-		return 1;
-	}
-	return 0;
-}
-
-static size_t
-csv_chunk_end(const struct report *r, size_t chunk)
-{
-	size_t end = (chunk + 1) * CSV_CHUNK_ROWS;
-
-	return end < r->nrows ? end : r->nrows;
-}
-
-/* The second thread formats the odd chunks, 1, 3, 5..., into two parts in turn (chunk c
- * into part[c / 2 % 2]); the caller formats the even ones and writes every chunk in
- * order. ready[s] is the chunk part[s] holds for writing (SIZE_MAX: free to fill); the
- * thread fills a part only while it is free, the writer reads it only while ready. */
-struct csv_pool {
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
-	const struct report *r;
-	enum time_format tf;
-	size_t nchunks;
-	struct csv_part part[2];
-	size_t ready[2];
-	bool stop;
-};
-
-static void *
-csv_worker(void *arg)
-{
-	struct csv_pool *p = arg;
-	struct report_cells *cells = xmalloc(sizeof *cells);
-
-	for (size_t c = 1; c < p->nchunks; c += 2) {
-		size_t s = c / 2 % 2;
-		bool stop;
-
-		pthread_mutex_lock(&p->mu);
-		while (p->ready[s] != SIZE_MAX && !p->stop)
-			pthread_cond_wait(&p->cv, &p->mu);
-		stop = p->stop;
-		pthread_mutex_unlock(&p->mu);
-		if (stop)
-			break;
-		csv_format_rows(p->r, p->tf, c * CSV_CHUNK_ROWS, csv_chunk_end(p->r, c), cells,
-				&p->part[s]);
-		pthread_mutex_lock(&p->mu);
-		p->ready[s] = c;
-		pthread_cond_broadcast(&p->cv);
-		pthread_mutex_unlock(&p->mu);
-		if (p->part[s].overflow)
-			break;   /* the writer stops there */
-	}
-	free(cells);
-	return NULL;
-}
-
-/* the chunks written in order; 0, 1 (a row too large) or -1 (write error), err filled */
-static int
-csv_write_chunks(FILE *f, const struct report *r, enum time_format tf, unsigned threads,
-		 struct err *err)
-{
-	size_t nchunks = (r->nrows + CSV_CHUNK_ROWS - 1) / CSV_CHUNK_ROWS;
-	struct report_cells *cells = xmalloc(sizeof *cells);
-	struct csv_part mine;
-	struct csv_pool p;
-	pthread_t tid;
-	bool pool = threads > 1 && nchunks >= 4;
-	int rc = 0;
-
-	csv_part_init(&mine);
-	if (pool) {
-		memset(&p, 0, sizeof p);
-		pthread_mutex_init(&p.mu, NULL);
-		pthread_cond_init(&p.cv, NULL);
-		p.r = r;
-		p.tf = tf;
-		p.nchunks = nchunks;
-		for (int s = 0; s < 2; s++) {
-			csv_part_init(&p.part[s]);
-			p.ready[s] = SIZE_MAX;
-		}
-		if (pthread_create(&tid, NULL, csv_worker, &p) != 0) {
-			pool = false;   /* no thread to be had: all on this one, same bytes */
-			for (int s = 0; s < 2; s++)
-				buf_cleanup(&p.part[s].out);
-			pthread_cond_destroy(&p.cv);
-			pthread_mutex_destroy(&p.mu);
-		}
-	}
-	for (size_t c = 0; c < nchunks && rc == 0; c++) {
-		if (!pool || c % 2 == 0) {
-			csv_format_rows(r, tf, c * CSV_CHUNK_ROWS, csv_chunk_end(r, c), cells, &mine);
-			rc = csv_part_write(f, &mine, err);
-			continue;
-		}
-		size_t s = c / 2 % 2;
-
-		pthread_mutex_lock(&p.mu);
-		while (p.ready[s] != c)
-			pthread_cond_wait(&p.cv, &p.mu);
-		pthread_mutex_unlock(&p.mu);
-		rc = csv_part_write(f, &p.part[s], err);
-		pthread_mutex_lock(&p.mu);
-		p.ready[s] = SIZE_MAX;
-		pthread_cond_broadcast(&p.cv);
-		pthread_mutex_unlock(&p.mu);
-	}
-	if (pool) {
-		pthread_mutex_lock(&p.mu);
-		p.stop = true;
-		pthread_cond_broadcast(&p.cv);
-		pthread_mutex_unlock(&p.mu);
-		pthread_join(tid, NULL);
-		for (int s = 0; s < 2; s++)
-			buf_cleanup(&p.part[s].out);
-		pthread_cond_destroy(&p.cv);
-		pthread_mutex_destroy(&p.mu);
-	}
-	buf_cleanup(&mine.out);
-	free(cells);
-	return rc;
-}
-
-static unsigned
-csv_threads(void)
-{
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
-
-	return n >= 2 ? 2 : 1;
 }
 
 int
@@ -480,6 +333,9 @@ int
 csv_write_tasks_threads(FILE *f, const struct report *r, enum time_format tf,
 			unsigned threads, struct err *err)
 {
+	struct csv_rows rows;
+	struct rowchunks chunks = { .format = csv_format_rows, .scratch_new = csv_scratch_new,
+				    .scratch_free = free, .what = "csv" };
 	struct buf head;
 	int rc = -1;
 
@@ -488,8 +344,20 @@ csv_write_tasks_threads(FILE *f, const struct report *r, enum time_format tf,
 		goto out;
 	/* rows are whole before they are written: one past CSV_ROW_MAX fails with the rows
 	 * before it written and nothing of it, as when they were written one at a time */
-	if (csv_write_chunks(f, r, tf, threads > 0 ? threads : csv_threads(), err) != 0)
+	rows.r = r;
+	rows.tf = tf;
+	chunks.nrows = r->nrows;
+	chunks.threads = threads;
+	chunks.ctx = &rows;
+	switch (rowchunks_write(f, &chunks, err)) {
+	case 0:
+		break;
+	case 1:
+		err_set(err, ERR_IO, "csv: a row is larger than %zu bytes", (size_t)CSV_ROW_MAX);
 		goto out;
+	default:
+		goto out;
+	}
 	rc = err_check_write(f, 0, "csv", err);
 out:
 	buf_cleanup(&head);
