@@ -150,7 +150,7 @@ fi
 # object of src/ (objdump: .data, .bss and the thread-locals), but for what a signal
 # handler reads or writes, in the files that handle signals (and the symbol named).
 # not_yet: the ones still to be passed as a context, each "FILE [SYMBOL...]"; it only shrinks
-# (left: curl's once-only global init, sigv4's signing-key cache, log's level and sink, and
+# (left: curl's once-only global init, log's level and sink, and
 # timeutil's clock and sleep hooks, which tests replace: each wants a context passed in).
 signal_allow='
 src/base/atomicfile.c slots slots_lock old_int old_term
@@ -162,7 +162,6 @@ src/tui/tui_experiment.c restore_len restore_seq saved_tio saved_tio_ok
 '
 not_yet='
 src/aws/http_curl.c global_rc global_once
-src/aws/sigv4.c key_cache key_cache_clock key_cache_lock
 src/base/log.c log_level_max log_sink log_sink_ctx log_block_lock
 src/base/timeutil.c timeutil_now_ms timeutil_sleep_ms
 '

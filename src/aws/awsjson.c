@@ -56,6 +56,7 @@ struct awsjson_client {
 	void *creds_arg;
 	bool debug;
 	int64_t skew_ms;    /* shared by the threads through http_retry */
+	struct sigv4_cache *keys;  /* derived signing keys, shared by the threads (own lock) */
 	pthread_mutex_t lock;
 	/* under lock: the counters of the current run, and a failed credential chain, which
 	 * fails the whole run: remembered so that the other threads do not each run it again
@@ -151,6 +152,7 @@ call_prepare(void *ctx, int64_t now_ms, struct http_request *req, struct err *er
 	in.body_len = k->body_len;
 	in.time_ms = now_ms;
 	in.normalize_path = true;
+	in.cache = c->keys;
 	rc = sigv4_sign(&in, &key, &k->sig, err);
 	aws_creds_cleanup(&cr);
 	if (rc != 0)
@@ -558,6 +560,7 @@ awsjson_client_new(const struct awsjson_options *o, struct awsjson_client **out,
 	c->creds = o->creds;
 	c->creds_arg = o->creds_arg;
 	c->debug = o->debug;
+	c->keys = sigv4_cache_new();
 	pthread_mutex_init(&c->lock, NULL);
 	*out = c;
 	return 0;
@@ -569,6 +572,7 @@ awsjson_client_free(struct awsjson_client *c)
 	if (c == NULL)
 		return;
 	pthread_mutex_destroy(&c->lock);
+	sigv4_cache_free(c->keys);
 	free(c->region);
 	free(c->url);
 	free(c->host);
