@@ -327,5 +327,36 @@ timeutil_abstime_in(int64_t ms, struct timespec *out)
 	}
 }
 
+static int64_t
+clock_real_now(void *ctx)
+{
+	(void)ctx;
+	return real_now_ms();
+}
+
+static void
+clock_real_sleep(void *ctx, int64_t ms)
+{
+	(void)ctx;
+	real_sleep_ms(ms);
+}
+
+const struct timeutil_clock timeutil_clock_real = { clock_real_now, clock_real_sleep, NULL };
+
+int64_t
+timeutil_clock_now(const struct timeutil_clock *c)
+{
+	return c != NULL ? c->now_ms(c->ctx) : timeutil_now_ms();
+}
+
+void
+timeutil_clock_sleep(const struct timeutil_clock *c, int64_t ms)
+{
+	if (c != NULL)
+		c->sleep_ms(c->ctx, ms);
+	else
+		timeutil_sleep_ms(ms);
+}
+
 timeutil_now_fn *timeutil_now_ms = real_now_ms;
 timeutil_sleep_fn *timeutil_sleep_ms = real_sleep_ms;
