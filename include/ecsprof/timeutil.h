@@ -55,17 +55,14 @@ struct timeutil_clock {
 	void *ctx;
 };
 extern const struct timeutil_clock timeutil_clock_real;
-/* c's time and wait. NULL: the process hooks below, for as long as callers are still
- * being moved to a clock of their own (then: timeutil_clock_real). */
+/* c's time and wait; NULL is timeutil_clock_real. */
 int64_t timeutil_clock_now(const struct timeutil_clock *c);
 void timeutil_clock_sleep(const struct timeutil_clock *c, int64_t ms);
 
-/* The process-wide clock hooks, on their way out (style.sh not_yet): code not yet given a
- * struct timeutil_clock reads these, and its tests replace them. */
-typedef int64_t timeutil_now_fn(void);
-typedef void timeutil_sleep_fn(int64_t ms);
-extern timeutil_now_fn *timeutil_now_ms;
-extern timeutil_sleep_fn *timeutil_sleep_ms;
+/* The real clock itself (timeutil_clock_real's), for code whose tests do not fake time
+ * (cmd/, in/, tui/ for now); what a test fakes takes a struct timeutil_clock instead. */
+int64_t timeutil_now_ms(void);
+void timeutil_sleep_ms(int64_t ms);
 
 struct timespec;
 /* The CLOCK_REALTIME instant ms from now, as pthread_cond_timedwait takes it (the
