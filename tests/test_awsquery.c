@@ -98,11 +98,20 @@ test_creds(void *arg, struct aws_creds *out, struct err *err)
 	return 0;
 }
 
-static void
-no_sleep(int64_t ms)
+static int64_t
+real_now(void *ctx)
 {
-	(void)ms;
+	return timeutil_clock_real.now_ms(ctx);
 }
+
+static void
+no_sleep(void *ctx, int64_t ms)
+{
+	(void)ctx, (void)ms;
+}
+
+/* the real time without the backoff waits: retries run at once */
+static const struct timeutil_clock no_wait = { real_now, no_sleep, NULL };
 
 static struct aws_scaleout *
 client(void)
@@ -111,7 +120,7 @@ client(void)
 	struct aws_scaleout *c = NULL;
 	struct err err = { 0 };
 
-	timeutil_sleep_ms = no_sleep;
+	o.clock = &no_wait;
 	o.region = "us-east-1";
 	o.appscaling_endpoint = "https://application-autoscaling.example.test";
 	o.cloudwatch_endpoint = "https://monitoring.example.test";
@@ -625,7 +634,7 @@ ec2_client(void)
 	struct ec2 *c = NULL;
 	struct err err = { 0 };
 
-	timeutil_sleep_ms = no_sleep;
+	o.clock = &no_wait;
 	o.region = "us-east-1";
 	o.endpoint = "https://ec2.example.test";
 	o.creds = test_creds;

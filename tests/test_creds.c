@@ -24,16 +24,21 @@ static char home[256];
 static int64_t fake_now = 1714557600000; /* 2024-05-01T10:00:00Z */
 
 static int64_t
-now_fn(void)
+now_fn(void *ctx)
 {
+	(void)ctx;
 	return fake_now;
 }
 
 static void
-sleep_fn(int64_t ms)
+sleep_fn(void *ctx, int64_t ms)
 {
+	(void)ctx;
 	fake_now += ms;
 }
+
+/* every context here is given it: the process clock is never swapped */
+static const struct timeutil_clock fake_clock = { now_fn, sleep_fn, NULL };
 
 static void
 clear_aws_env(void)
@@ -91,8 +96,6 @@ setup(void)
 	setenv("AWS_CONFIG_FILE", home_path(".aws/config"), 1);
 	setenv("AWS_SHARED_CREDENTIALS_FILE", home_path(".aws/credentials"), 1);
 	setenv("AWS_EC2_METADATA_DISABLED", "true", 1);
-	timeutil_now_ms = now_fn;
-	timeutil_sleep_ms = sleep_fn;
 }
 
 static int
@@ -166,7 +169,8 @@ static struct fake fk;
 static int
 ctx_init(struct aws_context *ctx, const char *profile, struct err *err)
 {
-	struct aws_context_options o = { .profile = profile, .service = "ecs" };
+	struct aws_context_options o = { .profile = profile, .service = "ecs",
+					 .clock = &fake_clock };
 
 	return aws_context_init(ctx, &o, (struct http_transport){ fake_send, &fk }, err);
 }
@@ -312,7 +316,8 @@ static char *
 resolve(const char *field, const char *profile, const char *cli_region, const char *cli_url)
 {
 	struct aws_context_options o = { .profile = profile, .region = cli_region,
-					 .endpoint_url = cli_url, .service = "ecs" };
+					 .endpoint_url = cli_url, .service = "ecs",
+					 .clock = &fake_clock };
 	struct aws_context ctx;
 	struct err err = { 0 };
 	char *r;
@@ -1250,7 +1255,8 @@ static void
 curl_ctx(struct aws_context *ctx, const char *profile)
 {
 	struct http_curl_options co = { 0 };
-	struct aws_context_options o = { .profile = profile, .service = "ecs" };
+	struct aws_context_options o = { .profile = profile, .service = "ecs",
+					 .clock = &fake_clock };
 	struct err err = { 0 };
 
 	cr_assert_eq(http_curl_new(&co, &curl_t, &err), 0, "%s", err.msg);
@@ -1372,7 +1378,7 @@ caller_arn(struct aws_context *ctx, const struct aws_creds *c, long *status)
 	h[nh++] = (struct http_header){ "Content-Type", "application/x-www-form-urlencoded" };
 	struct sigv4_input in = { .method = "POST", .path = "/", .region = ctx->region,
 				  .service = "sts", .headers = h, .nheaders = nh, .body = form,
-				  .body_len = strlen(form), .time_ms = timeutil_now_ms() };
+				  .body_len = strlen(form), .time_ms = fake_now };
 	struct sigv4_key key = { c->access_key_id, c->secret_access_key, c->session_token };
 	cr_assert_eq(sigv4_sign(&in, &key, &so, &err), 0, "%s", err.msg);
 	for (size_t i = 0; i < so.nadd; i++)

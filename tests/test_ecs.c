@@ -38,6 +38,7 @@ struct fake {
 	size_t list_at_describe;     /* ListTasks pages asked when the first DescribeTasks came */
 	volatile bool release;
 	char first_op[32];           /* the first operation asked */
+	char last_date[20];          /* the last request's X-Amz-Date */
 	char why[256];
 };
 
@@ -204,6 +205,8 @@ fake_send(void *ctx, const struct http_request *req, struct http_response *resp,
 		protocol_error("Authorization");
 	if (hdr(req, "X-Amz-Date") == NULL)
 		protocol_error("X-Amz-Date");
+	else
+		snprintf(F.last_date, sizeof F.last_date, "%s", hdr(req, "X-Amz-Date"));
 	if (target == NULL || strncmp(target, "AmazonEC2ContainerServiceV20141113.", 35) != 0) {
 		protocol_error("X-Amz-Target");
 		target = "AmazonEC2ContainerServiceV20141113.?";
@@ -299,11 +302,20 @@ fake_creds(void *arg, struct aws_creds *out, struct err *err)
 	return 0;
 }
 
-static void
-no_sleep(int64_t ms)
+static int64_t
+real_now(void *ctx)
 {
-	(void)ms;
+	return timeutil_clock_real.now_ms(ctx);
 }
+
+static void
+no_sleep(void *ctx, int64_t ms)
+{
+	(void)ctx, (void)ms;
+}
+
+/* the real time without the backoff waits: retries run at once */
+static const struct timeutil_clock no_wait = { real_now, no_sleep, NULL };
 
 static char warnings[4096];
 static pthread_mutex_t warn_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -322,7 +334,6 @@ static void
 setup(void)
 {
 	fake_reset();
-	timeutil_sleep_ms = no_sleep;
 	warnings[0] = '\0';
 	log_set_sink(capture, NULL);
 }
@@ -347,6 +358,7 @@ client(long concurrency)
 	o.concurrency = concurrency;
 	o.creds = fake_creds;
 	o.transport_new = fake_transport_new;
+	o.clock = &no_wait;
 	err_clear(&err);
 	cr_assert_eq(ecs_client_new(&o, &c, &err), 0, "%s", err.msg);
 	return c;
@@ -787,6 +799,7 @@ client_attempts(long concurrency, int attempts)
 	o.max_attempts = attempts;
 	o.creds = fake_creds;
 	o.transport_new = fake_transport_new;
+	o.clock = &timeutil_clock_real;   /* these time real backoff */
 	err_clear(&err);
 	cr_assert_eq(ecs_client_new(&o, &c, &err), 0, "%s", err.msg);
 	return c;
@@ -802,7 +815,6 @@ Test(ecs, a_failure_cancels_the_retries_in_flight)
 	struct err err;
 	int64_t t0;
 
-	timeutil_sleep_ms = real_sleep;
 	F.deny_stopped = true;
 	F.unavailable_running = true;
 	err_clear(&err);
@@ -810,6 +822,59 @@ Test(ecs, a_failure_cancels_the_retries_in_flight)
 	cr_assert_eq(ecs_fetch_tasks(c, &q, collect, &k, NULL, &err), -1);
 	cr_expect_str_eq(err.aws_type, "AccessDeniedException", "%s", err.msg);
 	cr_expect_lt(timeutil_now_ms() - t0, 2000, "the retries of the other chain ran on");
+	ecs_client_free(c);
+}
+
+struct counted_clock {
+	int64_t now;
+	int reads;
+	int64_t slept;
+};
+
+static int64_t
+counted_now(void *ctx)
+{
+	struct counted_clock *k = ctx;
+	__atomic_add_fetch(&k->reads, 1, __ATOMIC_SEQ_CST);
+	return __atomic_load_n(&k->now, __ATOMIC_SEQ_CST);
+}
+
+static void
+counted_sleep(void *ctx, int64_t ms)
+{
+	struct counted_clock *k = ctx;
+	cr_assert_geq(ms, 0);
+	__atomic_add_fetch(&k->slept, ms, __ATOMIC_SEQ_CST);
+	__atomic_add_fetch(&k->now, ms, __ATOMIC_SEQ_CST);
+}
+
+/* The client signs by and waits on the clock its options give, not a process-wide one
+ * (the backoff is full jitter and may be 0 ms: what is checked is the signing time). */
+Test(ecs, retries_wait_on_the_clock_passed_in)
+{
+	struct counted_clock k = { .now = 1700000000000 };
+	const struct timeutil_clock clock = { counted_now, counted_sleep, &k };
+	struct ecs_client_options o = { 0 };
+	struct ecs_query q = { .running = true, .since_ms = TS_NONE };
+	struct collected got = { 0 };
+	struct ecs_client *c;
+	struct err err;
+
+	o.region = "us-east-1";
+	o.endpoint = "https://ecs.example.test";
+	o.concurrency = 1;
+	o.max_attempts = 3;
+	o.creds = fake_creds;
+	o.transport_new = fake_transport_new;
+	o.clock = &clock;
+	err_clear(&err);
+	cr_assert_eq(ecs_client_new(&o, &c, &err), 0, "%s", err.msg);
+	F.unavailable_running = true;
+	cr_assert_eq(ecs_fetch_tasks(c, &q, collect, &got, NULL, &err), -1);
+	cr_expect_eq(ecs_client_requests(c), 3);
+	cr_expect_geq(__atomic_load_n(&k.reads, __ATOMIC_SEQ_CST), 3);
+	cr_expect_str_eq(F.last_date, "20231114T221320Z", "signed by the clock passed in");
+	collected_free(&got);
 	ecs_client_free(c);
 }
 
@@ -834,7 +899,6 @@ Test(ecs, interrupt_flag_stops_the_fetch)
 	pthread_t th;
 	int64_t t0;
 
-	timeutil_sleep_ms = real_sleep;
 	F.unavailable_running = true;
 	interrupted = 0;
 	err_clear(&err);
@@ -897,7 +961,6 @@ Test(ecs, cancel_from_the_polling_thread_is_prompt)
 	int64_t t0;
 	int rc, polls = 0;
 
-	timeutil_sleep_ms = real_sleep;
 	F.unavailable_running = true;
 	err_clear(&err);
 	cr_assert_eq(ecs_fetch_start(c, &q, &f, &err), 0, "%s", err.msg);
@@ -938,6 +1001,7 @@ Test(ecs, an_immediate_failure_is_reported_as_itself)
 	o.concurrency = 8;
 	o.creds = no_creds;
 	o.transport_new = fake_transport_new;
+	o.clock = &no_wait;
 	err_clear(&err);
 	cr_assert_eq(ecs_client_new(&o, &c, &err), 0, "%s", err.msg);
 	for (int i = 0; i < 50; i++) {

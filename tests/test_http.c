@@ -33,19 +33,23 @@ static int64_t slept[16];
 static size_t nslept;
 
 static int64_t
-now_fake(void)
+now_fake(void *ctx)
 {
+	(void)ctx;
 	return fake_now;
 }
 
 static void
-sleep_fake(int64_t ms)
+sleep_fake(void *ctx, int64_t ms)
 {
+	(void)ctx;
 	cr_assert(ms >= 0);
 	if (nslept < 16)
 		slept[nslept++] = ms;
 	fake_now += ms;
 }
+
+static const struct timeutil_clock fake_clock = { now_fake, sleep_fake, NULL };
 
 static int
 send_scripted(void *ctx, const struct http_request *req, struct http_response *resp,
@@ -93,8 +97,6 @@ setup(void)
 {
 	fake_now = 1700000000000;
 	nslept = 0;
-	timeutil_now_ms = now_fake;
-	timeutil_sleep_ms = sleep_fake;
 }
 
 static int
@@ -109,6 +111,7 @@ run(const struct step *steps, size_t n, struct http_retry *r, struct http_respon
 	s->next = 0;
 	http_response_init(resp);
 	err_clear(err);
+	r->clock = &fake_clock;   /* passed in: the process clock is never touched */
 	return http_send_retry(&t, r, prepare, &p, resp, err);
 }
 

@@ -614,19 +614,34 @@ Test(sigv4, key_cache_gives_same_signature)
 	struct http_header h[] = { { "Host", "example.amazonaws.com" } };
 	struct sigv4_key key = { EX_AKID, EX_SECRET, NULL };
 	struct sigv4_key other = { EX_AKID, "a-different-secret", NULL };
+	struct sigv4_cache *cache = sigv4_cache_new(), *second = sigv4_cache_new();
 	struct sigv4_input in = { .method = "GET", .path = "/", .region = "us-east-1",
 				  .service = "service", .headers = h, .nheaders = 1,
-				  .time_ms = EX_TIME_MS };
-	struct sigv4_output a, b, c;
+				  .time_ms = EX_TIME_MS, .cache = cache };
+	struct sigv4_output a, b, c, n;
 	struct err err = { 0 };
 
-	sigv4_cache_clear();
 	cr_assert_eq(sigv4_sign(&in, &key, &a, &err), 0);
+	cr_expect_eq(sigv4_cache_hits(cache), 0);
 	cr_assert_eq(sigv4_sign(&in, &key, &b, &err), 0);     /* from the cache */
+	cr_expect_eq(sigv4_cache_hits(cache), 1);
 	cr_assert_eq(sigv4_sign(&in, &other, &c, &err), 0);   /* same scope, other secret */
+	cr_expect_eq(sigv4_cache_hits(cache), 1);
 	cr_expect_str_eq(a.signature, "5fa00fa31553b73ebf1942676e86291e8372ff2a2260956d9b8aae1d763fbf31");
 	cr_expect_str_eq(a.signature, b.signature);
 	cr_expect_str_neq(a.signature, c.signature);
+	/* a cache is its owner's alone: another one starts empty; none derives every time */
+	in.cache = second;
+	cr_assert_eq(sigv4_sign(&in, &key, &n, &err), 0);
+	cr_expect_eq(sigv4_cache_hits(second), 0);
+	cr_expect_str_eq(n.signature, a.signature);
+	sigv4_output_cleanup(&n);
+	in.cache = NULL;
+	cr_assert_eq(sigv4_sign(&in, &key, &n, &err), 0);
+	cr_expect_str_eq(n.signature, a.signature);
+	sigv4_output_cleanup(&n);
+	cr_expect_eq(sigv4_cache_hits(cache), 1);
+	in.cache = cache;
 	/* fill and churn the slots: each scope still derives its own key */
 	for (int i = 0; i < 10; i++) {
 		struct sigv4_output o;
@@ -636,15 +651,23 @@ Test(sigv4, key_cache_gives_same_signature)
 		cr_assert_eq(sigv4_sign(&in, &key, &o, &err), 0);
 		sigv4_output_cleanup(&o);
 	}
+	cr_expect_eq(sigv4_cache_hits(cache), 1);
 	in.region = "us-east-1";
 	struct sigv4_output d;
-	cr_assert_eq(sigv4_sign(&in, &key, &d, &err), 0);
+	cr_assert_eq(sigv4_sign(&in, &key, &d, &err), 0);   /* evicted: derived again */
+	cr_expect_eq(sigv4_cache_hits(cache), 1);
 	cr_expect_str_eq(d.signature, a.signature);
+	sigv4_cache_clear(cache);
+	cr_assert_eq(sigv4_sign(&in, &key, &n, &err), 0);
+	cr_expect_eq(sigv4_cache_hits(cache), 1);
+	sigv4_output_cleanup(&n);
 	sigv4_output_cleanup(&a);
 	sigv4_output_cleanup(&b);
 	sigv4_output_cleanup(&c);
 	sigv4_output_cleanup(&d);
-	sigv4_cache_clear();
+	sigv4_cache_free(cache);
+	sigv4_cache_free(second);
+	sigv4_cache_free(NULL);
 }
 
 /* Line 2 and 3 of a canonical request (path, query), copied. */

@@ -41,6 +41,8 @@ int aws_scaleout_endpoint(struct aws_context *ctx, enum aws_scaleout_service s, 
 /* Credentials for one request (creds_get in production); called under a client's lock. */
 typedef int aws_scaleout_creds_fn(void *arg, struct aws_creds *out, struct err *err);
 
+struct timeutil_clock;
+
 struct aws_scaleout_options {
 	const char *region;                 /* signing region; required */
 	const char *appscaling_endpoint;    /* aws_scaleout_endpoint(); required */
@@ -52,6 +54,8 @@ struct aws_scaleout_options {
 	bool debug;                         /* log the canonical requests (token redacted) */
 	const int *cancel;                  /* may be NULL; non-zero (read atomically): every
 					     * call in flight gives up (HTTP_CANCELLED) */
+	const struct timeutil_clock *clock; /* signing, backoff; borrowed; NULL: see
+					     * timeutil_clock_now() */
 };
 
 struct aws_scaleout;

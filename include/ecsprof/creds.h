@@ -22,12 +22,17 @@ struct aws_creds {
 struct awscfg;                        /* awscfg.h */
 struct creds_cache;                   /* private to creds.c */
 
+struct timeutil_clock;
+
 struct aws_context_options {
 	const char *profile;          /* --profile, NULL = AWS_PROFILE or "default" */
 	const char *region;           /* --region */
 	const char *endpoint_url;     /* --endpoint-url */
 	const char *service;          /* "ecs" */
 	bool debug;                   /* --debug: trace requests (secrets redacted) */
+	/* expiry, signing and retry waits; borrowed for the context's lifetime; NULL: see
+	 * timeutil_clock_now() */
+	const struct timeutil_clock *clock;
 };
 
 struct aws_context {
@@ -41,6 +46,7 @@ struct aws_context {
 	struct awscfg *cfg;           /* parsed config + credentials files */
 	struct http_transport transport;  /* for STS, SSO, container, IMDS calls */
 	struct creds_cache *cache;
+	const struct timeutil_clock *clock;   /* from the options, borrowed */
 };
 
 /* Reads the environment and the config files; resolves profile, region and endpoint.

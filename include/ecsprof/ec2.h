@@ -19,6 +19,8 @@
 /* Credentials for one request (creds_get in production); called under the client's lock. */
 typedef int ec2_creds_fn(void *arg, struct aws_creds *out, struct err *err);
 
+struct timeutil_clock;
+
 struct ec2_options {
 	const char *region;         /* signing region; required */
 	const char *endpoint;       /* aws_scaleout_endpoint(..., AWS_SCALEOUT_EC2, ...) */
@@ -27,6 +29,8 @@ struct ec2_options {
 	void *creds_arg;
 	bool debug;                 /* log the canonical requests (token redacted) */
 	const int *cancel;          /* may be NULL; non-zero: the call in flight gives up */
+	const struct timeutil_clock *clock;  /* signing, backoff; borrowed; NULL: see
+					      * timeutil_clock_now() */
 };
 
 struct ec2;

@@ -18,6 +18,8 @@
 /* Credentials for one request (creds_get in production); called under the client's lock. */
 typedef int ecr_creds_fn(void *arg, struct aws_creds *out, struct err *err);
 
+struct timeutil_clock;
+
 struct ecr_client_options {
 	const char *region;            /* the registry's region (from its host); required */
 	const char *endpoint;          /* ecr_endpoint(); required */
@@ -27,6 +29,8 @@ struct ecr_client_options {
 	bool debug;
 	const int *cancel;             /* may be NULL; non-zero (read atomically): every call
 					* in flight gives up at once (HTTP_CANCELLED) */
+	const struct timeutil_clock *clock;  /* signing, backoff; borrowed; NULL: see
+					      * timeutil_clock_now() */
 };
 
 struct ecr_client;

@@ -23,6 +23,8 @@ typedef int ecs_creds_fn(void *arg, struct aws_creds *out, struct err *err);
 typedef int ecs_transport_new_fn(void *arg, struct http_transport *out, struct err *err);
 typedef void ecs_transport_free_fn(void *arg, struct http_transport *t);
 
+struct timeutil_clock;
+
 struct ecs_client_options {
 	const char *region;            /* signing region; required */
 	const char *endpoint;          /* "https://ecs.us-east-1.amazonaws.com"; required */
@@ -34,6 +36,9 @@ struct ecs_client_options {
 	ecs_transport_free_fn *transport_free;
 	void *transport_arg;
 	bool debug;                    /* log the canonical request (token redacted) */
+	/* signing time, backoff and the waits of fetch and stop; borrowed; NULL: see
+	 * timeutil_clock_now() */
+	const struct timeutil_clock *clock;
 };
 
 struct ecs_client;

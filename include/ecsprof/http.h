@@ -72,6 +72,8 @@ int http_response_header(const struct http_response *r, const char *name, char *
 typedef int http_prepare_fn(void *ctx, int64_t now_ms, struct http_request *req,
 			    struct err *err);
 
+struct timeutil_clock;
+
 struct http_retry {
 	int max_attempts;      /* <= 0: 3 (AWS standard mode) */
 	int64_t base_ms;       /* <= 0: 100 */
@@ -82,6 +84,8 @@ struct http_retry {
 				* attempt, the backoff wait cut short (HTTP_CANCELLED) */
 	struct buf *trace;     /* may be NULL: written (log_block) and emptied after each
 				* attempt; prepare and the transport fill it (--debug) */
+	const struct timeutil_clock *clock;  /* the signing time and the backoff waits;
+				* NULL: timeutil_clock_now()'s default */
 	/* out */
 	int attempts;
 	int throttled;         /* how many responses were throttling */

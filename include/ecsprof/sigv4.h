@@ -13,6 +13,8 @@
 #include "ecsprof/err.h"
 #include "ecsprof/http.h"
 
+struct sigv4_cache;
+
 struct sigv4_key {
 	const char *access_key_id;
 	const char *secret_access_key;
@@ -37,6 +39,9 @@ struct sigv4_input {
 	bool single_encode_path;        /* S3 only: do not percent-encode '%' in the path again */
 	bool omit_session_token;        /* add the token header after signing, unsigned */
 	bool sign_body;                 /* add and sign x-amz-content-sha256 */
+	/* The signer's derived-key cache (sigv4_cache_new()), borrowed; NULL derives the key
+	 * each time (four HMACs), as a one-off signer such as STS does. */
+	struct sigv4_cache *cache;
 };
 
 struct sigv4_header {
@@ -71,7 +76,15 @@ void sigv4_output_cleanup(struct sigv4_output *out);
 void sigv4_sha256_hex(const void *data, size_t len, char out[65]);
 /* "20150830T123600Z" for an epoch-ms time. */
 void sigv4_format_amz_date(int64_t time_ms, char out[17]);
-/* Drops the cached derived signing keys (wiped); tests and long runs may call it. */
-void sigv4_cache_clear(void);
+/* A cache of derived signing keys (four slots, least recently used replaced), owned by
+ * the one who signs repeatedly and freed with it; thread-safe (it has its own lock), so
+ * the threads of one client share it. Keys are wiped when dropped; secrets are never
+ * stored, only their SHA-256. free and clear accept NULL. */
+struct sigv4_cache *sigv4_cache_new(void);
+void sigv4_cache_free(struct sigv4_cache *c);
+/* Drops the cached keys (wiped). */
+void sigv4_cache_clear(struct sigv4_cache *c);
+/* How many signatures took their key from the cache (for tests). */
+unsigned long long sigv4_cache_hits(struct sigv4_cache *c);
 
 #endif

@@ -56,6 +56,8 @@ struct awsjson_client {
 	void *creds_arg;
 	bool debug;
 	int64_t skew_ms;    /* shared by the threads through http_retry */
+	struct sigv4_cache *keys;  /* derived signing keys, shared by the threads (own lock) */
+	const struct timeutil_clock *clock;   /* borrowed from the options */
 	pthread_mutex_t lock;
 	/* under lock: the counters of the current run, and a failed credential chain, which
 	 * fails the whole run: remembered so that the other threads do not each run it again
@@ -151,6 +153,7 @@ call_prepare(void *ctx, int64_t now_ms, struct http_request *req, struct err *er
 	in.body_len = k->body_len;
 	in.time_ms = now_ms;
 	in.normalize_path = true;
+	in.cache = c->keys;
 	rc = sigv4_sign(&in, &key, &k->sig, err);
 	aws_creds_cleanup(&cr);
 	if (rc != 0)
@@ -317,6 +320,7 @@ awsjson_send(struct awsjson_client *c, const struct http_transport *t, const cha
 	hr.skew_ms = &c->skew_ms;
 	hr.cancel = r->cancel;
 	hr.trace = c->debug ? &k.trace : NULL;
+	hr.clock = c->clock;
 	for (;;) {
 		if (http_send_retry(t, &hr, call_prepare, &k, &resp, err) != 0) {
 			/* credentials are not the operation's: their error says what to do */
@@ -347,9 +351,9 @@ awsjson_send(struct awsjson_client *c, const struct http_transport *t, const cha
 			goto out;
 		}
 		log_info("%s: the answer is not valid %s (%s); asking again", op, r->format, why);
-		timeutil_sleep_ms(100);
+		timeutil_clock_sleep(c->clock, 100);
 	}
-	r->answered_ms = timeutil_now_ms();
+	r->answered_ms = timeutil_clock_now(c->clock);
 	ret = 0;
 out:
 	trace_flush(&k);
@@ -558,6 +562,8 @@ awsjson_client_new(const struct awsjson_options *o, struct awsjson_client **out,
 	c->creds = o->creds;
 	c->creds_arg = o->creds_arg;
 	c->debug = o->debug;
+	c->keys = sigv4_cache_new();
+	c->clock = o->clock;
 	pthread_mutex_init(&c->lock, NULL);
 	*out = c;
 	return 0;
@@ -569,6 +575,7 @@ awsjson_client_free(struct awsjson_client *c)
 	if (c == NULL)
 		return;
 	pthread_mutex_destroy(&c->lock);
+	sigv4_cache_free(c->keys);
 	free(c->region);
 	free(c->url);
 	free(c->host);

@@ -60,6 +60,8 @@ int awsjson_endpoint(struct aws_context *ctx, const struct awsjson_service *svc,
  * so it need not be thread-safe. */
 typedef int awsjson_creds_fn(void *arg, struct aws_creds *out, struct err *err);
 
+struct timeutil_clock;
+
 struct awsjson_options {
 	const struct awsjson_service *service;   /* required */
 	const char *region;            /* signing region; required */
@@ -68,6 +70,7 @@ struct awsjson_options {
 	awsjson_creds_fn *creds;       /* required */
 	void *creds_arg;
 	bool debug;                    /* log the canonical request (token redacted) */
+	const struct timeutil_clock *clock;  /* signing time, waits; NULL: see timeutil.h */
 };
 
 struct awsjson_client;

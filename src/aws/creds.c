@@ -79,6 +79,7 @@ aws_context_init(struct aws_context *ctx, const struct aws_context_options *o,
 	memset(ctx, 0, sizeof *ctx);
 	ctx->transport = transport;
 	ctx->debug = o->debug;
+	ctx->clock = o->clock;
 	ctx->max_attempts = 3;
 	ctx->cache = xcalloc(1, sizeof *ctx->cache);
 	ctx->cache->creds.expires_ms = TS_NONE;
@@ -470,7 +471,7 @@ creds_get_locked(struct aws_context *ctx, struct aws_creds *out, struct err *err
 {
 	struct creds_cache *c = ctx->cache;
 	struct aws_creds fresh = { 0 };
-	int64_t now = timeutil_now_ms();
+	int64_t now = timeutil_clock_now(ctx->clock);
 
 	fresh.expires_ms = TS_NONE;
 	if (c->have && (c->creds.expires_ms == TS_NONE ||

@@ -154,7 +154,7 @@ creds_container_provider(struct aws_context *ctx, struct aws_creds *out, struct 
 		creds_response_cleanup(&resp);
 		if (rc == CREDS_FOUND || !retry || attempt == CONTAINER_ATTEMPTS)
 			break;
-		timeutil_sleep_ms(100L * attempt);
+		timeutil_clock_sleep(ctx->clock, 100L * attempt);
 	}
 	free(what);
 	free(url);

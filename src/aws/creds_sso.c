@@ -51,7 +51,8 @@ login_hint(struct err *err, const char *profile, const char *why)
 
 /* The cached access token (caller wipes and frees) or -1 with the login hint. */
 static int
-cached_token(const char *profile, const char *key, char **token, struct err *err)
+cached_token(const char *profile, const char *key, int64_t now_ms, char **token,
+	     struct err *err)
 {
 	const char *home = creds_env("HOME");
 	char hex[41], *path, *text = NULL, *msg;
@@ -84,7 +85,7 @@ cached_token(const char *profile, const char *key, char **token, struct err *err
 	exp = creds_json_get(&j, "expiresAt");
 	if (tok == NULL || tok[0] == '\0' || exp == NULL || parse_expires(exp, &exp_ms) != 0) {
 		login_hint(err, profile, "the cached SSO token has no accessToken or expiresAt");
-	} else if (timeutil_now_ms() >= exp_ms) {
+	} else if (now_ms >= exp_ms) {
 		char when[TIMEUTIL_ISO_LEN];
 		timeutil_format_iso(exp_ms, when);
 		msg = xasprintf("the SSO session expired at %s", when);
@@ -143,7 +144,7 @@ creds_sso_provider(struct aws_context *ctx, const char *profile, struct aws_cred
 	if (account == NULL || role == NULL)
 		return err_set(err, ERR_CONFIG, "profile %s: an SSO profile needs sso_account_id and "
 			       "sso_role_name", profile);
-	if (cached_token(profile, key, &token, err) != 0)
+	if (cached_token(profile, key, timeutil_clock_now(ctx->clock), &token, err) != 0)
 		return CREDS_ERROR;
 	if (creds_service_endpoint(ctx, NULL, "SSO", "sso", "portal.sso", region, false, &base,
 				   err) != 0) {

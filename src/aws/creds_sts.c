@@ -116,7 +116,7 @@ sts_post(struct aws_context *ctx, const struct buf *form, const struct aws_creds
 		struct sigv4_input in = {
 			.method = "POST", .path = u.path[0] ? u.path : "/", .region = ctx->region,
 			.service = "sts", .headers = h, .nheaders = nh, .body = buf_str(form),
-			.body_len = form->len, .time_ms = timeutil_now_ms(),
+			.body_len = form->len, .time_ms = timeutil_clock_now(ctx->clock),
 		};
 		struct sigv4_key key = { signer->access_key_id, signer->secret_access_key,
 					 signer->session_token };
@@ -159,7 +159,8 @@ form_common(struct aws_context *ctx, struct buf *form, const char *action,
 	if (ar->session_name != NULL)
 		creds_urlencode(form, ar->session_name);
 	else
-		buf_addf(form, "ecsprof-session-%lld", (long long)(timeutil_now_ms() / 1000));
+		buf_addf(form, "ecsprof-session-%lld",
+			 (long long)(timeutil_clock_now(ctx->clock) / 1000));
 }
 
 int

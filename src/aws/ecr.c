@@ -49,6 +49,7 @@ ecr_client_new(const struct ecr_client_options *o, struct ecr_client **out, stru
 	ao.creds = o->creds;
 	ao.creds_arg = o->creds_arg;
 	ao.debug = o->debug;
+	ao.clock = o->clock;
 	c = xcalloc(1, sizeof *c);
 	c->cancel = o->cancel;
 	if (awsjson_client_new(&ao, &c->api, err) != 0) {

@@ -29,7 +29,9 @@ ecs_client_new(const struct ecs_client_options *o, struct ecs_client **out, stru
 	ao.creds = o->creds;
 	ao.creds_arg = o->creds_arg;
 	ao.debug = o->debug;
+	ao.clock = o->clock;
 	c = xcalloc(1, sizeof *c);
+	c->clock = o->clock;
 	if (awsjson_client_new(&ao, &c->api, err) != 0) {
 		free(c);
 		return -1;

@@ -353,7 +353,7 @@ int
 ecs_fetch_poll(struct ecs_fetch *f, int64_t wait_ms, ecs_task_fn *fn, void *arg,
 	       struct err *err)
 {
-	int64_t until = timeutil_now_ms() + (wait_ms > 0 ? wait_ms : 0);
+	int64_t until = timeutil_clock_now(f->c->clock) + (wait_ms > 0 ? wait_ms : 0);
 	struct err e;
 
 	pthread_mutex_lock(&f->lock);
@@ -376,13 +376,13 @@ ecs_fetch_poll(struct ecs_fetch *f, int64_t wait_ms, ecs_task_fn *fn, void *arg,
 		}
 		if (f->failed || f->running == 0)
 			break;
-		if (wait_ms <= 0 || timeutil_now_ms() >= until ||
+		if (wait_ms <= 0 || timeutil_clock_now(f->c->clock) >= until ||
 		    (f->q.interrupt != NULL && *f->q.interrupt))
 			break;
 		{
 			/* short slices, so that an interrupt flag set by a signal handler (which
 			 * cannot signal a condition variable) is seen soon */
-			int64_t now = timeutil_now_ms(), slice = until - now;
+			int64_t now = timeutil_clock_now(f->c->clock), slice = until - now;
 			struct timespec ts;
 
 			if (f->q.interrupt != NULL && slice > INTERRUPT_CHECK_MS)

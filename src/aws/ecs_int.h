@@ -24,6 +24,7 @@ struct ecs_client {
 	ecs_transport_free_fn *transport_free;
 	void *transport_arg;
 	struct http_transport *transports;   /* one per request in flight */
+	const struct timeutil_clock *clock;  /* borrowed from the options */
 };
 
 /* Replaces a ClusterNotFoundException in err by one naming the clusters that exist. */

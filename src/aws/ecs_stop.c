@@ -67,7 +67,7 @@ stop_one(struct stop_run *s, const struct http_transport *t, struct ecs_stop_ite
 		/* wait, a slice at a time, so that the deadline and the caller cut it short */
 		for (int64_t waited = 0; waited < backoff && !stop_cancelled(s);
 		     waited += STOP_WATCH_MS)
-			timeutil_sleep_ms(STOP_WATCH_MS);
+			timeutil_clock_sleep(s->c->clock, STOP_WATCH_MS);
 		if (stop_cancelled(s))
 			break;
 		backoff = backoff * 2 > STOP_BACKOFF_MAX_MS ? STOP_BACKOFF_MAX_MS : backoff * 2;
@@ -145,9 +145,10 @@ ecs_stop_tasks(struct ecs_client *c, const struct ecs_stop_options *o,
 			pthread_mutex_unlock(&s.lock);
 			if (finished == started)
 				break;
-			if (o->deadline_ms != TS_NONE && timeutil_now_ms() >= o->deadline_ms)
+			if (o->deadline_ms != TS_NONE &&
+			    timeutil_clock_now(c->clock) >= o->deadline_ms)
 				__atomic_store_n(&s.cancel, 1, __ATOMIC_SEQ_CST);
-			timeutil_sleep_ms(STOP_WATCH_MS);
+			timeutil_clock_sleep(c->clock, STOP_WATCH_MS);
 		}
 		for (size_t k = 0; k < nthreads; k++)
 			if (w[k].started)

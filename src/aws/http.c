@@ -357,7 +357,7 @@ judge_response(struct http_retry *r, const struct http_response *resp, bool skew
 	    http_response_header(resp, "date", date, sizeof date) == 0 &&
 	    http_parse_date(date, &server_ms) == 0) {
 		if (in_list(code, skew_codes) || llabs(server_ms - signed_ms) >= SKEW_SUSPECT_MS) {
-			__atomic_store_n(r->skew_ms, server_ms - timeutil_now_ms(),
+			__atomic_store_n(r->skew_ms, server_ms - timeutil_clock_now(r->clock),
 					 __ATOMIC_RELAXED);
 			return V_SKEW;
 		}
@@ -397,7 +397,8 @@ http_send_retry(const struct http_transport *t, struct http_retry *r,
 	bool skew_tried = false;
 	/* the jitter's seed: the clock, the caller's state and this call's stack (so threads
 	 * retrying in the same millisecond differ, without a counter shared by the process) */
-	uint64_t rng = (uint64_t)timeutil_now_ms() ^ ((uint64_t)(uintptr_t)r << 16) ^
+	uint64_t rng = (uint64_t)timeutil_clock_now(r->clock) ^
+		       ((uint64_t)(uintptr_t)r << 16) ^
 		       ((uint64_t)(uintptr_t)&skew_tried * 0x9E3779B97F4A7C15ULL);
 	int retries = 0, rc;
 
@@ -416,7 +417,7 @@ http_send_retry(const struct http_transport *t, struct http_retry *r,
 		memset(&req, 0, sizeof req);
 		if (http_cancelled(r->cancel))
 			return cancelled(err);
-		signed_ms = timeutil_now_ms() + load_skew(r);
+		signed_ms = timeutil_clock_now(r->clock) + load_skew(r);
 		if (prepare(pctx, signed_ms, &req, err) != 0)
 			return -1;
 		if (req.cancel == NULL)
@@ -463,7 +464,7 @@ http_send_retry(const struct http_transport *t, struct http_retry *r,
 				return 0;
 			snprintf(why, sizeof why, "HTTP %ld%s%s", resp->status,
 				 code[0] ? " " : "", code);
-			after = retry_after_ms(resp, timeutil_now_ms() + load_skew(r));
+			after = retry_after_ms(resp, timeutil_clock_now(r->clock) + load_skew(r));
 		}
 		retries++;
 		ceiling = base;
@@ -478,10 +479,10 @@ http_send_retry(const struct http_transport *t, struct http_retry *r,
 			 (long long)delay);
 		/* in slices, so that a cancelled run does not wait out a 20 s backoff */
 		if (r->cancel == NULL)
-			timeutil_sleep_ms(delay);
+			timeutil_clock_sleep(r->clock, delay);
 		for (int64_t slept = 0; r->cancel != NULL && slept < delay &&
 					!http_cancelled(r->cancel); slept += CANCEL_SLICE_MS)
-			timeutil_sleep_ms(delay - slept < CANCEL_SLICE_MS ? delay - slept
-									 : CANCEL_SLICE_MS);
+			timeutil_clock_sleep(r->clock, delay - slept < CANCEL_SLICE_MS
+							       ? delay - slept : CANCEL_SLICE_MS);
 	}
 }

@@ -69,7 +69,9 @@ hmac_sha256(const void *key, size_t keylen, const void *data, size_t len,
 
 /* Deriving the key costs four HMACs; a watch signs every few seconds with the same
  * (date, region, service, secret), so a handful of slots is plenty. The secret itself
- * is never stored: only its SHA-256 identifies the slot. */
+ * is never stored: only its SHA-256 identifies the slot. The cache belongs to whoever
+ * signs repeatedly (one per AWS client); the client's fetch threads share it, hence the
+ * lock. */
 #define KEY_CACHE_SLOTS 4
 
 struct key_slot {
@@ -82,22 +84,59 @@ struct key_slot {
 	unsigned char key[32];
 };
 
-static struct key_slot key_cache[KEY_CACHE_SLOTS];
-static unsigned long long key_cache_clock;
-static pthread_mutex_t key_cache_lock = PTHREAD_MUTEX_INITIALIZER;
+struct sigv4_cache {
+	pthread_mutex_t lock;
+	struct key_slot slot[KEY_CACHE_SLOTS];
+	unsigned long long clock;       /* least recently used = smallest stamp */
+	unsigned long long hits;
+};
+
+struct sigv4_cache *
+sigv4_cache_new(void)
+{
+	struct sigv4_cache *c = xcalloc(1, sizeof *c);
+
+	pthread_mutex_init(&c->lock, NULL);
+	return c;
+}
 
 void
-sigv4_cache_clear(void)
+sigv4_cache_clear(struct sigv4_cache *c)
 {
-	pthread_mutex_lock(&key_cache_lock);
-	OPENSSL_cleanse(key_cache, sizeof key_cache);
-	memset(key_cache, 0, sizeof key_cache);
-	pthread_mutex_unlock(&key_cache_lock);
+	if (c == NULL)
+		return;
+	pthread_mutex_lock(&c->lock);
+	OPENSSL_cleanse(c->slot, sizeof c->slot);
+	memset(c->slot, 0, sizeof c->slot);
+	pthread_mutex_unlock(&c->lock);
+}
+
+void
+sigv4_cache_free(struct sigv4_cache *c)
+{
+	if (c == NULL)
+		return;
+	pthread_mutex_destroy(&c->lock);
+	OPENSSL_cleanse(c, sizeof *c);
+	free(c);
+}
+
+unsigned long long
+sigv4_cache_hits(struct sigv4_cache *c)
+{
+	unsigned long long n;
+
+	if (c == NULL)
+		return 0;
+	pthread_mutex_lock(&c->lock);
+	n = c->hits;
+	pthread_mutex_unlock(&c->lock);
+	return n;
 }
 
 static int
-derive_key(const char *secret, const char *date, const char *region, const char *service,
-	   unsigned char key[32])
+derive_key(struct sigv4_cache *c, const char *secret, const char *date, const char *region,
+	   const char *service, unsigned char key[32])
 {
 	char hash[65];
 	struct buf k;
@@ -106,22 +145,26 @@ derive_key(const char *secret, const char *date, const char *region, const char 
 	struct key_slot *slot = NULL, *victim;
 
 	sigv4_sha256_hex(secret, strlen(secret), hash);
-	bool cacheable = strlen(region) < sizeof slot->region &&
+	bool cacheable = c != NULL && strlen(region) < sizeof slot->region &&
 			 strlen(service) < sizeof slot->service;
 
-	pthread_mutex_lock(&key_cache_lock);
-	for (size_t i = 0; cacheable && i < KEY_CACHE_SLOTS; i++) {
-		struct key_slot *s = &key_cache[i];
-		if (s->used && strcmp(s->date, date) == 0 && strcmp(s->region, region) == 0 &&
-		    strcmp(s->service, service) == 0 && strcmp(s->secret_hash, hash) == 0) {
-			memcpy(key, s->key, 32);
-			s->stamp = ++key_cache_clock;
-			pthread_mutex_unlock(&key_cache_lock);
-			OPENSSL_cleanse(hash, sizeof hash);
-			return 0;
+	if (cacheable) {
+		pthread_mutex_lock(&c->lock);
+		for (size_t i = 0; i < KEY_CACHE_SLOTS; i++) {
+			struct key_slot *s = &c->slot[i];
+			if (s->used && strcmp(s->date, date) == 0 &&
+			    strcmp(s->region, region) == 0 && strcmp(s->service, service) == 0 &&
+			    strcmp(s->secret_hash, hash) == 0) {
+				memcpy(key, s->key, 32);
+				s->stamp = ++c->clock;
+				c->hits++;
+				pthread_mutex_unlock(&c->lock);
+				OPENSSL_cleanse(hash, sizeof hash);
+				return 0;
+			}
 		}
+		pthread_mutex_unlock(&c->lock);
 	}
-	pthread_mutex_unlock(&key_cache_lock);
 
 	buf_init(&k, 4096);
 	if (buf_adds(&k, "AWS4") != 0 || buf_adds(&k, secret) != 0)
@@ -134,25 +177,25 @@ derive_key(const char *secret, const char *date, const char *region, const char 
 	rc = 0;
 
 	if (cacheable) {
-		pthread_mutex_lock(&key_cache_lock);
-		victim = &key_cache[0];
+		pthread_mutex_lock(&c->lock);
+		victim = &c->slot[0];
 		for (size_t i = 0; i < KEY_CACHE_SLOTS; i++) {
-			if (!key_cache[i].used) {
-				victim = &key_cache[i];
+			if (!c->slot[i].used) {
+				victim = &c->slot[i];
 				break;
 			}
-			if (key_cache[i].stamp < victim->stamp)
-				victim = &key_cache[i];
+			if (c->slot[i].stamp < victim->stamp)
+				victim = &c->slot[i];
 		}
 		OPENSSL_cleanse(victim, sizeof *victim);
 		victim->used = true;
-		victim->stamp = ++key_cache_clock;
+		victim->stamp = ++c->clock;
 		snprintf(victim->date, sizeof victim->date, "%s", date);
 		snprintf(victim->region, sizeof victim->region, "%s", region);
 		snprintf(victim->service, sizeof victim->service, "%s", service);
 		memcpy(victim->secret_hash, hash, sizeof hash);
 		memcpy(victim->key, key, 32);
-		pthread_mutex_unlock(&key_cache_lock);
+		pthread_mutex_unlock(&c->lock);
 	}
 out:
 	buf_cleanup_secure(&k);
@@ -604,7 +647,8 @@ sigv4_sign(const struct sigv4_input *in, const struct sigv4_key *key,
 		goto toolong;
 
 	/* 3. key and signature */
-	if (derive_key(key->secret_access_key, scope_date, in->region, in->service, skey) != 0 ||
+	if (derive_key(in->cache, key->secret_access_key, scope_date, in->region, in->service,
+		       skey) != 0 ||
 	    hmac_sha256(skey, sizeof skey, sts.data, sts.len, mac) != 0) {
 		err_set(err, ERR_INTERNAL, "sigv4: HMAC-SHA256 failed in OpenSSL");
 		goto out;

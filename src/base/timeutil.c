@@ -291,8 +291,8 @@ timeutil_parse_since(const char *s, int64_t now_ms, int64_t *out_ms)
 	return timeutil_parse_iso8601(buf, out_ms);
 }
 
-static int64_t
-real_now_ms(void)
+int64_t
+timeutil_now_ms(void)
 {
 	struct timespec ts;
 
@@ -300,8 +300,8 @@ real_now_ms(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-static void
-real_sleep_ms(int64_t ms)
+void
+timeutil_sleep_ms(int64_t ms)
 {
 	struct timespec ts;
 
@@ -327,5 +327,33 @@ timeutil_abstime_in(int64_t ms, struct timespec *out)
 	}
 }
 
-timeutil_now_fn *timeutil_now_ms = real_now_ms;
-timeutil_sleep_fn *timeutil_sleep_ms = real_sleep_ms;
+static int64_t
+clock_real_now(void *ctx)
+{
+	(void)ctx;
+	return timeutil_now_ms();
+}
+
+static void
+clock_real_sleep(void *ctx, int64_t ms)
+{
+	(void)ctx;
+	timeutil_sleep_ms(ms);
+}
+
+const struct timeutil_clock timeutil_clock_real = { clock_real_now, clock_real_sleep, NULL };
+
+int64_t
+timeutil_clock_now(const struct timeutil_clock *c)
+{
+	return c != NULL ? c->now_ms(c->ctx) : timeutil_now_ms();
+}
+
+void
+timeutil_clock_sleep(const struct timeutil_clock *c, int64_t ms)
+{
+	if (c != NULL)
+		c->sleep_ms(c->ctx, ms);
+	else
+		timeutil_sleep_ms(ms);
+}
