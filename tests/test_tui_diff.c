@@ -176,8 +176,9 @@ grab_pull(void *ctx, const char *line)
 		snprintf(g->pull, sizeof g->pull, "%s", line);
 }
 
-/* A p of 1 and the figures of a row read as the table prints them (diff_p_text, diff_secs):
- * "p=1.000", not "p=1"; the same bytes on the screen and in the table. */
+/* A p of 1, a CI end of -0.01 and the figures of a row read as the table prints them
+ * (diff_p_text, diff_ci_text, diff_secs): "p=1.000", not "p=1"; "+0.0", not "-0.0"; the
+ * same bytes on the screen and in the table. */
 Test(tui_diff, the_p_and_the_seconds_in_the_table_words)
 {
 	struct diff d;
@@ -193,15 +194,15 @@ Test(tui_diff, the_p_and_the_seconds_in_the_table_words)
 	d.phase[DIFF_PULL] = (struct diff_cmp){
 		.base = { 4, 14.44, 16.4, 14.5 }, .cur = { 4, 14.46, 16.5, 14.6 }, .valid = true,
 		.p50_delta_s = 0.02, .p90_delta_s = 0.1, .mean_delta_s = 0.1,
-		.ci_lo_s = NAN, .ci_hi_s = NAN, .p_value = 1.0, .p_holm = 1.0, .sd_s = 1.0 };
+		.ci_lo_s = -0.01, .ci_hi_s = 0.3, .p_value = 1.0, .p_holm = 1.0, .sd_s = 1.0 };
 	tui_diff_layout(&d, 130, &l);
 	for (size_t i = l.head_n; i < l.phases_end; i++)
 		if (strncmp(l.v[i].text, "pull ", 5) == 0)
 			row = l.v[i].text;
 	cr_assert_not_null(row);
-	cr_expect(strstr(row, "~ p=1.000") != NULL, "'%s'", row);
+	cr_expect(strstr(row, "+0.0 s [+0.0, +0.3] ~ p=1.000") != NULL, "'%s'", row);
 	cr_expect(strstr(row, " 14.4 ") != NULL && strstr(row, " 14.5 ") != NULL, "'%s'", row);
 	diff_lines(&d, grab_pull, &g);
-	cr_expect(strstr(g.pull, "(p=1.000)") != NULL, "the table: '%s'", g.pull);
+	cr_expect(strstr(g.pull, "+0.0 s [+0.0, +0.3] ~ (p=1.000)") != NULL, "the table: '%s'", g.pull);
 	tui_dlines_cleanup(&l);
 }

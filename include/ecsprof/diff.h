@@ -178,9 +178,13 @@ const char *diff_short_value(const char *v, char *out, size_t size);
 /* Seconds as the phases' columns show them, "14.4", and "-" for NAN (no data); the table
  * and the TUI share it so their figures are the same bytes. Returns out. */
 const char *diff_secs(double s, char *out, size_t size);
+/* Seconds with a sign, "+38.2 s" ("+0.0 s", not "-0.0 s"), "-" for NAN. Returns out. */
+const char *diff_signed_secs(double s, char *out, size_t size);
 /* A p-value as the table and the TUI print it: "p<0.001", "p=0.042", "p=1.000", "p=?"
  * (NAN). Returns out. */
 const char *diff_p_text(double p, char *out, size_t size);
+/* A CI as the table and the TUI print it, "[+32.3, +34.9]" (no "-0.0"). Returns out. */
+const char *diff_ci_text(double lo, double hi, char *out, size_t size);
 
 /* The text the table shows, a line at a time (no newline), for the caller's sink:
  * the phases side by side, footnotes, what changed, the explanations and power lines. */

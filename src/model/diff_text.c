@@ -39,6 +39,13 @@ diff_secs(double s, char *out, size_t size)
 }
 
 const char *
+diff_ci_text(double lo, double hi, char *out, size_t size)
+{
+	snprintf(out, size, "[%+.1f, %+.1f]", tenths(lo), tenths(hi));
+	return out;
+}
+
+const char *
 diff_p_text(double p, char *out, size_t size)
 {
 	if (isnan(p))
@@ -79,7 +86,7 @@ value_label(const struct diff_mix *m, size_t k, char *out, size_t size)
 static void
 change_cell(const struct diff_cmp *c, bool *note, char *out, size_t size)
 {
-	char d[24], p[24];
+	char d[24], p[24], ci[48];
 
 	if (!c->valid) {
 		snprintf(out, size, "(no data on a side)");
@@ -91,7 +98,7 @@ change_cell(const struct diff_cmp *c, bool *note, char *out, size_t size)
 		snprintf(out, size, "%s%s (%s)%s", d, c->significant ? "" : " ~", p,
 			 c->too_few ? " (1)" : "");
 	else
-		snprintf(out, size, "%s [%+.1f, %+.1f]%s (%s)%s", d, tenths(c->ci_lo_s), tenths(c->ci_hi_s),
+		snprintf(out, size, "%s %s%s (%s)%s", d, diff_ci_text(c->ci_lo_s, c->ci_hi_s, ci, sizeof ci),
 			 c->significant ? "" : " ~", p, c->too_few ? " (1)" : "");
 	*note |= c->too_few;
 }

@@ -45,26 +45,26 @@ add_line(struct lay *l, enum tui_dcolor color, const char *text)
 	} while (*p != '\0');
 }
 
-/* The change of one phase: "+33.7 s [+32.3, +34.9] p<0.001" or "+0.1 s ~ p=1.000", the p
- * in the table's words (diff_p_text), with the table's "(1)" when the windows are too small
+/* The change of one phase: "+33.7 s [+32.3, +34.9] p<0.001" or "+0.1 s ~ p=1.000", the
+ * change, CI and p in the table's words (diff_signed_secs, diff_ci_text, diff_p_text), with the table's "(1)" when the windows are too small
  * for any p below alpha (the footnote says so). */
 static void
 change_text(const struct diff_cmp *c, char *out, size_t size)
 {
-	char p[24];
+	char d[24], p[24], ci[48];
 
 	if (!c->valid) {
 		snprintf(out, size, "(no data on a side)");
 		return;
 	}
-	double d = fabs(c->p50_delta_s) < 0.05 ? 0.0 : c->p50_delta_s;
 	const char *few = c->too_few ? " (1)" : "";
 
+	diff_signed_secs(c->p50_delta_s, d, sizeof d);
 	diff_p_text(c->p_holm, p, sizeof p);
 	if (isnan(c->ci_lo_s))
-		snprintf(out, size, "%+.1f s%s %s%s", d, c->significant ? "" : " ~", p, few);
+		snprintf(out, size, "%s%s %s%s", d, c->significant ? "" : " ~", p, few);
 	else
-		snprintf(out, size, "%+.1f s [%+.1f, %+.1f]%s %s%s", d, c->ci_lo_s, c->ci_hi_s,
+		snprintf(out, size, "%s %s%s %s%s", d, diff_ci_text(c->ci_lo_s, c->ci_hi_s, ci, sizeof ci),
 			 c->significant ? "" : " ~", p, few);
 }
 
