@@ -1,6 +1,7 @@
 /* diff's terminal view laid out without a terminal (tui_diff_layout), and the change points
  * of a small history (diff_changes.h): tasks built here, a shift of the pull planted. */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -160,4 +161,48 @@ Test(tui_diff, header_block_and_the_too_few_footnote)
 	diff_window_free(&a);
 	diff_window_free(&b);
 	task_set_cleanup(&s);
+}
+
+struct grab {
+	char pull[512];
+};
+
+static void
+grab_pull(void *ctx, const char *line)
+{
+	struct grab *g = ctx;
+
+	if (strncmp(line, "pull ", 5) == 0)
+		snprintf(g->pull, sizeof g->pull, "%s", line);
+}
+
+/* A p of 1, a CI end of -0.01 and the figures of a row read as the table prints them
+ * (diff_p_text, diff_ci_text, diff_secs): "p=1.000", not "p=1"; "+0.0", not "-0.0"; the
+ * same bytes on the screen and in the table. */
+Test(tui_diff, the_p_and_the_seconds_in_the_table_words)
+{
+	struct diff d;
+	struct tui_dlines l;
+	struct grab g = { "" };
+	const char *row = NULL;
+
+	memset(&d, 0, sizeof d);
+	d.base_n = d.new_n = 4;
+	for (int p = 0; p < DIFF_PHASE_COUNT; p++)
+		for (int a = 0; a < DIFF_ATTR_COUNT; a++)
+			d.split_p[p][a] = NAN;
+	d.phase[DIFF_PULL] = (struct diff_cmp){
+		.base = { 4, 14.44, 16.4, 14.5 }, .cur = { 4, 14.46, 16.5, 14.6 }, .valid = true,
+		.p50_delta_s = 0.02, .p90_delta_s = 0.1, .mean_delta_s = 0.1,
+		.ci_lo_s = -0.01, .ci_hi_s = 0.3, .p_value = 1.0, .p_holm = 1.0, .sd_s = 1.0 };
+	tui_diff_layout(&d, 130, &l);
+	for (size_t i = l.head_n; i < l.phases_end; i++)
+		if (strncmp(l.v[i].text, "pull ", 5) == 0)
+			row = l.v[i].text;
+	cr_assert_not_null(row);
+	cr_expect(strstr(row, "+0.0 s [+0.0, +0.3] ~ p=1.000") != NULL, "'%s'", row);
+	cr_expect(strstr(row, " 14.4 ") != NULL && strstr(row, " 14.5 ") != NULL, "'%s'", row);
+	diff_lines(&d, grab_pull, &g);
+	cr_expect(strstr(g.pull, "+0.0 s [+0.0, +0.3] ~ (p=1.000)") != NULL, "the table: '%s'", g.pull);
+	tui_dlines_cleanup(&l);
 }

@@ -175,6 +175,16 @@ void diff_compare(double *a, size_t na, double *b, size_t nb, struct diff_cmp *c
 
 /* "sha256:ab12cd34ef56.." (a digest cut to 12 hex digits), else the value; returns out. */
 const char *diff_short_value(const char *v, char *out, size_t size);
+/* Seconds as the phases' columns show them, "14.4", and "-" for NAN (no data); the table
+ * and the TUI share it so their figures are the same bytes. Returns out. */
+const char *diff_secs(double s, char *out, size_t size);
+/* Seconds with a sign, "+38.2 s" ("+0.0 s", not "-0.0 s"), "-" for NAN. Returns out. */
+const char *diff_signed_secs(double s, char *out, size_t size);
+/* A p-value as the table and the TUI print it: "p<0.001", "p=0.042", "p=1.000", "p=?"
+ * (NAN). Returns out. */
+const char *diff_p_text(double p, char *out, size_t size);
+/* A CI as the table and the TUI print it, "[+32.3, +34.9]" (no "-0.0"). Returns out. */
+const char *diff_ci_text(double lo, double hi, char *out, size_t size);
 
 /* The text the table shows, a line at a time (no newline), for the caller's sink:
  * the phases side by side, footnotes, what changed, the explanations and power lines. */
@@ -186,7 +196,8 @@ void diff_explain_text(const struct diff *d, enum diff_phase p, char *out, size_
 /* The likely cause of a phase's change, in a few words ("image digest sha256:ab12..",
  * "unexplained"). */
 void diff_cause_text(const struct diff *d, enum diff_phase p, char *out, size_t size);
-/* The power line of a phase: what change these window sizes detect 80% of the time. */
+/* The power line of a phase: what change these window sizes detect 80% of the time; for a
+ * phase with no data on one side, "pull: no data on one side, nothing to compare". */
 void diff_power_text(const struct diff *d, enum diff_phase p, char *out, size_t size);
 
 /* Row tables (rowtab.h) over a built diff: "phases" (one row per phase, then one per

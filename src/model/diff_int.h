@@ -15,9 +15,5 @@ void diff_attrs_build(struct diff *d, const struct diff_window *base,
 		      const struct diff_window *cur);
 /* diff_text.c: d->notes from the built diff */
 void diff_notes_build(struct diff *d);
-/* diff_text.c: seconds with a sign, "+38.2 s" */
-const char *diff_signed_secs(double s, char *out, size_t size);
-/* diff_text.c: "p<0.001", "p=0.042", "p=?" */
-const char *diff_p_text(double p, char *out, size_t size);
 
 #endif

@@ -28,13 +28,20 @@ diff_signed_secs(double s, char *out, size_t size)
 	return out;
 }
 
-static const char *
-secs(double s, char *out, size_t size)
+const char *
+diff_secs(double s, char *out, size_t size)
 {
 	if (isnan(s))
 		snprintf(out, size, "-");
 	else
 		snprintf(out, size, "%.1f", s);
+	return out;
+}
+
+const char *
+diff_ci_text(double lo, double hi, char *out, size_t size)
+{
+	snprintf(out, size, "[%+.1f, %+.1f]", tenths(lo), tenths(hi));
 	return out;
 }
 
@@ -79,7 +86,7 @@ value_label(const struct diff_mix *m, size_t k, char *out, size_t size)
 static void
 change_cell(const struct diff_cmp *c, bool *note, char *out, size_t size)
 {
-	char d[24], p[24];
+	char d[24], p[24], ci[48];
 
 	if (!c->valid) {
 		snprintf(out, size, "(no data on a side)");
@@ -91,7 +98,7 @@ change_cell(const struct diff_cmp *c, bool *note, char *out, size_t size)
 		snprintf(out, size, "%s%s (%s)%s", d, c->significant ? "" : " ~", p,
 			 c->too_few ? " (1)" : "");
 	else
-		snprintf(out, size, "%s [%+.1f, %+.1f]%s (%s)%s", d, tenths(c->ci_lo_s), tenths(c->ci_hi_s),
+		snprintf(out, size, "%s %s%s (%s)%s", d, diff_ci_text(c->ci_lo_s, c->ci_hi_s, ci, sizeof ci),
 			 c->significant ? "" : " ~", p, c->too_few ? " (1)" : "");
 	*note |= c->too_few;
 }
@@ -196,6 +203,18 @@ diff_cause_text(const struct diff *d, enum diff_phase p, char *out, size_t size)
 	snprintf(out, size, "none");
 }
 
+/* The phases with a power line: every significant change, and pull and total always (the
+ * two a user gates on: "could this window have seen a change?"), when a task has them. */
+static bool
+power_shown(const struct diff *d, enum diff_phase p)
+{
+	const struct diff_cmp *c = &d->phase[p];
+
+	if (c->base.n == 0 && c->cur.n == 0)
+		return false;
+	return c->significant || p == DIFF_PULL || p == DIFF_TOTAL;
+}
+
 void
 diff_power_text(const struct diff *d, enum diff_phase p, char *out, size_t size)
 {
@@ -204,7 +223,11 @@ diff_power_text(const struct diff *d, enum diff_phase p, char *out, size_t size)
 	size_t na = c->base.n, nb = c->cur.n;
 	double det, seen = fabs(c->p50_delta_s);
 
-	if (!c->valid || na < 2 || nb < 2 || !(c->sd_s > 0)) {
+	if (!c->valid) {   /* no change to size a test for: say so, not "not enough data" */
+		snprintf(out, size, "%s: no data on one side, nothing to compare", ph);
+		return;
+	}
+	if (na < 2 || nb < 2 || !(c->sd_s > 0)) {
 		snprintf(out, size, "power (%s): not enough data (n = %zu vs %zu) to say what change could be detected",
 			 ph, na, nb);
 		return;
@@ -270,8 +293,8 @@ diff_lines(const struct diff *d, diff_line_fn *fn, void *ctx)
 			continue;   /* ready, serving, attach: only when some task has them */
 		change_cell(c, &note, ch, sizeof ch);
 		buf_addf(&b, "%-9s %5zu %6s %6s %5zu %6s %6s  %-32s %s", diff_phase_name((enum diff_phase)p),
-			 c->base.n, secs(c->base.p50, x[0], 32), secs(c->base.p90, x[1], 32), c->cur.n,
-			 secs(c->cur.p50, x[2], 32), secs(c->cur.p90, x[3], 32), ch,
+			 c->base.n, diff_secs(c->base.p50, x[0], 32), diff_secs(c->base.p90, x[1], 32),
+			 c->cur.n, diff_secs(c->cur.p50, x[2], 32), diff_secs(c->cur.p90, x[3], 32), ch,
 			 diff_signed_secs(c->p90_delta_s, x[4], 32));
 		emit(fn, ctx, &b);
 		any_sig |= c->significant;
@@ -317,9 +340,11 @@ diff_lines(const struct diff *d, diff_line_fn *fn, void *ctx)
 		}
 		fn(ctx, "  (each part of the new window is compared with the whole baseline; an attribute explains a change when the parts with its new values carry it, the parts on values the baseline had show none (or under a quarter of it), and the two differ from each other)");
 	}
-	for (size_t i = 0; i < d->nnotes; i++)   /* diff_notes_build's power lines */
-		if (strncmp(d->notes[i], "power (", 7) == 0)
-			fn(ctx, d->notes[i]);
+	for (int p = 0; p < DIFF_PHASE_COUNT; p++)   /* the power lines, as diff_notes_build's */
+		if (power_shown(d, (enum diff_phase)p)) {
+			diff_power_text(d, (enum diff_phase)p, line, sizeof line);
+			fn(ctx, line);
+		}
 	buf_cleanup(&b);
 }
 
@@ -345,9 +370,7 @@ diff_notes_build(struct diff *d)
 		add_note(d, line);
 	}
 	for (int p = 0; p < DIFF_PHASE_COUNT; p++)
-		if (d->phase[p].significant || p == DIFF_PULL || p == DIFF_TOTAL) {
-			if (d->phase[p].base.n == 0 && d->phase[p].cur.n == 0)
-				continue;
+		if (power_shown(d, (enum diff_phase)p)) {
 			diff_power_text(d, (enum diff_phase)p, line, sizeof line);
 			add_note(d, line);
 		}

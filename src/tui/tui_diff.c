@@ -45,34 +45,27 @@ add_line(struct lay *l, enum tui_dcolor color, const char *text)
 	} while (*p != '\0');
 }
 
-static const char *
-secs(double s, char *out, size_t size)
-{
-	if (isnan(s))
-		snprintf(out, size, "-");
-	else
-		snprintf(out, size, "%.1f", s);
-	return out;
-}
-
-/* The change of one phase: "+33.7 s [+32.3, +34.9] p=2.1e-10" or "+0.1 s ~ p=1", with the
- * table's "(1)" when the windows are too small for any p below alpha (the footnote says so). */
+/* The change of one phase: "+33.7 s [+32.3, +34.9] p<0.001" or "+0.1 s ~ p=1.000", the
+ * change, CI and p in the table's words (diff_signed_secs, diff_ci_text, diff_p_text), with the table's "(1)" when the windows are too small
+ * for any p below alpha (the footnote says so). */
 static void
 change_text(const struct diff_cmp *c, char *out, size_t size)
 {
+	char d[24], p[24], ci[48];
+
 	if (!c->valid) {
 		snprintf(out, size, "(no data on a side)");
 		return;
 	}
-	double d = fabs(c->p50_delta_s) < 0.05 ? 0.0 : c->p50_delta_s;
 	const char *few = c->too_few ? " (1)" : "";
 
+	diff_signed_secs(c->p50_delta_s, d, sizeof d);
+	diff_p_text(c->p_holm, p, sizeof p);
 	if (isnan(c->ci_lo_s))
-		snprintf(out, size, "%+.1f s%s p=%.2g%s", d, c->significant ? "" : " ~", c->p_holm,
-			 few);
+		snprintf(out, size, "%s%s %s%s", d, c->significant ? "" : " ~", p, few);
 	else
-		snprintf(out, size, "%+.1f s [%+.1f, %+.1f]%s p=%.2g%s", d, c->ci_lo_s, c->ci_hi_s,
-			 c->significant ? "" : " ~", c->p_holm, few);
+		snprintf(out, size, "%s %s%s %s%s", d, diff_ci_text(c->ci_lo_s, c->ci_hi_s, ci, sizeof ci),
+			 c->significant ? "" : " ~", p, few);
 }
 
 /* diff_lines' lines below its phases table (what changed, why, power): the table's own
@@ -116,9 +109,9 @@ tui_diff_layout(const struct diff *d, int cols, struct tui_dlines *out)
 		change_text(c, ch, sizeof ch);
 		few |= c->valid && c->too_few;
 		snprintf(line, sizeof line, "%-9s %5zu %7s %7s \u2502 %5zu %7s %7s \u2502 %s",
-			 diff_phase_name((enum diff_phase)p), c->base.n, secs(c->base.p50, x[0], 24),
-			 secs(c->base.p90, x[1], 24), c->cur.n, secs(c->cur.p50, x[2], 24),
-			 secs(c->cur.p90, x[3], 24), ch);
+			 diff_phase_name((enum diff_phase)p), c->base.n, diff_secs(c->base.p50, x[0], 24),
+			 diff_secs(c->base.p90, x[1], 24), c->cur.n, diff_secs(c->cur.p50, x[2], 24),
+			 diff_secs(c->cur.p90, x[3], 24), ch);
 		add_line(&l, color, line);
 	}
 	out->phases_end = out->n;

@@ -140,6 +140,9 @@ with tempfile.TemporaryDirectory() as tmp:
     s = run(base, nopull)
     ok(s.returncode == 0 and "(no data on a side)" in s.stdout,
        "the table says the phase has no data on a side", s.stdout)
+    ok("pull: no data on one side, nothing to compare" in s.stdout and
+       "power (pull)" not in s.stdout and "not enough data" not in s.stdout,
+       "no power line for it, a line saying there is nothing to compare", s.stdout)
 
     same = os.path.join(tmp, "same")
     gen("same", 2, same)

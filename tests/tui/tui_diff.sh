@@ -38,8 +38,8 @@ start 110x24 "'$D/base.json' '$D/new.json' --fail-on 'pull.p50>+10s'"
 wait_for 'ecsprof diff: baseline 60 tasks, new 52 tasks'
 check "the UI by default on a terminal, its title naming the windows" \
 	"screen | grep -q 'ecsprof diff: baseline 60 tasks, new 52 tasks'"
-check "the windows side by side: pull 60 14.4 | 52 48.0, its change and CI" \
-	"screen | grep -Eq '^pull +60 +14\.4 +16\.4 │ +52 +48\.0 +52\.8 │ \+33\.7 s \[\+32\.3, \+34\.9\] p='"
+check "the windows side by side: pull 60 14.4 | 52 48.0, its change, CI and the table's p" \
+	"screen | grep -Eq '^pull +60 +14\.4 +16\.4 │ +52 +48\.0 +52\.8 │ \+33\.7 s \[\+32\.3, \+34\.9\] p<0\.001'"
 check "a phase that did not change is marked ~" \
 	"screen | grep -Eq '^start .*~ p='"
 check "the explanation below names the new digest and the tasks still on the old one" \
