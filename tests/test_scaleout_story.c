@@ -696,3 +696,30 @@ Test(scaleout_story, stage_colours_are_the_phase_colours)
 	for (int k = 0; k < SO_STAGE_COUNT - 1; k++)
 		cr_assert_geq(so_stage_colours[k].ansi, 0, "stage %d has a colour", k);
 }
+
+/* One rule for the desired counts' words (the table, the page and the TUI all print it): a
+ * count that is not known is left out, never '?' or 0; the same count twice is a rolling
+ * replacement, not "30 -> 30". */
+Test(scaleout_story, desired_text_is_one_rule)
+{
+	struct so_row r = { .desired_from = 4, .desired_to = 30 };
+	char b[128];
+
+	cr_expect_str_eq(so_row_desired_text(&r, "->", false, b, sizeof b), "desired 4 -> 30");
+	cr_expect_str_eq(so_row_desired_text(&r, "->", true, b, sizeof b), "4->30");
+	r.desired_from = 30;
+	cr_expect_str_eq(so_row_desired_text(&r, "->", false, b, sizeof b),
+			 "desired 30 (unchanged: a rolling replacement)");
+	cr_expect_str_eq(so_row_desired_text(&r, "->", true, b, sizeof b), "30 rolling");
+	r.desired_from = -1;
+	cr_expect_str_eq(so_row_desired_text(&r, "->", false, b, sizeof b), "desired to 30");
+	cr_expect_str_eq(so_row_desired_text(&r, "->", true, b, sizeof b), "to 30");
+	r = (struct so_row){ .desired_from = 4, .desired_to = -1 };
+	cr_expect_str_eq(so_row_desired_text(&r, "->", true, b, sizeof b), "from 4");
+	r.desired_from = -1;
+	cr_expect_str_eq(so_row_desired_text(&r, "->", false, b, sizeof b), "");
+	cr_expect_str_eq(so_row_desired_text(&r, "->", true, b, sizeof b), "");
+	r = (struct so_row){ .desired_from = 4, .desired_to = 30 };
+	cr_expect_str_eq(so_row_desired_text(&r, "&rarr;", false, b, 8), "desired",
+			 "cut at the size given");
+}

@@ -88,6 +88,13 @@ def main():
            "the alarm's bar: detect, react, provision, pull, start, then register", alarm)
         ok(re.search(r"4->30 +327s", alarm) is not None, "its desired counts and total",
            alarm)
+        roll = [ln for ln in lines if " deployment " in ln]
+        ok(len(roll) == 2 and all(re.search(r" deployment +\d+ rolling +~?\d+s", ln)
+                                  for ln in roll) and "?" not in "".join(lines) and
+           not re.search(r"(\d+)->\1\b", scr),
+           "a rolling replacement says so as the table does (not 30->30), no '?'", scr)
+        ok("desired 4 (unchanged: a rolling replacement), 4 tasks started" in scr,
+           "the selected one's line has the table's words", scr)
         ok(re.search(r"\|0s +\|1m", scr) is not None, "a shared time axis over the bars",
            scr)
         ok(lines and lines[0].startswith(">") and "advice: register ~150 s" in scr,
