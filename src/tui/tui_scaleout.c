@@ -380,6 +380,15 @@ tui_scaleout_key(struct view *v, int key)
 		if (n == 0)
 			return UI_NONE;
 		v->so_shown = (long)v->so_sel;
+		v->so_rep = NULL;
+		if (v->src->scaleout_report != NULL) {
+			struct err err = { 0 };
+
+			/* the summary (Tab) is then of this scale-out's tasks alone */
+			v->so_rep = v->src->scaleout_report(v->src, v->so_shown, &err);
+			if (v->so_rep == NULL)
+				snprintf(v->message, sizeof v->message, "%s", err.msg);
+		}
 		v->mode = MODE_TABLE;
 		v->filter_len = 0;
 		v->filter[0] = '\0';
