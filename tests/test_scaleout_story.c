@@ -696,3 +696,97 @@ Test(scaleout_story, stage_colours_are_the_phase_colours)
 	for (int k = 0; k < SO_STAGE_COUNT - 1; k++)
 		cr_assert_geq(so_stage_colours[k].ansi, 0, "stage %d has a colour", k);
 }
+
+/* One rule for the desired counts' words (the table, the page and the TUI all print it): a
+ * count that is not known is left out, never '?' or 0; the same count twice is a rolling
+ * replacement, not "30 -> 30". */
+Test(scaleout_story, desired_text_is_one_rule)
+{
+	struct so_row r = { .desired_from = 4, .desired_to = 30 };
+	char b[128];
+
+	cr_expect_str_eq(so_row_desired_text(&r, "->", false, b, sizeof b), "desired 4 -> 30");
+	cr_expect_str_eq(so_row_desired_text(&r, "->", true, b, sizeof b), "4->30");
+	r.desired_from = 30;
+	cr_expect_str_eq(so_row_desired_text(&r, "->", false, b, sizeof b),
+			 "desired 30 (unchanged: a rolling replacement)");
+	cr_expect_str_eq(so_row_desired_text(&r, "->", true, b, sizeof b), "30 rolling");
+	r.desired_from = -1;
+	cr_expect_str_eq(so_row_desired_text(&r, "->", false, b, sizeof b), "desired to 30");
+	cr_expect_str_eq(so_row_desired_text(&r, "->", true, b, sizeof b), "to 30");
+	r = (struct so_row){ .desired_from = 4, .desired_to = -1 };
+	cr_expect_str_eq(so_row_desired_text(&r, "->", true, b, sizeof b), "from 4");
+	r.desired_from = -1;
+	cr_expect_str_eq(so_row_desired_text(&r, "->", false, b, sizeof b), "");
+	cr_expect_str_eq(so_row_desired_text(&r, "->", true, b, sizeof b), "");
+	r = (struct so_row){ .desired_from = 4, .desired_to = 30 };
+	cr_expect_str_eq(so_row_desired_text(&r, "&rarr;", false, b, 8), "desired",
+			 "cut at the size given");
+}
+
+/* An InProgress activity has set the desired count already (ECS's desiredCount changes
+ * when UpdateService returns): it is the count before the next rise and the count a
+ * deployment after it starts from, the same answer both ways; a Pending one (not yet acted
+ * on) is neither. */
+static void
+in_progress_story(const char *status, struct so_sources *src, struct task_set *set,
+		  struct so_story *st)
+{
+	struct deployment *d;
+
+	so_sources_init(src);
+	task_set_init(set);
+	add_service(src, false);
+	add_activity(src, "a4", -7200, 4, HIGH);
+	add_activity(src, "a10", -600, 10, HIGH);
+	free(src->activities[src->nactivities - 1].status);
+	src->activities[src->nactivities - 1].status = strdup(status);
+	add_activity(src, "a12", -300, 12, HIGH);   /* a rise from 10, not from 4 */
+	d = deploy_set_get(&src->deploys, "web", "ecs-svc/2");
+	d->created_ms = T0 - S(400);   /* between a10 and a12 */
+	d->status = strdup("ACTIVE");
+	so_story_build(src, set, TS_NONE, st);
+}
+
+static const struct so_row *
+row_named(const struct so_story *st, const char *name)
+{
+	for (size_t i = 0; i < st->n; i++)
+		if (strcmp(st->rows[i].trigger_name, name) == 0)
+			return &st->rows[i];
+	return NULL;
+}
+
+Test(scaleout_story, an_in_progress_activity_has_set_the_count)
+{
+	struct so_sources src;
+	struct task_set set;
+	struct so_story st;
+	const struct so_row *r;
+
+	in_progress_story("InProgress", &src, &set, &st);
+	r = row_named(&st, "a10");
+	cr_assert_not_null(r, "the InProgress rise is a row");
+	cr_expect_eq(r->desired_from, 4);
+	r = row_named(&st, "a12");
+	cr_assert_not_null(r);
+	cr_expect_eq(r->desired_from, 10, "the rise after it starts from its count");
+	r = row_named(&st, "ecs-svc/2");
+	cr_assert_not_null(r);
+	cr_expect_eq(r->desired_from, 10, "and so does a deployment after it: %ld",
+		     r->desired_from);
+	so_story_cleanup(&st);
+	task_set_cleanup(&set);
+	so_sources_cleanup(&src);
+
+	in_progress_story("Pending", &src, &set, &st);
+	r = row_named(&st, "a12");
+	cr_assert_not_null(r);
+	cr_expect_eq(r->desired_from, 4, "a Pending activity set nothing yet");
+	r = row_named(&st, "ecs-svc/2");
+	cr_assert_not_null(r);
+	cr_expect_eq(r->desired_from, 4);
+	so_story_cleanup(&st);
+	task_set_cleanup(&set);
+	so_sources_cleanup(&src);
+}

@@ -126,6 +126,13 @@ size_t so_row_pieces(const struct so_row *r, struct so_piece *p);
 int64_t so_row_bar_start(const struct so_row *r);
 /* The shared axis: the longest bar's length (ms), 0 when no row has one */
 int64_t so_story_scale(const struct so_story *st);
+/* The words for r's desired counts (scaleout_bar.c), one rule for the table, the page and
+ * the TUI: "desired 4 ARROW 30", "desired 30 (unchanged: a rolling replacement)", "desired
+ * to 30", "desired from 4", or "" as far as the counts are known (an unknown count is left
+ * out, never shown as '?' or 0); brief drops "desired " and says "30 rolling" for a list
+ * column. Writes at most size bytes into out; out. */
+char *so_row_desired_text(const struct so_row *r, const char *arrow, bool brief, char *out,
+			  size_t size);
 /* Each stage's colour (rgb for the page and the workbook, ansi/xterm256 for the TUI): the
  * per-task stages in their phase's colours (phase.h) */
 extern const struct phase_colour so_stage_colours[SO_STAGE_COUNT];

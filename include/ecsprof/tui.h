@@ -54,6 +54,11 @@ struct tui_source {
 	 * one bar of stages per row; Enter shows that scale-out's tasks (of report, which
 	 * holds the tasks the story borrows) in the task table, q/Esc come back. NULL: none */
 	const struct so_story *scaleouts;
+	/* scaleout: the report of scale-out `row`'s tasks alone, for the summary (Tab) after
+	 * Enter on it; owned by the source and valid until the next call (row -1 frees it),
+	 * NULL on failure (err). NULL: the summary is of all the tasks */
+	const struct report *(*scaleout_report)(struct tui_source *src, long row,
+						struct err *err);
 	void *ctx;                    /* for the callbacks */
 };
 

@@ -130,13 +130,61 @@ write_story(const struct cli_opts *o, const struct so_story *st, struct err *err
 	return sink_commit(&s, err);
 }
 
+/* The scale-out view's per-scale-out summary (tui_source.scaleout_report): one row's tasks
+ * copied into a set of their own and reported with the command's options; the last one is
+ * kept until the next call */
+struct story_view {
+	const struct cli_opts *o;
+	const struct so_story *st;
+	struct task_set set;
+	struct report r;
+	bool built;
+};
+
+static void
+story_view_drop(struct story_view *sv)
+{
+	if (sv->built) {
+		report_cleanup(&sv->r);
+		task_set_cleanup(&sv->set);
+		sv->built = false;
+	}
+}
+
+static const struct report *
+story_view_report(struct tui_source *src, long row, struct err *err)
+{
+	struct story_view *sv = src->ctx;
+	const struct so_row *r;
+
+	story_view_drop(sv);
+	if (row < 0 || (size_t)row >= sv->st->n)
+		return NULL;
+	r = &sv->st->rows[row];
+	task_set_init(&sv->set);
+	for (size_t i = 0; i < r->ntasks; i++) {
+		struct task t;
+
+		task_copy(&t, r->tasks[i]);
+		task_set_take(&sv->set, &t);
+	}
+	if (app_report_of(sv->o, &sv->set, &sv->r, err) != 0) {
+		task_set_cleanup(&sv->set);
+		return NULL;
+	}
+	sv->built = true;
+	return &sv->r;
+}
+
 /* On a terminal: the scale-out view (tui_scaleout.c), its tasks a report of the set the
  * story borrows, so that Enter shows a scale-out's tasks in the task table */
 static int
 show_story(const struct cli_opts *o, const struct so_story *st, struct task_set *set,
 	   struct err *err)
 {
-	struct tui_source src = { .title = "scale-outs", .scaleouts = st };
+	struct story_view sv = { .o = o, .st = st };
+	struct tui_source src = { .title = "scale-outs", .scaleouts = st,
+				  .scaleout_report = story_view_report, .ctx = &sv };
 	struct tui_options to;
 	struct report r;
 	int rc;
@@ -145,6 +193,7 @@ show_story(const struct cli_opts *o, const struct so_story *st, struct task_set 
 		return -1;
 	src.report = &r;
 	rc = tui_run(&src, &to, err);
+	story_view_drop(&sv);
 	report_cleanup(&r);
 	return rc;
 }

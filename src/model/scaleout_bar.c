@@ -1,6 +1,9 @@
 /* scaleout_bar: where each stage of a scale-out sits on its bar (scaleout_story.h), one
  * layout for every writer and the TUI, so that the table, the page, the workbook and the
- * screen draw the same bar from the model's rows. */
+ * screen draw the same bar from the model's rows; and the words for its desired counts, for
+ * the same reason (the TUI cannot call out/, and two copies of the rule drifted apart). */
+#include <stdio.h>
+
 #include "ecsprof/scaleout_story.h"
 #include "ecsprof/timeutil.h"
 
@@ -83,3 +86,26 @@ const struct phase_colour so_stage_colours[SO_STAGE_COUNT] = {
 	[SO_REGISTER] = { 0xb07aa1, 5, 139 },
 	[SO_TOTAL] = { 0, -1, -1 },
 };
+
+char *
+so_row_desired_text(const struct so_row *r, const char *arrow, bool brief, char *out,
+		    size_t size)
+{
+	const char *w = brief ? "" : "desired ";
+
+	if (size == 0)
+		return out;
+	out[0] = '\0';
+	/* a deployment that replaces tasks at the same count is a row too: it started them */
+	if (r->desired_from >= 0 && r->desired_from == r->desired_to)
+		snprintf(out, size, brief ? "%ld rolling" : "desired %ld (unchanged: a rolling "
+			 "replacement)", r->desired_to);
+	else if (r->desired_from >= 0 && r->desired_to >= 0)
+		snprintf(out, size, "%s%ld%s%s%s%ld", w, r->desired_from, brief ? "" : " ", arrow,
+			 brief ? "" : " ", r->desired_to);
+	else if (r->desired_to >= 0)
+		snprintf(out, size, "%sto %ld", w, r->desired_to);
+	else if (r->desired_from >= 0)
+		snprintf(out, size, "%sfrom %ld", w, r->desired_from);
+	return out;
+}

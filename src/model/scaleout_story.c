@@ -135,6 +135,23 @@ activity_rises(const struct so_sources *src, const struct so_activity *a, long f
 	return a->alarm != NULL && strstr(a->alarm, "AlarmHigh") != NULL;
 }
 
+/* Has this activity set the service's desired count? One answer for the count before a
+ * rise and for the count in force at a deployment (desired_at), so that a row's "from" and
+ * the rise that made it agree. Application Auto Scaling's StatusCode: Pending is not yet
+ * acted on; InProgress means it has made the request to the scalable target, and for ECS
+ * that request is UpdateService's desiredCount, which is the service's count as soon as
+ * the call returns (the tasks start after it: that is the scale-out we time), so it has
+ * set the count already; Successful is the same once ECS reports it fulfilled ("Change
+ * successfully fulfilled by ecs"); Failed set nothing, and Overridden or Unfulfilled say
+ * no count took effect from it. A recording without a status (NULL) is taken at its
+ * description's word. */
+static bool
+activity_set_count(const struct so_activity *a)
+{
+	return a->status == NULL || strcmp(a->status, "Successful") == 0 ||
+	       strcmp(a->status, "InProgress") == 0;
+}
+
 static void
 rows_of_activities(const struct so_sources *src, struct so_story *st, size_t *cap)
 {
@@ -154,11 +171,10 @@ rows_of_activities(const struct so_sources *src, struct so_story *st, size_t *ca
 
 		if (a->service == NULL)
 			continue;   /* not an ECS service's desired count */
-		/* the count before: the last successful activity of the same target */
+		/* the count before: the last activity of the same target that set one */
 		for (size_t j = i; j-- > 0;)
 			if (v[j]->resource_id != NULL && strcmp(v[j]->resource_id, a->resource_id) == 0 &&
-			    v[j]->desired_to >= 0 && (v[j]->status == NULL ||
-						     strcmp(v[j]->status, "Failed") != 0)) {
+			    v[j]->desired_to >= 0 && activity_set_count(v[j])) {
 				from = v[j]->desired_to;
 				break;
 			}
@@ -180,17 +196,11 @@ rows_of_activities(const struct so_sources *src, struct so_story *st, size_t *ca
 	free(v);
 }
 
-static bool
-activity_successful(const struct so_activity *a)
-{
-	return a->status == NULL || strcmp(a->status, "Successful") == 0;
-}
-
 /* The service's desired count in force just before instant `at`, from the latest source
- * before it that says it: a successful scaling activity's count (from its start), or a
- * deployment other than skip recorded while PRIMARY (its desiredCount was then the
- * service's; once replaced, ECS drains it, so an ACTIVE or INACTIVE one's count is the
- * drain's, not the service's): from its fetch time, or from its createdAt when that is
+ * before it that says it: the count a scaling activity set (activity_set_count; from its
+ * start), or a deployment other than skip recorded while PRIMARY (its desiredCount was
+ * then the service's; once replaced, ECS drains it, so an ACTIVE or INACTIVE one's count
+ * is the drain's, not the service's): from its fetch time, or from its createdAt when that is
  * unknown (a lower bound: an activity after it wins, and had the deployment been fetched
  * after that activity it would have said the same count); -1 when none says (empty in
  * the rows, not 0) */
@@ -206,7 +216,7 @@ desired_at(const struct so_sources *src, const char *service, int64_t at,
 
 		if (a->service != NULL && strcmp(a->service, service) == 0 &&
 		    a->desired_to >= 0 && a->start_ms != TS_NONE && a->start_ms < at &&
-		    activity_successful(a) && (best_ms == TS_NONE || a->start_ms > best_ms)) {
+		    activity_set_count(a) && (best_ms == TS_NONE || a->start_ms > best_ms)) {
 			best_ms = a->start_ms;
 			best = a->desired_to;
 		}
@@ -226,8 +236,9 @@ desired_at(const struct so_sources *src, const char *service, int64_t at,
 }
 
 /* Did the service's desired count change after deployment d's createdAt and by the time
- * its document was fetched (any time later when that is unknown): a successful scaling
- * activity, or a later deployment (which replaces d, whose count is then the drain's)? */
+ * its document was fetched (any time later when that is unknown): a scaling activity
+ * that set a count (activity_set_count), or a later deployment (which replaces d, whose
+ * count is then the drain's)? */
 static bool
 desired_changed_after(const struct so_sources *src, const struct deployment *d)
 {
@@ -237,7 +248,7 @@ desired_changed_after(const struct so_sources *src, const struct deployment *d)
 		const struct so_activity *a = &src->activities[i];
 
 		if (a->service != NULL && strcmp(a->service, d->service) == 0 &&
-		    a->desired_to >= 0 && activity_successful(a) && a->start_ms != TS_NONE &&
+		    a->desired_to >= 0 && activity_set_count(a) && a->start_ms != TS_NONE &&
 		    a->start_ms > from && (to == TS_NONE || a->start_ms <= to))
 			return true;
 	}

@@ -29,15 +29,10 @@ static const char so_legend[] = "d detect, r react, s schedule, p provision, i i
 void
 so_out_desired(FILE *f, const struct so_row *r, const char *arrow)
 {
-	/* a deployment that replaces tasks at the same count is a row too: it started them */
-	if (r->desired_from >= 0 && r->desired_from == r->desired_to)
-		fprintf(f, "desired %ld (unchanged: a rolling replacement), ", r->desired_to);
-	else if (r->desired_from >= 0 && r->desired_to >= 0)
-		fprintf(f, "desired %ld %s %ld, ", r->desired_from, arrow, r->desired_to);
-	else if (r->desired_to >= 0)
-		fprintf(f, "desired to %ld, ", r->desired_to);
-	else if (r->desired_from >= 0)
-		fprintf(f, "desired from %ld, ", r->desired_from);
+	char text[128];
+
+	if (so_row_desired_text(r, arrow, false, text, sizeof text)[0] != '\0')
+		fprintf(f, "%s, ", text);
 }
 
 static void

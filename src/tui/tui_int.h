@@ -84,6 +84,8 @@ struct view {
 				       * that ends soon does not flash it) */
 	size_t so_sel, so_top;        /* the scale-out view's selection and scroll */
 	long so_shown;                /* the scale-out whose tasks the table shows; -1: all */
+	const struct report *so_rep;  /* so_shown's tasks alone (tui_source.scaleout_report),
+				       * owned by the source; NULL: all the tasks */
 	int lines, cols;
 };
 
@@ -91,6 +93,13 @@ static inline struct report *
 tui_rep(const struct view *v)
 {
 	return v->src->report;
+}
+
+/* The report the summary is of: a scale-out's tasks when one is shown, else all of them */
+static inline const struct report *
+tui_sum_rep(const struct view *v)
+{
+	return v->so_shown >= 0 && v->so_rep != NULL ? v->so_rep : v->src->report;
 }
 
 static inline const struct task *

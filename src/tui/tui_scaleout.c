@@ -14,7 +14,7 @@
 #include "ecsprof/tui_scaleout.h"
 #include "tui_int.h"
 
-#define SO_LABEL_W 42        /* "11-30 14:01:53 deployment   4->30   ~327s" */
+#define SO_LABEL_W 44        /* "11-30 14:01:53 deployment 30 rolling   ~327s" */
 #define SO_BAR_MAX 400
 
 const struct tui_key_help tui_scaleout_keys[] = {
@@ -140,17 +140,17 @@ static void
 label(const struct so_row *r, char *out, size_t size)
 {
 	static const char *const words[] = { "alarm", "activity", "deployment", "manual" };
-	char when[32], from[24], to[24], total[24];
+	char when[32], desired[64], total[24];
 	double t = so_row_seconds(r, SO_TOTAL);
 
 	when_text(r->trigger_ms, when, sizeof when);
-	snprintf(from, sizeof from, r->desired_from >= 0 ? "%ld" : "?", r->desired_from);
-	snprintf(to, sizeof to, r->desired_to >= 0 ? "%ld" : "?", r->desired_to);
+	/* the model's words, as the table's: an unknown count is left out, never '?' */
+	so_row_desired_text(r, "->", true, desired, sizeof desired);
 	if (isnan(t))
 		snprintf(total, sizeof total, "-");
 	else
 		snprintf(total, sizeof total, "%s%.0fs", so_row_estimated(r, SO_TOTAL) ? "~" : "", t);
-	snprintf(out, size, "%s %-10s %3s->%-3s %6s", when, words[r->trigger], from, to, total);
+	snprintf(out, size, "%s %-10s %-10s %6s", when, words[r->trigger], desired, total);
 }
 
 static void
@@ -186,7 +186,7 @@ draw_axis(const struct view *v, int y, int x, int w, int64_t scale)
 	clrtoeol();
 	char head[64];
 
-	snprintf(head, sizeof head, "%-14s %-10s %-8s %6s", "when", "trigger", "desired", "total");
+	snprintf(head, sizeof head, "%-14s %-10s %-10s %6s", "when", "trigger", "desired", "total");
 	put_fit_text(v, y, 1, x - 2, head);
 	for (int64_t t = 0; step > 0 && t * 1000 <= scale; t += step) {
 		int c = tui_so_cell_of(t * 1000, scale, w);
@@ -337,10 +337,12 @@ tui_draw_scaleouts(struct view *v)
 	}
 	y = legend(v, y, bottom) + 1;
 	const struct so_row *r = &st->rows[v->so_sel];
-	char head[600];
+	char head[700], desired[128];
 
-	snprintf(head, sizeof head, "%s%s%s, %zu task%s started%s%s", r->cluster,
-		 r->cluster[0] ? "/" : "", r->service, r->tasks_started,
+	so_row_desired_text(r, "->", false, desired, sizeof desired);
+	snprintf(head, sizeof head, "%s%s%s, %s%s%zu task%s started%s%s", r->cluster,
+		 r->cluster[0] ? "/" : "", r->service, desired, desired[0] ? ", " : "",
+		 r->tasks_started,
 		 r->tasks_started == 1 ? "" : "s", r->trigger_name[0] ? ": " : "", r->trigger_name);
 	attron(A_BOLD);
 	put_fit_text(v, y++, 1, v->cols - 2, head);
@@ -378,6 +380,15 @@ tui_scaleout_key(struct view *v, int key)
 		if (n == 0)
 			return UI_NONE;
 		v->so_shown = (long)v->so_sel;
+		v->so_rep = NULL;
+		if (v->src->scaleout_report != NULL) {
+			struct err err = { 0 };
+
+			/* the summary (Tab) is then of this scale-out's tasks alone */
+			v->so_rep = v->src->scaleout_report(v->src, v->so_shown, &err);
+			if (v->so_rep == NULL)
+				snprintf(v->message, sizeof v->message, "%s", err.msg);
+		}
 		v->mode = MODE_TABLE;
 		v->filter_len = 0;
 		v->filter[0] = '\0';

@@ -69,7 +69,7 @@ sum_add_wrapped(struct sum_lines *l, const char *text, int cols)
 size_t
 tui_summary_compared(const struct view *v)
 {
-	const struct report *r = tui_rep(v);
+	const struct report *r = tui_sum_rep(v);
 	size_t k = 0;
 
 	for (size_t g = 0; g < r->ngroups; g++) {
@@ -84,7 +84,7 @@ tui_summary_compared(const struct view *v)
 size_t
 tui_summary_choices(const struct view *v)
 {
-	const struct report *r = tui_rep(v);
+	const struct report *r = tui_sum_rep(v);
 
 	return r->ngroups > 1 ? r->ngroups - 1 : 0;
 }
@@ -92,7 +92,7 @@ tui_summary_choices(const struct view *v)
 static void
 histogram_lines(const struct view *v, struct sum_lines *l, const size_t *groups, size_t ng)
 {
-	const struct report *r = tui_rep(v);
+	const struct report *r = tui_sum_rep(v);
 	int nbins = v->cols - 16 > 40 ? 40 : v->cols - 16;
 	double hi = 0;
 	char buf[1024], a[16];
@@ -140,7 +140,7 @@ histogram_lines(const struct view *v, struct sum_lines *l, const size_t *groups,
 static void
 diagnosis_lines(const struct view *v, struct sum_lines *l)
 {
-	const struct report *r = tui_rep(v);
+	const struct report *r = tui_sum_rep(v);
 	const char *ids[64];
 	size_t counts[64], n = report_diagnosis_counts(r, ids, counts, 64), total = 0;
 	char buf[1024];
@@ -165,7 +165,7 @@ diagnosis_lines(const struct view *v, struct sum_lines *l)
 static void
 build(const struct view *v, struct sum_lines *l)
 {
-	const struct report *r = tui_rep(v);
+	const struct report *r = tui_sum_rep(v);
 	struct compare_style st = { v->cols, v->utf8 };
 	size_t g = tui_summary_compared(v);
 	size_t shown[2];
@@ -196,7 +196,7 @@ build(const struct view *v, struct sum_lines *l)
 void
 tui_draw_summary(struct view *v)
 {
-	struct report *r = tui_rep(v);
+	const struct report *r = tui_sum_rep(v);
 	struct sum_lines l = { 0 };
 	int y = 2, bottom = v->lines - 1;
 

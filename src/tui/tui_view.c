@@ -301,6 +301,12 @@ key_table(struct view *v, int key)
 back_to_scaleouts:
 	/* a scale-out's tasks were opened from the scale-out view: back to it */
 	v->so_shown = -1;
+	if (v->so_rep != NULL) {
+		struct err err = { 0 };
+
+		v->so_rep = NULL;
+		v->src->scaleout_report(v->src, -1, &err);   /* frees it */
+	}
 	v->mode = MODE_SCALEOUTS;
 	return UI_REFILTER | UI_REDRAW;
 }

@@ -5,7 +5,8 @@ screen shows: one line per scale-out with its bar on the shared axis (the alarm'
 with detect, has react, provision, pull and ends in register), the selected one's advice
 under them and j moving to the next; Enter shows that scale-out's tasks and only them
 (as many as its tasks_started in the CSV, each created inside its launch window, none of
-another scale-out's), the title says which, Esc and q come back, ? lists the view's keys,
+another scale-out's) and Tab there their summary (its n is tasks_started), the title says
+which, Esc and q come back, ? lists the view's keys,
 and q at the view quits with status 0."""
 import csv
 import datetime
@@ -88,6 +89,13 @@ def main():
            "the alarm's bar: detect, react, provision, pull, start, then register", alarm)
         ok(re.search(r"4->30 +327s", alarm) is not None, "its desired counts and total",
            alarm)
+        roll = [ln for ln in lines if " deployment " in ln]
+        ok(len(roll) == 2 and all(re.search(r" deployment +\d+ rolling +~?\d+s", ln)
+                                  for ln in roll) and "?" not in "".join(lines) and
+           not re.search(r"(\d+)->\1\b", scr),
+           "a rolling replacement says so as the table does (not 30->30), no '?'", scr)
+        ok("desired 4 (unchanged: a rolling replacement), 4 tasks started" in scr,
+           "the selected one's line has the table's words", scr)
         ok(re.search(r"\|0s +\|1m", scr) is not None, "a shared time axis over the bars",
            scr)
         ok(lines and lines[0].startswith(">") and "advice: register ~150 s" in scr,
@@ -114,6 +122,12 @@ def main():
                "scale-out %d: every task shown was created in its launch window" % (i + 1),
                "%d ids, outside: %r\n%s" % (len(ids), bad, screen()))
             seen[i] = set(ids)
+            keys("Tab")
+            ok(wait_for(r"^GROUP \S+: %d tasks?," % want),
+               "Tab there: the summary of scale-out %d's %d tasks, not of all" % (i + 1, want),
+               screen())
+            keys("Tab")
+            wait_for(r"^TASK ")
             keys("Escape" if i % 2 == 0 else "q")
             ok(wait_for(r"3 scale-outs") and "TASK " not in screen(),
                "%s goes back to the scale-outs" % ("Esc" if i % 2 == 0 else "q"), screen())
