@@ -41,7 +41,7 @@ static void log_v(enum log_level level, const char *fmt, va_list ap)
 static void
 log_v(enum log_level level, const char *fmt, va_list ap)
 {
-	static const char *prefix[] = { "", "warning: ", "", "debug: " };
+	static const char *const prefix[] = { "", "warning: ", "", "debug: " };
 	char line[2048];
 
 	if ((level == LOG_INFO && log_level_max < 1) || (level == LOG_DEBUG && log_level_max < 2))

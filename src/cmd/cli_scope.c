@@ -220,7 +220,7 @@ void
 cli_usage_command(FILE *f, enum cli_command cmd)
 {
 	/* CHECK and NETWORK hold check's own options (wording[] puts them there) */
-	static const char *sections[] = { "CHECK", "NETWORK", "SELECT", "AWS", "OUTPUT", "WATCH",
+	static const char *const sections[] = { "CHECK", "NETWORK", "SELECT", "AWS", "OUTPUT", "WATCH",
 					  "EXPERIMENT", "DIFF", "GENERAL" };
 
 	fprintf(f, "usage: ecsprof %s\n", cli_command_usage(cmd));
