@@ -20,7 +20,7 @@
 const struct tui_key_help tui_scaleout_keys[] = {
 	{ "Up Down j k", "move the selection among the scale-outs" },
 	{ "g Home / G End", "first / last scale-out" },
-	{ "Enter", "the tasks of the selected scale-out in the task table (q or Esc there: back)" },
+	{ "Enter", "the tasks of the selected scale-out in the task table (Tab there: their summary; q or Esc: back)" },
 	{ "? F1", "this help (any other key goes back)" },
 	{ "q", "quit (from a scale-out's tasks: back to the scale-outs)" },
 	{ "F10 ^C", "quit at once, from any view" },
