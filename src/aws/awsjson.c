@@ -302,6 +302,7 @@ awsjson_send(struct awsjson_client *c, const struct http_transport *t, const cha
 	struct http_response resp;
 	struct http_retry hr = { 0 };
 	char why[160];
+	size_t len;
 	int ret = -1, tries = 0, rc;
 	int max = c->max_attempts > 0 ? c->max_attempts : 3;
 
@@ -337,8 +338,8 @@ awsjson_send(struct awsjson_client *c, const struct http_transport *t, const cha
 			goto out;
 		}
 		why[0] = '\0';
-		rc = r->accept(r->accept_arg, buf_str(&resp.body), resp.body.len, why, sizeof why,
-			       err);
+		len = resp.body.len;   /* for the message: on 0 accept may have taken the bytes */
+		rc = r->accept(r->accept_arg, &resp.body, why, sizeof why, err);
 		if (rc == 0)
 			break;
 		if (rc < 0)
@@ -347,7 +348,7 @@ awsjson_send(struct awsjson_client *c, const struct http_transport *t, const cha
 			err_set(err, ERR_NETWORK,
 				"%s: the answer was cut short or is not %s (%zu bytes; %s) "
 				"after %d attempts — check the network, a proxy, or --endpoint-url",
-				op, r->format, resp.body.len, why, tries);
+				op, r->format, len, why, tries);
 			goto out;
 		}
 		log_info("%s: the answer is not valid %s (%s); asking again", op, r->format, why);
@@ -372,16 +373,16 @@ struct json_accept {
 
 /* a 2xx JSON answer: the caller's body hook first, then jansson */
 static int
-json_accept(void *arg, const char *body, size_t len, char *why, size_t whysize,
-	    struct err *err)
+json_accept(void *arg, struct buf *body, char *why, size_t whysize, struct err *err)
 {
 	struct json_accept *a = arg;
 	json_error_t je;
+	size_t len = body->len;
 	bool oom;
 
-	if (a->o->body != NULL && a->o->body(a->o->body_arg, body, len) == 0)
+	if (a->o->body != NULL && a->o->body(a->o->body_arg, body) == 0)
 		return 0;
-	*a->out = json_loadb(body, len, 0, &je);
+	*a->out = json_loadb(buf_str(body), len, 0, &je);
 	if (json_is_object(*a->out))
 		return 0;
 	oom = *a->out == NULL &&

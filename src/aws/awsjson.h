@@ -27,6 +27,7 @@
 
 #include <jansson.h>
 
+#include "ecsprof/buf.h"
 #include "ecsprof/creds.h"
 #include "ecsprof/err.h"
 #include "ecsprof/http.h"
@@ -93,9 +94,10 @@ struct awsjson_call_options {
 				* HTTP_CANCELLED) */
 	int64_t answered_ms;   /* out: when the answer arrived */
 	/* in, may be NULL: given a 2xx answer's body first; 0: it took the answer (*out
-	 * stays NULL), 1: not sure, the body is parsed into *out as without it (called
-	 * again for an answer asked again) */
-	int (*body)(void *arg, const char *body, size_t len);
+	 * stays NULL; it may have taken the bytes too, with buf_take(), saving a copy of
+	 * an answer it keeps), 1: not sure, the body (left as it was) is parsed into *out
+	 * as without it (called again for an answer asked again) */
+	int (*body)(void *arg, struct buf *body);
 	void *body_arg;
 };
 int awsjson_call_opt(struct awsjson_client *c, const struct http_transport *t,
@@ -105,15 +107,15 @@ int awsjson_call_opt(struct awsjson_client *c, const struct http_transport *t,
 /* One request of any protocol through the client's signing and retries (awsjson_call
  * and the query protocol's awsquery_call are built on it). A 2xx answer goes to accept:
  * 0 it took it, 1 it is malformed (why says how; asked again like a 5xx, up to the
- * attempts, then "the answer was cut short or is not <format>"), -1 a failure (err set).
- * Every string is borrowed. */
+ * attempts, then "the answer was cut short or is not <format>"), -1 a failure (err set);
+ * on 0 it may have taken the bytes (buf_take). Every string is borrowed. */
 struct awsjson_raw {
 	const char *content_type;
 	const char *target;        /* X-Amz-Target (prefix and operation); NULL: none */
 	const char *body;
 	size_t body_len;
 	const int *cancel;         /* as awsjson_call_options.cancel */
-	int (*accept)(void *arg, const char *body, size_t len, char *why, size_t whysize,
+	int (*accept)(void *arg, struct buf *body, char *why, size_t whysize,
 		      struct err *err);
 	void *accept_arg;
 	const char *format;        /* "JSON", "XML": for the messages */

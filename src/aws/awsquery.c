@@ -296,13 +296,12 @@ struct xml_accept {
 
 /* a 2xx answer: read at once; one that is cut short is asked again */
 static int
-xml_accept(void *arg, const char *body, size_t len, char *why, size_t whysize,
-	   struct err *err)
+xml_accept(void *arg, struct buf *body, char *why, size_t whysize, struct err *err)
 {
 	struct xml_accept *a = arg;
 	struct err e = { 0 };
 
-	if (awsquery_read(body, len, a->op, a->shape, a->out, &e) == 0)
+	if (awsquery_read(buf_str(body), body->len, a->op, a->shape, a->out, &e) == 0)
 		return 0;
 	if (strstr(e.msg, "cut short") == NULL && strstr(e.msg, "no element") == NULL) {
 		*err = e;

@@ -123,37 +123,45 @@ take_described(struct ecs_fetch *f, struct batch *b, const char *arn, int64_t cr
 }
 
 struct scanned {
-	char *body;             /* our copy of the answer, which the tasks point into */
+	char *body;             /* the answer's bytes (taken, or a copy), which the tasks
+				 * point into */
 	struct ecs_scanned_task *v;
 	size_t n;
 	bool failures;          /* v read, but failures[] is left to jansson's DOM */
 };
 
-/* awsjson's body hook (once per attempt): the answer read in one pass (ecs_scan.c) in a
- * copy that outlives the call, or 1 for the DOM */
+/* awsjson's body hook (once per attempt): the answer read in one pass (ecs_scan.c), its
+ * bytes taken so that they outlive the call, or 1 for the DOM */
 static int
-scan_answer(void *arg, const char *body, size_t len)
+scan_answer(void *arg, struct buf *body)
 {
 	struct scanned *sc = arg;
+	const char *at = buf_str(body);
+	size_t len = body->len;
 	int rc;
 
 	ecs_scanned_free(sc->v, sc->n);
 	free(sc->body);
 	sc->v = NULL;
 	sc->n = 0;
-	sc->body = xmalloc(len + 1);
-	memcpy(sc->body, body, len);
-	sc->body[len] = '\0';
+	sc->body = NULL;
 	sc->failures = false;
-	rc = ecs_scan_describe(sc->body, len, &sc->v, &sc->n);
-	if (rc == 2) {
-		sc->failures = true;   /* the tasks kept; jansson reads the answer for them */
-		return 1;
+	rc = ecs_scan_describe_open(at, len, &sc->v, &sc->n);
+	if (rc == 0) {
+		/* the answer's own bytes: taken, not copied (buf_take hands data over as it is,
+		 * so the tasks still point into it) */
+		sc->body = buf_take(body);
+	} else if (rc == 2) {
+		/* jansson reads the answer as it came for failures[]: the tasks go to a copy */
+		sc->body = xmalloc(len + 1);
+		memcpy(sc->body, at, len + 1);
+		for (size_t i = 0; i < sc->n; i++)
+			sc->v[i].json = sc->body + (sc->v[i].json - at);
+		sc->failures = true;
+		rc = 1;
 	}
-	if (rc != 0) {
-		free(sc->body);
-		sc->body = NULL;
-	}
+	if (sc->body != NULL)
+		ecs_scanned_end(sc->body, sc->v, sc->n);
 	return rc;
 }
 

@@ -84,12 +84,12 @@ call(struct ecs_fetch *f, struct http_transport *t, const char *op, json_t *req,
 
 /* awsjson's body hook for ListTasks: the page read in one pass, or 1 for the DOM */
 static int
-scan_page(void *arg, const char *body, size_t len)
+scan_page(void *arg, struct buf *body)
 {
 	struct ecs_page *pg = arg;
 
 	ecs_page_cleanup(pg);
-	return ecs_scan_list(body, len, pg);
+	return ecs_scan_list(buf_str(body), body->len, pg);
 }
 
 /* One page of ch into *pg (the caller's: ecs_page_cleanup). */

@@ -60,6 +60,12 @@ struct ecs_scanned_task {
  * failures[] is not empty: read them with jansson (the answer is one it reads); or 1: not
  * sure (malformed, a \u escape, a key twice, ...; body unchanged), read it with jansson. */
 int ecs_scan_describe(char *body, size_t len, struct ecs_scanned_task **out, size_t *n);
+/* The same in two steps, for a caller that chooses where the tasks live: the scan, which
+ * leaves body as it was (each json[len] not yet '\0'), then the '\0's written over the
+ * bytes after the tasks in body (the scanned one, or a copy with v pointed into it). */
+int ecs_scan_describe_open(const char *body, size_t len, struct ecs_scanned_task **out,
+			   size_t *n);
+void ecs_scanned_end(char *body, const struct ecs_scanned_task *v, size_t n);
 void ecs_scanned_free(struct ecs_scanned_task *v, size_t n);
 /* A ListTasks page: its taskArns[] strings and nextToken (NULL when absent or not a
  * string), as the DOM path reads them. */

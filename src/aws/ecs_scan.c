@@ -114,7 +114,8 @@ scanner_free(struct jsonscan *sc)
 }
 
 int
-ecs_scan_describe(char *body, size_t len, struct ecs_scanned_task **out, size_t *nout)
+ecs_scan_describe_open(const char *body, size_t len, struct ecs_scanned_task **out,
+		       size_t *nout)
 {
 	struct jsonscan sc;
 	struct ecs_scanned_task *v = NULL;
@@ -167,9 +168,6 @@ ecs_scan_describe(char *body, size_t len, struct ecs_scanned_task **out, size_t 
 	if (sc.p != sc.end)
 		goto give_up;   /* more after the object: jansson's error */
 	scanner_free(&sc);
-	/* each task a string of its own: the byte after it (',', ']' or a space) is read */
-	for (size_t i = 0; i < n; i++)
-		body[v[i].json + v[i].len - body] = '\0';
 	*out = v;
 	*nout = n;
 	return failures ? 2 : 0;
@@ -177,6 +175,24 @@ give_up:
 	ecs_scanned_free(v, n);
 	scanner_free(&sc);
 	return 1;
+}
+
+void
+ecs_scanned_end(char *body, const struct ecs_scanned_task *v, size_t n)
+{
+	/* each task a string of its own: the byte after it (',', ']' or a space) is read */
+	for (size_t i = 0; i < n; i++)
+		body[v[i].json + v[i].len - body] = '\0';
+}
+
+int
+ecs_scan_describe(char *body, size_t len, struct ecs_scanned_task **out, size_t *nout)
+{
+	int rc = ecs_scan_describe_open(body, len, out, nout);
+
+	if (rc != 1)
+		ecs_scanned_end(body, *out, *nout);
+	return rc;
 }
 
 void
