@@ -399,13 +399,38 @@ json_accept(void *arg, struct buf *body, char *why, size_t whysize, struct err *
 }
 
 int
-awsjson_call_opt(struct awsjson_client *c, const struct http_transport *t, const char *op,
-		 json_t *body_obj, struct awsjson_call_options *o, json_t **out,
-		 struct err *err)
+awsjson_call_text(struct awsjson_client *c, const struct http_transport *t, const char *op,
+		  const char *body, size_t len, struct awsjson_call_options *o, json_t **out,
+		  struct err *err)
 {
 	struct awsjson_raw r = { 0 };
 	struct json_accept a = { o, out, op };
 	char target[128];
+	int rc;
+
+	*out = NULL;
+	if (c->svc->target_prefix == NULL)
+		return err_set(err, ERR_INTERNAL, "%s: %s speaks the query protocol (awsquery_call)",
+			       op, c->svc->service_id);
+	snprintf(target, sizeof target, "%s%s", c->svc->target_prefix, op);
+	r.content_type = CONTENT_TYPE;
+	r.target = target;
+	r.body = body;
+	r.body_len = len;
+	r.cancel = o->cancel;
+	r.accept = json_accept;
+	r.accept_arg = &a;
+	r.format = "JSON";
+	rc = awsjson_send(c, t, op, &r, err);
+	o->answered_ms = r.answered_ms;
+	return rc;
+}
+
+int
+awsjson_call_opt(struct awsjson_client *c, const struct http_transport *t, const char *op,
+		 json_t *body_obj, struct awsjson_call_options *o, json_t **out,
+		 struct err *err)
+{
 	char *body;
 	int rc;
 
@@ -416,17 +441,7 @@ awsjson_call_opt(struct awsjson_client *c, const struct http_transport *t, const
 	body = awsjson_dump_compact(body_obj);
 	if (body == NULL)
 		return err_set(err, ERR_INTERNAL, "%s: cannot encode the request", op);
-	snprintf(target, sizeof target, "%s%s", c->svc->target_prefix, op);
-	r.content_type = CONTENT_TYPE;
-	r.target = target;
-	r.body = body;
-	r.body_len = strlen(body);
-	r.cancel = o->cancel;
-	r.accept = json_accept;
-	r.accept_arg = &a;
-	r.format = "JSON";
-	rc = awsjson_send(c, t, op, &r, err);
-	o->answered_ms = r.answered_ms;
+	rc = awsjson_call_text(c, t, op, body, strlen(body), o, out, err);
 	free(body);
 	return rc;
 }

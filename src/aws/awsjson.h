@@ -103,6 +103,11 @@ struct awsjson_call_options {
 int awsjson_call_opt(struct awsjson_client *c, const struct http_transport *t,
 		     const char *op, json_t *body, struct awsjson_call_options *o, json_t **out,
 		     struct err *err);
+/* The same with the request already encoded (body[0..len), borrowed): for a hot request
+ * written without a DOM, as awsjson_dump_compact() would write it. */
+int awsjson_call_text(struct awsjson_client *c, const struct http_transport *t,
+		      const char *op, const char *body, size_t len,
+		      struct awsjson_call_options *o, json_t **out, struct err *err);
 
 /* One request of any protocol through the client's signing and retries (awsjson_call
  * and the query protocol's awsquery_call are built on it). A 2xx answer goes to accept:
