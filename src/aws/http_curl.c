@@ -64,6 +64,17 @@ write_body(char *ptr, size_t size, size_t nmemb, void *userdata)
 		}
 		w->ct->charged += n;
 	}
+	if (w->resp->body.len == 0 && !w->resp->body.secret) {
+		/* room for the whole answer at once when its length is announced (within
+		 * the cap and the budget; past them the adds refuse as before): a 150 kB
+		 * DescribeTasks answer is not copied again at each doubling */
+		curl_off_t cl = -1;
+
+		if (curl_easy_getinfo(w->ct->curl, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &cl) ==
+			    CURLE_OK && cl > 0 && (uint64_t)cl <= w->ct->max_body &&
+		    (b == NULL || b->limit == 0 || (uint64_t)cl <= b->limit))
+			(void)buf_reserve(&w->resp->body, (size_t)cl);
+	}
 	if (buf_add(&w->resp->body, ptr, n) != 0) {
 		w->ct->body_too_big = true;
 		return 0;
