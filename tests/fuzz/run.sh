@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer harnesses with clang + ASan + UBSan in DIR and runs each for
-# FUZZ_SECONDS (default 45) from its seed corpus. A crash, leak or timeout fails the run
+# FUZZ_SECONDS (default 30) from its seed corpus. A crash, leak or timeout fails the run
 # and leaves the input in DIR/crashes/. Usage: tests/fuzz/run.sh [DIR]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 dir=${1:-build-fuzz}
-secs=${FUZZ_SECONDS:-45}
+secs=${FUZZ_SECONDS:-30}
 if [ ! -f "$dir/build.ninja" ]; then
 	CC=clang CFLAGS=-fsanitize=fuzzer-no-link meson setup "$dir" -Dfuzz=true \
 		-Db_sanitize=address,undefined -Db_lundef=false >/dev/null
