@@ -224,13 +224,20 @@ ecr_host(const char *host, char **account, char **region)
 	return true;
 }
 
-int
-image_ref_parse(const char *s, struct image_ref *out)
-{
-	const char *slash, *rest, *at, *colon;
-	char *name;
+/* A reference's parts as spans of its text: the one reading of Docker's grammar that both
+ * image_ref_parse (which copies them) and image_ref_is_private_ecr (asked for every row
+ * written, so it copies nothing) use. host is NULL for Docker Hub. */
+struct ref_span {
+	const char *host, *name, *tag, *digest;
+	size_t hlen, nlen, tlen;
+};
 
-	memset(out, 0, sizeof *out);
+static int
+ref_split(const char *s, struct ref_span *sp)
+{
+	const char *slash, *rest, *at, *end, *colon = NULL;
+
+	memset(sp, 0, sizeof *sp);
 	if (s == NULL || *s == '\0' || strchr(s, ' ') != NULL)
 		return -1;
 	slash = strchr(s, '/');
@@ -238,65 +245,8 @@ image_ref_parse(const char *s, struct image_ref *out)
 	if (slash != NULL && (memchr(s, '.', (size_t)(slash - s)) != NULL ||
 	    memchr(s, ':', (size_t)(slash - s)) != NULL ||
 	    ((size_t)(slash - s) == 9 && strncmp(s, "localhost", 9) == 0))) {
-		out->registry = xstrndup(s, (size_t)(slash - s));
-		rest = slash + 1;
-	} else {
-		out->registry = xstrdup("docker.io");
-		rest = s;
-	}
-	at = strchr(rest, '@');
-	if (at != NULL) {
-		out->digest = xstrdup(at + 1);
-		name = xstrndup(rest, (size_t)(at - rest));
-	} else {
-		name = xstrdup(rest);
-	}
-	colon = strrchr(name, ':');
-	if (colon != NULL && strchr(colon, '/') == NULL) {
-		out->tag = xstrdup(colon + 1);
-		name[colon - name] = '\0';
-	}
-	if (*name == '\0' || (out->digest != NULL && *out->digest == '\0')) {
-		free(name);
-		image_ref_cleanup(out);
-		return -1;
-	}
-	if (strcmp(out->registry, "docker.io") == 0 && strchr(name, '/') == NULL) {
-		out->repository = xasprintf("library/%s", name);
-		free(name);
-	} else {
-		out->repository = name;
-	}
-	out->private_ecr = ecr_host(out->registry, &out->account, &out->region);
-	return 0;
-}
-
-int
-image_ref_is_private_ecr(const char *s)
-{
-	const char *slash, *rest, *at, *end, *colon = NULL;
-	char host[256];
-	size_t hlen = 0;
-	bool has_host;
-
-	if (s == NULL || *s == '\0' || strchr(s, ' ') != NULL)
-		return -1;
-	/* image_ref_parse's steps on the text itself, without its copies */
-	slash = strchr(s, '/');
-	has_host = slash != NULL && (memchr(s, '.', (size_t)(slash - s)) != NULL ||
-		   memchr(s, ':', (size_t)(slash - s)) != NULL ||
-		   ((size_t)(slash - s) == 9 && strncmp(s, "localhost", 9) == 0));
-	if (has_host) {
-		hlen = (size_t)(slash - s);
-		if (hlen >= sizeof host) {
-			struct image_ref r;
-			int rc = image_ref_parse(s, &r);
-			bool ecr = rc == 0 && r.private_ecr;
-
-			if (rc == 0)
-				image_ref_cleanup(&r);
-			return rc != 0 ? -1 : ecr;
-		}
+		sp->host = s;
+		sp->hlen = (size_t)(slash - s);
 		rest = slash + 1;
 	} else {
 		rest = s;
@@ -306,15 +256,56 @@ image_ref_is_private_ecr(const char *s)
 	for (const char *p = rest; p < end; p++)
 		if (*p == ':')
 			colon = p;
-	if (colon != NULL && memchr(colon, '/', (size_t)(end - colon)) == NULL)
+	if (colon != NULL && memchr(colon, '/', (size_t)(end - colon)) == NULL) {
+		sp->tag = colon + 1;
+		sp->tlen = (size_t)(end - colon - 1);
 		end = colon;
-	if (end == rest || (at != NULL && at[1] == '\0'))
+	}
+	sp->name = rest;
+	sp->nlen = (size_t)(end - rest);
+	sp->digest = at != NULL ? at + 1 : NULL;
+	return sp->nlen == 0 || (at != NULL && at[1] == '\0') ? -1 : 0;
+}
+
+int
+image_ref_parse(const char *s, struct image_ref *out)
+{
+	struct ref_span sp;
+
+	memset(out, 0, sizeof *out);
+	if (ref_split(s, &sp) != 0)
 		return -1;
-	if (!has_host)
+	out->registry = sp.host != NULL ? xstrndup(sp.host, sp.hlen) : xstrdup("docker.io");
+	out->digest = sp.digest != NULL ? xstrdup(sp.digest) : NULL;
+	out->tag = sp.tag != NULL ? xstrndup(sp.tag, sp.tlen) : NULL;
+	if (strcmp(out->registry, "docker.io") == 0 && memchr(sp.name, '/', sp.nlen) == NULL)
+		out->repository = xasprintf("library/%.*s", (int)sp.nlen, sp.name);
+	else
+		out->repository = xstrndup(sp.name, sp.nlen);
+	out->private_ecr = ecr_host(out->registry, &out->account, &out->region);
+	return 0;
+}
+
+int
+image_ref_is_private_ecr(const char *s)
+{
+	struct ref_span sp;
+	char host[256], *big;
+	int ecr;
+
+	if (ref_split(s, &sp) != 0)
+		return -1;
+	if (sp.host == NULL)
 		return 0;   /* docker.io */
-	memcpy(host, s, hlen);
-	host[hlen] = '\0';
-	return ecr_host(host, NULL, NULL);
+	if (sp.hlen < sizeof host) {
+		memcpy(host, sp.host, sp.hlen);
+		host[sp.hlen] = '\0';
+		return ecr_host(host, NULL, NULL);
+	}
+	big = xstrndup(sp.host, sp.hlen);
+	ecr = ecr_host(big, NULL, NULL);
+	free(big);
+	return ecr;
 }
 
 /* ---- names --------------------------------------------------------------------------- */
