@@ -430,13 +430,50 @@ Test(diff, too_few_tasks_get_a_footnote)
 	cr_expect(d.phase[DIFF_PULL].too_few, "3 vs 3 cannot reach p < 0.05");
 	cr_expect(!d.phase[DIFF_PULL].significant);
 	buf_init(&b, 0);
-	diff_lines(&d, collect, &b);
-	cr_expect(strstr(buf_str(&b), "~ (p=") != NULL && strstr(buf_str(&b), ") (1)") != NULL,
+	diff_lines(&d, 0, collect, &b);
+	cr_expect(strstr(buf_str(&b), " ~ ") != NULL && strstr(buf_str(&b), "1.000 (1)") != NULL,
 		  "%s", buf_str(&b));
 	cr_expect(strstr(buf_str(&b), "(1) too few tasks to tell") != NULL, "%s", buf_str(&b));
 	cr_expect(strstr(buf_str(&b), "no significant change in any phase") != NULL);
 	cr_expect(strstr(buf_str(&b), "power (pull): not significant, and with n = 3 vs 3 no change is detected 80% of the time: too few tasks") != NULL,
 		  "%s", buf_str(&b));
+	buf_cleanup(&b);
+	diff_cleanup(&d);
+	windows_free(&w);
+}
+
+/* The phases table at 80 columns (a pipe, COLUMNS=80): one line a phase, the p-value in a
+ * column of its own and the P90 change left out; with room (or no limit) it is there. */
+Test(diff, the_phases_table_fits_80_columns)
+{
+	struct windows w;
+	struct diff d;
+	struct err err;
+	struct buf b;
+	const char *s, *e;
+	int rows = 0;
+
+	windows_make(&w, 7, 60, 40, 12, 35);
+	cr_assert_eq(diff_build(&d, &w.a, &w.b, &err), 0);
+	buf_init(&b, 0);
+	diff_lines(&d, 80, collect, &b);
+	s = strstr(buf_str(&b), "PHASE ");
+	cr_assert_not_null(s, "%s", buf_str(&b));
+	cr_expect(strstr(buf_str(&b), "P90 CHANGE") == NULL, "%s", buf_str(&b));
+	for (; strncmp(s, "seconds;", 8) != 0; s = e + 1, rows++) {
+		e = strchr(s, '\n');
+		cr_assert_not_null(e);
+		cr_expect(e - s <= 80, "%d columns: '%.*s'", (int)(e - s), (int)(e - s), s);
+	}
+	cr_expect_eq(rows, 7, "the header and 6 phases, a line each: %s", buf_str(&b));
+	cr_expect(strstr(buf_str(&b), "  <0.001\n") != NULL, "the p-value's own column: %s",
+		  buf_str(&b));
+	buf_reset(&b);
+	diff_lines(&d, 0, collect, &b);
+	cr_expect(strstr(buf_str(&b), "  P90 CHANGE\n") != NULL, "%s", buf_str(&b));
+	buf_reset(&b);
+	diff_lines(&d, 100, collect, &b);
+	cr_expect(strstr(buf_str(&b), "  P90 CHANGE\n") != NULL, "%s", buf_str(&b));
 	buf_cleanup(&b);
 	diff_cleanup(&d);
 	windows_free(&w);

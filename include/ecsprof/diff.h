@@ -187,9 +187,11 @@ const char *diff_p_text(double p, char *out, size_t size);
 const char *diff_ci_text(double lo, double hi, char *out, size_t size);
 
 /* The text the table shows, a line at a time (no newline), for the caller's sink:
- * the phases side by side, footnotes, what changed, the explanations and power lines. */
+ * the phases side by side, footnotes, what changed, the explanations and power lines.
+ * width: the phases table's room (0: no limit); the P90 CHANGE column is left out when
+ * it would not fit, so that a phase stays one line (the other lines the caller wraps). */
 typedef void diff_line_fn(void *ctx, const char *line);
-void diff_lines(const struct diff *d, diff_line_fn *fn, void *ctx);
+void diff_lines(const struct diff *d, int width, diff_line_fn *fn, void *ctx);
 /* One explanation: "pull p50 +38.2 s: tasks with image digest sha256:ab12.. +39.0 s
  * (n=40); tasks still on sha256:9f3e.. +0.4 s ~ (n=12)". */
 void diff_explain_text(const struct diff *d, enum diff_phase p, char *out, size_t size);

@@ -114,7 +114,7 @@ write_table(FILE *f, void *ctx, struct err *err)
 
 	(void)err;
 	t->f = f;
-	diff_lines(t->d, table_line, t);
+	diff_lines(t->d, t->width, table_line, t);
 	return 0;
 }
 

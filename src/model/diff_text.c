@@ -82,24 +82,38 @@ value_label(const struct diff_mix *m, size_t k, char *out, size_t size)
 	return out;
 }
 
-/* "+38.2 s [+35.0, +40.1] (p<0.001)" or "+0.2 s [-1.1, +1.4] ~ (p=0.812)" */
+/* The change cell: "+38.2 s [+35.0, +40.1]" or "+0.2 s [-1.1, +1.4] ~" (~: not
+ * significant); the p-value has a column of its own (p_cell). */
 static void
-change_cell(const struct diff_cmp *c, bool *note, char *out, size_t size)
+change_cell(const struct diff_cmp *c, char *out, size_t size)
 {
-	char d[24], p[24], ci[48];
+	char d[24], ci[48];
 
 	if (!c->valid) {
 		snprintf(out, size, "(no data on a side)");
 		return;
 	}
 	diff_signed_secs(c->p50_delta_s, d, sizeof d);
-	diff_p_text(c->p_holm, p, sizeof p);
 	if (isnan(c->ci_lo_s))
-		snprintf(out, size, "%s%s (%s)%s", d, c->significant ? "" : " ~", p,
-			 c->too_few ? " (1)" : "");
+		snprintf(out, size, "%s%s", d, c->significant ? "" : " ~");
 	else
-		snprintf(out, size, "%s %s%s (%s)%s", d, diff_ci_text(c->ci_lo_s, c->ci_hi_s, ci, sizeof ci),
-			 c->significant ? "" : " ~", p, c->too_few ? " (1)" : "");
+		snprintf(out, size, "%s %s%s", d, diff_ci_text(c->ci_lo_s, c->ci_hi_s, ci, sizeof ci),
+			 c->significant ? "" : " ~");
+}
+
+/* The P cell: diff_p_text's figure without its "p=" ("1.000", "<0.001"), "(1)" after it
+ * when the windows are too small for any p below alpha. */
+static void
+p_cell(const struct diff_cmp *c, bool *note, char *out, size_t size)
+{
+	char p[24];
+
+	if (!c->valid) {
+		snprintf(out, size, "-");
+		return;
+	}
+	diff_p_text(c->p_holm, p, sizeof p);
+	snprintf(out, size, "%s%s", p + (p[1] == '=' ? 2 : 1), c->too_few ? " (1)" : "");
 	*note |= c->too_few;
 }
 
@@ -273,33 +287,96 @@ mix_line(const struct diff *d, enum diff_attr a, struct buf *b)
 		buf_addf(b, " (chi-square, df %d, %s)", m->df, diff_p_text(m->p_holm, p, sizeof p));
 }
 
+/* The phases table's columns: the two windows side by side, the p50 change with its CI,
+ * its p-value and the p90 change, the last only when the width has room for it (a row a
+ * line at 80 columns: the P90s of both windows are there to read it from). */
+enum { C_PHASE, C_BASE_N, C_BASE_P50, C_BASE_P90, C_NEW_N, C_NEW_P50, C_NEW_P90, C_CHANGE, C_P,
+       C_P90_CHANGE, C_COUNT };
+
+static const char *const col_head[C_COUNT] = {
+	"PHASE", "BASE", "P50", "P90", "NEW", "P50", "P90", "P50 CHANGE [95% CI]", "P", "P90 CHANGE",
+};
+
+struct phase_row {
+	char cell[C_COUNT][96];
+};
+
+/* The table's rows, header first; returns how many (at most 1 + DIFF_PHASE_COUNT). */
+static size_t
+phase_rows(const struct diff *d, struct phase_row *rows, bool *note, bool *any_sig)
+{
+	size_t n = 1;
+
+	for (int k = 0; k < C_COUNT; k++)
+		snprintf(rows[0].cell[k], sizeof rows[0].cell[k], "%s", col_head[k]);
+	for (int p = 0; p < DIFF_PHASE_COUNT; p++) {
+		const struct diff_cmp *c = &d->phase[p];
+		char (*x)[96] = rows[n].cell;
+
+		if (c->base.n == 0 && c->cur.n == 0)
+			continue;   /* ready, serving, attach: only when some task has them */
+		snprintf(x[C_PHASE], 96, "%s", diff_phase_name((enum diff_phase)p));
+		snprintf(x[C_BASE_N], 96, "%zu", c->base.n);
+		diff_secs(c->base.p50, x[C_BASE_P50], 96);
+		diff_secs(c->base.p90, x[C_BASE_P90], 96);
+		snprintf(x[C_NEW_N], 96, "%zu", c->cur.n);
+		diff_secs(c->cur.p50, x[C_NEW_P50], 96);
+		diff_secs(c->cur.p90, x[C_NEW_P90], 96);
+		change_cell(c, x[C_CHANGE], 96);
+		p_cell(c, note, x[C_P], 96);
+		diff_signed_secs(c->p90_delta_s, x[C_P90_CHANGE], 96);
+		*any_sig |= c->significant;
+		n++;
+	}
+	return n;
+}
+
+/* The phases table at width (0: as wide as it takes): each column as wide as its widest
+ * cell, two spaces between, the words on the left and the figures on the right. */
+static void
+phase_table(const struct diff *d, int width, diff_line_fn *fn, void *ctx, bool *note,
+	    bool *any_sig)
+{
+	struct phase_row rows[1 + DIFF_PHASE_COUNT];
+	size_t n = phase_rows(d, rows, note, any_sig), w[C_COUNT] = { 0 }, total = 0;
+	int ncols = C_COUNT;
+	char line[C_COUNT * 100];
+
+	for (size_t r = 0; r < n; r++)
+		for (int k = 0; k < C_COUNT; k++)
+			if (strlen(rows[r].cell[k]) > w[k])
+				w[k] = strlen(rows[r].cell[k]);
+	for (int k = 0; k < C_COUNT; k++)
+		total += w[k] + (k > 0 ? 2 : 0);
+	if (width > 0 && total > (size_t)width)
+		ncols = C_P90_CHANGE;
+	for (size_t r = 0; r < n; r++) {
+		size_t len = 0;
+
+		for (int k = 0; k < ncols; k++) {
+			bool left = k == C_PHASE || k == C_CHANGE;
+
+			len += (size_t)snprintf(line + len, sizeof line - len, "%s%*s", k > 0 ? "  " : "",
+						left ? -(int)w[k] : (int)w[k], rows[r].cell[k]);
+		}
+		while (len > 0 && line[len - 1] == ' ')
+			line[--len] = '\0';
+		fn(ctx, line);
+	}
+}
+
 void
-diff_lines(const struct diff *d, diff_line_fn *fn, void *ctx)
+diff_lines(const struct diff *d, int width, diff_line_fn *fn, void *ctx)
 {
 	struct buf b;
-	char x[8][32], ch[160], line[1024];
+	char line[1024];
 	bool note = false, any_sig = false, any_change = false;
 
 	buf_init(&b, 0);
 	buf_addf(&b, "diff: baseline %zu tasks, new %zu tasks", d->base_n, d->new_n);
 	emit(fn, ctx, &b);
-	buf_addf(&b, "%-9s %5s %6s %6s %5s %6s %6s  %-32s %s", "PHASE", "BASE", "P50", "P90",
-		 "NEW", "P50", "P90", "P50 CHANGE [95% CI]", "P90 CHANGE");
-	emit(fn, ctx, &b);
-	for (int p = 0; p < DIFF_PHASE_COUNT; p++) {
-		const struct diff_cmp *c = &d->phase[p];
-
-		if (c->base.n == 0 && c->cur.n == 0)
-			continue;   /* ready, serving, attach: only when some task has them */
-		change_cell(c, &note, ch, sizeof ch);
-		buf_addf(&b, "%-9s %5zu %6s %6s %5zu %6s %6s  %-32s %s", diff_phase_name((enum diff_phase)p),
-			 c->base.n, diff_secs(c->base.p50, x[0], 32), diff_secs(c->base.p90, x[1], 32),
-			 c->cur.n, diff_secs(c->cur.p50, x[2], 32), diff_secs(c->cur.p90, x[3], 32), ch,
-			 diff_signed_secs(c->p90_delta_s, x[4], 32));
-		emit(fn, ctx, &b);
-		any_sig |= c->significant;
-	}
-	buf_addf(&b, "seconds; BASE, NEW: tasks; change = new - baseline, p50's 95%% CI by bootstrap; p: Mann-Whitney, Holm-corrected over the phases; ~ not significant (p >= %.2f)",
+	phase_table(d, width, fn, ctx, &note, &any_sig);
+	buf_addf(&b, "seconds; BASE, NEW: tasks; change = new - baseline, p50's 95%% CI by bootstrap; P: Mann-Whitney, Holm-corrected over the phases; ~ not significant (p >= %.2f)",
 		 DIFF_ALPHA);
 	emit(fn, ctx, &b);
 	if (note) {

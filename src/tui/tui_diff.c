@@ -122,7 +122,7 @@ tui_diff_layout(const struct diff *d, int cols, struct tui_dlines *out)
 		add_line(&l, TUI_D_DIM, line);
 	}
 	add_line(&l, TUI_D_PLAIN, "");
-	diff_lines(d, below_line, &l);
+	diff_lines(d, 0, below_line, &l);
 }
 
 void

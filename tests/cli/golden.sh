@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Golden transcripts of the ecsprof command line (Criterion's cram tests, by hand).
 # Each tests/cli/cases/NAME.cmd holds one command line, run from the source root with
-# "ecsprof" standing for the binary; NAME.out holds the expected stdout, then a line
+# "ecsprof" standing for the binary (a line "stdin: FILE" feeds it FILE, "columns: N" runs
+# it with COLUMNS=N instead of 100); NAME.out holds the expected stdout, then a line
 # "--- stderr", the expected stderr, then "--- exit N". UPDATE=1 rewrites the .out files
 # (read the diff before committing them).
 set -u
@@ -15,12 +16,14 @@ for c in "${cases[@]}"; do
 	name=$(basename "$c" .cmd)
 	cmd=$(sed -n '1p' "$c")
 	stdin_file=$(sed -n 's/^stdin: //p' "$c")
+	cols=$(sed -n 's/^columns: //p' "$c")
+	cols=${cols:-100}
 	actual=$(mktemp)
 	{
 		if [ -n "$stdin_file" ]; then
-			(eval "set -- $cmd"; TZ=Asia/Kolkata COLUMNS=100 "$ECSPROF" "${@:2}" <"$stdin_file" 2>"$actual.err")
+			(eval "set -- $cmd"; TZ=Asia/Kolkata COLUMNS=$cols "$ECSPROF" "${@:2}" <"$stdin_file" 2>"$actual.err")
 		else
-			(eval "set -- $cmd"; TZ=Asia/Kolkata COLUMNS=100 "$ECSPROF" "${@:2}" </dev/null 2>"$actual.err")
+			(eval "set -- $cmd"; TZ=Asia/Kolkata COLUMNS=$cols "$ECSPROF" "${@:2}" </dev/null 2>"$actual.err")
 		fi
 		echo "--- exit $?"
 	} >"$actual.out"

@@ -1,0 +1,2 @@
+ecsprof diff tests/fixtures/diff/digest/base.json tests/fixtures/diff/digest/new.json
+columns: 80
