@@ -272,6 +272,48 @@ Test(sink, markdown_escapes_aligns_and_lists_notes)
 	free(got);
 }
 
+static const char *const mentions[] = {
+	"@octocat, @org/team-a and cc:@b_c-d", "user@example.com, a@ alone, @-x", "see #123, o/r#45, #x",
+	"a `@x` ping", "(@Bob)",
+};
+
+static void
+mention_cell(const void *ctx, size_t row, size_t col, struct cell_value *v, char *scratch,
+	     size_t size)
+{
+	(void)ctx;
+	(void)col;
+	(void)scratch;
+	(void)size;
+	v->present = true;
+	v->text = mentions[row];
+}
+
+/* An @mention or an issue reference from the data would ping or link from a step
+ * summary: each is a code span; an email is not a mention; a backtick of the data is
+ * escaped, so that it cannot close a span early and let a mention out. */
+Test(sink, markdown_quotes_mentions_and_issue_references)
+{
+	static const struct row_column col[1] = { { "reason", "REASON", CELL_TEXT, 0, 0 } };
+	static const char *const note[] = { "stopped by @ops-bot, fixes #9" };
+	struct row_table t = { .name = "m", .cols = col, .ncols = 1, .nrows = 5,
+			       .cell = mention_cell, .notes = note, .nnotes = 1 };
+	const struct row_table *ts[] = { &t };
+	char *got = written("markdown", ts, 1, false);
+
+	expect(got,
+	       "| REASON |\n"
+	       "|---|\n"
+	       "| `@octocat`, `@org/team-a` and cc:`@b_c-d` |\n"
+	       "| user@example.com, a@ alone, @-x |\n"
+	       "| see `#123`, o/r`#45`, #x |\n"
+	       "| a \\``@x`\\` ping |\n"
+	       "| (`@Bob`) |\n"
+	       "\n"
+	       "- stopped by `@ops-bot`, fixes `#9`\n");
+	free(got);
+}
+
 Test(sink, markdown_headings_only_for_several_tables)
 {
 	struct row_table a = things(1), b = things(0);

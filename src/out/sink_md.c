@@ -5,7 +5,11 @@
  * (ROWCOL_NOT_IN_TABLE only with verbose), since a pull request is read as a screen is.
  * In a cell a pipe and a backslash are escaped, a '<' that would open a tag is &lt; (no
  * HTML from the data) and a line break is <br>, so one row stays one line; a terminal
- * control or an invalid byte is '?' (termsafe), as in the table. */
+ * control or an invalid byte is '?' (termsafe), as in the table. An @mention or an issue
+ * reference from the data (a tag, a stopped reason, an image name) is put in a code span,
+ * "`@octocat`", "`#123`", as GitHub's own gh-aw sanitizer does, so that a step summary or
+ * a pull request comment pings nobody and links no issue; a backtick of the data is
+ * escaped, so that it cannot pair with one of those. */
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,16 +25,51 @@ shown(const struct sink *s, const struct row_column *c)
 	return s->o.verbose || !(c->flags & ROWCOL_NOT_IN_TABLE);
 }
 
+static bool
+word_byte(unsigned char c)
+{
+	return isalnum(c) || c == '_';
+}
+
+/* The length of the @mention or issue reference at p (0: none): "@name" or "@org/team"
+ * after a non-word byte (GitHub's rule: user@example.com mentions nobody), "#123" after
+ * anything (owner/repo#123 is a reference too). Wider than GitHub's names (no 39-byte
+ * limit, '_' and '.' taken): a span too wide only quotes more. */
+static size_t
+reference_len(const unsigned char *p, unsigned char prev)
+{
+	size_t n = 1;
+
+	if (*p == '#') {
+		while (isdigit(p[n]))
+			n++;
+		return n > 1 ? n : 0;
+	}
+	if (*p != '@' || word_byte(prev) || !isalnum(p[1]))
+		return 0;
+	while (isalnum(p[n]) || p[n] == '-' || p[n] == '_')
+		n++;
+	if (p[n] == '/' && (isalnum(p[n + 1]) || p[n + 1] == '.' || p[n + 1] == '_' ||
+			    p[n + 1] == '-'))
+		for (n++; isalnum(p[n]) || p[n] == '.' || p[n] == '_' || p[n] == '-';)
+			n++;
+	return n;
+}
+
 /* Appends s to b as the text of one Markdown table cell (or list item). */
 static int
 add_escaped(struct buf *b, const char *s)
 {
+	unsigned char prev = '\0';
 	int rc = 0;
 
-	for (const unsigned char *p = (const unsigned char *)s; *p != '\0';) {
-		size_t bad;
+	for (const unsigned char *p = (const unsigned char *)s; *p != '\0'; prev = p[-1]) {
+		size_t bad, ref;
 
-		if (*p == '|' || *p == '\\') {
+		if ((ref = reference_len(p, prev)) > 0) {
+			rc |= buf_addc(b, '`') | buf_add(b, p, ref) | buf_addc(b, '`');
+			p += ref;
+		} else if (*p == '|' || *p == '\\' || *p == '`') {
 			rc |= buf_addc(b, '\\') | buf_addc(b, (char)*p++);
 		} else if (*p == '<' && (isalpha(p[1]) || p[1] == '/' || p[1] == '!' ||
 					 p[1] == '?')) {
