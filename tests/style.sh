@@ -151,8 +151,7 @@ signal_allow='
 src/base/atomicfile.c slots slots_lock old_int old_term
 src/cmd/experiment_signal.c
 src/cmd/watch.c watch_sigint
-src/tui/tui.c got_sigint
-src/tui/tui_diff.c got_sigint
+src/tui/tui_term.c got_sigint
 src/tui/tui_experiment.c restore_len restore_seq saved_tio saved_tio_ok
 '
 # curl_global_init() sets up libcurl (and OpenSSL) for the whole process, is not

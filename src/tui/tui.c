@@ -2,17 +2,16 @@
  * scroll) is changed only by key handlers (tui_view.c), which return what must happen next
  * as a reaction bitmask (htop's Htop_Reaction); the draw functions (tui_draw.c) read the
  * model and draw only the rows on screen, so 50,000 tasks cost no more per key than 50.
- * This file: the loop, signals, colours, keys from a script and the screen dump. Only
+ * This file: the loop, the colour pairs, keys from a script and the screen dump (the
+ * terminal itself, its modes and Ctrl-C: tui_term.c, shared with the diff view). Only
  * src/tui*.c include curses. */
 #include <curses.h>
 #include <langinfo.h>
 #include <locale.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 #include <wchar.h>
 
 #include "ecsprof/phase.h"
@@ -22,15 +21,7 @@
 #include "ecsprof/tui_layout.h"
 #include "ecsprof/xalloc.h"
 #include "tui_int.h"
-
-static volatile sig_atomic_t got_sigint;
-
-static void
-on_sigint(int sig)
-{
-	(void)sig;
-	got_sigint = 1;
-}
+#include "tui_term.h"
 
 static double
 mono_ms(void)
@@ -84,7 +75,7 @@ script_next(struct script *s)
 			return KEY_F((int)f);
 	}
 	if (n == 3 && strncmp(w, "C-c", 3) == 0) {
-		got_sigint = 1;
+		tui_term_interrupt();
 		return ERR;
 	}
 	if (n > 7 && strncmp(w, "Resize:", 7) == 0) {
@@ -250,16 +241,12 @@ do_refresh(struct view *v)
 	free(arn);
 }
 
+/* the colour pairs, when tui_term_open() has turned colours on */
 static void
-init_colors(struct view *v, const struct tui_options *o)
+init_colors(struct view *v)
 {
-	const char *nc = getenv("NO_COLOR");
-
-	v->color = !o->no_color && !(nc != NULL && nc[0] != '\0') && has_colors();
 	if (!v->color)
 		return;
-	start_color();
-	use_default_colors();
 	init_pair(CP_PROVISION, phase_colours[PHASE_PROVISION].ansi, -1);
 	init_pair(CP_PULL, tui_pull_colour(), -1);
 	init_pair(CP_START, phase_colours[PHASE_START].ansi, -1);
@@ -276,9 +263,7 @@ tui_run(struct tui_source *src, const struct tui_options *o, struct err *err)
 	struct view v;
 	struct script sc = { 0 };
 	const char *script = o->script != NULL ? o->script : getenv("ECSPROF_TUI_SCRIPT");
-	SCREEN *screen = NULL;
-	FILE *null_out = NULL, *null_in = NULL;
-	struct sigaction sa, old_sa;
+	struct tui_term term;
 	double t0 = mono_ms(), keys_total = 0;
 
 	memset(&v, 0, sizeof v);
@@ -304,46 +289,12 @@ tui_run(struct tui_source *src, const struct tui_options *o, struct err *err)
 	v.glyphs = v.utf8 ? TUI_GLYPHS_UTF8 : TUI_GLYPHS_ASCII;
 	v.ellipsis = v.utf8 ? "\u2026" : "~";
 
-	if (script != NULL) {
-		/* no terminal needed: draw into memory, as if on an xterm of $COLUMNS x $LINES */
-		null_out = fopen("/dev/null", "w");
-		null_in = fopen("/dev/null", "r");
-		const char *term = getenv("TERM");
-		if (term == NULL || term[0] == '\0' || strcmp(term, "dumb") == 0)
-			term = "xterm-256color";
-		if (null_out != NULL && null_in != NULL)
-			screen = newterm(term, null_out, null_in);
-		if (screen == NULL) {
-			if (null_out)
-				fclose(null_out);
-			if (null_in)
-				fclose(null_in);
-			return err_set(err, ERR_IO, "cannot start the terminal UI for TERM=%s", term);
-		}
-		sc.p = script;
-	} else {
-		if (!isatty(0) || !isatty(1))
-			return err_set(err, ERR_USAGE,
-				       "the terminal UI needs a terminal; use --format table, csv or json");
-		screen = newterm(NULL, stdout, stdin);
-		if (screen == NULL)
-			return err_set(err, ERR_IO, "cannot start the terminal UI: unknown TERM=%s",
-				       getenv("TERM") ? getenv("TERM") : "(unset)");
-	}
-	set_term(screen);
-	cbreak();
-	noecho();
-	nonl();
-	keypad(stdscr, TRUE);
-	set_escdelay(25);
-	timeout(250);
-	init_colors(&v, o);
-
-	got_sigint = 0;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_sigint;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old_sa);
+	/* a script draws into memory, as if on an xterm of $COLUMNS x $LINES */
+	if (tui_term_open(&term, script != NULL, o->no_color, err) != 0)
+		return -1;
+	sc.p = script;
+	v.color = term.color;
+	init_colors(&v);
 
 	/* for saved data "now" is when the data was taken (the newest fetch or timestamp in
 	 * it), so that a task still pulling in a file from last week does not grow for a week */
@@ -365,11 +316,11 @@ tui_run(struct tui_source *src, const struct tui_options *o, struct err *err)
 
 		/* a script's keys come after the fetch, so that its screens are the same on
 		 * every run (the tmux tests type during one) */
-		while (script != NULL && v.fetching && !got_sigint)
+		while (script != NULL && v.fetching && !tui_term_interrupted())
 			fetch_step(&v, 200);
 		key = script != NULL ? script_next(&sc) : getch();
 		k0 = mono_ms();
-		if (got_sigint)
+		if (tui_term_interrupted())
 			break;
 		if (script != NULL && key == -1 && sc.p[0] == '\0' && sc.typing == NULL)
 			break;
@@ -426,15 +377,9 @@ tui_run(struct tui_source *src, const struct tui_options *o, struct err *err)
 	const char *dump = o->dump != NULL ? o->dump : getenv("ECSPROF_TUI_DUMP");
 	if (script != NULL && dump != NULL)
 		dump_screen(dump);
-	endwin();
-	delscreen(screen);
-	sigaction(SIGINT, &old_sa, NULL);
+	tui_term_close(&term);
 	if (o->stats != NULL)
 		o->stats->quit_ms = mono_ms() - q0;
-	if (null_out)
-		fclose(null_out);
-	if (null_in)
-		fclose(null_in);
 	free(v.vis);
 	return 0;
 }

@@ -4,16 +4,15 @@
 #include <curses.h>
 #include <locale.h>
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "ecsprof/buf.h"
 #include "ecsprof/tui_diff.h"
 #include "ecsprof/utf8.h"
 #include "ecsprof/xalloc.h"
+#include "tui_term.h"
 
 /* ---- the layout ---------------------------------------------------------------------- */
 
@@ -136,15 +135,6 @@ tui_dlines_cleanup(struct tui_dlines *l)
 
 /* ---- the terminal -------------------------------------------------------------------- */
 
-static volatile sig_atomic_t got_sigint;
-
-static void
-on_sigint(int sig)
-{
-	(void)sig;
-	got_sigint = 1;
-}
-
 /* The header lines kept in place: all of l->head_n when the screen has room for them and at
  * least one scrolled line below, else none (all lines scroll, as on a tiny terminal). */
 static size_t
@@ -200,42 +190,21 @@ draw(const struct tui_dlines *l, const char *title, size_t top, bool color)
 int
 tui_diff_run(const struct diff *d, const char *title, bool no_color, struct err *err)
 {
-	const char *nc = getenv("NO_COLOR");
-	struct sigaction sa, old_sa;
+	struct tui_term term;
 	struct tui_dlines l;
-	SCREEN *screen;
 	size_t top = 0;
 	bool color;
 
-	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
-		return err_set(err, ERR_USAGE,
-			       "the terminal UI needs a terminal; use --format table, csv or json");
 	setlocale(LC_CTYPE, "");
-	screen = newterm(NULL, stdout, stdin);
-	if (screen == NULL)
-		return err_set(err, ERR_IO, "cannot start the terminal UI: unknown TERM=%s",
-			       getenv("TERM") ? getenv("TERM") : "(unset)");
-	set_term(screen);
-	cbreak();
-	noecho();
-	nonl();
-	keypad(stdscr, TRUE);
-	set_escdelay(25);
+	if (tui_term_open(&term, false, no_color, err) != 0)
+		return -1;
 	curs_set(0);
-	timeout(250);
-	color = !no_color && !(nc != NULL && nc[0] != '\0') && has_colors();
+	color = term.color;
 	if (color) {
-		start_color();
-		use_default_colors();
 		init_pair(1, COLOR_BLACK, COLOR_CYAN);
 		init_pair(2, COLOR_RED, -1);
 		init_pair(3, COLOR_GREEN, -1);
 	}
-	got_sigint = 0;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_sigint;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old_sa);
 	tui_diff_layout(d, COLS, &l);
 	for (;;) {
 		size_t rows = LINES > 3 ? (size_t)LINES - 2 : 1, fixed = fixed_lines(&l, rows);
@@ -247,7 +216,7 @@ tui_diff_run(const struct diff *d, const char *title, bool no_color, struct err 
 			top = last;
 		draw(&l, title, top, color);
 		key = getch();
-		if (got_sigint || key == 'q' || key == 27 || key == KEY_F(10))
+		if (tui_term_interrupted() || key == 'q' || key == 27 || key == KEY_F(10))
 			break;
 		switch (key) {
 		case 'j': case KEY_DOWN: top++; break;
@@ -266,9 +235,6 @@ tui_diff_run(const struct diff *d, const char *title, bool no_color, struct err 
 			top = last;
 	}
 	tui_dlines_cleanup(&l);
-	curs_set(1);
-	endwin();
-	delscreen(screen);
-	sigaction(SIGINT, &old_sa, NULL);
+	tui_term_close(&term);
 	return 0;
 }

@@ -14,7 +14,7 @@ SRCDIR=${SRCDIR:?SRCDIR must name the source tree}
 D="$SRCDIR/tests/fixtures/diff/digest"
 SOCK="ecsprof-tui-diff-$$"
 
-echo "1..14"
+echo "1..15"
 
 . "$SRCDIR/tests/tui/tmux_tap.sh"
 full() { tm capture-pane -p -J -S -200 -t t 2>/dev/null; }
@@ -60,8 +60,10 @@ wait_for 'ecsprof diff'
 check "a 60-column pane: every line within its width" "[ \$(widest) -le 60 ]"
 check "… and the pull row still reads whole (wrapped, not cut)" \
 	"screen | grep -Eq '^pull +60 +14\.4'"
-keys q
+keys C-c
 wait_for '^EXIT='
+check "Ctrl-C leaves the view (tui_term's handler): the shell's prompt back, exit 0" \
+	"full | grep -q '^EXIT=0' && ! screen | grep -q 'q quit'"
 
 # 3 tasks against 3: no p-value could go below 0.05, as the table's (1) says
 FEW="--task d95bafc8f2a4d27bdcf4bb99f4bea973 --task 4067c3584ee207f8da94e3e8ab73738f --task cdbd47d364be8049a372db8f6e405d93 --task 16d1b246a0fbab7081321343cc40df61 --task 1ca652baf52f688e0faf60b147095b9b --task 55afc8da13cf8a545b28371b51821b27"
