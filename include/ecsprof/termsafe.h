@@ -32,4 +32,24 @@ void termsafe_scrub(char *s, const char *keep);
  * decode to the same string. Returns 0 or -1. */
 int termsafe_put_json(FILE *f, const char *json);
 
+/* 8 bytes of text at once (loaded with memcpy, in any byte order): true when each is
+ * printable ASCII, 0x20-0x7e (no control, no DEL, no byte of a UTF-8 sequence: nothing
+ * the functions above need look at), and neither a nor b, the two a writer escapes (CSV
+ * ',' and '"', JSON '"' and '\\'). The writers copy such runs as they are, 8 bytes a step.
+ * Each test is exact about whether some byte matches (a borrow or carry between bytes only
+ * follows a byte that matched), which is all that is asked. Inline: it is the inner loop
+ * of the CSV and JSON writers, called with constant a and b. */
+static inline bool
+termsafe_ascii8(uint64_t x, unsigned char a, unsigned char b)
+{
+	const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
+	uint64_t ctl = (x - ones * 0x20) & ~x;           /* some byte < 0x20 */
+	uint64_t del = (x + ones) | x;                   /* some byte >= 0x7f */
+	uint64_t xa = x ^ (ones * a), xb = x ^ (ones * b);
+
+	xa = (xa - ones) & ~xa;                          /* some byte == a */
+	xb = (xb - ones) & ~xb;                          /* some byte == b */
+	return ((ctl | del | xa | xb) & highs) == 0;
+}
+
 #endif

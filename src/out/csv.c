@@ -60,21 +60,6 @@ static const unsigned char csv_bytes[256] = {
 #undef H
 #undef E
 
-/* 8 bytes at once: true when none is a control, DEL, a high byte, ',' or '"' (each test is
- * exact about whether some byte matches, which is all that is asked) */
-static bool
-csv_plain8(uint64_t x)
-{
-	const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
-	uint64_t ctl = (x - ones * 0x20) & ~x;           /* some byte < 0x20 */
-	uint64_t del = (x + ones) | x;                   /* some byte >= 0x7f */
-	uint64_t comma = x ^ (ones * ','), dq = x ^ (ones * '"');
-
-	comma = (comma - ones) & ~comma;                 /* some byte == ',' */
-	dq = (dq - ones) & ~dq;                          /* some byte == '"' */
-	return ((ctl | del | comma | dq) & highs) == 0;
-}
-
 /* The sequence at p (a lead byte >= 0x80): its length, and whether it becomes '?' (C1,
  * bidi control, noncharacter, invalid) or forces quotes (U+0085, U+2028, U+2029). */
 static size_t
@@ -108,7 +93,7 @@ csv_cell_into(char *o, const unsigned char *s, size_t n, bool neutralise, bool q
 			uint64_t x;
 
 			memcpy(&x, p, 8);
-			if (!csv_plain8(x))
+			if (!termsafe_ascii8(x, ',', '"'))   /* a cell holds the rest as is */
 				break;
 			memcpy(o, p, 8);
 			o += 8;

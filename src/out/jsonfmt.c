@@ -20,21 +20,6 @@
 
 static const char jsonfmt_hex[] = "0123456789ABCDEF";
 
-/* 8 bytes at once: true when each is printable ASCII other than '"' and '\\', which a
- * JSON string holds as they are (each test is exact about whether some byte matches) */
-static bool
-jsonfmt_plain8(uint64_t x)
-{
-	const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
-	uint64_t ctl = (x - ones * 0x20) & ~x;           /* some byte < 0x20 */
-	uint64_t del = (x + ones) | x;                   /* some byte >= 0x7f */
-	uint64_t dq = x ^ (ones * '"'), bs = x ^ (ones * '\\');
-
-	dq = (dq - ones) & ~dq;                          /* some byte == '"' */
-	bs = (bs - ones) & ~bs;                          /* some byte == '\\' */
-	return ((ctl | del | dq | bs) & highs) == 0;
-}
-
 static bool
 jsonfmt_plain1(unsigned char c)
 {
@@ -134,7 +119,7 @@ jsonfmt_quoted(struct buf *b, const char *s, size_t n)
 			uint64_t x;
 
 			memcpy(&x, p, 8);
-			if (!jsonfmt_plain8(x))
+			if (!termsafe_ascii8(x, '"', '\\'))   /* a JSON string holds the rest as is */
 				break;
 			memcpy(o, &x, 8);
 			o += 8;
