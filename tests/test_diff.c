@@ -459,7 +459,7 @@ Test(diff, the_phases_table_fits_80_columns)
 	diff_lines(&d, 80, collect, &b);
 	s = strstr(buf_str(&b), "PHASE ");
 	cr_assert_not_null(s, "%s", buf_str(&b));
-	cr_expect(strstr(buf_str(&b), "P90 CHANGE") == NULL, "%s", buf_str(&b));
+	cr_expect(strstr(buf_str(&b), "  P90 CHANGE\n") == NULL, "no column: %s", buf_str(&b));
 	for (; strncmp(s, "seconds;", 8) != 0; s = e + 1, rows++) {
 		e = strchr(s, '\n');
 		cr_assert_not_null(e);
@@ -468,9 +468,13 @@ Test(diff, the_phases_table_fits_80_columns)
 	cr_expect_eq(rows, 7, "the header and 6 phases, a line each: %s", buf_str(&b));
 	cr_expect(strstr(buf_str(&b), "  <0.001\n") != NULL, "the p-value's own column: %s",
 		  buf_str(&b));
+	cr_expect(strstr(buf_str(&b), "; P90 CHANGE at ") != NULL &&
+		  strstr(buf_str(&b), " columns or more (COLUMNS)\n") != NULL,
+		  "the footnote says where the column went: %s", buf_str(&b));
 	buf_reset(&b);
 	diff_lines(&d, 0, collect, &b);
 	cr_expect(strstr(buf_str(&b), "  P90 CHANGE\n") != NULL, "%s", buf_str(&b));
+	cr_expect(strstr(buf_str(&b), "P90 CHANGE at") == NULL, "%s", buf_str(&b));
 	buf_reset(&b);
 	diff_lines(&d, 100, collect, &b);
 	cr_expect(strstr(buf_str(&b), "  P90 CHANGE\n") != NULL, "%s", buf_str(&b));

@@ -332,8 +332,9 @@ phase_rows(const struct diff *d, struct phase_row *rows, bool *note, bool *any_s
 }
 
 /* The phases table at width (0: as wide as it takes): each column as wide as its widest
- * cell, two spaces between, the words on the left and the figures on the right. */
-static void
+ * cell, two spaces between, the words on the left and the figures on the right. Returns 0,
+ * or the width the P90 CHANGE column would need when it was left out. */
+static size_t
 phase_table(const struct diff *d, int width, diff_line_fn *fn, void *ctx, bool *note,
 	    bool *any_sig)
 {
@@ -363,6 +364,7 @@ phase_table(const struct diff *d, int width, diff_line_fn *fn, void *ctx, bool *
 			line[--len] = '\0';
 		fn(ctx, line);
 	}
+	return ncols < C_COUNT ? total : 0;
 }
 
 void
@@ -371,13 +373,16 @@ diff_lines(const struct diff *d, int width, diff_line_fn *fn, void *ctx)
 	struct buf b;
 	char line[1024];
 	bool note = false, any_sig = false, any_change = false;
+	size_t p90_width;
 
 	buf_init(&b, 0);
 	buf_addf(&b, "diff: baseline %zu tasks, new %zu tasks", d->base_n, d->new_n);
 	emit(fn, ctx, &b);
-	phase_table(d, width, fn, ctx, &note, &any_sig);
+	p90_width = phase_table(d, width, fn, ctx, &note, &any_sig);
 	buf_addf(&b, "seconds; BASE, NEW: tasks; change = new - baseline, p50's 95%% CI by bootstrap; P: Mann-Whitney, Holm-corrected over the phases; ~ not significant (p >= %.2f)",
 		 DIFF_ALPHA);
+	if (p90_width > 0)   /* say where the column went, and how to get it */
+		buf_addf(&b, "; P90 CHANGE at %zu columns or more (COLUMNS)", p90_width);
 	emit(fn, ctx, &b);
 	if (note) {
 		buf_addf(&b, "(1) too few tasks to tell: even fully separated windows this small could not give p < %.2f",
