@@ -90,15 +90,15 @@ Test(log, levels_and_sink)
 {
 	log_set_sink(sink, NULL);
 	log_set_verbosity(0);
-	log_info("hidden %d", 1);
+	log_info(NULL, "hidden %d", 1);
 	cr_expect_eq(last_level, -1, "info needs --verbose");
-	log_warn("%zu phases", (size_t)3);
+	log_warn(NULL, "%zu phases", (size_t)3);
 	cr_expect_eq(last_level, LOG_WARN);
 	cr_expect_str_eq(last_line, "3 phases");
-	log_debug("hidden");
+	log_debug(NULL, "hidden");
 	cr_expect_str_eq(last_line, "3 phases", "debug needs --debug");
 	log_set_verbosity(2);
-	log_debug("shown");
+	log_debug(NULL, "shown");
 	cr_expect_str_eq(last_line, "shown");
 	log_set_sink(NULL, NULL);
 }
@@ -188,9 +188,9 @@ Test(log, lines_and_blocks_are_terminal_safe)
 {
 	log_set_sink(sink, NULL);
 	log_set_verbosity(0);
-	log_warn("skipped %s", EVIL);
+	log_warn(NULL, "skipped %s", EVIL);
 	cr_expect_str_eq(last_line, "skipped " EVIL_CLEAN);
-	log_block(LOG_DEBUG, "< HTTP 200\n< {\"m\":\"" EVIL "\"}\n");
+	log_block(NULL, LOG_DEBUG, "< HTTP 200\n< {\"m\":\"" EVIL "\"}\n");
 	cr_expect_str_eq(last_line, "< {\"m\":\"" EVIL_CLEAN "\"}");
 	log_set_sink(NULL, NULL);
 }
@@ -308,7 +308,7 @@ blk_thread(void *arg)
 		size_t off = 0;
 		for (int l = 0; l < BLK_LINES; l++)
 			off += (size_t)snprintf(text + off, sizeof text - off, "t%d b%d l%d\n", t, b, l);
-		log_block(LOG_DEBUG, text);
+		log_block(NULL, LOG_DEBUG, text);
 	}
 	return NULL;
 }

@@ -106,7 +106,7 @@ static void
 trace_flush(struct call *k)
 {
 	if (k->trace.len > 0)
-		log_block(LOG_DEBUG, buf_str(&k->trace));
+		log_block(NULL, LOG_DEBUG, buf_str(&k->trace));
 	buf_reset(&k->trace);
 }
 
@@ -351,7 +351,7 @@ awsjson_send(struct awsjson_client *c, const struct http_transport *t, const cha
 				op, r->format, len, why, tries);
 			goto out;
 		}
-		log_info("%s: the answer is not valid %s (%s); asking again", op, r->format, why);
+		log_info(NULL, "%s: the answer is not valid %s (%s); asking again", op, r->format, why);
 		timeutil_clock_sleep(c->clock, 100);
 	}
 	r->answered_ms = timeutil_clock_now(c->clock);

@@ -157,7 +157,7 @@ aws_context_init(struct aws_context *ctx, const struct aws_context_options *o,
 				       err) != 0)
 			goto fail;
 	}
-	log_debug("aws: profile %s%s, region %s, endpoint %s, sts %s", ctx->profile,
+	log_debug(NULL, "aws: profile %s%s, region %s, endpoint %s, sts %s", ctx->profile,
 		  ctx->cache->profile_explicit ? " (--profile)" : "", ctx->region, ctx->endpoint,
 		  ctx->sts_endpoint);
 	return 0;
@@ -433,7 +433,7 @@ none_found(const char *why, struct err *err)
 	err_set(err, ERR_CREDS,
 		"no AWS credentials (tried %s): run 'aws configure', or 'aws sso login --profile NAME', "
 		"or pass --profile (--verbose says why each gave none)", buf_str(&names));
-	log_info("credentials: %s", why);
+	log_info(NULL, "credentials: %s", why);
 	buf_cleanup(&names);
 }
 
@@ -483,7 +483,7 @@ creds_get_locked(struct aws_context *ctx, struct aws_creds *out, struct err *err
 		aws_creds_cleanup(&fresh);
 		/* a failed early refresh is not fatal while the old credentials still work */
 		if (c->have && c->creds.expires_ms != TS_NONE && now < c->creds.expires_ms) {
-			log_warn("refreshing AWS credentials failed, using the current ones until "
+			log_warn(NULL, "refreshing AWS credentials failed, using the current ones until "
 				 "they expire: %s", err->msg);
 			err_clear(err);
 			creds_copy(out, &c->creds);
@@ -495,7 +495,7 @@ creds_get_locked(struct aws_context *ctx, struct aws_creds *out, struct err *err
 		aws_creds_cleanup(&c->creds);
 	c->creds = fresh;
 	c->have = true;
-	log_debug("aws: credentials from %s", c->creds.source);
+	log_debug(NULL, "aws: credentials from %s", c->creds.source);
 	creds_copy(out, &c->creds);
 	return 0;
 }

@@ -56,7 +56,7 @@ creds_endpoint_warn_aws(struct aws_context *ctx, const char *svc_env, const char
 	warn = strset_add(&ctx->cache->warned_endpoints, svc_env, 0);
 	pthread_mutex_unlock(&ctx->cache->lock);
 	if (warn)
-		log_warn("--endpoint-url sets only the ECS endpoint: %s calls go to AWS's own "
+		log_warn(NULL, "--endpoint-url sets only the ECS endpoint: %s calls go to AWS's own "
 			 "endpoint %s, with your credentials (set AWS_ENDPOINT_URL_%s to send them "
 			 "elsewhere)", svc_env, url, svc_env);
 }

@@ -205,7 +205,7 @@ warn_plain_http(const char *url, atomic_bool *warned)
 	    (warned != NULL && atomic_exchange(warned, true)))
 		return;
 	endpoint_redact(url, shown, sizeof shown);
-	log_warn("endpoint %s is plain http and not loopback: the signed requests, any "
+	log_warn(NULL, "endpoint %s is plain http and not loopback: the signed requests, any "
 		 "session token and the answers travel unencrypted (use https://)", shown);
 }
 

@@ -32,7 +32,7 @@ read_files(const char *const *paths, size_t n, struct task_set *set, struct err 
 	for (size_t i = 0; i < n; i++)
 		if (input_read_file(paths[i], set, &st, err) != 0)
 			return -1;
-	log_info("read %zu task states from %zu file%s: %zu tasks", st.tasks, n, n == 1 ? "" : "s",
+	log_info(NULL, "read %zu task states from %zu file%s: %zu tasks", st.tasks, n, n == 1 ? "" : "s",
 		 set->len);
 	return 0;
 }
@@ -65,7 +65,7 @@ split_at(const struct cli_opts *o, const struct task_set *set, int64_t *cut, str
 				       "--split deployment: the history has %zu deployment%s (startedBy ecs-svc/...): nothing to compare the newest with; use --split WHEN",
 				       n, n == 1 ? "" : "s");
 		timeutil_format_iso(*cut, c);
-		log_info("--split deployment: %s, first task created %s", id, c);
+		log_info(NULL, "--split deployment: %s, first task created %s", id, c);
 	} else if (timeutil_parse_since(o->split, last, cut) != 0) {
 		return err_set(err, ERR_USAGE,
 			       "--split: '%s' is neither 'deployment', a duration (30m, 2h, 1d: back from the newest task) nor a time (2026-11-30, 2026-11-30T14:03, ISO 8601)",
@@ -175,7 +175,7 @@ windows(const struct cli_opts *o, struct task_set *sets, struct diff_window *w, 
 			return -1;
 		undated = diff_window_split(&sets[0], cut, &w[0], &w[1]);
 		if (undated > 0)
-			log_warn("%zu task%s without a createdAt left out: --split cuts on createdAt",
+			log_warn(NULL, "%zu task%s without a createdAt left out: --split cuts on createdAt",
 				 undated, undated == 1 ? "" : "s");
 		return 0;
 	}

@@ -206,7 +206,7 @@ app_warn_skew(const struct report *r)
 	size_t n = r->negative_phases;
 
 	if (n > 0)
-		log_warn("%zu phase%s before %s (clock skew in the data): shown empty, left out of the statistics",
+		log_warn(NULL, "%zu phase%s before %s (clock skew in the data): shown empty, left out of the statistics",
 			 n, n == 1 ? " ends" : "s end", n == 1 ? "it begins" : "they begin");
 }
 

@@ -82,7 +82,7 @@ wlive_fetched(struct wlive *w, int64_t *start)
 	live_result_init(&w->next);
 
 	/* what a poll costs (a steady service: its ListTasks pages, nothing described) */
-	log_info("watch: poll %zu: %zu requests (%zu ListTasks pages, %zu DescribeTasks); %zu "
+	log_info(NULL, "watch: poll %zu: %zu requests (%zu ListTasks pages, %zu DescribeTasks); %zu "
 		 "tasks described, %zu unchanged since the last poll", ++w->fetches,
 		 w->last.requests, w->last.stats.pages, w->last.stats.describe_calls,
 		 w->last.stats.described, w->last.stats.reused);
@@ -244,7 +244,7 @@ so_lines(struct wlive *w, char ***lines, size_t *n, struct err *err)
 		err_clear(&e);
 		if (so_due(w, svc) &&
 		    scaleout_live_fetch(w->session, w->last.cluster, svc->name, since, &d, &e) != 0)
-			log_warn("watch --record: no scale-out documents of %s: %s", svc->name,
+			log_warn(NULL, "watch --record: no scale-out documents of %s: %s", svc->name,
 				 e.msg);
 		d.fetched_at_ms = timeutil_now_ms();
 		scaleout_health_watch_poll(w->health, svc->raw_json, &d);

@@ -728,7 +728,7 @@ image_fetch_collect(struct image_fetch *f, struct image_set **set, struct image_
 		image_set_put(*set, &copy);
 	}
 	for (; f->warned < f->nwarnings; f->warned++)
-		log_warn("%s", f->warnings[f->warned]);
+		log_warn(NULL, "%s", f->warnings[f->warned]);
 	for (size_t i = 0; i < f->ndenials; i++) {
 		struct denial *d = &f->denials[i];
 
@@ -736,10 +736,10 @@ image_fetch_collect(struct image_fetch *f, struct image_set **set, struct image_
 			continue;
 		d->printed = true;
 		if (d->why != NULL)
-			log_warn("ecr:%s failed: %s: %s (repository %s)", d->op, d->lost, d->why,
+			log_warn(NULL, "ecr:%s failed: %s: %s (repository %s)", d->op, d->lost, d->why,
 			    d->repos);
 		else
-			log_warn("no ecr:%s: %s (repository %s; grant ecr:%s to see them)", d->op,
+			log_warn(NULL, "no ecr:%s: %s (repository %s; grant ecr:%s to see them)", d->op,
 			    d->lost, d->repos, d->op);
 	}
 	for (size_t i = 0; i < f->nclients; i++) {

@@ -268,7 +268,7 @@ dj_warn(const struct dj_ctx *c, const char *what)
 		snprintf(line, sizeof line, "%s:%ld: %s", c->name, c->line, what);
 	else
 		snprintf(line, sizeof line, "%s: %s", c->name, what);
-	log_warn("%s", line);   /* through log.c, as the task reader's default */
+	log_warn(NULL, "%s", line);   /* through log.c, as the task reader's default */
 }
 
 /* The one warning about what was left out; 0 (nothing here is an error). */

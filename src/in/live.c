@@ -136,7 +136,7 @@ live_session_new(const struct live_options *o, struct live_session **out, struct
 	s->curl.timeout_ms = o->timeout_ms;
 	s->curl.debug = o->debug;
 	s->budget.limit = LIVE_MEMORY_BUDGET;
-	log_once_init(&s->warned);
+	log_once_init(&s->warned, NULL);
 	s->curl.budget = &s->budget;
 	/* The credential sources' exchanges (STS, SSO, container, IMDS) carry secrets in
 	 * bodies and in headers the ECS trace does not know to redact: never trace them. */
@@ -283,7 +283,7 @@ take_task_text(const char *json, size_t len, int64_t fetched_at_ms, struct task_
 	if (once != NULL)
 		log_once_warn(once, line);
 	else
-		log_warn("%s", line);
+		log_warn(NULL, "%s", line);
 	err_clear(err);
 	return 1;
 }
@@ -448,13 +448,13 @@ live_job_poll(struct live_job *j, int64_t wait_ms, struct err *err)
 		if (!image_fetch_wait(j->s->images, wait_ms))
 			return 1;
 		image_fetch_collect(j->s->images, &j->out->images, &is);
-		log_info("images: %zu distinct, %zu from the cache, %zu looked up in ECR "
+		log_info(NULL, "images: %zu distinct, %zu from the cache, %zu looked up in ECR "
 			 "(%zu requests, %zu throttled), %zu failed, %zu not in private ECR; "
 			 "done %.3f s after the tasks",
 			 is.wanted, is.cached, is.looked_up, is.requests, is.throttled, is.failed,
 			 is.not_ecr, (double)is.wait_ms / 1000.0);
 	}
-	log_info("%s: %zu tasks listed in %zu pages, %zu described, %zu kept, %zu skipped; "
+	log_info(NULL, "%s: %zu tasks listed in %zu pages, %zu described, %zu kept, %zu skipped; "
 		 "%zu requests, %zu throttled; %.3f s", o->cluster ? o->cluster : "default",
 		 j->st.listed, j->st.pages, j->st.described, j->st.kept, j->st.skipped,
 		 j->st.requests, j->st.throttled, (double)(timeutil_now_ms() - j->t0) / 1000.0);
@@ -586,7 +586,7 @@ live_record(const struct live_options *o, const char *file, struct err *err)
 	}
 	if (record_merge_keyed(file, lines, keys, nlines, &added, &updated, err) != 0)
 		goto out;
-	log_info("%s: %zu tasks fetched, %zu new, %zu updated", file, nlines, added,
+	log_info(NULL, "%s: %zu tasks fetched, %zu new, %zu updated", file, nlines, added,
 		 updated);
 	ret = 0;
 out:
@@ -625,7 +625,7 @@ live_images(const struct live_options *o, const char *const *images, size_t nima
 	for (size_t i = 0; i < nimages; i++)
 		image_fetch_want(s->images, images[i], NULL, "linux/amd64");
 	image_fetch_collect(s->images, &out->images, &is);
-	log_info("images: %zu asked, %zu from the cache, %zu looked up in ECR (%zu requests)",
+	log_info(NULL, "images: %zu asked, %zu from the cache, %zu looked up in ECR (%zu requests)",
 		 is.wanted, is.cached, is.looked_up, is.requests);
 	live_session_free(s);
 	return 0;

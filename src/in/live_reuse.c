@@ -100,7 +100,7 @@ taskdef_state(struct live_reuse *r, struct ecs_client *c, const char *arn, size_
 		}
 		if (e.code == ERR_THROTTLED || e.code == ERR_NETWORK)
 			return TD_UNKNOWN;
-		log_info("watch: %s; running tasks of %s are described every poll", e.msg, arn);
+		log_info(NULL, "watch: %s; running tasks of %s are described every poll", e.msg, arn);
 		taskdef_put(r, arn, TD_UNKNOWN);
 		return TD_UNKNOWN;
 	}

@@ -259,10 +259,10 @@ load(const char *path, struct rfile *f, bool *exists, struct err *err)
 		break;
 	}
 	if (rc == 0 && kept == 1)
-		log_warn("%s:%ld: %s: the line is kept as it is, merged with nothing (report "
+		log_warn(NULL, "%s:%ld: %s: the line is kept as it is, merged with nothing (report "
 		    "skips its task too)", path, first_kept, why);
 	else if (rc == 0 && kept > 1)
-		log_warn("%s:%ld: %s: the line is kept as it is, merged with nothing (report "
+		log_warn(NULL, "%s:%ld: %s: the line is kept as it is, merged with nothing (report "
 		    "skips its task too), and so are %zu more such lines", path, first_kept, why,
 		    kept - 1);
 	if (rc == 0 && ferror(fp))

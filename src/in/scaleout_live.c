@@ -73,7 +73,7 @@ docs_add(struct scaleout_live_docs *d, char *doc)
 static void
 source_missing(const char *action, const char *costs, const struct err *e)
 {
-	log_warn("no %s (%s): %s", action, e->aws_type[0] ? e->aws_type : e->msg, costs);
+	log_warn(NULL, "no %s (%s): %s", action, e->aws_type[0] ? e->aws_type : e->msg, costs);
 }
 
 static int
@@ -139,7 +139,7 @@ alarms_absent(const char *alarms, char *const *names, size_t n)
 			for (size_t m = 0; m < nhave[k] && !found; m++)
 				found = strcmp(have[k][m], names[i]) == 0;
 		if (!found)
-			log_warn("no alarm %s (cloudwatch:DescribeAlarms): detect not measured",
+			log_warn(NULL, "no alarm %s (cloudwatch:DescribeAlarms): detect not measured",
 				 names[i]);
 	}
 	for (int k = 0; k < 2; k++)

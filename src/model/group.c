@@ -368,7 +368,7 @@ group_apply_soci(struct task_set *s, const struct soci_rule *rules, size_t nrule
 		}
 	}
 	if (contradicted > 0)
-		log_warn("--soci-if: %zu task%s (e.g. %s) labelled otherwise by the rules than ECR "
+		log_warn(NULL, "--soci-if: %zu task%s (e.g. %s) labelled otherwise by the rules than ECR "
 			 "shows; ECR's SOCI index decides (soci_evidence ecr)", contradicted,
 			 contradicted == 1 ? "" : "s", example);
 }
