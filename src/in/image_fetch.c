@@ -401,7 +401,7 @@ lookup(struct image_fetch *f, const struct http_transport *t, struct job *j)
 		    &e) != 0) {
 			warn_call(f, who, ref.repository, "GetDownloadUrlForLayer",
 			    "the build step of each layer not shown", &e, true);
-		} else if (ecr_get_url(t, url, CONFIG_MAX, &f->cancel, &body, &len, &e) != 0) {
+		} else if (ecr_get_url(f->o.log, t, url, CONFIG_MAX, &f->cancel, &body, &len, &e) != 0) {
 			warn(f, "image %s: image config: %s", who, e.msg);
 		} else if (image_parse_config(body, len, x, &e) != 0) {
 			warn(f, "image %s: image config: %s", who, e.msg);
