@@ -356,7 +356,7 @@ setup(struct xrun *x, const struct cli_opts *o, struct err *err)
 	snprintf(x->started_by, sizeof x->started_by, "%s%s", EXP_STARTED_BY_PREFIX, x->id);
 	/* the recording is the journal of every task launched: a file it cannot be is refused
 	 * now, not after the first RunTask (which would launch a task only to stop it) */
-	if (!e->dry_run && x->recording != NULL && record_check_file(x->recording, err) != 0)
+	if (!e->dry_run && x->recording != NULL && record_check_file(NULL, x->recording, err) != 0)
 		return -1;
 	if (setup_arms(x, err) != 0 || setup_network(x, err) != 0)
 		return -1;

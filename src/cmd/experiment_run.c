@@ -53,7 +53,7 @@ xrun_journal(const struct xrun *x, char *const *raw, const int64_t *fetched_ms,
 			line = record_line_add_healthy(line, healthy_ms[i], healthy_res_ms[i]);
 		lines[nlines++] = line;
 	}
-	rc = record_merge_file(x->recording, lines, nlines, NULL, NULL, err);
+	rc = record_merge_file(NULL, x->recording, lines, nlines, NULL, NULL, err);
 out:
 	for (size_t i = 0; i < nlines; i++)
 		free(lines[i]);

@@ -301,7 +301,7 @@ wlive_record(void *ctx, const struct task_set *set, struct err *err)
 		nkeys = n;
 	}
 	if (rc == 0 && n > 0 &&
-	    record_merge_keyed(w->o->record, lines, keys, n, NULL, NULL, err) != 0)
+	    record_merge_keyed(NULL, w->o->record, lines, keys, n, NULL, NULL, err) != 0)
 		rc = err_prefix(err, "--record %s", w->o->record);
 	for (size_t i = 0; i < n; i++)
 		free(lines[i]);

@@ -93,6 +93,7 @@ client_for(struct image_fetch *f, const char *region, struct err *err)
 		eo.creds = fetch_creds;
 		eo.creds_arg = f;
 		eo.debug = f->o.debug;
+		eo.log = f->o.log;
 		eo.cancel = &f->cancel;
 		if (ecr_client_new(&eo, &c, err) == 0) {
 			f->clients = xreallocarray(f->clients, f->nclients + 1, sizeof *f->clients);
@@ -728,7 +729,7 @@ image_fetch_collect(struct image_fetch *f, struct image_set **set, struct image_
 		image_set_put(*set, &copy);
 	}
 	for (; f->warned < f->nwarnings; f->warned++)
-		log_warn(NULL, "%s", f->warnings[f->warned]);
+		log_warn(f->o.log, "%s", f->warnings[f->warned]);
 	for (size_t i = 0; i < f->ndenials; i++) {
 		struct denial *d = &f->denials[i];
 
@@ -736,10 +737,10 @@ image_fetch_collect(struct image_fetch *f, struct image_set **set, struct image_
 			continue;
 		d->printed = true;
 		if (d->why != NULL)
-			log_warn(NULL, "ecr:%s failed: %s: %s (repository %s)", d->op, d->lost, d->why,
+			log_warn(f->o.log, "ecr:%s failed: %s: %s (repository %s)", d->op, d->lost, d->why,
 			    d->repos);
 		else
-			log_warn(NULL, "no ecr:%s: %s (repository %s; grant ecr:%s to see them)", d->op,
+			log_warn(f->o.log, "no ecr:%s: %s (repository %s; grant ecr:%s to see them)", d->op,
 			    d->lost, d->repos, d->op);
 	}
 	for (size_t i = 0; i < f->nclients; i++) {
