@@ -744,9 +744,11 @@ Test(record, a_line_naming_no_task_is_kept_as_it_is)
 	cr_expect_eq(st.skipped, 2);
 	task_set_cleanup(&set);
 	/* so record merges into it, keeping every line it cannot merge by, in place */
-	log_set_sink(warn_sink, NULL);
-	cr_assert_eq(record_merge_file(NULL, path, l, 2, &added, &updated, &err), 0, "%s", err.msg);
-	log_set_sink(NULL, NULL);
+	struct log lg;
+
+	log_init(&lg, 0, warn_sink, NULL);
+	cr_assert_eq(record_merge_file(&lg, path, l, 2, &added, &updated, &err), 0, "%s", err.msg);
+	log_cleanup(&lg);
 	cr_expect_eq(added, 1);
 	cr_expect_eq(updated, 1);
 	after = slurp(path, NULL);
@@ -794,10 +796,12 @@ Test(record, a_line_report_only_skips_is_kept)
 	cr_expect_eq(input_read_file_with(path, &quiet, &set, &st, &err), 0, "%s", err.msg);
 	cr_expect_eq(set.len, 1, "report reads the file, task a");
 	task_set_cleanup(&set);
-	log_set_sink(warn_sink, NULL);
+	struct log lg;
+
+	log_init(&lg, 0, warn_sink, NULL);
 	nwarned = 0;
-	cr_assert_eq(record_merge_file(NULL, path, l, 1, NULL, NULL, &err), 0, "%s", err.msg);
-	log_set_sink(NULL, NULL);
+	cr_assert_eq(record_merge_file(&lg, path, l, 1, NULL, NULL, &err), 0, "%s", err.msg);
+	log_cleanup(&lg);
 	after = slurp(path, NULL);
 	want = xasprintf("%s%s\n", doc, l[0]);
 	cr_expect_str_eq(after, want);

@@ -59,9 +59,4 @@ void log_once_cleanup(struct log_once *o);
  * (ctx = o). */
 void log_once_warn(void *o, const char *line);
 
-/* Compatibility while the layers learn to pass a struct log: a NULL lg is this process
- * default. (Going away.) */
-void log_set_verbosity(int v);
-void log_set_sink(log_sink_fn *fn, void *ctx);
-
 #endif

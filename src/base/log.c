@@ -1,4 +1,4 @@
-/* log: one-line diagnostics on stderr (or a struct log's sink). */
+/* log: one-line diagnostics on stderr (or a struct log's sink); no state of its own. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,21 +7,6 @@
 #include "ecsprof/log.h"
 #include "ecsprof/termsafe.h"
 #include "ecsprof/xalloc.h"
-
-static struct log log_default = { 0, NULL, NULL, PTHREAD_MUTEX_INITIALIZER };
-
-void
-log_set_verbosity(int v)
-{
-	log_default.verbosity = v;
-}
-
-void
-log_set_sink(log_sink_fn *fn, void *ctx)
-{
-	log_default.sink = fn;
-	log_default.sink_ctx = ctx;
-}
 
 void
 log_init(struct log *lg, int verbosity, log_sink_fn *sink, void *sink_ctx)
@@ -42,7 +27,7 @@ log_cleanup(struct log *lg)
 int
 log_verbosity(const struct log *lg)
 {
-	return lg != NULL ? lg->verbosity : log_default.verbosity;
+	return lg != NULL ? lg->verbosity : 0;
 }
 
 static void log_v(const struct log *lg, enum log_level level, const char *fmt, va_list ap)
@@ -55,8 +40,6 @@ log_v(const struct log *lg, enum log_level level, const char *fmt, va_list ap)
 	char line[2048];
 	int v = log_verbosity(lg);
 
-	if (lg == NULL)
-		lg = &log_default;
 	if ((level == LOG_INFO && v < 1) || (level == LOG_DEBUG && v < 2))
 		return;
 	vsnprintf(line, sizeof line, fmt, ap);
@@ -89,8 +72,6 @@ log_block(const struct log *lg, enum log_level level, const char *raw)
 	char *copy = xstrdup(raw);
 	const char *text = copy;
 
-	if (lg == NULL)
-		lg = &log_default;
 	termsafe_scrub(copy, "\t\n");
 	if (lg != NULL && lg->sink != NULL) {
 		/* the lock is the one mutable part of a struct log, which is never a const
