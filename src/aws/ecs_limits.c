@@ -10,7 +10,8 @@
 #include "ecsprof/log.h"
 
 bool
-ecs_page_continue(const struct log *lg, const char *op, const char *prev, const char *next, size_t pages)
+ecs_page_continue(const struct log *lg, const char *op, const char *prev, const char *next,
+		  size_t pages)
 {
 	if (next == NULL)
 		return false;

@@ -25,7 +25,8 @@
 #define DIFF_EXIT_GATE 3
 
 static int
-read_files(const struct log *lg, const char *const *paths, size_t n, struct task_set *set, struct err *err)
+read_files(const struct log *lg, const char *const *paths, size_t n, struct task_set *set,
+	   struct err *err)
 {
 	struct input_stats st = { 0 };
 

@@ -321,8 +321,8 @@ dj_stream(struct dj_ctx *c, const char *data, size_t len)
 }
 
 int
-input_deploy_read_mem(const struct log *lg, const char *name, const char *data, size_t len, struct deploy_set *s,
-		      struct err *err)
+input_deploy_read_mem(const struct log *lg, const char *name, const char *data, size_t len,
+		      struct deploy_set *s, struct err *err)
 {
 	struct dj_ctx c = { lg, s, name, 0, 0, 0 };
 	json_error_t e;
@@ -366,7 +366,8 @@ input_deploy_read_mem(const struct log *lg, const char *name, const char *data, 
 }
 
 int
-input_deploy_read_file(const struct log *lg, const char *path, struct deploy_set *s, struct err *err)
+input_deploy_read_file(const struct log *lg, const char *path, struct deploy_set *s,
+		       struct err *err)
 {
 	bool std = strcmp(path, "-") == 0;
 	FILE *f = std ? stdin : fopen(path, "rb");

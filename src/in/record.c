@@ -349,15 +349,15 @@ record_check_file(const struct log *lg, const char *path, struct err *err)
 }
 
 int
-record_merge_file(const struct log *lg, const char *path, char *const *lines, size_t nlines, size_t *added,
-    size_t *updated, struct err *err)
+record_merge_file(const struct log *lg, const char *path, char *const *lines, size_t nlines,
+    size_t *added, size_t *updated, struct err *err)
 {
 	return record_merge_keyed(lg, path, lines, NULL, nlines, added, updated, err);
 }
 
 int
-record_merge_keyed(const struct log *lg, const char *path, char *const *lines, struct input_key *keys,
-    size_t nlines, size_t *added, size_t *updated, struct err *err)
+record_merge_keyed(const struct log *lg, const char *path, char *const *lines,
+    struct input_key *keys, size_t nlines, size_t *added, size_t *updated, struct err *err)
 {
 	struct rfile f;
 	struct stat sb;
