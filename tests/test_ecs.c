@@ -339,18 +339,20 @@ capture(enum log_level level, const char *line, void *ctx)
 	pthread_mutex_unlock(&warn_lock);
 }
 
+static struct log lg;   /* the clients' warnings to capture() */
+
 static void
 setup(void)
 {
 	fake_reset();
 	warnings[0] = '\0';
-	log_set_sink(capture, NULL);
+	log_init(&lg, 0, capture, NULL);
 }
 
 static void
 teardown(void)
 {
-	log_set_sink(NULL, NULL);
+	log_cleanup(&lg);
 }
 
 TestSuite(ecs, .init = setup, .fini = teardown);
@@ -368,6 +370,7 @@ client(long concurrency)
 	o.creds = fake_creds;
 	o.transport_new = fake_transport_new;
 	o.clock = &no_wait;
+	o.log = &lg;
 	err_clear(&err);
 	cr_assert_eq(ecs_client_new(&o, &c, &err), 0, "%s", err.msg);
 	return c;
@@ -1011,6 +1014,7 @@ Test(ecs, an_immediate_failure_is_reported_as_itself)
 	o.creds = no_creds;
 	o.transport_new = fake_transport_new;
 	o.clock = &no_wait;
+	o.log = &lg;
 	err_clear(&err);
 	cr_assert_eq(ecs_client_new(&o, &c, &err), 0, "%s", err.msg);
 	for (int i = 0; i < 50; i++) {

@@ -240,7 +240,8 @@ Test(endpoint, plain_http_off_loopback_warns_once)
 	static const char *loud[] = { "http://10.0.0.1:8080/", "http://ecs.example.com",
 		"http://[::2]:1", "http://127.0.0.1.example.com/", "http://localhost.example.com" };
 	atomic_bool warned_once = false;   /* the context's flag */
-	struct endpoint_params p = { "us-east-1", false, false, NULL, &warned_once };
+	struct log lg;
+	struct endpoint_params p = { "us-east-1", false, false, NULL, &warned_once, &lg };
 	struct err err = { 0 };
 	char *url;
 
@@ -249,7 +250,7 @@ Test(endpoint, plain_http_off_loopback_warns_once)
 		    "%s", quiet[i]);
 	for (size_t i = 0; i < sizeof loud / sizeof loud[0]; i++)
 		cr_expect(!endpoint_is_loopback(loud[i]), "%s", loud[i]);
-	log_set_sink(keep_warning, NULL);
+	log_init(&lg, 0, keep_warning, NULL);
 	for (size_t i = 0; i < sizeof quiet / sizeof quiet[0]; i++) {
 		p.endpoint = quiet[i];
 		cr_assert_eq(endpoint_resolve("ecs", &p, &url, &err), 0, "%s", err.msg);
@@ -261,7 +262,7 @@ Test(endpoint, plain_http_off_loopback_warns_once)
 		cr_assert_eq(endpoint_resolve("sts", &p, &url, &err), 0, "%s", err.msg);
 		free(url);
 	}
-	log_set_sink(NULL, NULL);
+	log_cleanup(&lg);
 	cr_expect_eq(nwarned, 1);
 	cr_expect_str_eq(warned[0], "endpoint http://10.0.0.1:8080/ is plain http and not loopback: "
 	    "the signed requests, any session token and the answers travel unencrypted (use https://)");

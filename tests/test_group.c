@@ -225,7 +225,7 @@ Test(group, soci_no_evidence_is_unknown)
 	add(&s, &t);
 	bare_task(&t);
 	add(&s, &t);
-	group_apply_soci(&s, NULL, 0);
+	group_apply_soci(NULL, &s, NULL, 0);
 	for (size_t i = 0; i < s.len; i++) {
 		cr_expect_eq(s.tasks[i].soci, SOCI_UNKNOWN);
 		cr_expect_eq(s.tasks[i].soci_evidence, SOCI_EVIDENCE_NONE);
@@ -261,7 +261,7 @@ Test(group, soci_rules)
 	bare_task(&t);                        /* missing every field */
 	add(&s, &t);
 
-	group_apply_soci(&s, rules, 2);
+	group_apply_soci(NULL, &s, rules, 2);
 	cr_expect_eq(s.tasks[0].soci, SOCI_YES);
 	cr_expect_eq(s.tasks[0].soci_evidence, SOCI_EVIDENCE_RULE);
 	cr_expect_eq(s.tasks[1].soci, SOCI_YES);
@@ -299,7 +299,7 @@ Test(group, soci_rule_globs_and_missing_values)
 	set_arn(&t, "rev8");
 	add(&s, &t);
 
-	group_apply_soci(&s, rules, 2);
+	group_apply_soci(NULL, &s, rules, 2);
 	cr_expect_eq(s.tasks[0].soci, SOCI_NO);
 	cr_expect_eq(s.tasks[1].soci, SOCI_YES);
 	cr_expect_eq(s.tasks[2].soci, SOCI_NO);
@@ -323,7 +323,7 @@ Test(group, soci_rule_on_source_base_name)
 	task_str(&t, &t.source, "data/before.jsonl");
 	set_arn(&t, "before");
 	add(&s, &t);
-	group_apply_soci(&s, &rule, 1);
+	group_apply_soci(NULL, &s, &rule, 1);
 	cr_expect_eq(s.tasks[0].soci, SOCI_YES);
 	cr_expect_eq(s.tasks[1].soci, SOCI_NO);
 	task_set_cleanup(&s);
@@ -362,7 +362,7 @@ Test(group, soci_metadata_beats_rules)
 	task_str(&t, &t.containers[0].snapshotter, "stargz");
 	add(&s, &t);
 
-	group_apply_soci(&s, &rule, 1);
+	group_apply_soci(NULL, &s, &rule, 1);
 	cr_expect_eq(s.tasks[0].soci, SOCI_NO);
 	cr_expect_eq(s.tasks[0].soci_evidence, SOCI_EVIDENCE_METADATA);
 	cr_expect_eq(s.tasks[1].soci, SOCI_YES);
@@ -371,7 +371,7 @@ Test(group, soci_metadata_beats_rules)
 	cr_expect_eq(s.tasks[2].soci_evidence, SOCI_EVIDENCE_RULE);
 
 	/* without rules, metadata still decides; the rest is unknown */
-	group_apply_soci(&s, NULL, 0);
+	group_apply_soci(NULL, &s, NULL, 0);
 	cr_expect_eq(s.tasks[0].soci, SOCI_NO);
 	cr_expect_eq(s.tasks[1].soci, SOCI_YES);
 	cr_expect_eq(s.tasks[2].soci, SOCI_UNKNOWN);

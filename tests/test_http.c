@@ -408,7 +408,7 @@ Test(http, ecr_get_url_gives_up_when_cancelled)
 
 	cancel_flag = 0;
 	err_clear(&err);
-	cr_assert_eq(ecr_get_url(&t, "https://blob.example.test/config?sig=x", 1024,
+	cr_assert_eq(ecr_get_url(NULL, &t, "https://blob.example.test/config?sig=x", 1024,
 				 &cancel_flag, &body, &len, &err), -1);
 	cr_expect_eq(attempts, 1, "retried after the cancel: %d attempts", attempts);
 	cr_expect(strstr(err.aws_type, HTTP_CANCELLED) != NULL, "%s / %s", err.aws_type,

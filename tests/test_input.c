@@ -41,6 +41,8 @@ static struct task_set set;
 static struct input_stats st;
 static struct err err;
 static struct input_options opts;   /* per call: warnings to collect(), tuning per test */
+static struct log lg;               /* log.c's warnings to log_collect() */
+static struct input_options to_log; /* no warn function: the warnings go to lg */
 
 static void
 setup(void)
@@ -50,6 +52,8 @@ setup(void)
 	err_clear(&err);
 	nwarnings = 0;
 	opts = (struct input_options){ .warn = collect };
+	log_init(&lg, 0, log_collect, NULL);
+	to_log = (struct input_options){ .log = &lg };
 }
 
 static void
@@ -58,7 +62,7 @@ teardown(void)
 	task_set_cleanup(&set);
 	for (size_t i = 0; i < nwarnings; i++)
 		free(warnings[i]);
-	log_set_sink(NULL, NULL);
+	log_cleanup(&lg);
 }
 
 static struct task *
@@ -331,8 +335,8 @@ Test(input, live_task_json)
 	/* a bad time is left out with a warning; the task is kept */
 	const char odd[] = "{\"taskArn\":\"arn:aws:ecs:r:1:task/c/live3\",\"createdAt\":1.5e9,"
 		"\"startedAt\":\"now\"}";
-	log_set_sink(log_collect, NULL);
-	cr_expect_eq(input_parse_task_json(odd, sizeof odd - 1, "live", TS_NONE, &set, &err), 0,
+	cr_expect_eq(input_parse_task_json_with(odd, sizeof odd - 1, "live", TS_NONE, &to_log, &set,
+	    &err), 0,
 	    "%s", err.msg);
 	cr_assert_eq(set.len, 2);
 	cr_expect_eq(find_id("live3")->ts[TS_STARTED], TS_NONE);
@@ -633,9 +637,8 @@ Test(input, bad_fetched_at_drops_the_field_not_the_task)
 
 Test(input, warnings_default_to_log_c)
 {
-	log_set_sink(log_collect, NULL);
-	/* no options: the warning goes through log_warn, not straight to stderr */
-	cr_assert_eq(input_read_mem("empty", " \n", 2, &set, &st, &err), 0);
+	/* no warn function: the warning goes through log_warn to the options' log */
+	cr_assert_eq(input_read_mem_with("empty", " \n", 2, &to_log, &set, &st, &err), 0);
 	cr_expect_eq(nwarnings, 1);
 	cr_expect(warning_with("empty: empty input", NULL) == 0);
 }
@@ -645,11 +648,10 @@ Test(input, options_are_per_call)
 	static const char doc[] = "\n";
 	struct input_options quiet = { .warn = collect, .threads = 2, .chunk_bytes = 8 };
 
-	log_set_sink(log_collect, NULL);
 	cr_assert_eq(input_read_mem_with("one", doc, 1, &quiet, &set, &st, &err), 0);
 	cr_expect_eq(nwarnings, 1);
-	/* the next call without options is not affected by the last one's */
-	cr_assert_eq(input_read_mem("two", doc, 1, &set, &st, &err), 0);
+	/* the next call with other options is not affected by the last one's */
+	cr_assert_eq(input_read_mem_with("two", doc, 1, &to_log, &set, &st, &err), 0);
 	cr_expect_eq(nwarnings, 2);
 	cr_expect(warning_with("one: empty input", NULL) == 0);
 	cr_expect(warning_with("two: empty input", NULL) == 1);
@@ -795,8 +797,8 @@ Test(input, duplicate_keys_in_json_lines_and_live)
 	    "%s", warnings[nwarnings - 1]);
 	cr_expect_eq(nwarnings, 4);
 
-	log_set_sink(log_collect, NULL);
-	cr_assert_eq(input_parse_task_json(live, sizeof live - 1, "live", TS_NONE, &set, &err), 0,
+	cr_assert_eq(input_parse_task_json_with(live, sizeof live - 1, "live", TS_NONE, &to_log, &set,
+	    &err), 0,
 	    "%s", err.msg);
 	cr_expect_str_eq(find_id("v1")->cpu, "2");
 	cr_expect(warning_with("DescribeTasks: task arn:aws:ecs:r:1:task/c/v1: duplicate key \"cpu\": the last value is used", NULL) >= 0);

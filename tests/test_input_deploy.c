@@ -30,18 +30,20 @@ log_keep(enum log_level level, const char *line, void *ctx)
 		keep_warning(ctx, line);
 }
 
+static struct log lg;   /* the reader's warnings to log_keep() */
+
 static void
 setup(void)
 {
 	warned[0] = '\0';
 	nwarned = 0;
-	log_set_sink(log_keep, NULL);
+	log_init(&lg, 0, log_keep, NULL);
 }
 
 static void
 teardown(void)
 {
-	log_set_sink(NULL, NULL);
+	log_cleanup(&lg);
 }
 
 TestSuite(input_deploy, .init = setup, .fini = teardown);
@@ -60,7 +62,7 @@ Test(input_deploy, json_lines_of_a_recording)
 	struct err err = { 0 };
 
 	deploy_set_init(&s);
-	cr_assert_eq(input_deploy_read_mem("rec.jsonl", text, strlen(text), &s, &err), 0, "%s",
+	cr_assert_eq(input_deploy_read_mem(&lg, "rec.jsonl", text, strlen(text), &s, &err), 0, "%s",
 		     err.msg);
 	cr_assert_eq(s.n, 1);
 	cr_expect_str_eq(s.v[0].id, "ecs-svc/1");
@@ -77,7 +79,7 @@ Test(input_deploy, what_is_left_out_is_said_with_the_name_and_line)
 	struct err err = { 0 };
 
 	deploy_set_init(&s);
-	cr_assert_eq(input_deploy_read_mem("rec.jsonl", text, strlen(text), &s, &err), 0, "%s",
+	cr_assert_eq(input_deploy_read_mem(&lg, "rec.jsonl", text, strlen(text), &s, &err), 0, "%s",
 		     err.msg);
 	cr_expect_eq(s.nev, 1, "the event without a time is left out");
 	cr_expect_eq(nwarned, 1);
@@ -93,7 +95,7 @@ Test(input_deploy, bytes_without_json_fail_with_the_name)
 	struct err err = { 0 };
 
 	deploy_set_init(&s);
-	cr_expect_eq(input_deploy_read_mem("DescribeServices", text, strlen(text), &s, &err), -1);
+	cr_expect_eq(input_deploy_read_mem(&lg, "DescribeServices", text, strlen(text), &s, &err), -1);
 	cr_expect_eq(strncmp(err.msg, "DescribeServices:1:", 19), 0, "%s", err.msg);
 	cr_expect_neq(strstr(err.msg, "malformed JSON"), NULL, "%s", err.msg);
 	cr_expect_eq(s.n, 0);
@@ -106,11 +108,11 @@ Test(input_deploy, read_file_reads_the_whole_file)
 	struct err err = { 0 };
 
 	deploy_set_init(&s);
-	cr_assert_eq(input_deploy_read_file(FIXTURE_DIR "/deploy/describe-services.json", &s, &err),
+	cr_assert_eq(input_deploy_read_file(&lg, FIXTURE_DIR "/deploy/describe-services.json", &s, &err),
 		     0, "%s", err.msg);
 	cr_expect_eq(s.n, 2);
 	cr_expect_eq(s.nev, 4);
-	cr_expect_eq(input_deploy_read_file(FIXTURE_DIR "/deploy/nope.json", &s, &err), -1);
+	cr_expect_eq(input_deploy_read_file(&lg, FIXTURE_DIR "/deploy/nope.json", &s, &err), -1);
 	cr_expect_neq(strstr(err.msg, "nope.json: cannot open"), NULL, "%s", err.msg);
 	deploy_set_cleanup(&s);
 }
@@ -125,7 +127,7 @@ Test(input_deploy, event_before_1970_has_no_time)
 	struct err err = { 0 };
 
 	deploy_set_init(&s);
-	cr_assert_eq(input_deploy_read_mem("rec.jsonl", text, strlen(text), &s, &err), 0, "%s",
+	cr_assert_eq(input_deploy_read_mem(&lg, "rec.jsonl", text, strlen(text), &s, &err), 0, "%s",
 		     err.msg);
 	cr_expect_eq(s.nev, 1, "the event of 1969 is left out");
 	cr_expect_eq(nwarned, 1);
@@ -151,7 +153,7 @@ Test(input_deploy, bad_fetched_at_is_left_out_with_a_warning)
 	struct err err = { 0 };
 
 	deploy_set_init(&s);
-	cr_assert_eq(input_deploy_read_mem("rec.jsonl", text, strlen(text), &s, &err), 0, "%s",
+	cr_assert_eq(input_deploy_read_mem(&lg, "rec.jsonl", text, strlen(text), &s, &err), 0, "%s",
 		     err.msg);
 	cr_assert_eq(s.n, 2, "both deployments kept");
 	cr_expect_eq(s.v[0].seen_ms, TS_NONE);
@@ -206,7 +208,7 @@ peak_reading(const char *name, const char *text, size_t len, struct deploy_set *
 	json_get_alloc_funcs(&m, &f);
 	live_bytes = peak_bytes = 0;
 	json_set_alloc_funcs(counting_malloc, counting_free);
-	cr_expect_eq(input_deploy_read_mem(name, text, len, s, &err), 0, "%s", err.msg);
+	cr_expect_eq(input_deploy_read_mem(&lg, name, text, len, s, &err), 0, "%s", err.msg);
 	json_set_alloc_funcs(m, f);
 	return peak_bytes;
 }

@@ -223,14 +223,14 @@ Test(input_scaleout, recorded_lines_merge_by_item_and_read_back)
 	cr_assert_eq(record_scaleout_lines(th, strlen(th), NULL, NULL, "web", 1796047000000LL,
 					   &lines, &n, &e), 0, "%s", e.msg);
 	cr_assert_eq(n, 3);
-	cr_assert_eq(record_merge_file(path, lines, n, &added, &updated, &e), 0, "%s", e.msg);
+	cr_assert_eq(record_merge_file(NULL, path, lines, n, &added, &updated, &e), 0, "%s", e.msg);
 	cr_expect_eq(added, 3);
 	for (size_t i = 0; i < n; i++)
 		free(lines[i]);
 	n = 0;
 	cr_assert_eq(record_scaleout_lines(doc2, strlen(doc2), "us-east-1", "prod", "web",
 					   1796047060000LL, &lines, &n, &e), 0);
-	cr_assert_eq(record_merge_file(path, lines, n, &added, &updated, &e), 0, "%s", e.msg);
+	cr_assert_eq(record_merge_file(NULL, path, lines, n, &added, &updated, &e), 0, "%s", e.msg);
 	cr_expect_eq(added, 0);
 	cr_expect_eq(updated, 1);
 	free(lines[0]);

@@ -188,12 +188,12 @@ Test(record, keyed_lines_merge_as_read_ones)
 	struct input_key keys[3] = { { 0 }, k, { 0 } };
 	size_t added = 0, updated = 0, n1, n2;
 
-	cr_assert_eq(record_merge_keyed(path, lines, keys, 3, &added, &updated, &err), 0, "%s",
+	cr_assert_eq(record_merge_keyed(NULL, path, lines, keys, 3, &added, &updated, &err), 0, "%s",
 	    err.msg);
 	cr_expect_eq(added, 3);
 	cr_expect_null(keys[1].arn, "the key is taken");
 	snprintf(path2, sizeof path2, "%s/plain.jsonl", dir);
-	cr_assert_eq(record_merge_file(path2, lines, 3, NULL, NULL, &err), 0, "%s", err.msg);
+	cr_assert_eq(record_merge_file(NULL, path2, lines, 3, NULL, NULL, &err), 0, "%s", err.msg);
 	char *a = slurp(path, &n1), *b = slurp(path2, &n2);
 	cr_expect_eq(n1, n2);
 	cr_expect_eq(memcmp(a, b, n1), 0);
@@ -266,7 +266,7 @@ Test(record, create_then_same_again_is_byte_identical)
 	size_t added = 99, updated = 99, n1, n2;
 	struct stat s1, s2;
 
-	cr_assert_eq(record_merge_file(path, l, 3, &added, &updated, &err), 0, "%s", err.msg);
+	cr_assert_eq(record_merge_file(NULL, path, l, 3, &added, &updated, &err), 0, "%s", err.msg);
 	cr_expect_eq(added, 3);
 	cr_expect_eq(updated, 0);
 	char *first = slurp(path, &n1);
@@ -277,7 +277,7 @@ Test(record, create_then_same_again_is_byte_identical)
 
 	/* the same tasks fetched again later: same versions, so nothing changes */
 	char *again[3] = { line_for("c", 1, 5000), line_for("a", 1, 5000), line_for("b", 2, 5000) };
-	cr_assert_eq(record_merge_file(path, again, 3, &added, &updated, &err), 0, "%s", err.msg);
+	cr_assert_eq(record_merge_file(NULL, path, again, 3, &added, &updated, &err), 0, "%s", err.msg);
 	cr_expect_eq(added, 0);
 	cr_expect_eq(updated, 0);
 	char *second = slurp(path, &n2);
@@ -299,8 +299,8 @@ Test(record, newer_versions_replace_in_place_and_new_tasks_append)
 		line_for("a", 2, 3000) };
 	size_t added, updated;
 
-	cr_assert_eq(record_merge_file(path, l, 2, NULL, NULL, &err), 0, "%s", err.msg);
-	cr_assert_eq(record_merge_file(path, m, 4, &added, &updated, &err), 0, "%s", err.msg);
+	cr_assert_eq(record_merge_file(NULL, path, l, 2, NULL, NULL, &err), 0, "%s", err.msg);
+	cr_assert_eq(record_merge_file(NULL, path, m, 4, &added, &updated, &err), 0, "%s", err.msg);
 	cr_expect_eq(added, 1);
 	cr_expect_eq(updated, 1);
 	char *got = slurp(path, NULL);
@@ -321,10 +321,10 @@ Test(record, without_versions_later_fetch_wins)
 	char *o[1] = { line_for("n", -1, 1500) };
 	size_t updated;
 
-	cr_assert_eq(record_merge_file(path, l, 1, NULL, NULL, &err), 0, "%s", err.msg);
-	cr_assert_eq(record_merge_file(path, m, 1, NULL, &updated, &err), 0, "%s", err.msg);
+	cr_assert_eq(record_merge_file(NULL, path, l, 1, NULL, NULL, &err), 0, "%s", err.msg);
+	cr_assert_eq(record_merge_file(NULL, path, m, 1, NULL, &updated, &err), 0, "%s", err.msg);
 	cr_expect_eq(updated, 1);
-	cr_assert_eq(record_merge_file(path, o, 1, NULL, &updated, &err), 0, "%s", err.msg);
+	cr_assert_eq(record_merge_file(NULL, path, o, 1, NULL, &updated, &err), 0, "%s", err.msg);
 	cr_expect_eq(updated, 0);
 	char *got = slurp(path, NULL);
 	char expect[1024];
@@ -349,7 +349,7 @@ Test(record, refuses_a_file_that_is_not_a_recording)
 	for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) {
 		spit(path, others[i]);
 		err_clear(&err);
-		cr_expect_eq(record_merge_file(path, l, 1, NULL, NULL, &err), -1, "case %zu", i);
+		cr_expect_eq(record_merge_file(NULL, path, l, 1, NULL, NULL, &err), -1, "case %zu", i);
 		cr_expect(strstr(err.msg, "refusing to overwrite") != NULL, "%s", err.msg);
 		cr_expect(strncmp(err.msg, path, strlen(path)) == 0, "%s", err.msg);
 		char *after = slurp(path, NULL);
@@ -366,9 +366,9 @@ Test(record, keeps_mode_and_reads_back_as_newest)
 	char *m[1] = { line_for("a", 2, 2000) };
 	struct stat sb;
 
-	cr_assert_eq(record_merge_file(path, l, 2, NULL, NULL, &err), 0, "%s", err.msg);
+	cr_assert_eq(record_merge_file(NULL, path, l, 2, NULL, NULL, &err), 0, "%s", err.msg);
 	cr_assert_eq(chmod(path, 0600), 0);
-	cr_assert_eq(record_merge_file(path, m, 1, NULL, NULL, &err), 0, "%s", err.msg);
+	cr_assert_eq(record_merge_file(NULL, path, m, 1, NULL, NULL, &err), 0, "%s", err.msg);
 	cr_assert_eq(stat(path, &sb), 0);
 	cr_expect_eq(sb.st_mode & 0777, 0600);
 
@@ -392,9 +392,9 @@ Test(record, refuses_bad_lines_and_missing_directory)
 	char *bad[1] = { xstrdup("{\"not\":\"a record\"}") };
 	char *l[1] = { line_for("a", 1, 1000) };
 
-	cr_expect_eq(record_merge_file(path, bad, 1, NULL, NULL, &err), -1);
+	cr_expect_eq(record_merge_file(NULL, path, bad, 1, NULL, NULL, &err), -1);
 	cr_expect_eq(access(path, F_OK), -1, "nothing written");
-	cr_expect_eq(record_merge_file("/nonexistent-dir-ecsprof/x.jsonl", l, 1, NULL, NULL, &err),
+	cr_expect_eq(record_merge_file(NULL, "/nonexistent-dir-ecsprof/x.jsonl", l, 1, NULL, NULL, &err),
 	    -1);
 	cr_expect_eq(err.code, ERR_IO);
 	free_lines(bad, 1);
@@ -403,7 +403,7 @@ Test(record, refuses_bad_lines_and_missing_directory)
 
 Test(record, empty_recording_created)
 {
-	cr_assert_eq(record_merge_file(path, NULL, 0, NULL, NULL, &err), 0, "%s", err.msg);
+	cr_assert_eq(record_merge_file(NULL, path, NULL, 0, NULL, NULL, &err), 0, "%s", err.msg);
 	cr_expect_eq(access(path, F_OK), 0);
 	struct stat sb;
 	cr_assert_eq(stat(path, &sb), 0);
@@ -417,7 +417,7 @@ Test(record, refuses_a_fifo_and_leaves_it)
 	char *l[1] = { line_for("a", 1, 1000) };
 
 	cr_assert_eq(mkfifo(path, 0600), 0);
-	cr_expect_eq(record_merge_file(path, l, 1, NULL, NULL, &err), -1);
+	cr_expect_eq(record_merge_file(NULL, path, l, 1, NULL, NULL, &err), -1);
 	cr_expect(strstr(err.msg, "not a regular file") != NULL, "%s", err.msg);
 	cr_assert_eq(stat(path, &sb), 0);
 	cr_expect(S_ISFIFO(sb.st_mode), "the FIFO must still be a FIFO");
@@ -441,7 +441,7 @@ Test(record, concurrent_writers_lose_nothing)
 				snprintf(id, sizeof id, "w%d-%02d", w, i);
 				char *l[1] = { line_for(id, 1, 1000) };
 				err_clear(&e);
-				if (record_merge_file(path, l, 1, NULL, NULL, &e) != 0)
+				if (record_merge_file(NULL, path, l, 1, NULL, NULL, &e) != 0)
 					_exit(1);
 				free_lines(l, 1);
 			}
@@ -472,12 +472,12 @@ Test(record, new_recording_is_private)
 	struct stat sb;
 	mode_t old = umask(022);
 
-	cr_assert_eq(record_merge_file(path, l, 1, NULL, NULL, &err), 0, "%s", err.msg);
+	cr_assert_eq(record_merge_file(NULL, path, l, 1, NULL, NULL, &err), 0, "%s", err.msg);
 	cr_assert_eq(stat(path, &sb), 0);
 	cr_expect_eq(sb.st_mode & 07777, 0600, "mode %o", sb.st_mode & 07777);
 	unlink(path);
 	umask(0277);
-	cr_assert_eq(record_merge_file(path, l, 1, NULL, NULL, &err), 0, "%s", err.msg);
+	cr_assert_eq(record_merge_file(NULL, path, l, 1, NULL, NULL, &err), 0, "%s", err.msg);
 	cr_assert_eq(stat(path, &sb), 0);
 	cr_expect_eq(sb.st_mode & 07777, 0400, "the umask counts: mode %o", sb.st_mode & 07777);
 	umask(old);
@@ -499,7 +499,7 @@ Test(record, symlink_updates_the_real_file_under_its_directory_lock)
 	snprintf(other, sizeof other, "%s/other", dir);
 	cr_assert_eq(mkdir(other, 0700), 0);
 	snprintf(link, sizeof link, "%s/link.jsonl", other);
-	cr_assert_eq(record_merge_file(path, l, 1, NULL, NULL, &err), 0, "%s", err.msg);
+	cr_assert_eq(record_merge_file(NULL, path, l, 1, NULL, NULL, &err), 0, "%s", err.msg);
 	cr_assert_eq(symlink(path, link), 0);
 
 	/* hold the lock of the real file's directory: a writer through the link must wait */
@@ -511,7 +511,7 @@ Test(record, symlink_updates_the_real_file_under_its_directory_lock)
 	if (pid == 0) {
 		struct err e;
 		err_clear(&e);
-		_exit(record_merge_file(link, m, 1, NULL, NULL, &e) == 0 ? 0 : 1);
+		_exit(record_merge_file(NULL, link, m, 1, NULL, NULL, &e) == 0 ? 0 : 1);
 	}
 	usleep(300 * 1000);
 	cr_expect_eq(waitpid(pid, &st, WNOHANG), 0,
@@ -543,8 +543,8 @@ Test(record, newer_line_keeps_the_observed_healthy_at)
 	char *got, *want;
 	size_t updated, len;
 
-	cr_assert_eq(record_merge_file(path, l, 1, NULL, NULL, &err), 0, "%s", err.msg);
-	cr_assert_eq(record_merge_file(path, m, 1, NULL, &updated, &err), 0, "%s", err.msg);
+	cr_assert_eq(record_merge_file(NULL, path, l, 1, NULL, NULL, &err), 0, "%s", err.msg);
+	cr_assert_eq(record_merge_file(NULL, path, m, 1, NULL, &updated, &err), 0, "%s", err.msg);
 	cr_expect_eq(updated, 1);
 	got = slurp(path, NULL);
 	len = strlen(m[0]);
@@ -616,7 +616,7 @@ Test(record, keeps_no_line_report_cannot_read)
 	/* ... so record refuses to keep it, and leaves the file as it was */
 	before = slurp(path, &len);
 	err_clear(&err);
-	cr_expect_eq(record_merge_file(path, l, 1, NULL, NULL, &err), -1);
+	cr_expect_eq(record_merge_file(NULL, path, l, 1, NULL, NULL, &err), -1);
 	cr_expect(strstr(err.msg, ":2: recording line: longer than 64 MiB, which report cannot "
 	    "read") != NULL, "%s", err.msg);
 	after = slurp(path, NULL);
@@ -693,7 +693,7 @@ Test(record, bad_fetched_at_in_the_file_is_kept)
 	struct input_key k;
 
 	spit(path, old);
-	cr_assert_eq(record_merge_file(path, l, 1, &added, NULL, &err), 0, "%s", err.msg);
+	cr_assert_eq(record_merge_file(NULL, path, l, 1, &added, NULL, &err), 0, "%s", err.msg);
 	cr_expect_eq(added, 1);
 	after = slurp(path, NULL);
 	cr_expect(strncmp(after, old, sizeof old - 1) == 0, "%s", after);
@@ -744,9 +744,11 @@ Test(record, a_line_naming_no_task_is_kept_as_it_is)
 	cr_expect_eq(st.skipped, 2);
 	task_set_cleanup(&set);
 	/* so record merges into it, keeping every line it cannot merge by, in place */
-	log_set_sink(warn_sink, NULL);
-	cr_assert_eq(record_merge_file(path, l, 2, &added, &updated, &err), 0, "%s", err.msg);
-	log_set_sink(NULL, NULL);
+	struct log lg;
+
+	log_init(&lg, 0, warn_sink, NULL);
+	cr_assert_eq(record_merge_file(&lg, path, l, 2, &added, &updated, &err), 0, "%s", err.msg);
+	log_cleanup(&lg);
 	cr_expect_eq(added, 1);
 	cr_expect_eq(updated, 1);
 	after = slurp(path, NULL);
@@ -758,7 +760,7 @@ Test(record, a_line_naming_no_task_is_kept_as_it_is)
 	cr_expect(strstr(warned[0], "and so are 2 more such lines") != NULL, "%s", warned[0]);
 	/* a line of the file that report stops on still stops record */
 	spit(path, "{\"ecsprof\":\"record/2\",\"task\":{}}\n");
-	cr_expect_eq(record_merge_file(path, l, 2, NULL, NULL, &err), -1);
+	cr_expect_eq(record_merge_file(NULL, path, l, 2, NULL, NULL, &err), -1);
 	cr_expect(strstr(err.msg, "refusing to overwrite") != NULL, "%s", err.msg);
 	for (size_t i = 0; i < nwarned; i++)
 		free(warned[i]);
@@ -794,10 +796,12 @@ Test(record, a_line_report_only_skips_is_kept)
 	cr_expect_eq(input_read_file_with(path, &quiet, &set, &st, &err), 0, "%s", err.msg);
 	cr_expect_eq(set.len, 1, "report reads the file, task a");
 	task_set_cleanup(&set);
-	log_set_sink(warn_sink, NULL);
+	struct log lg;
+
+	log_init(&lg, 0, warn_sink, NULL);
 	nwarned = 0;
-	cr_assert_eq(record_merge_file(path, l, 1, NULL, NULL, &err), 0, "%s", err.msg);
-	log_set_sink(NULL, NULL);
+	cr_assert_eq(record_merge_file(&lg, path, l, 1, NULL, NULL, &err), 0, "%s", err.msg);
+	log_cleanup(&lg);
 	after = slurp(path, NULL);
 	want = xasprintf("%s%s\n", doc, l[0]);
 	cr_expect_str_eq(after, want);
@@ -815,7 +819,7 @@ Test(record, a_line_report_only_skips_is_kept)
 	doc = xasprintf("%s\n{\"taskArn\":\"arn:aws:ecs:us-east-1:1:task/c/z\",\"createdAt\":1}\n",
 	    old);
 	spit(path, doc);
-	cr_expect_eq(record_merge_file(path, l, 1, NULL, NULL, &err), -1);
+	cr_expect_eq(record_merge_file(NULL, path, l, 1, NULL, NULL, &err), -1);
 	cr_expect(strstr(err.msg, "refusing to overwrite") != NULL, "%s", err.msg);
 	after = slurp(path, NULL);
 	cr_expect_str_eq(after, doc);
@@ -846,7 +850,7 @@ Test(record, deployment_and_event_lines_with_a_bad_fetched_at)
 	size_t added = 0, updated = 0;
 
 	spit(path, doc);
-	cr_assert_eq(record_merge_file(path, l, 1, &added, &updated, &err), 0, "%s", err.msg);
+	cr_assert_eq(record_merge_file(NULL, path, l, 1, &added, &updated, &err), 0, "%s", err.msg);
 	cr_expect_eq(added, 0);
 	cr_expect_eq(updated, 1);
 	after = slurp(path, NULL);

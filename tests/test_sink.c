@@ -422,11 +422,13 @@ opened(const char *name, const char *format, struct warned *w)
 	struct err err;
 	char *p = path_of(name);
 	const struct sink_format *f;
+	struct log lg;
+	struct sink_options so = { .log = &lg };   /* its warning to catch_warning() */
 
 	memset(w, 0, sizeof *w);
-	log_set_sink(catch_warning, w);
-	cr_assert_eq(sink_open(&s, p, format, NULL, &err), 0, "%s", err.msg);
-	log_set_sink(NULL, NULL);
+	log_init(&lg, 0, catch_warning, w);
+	cr_assert_eq(sink_open(&s, p, format, &so, &err), 0, "%s", err.msg);
+	log_cleanup(&lg);
 	f = s.format;
 	cr_expect_eq(s.o.width, 100);
 	sink_abort(&s);

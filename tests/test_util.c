@@ -1,5 +1,6 @@
 /* err, buf, log: the small shared pieces every module leans on. */
 #include <criterion/criterion.h>
+#include <criterion/redirect.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdint.h>
@@ -88,19 +89,90 @@ sink(enum log_level level, const char *line, void *ctx)
 
 Test(log, levels_and_sink)
 {
-	log_set_sink(sink, NULL);
-	log_set_verbosity(0);
-	log_info("hidden %d", 1);
+	struct log lg;
+
+	log_init(&lg, 0, sink, NULL);
+	log_info(&lg, "hidden %d", 1);
 	cr_expect_eq(last_level, -1, "info needs --verbose");
-	log_warn("%zu phases", (size_t)3);
+	log_warn(&lg, "%zu phases", (size_t)3);
 	cr_expect_eq(last_level, LOG_WARN);
 	cr_expect_str_eq(last_line, "3 phases");
-	log_debug("hidden");
+	log_debug(&lg, "hidden");
 	cr_expect_str_eq(last_line, "3 phases", "debug needs --debug");
-	log_set_verbosity(2);
-	log_debug("shown");
+	lg.verbosity = 2;
+	log_debug(&lg, "shown");
 	cr_expect_str_eq(last_line, "shown");
-	log_set_sink(NULL, NULL);
+	cr_expect_eq(log_verbosity(&lg), 2);
+	cr_expect_eq(log_verbosity(NULL), 0, "no log: errors and warnings");
+	log_cleanup(&lg);
+}
+
+/* A struct log is a context, not a setting of the process: each sink sees the lines of
+ * its own log only, at its own verbosity, and no log (NULL) writes to stderr. */
+struct kept {
+	char lines[8][64];
+	int n;
+};
+
+static void
+keep_line(enum log_level level, const char *line, void *ctx)
+{
+	struct kept *k = ctx;
+
+	if (k->n < 8)
+		snprintf(k->lines[k->n++], sizeof k->lines[0], "%d %s", (int)level, line);
+}
+
+Test(log, two_logs_do_not_see_each_others_lines)
+{
+	struct kept a = { 0 }, b = { 0 };
+	struct log la, lb;
+
+	log_init(&la, 0, keep_line, &a);
+	log_init(&lb, 1, keep_line, &b);
+	log_warn(&la, "to a");
+	log_warn(&lb, "to b");
+	log_info(&la, "a is not verbose");
+	log_info(&lb, "b is");
+	log_debug(&lb, "nor is b debugging");
+	log_block(&la, LOG_DEBUG, "block a\n");
+	cr_expect_eq(a.n, 2);
+	cr_expect_str_eq(a.lines[0], "1 to a");
+	cr_expect_str_eq(a.lines[1], "3 block a");
+	cr_expect_eq(b.n, 2);
+	cr_expect_str_eq(b.lines[0], "1 to b");
+	cr_expect_str_eq(b.lines[1], "2 b is");
+	log_cleanup(&la);
+	log_cleanup(&lb);
+}
+
+Test(log, once_says_through_its_own_log)
+{
+	struct kept k = { 0 };
+	struct log lg;
+	struct log_once o;
+
+	log_init(&lg, 0, keep_line, &k);
+	log_once_init(&o, &lg);
+	log_once_warn(&o, "bad task");
+	log_once_warn(&o, "bad task");
+	log_once_warn(&o, "other task");
+	cr_expect_eq(k.n, 2);
+	cr_expect_str_eq(k.lines[0], "1 bad task");
+	cr_expect_str_eq(k.lines[1], "1 other task");
+	log_once_cleanup(&o);
+	log_cleanup(&lg);
+}
+
+/* NULL: "ecsprof: warning: " lines on stderr, info and debug dropped, blocks verbatim */
+Test(log, no_log_is_stderr_with_warnings_only, .init = cr_redirect_stderr)
+{
+	log_warn(NULL, "said %d", 1);
+	log_info(NULL, "not said");
+	log_debug(NULL, "not said");
+	log_block(NULL, LOG_DEBUG, "ecsprof: debug: trace\n");
+	fflush(stderr);
+	cr_expect_stderr_eq_str("ecsprof: warning: said 1\necsprof: debug: trace\n");
 }
 
 /* item 5 of issue 10: what a server says reaches the terminal only through err and log,
@@ -219,13 +291,14 @@ Test(err, messages_are_terminal_safe)
 
 Test(log, lines_and_blocks_are_terminal_safe)
 {
-	log_set_sink(sink, NULL);
-	log_set_verbosity(0);
-	log_warn("skipped %s", EVIL);
+	struct log lg;
+
+	log_init(&lg, 0, sink, NULL);
+	log_warn(&lg, "skipped %s", EVIL);
 	cr_expect_str_eq(last_line, "skipped " EVIL_CLEAN);
-	log_block(LOG_DEBUG, "< HTTP 200\n< {\"m\":\"" EVIL "\"}\n");
+	log_block(&lg, LOG_DEBUG, "< HTTP 200\n< {\"m\":\"" EVIL "\"}\n");
 	cr_expect_str_eq(last_line, "< {\"m\":\"" EVIL_CLEAN "\"}");
-	log_set_sink(NULL, NULL);
+	log_cleanup(&lg);
 }
 
 Test(xalloc, strings)
@@ -331,6 +404,8 @@ blk_sink(enum log_level level, const char *line, void *ctx)
 	sched_yield();
 }
 
+static struct log blk_log;   /* the threads' one log */
+
 static void *
 blk_thread(void *arg)
 {
@@ -341,7 +416,7 @@ blk_thread(void *arg)
 		size_t off = 0;
 		for (int l = 0; l < BLK_LINES; l++)
 			off += (size_t)snprintf(text + off, sizeof text - off, "t%d b%d l%d\n", t, b, l);
-		log_block(LOG_DEBUG, text);
+		log_block(&blk_log, LOG_DEBUG, text);
 	}
 	return NULL;
 }
@@ -351,12 +426,12 @@ Test(log, blocks_to_a_sink_do_not_interleave)
 	pthread_t th[BLK_THREADS];
 
 	blk_n = 0;
-	log_set_sink(blk_sink, NULL);
+	log_init(&blk_log, 0, blk_sink, NULL);
 	for (int t = 0; t < BLK_THREADS; t++)
 		cr_assert_eq(pthread_create(&th[t], NULL, blk_thread, (void *)(intptr_t)t), 0);
 	for (int t = 0; t < BLK_THREADS; t++)
 		pthread_join(th[t], NULL);
-	log_set_sink(NULL, NULL);
+	log_cleanup(&blk_log);
 	cr_assert_eq(blk_n, (size_t)BLK_THREADS * BLK_BLOCKS * BLK_LINES);
 	for (size_t i = 0; i < blk_n; i += BLK_LINES) {
 		int t, b, l;

@@ -336,7 +336,6 @@ int
 main(void)
 {
 	printf("1..9\n");
-	log_set_verbosity(0);
 	fetch_pool();
 	threaded_reader();
 	threaded_csv();

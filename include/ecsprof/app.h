@@ -34,7 +34,7 @@ int app_build_report(const struct cli_opts *o, struct task_set *set, struct repo
 		     struct err *err);
 int app_report_of(const struct cli_opts *o, struct task_set *set, struct report *r,
 		  struct err *err);
-void app_warn_skew(const struct report *r);
+void app_warn_skew(const struct log *lg, const struct report *r);
 /* FMT_AUTO resolved: tui on a terminal (and no --output), else table. */
 enum cli_format app_format(const struct cli_opts *o);
 /* Opens the output of a command through the sink (sink.h): --output or stdout, fmt's

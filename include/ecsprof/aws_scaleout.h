@@ -41,6 +41,7 @@ int aws_scaleout_endpoint(struct aws_context *ctx, enum aws_scaleout_service s, 
 /* Credentials for one request (creds_get in production); called under a client's lock. */
 typedef int aws_scaleout_creds_fn(void *arg, struct aws_creds *out, struct err *err);
 
+struct log;
 struct timeutil_clock;
 
 struct aws_scaleout_options {
@@ -52,6 +53,7 @@ struct aws_scaleout_options {
 	aws_scaleout_creds_fn *creds;       /* required */
 	void *creds_arg;
 	bool debug;                         /* log the canonical requests (token redacted) */
+	const struct log *log;              /* borrowed; NULL: log.h */
 	const int *cancel;                  /* may be NULL; non-zero (read atomically): every
 					     * call in flight gives up (HTTP_CANCELLED) */
 	const struct timeutil_clock *clock; /* signing, backoff; borrowed; NULL: see

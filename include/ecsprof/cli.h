@@ -99,6 +99,7 @@ struct cli_opts {
 	/* misc */
 	int verbose;
 	bool debug;
+	const struct log *log;        /* app_main's, from verbose and debug (log.h); borrowed */
 	bool quiet;                   /* --quiet: no progress line (progress.h) */
 	bool help;
 	bool version;

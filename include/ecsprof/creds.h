@@ -23,6 +23,7 @@ struct awscfg;                        /* awscfg.h */
 struct creds_cache;                   /* private to creds.c */
 
 struct timeutil_clock;
+struct log;
 
 struct aws_context_options {
 	const char *profile;          /* --profile, NULL = AWS_PROFILE or "default" */
@@ -30,6 +31,7 @@ struct aws_context_options {
 	const char *endpoint_url;     /* --endpoint-url */
 	const char *service;          /* "ecs" */
 	bool debug;                   /* --debug: trace requests (secrets redacted) */
+	const struct log *log;        /* borrowed for the context's lifetime; NULL: log.h */
 	/* expiry, signing and retry waits; borrowed for the context's lifetime; NULL: see
 	 * timeutil_clock_now() */
 	const struct timeutil_clock *clock;
@@ -43,6 +45,7 @@ struct aws_context {
 	char *ca_bundle;              /* AWS_CA_BUNDLE / ca_bundle, or NULL */
 	int max_attempts;             /* AWS_MAX_ATTEMPTS / max_attempts, default 3 */
 	bool debug;
+	const struct log *log;        /* from the options, borrowed */
 	struct awscfg *cfg;           /* parsed config + credentials files */
 	struct http_transport transport;  /* for STS, SSO, container, IMDS calls */
 	struct creds_cache *cache;

@@ -19,6 +19,7 @@
 /* Credentials for one request (creds_get in production); called under the client's lock. */
 typedef int ec2_creds_fn(void *arg, struct aws_creds *out, struct err *err);
 
+struct log;
 struct timeutil_clock;
 
 struct ec2_options {
@@ -28,6 +29,7 @@ struct ec2_options {
 	ec2_creds_fn *creds;        /* required */
 	void *creds_arg;
 	bool debug;                 /* log the canonical requests (token redacted) */
+	const struct log *log;      /* borrowed; NULL: log.h */
 	const int *cancel;          /* may be NULL; non-zero: the call in flight gives up */
 	const struct timeutil_clock *clock;  /* signing, backoff; borrowed; NULL: see
 					      * timeutil_clock_now() */

@@ -18,6 +18,7 @@
 /* Credentials for one request (creds_get in production); called under the client's lock. */
 typedef int ecr_creds_fn(void *arg, struct aws_creds *out, struct err *err);
 
+struct log;
 struct timeutil_clock;
 
 struct ecr_client_options {
@@ -27,6 +28,7 @@ struct ecr_client_options {
 	ecr_creds_fn *creds;           /* required */
 	void *creds_arg;
 	bool debug;
+	const struct log *log;   /* borrowed; NULL: log.h */
 	const int *cancel;             /* may be NULL; non-zero (read atomically): every call
 					* in flight gives up at once (HTTP_CANCELLED) */
 	const struct timeutil_clock *clock;  /* signing, backoff; borrowed; NULL: see
@@ -86,8 +88,8 @@ int ecr_download_url(struct ecr_client *c, const struct http_transport *t,
     struct err *err);
 /* A plain GET of a pre-signed URL: no Authorization header, no AWS credentials (the URL
  * is its own signature); redirects are the transport's. At most max bytes. cancel (may
- * be NULL) gives it up as ecr_client_options.cancel does. */
-int ecr_get_url(const struct http_transport *t, const char *url, size_t max,
+ * be NULL) gives it up as ecr_client_options.cancel does; lg says its retries (NULL: log.h). */
+int ecr_get_url(const struct log *lg, const struct http_transport *t, const char *url, size_t max,
     const int *cancel, char **body, size_t *len, struct err *err);
 
 #endif

@@ -23,6 +23,7 @@ typedef int ecs_creds_fn(void *arg, struct aws_creds *out, struct err *err);
 typedef int ecs_transport_new_fn(void *arg, struct http_transport *out, struct err *err);
 typedef void ecs_transport_free_fn(void *arg, struct http_transport *t);
 
+struct log;
 struct timeutil_clock;
 
 struct ecs_client_options {
@@ -36,6 +37,7 @@ struct ecs_client_options {
 	ecs_transport_free_fn *transport_free;
 	void *transport_arg;
 	bool debug;                    /* log the canonical request (token redacted) */
+	const struct log *log;         /* borrowed; NULL: log.h */
 	/* signing time, backoff and the waits of fetch and stop; borrowed; NULL: see
 	 * timeutil_clock_now() */
 	const struct timeutil_clock *clock;

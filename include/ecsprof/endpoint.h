@@ -10,6 +10,8 @@
 
 #include "ecsprof/err.h"
 
+struct log;
+
 struct endpoint_partition {
 	const char *name;               /* "aws", "aws-cn", ... */
 	const char *dns_suffix;         /* "amazonaws.com" */
@@ -24,6 +26,7 @@ struct endpoint_params {
 	/* the caller's "plain http warned" flag (the run's context has one), so the warning
 	 * comes once per context; NULL: warn at every resolve */
 	atomic_bool *http_warned;
+	const struct log *log;          /* where that warning goes (log.h) */
 };
 
 /* The partition a region belongs to: exact region lists first, then each partition's

@@ -76,7 +76,9 @@ void soci_rule_cleanup(struct soci_rule *r);
  * reports one says "overlayfs" -> SOCI_NO; none reports one -> the rules decide.
  * Rules: fnmatch(3) on the key's value; a task lacking the value matches no rule (so
  * "tag:soci=*" does not claim untagged tasks); source also matches on its base name. */
-void group_apply_soci(struct task_set *s, const struct soci_rule *rules, size_t nrules);
+struct log;   /* log.h: where a contradicted rule is said */
+void group_apply_soci(const struct log *lg, struct task_set *s, const struct soci_rule *rules,
+		      size_t nrules);
 const char *soci_label_name(enum soci_label l);        /* "soci", "no-soci", "unknown" */
 const char *soci_evidence_name(enum soci_evidence e);  /* "metadata", "rule", "none" */
 

@@ -73,6 +73,7 @@ typedef int http_prepare_fn(void *ctx, int64_t now_ms, struct http_request *req,
 			    struct err *err);
 
 struct timeutil_clock;
+struct log;
 
 struct http_retry {
 	int max_attempts;      /* <= 0: 3 (AWS standard mode) */
@@ -84,6 +85,7 @@ struct http_retry {
 				* attempt, the backoff wait cut short (HTTP_CANCELLED) */
 	struct buf *trace;     /* may be NULL: written (log_block) and emptied after each
 				* attempt; prepare and the transport fill it (--debug) */
+	const struct log *log; /* the trace and the retries' lines; NULL: log.h */
 	const struct timeutil_clock *clock;  /* the signing time and the backoff waits;
 				* NULL: timeutil_clock_now()'s default */
 	/* out */

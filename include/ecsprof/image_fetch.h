@@ -20,6 +20,7 @@
 typedef int image_transport_new_fn(void *arg, struct http_transport *out, struct err *err);
 typedef void image_transport_free_fn(void *arg, struct http_transport *t);
 
+struct log;
 struct image_fetch_options {
 	struct aws_context *ctx;       /* credentials, endpoints; required */
 	long concurrency;              /* lookups in flight; <= 0: 4 */
@@ -29,6 +30,7 @@ struct image_fetch_options {
 	const char *cache_dir;         /* NULL: $XDG_CACHE_HOME/ecsprof, ~/.cache/ecsprof */
 	bool no_cache;
 	bool debug;
+	const struct log *log;   /* borrowed; NULL: log.h */
 };
 
 struct image_fetch_stats {

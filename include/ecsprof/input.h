@@ -36,11 +36,14 @@ struct input_stats {
  * Warnings are delivered from the calling thread, in input order. */
 typedef void input_warn_fn(void *ctx, const char *line);
 
+struct log;
+
 /* How one read call behaves; a NULL options pointer (or a zeroed struct) means the
  * defaults. Nothing here outlives the call: no process-wide state is set. */
 struct input_options {
 	input_warn_fn *warn;    /* NULL: log_warn() ("ecsprof: warning: <line>" on stderr) */
 	void *warn_ctx;
+	const struct log *log;  /* without warn: where the warnings go (NULL: stderr) */
 	/* tuning, for tests and the benchmark; results do not depend on either */
 	unsigned threads;       /* JSON Lines parser threads: 0 = one per CPU, at most 4 */
 	size_t chunk_bytes;     /* the chunk handed to each: 0 = 1 MiB */

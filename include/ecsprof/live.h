@@ -22,6 +22,8 @@
 
 struct live_session;
 
+struct log;
+
 /* What a session needs: where and how to ask (the AWS side), and which tasks. */
 struct live_options {
 	const char *profile;           /* NULL: AWS_PROFILE, else "default" */
@@ -31,6 +33,7 @@ struct live_options {
 	long connect_timeout_ms;
 	long timeout_ms;               /* per request */
 	bool debug;                    /* trace ECS requests (redacted) on stderr */
+	const struct log *log;         /* borrowed; NULL: log.h */
 	bool no_images;                /* no ECR lookups */
 	/* the selection ECS can apply (the SELECT filter applies the rest, select.h) */
 	const char *cluster;           /* NULL: "default" */

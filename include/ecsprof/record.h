@@ -75,6 +75,7 @@ size_t record_service_lines(const char *service_json, const char *region, const 
  * "source":"live","service":SERVICE,"scaleout":{"KIND":[item]}}. -1 with err for a text
  * that is not one of the documents. */
 struct err;
+struct log;                    /* log.h: where a kept line's warning goes */
 int record_scaleout_lines(const char *doc, size_t len, const char *region, const char *cluster,
 			  const char *service, int64_t fetched_at_ms, char ***lines, size_t *nlines,
 			  struct err *err);
@@ -88,16 +89,16 @@ int record_scaleout_lines(const char *doc, size_t len, const char *region, const
  * Writers take turns on an flock(2) of the real file's directory, so concurrent runs
  * appending to one recording lose nothing.
  * *added and *updated (either may be NULL) tell how many tasks were new or newer. */
-int record_merge_file(const char *path, char *const *lines, size_t nlines, size_t *added,
-    size_t *updated, struct err *err);
+int record_merge_file(const struct log *lg, const char *path, char *const *lines, size_t nlines,
+    size_t *added, size_t *updated, struct err *err);
 /* Whether record_merge_file could write path, asked before anything is done that would
  * need the recording (an experiment's first RunTask): a file that is not a regular file
  * or not a recording is refused (-1, the same error), as is a new file in a directory the
  * user cannot write. Reads the file; writes nothing. */
-int record_check_file(const char *path, struct err *err);
+int record_check_file(const struct log *lg, const char *path, struct err *err);
 /* The same, where keys[i] (keys may be NULL, a key's arn NULL) is line i's key from
  * record_line_new_key(), taken (zeroed): such a line is not read again. */
-int record_merge_keyed(const char *path, char *const *lines, struct input_key *keys,
-    size_t nlines, size_t *added, size_t *updated, struct err *err);
+int record_merge_keyed(const struct log *lg, const char *path, char *const *lines,
+    struct input_key *keys, size_t nlines, size_t *added, size_t *updated, struct err *err);
 
 #endif

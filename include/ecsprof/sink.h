@@ -54,6 +54,7 @@ struct sink_options {
 	int width;                      /* the table's width; 0: the terminal's, else 100 */
 	enum time_format time_format;   /* CSV's instants (report's --time-format) */
 	bool verbose;                   /* the table shows every column */
+	const struct log *log;          /* an extension that names no format (NULL: log.h) */
 };
 
 struct sink {

@@ -61,6 +61,7 @@ struct watch_options {
 					 the first line); NULL = stdout */
 	bool no_color;
 	const char *title;            /* e.g. "watch cluster prod service web" */
+	const struct log *log;        /* a poll's failure kept going on (NULL: log.h) */
 	enum time_format time_format; /* CSV lines' times (--time-format) */
 };
 

@@ -36,6 +36,7 @@ client(const struct aws_scaleout_options *o, const struct awsjson_service *svc,
 	ao.creds = o->creds;
 	ao.creds_arg = o->creds_arg;
 	ao.debug = o->debug;
+	ao.log = o->log;
 	ao.clock = o->clock;
 	return awsjson_client_new(&ao, out, err);
 }

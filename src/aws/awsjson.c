@@ -55,6 +55,7 @@ struct awsjson_client {
 	awsjson_creds_fn *creds;
 	void *creds_arg;
 	bool debug;
+	const struct log *log;
 	int64_t skew_ms;    /* shared by the threads through http_retry */
 	struct sigv4_cache *keys;  /* derived signing keys, shared by the threads (own lock) */
 	const struct timeutil_clock *clock;   /* borrowed from the options */
@@ -106,7 +107,7 @@ static void
 trace_flush(struct call *k)
 {
 	if (k->trace.len > 0)
-		log_block(LOG_DEBUG, buf_str(&k->trace));
+		log_block(k->c->log, LOG_DEBUG, buf_str(&k->trace));
 	buf_reset(&k->trace);
 }
 
@@ -321,6 +322,7 @@ awsjson_send(struct awsjson_client *c, const struct http_transport *t, const cha
 	hr.skew_ms = &c->skew_ms;
 	hr.cancel = r->cancel;
 	hr.trace = c->debug ? &k.trace : NULL;
+	hr.log = c->log;
 	hr.clock = c->clock;
 	for (;;) {
 		if (http_send_retry(t, &hr, call_prepare, &k, &resp, err) != 0) {
@@ -351,7 +353,7 @@ awsjson_send(struct awsjson_client *c, const struct http_transport *t, const cha
 				op, r->format, len, why, tries);
 			goto out;
 		}
-		log_info("%s: the answer is not valid %s (%s); asking again", op, r->format, why);
+		log_info(c->log, "%s: the answer is not valid %s (%s); asking again", op, r->format, why);
 		timeutil_clock_sleep(c->clock, 100);
 	}
 	r->answered_ms = timeutil_clock_now(c->clock);
@@ -578,6 +580,7 @@ awsjson_client_new(const struct awsjson_options *o, struct awsjson_client **out,
 	c->creds = o->creds;
 	c->creds_arg = o->creds_arg;
 	c->debug = o->debug;
+	c->log = o->log;
 	c->keys = sigv4_cache_new();
 	c->clock = o->clock;
 	pthread_mutex_init(&c->lock, NULL);

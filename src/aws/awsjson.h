@@ -71,6 +71,7 @@ struct awsjson_options {
 	awsjson_creds_fn *creds;       /* required */
 	void *creds_arg;
 	bool debug;                    /* log the canonical request (token redacted) */
+	const struct log *log;         /* borrowed for the client's lifetime; NULL: log.h */
 	const struct timeutil_clock *clock;  /* signing time, waits; NULL: see timeutil.h */
 };
 

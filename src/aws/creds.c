@@ -79,6 +79,7 @@ aws_context_init(struct aws_context *ctx, const struct aws_context_options *o,
 	memset(ctx, 0, sizeof *ctx);
 	ctx->transport = transport;
 	ctx->debug = o->debug;
+	ctx->log = o->log;
 	ctx->clock = o->clock;
 	ctx->max_attempts = 3;
 	ctx->cache = xcalloc(1, sizeof *ctx->cache);
@@ -157,7 +158,7 @@ aws_context_init(struct aws_context *ctx, const struct aws_context_options *o,
 				       err) != 0)
 			goto fail;
 	}
-	log_debug("aws: profile %s%s, region %s, endpoint %s, sts %s", ctx->profile,
+	log_debug(ctx->log, "aws: profile %s%s, region %s, endpoint %s, sts %s", ctx->profile,
 		  ctx->cache->profile_explicit ? " (--profile)" : "", ctx->region, ctx->endpoint,
 		  ctx->sts_endpoint);
 	return 0;
@@ -403,7 +404,7 @@ profile_chain(struct aws_context *ctx, struct aws_creds *out, struct buf *why, s
  * then the next step, as the AWS CLI ends with one. A source that is simply not set up
  * is only named (--verbose says why); one set up that gave none keeps its reason. */
 static void
-none_found(const char *why, struct err *err)
+none_found(const struct log *lg, const char *why, struct err *err)
 {
 	static const char *const unset[] = { "not set)", "disabled by ", "no such profile" };
 	struct buf names;
@@ -433,7 +434,7 @@ none_found(const char *why, struct err *err)
 	err_set(err, ERR_CREDS,
 		"no AWS credentials (tried %s): run 'aws configure', or 'aws sso login --profile NAME', "
 		"or pass --profile (--verbose says why each gave none)", buf_str(&names));
-	log_info("credentials: %s", why);
+	log_info(lg, "credentials: %s", why);
 	buf_cleanup(&names);
 }
 
@@ -461,7 +462,7 @@ resolve_chain(struct aws_context *ctx, struct aws_creds *out, struct err *err)
 		rc = creds_imds_provider(ctx, out, &why, err);
 	}
 	if (rc == CREDS_NONE)
-		none_found(buf_str(&why), err);
+		none_found(ctx->log, buf_str(&why), err);
 	buf_cleanup(&why);
 	return rc == CREDS_FOUND ? 0 : -1;
 }
@@ -483,7 +484,7 @@ creds_get_locked(struct aws_context *ctx, struct aws_creds *out, struct err *err
 		aws_creds_cleanup(&fresh);
 		/* a failed early refresh is not fatal while the old credentials still work */
 		if (c->have && c->creds.expires_ms != TS_NONE && now < c->creds.expires_ms) {
-			log_warn("refreshing AWS credentials failed, using the current ones until "
+			log_warn(ctx->log, "refreshing AWS credentials failed, using the current ones until "
 				 "they expire: %s", err->msg);
 			err_clear(err);
 			creds_copy(out, &c->creds);
@@ -495,7 +496,7 @@ creds_get_locked(struct aws_context *ctx, struct aws_creds *out, struct err *err
 		aws_creds_cleanup(&c->creds);
 	c->creds = fresh;
 	c->have = true;
-	log_debug("aws: credentials from %s", c->creds.source);
+	log_debug(ctx->log, "aws: credentials from %s", c->creds.source);
 	creds_copy(out, &c->creds);
 	return 0;
 }

@@ -134,7 +134,7 @@ creds_container_provider(struct aws_context *ctx, struct aws_creds *out, struct 
 	req.nheaders = nh;
 	req.timeout_ms = CONTAINER_TIMEOUT_MS;
 	req.connect_timeout_ms = CONTAINER_TIMEOUT_MS / 2;
-	log_debug("aws: trying %s", what);
+	log_debug(ctx->log, "aws: trying %s", what);
 	for (int attempt = 1; attempt <= CONTAINER_ATTEMPTS; attempt++) {
 		bool retry;
 
@@ -242,7 +242,7 @@ creds_imds_provider(struct aws_context *ctx, struct aws_creds *out, struct buf *
 		token = xstrndup(resp.body.data, resp.body.len);
 	} else if (!v1_disabled && (resp.status == 403 || resp.status == 404 ||
 				    resp.status == 405)) {
-		log_debug("aws: IMDS token PUT answered %ld, falling back to IMDSv1", resp.status);
+		log_debug(ctx->log, "aws: IMDS token PUT answered %ld, falling back to IMDSv1", resp.status);
 	} else {
 		buf_addf(why, "IMDS (token request to %s answered HTTP %ld)", b, resp.status);
 		creds_response_cleanup(&resp);

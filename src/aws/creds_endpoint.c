@@ -56,7 +56,7 @@ creds_endpoint_warn_aws(struct aws_context *ctx, const char *svc_env, const char
 	warn = strset_add(&ctx->cache->warned_endpoints, svc_env, 0);
 	pthread_mutex_unlock(&ctx->cache->lock);
 	if (warn)
-		log_warn("--endpoint-url sets only the ECS endpoint: %s calls go to AWS's own "
+		log_warn(ctx->log, "--endpoint-url sets only the ECS endpoint: %s calls go to AWS's own "
 			 "endpoint %s, with your credentials (set AWS_ENDPOINT_URL_%s to send them "
 			 "elsewhere)", svc_env, url, svc_env);
 }
@@ -66,7 +66,8 @@ creds_service_endpoint(struct aws_context *ctx, const char *explicit_url, const 
 		       const char *svc_key, const char *host_prefix, const char *region,
 		       bool use_variants, char **url, struct err *err)
 {
-	struct endpoint_params p = { region, false, false, NULL, &ctx->cache->http_warned };
+	struct endpoint_params p = { region, false, false, NULL, &ctx->cache->http_warned,
+				     ctx->log };
 
 	p.endpoint = service_custom(ctx, explicit_url, svc_env, svc_key);
 	if (use_variants) {

@@ -166,7 +166,7 @@ creds_sso_provider(struct aws_context *ctx, const char *profile, struct aws_cred
 	req.nheaders = 2;
 	req.timeout_ms = SSO_TIMEOUT_MS;
 	http_response_init_secret(&resp);
-	log_debug("aws: SSO GetRoleCredentials for profile %s via %s", profile, base);
+	log_debug(ctx->log, "aws: SSO GetRoleCredentials for profile %s via %s", profile, base);
 	if (ctx->transport.send(ctx->transport.ctx, &req, &resp, err) != 0) {
 		err_prefix(err, "profile %s: SSO GetRoleCredentials", profile);
 	} else if (resp.status == 401 || resp.status == 403) {

@@ -137,7 +137,7 @@ sts_post(struct aws_context *ctx, const struct buf *form, const struct aws_creds
 	req.body_len = form->len;
 	req.timeout_ms = STS_TIMEOUT_MS;
 	http_response_init_secret(&resp);
-	log_debug("aws: %s via %s", what, url);
+	log_debug(ctx->log, "aws: %s via %s", what, url);
 	if (ctx->transport.send(ctx->transport.ctx, &req, &resp, err) != 0) {
 		err_prefix(err, "%s", what);
 	} else {

@@ -106,6 +106,7 @@ ec2_new(const struct ec2_options *o, struct ec2 **out, struct err *err)
 	ao.creds = o->creds;
 	ao.creds_arg = o->creds_arg;
 	ao.debug = o->debug;
+	ao.log = o->log;
 	ao.clock = o->clock;
 	if (awsjson_client_new(&ao, &c->client, err) != 0) {
 		free(c);

@@ -49,6 +49,7 @@ ecr_client_new(const struct ecr_client_options *o, struct ecr_client **out, stru
 	ao.creds = o->creds;
 	ao.creds_arg = o->creds_arg;
 	ao.debug = o->debug;
+	ao.log = o->log;
 	ao.clock = o->clock;
 	c = xcalloc(1, sizeof *c);
 	c->cancel = o->cancel;
@@ -280,11 +281,11 @@ get_prepare(void *ctx, int64_t now_ms, struct http_request *req, struct err *err
 }
 
 int
-ecr_get_url(const struct http_transport *t, const char *url, size_t max,
+ecr_get_url(const struct log *lg, const struct http_transport *t, const char *url, size_t max,
     const int *cancel, char **body, size_t *len, struct err *err)
 {
 	struct get g = { url };
-	struct http_retry r = { .cancel = cancel };
+	struct http_retry r = { .cancel = cancel, .log = lg };
 	struct http_response resp;
 	const char *host = strstr(url, "://") ? strstr(url, "://") + 3 : url;
 	int host_len = (int)strcspn(host, "/?");

@@ -29,9 +29,11 @@ ecs_client_new(const struct ecs_client_options *o, struct ecs_client **out, stru
 	ao.creds = o->creds;
 	ao.creds_arg = o->creds_arg;
 	ao.debug = o->debug;
+	ao.log = o->log;
 	ao.clock = o->clock;
 	c = xcalloc(1, sizeof *c);
 	c->clock = o->clock;
+	c->log = o->log;
 	if (awsjson_client_new(&ao, &c->api, err) != 0) {
 		free(c);
 		return -1;
@@ -140,7 +142,7 @@ ecs_list_clusters(struct ecs_client *c, char ***names, size_t *n, struct err *er
 		if (json_is_string(json_object_get(resp, "nextToken")))
 			token = xstrdup(json_string_value(json_object_get(resp, "nextToken")));
 		json_decref(resp);
-		if (token != NULL && !ecs_page_continue("ListClusters", prev, token, pages)) {
+		if (token != NULL && !ecs_page_continue(c->log, "ListClusters", prev, token, pages)) {
 			free(token);
 			token = NULL;
 		}

@@ -345,9 +345,9 @@ ecs_batch_deliver(struct ecs_fetch *f, struct batch *b, ecs_task_fn *fn, void *a
 	int rc = 0;
 
 	for (size_t j = 0; j < b->nwarnings; j++) {
-		log_warn("%s", b->warnings[j].line);
+		log_warn(f->c->log, "%s", b->warnings[j].line);
 		if (b->warnings[j].missing)
-			log_info("ECS forgets a task about an hour after it stops");
+			log_info(f->c->log, "ECS forgets a task about an hour after it stops");
 	}
 	if (b->nknown > 0) {
 		/* known and described tasks in the order ListTasks gave them, then any answer

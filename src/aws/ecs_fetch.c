@@ -156,7 +156,7 @@ take_page(struct ecs_fetch *f, struct chain *ch, struct ecs_page *pg, const char
 	}
 	ch->pages++;
 	if (pg->token != NULL && pg->token[0] != '\0' &&
-	    ecs_page_continue("ListTasks", token, pg->token, ch->pages)) {
+	    ecs_page_continue(f->c->log, "ListTasks", token, pg->token, ch->pages)) {
 		ch->token = pg->token;
 		pg->token = NULL;
 		ch->queued = true;

@@ -25,6 +25,7 @@ struct ecs_client {
 	void *transport_arg;
 	struct http_transport *transports;   /* one per request in flight */
 	const struct timeutil_clock *clock;  /* borrowed from the options */
+	const struct log *log;               /* borrowed from the options */
 };
 
 /* Replaces a ClusterNotFoundException in err by one naming the clusters that exist. */
@@ -80,7 +81,8 @@ void ecs_page_cleanup(struct ecs_page *pg);
 
 /* ecs_limits.c. Whether to ask for the page after pages pages: false (with a warning) at
  * the end, on a nextToken equal to the previous one, and at ECS_MAX_PAGES. */
-bool ecs_page_continue(const char *op, const char *prev, const char *next, size_t pages);
+bool ecs_page_continue(const struct log *lg, const char *op, const char *prev, const char *next,
+		       size_t pages);
 /* Whether a task ARN that DescribeTasks returned is one of the n asked (ARNs, or ids of
  * cluster). */
 bool ecs_task_was_asked(char *const *asked, size_t n, const char *cluster, const char *arn);

@@ -10,17 +10,18 @@
 #include "ecsprof/log.h"
 
 bool
-ecs_page_continue(const char *op, const char *prev, const char *next, size_t pages)
+ecs_page_continue(const struct log *lg, const char *op, const char *prev, const char *next,
+		  size_t pages)
 {
 	if (next == NULL)
 		return false;
 	if (prev != NULL && strcmp(prev, next) == 0) {
-		log_warn("%s: the server sent the same nextToken twice; stopped paging after "
+		log_warn(lg, "%s: the server sent the same nextToken twice; stopped paging after "
 			 "%zu pages (the AWS SDKs stop there too)", op, pages);
 		return false;
 	}
 	if (pages >= ECS_MAX_PAGES) {
-		log_warn("%s: stopped after %d pages of 100; the rest is left out", op,
+		log_warn(lg, "%s: stopped after %d pages of 100; the rest is left out", op,
 			 ECS_MAX_PAGES);
 		return false;
 	}

@@ -197,7 +197,7 @@ endpoint_is_loopback(const char *url)
 /* once per context (p->http_warned): the first custom endpoint in plain http that
  * leaves the host */
 static void
-warn_plain_http(const char *url, atomic_bool *warned)
+warn_plain_http(const struct log *lg, const char *url, atomic_bool *warned)
 {
 	char shown[256];
 
@@ -205,7 +205,7 @@ warn_plain_http(const char *url, atomic_bool *warned)
 	    (warned != NULL && atomic_exchange(warned, true)))
 		return;
 	endpoint_redact(url, shown, sizeof shown);
-	log_warn("endpoint %s is plain http and not loopback: the signed requests, any "
+	log_warn(lg, "endpoint %s is plain http and not loopback: the signed requests, any "
 		 "session token and the answers travel unencrypted (use https://)", shown);
 }
 
@@ -232,7 +232,7 @@ endpoint_resolve(const char *service, const struct endpoint_params *p, char **ur
 				       "in an endpoint URL is refused (AWS requests are signed; "
 				       "remove the part before '@')", shown);
 		}
-		warn_plain_http(p->endpoint, p->http_warned);
+		warn_plain_http(p->log, p->endpoint, p->http_warned);
 		*url = xstrdup(p->endpoint);
 		return 0;
 	}

@@ -430,7 +430,7 @@ http_send_retry(const struct http_transport *t, struct http_retry *r,
 		rc = t->send(t->ctx, &req, resp, err);
 		if (r->trace != NULL && r->trace->len > 0) {
 			/* this attempt's trace, before the retry's own lines */
-			log_block(LOG_DEBUG, buf_str(r->trace));
+			log_block(r->log, LOG_DEBUG, buf_str(r->trace));
 			buf_reset(r->trace);
 		}
 		if (rc != 0) {
@@ -454,7 +454,7 @@ http_send_retry(const struct http_transport *t, struct http_retry *r,
 			if (v == V_SKEW) {
 				skew_tried = true;
 				r->skew_corrected = true;
-				log_info("%s: clock off by %.1f s; signing again with the "
+				log_info(r->log, "%s: clock off by %.1f s; signing again with the "
 					 "server's time", code, (double)load_skew(r) / 1000.0);
 				continue;
 			}
@@ -475,7 +475,7 @@ http_send_retry(const struct http_transport *t, struct http_retry *r,
 		delay = (int64_t)(next_random(&rng) % (uint64_t)(ceiling + 1));
 		if (after > delay)
 			delay = after > cap ? cap : after;
-		log_info("%s; retry %d of %d in %lld ms", why, retries, max - 1,
+		log_info(r->log, "%s; retry %d of %d in %lld ms", why, retries, max - 1,
 			 (long long)delay);
 		/* in slices, so that a cancelled run does not wait out a 20 s backoff */
 		if (r->cancel == NULL)

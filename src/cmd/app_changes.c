@@ -73,7 +73,7 @@ app_changes_report(const struct cli_opts *o, struct err *err)
 	for (size_t i = 0; i < o->files.n; i++)
 		if (input_read_file(o->files.v[i], &set, &st, err) != 0)
 			goto out;
-	log_info("read %zu task states from %zu file%s: %zu tasks", st.tasks, o->files.n,
+	log_info(o->log, "read %zu task states from %zu file%s: %zu tasks", st.tasks, o->files.n,
 		 o->files.n == 1 ? "" : "s", set.len);
 	if (app_select(o, &set, err) != 0 || app_soci(o, &set, err) != 0)
 		goto out;

@@ -103,7 +103,7 @@ app_deploy_report(const struct cli_opts *o, struct err *err)
 		if (r == 0 && std)
 			r = input_read_mem(path, b.data ? b.data : "", b.len, &set, &st, err);
 		if (r == 0)
-			dr = input_deploy_read_mem(path, b.data ? b.data : "", b.len, &ds, &derr);
+			dr = input_deploy_read_mem(o->log, path, b.data ? b.data : "", b.len, &ds, &derr);
 		buf_cleanup(&b);
 		/* a file's tasks read again from it, after its text is let go: a large answer is
 		 * read as it comes (input_docstream.c), not held beside its tasks (issue 31); the
@@ -145,7 +145,7 @@ app_deploy_tasks(const struct cli_opts *o, struct err *err)
 		goto out;
 	for (size_t i = 0; i < r.services.n; i++)
 		if (r.services.v[i].raw_json != NULL &&
-		    input_deploy_read_mem("DescribeServices", r.services.v[i].raw_json,
+		    input_deploy_read_mem(o->log, "DescribeServices", r.services.v[i].raw_json,
 					  strlen(r.services.v[i].raw_json), &ds, err) != 0)
 			goto out;
 	rc = app_deploy_write(o, &ds, &set, err);

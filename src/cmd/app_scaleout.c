@@ -232,7 +232,7 @@ app_scaleout_report(const struct cli_opts *o, struct err *err)
 	for (size_t i = 0; i < o->files.n; i++)
 		if (read_one(o->files.v[i], &set, &st, &src, &docs, err) != 0)
 			goto out;
-	log_info("read %zu task states and %zu scale-out source documents: %zu tasks",
+	log_info(o->log, "read %zu task states and %zu scale-out source documents: %zu tasks",
 		 st.tasks, docs, set.len);
 	rc = app_scaleout_tell(o, &src, &set, err);
 out:

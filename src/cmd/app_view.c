@@ -251,7 +251,8 @@ app_view_tasks(const struct cli_opts *o, struct err *err)
 	struct tui_source src = { 0 };
 	struct tui_options to;
 	struct held_log log;
-	struct live_options lo = app_live_options(o);
+	struct cli_opts vo;            /* o, with the held log passed down */
+	struct live_options lo;
 	int64_t since;
 	int rc = -1;
 
@@ -271,7 +272,12 @@ app_view_tasks(const struct cli_opts *o, struct err *err)
 			       "--since: '%s' is neither a duration (30m, 2h, 1d) nor a time (2026-11-30, 2026-11-30T14:03, ISO 8601)",
 			       o->since);
 	/* before any thread of the session starts: the sink is then set without a race */
+	held_log_init(&log, o->log);
 	held_log_begin(&log, isatty(STDERR_FILENO));
+	vo = *o;
+	vo.log = &log.log;
+	v.o = o = &vo;
+	lo = app_live_options(o);
 	if (live_session_new(&lo, &v.session, err) != 0 ||
 	    app_build_report(o, &v.shown, &v.report, err) != 0)
 		goto out;
@@ -296,6 +302,7 @@ out:
 	 * is left to log */
 	live_session_free(v.session);
 	held_log_end(&log);
+	held_log_cleanup(&log);
 	report_cleanup(&v.report);
 	task_set_cleanup(&v.shown);
 	return rc;

@@ -19,6 +19,7 @@ int
 app_main(int argc, char **argv)
 {
 	struct cli_opts o;
+	struct log lg;
 	struct err err;
 	int rc = 0;
 
@@ -32,6 +33,8 @@ app_main(int argc, char **argv)
 		cli_opts_cleanup(&o);
 		return err_exit_status(ERR_USAGE);
 	}
+	/* the program's one log, passed down with the options (log.h) */
+	log_init(&lg, o.debug ? 2 : o.verbose, NULL, NULL);
 	if (o.help) {
 		if (o.command != CMD_NONE)
 			cli_usage_command(stdout, o.command);
@@ -43,7 +46,7 @@ app_main(int argc, char **argv)
 		printf("ecsprof %s\n", ECSPROF_VERSION);
 		goto out;
 	}
-	log_set_verbosity(o.debug ? 2 : o.verbose);
+	o.log = &lg;
 	switch (o.command) {
 	case CMD_REPORT: rc = cmd_report(&o, &err); break;
 	case CMD_TASKS: rc = cmd_tasks(&o, &err); break;
@@ -76,6 +79,7 @@ app_main(int argc, char **argv)
 		rc = err_exit_status(err.code == ERR_OK ? ERR_INTERNAL : err.code);
 	}
 out:
+	log_cleanup(&lg);
 	cli_opts_cleanup(&o);
 	return rc;
 }

@@ -25,14 +25,15 @@
 #define DIFF_EXIT_GATE 3
 
 static int
-read_files(const char *const *paths, size_t n, struct task_set *set, struct err *err)
+read_files(const struct log *lg, const char *const *paths, size_t n, struct task_set *set,
+	   struct err *err)
 {
 	struct input_stats st = { 0 };
 
 	for (size_t i = 0; i < n; i++)
 		if (input_read_file(paths[i], set, &st, err) != 0)
 			return -1;
-	log_info("read %zu task states from %zu file%s: %zu tasks", st.tasks, n, n == 1 ? "" : "s",
+	log_info(lg, "read %zu task states from %zu file%s: %zu tasks", st.tasks, n, n == 1 ? "" : "s",
 		 set->len);
 	return 0;
 }
@@ -65,7 +66,7 @@ split_at(const struct cli_opts *o, const struct task_set *set, int64_t *cut, str
 				       "--split deployment: the history has %zu deployment%s (startedBy ecs-svc/...): nothing to compare the newest with; use --split WHEN",
 				       n, n == 1 ? "" : "s");
 		timeutil_format_iso(*cut, c);
-		log_info("--split deployment: %s, first task created %s", id, c);
+		log_info(o->log, "--split deployment: %s, first task created %s", id, c);
 	} else if (timeutil_parse_since(o->split, last, cut) != 0) {
 		return err_set(err, ERR_USAGE,
 			       "--split: '%s' is neither 'deployment', a duration (30m, 2h, 1d: back from the newest task) nor a time (2026-11-30, 2026-11-30T14:03, ISO 8601)",
@@ -170,12 +171,12 @@ windows(const struct cli_opts *o, struct task_set *sets, struct diff_window *w, 
 		int64_t cut;
 		size_t undated;
 
-		if (read_files(o->files.v, o->files.n, &sets[0], err) != 0 ||
+		if (read_files(o->log, o->files.v, o->files.n, &sets[0], err) != 0 ||
 		    prepare(o, &sets[0], err) != 0 || split_at(o, &sets[0], &cut, err) != 0)
 			return -1;
 		undated = diff_window_split(&sets[0], cut, &w[0], &w[1]);
 		if (undated > 0)
-			log_warn("%zu task%s without a createdAt left out: --split cuts on createdAt",
+			log_warn(o->log, "%zu task%s without a createdAt left out: --split cuts on createdAt",
 				 undated, undated == 1 ? "" : "s");
 		return 0;
 	}
@@ -184,8 +185,8 @@ windows(const struct cli_opts *o, struct task_set *sets, struct diff_window *w, 
 	const char *const *cur = o->baseline_files.n > 0 ? o->files.v : o->files.v + 1;
 	size_t ncur = o->baseline_files.n > 0 ? o->files.n : 1;
 
-	if (read_files(base, nbase, &sets[0], err) != 0 || prepare(o, &sets[0], err) != 0 ||
-	    read_files(cur, ncur, &sets[1], err) != 0 || prepare(o, &sets[1], err) != 0)
+	if (read_files(o->log, base, nbase, &sets[0], err) != 0 || prepare(o, &sets[0], err) != 0 ||
+	    read_files(o->log, cur, ncur, &sets[1], err) != 0 || prepare(o, &sets[1], err) != 0)
 		return -1;
 	diff_window_all(&sets[0], &w[0]);
 	diff_window_all(&sets[1], &w[1]);

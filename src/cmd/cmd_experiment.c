@@ -342,7 +342,13 @@ setup(struct xrun *x, const struct cli_opts *o, struct err *err)
 	const struct cli_experiment *e = &o->experiment;
 	struct exp_plan_options po = { 0 };
 
-	x->o = o;
+	/* what the run does logs through the held log (straight to stderr until a view is
+	 * up); x->warned (zeroed) says its warnings there too */
+	held_log_init(&x->held, o->log);
+	x->vo = *o;
+	x->vo.log = &x->held.log;
+	o = x->o = &x->vo;
+	x->warned.log = o->log;
 	x->cluster = o->cluster;
 	x->recording = o->output;
 	x->until_healthy = e->until != NULL && strcmp(e->until, "healthy") == 0;
@@ -356,7 +362,7 @@ setup(struct xrun *x, const struct cli_opts *o, struct err *err)
 	snprintf(x->started_by, sizeof x->started_by, "%s%s", EXP_STARTED_BY_PREFIX, x->id);
 	/* the recording is the journal of every task launched: a file it cannot be is refused
 	 * now, not after the first RunTask (which would launch a task only to stop it) */
-	if (!e->dry_run && x->recording != NULL && record_check_file(x->recording, err) != 0)
+	if (!e->dry_run && x->recording != NULL && record_check_file(o->log, x->recording, err) != 0)
 		return -1;
 	if (setup_arms(x, err) != 0 || setup_network(x, err) != 0)
 		return -1;

@@ -70,7 +70,7 @@ cmd_images(const struct cli_opts *o, struct err *err)
 		goto out;
 	image_rows_build(&set, &rows);
 	if (rows.n == 0)
-		log_warn("images: no image facts (no private ECR image among the tasks, or every "
+		log_warn(o->log, "images: no image facts (no private ECR image among the tasks, or every "
 			 "lookup failed)");
 	if (fmt == FMT_TUI) {
 		/* the UI draws on the terminal: there is nothing to write to a file */

@@ -67,6 +67,7 @@ app_live_options(const struct cli_opts *o)
 	lo.connect_timeout_ms = o->connect_timeout_ms;
 	lo.timeout_ms = o->timeout_ms;
 	lo.debug = o->debug;
+	lo.log = o->log;
 	lo.no_images = o->no_images;
 	lo.cluster = o->cluster;
 	lo.services = o->services.v;
@@ -160,7 +161,7 @@ app_soci(const struct cli_opts *o, struct task_set *set, struct err *err)
 	for (; nrules < o->soci_if.n; nrules++)
 		if (soci_rule_parse(o->soci_if.v[nrules], &rules[nrules], err) != 0)
 			goto out;   /* its message names --soci-if */
-	group_apply_soci(set, rules, nrules);
+	group_apply_soci(o->log, set, rules, nrules);
 	rc = 0;
 out:
 	for (size_t i = 0; i < nrules; i++)
@@ -201,12 +202,12 @@ out:
 }
 
 void
-app_warn_skew(const struct report *r)
+app_warn_skew(const struct log *lg, const struct report *r)
 {
 	size_t n = r->negative_phases;
 
 	if (n > 0)
-		log_warn("%zu phase%s before %s (clock skew in the data): shown empty, left out of the statistics",
+		log_warn(lg, "%zu phase%s before %s (clock skew in the data): shown empty, left out of the statistics",
 			 n, n == 1 ? " ends" : "s end", n == 1 ? "it begins" : "they begin");
 }
 
@@ -216,7 +217,7 @@ app_build_report(const struct cli_opts *o, struct task_set *set, struct report *
 {
 	if (app_report_of(o, set, r, err) != 0)
 		return -1;
-	app_warn_skew(r);
+	app_warn_skew(o->log, r);
 	return 0;
 }
 
@@ -272,8 +273,11 @@ int
 app_sink_open(const struct cli_opts *o, enum cli_format fmt, struct sink *s,
 	      const struct sink_options *so, struct err *err)
 {
+	struct sink_options with = so != NULL ? *so : (struct sink_options){ 0 };
+
+	with.log = o->log;
 	/* no --format: the sink infers it from -o's extension (and says when it cannot) */
-	return sink_open(s, o->output, o->format == FMT_AUTO ? NULL : cli_format_name(fmt), so,
+	return sink_open(s, o->output, o->format == FMT_AUTO ? NULL : cli_format_name(fmt), &with,
 			 err);
 }
 

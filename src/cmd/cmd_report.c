@@ -59,7 +59,7 @@ cmd_report(const struct cli_opts *o, struct err *err)
 	}
 	progress_end(&rd.p);
 	rc = -1;
-	log_info("read %zu task states (%zu events, %zu recording lines, %zu metadata documents), %zu duplicates, %zu skipped: %zu tasks",
+	log_info(o->log, "read %zu task states (%zu events, %zu recording lines, %zu metadata documents), %zu duplicates, %zu skipped: %zu tasks",
 		 st.tasks, st.events, st.records, st.metadata, st.duplicates, st.skipped, set.len);
 	if (app_select(o, &set, err) != 0)
 		goto out;

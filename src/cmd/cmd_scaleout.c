@@ -50,7 +50,7 @@ cmd_scaleout(const struct cli_opts *o, struct err *err)
 	for (size_t i = 0; i < d.n; i++)
 		if (input_scaleout_read_mem("live", d.v[i], strlen(d.v[i]), &src, NULL, err) != 0)
 			goto out;
-	log_info("fetched %zu tasks and %zu scale-out source documents", set.len, d.n);
+	log_info(o->log, "fetched %zu tasks and %zu scale-out source documents", set.len, d.n);
 	rc = app_scaleout_tell(o, &src, &set, err);
 out:
 	scaleout_live_docs_cleanup(&d);

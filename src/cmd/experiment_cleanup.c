@@ -26,6 +26,7 @@ struct found {
 	size_t n;
 	bool listing;           /* the answers now come from ListTasks startedBy ecsprof-ID */
 	char **warned;          /* the tasks whose answer could not be read: said once each */
+	const struct log *log;  /* where */
 	size_t nwarned;
 	struct xrun *x;
 	char **raw;
@@ -96,7 +97,7 @@ take_unreadable(struct found *f, const char *json, size_t len)
 	for (i = 0; i < f->nwarned && strcmp(f->warned[i], k.arn) != 0; i++)
 		;
 	if (i == f->nwarned) {
-		log_warn("task %s could not be read: it is stopped all the same",
+		log_warn(f->log, "task %s could not be read: it is stopped all the same",
 			 strrchr(k.arn, '/') ? strrchr(k.arn, '/') + 1 : k.arn);
 		f->warned = xreallocarray(f->warned, f->nwarned + 1, sizeof *f->warned);
 		f->warned[f->nwarned++] = k.arn;   /* taken */
@@ -156,7 +157,7 @@ xrun_cleanup_command_run(const struct cli_opts *o, struct err *err)
 {
 	struct cli_opts so = *o;
 	struct xrun x;
-	struct found f = { 0 };
+	struct found f = { .log = o->log };
 	struct task_set journal;
 	struct input_stats st = { 0 };
 	struct ecs_query q = { 0 };
@@ -191,10 +192,10 @@ xrun_cleanup_command_run(const struct cli_opts *o, struct err *err)
 				arn_region(t->arn, region, sizeof region);
 		}
 		if (from_journal == 0)
-			log_warn("%s: no task of experiment %s in this recording; asking ECS for "
+			log_warn(o->log, "%s: no task of experiment %s in this recording; asking ECS for "
 				 "startedBy %s", o->output, x.id, x.started_by);
 	} else if (o->output != NULL) {
-		log_warn("%s: %s; asking ECS for startedBy %s only", o->output, err_strerror(errno),
+		log_warn(o->log, "%s: %s; asking ECS for startedBy %s only", o->output, err_strerror(errno),
 			 x.started_by);
 	}
 	/* the journal knows where the run was; the command line wins */
@@ -244,25 +245,25 @@ xrun_cleanup_command_run(const struct cli_opts *o, struct err *err)
 	snprintf(reason, sizeof reason, "ecsprof experiment %s: cleanup", x.id);
 	stop.cluster = x.cluster;
 	stop.reason = reason;
-	stop.deadline_ms = timeutil_now_ms() + (int64_t)(xrun_stop_timeout_s() * 1000);
+	stop.deadline_ms = timeutil_now_ms() + (int64_t)(xrun_stop_timeout_s(o->log) * 1000);
 	stopped = ecs_stop_tasks(x.ecs, &stop, items, nitems);
 	for (size_t k = 0; k < nitems; k++) {
 		struct err e;
 
 		err_clear(&e);
 		if (!items[k].stopped) {
-			log_warn("StopTask %s: %s", items[k].arn, items[k].err.msg[0] ?
+			log_warn(o->log, "StopTask %s: %s", items[k].arn, items[k].err.msg[0] ?
 				 items[k].err.msg : "not answered before the deadline");
 			failed++;
 		} else if (items[k].raw != NULL && items[k].answered_ms != TS_NONE &&
 			   xrun_journal(&x, &items[k].raw, &items[k].answered_ms, NULL, NULL, 1,
 					&e) != 0) {
-			log_warn("%s", e.msg);
+			log_warn(o->log, "%s", e.msg);
 		}
 		free(items[k].raw);
 	}
 	if (unconfirmed > 0)
-		log_warn("%s: %zu task%s the journal names %s not the experiment's by ECS's own "
+		log_warn(o->log, "%s: %zu task%s the journal names %s not the experiment's by ECS's own "
 			 "answer (neither tag %s=%s nor startedBy %s): left alone", o->output,
 			 unconfirmed, unconfirmed == 1 ? "" : "s", unconfirmed == 1 ? "is" : "are",
 			 EXP_TAG_EXPERIMENT, x.id, x.started_by);

@@ -82,6 +82,7 @@ struct xrun {
 					* is initialised) */
 	struct tui_x *view;            /* on a terminal: the arms side by side (tui_experiment.h) */
 	struct held_log held;          /* the log while the view is up */
+	struct cli_opts vo;            /* the options, with held's log passed down (o) */
 	char progress_prev[1024];      /* the last progress line printed when piped */
 	bool interrupted;              /* Ctrl-C or SIGTERM: stop launching, clean up */
 	int signal_number;
@@ -114,7 +115,7 @@ int xrun_launch_and_wait(struct xrun *x, struct err *err);
  * one logged, and the cleanup command printed). */
 int xrun_stop_all(struct xrun *x, const char *why, struct err *err);
 /* Seconds all the stops of a run may take together: ECSPROF_STOP_TIMEOUT, else 120. */
-double xrun_stop_timeout_s(void);
+double xrun_stop_timeout_s(const struct log *lg);
 /* Merges raw task states into the recording (record.h guarantees); healthy_ms and
  * healthy_res_ms (NULL, or TS_NONE per line: none) are the observed healthy_at of each. */
 int xrun_journal(const struct xrun *x, char *const *raw, const int64_t *fetched_ms,

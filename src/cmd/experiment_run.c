@@ -53,7 +53,7 @@ xrun_journal(const struct xrun *x, char *const *raw, const int64_t *fetched_ms,
 			line = record_line_add_healthy(line, healthy_ms[i], healthy_res_ms[i]);
 		lines[nlines++] = line;
 	}
-	rc = record_merge_file(x->recording, lines, nlines, NULL, NULL, err);
+	rc = record_merge_file(x->o->log, x->recording, lines, nlines, NULL, NULL, err);
 out:
 	for (size_t i = 0; i < nlines; i++)
 		free(lines[i]);
@@ -150,7 +150,7 @@ launch_call(struct xrun *x, size_t callno, struct err *err)
 		if (ecs_run_task(x->ecs, &req, &res, err) != 0) {
 			/* throttling that outlasted the client's own retries: wait, then again */
 			if (err->code == ERR_THROTTLED && attempt < XRUN_RETRIES) {
-				log_warn("RunTask %s: %s; asking again in %lld ms", a->arm.name,
+				log_warn(x->o->log, "RunTask %s: %s; asking again in %lld ms", a->arm.name,
 					 err->msg, (long long)backoff);
 				xrun_nap(backoff);
 				backoff *= 2;
@@ -177,7 +177,7 @@ launch_call(struct xrun *x, size_t callno, struct err *err)
 		for (size_t i = 0; i < res.nfailures; i++) {
 			const char *r = res.failures[i].reason;
 			note_failure(a, r);
-			log_warn("RunTask %s (%s): %s%s%s%s", a->arm.name, a->arm.taskdef,
+			log_warn(x->o->log, "RunTask %s (%s): %s%s%s%s", a->arm.name, a->arm.taskdef,
 				 r ? r : "failed", res.failures[i].detail ? " (" : "",
 				 res.failures[i].detail ? res.failures[i].detail : "",
 				 res.failures[i].detail ? ")" : "");
@@ -190,7 +190,7 @@ launch_call(struct xrun *x, size_t callno, struct err *err)
 			break;
 		if (!retry || attempt >= XRUN_RETRIES) {
 			a->gave_up += left;
-			log_warn("arm %s: %ld task%s not started%s", a->arm.name, left,
+			log_warn(x->o->log, "arm %s: %ld task%s not started%s", a->arm.name, left,
 				 left == 1 ? "" : "s", retry ? " after the retries" : "");
 			break;
 		}
@@ -260,13 +260,13 @@ skip_malformed(struct xrun *x, const char *json, size_t len, const struct err *w
 		warned = &xt->malformed_warned;
 	if (!*warned) {
 		if (xt != NULL)
-			log_warn("DescribeTasks: skipped %s (%s); task %s "
+			log_warn(x->o->log, "DescribeTasks: skipped %s (%s); task %s "
 				 "(arm %s) is still polled until --timeout, without another warning",
 				 msg, kept ? "its raw JSON is recorded" : "not recorded: its identity "
 				 "cannot be read", strrchr(xt->arn, '/') ? strrchr(xt->arn, '/') + 1 : xt->arn,
 				 x->arms[xt->arm].arm.name);
 		else
-			log_warn("DescribeTasks: skipped %s (%s; said once)", msg,
+			log_warn(x->o->log, "DescribeTasks: skipped %s (%s; said once)", msg,
 				 kept ? "its raw JSON is recorded" : "not recorded: its identity "
 				 "cannot be read");
 		*warned = true;
@@ -341,7 +341,7 @@ view_open(struct xrun *x)
 
 	/* a terminal for the view; --debug streams its traces instead, and --pause reads
 	 * the terminal between the arms */
-	if (!isatty(STDERR_FILENO) || log_verbosity() >= 2 || x->o->experiment.pause ||
+	if (!isatty(STDERR_FILENO) || log_verbosity(x->o->log) >= 2 || x->o->experiment.pause ||
 	    getenv("ECSPROF_EXPERIMENT_LINES") != NULL)
 		return;
 	err_clear(&e);
@@ -574,7 +574,7 @@ wait_tasks(struct xrun *x, int64_t t0, struct err *err)
 		for (size_t i = 0; i < x->ntasks; i++)
 			if (!x->tasks[i].done && now - x->tasks[i].launched_ms >= x->wait_timeout_ms) {
 				x->tasks[i].done = x->tasks[i].timed_out = true;
-				log_warn("task %s (arm %s) is not %s after --timeout: left out of the "
+				log_warn(x->o->log, "task %s (arm %s) is not %s after --timeout: left out of the "
 					 "wait", strrchr(x->tasks[i].arn, '/') + 1,
 					 x->arms[x->tasks[i].arm].arm.name,
 					 x->until_healthy ? "HEALTHY" : "RUNNING");
@@ -585,7 +585,7 @@ wait_tasks(struct xrun *x, int64_t t0, struct err *err)
 	}
 	progress(x, t0, true);
 	if (x->malformed_polls > 1)
-		log_info("DescribeTasks: %zu task answers skipped as malformed during the wait",
+		log_info(x->o->log, "DescribeTasks: %zu task answers skipped as malformed during the wait",
 			 x->malformed_polls);
 	return 0;
 }
@@ -596,7 +596,7 @@ pause_for_enter(const struct xrun *x, size_t next_arm)
 	char line[64];
 
 	if (!isatty(STDIN_FILENO)) {
-		log_warn("--pause: standard input is not a terminal; going on with arm %s",
+		log_warn(x->o->log, "--pause: standard input is not a terminal; going on with arm %s",
 			 x->arms[next_arm].arm.name);
 		return;
 	}
@@ -654,6 +654,7 @@ void
 xrun_cleanup(struct xrun *x)
 {
 	log_once_cleanup(&x->warned);
+	held_log_cleanup(&x->held);
 	for (size_t i = 0; i < x->narms; i++) {
 		exp_arm_cleanup(&x->arms[i].arm);
 		ecs_taskdef_cleanup(&x->arms[i].td);

@@ -67,7 +67,7 @@ xrun_signalled(struct xrun *x)
 		/* a warning: on the view's message lines while it is open */
 		if (x->view == NULL)
 			fputc('\n', stderr);
-		log_warn("%s: stopping the experiment's tasks (again to give up and print the "
+		log_warn(x->o->log, "%s: stopping the experiment's tasks (again to give up and print the "
 			 "cleanup command)", sig_last == SIGTERM ? "SIGTERM" :
 					     sig_last == SIGHUP ? "SIGHUP" : "Ctrl-C");
 	}

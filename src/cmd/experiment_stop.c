@@ -16,7 +16,7 @@
 #define STOP_TIMEOUT_S 120.0
 
 double
-xrun_stop_timeout_s(void)
+xrun_stop_timeout_s(const struct log *lg)
 {
 	const char *v = getenv("ECSPROF_STOP_TIMEOUT");
 	char *end;
@@ -26,7 +26,7 @@ xrun_stop_timeout_s(void)
 		return STOP_TIMEOUT_S;
 	sec = strtod(v, &end);
 	if (end == v || *end != '\0' || !(sec > 0) || sec > 86400) {
-		log_warn("ECSPROF_STOP_TIMEOUT '%.40s' is not a number of seconds (0 to 86400): "
+		log_warn(lg, "ECSPROF_STOP_TIMEOUT '%.40s' is not a number of seconds (0 to 86400): "
 			 "%g s", v, STOP_TIMEOUT_S);
 		return STOP_TIMEOUT_S;
 	}
@@ -56,7 +56,7 @@ stop_retrying(void *arg, const struct err *why)
 {
 	struct stop_ctx *sc = arg;
 
-	log_warn("experiment %s: %s; asking again until %s (Ctrl-C again to give up and print "
+	log_warn(sc->x->o->log, "experiment %s: %s; asking again until %s (Ctrl-C again to give up and print "
 		 "the cleanup command)", sc->x->id, why->msg, sc->until);
 }
 
@@ -68,7 +68,7 @@ xrun_stop_all(struct xrun *x, const char *why, struct err *err)
 	struct ecs_stop_item *items;
 	char reason[200], until[TIMEUTIL_ISO_LEN];
 	size_t n = 0, failed = 0, stopped, nraw = 0;
-	double secs = xrun_stop_timeout_s();
+	double secs = xrun_stop_timeout_s(x->o->log);
 	char **raw;
 	int64_t *at, *hms, *hres;
 
@@ -94,7 +94,7 @@ xrun_stop_all(struct xrun *x, const char *why, struct err *err)
 	sc.until = until;
 	/* all at once, each retried while ECS throttles or fails, until one deadline */
 	/* the user waits for this after a Ctrl-C: say how long it may take, and the way out */
-	(x->interrupted ? log_warn : log_info)("experiment %s: stopping %zu task%s, within %g s "
+	(x->interrupted ? log_warn : log_info)(x->o->log, "experiment %s: stopping %zu task%s, within %g s "
 		"(until %s; Ctrl-C again to give up and print the cleanup command)", x->id, n,
 		n == 1 ? "" : "s", secs, until);
 	stopped = ecs_stop_tasks(x->ecs, &so, items, n);
@@ -106,7 +106,7 @@ xrun_stop_all(struct xrun *x, const char *why, struct err *err)
 		const struct xtask *t = &x->tasks[sc.which[k]];
 
 		if (!items[k].stopped) {
-			log_warn("StopTask %s: %s", items[k].arn, items[k].err.msg[0] ?
+			log_warn(x->o->log, "StopTask %s: %s", items[k].arn, items[k].err.msg[0] ?
 				 items[k].err.msg : "not answered before the deadline");
 			failed++;
 		} else if (items[k].raw != NULL && items[k].answered_ms != TS_NONE) {
@@ -123,7 +123,7 @@ xrun_stop_all(struct xrun *x, const char *why, struct err *err)
 
 		err_clear(&e);
 		if (xrun_journal(x, raw, at, hms, hres, nraw, &e) != 0)
-			log_warn("%s", e.msg);
+			log_warn(x->o->log, "%s", e.msg);
 	}
 	for (size_t k = 0; k < nraw; k++)
 		free(raw[k]);
@@ -134,7 +134,7 @@ xrun_stop_all(struct xrun *x, const char *why, struct err *err)
 	free(items);
 	free(sc.which);
 	if (stopped > 0)
-		log_info("experiment %s: StopTask sent to %zu task%s", x->id, stopped,
+		log_info(x->o->log, "experiment %s: StopTask sent to %zu task%s", x->id, stopped,
 			 stopped == 1 ? "" : "s");
 	if (failed > 0) {
 		char *cmd = xrun_cleanup_command(x);

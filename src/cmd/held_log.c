@@ -40,18 +40,34 @@ held_sink(enum log_level level, const char *line, void *ctx)
 }
 
 void
-held_log_begin(struct held_log *h, bool hold)
+held_log_init(struct held_log *h, const struct log *parent)
 {
 	memset(h, 0, sizeof *h);
-	h->hold = hold;
 	pthread_mutex_init(&h->lock, NULL);
-	log_set_sink(held_sink, h);
+	log_init(&h->log, log_verbosity(parent), NULL, NULL);
+}
+
+void
+held_log_cleanup(struct held_log *h)
+{
+	log_cleanup(&h->log);
+	pthread_mutex_destroy(&h->lock);
+	memset(h, 0, sizeof *h);
+}
+
+void
+held_log_begin(struct held_log *h, bool hold)
+{
+	h->hold = hold;
+	h->log.sink = held_sink;
+	h->log.sink_ctx = h;
 }
 
 void
 held_log_end(struct held_log *h)
 {
-	log_set_sink(NULL, NULL);
+	h->log.sink = NULL;
+	h->log.sink_ctx = NULL;
 	for (size_t i = 0; i < h->n; i++) {
 		fprintf(stderr, "ecsprof: %s%s\n", held_prefix[h->levels[i]], h->lines[i]);
 		free(h->lines[i]);
@@ -61,8 +77,9 @@ held_log_end(struct held_log *h)
 	fflush(stderr);
 	free(h->lines);
 	free(h->levels);
-	pthread_mutex_destroy(&h->lock);
-	memset(h, 0, sizeof *h);
+	h->lines = NULL;
+	h->levels = NULL;
+	h->n = h->cap = h->dropped = h->warnings = 0;
 }
 
 size_t

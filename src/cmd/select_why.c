@@ -178,7 +178,7 @@ select_why(const struct task_set *set, const struct cli_opts *o, int64_t since_m
 	}
 	if (nzero == 0)
 		buf_adds(&b, " each SELECT option alone keeps some, but no task passes them all");
-	log_warn("%s", buf_str(&b));
+	log_warn(o->log, "%s", buf_str(&b));
 	buf_cleanup(&b);
 	return true;
 }

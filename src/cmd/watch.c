@@ -492,7 +492,7 @@ watch_run(const struct watch_source *s, const struct watch_options *o, struct er
 				rc = -1;
 				break;
 			}
-			log_warn("watch: %s; next poll in %.0f s", err->msg,
+			log_warn(o->log, "watch: %s; next poll in %.0f s", err->msg,
 				 (double)w.interval_ms / 1000.0);
 			err_clear(err);
 		} else if (!table && emit_lines(&w, out, err) != 0) {

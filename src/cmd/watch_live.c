@@ -33,6 +33,7 @@ struct wlive {
 	size_t fetches;
 	bool skew_said;                /* the phases that end before they begin: said once */
 	struct held_log held;          /* the log while the screen is up */
+	struct cli_opts vo;            /* the options, with held's log passed down (o) */
 	/* --record --service: the scale-out's documents (scaleout_live.h) */
 	struct scaleout_health_watch *health;   /* target health at each poll; NULL before */
 	char **so_names;               /* each service's desired count when its documents */
@@ -82,7 +83,7 @@ wlive_fetched(struct wlive *w, int64_t *start)
 	live_result_init(&w->next);
 
 	/* what a poll costs (a steady service: its ListTasks pages, nothing described) */
-	log_info("watch: poll %zu: %zu requests (%zu ListTasks pages, %zu DescribeTasks); %zu "
+	log_info(w->o->log, "watch: poll %zu: %zu requests (%zu ListTasks pages, %zu DescribeTasks); %zu "
 		 "tasks described, %zu unchanged since the last poll", ++w->fetches,
 		 w->last.requests, w->last.stats.pages, w->last.stats.describe_calls,
 		 w->last.stats.described, w->last.stats.reused);
@@ -195,7 +196,7 @@ wlive_build(void *ctx, struct task_set *set, struct report *out, struct err *err
 		return -1;
 	/* every poll meets the same skewed tasks again: once per run */
 	if (out->negative_phases > 0 && !w->skew_said) {
-		app_warn_skew(out);
+		app_warn_skew(w->o->log, out);
 		w->skew_said = true;
 	}
 	return 0;
@@ -244,7 +245,7 @@ so_lines(struct wlive *w, char ***lines, size_t *n, struct err *err)
 		err_clear(&e);
 		if (so_due(w, svc) &&
 		    scaleout_live_fetch(w->session, w->last.cluster, svc->name, since, &d, &e) != 0)
-			log_warn("watch --record: no scale-out documents of %s: %s", svc->name,
+			log_warn(w->o->log, "watch --record: no scale-out documents of %s: %s", svc->name,
 				 e.msg);
 		d.fetched_at_ms = timeutil_now_ms();
 		scaleout_health_watch_poll(w->health, svc->raw_json, &d);
@@ -301,7 +302,7 @@ wlive_record(void *ctx, const struct task_set *set, struct err *err)
 		nkeys = n;
 	}
 	if (rc == 0 && n > 0 &&
-	    record_merge_keyed(w->o->record, lines, keys, n, NULL, NULL, err) != 0)
+	    record_merge_keyed(w->o->log, w->o->record, lines, keys, n, NULL, NULL, err) != 0)
 		rc = err_prefix(err, "--record %s", w->o->record);
 	for (size_t i = 0; i < n; i++)
 		free(lines[i]);
@@ -353,6 +354,13 @@ watch_main(const struct cli_opts *o, struct err *err)
 	if (lines && sink_open(&out, o->output, cli_format_name(wo.format), &so, err) != 0)
 		return -1;
 	wo.sink = lines ? &out : NULL;
+	/* what runs from here on logs through the held log (straight to stderr until the
+	 * screen is up) */
+	held_log_init(&w.held, o->log);
+	w.vo = *o;
+	w.vo.log = &w.held.log;
+	o = w.o = &w.vo;
+	wo.log = o->log;
 	struct live_options lo = app_live_options(o);
 	/* nothing writes over the screen: the log is held from before the session's threads
 	 * start until they are gone, and shown on the status line meanwhile */
@@ -363,6 +371,7 @@ watch_main(const struct cli_opts *o, struct err *err)
 	if (live_session_new(&lo, &w.session, err) != 0) {
 		if (wo.format == FMT_TUI)
 			held_log_end(&w.held);
+		held_log_cleanup(&w.held);
 		if (lines)
 			sink_abort(&out);
 		return -1;
@@ -382,6 +391,7 @@ watch_main(const struct cli_opts *o, struct err *err)
 	live_session_free(w.session);
 	if (wo.format == FMT_TUI)
 		held_log_end(&w.held);
+	held_log_cleanup(&w.held);
 	if (w.have_last)
 		live_result_cleanup(&w.last);
 	live_result_cleanup(&w.next);

@@ -339,6 +339,7 @@ elb_client(struct live_session *s, struct aws_scaleout **c, struct err *err)
 	so.creds = creds_of;
 	so.creds_arg = ctx;
 	so.debug = ctx->debug;
+	so.log = ctx->log;
 	rc = aws_scaleout_new(&so, c, err);
 	free(url);
 	return rc;

@@ -93,6 +93,7 @@ client_for(struct image_fetch *f, const char *region, struct err *err)
 		eo.creds = fetch_creds;
 		eo.creds_arg = f;
 		eo.debug = f->o.debug;
+		eo.log = f->o.log;
 		eo.cancel = &f->cancel;
 		if (ecr_client_new(&eo, &c, err) == 0) {
 			f->clients = xreallocarray(f->clients, f->nclients + 1, sizeof *f->clients);
@@ -401,7 +402,7 @@ lookup(struct image_fetch *f, const struct http_transport *t, struct job *j)
 		    &e) != 0) {
 			warn_call(f, who, ref.repository, "GetDownloadUrlForLayer",
 			    "the build step of each layer not shown", &e, true);
-		} else if (ecr_get_url(t, url, CONFIG_MAX, &f->cancel, &body, &len, &e) != 0) {
+		} else if (ecr_get_url(f->o.log, t, url, CONFIG_MAX, &f->cancel, &body, &len, &e) != 0) {
 			warn(f, "image %s: image config: %s", who, e.msg);
 		} else if (image_parse_config(body, len, x, &e) != 0) {
 			warn(f, "image %s: image config: %s", who, e.msg);
@@ -728,7 +729,7 @@ image_fetch_collect(struct image_fetch *f, struct image_set **set, struct image_
 		image_set_put(*set, &copy);
 	}
 	for (; f->warned < f->nwarnings; f->warned++)
-		log_warn("%s", f->warnings[f->warned]);
+		log_warn(f->o.log, "%s", f->warnings[f->warned]);
 	for (size_t i = 0; i < f->ndenials; i++) {
 		struct denial *d = &f->denials[i];
 
@@ -736,10 +737,10 @@ image_fetch_collect(struct image_fetch *f, struct image_set **set, struct image_
 			continue;
 		d->printed = true;
 		if (d->why != NULL)
-			log_warn("ecr:%s failed: %s: %s (repository %s)", d->op, d->lost, d->why,
+			log_warn(f->o.log, "ecr:%s failed: %s: %s (repository %s)", d->op, d->lost, d->why,
 			    d->repos);
 		else
-			log_warn("no ecr:%s: %s (repository %s; grant ecr:%s to see them)", d->op,
+			log_warn(f->o.log, "no ecr:%s: %s (repository %s; grant ecr:%s to see them)", d->op,
 			    d->lost, d->repos, d->op);
 	}
 	for (size_t i = 0; i < f->nclients; i++) {

@@ -23,6 +23,7 @@
 /* Where the reader is: the set read into, the name and line for warnings, and how many
  * deployment-ish objects were left out for want of an id or a time. */
 struct dj_ctx {
+	const struct log *log;
 	struct deploy_set *s;
 	const char *name;
 	long line;
@@ -268,7 +269,7 @@ dj_warn(const struct dj_ctx *c, const char *what)
 		snprintf(line, sizeof line, "%s:%ld: %s", c->name, c->line, what);
 	else
 		snprintf(line, sizeof line, "%s: %s", c->name, what);
-	log_warn("%s", line);   /* through log.c, as the task reader's default */
+	log_warn(c->log, "%s", line);   /* through log.c, as the task reader's default */
 }
 
 /* The one warning about what was left out; 0 (nothing here is an error). */
@@ -320,10 +321,10 @@ dj_stream(struct dj_ctx *c, const char *data, size_t len)
 }
 
 int
-input_deploy_read_mem(const char *name, const char *data, size_t len, struct deploy_set *s,
-		      struct err *err)
+input_deploy_read_mem(const struct log *lg, const char *name, const char *data, size_t len,
+		      struct deploy_set *s, struct err *err)
 {
-	struct dj_ctx c = { s, name, 0, 0, 0 };
+	struct dj_ctx c = { lg, s, name, 0, 0, 0 };
 	json_error_t e;
 	json_t *root;
 	const char *p = data, *end = data + len;
@@ -365,7 +366,8 @@ input_deploy_read_mem(const char *name, const char *data, size_t len, struct dep
 }
 
 int
-input_deploy_read_file(const char *path, struct deploy_set *s, struct err *err)
+input_deploy_read_file(const struct log *lg, const char *path, struct deploy_set *s,
+		       struct err *err)
 {
 	bool std = strcmp(path, "-") == 0;
 	FILE *f = std ? stdin : fopen(path, "rb");
@@ -378,7 +380,7 @@ input_deploy_read_file(const char *path, struct deploy_set *s, struct err *err)
 	if (!std)
 		fclose(f);
 	if (rc == 0)
-		rc = input_deploy_read_mem(path, b.data ? b.data : "", b.len, s, err);
+		rc = input_deploy_read_mem(lg, path, b.data ? b.data : "", b.len, s, err);
 	buf_cleanup(&b);
 	return rc;
 }

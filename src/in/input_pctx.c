@@ -27,7 +27,7 @@ input_warn(const struct fstate *f, const char *line)
 	if (f->opts->warn != NULL)
 		f->opts->warn(f->opts->warn_ctx, line);
 	else
-		log_warn("%s", line);
+		log_warn(f->opts->log, "%s", line);
 }
 
 /* ---- results of parsing one document -------------------------------------------- */

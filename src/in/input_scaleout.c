@@ -480,5 +480,5 @@ input_scaleout_read_mem(const char *name, const char *data, size_t len, struct s
 		*ndocs = c.docs;
 	if (rc != 0)
 		return -1;
-	return input_deploy_read_mem(name, data, len, &s->deploys, err);
+	return input_deploy_read_mem(NULL, name, data, len, &s->deploys, err);
 }

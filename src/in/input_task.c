@@ -40,7 +40,7 @@ live_warn(const struct input_options *o, const char *fmt, ...)
 	if (o != NULL && o->warn != NULL)
 		o->warn(o->warn_ctx, line);
 	else
-		log_warn("%s", line);
+		log_warn(o != NULL ? o->log : NULL, "%s", line);
 }
 
 struct dup_ctx {

@@ -120,6 +120,7 @@ live_images_start(struct live_session *s, struct err *err)
 	io.transport_free = session_transport_free;
 	io.transport_arg = s;
 	io.debug = s->o.debug;
+	io.log = s->o.log;
 	return image_fetch_new(&io, &s->images, err);
 }
 
@@ -136,7 +137,7 @@ live_session_new(const struct live_options *o, struct live_session **out, struct
 	s->curl.timeout_ms = o->timeout_ms;
 	s->curl.debug = o->debug;
 	s->budget.limit = LIVE_MEMORY_BUDGET;
-	log_once_init(&s->warned);
+	log_once_init(&s->warned, o->log);
 	s->curl.budget = &s->budget;
 	/* The credential sources' exchanges (STS, SSO, container, IMDS) carry secrets in
 	 * bodies and in headers the ECS trace does not know to redact: never trace them. */
@@ -149,6 +150,7 @@ live_session_new(const struct live_options *o, struct live_session **out, struct
 	co.endpoint_url = o->endpoint_url;
 	co.service = "ecs";
 	co.debug = o->debug;
+	co.log = o->log;
 	if (aws_context_init(&s->ctx, &co, s->ctx_transport, err) != 0)
 		goto fail;
 	s->ctx_ok = true;
@@ -177,6 +179,7 @@ live_session_new(const struct live_options *o, struct live_session **out, struct
 	eo.transport_free = session_transport_free;
 	eo.transport_arg = s;
 	eo.debug = o->debug;
+	eo.log = o->log;
 	if (ecs_client_new(&eo, &s->client, err) != 0)
 		goto fail;
 	if (!o->no_images && live_images_start(s, err) != 0)
@@ -217,6 +220,7 @@ live_session_ec2(struct live_session *s, struct ec2 **out, struct http_transport
 	eo.creds = session_creds;
 	eo.creds_arg = s;
 	eo.debug = s->o.debug;
+	eo.log = s->o.log;
 	eo.cancel = NULL;
 	if (ec2_new(&eo, out, err) != 0 || session_transport_new(s, t, err) != 0) {
 		ec2_free(*out);
@@ -283,7 +287,7 @@ take_task_text(const char *json, size_t len, int64_t fetched_at_ms, struct task_
 	if (once != NULL)
 		log_once_warn(once, line);
 	else
-		log_warn("%s", line);
+		log_warn(NULL, "%s", line);
 	err_clear(err);
 	return 1;
 }
@@ -389,7 +393,7 @@ live_session_fetch_start(struct live_session *s, struct task_set *out,
 		}
 		if (extra->reuse_from != NULL) {
 			if (s->reuse == NULL)
-				s->reuse = live_reuse_new();
+				s->reuse = live_reuse_new(s->o.log);
 			if (live_reuse_prepare(s->reuse, s->client, extra->reuse_from, out,
 					       s->images, &j->before_fetch, err) != 0)
 				goto fail;
@@ -448,13 +452,13 @@ live_job_poll(struct live_job *j, int64_t wait_ms, struct err *err)
 		if (!image_fetch_wait(j->s->images, wait_ms))
 			return 1;
 		image_fetch_collect(j->s->images, &j->out->images, &is);
-		log_info("images: %zu distinct, %zu from the cache, %zu looked up in ECR "
+		log_info(j->s->o.log, "images: %zu distinct, %zu from the cache, %zu looked up in ECR "
 			 "(%zu requests, %zu throttled), %zu failed, %zu not in private ECR; "
 			 "done %.3f s after the tasks",
 			 is.wanted, is.cached, is.looked_up, is.requests, is.throttled, is.failed,
 			 is.not_ecr, (double)is.wait_ms / 1000.0);
 	}
-	log_info("%s: %zu tasks listed in %zu pages, %zu described, %zu kept, %zu skipped; "
+	log_info(j->s->o.log, "%s: %zu tasks listed in %zu pages, %zu described, %zu kept, %zu skipped; "
 		 "%zu requests, %zu throttled; %.3f s", o->cluster ? o->cluster : "default",
 		 j->st.listed, j->st.pages, j->st.described, j->st.kept, j->st.skipped,
 		 j->st.requests, j->st.throttled, (double)(timeutil_now_ms() - j->t0) / 1000.0);
@@ -584,9 +588,9 @@ live_record(const struct live_options *o, const char *file, struct err *err)
 		memset(keys + nkeys, 0, (nlines - nkeys) * sizeof *keys);
 		nkeys = nlines;
 	}
-	if (record_merge_keyed(file, lines, keys, nlines, &added, &updated, err) != 0)
+	if (record_merge_keyed(o->log, file, lines, keys, nlines, &added, &updated, err) != 0)
 		goto out;
-	log_info("%s: %zu tasks fetched, %zu new, %zu updated", file, nlines, added,
+	log_info(o->log, "%s: %zu tasks fetched, %zu new, %zu updated", file, nlines, added,
 		 updated);
 	ret = 0;
 out:
@@ -625,7 +629,7 @@ live_images(const struct live_options *o, const char *const *images, size_t nima
 	for (size_t i = 0; i < nimages; i++)
 		image_fetch_want(s->images, images[i], NULL, "linux/amd64");
 	image_fetch_collect(s->images, &out->images, &is);
-	log_info("images: %zu asked, %zu from the cache, %zu looked up in ECR (%zu requests)",
+	log_info(o->log, "images: %zu asked, %zu from the cache, %zu looked up in ECR (%zu requests)",
 		 is.wanted, is.cached, is.looked_up, is.requests);
 	live_session_free(s);
 	return 0;

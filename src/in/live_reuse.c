@@ -16,6 +16,7 @@ enum { TD_NO_CHECK = 1, TD_CHECK, TD_UNKNOWN };
 enum { WANT_RUNNING = 1, WANT_STOPPED };
 
 struct live_reuse {
+	const struct log *log;         /* borrowed */
 	struct strset taskdefs;        /* task definition ARN -> TD_*; keys in tdkeys */
 	char **tdkeys;
 	size_t ntdkeys, tdkeys_cap;
@@ -31,10 +32,11 @@ struct live_reuse {
 };
 
 struct live_reuse *
-live_reuse_new(void)
+live_reuse_new(const struct log *lg)
 {
 	struct live_reuse *r = xcalloc(1, sizeof *r);
 
+	r->log = lg;
 	strset_init(&r->taskdefs);
 	strset_init(&r->known);
 	return r;
@@ -100,7 +102,7 @@ taskdef_state(struct live_reuse *r, struct ecs_client *c, const char *arn, size_
 		}
 		if (e.code == ERR_THROTTLED || e.code == ERR_NETWORK)
 			return TD_UNKNOWN;
-		log_info("watch: %s; running tasks of %s are described every poll", e.msg, arn);
+		log_info(r->log, "watch: %s; running tasks of %s are described every poll", e.msg, arn);
 		taskdef_put(r, arn, TD_UNKNOWN);
 		return TD_UNKNOWN;
 	}

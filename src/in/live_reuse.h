@@ -20,7 +20,8 @@
 
 struct live_reuse;
 
-struct live_reuse *live_reuse_new(void);
+struct log;
+struct live_reuse *live_reuse_new(const struct log *lg);   /* lg borrowed (log.h) */
 void live_reuse_free(struct live_reuse *r);
 
 /* Before a fetch into out: decides which tasks of prev need no DescribeTasks, looking up

@@ -211,7 +211,7 @@ rfile_merge(struct rfile *f, char *line, size_t len, struct input_key *k)
 }
 
 static int
-load(const char *path, struct rfile *f, bool *exists, struct err *err)
+load(const struct log *lg, const char *path, struct rfile *f, bool *exists, struct err *err)
 {
 	FILE *fp = fopen(path, "rb");
 	char *line = NULL;
@@ -259,10 +259,10 @@ load(const char *path, struct rfile *f, bool *exists, struct err *err)
 		break;
 	}
 	if (rc == 0 && kept == 1)
-		log_warn("%s:%ld: %s: the line is kept as it is, merged with nothing (report "
+		log_warn(lg, "%s:%ld: %s: the line is kept as it is, merged with nothing (report "
 		    "skips its task too)", path, first_kept, why);
 	else if (rc == 0 && kept > 1)
-		log_warn("%s:%ld: %s: the line is kept as it is, merged with nothing (report "
+		log_warn(lg, "%s:%ld: %s: the line is kept as it is, merged with nothing (report "
 		    "skips its task too), and so are %zu more such lines", path, first_kept, why,
 		    kept - 1);
 	if (rc == 0 && ferror(fp))
@@ -323,7 +323,7 @@ replace(const char *path, const struct rfile *f, struct err *err)
 }
 
 int
-record_check_file(const char *path, struct err *err)
+record_check_file(const struct log *lg, const char *path, struct err *err)
 {
 	struct rfile f;
 	struct stat sb;
@@ -336,7 +336,7 @@ record_check_file(const char *path, struct err *err)
 		return err_set(err, ERR_IO, "%s: not a regular file; a recording must be one", path);
 	if ((real = atomicfile_resolve(path, err)) == NULL)
 		return -1;
-	rc = load(real, &f, &exists, err);
+	rc = load(lg, real, &f, &exists, err);
 	rfile_cleanup(&f);
 	/* the recording is replaced by a new file beside it: its directory must take one */
 	dir = atomicfile_dir(real);
@@ -349,15 +349,15 @@ record_check_file(const char *path, struct err *err)
 }
 
 int
-record_merge_file(const char *path, char *const *lines, size_t nlines, size_t *added,
-    size_t *updated, struct err *err)
+record_merge_file(const struct log *lg, const char *path, char *const *lines, size_t nlines,
+    size_t *added, size_t *updated, struct err *err)
 {
-	return record_merge_keyed(path, lines, NULL, nlines, added, updated, err);
+	return record_merge_keyed(lg, path, lines, NULL, nlines, added, updated, err);
 }
 
 int
-record_merge_keyed(const char *path, char *const *lines, struct input_key *keys,
-    size_t nlines, size_t *added, size_t *updated, struct err *err)
+record_merge_keyed(const struct log *lg, const char *path, char *const *lines,
+    struct input_key *keys, size_t nlines, size_t *added, size_t *updated, struct err *err)
 {
 	struct rfile f;
 	struct stat sb;
@@ -378,7 +378,7 @@ record_merge_keyed(const char *path, char *const *lines, struct input_key *keys,
 		free(real);
 		return -1;
 	}
-	if (load(real, &f, &exists, err) != 0)
+	if (load(lg, real, &f, &exists, err) != 0)
 		goto out;
 	for (size_t i = 0; i < nlines; i++) {
 		struct input_key k;

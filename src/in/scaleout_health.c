@@ -158,7 +158,7 @@ ready(struct scaleout_health_watch *w)
 	err_clear(&e);
 	if (scaleout_live_client(w->s, &w->c, &e) != 0 ||
 	    live_session_transport_new(w->s, &w->t, &e) != 0) {
-		log_warn("watch --record: target health not observed: %s", e.msg);
+		log_warn(live_session_context(w->s)->log, "watch --record: target health not observed: %s", e.msg);
 		w->broken = true;
 		return false;
 	}
@@ -184,7 +184,7 @@ scaleout_health_watch_poll(struct scaleout_health_watch *w, const char *service_
 		err_clear(&e);
 		if (elbv2_describe_target_health(w->c, &w->t, tg, &answer, &e) != 0) {
 			if (!w->said)
-				log_warn("no elasticloadbalancing:DescribeTargetHealth (%s): register "
+				log_warn(live_session_context(w->s)->log, "no elasticloadbalancing:DescribeTargetHealth (%s): register "
 					 "not observed", e.aws_type[0] ? e.aws_type : e.msg);
 			w->said = true;
 			continue;

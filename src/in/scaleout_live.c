@@ -71,9 +71,9 @@ docs_add(struct scaleout_live_docs *d, char *doc)
 
 /* A source left out: named once, with the stages it costs */
 static void
-source_missing(const char *action, const char *costs, const struct err *e)
+source_missing(struct fetch_job *j, const char *action, const char *costs, const struct err *e)
 {
-	log_warn("no %s (%s): %s", action, e->aws_type[0] ? e->aws_type : e->msg, costs);
+	log_warn(live_session_context(j->s)->log, "no %s (%s): %s", action, e->aws_type[0] ? e->aws_type : e->msg, costs);
 }
 
 static int
@@ -125,7 +125,7 @@ names_free(char **v, size_t n)
 /* An alarm a policy names that DescribeAlarms does not have (deleted, or another
  * account's) is just absent from its answer: named, as a denied source is */
 static void
-alarms_absent(const char *alarms, char *const *names, size_t n)
+alarms_absent(const struct log *lg, const char *alarms, char *const *names, size_t n)
 {
 	char **have[2];
 	size_t nhave[2];
@@ -139,7 +139,7 @@ alarms_absent(const char *alarms, char *const *names, size_t n)
 			for (size_t m = 0; m < nhave[k] && !found; m++)
 				found = strcmp(have[k][m], names[i]) == 0;
 		if (!found)
-			log_warn("no alarm %s (cloudwatch:DescribeAlarms): detect not measured",
+			log_warn(lg, "no alarm %s (cloudwatch:DescribeAlarms): detect not measured",
 				 names[i]);
 	}
 	for (int k = 0; k < 2; k++)
@@ -163,10 +163,10 @@ fetch_alarms(struct fetch_job *j, const struct http_transport *t, const char *po
 	}
 	err_clear(&e);
 	if (cloudwatch_describe_alarms(j->c, t, (const char *const *)names, n, &doc, &e) == 0) {
-		alarms_absent(doc, names, n);
+		alarms_absent(live_session_context(j->s)->log, doc, names, n);
 		docs_add(&j->docs, doc);
 	} else {
-		source_missing("cloudwatch:DescribeAlarms", "detect not estimated", &e);
+		source_missing(j, "cloudwatch:DescribeAlarms", "detect not estimated", &e);
 	}
 	for (size_t i = 0; i < n && !denied; i++) {
 		err_clear(&e);
@@ -175,7 +175,7 @@ fetch_alarms(struct fetch_job *j, const struct http_transport *t, const char *po
 			continue;
 		}
 		/* said once: every alarm's history fails alike when the action is denied */
-		source_missing("cloudwatch:DescribeAlarmHistory", "detect not measured", &e);
+		source_missing(j, "cloudwatch:DescribeAlarmHistory", "detect not measured", &e);
 		denied = true;
 	}
 	names_free(names, n);
@@ -194,7 +194,7 @@ activities_thread(void *arg)
 					   &doc, &e) == 0)
 		docs_add(&j->docs, doc);
 	else
-		source_missing("application-autoscaling:DescribeScalingActivities",
+		source_missing(j, "application-autoscaling:DescribeScalingActivities",
 			       "react not measured", &e);
 	return NULL;
 }
@@ -213,7 +213,7 @@ policies_thread(void *arg)
 		fetch_alarms(j, &j->t[1], policies);
 		docs_add(&j->docs, policies);
 	} else {
-		source_missing("application-autoscaling:DescribeScalingPolicies",
+		source_missing(j, "application-autoscaling:DescribeScalingPolicies",
 			       "the alarms not known, detect not measured", &e);
 	}
 	return NULL;
@@ -262,14 +262,14 @@ targets_thread(void *arg)
 						     &doc, &e) == 0)
 		docs_add(&j->docs, doc);
 	else if (ntgs > 0)
-		source_missing("elasticloadbalancing:DescribeTargetGroups",
+		source_missing(j, "elasticloadbalancing:DescribeTargetGroups",
 			       "register's end not estimated", &e);
 	for (size_t i = 0; i < ntgs; i++) {
 		char *h;
 
 		err_clear(&e);
 		if (elbv2_describe_target_health(j->c, t, tgs[i], &doc, &e) != 0) {
-			source_missing("elasticloadbalancing:DescribeTargetHealth",
+			source_missing(j, "elasticloadbalancing:DescribeTargetHealth",
 				       "register not measured", &e);
 			break;
 		}
@@ -301,6 +301,7 @@ scaleout_live_client(struct live_session *s, struct aws_scaleout **c, struct err
 	so.creds = creds_of;
 	so.creds_arg = ctx;
 	so.debug = ctx->debug;
+	so.log = ctx->log;
 	rc = aws_scaleout_new(&so, c, err);
 out:
 	for (int i = 0; i < 3; i++)

@@ -330,7 +330,7 @@ soci_rules_match(const struct soci_rule *rules, size_t nrules, const struct task
 }
 
 void
-group_apply_soci(struct task_set *s, const struct soci_rule *rules, size_t nrules)
+group_apply_soci(const struct log *lg, struct task_set *s, const struct soci_rule *rules, size_t nrules)
 {
 	size_t contradicted = 0;
 	const char *example = NULL;
@@ -368,7 +368,7 @@ group_apply_soci(struct task_set *s, const struct soci_rule *rules, size_t nrule
 		}
 	}
 	if (contradicted > 0)
-		log_warn("--soci-if: %zu task%s (e.g. %s) labelled otherwise by the rules than ECR "
+		log_warn(lg, "--soci-if: %zu task%s (e.g. %s) labelled otherwise by the rules than ECR "
 			 "shows; ECR's SOCI index decides (soci_evidence ecr)", contradicted,
 			 contradicted == 1 ? "" : "s", example);
 }

@@ -127,7 +127,7 @@ sink_open(struct sink *s, const char *path, const char *format, const struct sin
 	} else if (!s->to_stdout) {
 		fmt = sink_format_by_path(path);
 		if (fmt == NULL && path_ext(path) != NULL)
-			log_warn("%s: the extension %s names no format: writing a table (--format "
+			log_warn(s->o.log, "%s: the extension %s names no format: writing a table (--format "
 				 "chooses one)", path, path_ext(path));
 	}
 	s->format = fmt != NULL ? fmt : &formats[0];
