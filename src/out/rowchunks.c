@@ -1,5 +1,5 @@
-/* rowchunks: chunks of rows formatted on a second thread while this one formats the
- * others and writes every chunk in order (rowchunks.h). */
+/* rowchunks: chunks of rows formatted on a second thread while this one writes every
+ * chunk in order and formats those the other has not taken (rowchunks.h). */
 #include <errno.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -40,17 +40,23 @@ chunk_end(size_t nrows, size_t chunk)
 	return end < nrows ? end : nrows;
 }
 
-/* The second thread formats the odd chunks, 1, 3, 5..., into two parts in turn (chunk c
- * into part[c / 2 % 2]); the caller formats the even ones and writes every chunk in
- * order. ready[s] is the chunk part[s] holds for writing (SIZE_MAX: free to fill); the
- * thread fills a part only while it is free, the writer reads it only while ready. */
+/* The second thread formats chunks in order, each into part[c % NPARTS] once that part
+ * is written; the caller writes every chunk in order and formats a chunk itself only when
+ * the thread has not taken it yet, so the writing thread, which also pays for the write
+ * calls, formats what the other leaves it (issue 35: it formatted every other chunk, and
+ * its share of the CPU time was the serial part of the output). next is the first chunk
+ * nobody has taken; ready[s] is the chunk part[s] holds for writing (SIZE_MAX: none). */
+#define NPARTS 4
+
 struct pool {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	const struct rowchunks *rc;
 	size_t nchunks;
-	struct rowchunks_part part[2];
-	size_t ready[2];
+	size_t next;
+	struct rowchunks_part part[NPARTS];
+	size_t ready[NPARTS];
+	bool busy[NPARTS];   /* taken by the thread, not yet ready */
 	bool stop;
 };
 
@@ -61,26 +67,27 @@ worker(void *arg)
 	const struct rowchunks *rc = p->rc;
 	void *scratch = rc->scratch_new();
 
-	for (size_t c = 1; c < p->nchunks; c += 2) {
-		size_t s = c / 2 % 2;
-		bool stop;
+	pthread_mutex_lock(&p->mu);
+	for (;;) {
+		size_t c = p->next, s = c % NPARTS;
 
-		pthread_mutex_lock(&p->mu);
-		while (p->ready[s] != SIZE_MAX && !p->stop)
-			pthread_cond_wait(&p->cv, &p->mu);
-		stop = p->stop;
-		pthread_mutex_unlock(&p->mu);
-		if (stop)
+		if (p->stop || c >= p->nchunks)
 			break;
+		if (p->ready[s] != SIZE_MAX || p->busy[s]) {
+			pthread_cond_wait(&p->cv, &p->mu);
+			continue;
+		}
+		p->next++;
+		p->busy[s] = true;
+		pthread_mutex_unlock(&p->mu);
 		rc->format(rc->ctx, scratch, c * ROWCHUNKS_ROWS, chunk_end(rc->nrows, c),
 			   &p->part[s]);
 		pthread_mutex_lock(&p->mu);
+		p->busy[s] = false;
 		p->ready[s] = c;
 		pthread_cond_broadcast(&p->cv);
-		pthread_mutex_unlock(&p->mu);
-		if (p->part[s].overflow)
-			break;   /* the writer stops there */
 	}
+	pthread_mutex_unlock(&p->mu);
 	rc->scratch_free(scratch);
 	return NULL;
 }
@@ -88,7 +95,7 @@ worker(void *arg)
 static void
 pool_cleanup(struct pool *p)
 {
-	for (int s = 0; s < 2; s++)
+	for (int s = 0; s < NPARTS; s++)
 		buf_cleanup(&p->part[s].out);
 	pthread_cond_destroy(&p->cv);
 	pthread_mutex_destroy(&p->mu);
@@ -121,7 +128,7 @@ rowchunks_write(FILE *f, const struct rowchunks *rc, struct err *err)
 		pthread_cond_init(&p.cv, NULL);
 		p.rc = rc;
 		p.nchunks = nchunks;
-		for (int s = 0; s < 2; s++) {
+		for (int s = 0; s < NPARTS; s++) {
 			part_init(&p.part[s]);
 			p.ready[s] = SIZE_MAX;
 		}
@@ -131,18 +138,26 @@ rowchunks_write(FILE *f, const struct rowchunks *rc, struct err *err)
 		}
 	}
 	for (size_t c = 0; c < nchunks && ret == 0; c++) {
-		if (!pool || c % 2 == 0) {
+		size_t s = c % NPARTS;
+		bool mine_now = !pool;
+
+		if (pool) {
+			pthread_mutex_lock(&p.mu);
+			if (p.next == c) {
+				p.next++;   /* not taken: this thread formats it */
+				mine_now = true;
+			} else {
+				while (p.ready[s] != c)
+					pthread_cond_wait(&p.cv, &p.mu);
+			}
+			pthread_mutex_unlock(&p.mu);
+		}
+		if (mine_now) {
 			rc->format(rc->ctx, scratch, c * ROWCHUNKS_ROWS, chunk_end(rc->nrows, c),
 				   &mine);
 			ret = part_write(f, &mine, rc->what, err);
 			continue;
 		}
-		size_t s = c / 2 % 2;
-
-		pthread_mutex_lock(&p.mu);
-		while (p.ready[s] != c)
-			pthread_cond_wait(&p.cv, &p.mu);
-		pthread_mutex_unlock(&p.mu);
 		ret = part_write(f, &p.part[s], rc->what, err);
 		pthread_mutex_lock(&p.mu);
 		p.ready[s] = SIZE_MAX;
