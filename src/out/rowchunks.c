@@ -1,5 +1,5 @@
-/* rowchunks: chunks of rows formatted on a second thread while this one writes every
- * chunk in order and formats those the other has not taken (rowchunks.h). */
+/* rowchunks: chunks of rows formatted on two threads, taken in order by whichever is free,
+ * and written in order by the calling one (rowchunks.h). */
 #include <errno.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -40,12 +40,13 @@ chunk_end(size_t nrows, size_t chunk)
 	return end < nrows ? end : nrows;
 }
 
-/* The second thread formats chunks in order, each into part[c % NPARTS] once that part
- * is written; the caller writes every chunk in order and formats a chunk itself only when
- * the thread has not taken it yet, so the writing thread, which also pays for the write
- * calls, formats what the other leaves it (issue 35: it formatted every other chunk, and
- * its share of the CPU time was the serial part of the output). next is the first chunk
- * nobody has taken; ready[s] is the chunk part[s] holds for writing (SIZE_MAX: none). */
+/* Both threads take chunks in order, each formatted into part[c % NPARTS] once that part
+ * is written; the caller writes every chunk in order, and formats the next chunk nobody
+ * has taken only while the one it is to write is not ready, so it formats what its write
+ * calls leave it time for (issue 35: it formatted every other chunk and made every write
+ * call, and its extra share of the CPU time was the serial part of the output). next is
+ * the first chunk nobody has taken; ready[s] is the chunk part[s] holds for writing
+ * (SIZE_MAX: none), busy[s] that one thread is formatting into it. */
 #define NPARTS 4
 
 struct pool {
@@ -56,7 +57,7 @@ struct pool {
 	size_t next;
 	struct rowchunks_part part[NPARTS];
 	size_t ready[NPARTS];
-	bool busy[NPARTS];   /* taken by the thread, not yet ready */
+	bool busy[NPARTS];
 	bool stop;
 };
 
@@ -137,31 +138,41 @@ rowchunks_write(FILE *f, const struct rowchunks *rc, struct err *err)
 			pool_cleanup(&p);
 		}
 	}
-	for (size_t c = 0; c < nchunks && ret == 0; c++) {
-		size_t s = c % NPARTS;
-		bool mine_now = !pool;
+	for (size_t c = 0; !pool && c < nchunks && ret == 0; c++) {
+		rc->format(rc->ctx, scratch, c * ROWCHUNKS_ROWS, chunk_end(rc->nrows, c), &mine);
+		ret = part_write(f, &mine, rc->what, err);
+	}
+	/* with the pool: write chunk w when it is ready, else format the next one nobody has
+	 * taken, else wait */
+	for (size_t w = 0; pool && w < nchunks && ret == 0;) {
+		size_t s = w % NPARTS, c, cs;
 
-		if (pool) {
-			pthread_mutex_lock(&p.mu);
-			if (p.next == c) {
-				p.next++;   /* not taken: this thread formats it */
-				mine_now = true;
-			} else {
-				while (p.ready[s] != c)
-					pthread_cond_wait(&p.cv, &p.mu);
-			}
+		pthread_mutex_lock(&p.mu);
+		if (p.ready[s] == w) {
 			pthread_mutex_unlock(&p.mu);
-		}
-		if (mine_now) {
-			rc->format(rc->ctx, scratch, c * ROWCHUNKS_ROWS, chunk_end(rc->nrows, c),
-				   &mine);
-			ret = part_write(f, &mine, rc->what, err);
+			ret = part_write(f, &p.part[s], rc->what, err);
+			pthread_mutex_lock(&p.mu);
+			p.ready[s] = SIZE_MAX;
+			pthread_cond_broadcast(&p.cv);
+			pthread_mutex_unlock(&p.mu);
+			w++;
 			continue;
 		}
-		ret = part_write(f, &p.part[s], rc->what, err);
-		pthread_mutex_lock(&p.mu);
-		p.ready[s] = SIZE_MAX;
-		pthread_cond_broadcast(&p.cv);
+		c = p.next;
+		cs = c % NPARTS;
+		if (c < nchunks && p.ready[cs] == SIZE_MAX && !p.busy[cs]) {
+			p.next++;
+			p.busy[cs] = true;
+			pthread_mutex_unlock(&p.mu);
+			rc->format(rc->ctx, scratch, c * ROWCHUNKS_ROWS, chunk_end(rc->nrows, c),
+				   &p.part[cs]);
+			pthread_mutex_lock(&p.mu);
+			p.busy[cs] = false;
+			p.ready[cs] = c;
+			pthread_cond_broadcast(&p.cv);
+		} else {
+			pthread_cond_wait(&p.cv, &p.mu);
+		}
 		pthread_mutex_unlock(&p.mu);
 	}
 	if (pool) {
