@@ -7,7 +7,10 @@ Runs the report on all cores while sampling every thread's CPU time from
 each, and prints:
   - each thread's CPU time: the main thread, the read's workers (alive from the start),
     the threads after the read (the report's summaries, the output's second formatter);
-  - the read (until the last worker ends): the main thread's CPU against the workers';
+  - the read (until the last worker ends): the main thread's CPU against the workers',
+    and how long each worker waited for work (alive, neither running nor runnable:
+    the read's pipeline starving it; on a loaded machine also the main thread waiting
+    for a CPU), which the estimate below does not count;
   - after the read: the CPU of the main thread and of the others, segment by segment
     (while another thread runs, the two share the work; else the main thread is alone);
   - the estimated 2-core time: the read at max(main, all / 2), each later segment the
@@ -44,12 +47,13 @@ def sample(cmd):
         for tid in tids:
             try:
                 with open("/proc/%d/task/%s/schedstat" % (p.pid, tid)) as f:
-                    cpu = int(f.read().split()[0]) / 1e9
+                    ss = f.read().split()
+                cpu, runq = int(ss[0]) / 1e9, int(ss[1]) / 1e9
             except (OSError, ValueError, IndexError):
                 continue
             tid = int(tid)
             first = seen[tid][0] if tid in seen else now
-            seen[tid] = (first, now, cpu)
+            seen[tid] = (first, now, cpu, runq)
             if tid == p.pid:
                 main_at.append((now, cpu))
         time.sleep(0.005)
@@ -87,8 +91,12 @@ def analyse(wall, total, pid, seen, main_at):
     print("  the read (to %.2f s): main %.2f s, %d workers %.2f s (%s); main's share %.0f%%" %
           (read_end, mr, len(workers), wr, " + ".join("%.2f" % v[2] for t, v in workers),
            100 * mr / (mr + wr) if mr + wr > 0 else 0))
+    # a worker neither running nor waiting for a CPU waits for work: the read's pipeline
+    # starving it (on a loaded machine also the main thread waiting for a CPU)
+    print("  the read's workers idle, waiting for work: %s s" % " + ".join(
+        "%.2f" % max(v[1] - v[0] - v[2] - v[3], 0) for t, v in workers))
     t = read_end
-    for tid, (a, b, c) in later:
+    for tid, (a, b, c, _) in later:
         m0, m1, m2 = main_cpu_at(main_at, t), main_cpu_at(main_at, a), main_cpu_at(main_at, b)
         two += max(m1 - m0, 0) + max(m2 - m1, (m2 - m1 + c) / 2)
         print("  after: main alone %.2f s, then with a thread (%.2f-%.2f s): main %.2f s, "
