@@ -514,14 +514,13 @@ static double report_min_p(size_t m, size_t n);
 /* The per-group, per-phase summaries: what the comparison needs, and nothing the costs or
  * the row order read, so it runs on a second thread while this one does those (issue 35:
  * the report was all serial after the parallel read). It writes only the groups' phase
- * and pull_share, vals and negative. */
+ * and pull_share, and vals. */
 struct report_stats_job {
 	const struct task_set *set;
 	struct report_group *groups;
 	size_t ngroups;
 	const size_t *order, *gstart;
 	double **vals;
-	size_t negative;
 };
 
 static void *
@@ -530,10 +529,6 @@ report_stats_run(void *arg)
 	struct report_stats_job *j = arg;
 	const struct task *tasks = j->set->tasks;
 
-	for (size_t i = 0; i < j->set->len; i++)
-		for (int p = 0; p < PHASE_COUNT; p++)
-			if (phase_is_negative(&tasks[i], (enum phase_id)p))
-				j->negative++;
 	/* per group and phase: the durations in seconds, in task (name-sorted) order */
 	for (size_t gi = 0; gi < j->ngroups; gi++) {
 		struct report_group *g = &j->groups[gi];
@@ -626,6 +621,11 @@ report_build(struct report *r, const struct task_set *set, const struct report_o
 	threaded = n >= 4096 && pthread_create(&tid, NULL, report_stats_run, &job) == 0;
 	if (!threaded)
 		report_stats_run(&job);
+	/* here, not there: the thread has the longer share */
+	for (size_t i = 0; i < n; i++)
+		for (int p = 0; p < PHASE_COUNT; p++)
+			if (phase_is_negative(&set->tasks[i], (enum phase_id)p))
+				r->negative_phases++;
 	r->cost_tasks = set->tasks;
 	r->cost_n = n;
 	r->cost_usd = xreallocarray(NULL, n ? n : 1, sizeof *r->cost_usd);
@@ -635,7 +635,6 @@ report_build(struct report *r, const struct task_set *set, const struct report_o
 	report_sort(r, o->sort_col, o->sort_desc);
 	if (threaded)
 		pthread_join(tid, NULL);
-	r->negative_phases = job.negative;
 
 	/* every other group against the baseline, phase by phase */
 	for (size_t gi = 0; gi < r->ngroups; gi++) {
