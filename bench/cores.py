@@ -15,7 +15,9 @@ each, and prints:
     (while another thread runs, the two share the work; else the main thread is alone);
   - the estimated 2-core time: the read at max(main, all / 2), each later segment the
     same way, what the main thread does alone in full, and the CPU the sampling missed
-    (the last 5 ms of each thread, the exit) counted as serial too;
+    (the last 5 ms of each thread, the exit) counted as serial too; apart, how long the
+    main thread waited at the end neither running nor runnable (the output's fsync and
+    rename: no CPU, but as long on one core as on two);
   - the serial part S = 2 x T2 - T1 (Amdahl: T2 = S + (T1 - S) / 2), its share of the CPU
     time and the bound T1 / T2 (1.7x needs S under ~18%);
   - the walls on 2 cores and on 1 and their ratio, with the load average: on a loaded
@@ -55,7 +57,7 @@ def sample(cmd):
             first = seen[tid][0] if tid in seen else now
             seen[tid] = (first, now, cpu, runq)
             if tid == p.pid:
-                main_at.append((now, cpu))
+                main_at.append((now, cpu, runq))
         time.sleep(0.005)
     p.wait()
     wall = time.monotonic() - t0
@@ -68,7 +70,7 @@ def sample(cmd):
 
 def main_cpu_at(main_at, t):
     v = 0.0
-    for u, c in main_at:
+    for u, c, _ in main_at:
         if u <= t:
             v = c
     return v
@@ -79,7 +81,7 @@ def analyse(wall, total, pid, seen, main_at):
     others = sorted(((v[0], t, v) for t, v in seen.items() if t != pid))
     workers = [(t, v) for a, t, v in others if a <= others[0][0] + 0.05] if others else []
     later = [(t, v) for a, t, v in others if (t, v) not in workers]
-    out = {"wall": wall, "cpu": total, "main": main_cpu}
+    out = {"wall": wall, "cpu": total, "main": main_cpu, "waited": 0.0}
     print("  wall %.2f s, CPU %.2f s; main thread %.2f s" % (wall, total, main_cpu))
     if not workers:
         print("  no worker threads seen (a small input reads on one thread)")
@@ -103,11 +105,18 @@ def analyse(wall, total, pid, seen, main_at):
               "it %.2f s" % (max(m1 - m0, 0), a, b, m2 - m1, c))
         t = max(t, b)
     tail = main_cpu - main_cpu_at(main_at, t)
+    # the end: what the main thread neither ran nor waited for a CPU is a wait (the
+    # output's fsync and rename), as long on one core as on two
+    rq = [q for u, c, q in main_at if u <= t]
+    waited = 0.0
+    if main_at and rq:
+        waited = max((main_at[-1][0] - t) - tail - (main_at[-1][2] - rq[-1]), 0)
+    out["waited"] = waited
     missed = max(total - main_cpu - wr - sum(v[2] for t, v in later), 0)
     two += tail + missed
     s = 2 * two - total
-    print("  after: main alone at the end %.2f s; CPU the sampling missed %.2f s" %
-          (tail, missed))
+    print("  after: main alone at the end %.2f s and waiting (fsync, rename) %.2f s; CPU "
+          "the sampling missed %.2f s" % (tail, waited, missed))
     print("  estimated 2-core time %.2f s: serial part %.2f s = %.1f%% of the CPU, bound "
           "%.2fx" % (two, s, 100 * s / total, total / two))
     out.update(serial=s, share=100 * s / total, bound=total / two)
@@ -135,10 +144,14 @@ def main():
         cmd = [ecsprof, "report", "--format", "csv", "-o", csv, path]
         runs2, runs1 = [], []
         for i in range(repeat):
+            # a new file each run: replacing the last run's frees its blocks, a wait
+            if os.path.exists(csv):
+                os.unlink(csv)
             print("all cores (%d), run %d, load average %s:" %
                   (os.cpu_count(), i + 1, " ".join(open("/proc/loadavg").read().split()[:3])))
             runs2.append(analyse(*sample(cmd)))
             print("one core (taskset -c 0), run %d:" % (i + 1))
+            os.unlink(csv)
             runs1.append(analyse(*sample(["taskset", "-c", "0"] + cmd)))
         best = min(runs2, key=lambda r: r.get("serial", 1e9))
         w2 = min(r["wall"] for r in runs2)
