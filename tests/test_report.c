@@ -778,3 +778,46 @@ Test(report, number_columns_sort_as_defined)
 	report_cleanup(&r);
 	task_set_cleanup(&s);
 }
+
+/* From 4,096 tasks the summaries run on a second thread beside the costs and the row
+ * order (issue 35): the same figures as the sizes below it give. Two teams of 5,000
+ * tasks, each pull i seconds (team a) or 2i seconds (team b), created in reverse. */
+Test(report, summaries_of_a_large_set_as_of_a_small_one)
+{
+	struct task_set s;
+	struct report r;
+	struct report_options o = by_team("a");
+	struct err err;
+	char id[32];
+	const size_t n = 5000;
+
+	task_set_init(&s);
+	for (size_t i = 0; i < 2 * n; i++) {
+		double k = (double)(i % n) + 1, pull = i < n ? k : 2 * k;
+
+		snprintf(id, sizeof id, "t%zu", i);
+		add_task(&s, id, i < n ? "a" : "b", (double)(2 * n - i), (double)(2 * n - i) + 1,
+			 (double)(2 * n - i) + 1 + pull, (double)(2 * n - i) + 2 + pull);
+	}
+	add_task(&s, "skew", "a", 10, 5, 4, 3);
+	cr_assert_eq(report_build(&r, &s, &o, &err), 0);
+	cr_expect_eq(r.negative_phases, 4);
+	cr_assert_eq(r.ngroups, 2);
+	cr_expect_str_eq(r.groups[0].name, "a");
+	cr_expect_eq(r.groups[0].phase[PHASE_PULL].n, n);
+	cr_expect_eq(r.groups[1].phase[PHASE_PULL].n, n);
+	cr_expect_float_eq(r.groups[0].phase[PHASE_PULL].min, 1.0, 1e-9);
+	cr_expect_float_eq(r.groups[0].phase[PHASE_PULL].max, (double)n, 1e-9);
+	cr_expect_float_eq(r.groups[1].phase[PHASE_PULL].max, 2.0 * (double)n, 1e-9);
+	cr_expect_float_eq(r.groups[0].phase[PHASE_PULL].mean, ((double)n + 1) / 2, 1e-9);
+	cr_expect_float_eq(r.groups[1].phase[PHASE_PULL].mean, (double)n + 1, 1e-9);
+	cr_expect(r.groups[1].cmp[PHASE_PULL].valid);
+	cr_expect(r.groups[1].cmp[PHASE_PULL].p_value < 0.001, "b pulls twice as long");
+	cr_expect_float_eq(r.groups[1].cmp[PHASE_PULL].p50_ratio, 2.0, 1e-3);
+	/* the row order is createdAt's, done beside them: the last task created first */
+	cr_expect_str_eq(row_id(&r, 0), "t9999");
+	cr_expect_str_eq(row_id(&r, 10), "skew", "created at 10 s, after t9990 (set order)");
+	cr_expect_str_eq(row_id(&r, 2 * n), "t0");
+	report_cleanup(&r);
+	task_set_cleanup(&s);
+}

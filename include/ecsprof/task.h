@@ -251,6 +251,10 @@ struct task *task_set_take(struct task_set *s, struct task *t);
  * the same version (an at-least-once delivery repeating a state). One index probe for the
  * find and the insert. */
 struct task *task_set_take_seen(struct task_set *s, struct task *t, bool *repeat);
+/* task_set_take_seen() of t already derived (task_derive()) where it was read: a task new
+ * to the set is not derived again, a merged one is (the input's workers derive their
+ * tasks, so that the merge on the reading thread does not, issue 35). */
+struct task *task_set_take_derived(struct task_set *s, struct task *t, bool *repeat);
 /* task_set_take() of t, a shallow copy (struct assignment) of a task held by the set
  * from, whose fields other than strings and arrays the caller may have changed (a watch
  * poll's task that did not change since the last poll): the strings and arrays stay where

@@ -88,8 +88,10 @@ input_emit_task(struct pctx *c, struct task *t, enum origin o)
 
 	it->kind = ITEM_TASK;
 	it->origin = o;
-	/* not derived here: task_set_take() derives every task it takes */
+	/* derived here, on the reader's thread (a worker's for JSON Lines), so that the
+	 * merge does not (task_set_take_derived) */
 	task_str(t, &t->source, c->name);
+	task_derive(t);
 	it->task = *t;
 	task_init(t);
 }
@@ -253,7 +255,7 @@ input_merge(struct fstate *f, struct pctx *c, struct task_set *set)
 		f->st.metadata += it->origin == ORIGIN_METADATA;
 		/* at-least-once delivery repeats states: counted here, merged by task_set_take
 		 * (which keeps the newest version and fills what only one copy has) */
-		task_set_take_seen(set, &it->task, &repeat);
+		task_set_take_derived(set, &it->task, &repeat);
 		f->st.duplicates += repeat;
 		it->kind = ITEM_SKIP; /* task moved out; nothing left to free but msg */
 	}

@@ -1,6 +1,7 @@
 /* report: task set -> rows, groups, per-phase summaries and the baseline comparison,
  * shared by every output (csv, json, table, tui). */
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -510,12 +511,67 @@ report_baseline_missing(const struct report *r, const char *name, struct err *er
 
 static double report_min_p(size_t m, size_t n);
 
+/* The per-group, per-phase summaries: what the comparison needs, and nothing the costs or
+ * the row order read, so it runs on a second thread while this one does those (issue 35:
+ * the report was all serial after the parallel read). It writes only the groups' phase
+ * and pull_share, and vals. */
+struct report_stats_job {
+	const struct task_set *set;
+	struct report_group *groups;
+	size_t ngroups;
+	const size_t *order, *gstart;
+	double **vals;
+};
+
+static void *
+report_stats_run(void *arg)
+{
+	struct report_stats_job *j = arg;
+	const struct task *tasks = j->set->tasks;
+
+	/* per group and phase: the durations in seconds, in task (name-sorted) order */
+	for (size_t gi = 0; gi < j->ngroups; gi++) {
+		struct report_group *g = &j->groups[gi];
+		const size_t *gstart = j->gstart, *order = j->order;
+		double pull_sum = 0, total_sum = 0;
+		size_t both = 0;
+
+		for (int p = 0; p < PHASE_COUNT; p++) {
+			double *v = j->vals[p] + gstart[gi];
+			size_t k = 0;
+
+			for (size_t i = gstart[gi]; i < gstart[gi + 1]; i++) {
+				int64_t ms = phase_ms(&tasks[order[i]], (enum phase_id)p);
+
+				if (ms != TS_NONE)
+					v[k++] = (double)ms / 1000.0;
+			}
+			stats_summarize(v, k, &g->phase[p]);
+		}
+		for (size_t i = gstart[gi]; i < gstart[gi + 1]; i++) {
+			const struct task *t = &tasks[order[i]];
+			int64_t pull = phase_ms(t, PHASE_PULL), total = phase_ms(t, PHASE_TOTAL);
+
+			if (pull != TS_NONE && total != TS_NONE) {
+				pull_sum += (double)pull;
+				total_sum += (double)total;
+				both++;
+			}
+		}
+		g->pull_share = both > 0 && total_sum > 0 ? pull_sum / total_sum : NAN;
+	}
+	return NULL;
+}
+
 int
 report_build(struct report *r, const struct task_set *set, const struct report_options *o,
 	     struct err *err)
 {
 	double *vals[PHASE_COUNT];
 	size_t *gstart, *order, n = set->len;
+	struct report_stats_job job;
+	pthread_t tid;
+	bool threaded;
 	int rc = 0;
 
 	memset(r, 0, sizeof *r);
@@ -533,47 +589,13 @@ report_build(struct report *r, const struct task_set *set, const struct report_o
 	for (size_t i = 0; i < n; i++) {
 		r->rows[i].task = &set->tasks[i];
 		r->rows[i].group = 0;
-		for (int p = 0; p < PHASE_COUNT; p++)
-			if (phase_is_negative(&set->tasks[i], (enum phase_id)p))
-				r->negative_phases++;
 	}
 
 	/* groups: the distinct names, sorted; each group's tasks in set order (what sorting
 	 * (name, task) pairs gave, without n log n string comparisons and a copy a task) */
 	order = report_group_tasks(r, set, &o->group_by, &gstart);
-
-	/* per group and phase: the durations in seconds, in task (name-sorted) order */
 	for (int p = 0; p < PHASE_COUNT; p++)
-		vals[p] = xreallocarray(NULL, n ? n : 1, sizeof *vals[p]);
-	for (size_t gi = 0; gi < r->ngroups; gi++) {
-		struct report_group *g = &r->groups[gi];
-		double pull_sum = 0, total_sum = 0;
-		size_t both = 0;
-
-		for (int p = 0; p < PHASE_COUNT; p++) {
-			double *v = vals[p] + gstart[gi];
-			size_t k = 0;
-
-			for (size_t i = gstart[gi]; i < gstart[gi + 1]; i++) {
-				int64_t ms = phase_ms(&set->tasks[order[i]], (enum phase_id)p);
-
-				if (ms != TS_NONE)
-					v[k++] = (double)ms / 1000.0;
-			}
-			stats_summarize(v, k, &g->phase[p]);
-		}
-		for (size_t i = gstart[gi]; i < gstart[gi + 1]; i++) {
-			const struct task *t = &set->tasks[order[i]];
-			int64_t pull = phase_ms(t, PHASE_PULL), total = phase_ms(t, PHASE_TOTAL);
-
-			if (pull != TS_NONE && total != TS_NONE) {
-				pull_sum += (double)pull;
-				total_sum += (double)total;
-				both++;
-			}
-		}
-		g->pull_share = both > 0 && total_sum > 0 ? pull_sum / total_sum : NAN;
-	}
+		vals[p] = NULL;
 
 	/* the baseline: named, or the first group in name order */
 	r->baseline = 0;
@@ -589,6 +611,30 @@ report_build(struct report *r, const struct task_set *set, const struct report_o
 		}
 		r->baseline = gi;
 	}
+
+	/* the summaries on a second thread (on this one when none is to be had: the same
+	 * figures), the costs and the row order here meanwhile */
+	for (int p = 0; p < PHASE_COUNT; p++)
+		vals[p] = xreallocarray(NULL, n ? n : 1, sizeof *vals[p]);
+	job = (struct report_stats_job){ .set = set, .groups = r->groups, .ngroups = r->ngroups,
+					 .order = order, .gstart = gstart, .vals = vals };
+	threaded = n >= 4096 && pthread_create(&tid, NULL, report_stats_run, &job) == 0;
+	if (!threaded)
+		report_stats_run(&job);
+	/* here, not there: the thread has the longer share */
+	for (size_t i = 0; i < n; i++)
+		for (int p = 0; p < PHASE_COUNT; p++)
+			if (phase_is_negative(&set->tasks[i], (enum phase_id)p))
+				r->negative_phases++;
+	r->cost_tasks = set->tasks;
+	r->cost_n = n;
+	r->cost_usd = xreallocarray(NULL, n ? n : 1, sizeof *r->cost_usd);
+	for (size_t i = 0; i < n; i++)
+		r->cost_usd[i] = NAN;
+	report_serving_build(r);
+	report_sort(r, o->sort_col, o->sort_desc);
+	if (threaded)
+		pthread_join(tid, NULL);
 
 	/* every other group against the baseline, phase by phase */
 	for (size_t gi = 0; gi < r->ngroups; gi++) {
@@ -629,13 +675,6 @@ report_build(struct report *r, const struct task_set *set, const struct report_o
 			g->cmp[p].p_holm = padj[p];
 	}
 
-	r->cost_tasks = set->tasks;
-	r->cost_n = n;
-	r->cost_usd = xreallocarray(NULL, n ? n : 1, sizeof *r->cost_usd);
-	for (size_t i = 0; i < n; i++)
-		r->cost_usd[i] = NAN;
-	report_serving_build(r);
-	report_sort(r, o->sort_col, o->sort_desc);
 out:
 	free(order);
 	free(gstart);

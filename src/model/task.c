@@ -621,6 +621,12 @@ task_set_take_seen(struct task_set *s, struct task *t, bool *repeat)
 }
 
 struct task *
+task_set_take_derived(struct task_set *s, struct task *t, bool *repeat)
+{
+	return take(s, t, repeat, false);
+}
+
+struct task *
 task_set_take(struct task_set *s, struct task *t)
 {
 	return take(s, t, NULL, true);

@@ -1,0 +1,171 @@
+#!/usr/bin/env python3
+"""What the second core gives `ecsprof report --format csv` (issue 35 item 2), measured so
+that a loaded machine does not change it: the serial part of the CPU time.
+
+Runs the report on all cores while sampling every thread's CPU time from
+/proc/PID/task/*/schedstat every 5 ms, then on one core (taskset -c 0), REPEAT times
+each, and prints:
+  - each thread's CPU time: the main thread, the read's workers (alive from the start),
+    the threads after the read (the report's summaries, the output's second formatter);
+  - the read (until the last worker ends): the main thread's CPU against the workers',
+    and how long each worker waited for work (alive, neither running nor runnable:
+    the read's pipeline starving it; on a loaded machine also the main thread waiting
+    for a CPU), which the estimate below does not count;
+  - after the read: the CPU of the main thread and of the others, segment by segment
+    (while another thread runs, the two share the work; else the main thread is alone);
+  - the estimated 2-core time: the read at max(main, all / 2), each later segment the
+    same way, what the main thread does alone in full, and the CPU the sampling missed
+    (the last 5 ms of each thread, the exit) counted as serial too; apart, how long the
+    main thread waited at the end neither running nor runnable (the output's fsync and
+    rename: no CPU, but as long on one core as on two);
+  - the serial part S = 2 x T2 - T1 (Amdahl: T2 = S + (T1 - S) / 2), its share of the CPU
+    time and the bound T1 / T2 (1.7x needs S under ~18%);
+  - the walls on 2 cores and on 1 and their ratio, with the load average: on a loaded
+    machine the ratio is noise, the serial part is not.
+
+usage: bench/cores.py ECSPROF FILE|N [REPEAT]   (N: tasks, written by gen_events.py)
+"""
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+
+
+def sample(cmd):
+    """Runs cmd; returns (wall, rusage cpu, main tid, {tid: (first, last, cpu)},
+    [(t, main cpu)])."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.monotonic()
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
+    seen, main_at = {}, []
+    while p.poll() is None:
+        now = time.monotonic() - t0
+        try:
+            tids = os.listdir("/proc/%d/task" % p.pid)
+        except OSError:
+            break
+        for tid in tids:
+            try:
+                with open("/proc/%d/task/%s/schedstat" % (p.pid, tid)) as f:
+                    ss = f.read().split()
+                cpu, runq = int(ss[0]) / 1e9, int(ss[1]) / 1e9
+            except (OSError, ValueError, IndexError):
+                continue
+            tid = int(tid)
+            first = seen[tid][0] if tid in seen else now
+            seen[tid] = (first, now, cpu, runq)
+            if tid == p.pid:
+                main_at.append((now, cpu, runq))
+        time.sleep(0.005)
+    p.wait()
+    wall = time.monotonic() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+    if p.returncode != 0:
+        sys.exit("%s: exit %d" % (" ".join(cmd), p.returncode))
+    return wall, cpu, p.pid, seen, main_at
+
+
+def main_cpu_at(main_at, t):
+    v = 0.0
+    for u, c, _ in main_at:
+        if u <= t:
+            v = c
+    return v
+
+
+def analyse(wall, total, pid, seen, main_at):
+    main_cpu = seen[pid][2] if pid in seen else 0.0
+    others = sorted(((v[0], t, v) for t, v in seen.items() if t != pid))
+    workers = [(t, v) for a, t, v in others if a <= others[0][0] + 0.05] if others else []
+    later = [(t, v) for a, t, v in others if (t, v) not in workers]
+    out = {"wall": wall, "cpu": total, "main": main_cpu, "waited": 0.0}
+    print("  wall %.2f s, CPU %.2f s; main thread %.2f s" % (wall, total, main_cpu))
+    if not workers:
+        print("  no worker threads seen (a small input reads on one thread)")
+        return out
+    read_end = max(v[1] for t, v in workers)
+    mr = main_cpu_at(main_at, read_end)
+    wr = sum(v[2] for t, v in workers)
+    two = max(mr, (mr + wr) / 2)
+    print("  the read (to %.2f s): main %.2f s, %d workers %.2f s (%s); main's share %.0f%%" %
+          (read_end, mr, len(workers), wr, " + ".join("%.2f" % v[2] for t, v in workers),
+           100 * mr / (mr + wr) if mr + wr > 0 else 0))
+    # a worker neither running nor waiting for a CPU waits for work: the read's pipeline
+    # starving it (on a loaded machine also the main thread waiting for a CPU)
+    print("  the read's workers idle, waiting for work: %s s" % " + ".join(
+        "%.2f" % max(v[1] - v[0] - v[2] - v[3], 0) for t, v in workers))
+    t = read_end
+    for tid, (a, b, c, _) in later:
+        m0, m1, m2 = main_cpu_at(main_at, t), main_cpu_at(main_at, a), main_cpu_at(main_at, b)
+        two += max(m1 - m0, 0) + max(m2 - m1, (m2 - m1 + c) / 2)
+        print("  after: main alone %.2f s, then with a thread (%.2f-%.2f s): main %.2f s, "
+              "it %.2f s" % (max(m1 - m0, 0), a, b, m2 - m1, c))
+        t = max(t, b)
+    tail = main_cpu - main_cpu_at(main_at, t)
+    # the end: what the main thread neither ran nor waited for a CPU is a wait (the
+    # output's fsync and rename), as long on one core as on two
+    rq = [q for u, c, q in main_at if u <= t]
+    waited = 0.0
+    if main_at and rq:
+        waited = max((main_at[-1][0] - t) - tail - (main_at[-1][2] - rq[-1]), 0)
+    out["waited"] = waited
+    missed = max(total - main_cpu - wr - sum(v[2] for t, v in later), 0)
+    two += tail + missed
+    s = 2 * two - total
+    print("  after: main alone at the end %.2f s and waiting (fsync, rename) %.2f s; CPU "
+          "the sampling missed %.2f s" % (tail, waited, missed))
+    print("  estimated 2-core time %.2f s: serial part %.2f s = %.1f%% of the CPU, bound "
+          "%.2fx" % (two, s, 100 * s / total, total / two))
+    out.update(serial=s, share=100 * s / total, bound=total / two)
+    return out
+
+
+def main():
+    if len(sys.argv) < 3:
+        sys.exit(__doc__)
+    ecsprof, what = sys.argv[1], sys.argv[2]
+    repeat = int(sys.argv[3]) if len(sys.argv) > 3 else 3
+    tmp = tempfile.mkdtemp(prefix="ecsprof-cores.")
+    try:
+        if what.isdigit():
+            path = os.path.join(tmp, "events.jsonl")
+            here = os.path.dirname(os.path.abspath(__file__))
+            subprocess.run([sys.executable, os.path.join(here, "gen_events.py"), what, path],
+                           check=True)
+        else:
+            path = what
+        with open(path, "rb") as f:   # the page cache warm for both runs alike
+            while f.read(1 << 24):
+                pass
+        csv = os.path.join(tmp, "out.csv")
+        cmd = [ecsprof, "report", "--format", "csv", "-o", csv, path]
+        runs2, runs1 = [], []
+        for i in range(repeat):
+            # a new file each run: replacing the last run's frees its blocks, a wait
+            if os.path.exists(csv):
+                os.unlink(csv)
+            print("all cores (%d), run %d, load average %s:" %
+                  (os.cpu_count(), i + 1, " ".join(open("/proc/loadavg").read().split()[:3])))
+            runs2.append(analyse(*sample(cmd)))
+            print("one core (taskset -c 0), run %d:" % (i + 1))
+            os.unlink(csv)
+            runs1.append(analyse(*sample(["taskset", "-c", "0"] + cmd)))
+        best = min(runs2, key=lambda r: r.get("serial", 1e9))
+        w2 = min(r["wall"] for r in runs2)
+        w1 = min(r["wall"] for r in runs1)
+        print("serial part (the least of %d runs): %.2f s = %.1f%% of %.2f s CPU, bound %.2fx "
+              "(1.7x needs under ~18%%)" % (repeat, best.get("serial", 0), best.get("share", 0),
+                                              best["cpu"], best.get("bound", 0)))
+        print("wall, least of %d: %.2f s on all cores, %.2f s on one: %.2fx (load average %s)"
+              % (repeat, w2, w1, w1 / w2, " ".join(open("/proc/loadavg").read().split()[:3])))
+    finally:
+        for f in os.listdir(tmp):
+            os.unlink(os.path.join(tmp, f))
+        os.rmdir(tmp)
+
+
+if __name__ == "__main__":
+    main()
