@@ -253,30 +253,49 @@ task_tag(const struct task *t, const char *key)
 	return NULL;
 }
 
+/* Up to this many containers or tags are copied on the stack before they go to the pool
+ * as one array (task_share_*); more is rare and goes through the heap. */
+#define COPY_STACK 8
+
 void
-task_copy(struct task *dst, const struct task *src)
+task_copy_to(struct task *dst, const struct task *src, struct task_strpool *p)
 {
+	struct container cs[COPY_STACK], *c = cs;
+	struct tag gs[COPY_STACK], *g = gs;
+
 	*dst = *src;
-	dst->pool = NULL;
+	dst->pool = p;
 #define X(f) task_str(dst, &dst->f, src->f);
 	TASK_STRINGS(X)
 #undef X
-	task_containers(dst, src->ncontainers);
+	if (src->ncontainers > COPY_STACK)
+		c = xreallocarray(NULL, src->ncontainers, sizeof *c);
 	for (size_t i = 0; i < src->ncontainers; i++) {
-		struct container *c = &dst->containers[i];
-
-		*c = src->containers[i];
-#define X(f) task_str(dst, &c->f, src->containers[i].f);
+		c[i] = src->containers[i];
+#define X(f) task_str(dst, &c[i].f, src->containers[i].f);
 		CONTAINER_STRINGS(X)
 #undef X
 	}
-	task_tags(dst, src->ntags);
+	task_share_containers(dst, c, src->ncontainers);
+	if (c != cs)
+		free(c);
+	if (src->ntags > COPY_STACK)
+		g = xreallocarray(NULL, src->ntags, sizeof *g);
 	for (size_t i = 0; i < src->ntags; i++) {
-		task_str(dst, &dst->tags[i].key, src->tags[i].key);
-		task_str(dst, &dst->tags[i].value, src->tags[i].value);
+		task_str(dst, &g[i].key, src->tags[i].key);
+		task_str(dst, &g[i].value, src->tags[i].value);
 	}
+	task_share_tags(dst, g, src->ntags);
+	if (g != gs)
+		free(g);
 	if (src->id != NULL)
 		task_derive(dst);   /* the same values, pointing into dst's strings */
+}
+
+void
+task_copy(struct task *dst, const struct task *src)
+{
+	task_copy_to(dst, src, NULL);
 }
 
 void
@@ -299,10 +318,7 @@ task_set_cleanup(struct task_set *s)
 	/* every task's strings and arrays are in s->pool: nothing to free one by one */
 	free(s->tasks);
 	free(s->index);
-	tpool_unref(s->pool);
-	for (size_t i = 0; i < s->nborrowed; i++)
-		tpool_unref(s->borrowed[i]);
-	free(s->borrowed);
+	tpool_free(s->pool);
 	image_set_free(s->images);
 	memset(s, 0, sizeof *s);
 }
@@ -552,10 +568,8 @@ tasks_prefault(struct task_set *s)
 		prefault(s->tasks + s->len, (end - s->len) * sizeof *s->tasks);
 }
 
-/* task_set_take_seen(); derive false: t's derived fields hold (a borrowed task's, which
- * point into strings the set holds), so a task added as it is keeps them. */
-static struct task *
-take(struct task_set *s, struct task *t, bool *repeat, bool derive)
+struct task *
+task_set_take_seen(struct task_set *s, struct task *t, bool *repeat)
 {
 	struct task *have = NULL;
 	uint32_t *slot = NULL, h = 0;
@@ -605,8 +619,7 @@ take(struct task_set *s, struct task *t, bool *repeat, bool derive)
 	s->tasks[s->len] = *t;
 	task_init(t);
 	struct task *added = &s->tasks[s->len++];
-	if (derive || added->id == NULL)
-		task_derive(added);
+	task_derive(added);
 	if (slot != NULL) {
 		slot[0] = (uint32_t)s->len;
 		slot[1] = h;
@@ -615,46 +628,9 @@ take(struct task_set *s, struct task *t, bool *repeat, bool derive)
 }
 
 struct task *
-task_set_take_seen(struct task_set *s, struct task *t, bool *repeat)
-{
-	return take(s, t, repeat, true);
-}
-
-struct task *
 task_set_take(struct task_set *s, struct task *t)
 {
-	return take(s, t, NULL, true);
-}
-
-/* s holds p (a set's pool) unless it does already. */
-static void
-borrow_pool(struct task_set *s, struct task_strpool *p)
-{
-	if (p == NULL || p == s->pool)
-		return;
-	for (size_t i = 0; i < s->nborrowed; i++)
-		if (s->borrowed[i] == p)
-			return;
-	s->borrowed = xreallocarray(s->borrowed, s->nborrowed + 1, sizeof *s->borrowed);
-	s->borrowed[s->nborrowed++] = p;
-	p->refs++;
-}
-
-struct task *
-task_set_take_borrowed(struct task_set *s, const struct task_set *from, struct task *t)
-{
-	if (from->nborrowed >= TASK_BORROW_MAX) {
-		struct task copy;
-
-		task_copy(&copy, t);
-		task_init(t);
-		return task_set_take(s, &copy);
-	}
-	borrow_pool(s, from->pool);
-	for (size_t i = 0; i < from->nborrowed; i++)
-		borrow_pool(s, from->borrowed[i]);
-	t->pool = task_set_pool(s);
-	return take(s, t, NULL, false);
+	return task_set_take_seen(s, t, NULL);
 }
 
 void
