@@ -414,22 +414,32 @@ Test(task, copied_tasks_outlive_the_set_they_came_from)
 	task_set_take(&sets[0], &t);
 	t = mk_full("bx", 1, "sha256:bw");
 	task_set_take(&sets[0], &t);
+	t = mk_full("by", 1, "sha256:by");   /* another array: not the memo's */
+	task_set_take(&sets[0], &t);
 	for (size_t i = 1; i < sizeof sets / sizeof sets[0]; i++) {
-		struct task *in, *in2;
+		struct task_copy_memo memo;
+		struct task *in, *in2, *in3;
 
+		memset(&memo, 0, sizeof memo);
 		task_set_init(&sets[i]);
-		task_copy_to(&b, &sets[i - 1].tasks[0], task_set_pool(&sets[i]));
+		b = sets[i - 1].tasks[0];
 		b.fetched_at_ms = (int64_t)i;
-		in = task_set_take(&sets[i], &b);
-		task_copy_to(&b, &sets[i - 1].tasks[1], task_set_pool(&sets[i]));
-		in2 = task_set_take(&sets[i], &b);
-		cr_assert_eq(sets[i].len, 2);
+		in = task_set_take_copy(&sets[i], &b, &memo);
+		/* the second through the memo: what it shares with the first is not looked up */
+		in2 = task_set_take_copy(&sets[i], &sets[i - 1].tasks[1], &memo);
+		in3 = task_set_take_copy(&sets[i], &sets[i - 1].tasks[2], &memo);
+		in = &sets[i].tasks[0];
+		in2 = &sets[i].tasks[1];
+		cr_assert_eq(sets[i].len, 3);
 		cr_expect_eq(in->pool, sets[i].pool);
 		cr_expect_eq(in->fetched_at_ms, (int64_t)i);
 		cr_expect_neq(in->arn, sets[i - 1].tasks[0].arn);
 		/* one copy of what the two tasks have in common */
 		cr_expect_eq(in->cluster_arn, in2->cluster_arn);
 		cr_expect_eq(in->tags, in2->tags);
+		cr_expect_eq(in->containers, in2->containers);
+		cr_expect_neq(in3->containers, in2->containers);
+		cr_expect_eq(in3->containers[0].image, in2->containers[0].image);
 		/* the set before goes, as in watch (valgrind/ASan would see a read of freed
 		 * strings below) */
 		task_set_cleanup(&sets[i - 1]);
@@ -440,6 +450,9 @@ Test(task, copied_tasks_outlive_the_set_they_came_from)
 		cr_expect_str_eq(in->containers[0].image_digest, "sha256:bw");
 		cr_expect_str_eq(in->tags[0].value, "payments");
 		cr_expect_str_eq(in2->id, "bx");
+		cr_expect_str_eq(in3->id, "by");
+		cr_expect_str_eq(in3->containers[0].image_digest, "sha256:by");
+		cr_expect_null(in3->stopped_reason);
 	}
 	task_set_cleanup(&sets[3]);
 }

@@ -6,8 +6,8 @@
  * tasks (a batch pool from task_strpool_new() for a reader's workers; a task's own pool,
  * made by its first task_str() when it was built by itself: tests, task_copy()). Taking
  * a task into a set (task_set_take()) hands its pool's storage to the set's pool whole,
- * without a copy; a task of another set is copied in (task_copy_to(), into the set's
- * pool): no string is ever shared between two sets or counted. Strings are read-only
+ * without a copy; a task of another set is copied in (task_set_take_copy(), into the
+ * set's pool): no string is ever shared between two sets or counted. Strings are read-only
  * (const) and shared between the tasks of one pool, as are containers and tags arrays
  * (task_share_containers()). So write a task's strings only with task_str()/task_strn(),
  * its arrays only with task_containers()/task_tags(). A task may also point at static
@@ -230,8 +230,8 @@ struct task_strpool *task_set_pool(struct task_set *s);
 struct task *task_set_find(struct task_set *s, const char *arn);
 /* Adds t, taking ownership of its contents (t is initialised again). Its pool's storage
  * moves into the set without a copy: a private pool whole, a batch pool's at the first of
- * its tasks taken (see the top of this file). To add a task held by another set, take a
- * task_copy_to() of it into task_set_pool(s). The derived fields are computed again. A
+ * its tasks taken (see the top of this file). To add a task held by another set, use
+ * task_set_take_copy(). The derived fields are computed again. A
  * task whose ARN is already in the set is merged: the newer state wins (higher version,
  * else later fetched_at_ms, else more timestamps, else the later arrival) and fields only
  * one side has are kept (e.g. metadata Snapshotter onto a DescribeTasks task). A task
@@ -241,6 +241,23 @@ struct task *task_set_take(struct task_set *s, struct task *t);
  * the same version (an at-least-once delivery repeating a state). One index probe for the
  * find and the insert. */
 struct task *task_set_take_seen(struct task_set *s, struct task *t, bool *repeat);
+/* What task_set_take_copy() remembers between the copies of one run from one set into
+ * another (zero it first): the last task copied and its copy, so that what the next
+ * task has in common with it (the same strings and arrays of the source set, as the tasks
+ * of one service mostly have) is not looked up again. Valid while both sets live and
+ * only tasks of the one source set are copied with it. */
+struct task_copy_memo {
+	struct task src, dst;
+};
+/* task_set_take() of a copy of src into s's pool: src is a task of another set, or a
+ * shallow copy of one whose fields other than strings and arrays the caller changed (a
+ * watch poll's task that did not change since the last poll). m may be NULL. */
+struct task *task_set_take_copy(struct task_set *s, const struct task *src,
+				struct task_copy_memo *m);
+/* For a set read whole, before the work on it: drops the ARN index (8 to 16 bytes a
+ * task; the next task_set_find() or take builds it again) and the tasks array's room to
+ * grow, so that what a report allocates per task does not come on top (issue 35). */
+void task_set_trim(struct task_set *s);
 /* Removes tasks for which keep() returns false; keeps order. Their strings stay in the
  * pool until task_set_cleanup(). */
 void task_set_filter(struct task_set *s, bool (*keep)(const struct task *, void *), void *ctx);

@@ -398,8 +398,10 @@ task_set_find(struct task_set *s, const char *arn)
 	size_t mask, i, pos;
 	uint32_t h;
 
-	if (arn == NULL || s->index_cap == 0)
+	if (arn == NULL || s->len == 0)
 		return NULL;
+	if (s->index_cap == 0)
+		index_rebuild(s);   /* dropped by task_set_trim() */
 	mask = s->index_cap - 1;
 	h = arn_hash(arn);
 	for (i = h & mask; (pos = s->index[2 * i]) != 0; i = (i + 1) & mask)
@@ -568,8 +570,10 @@ tasks_prefault(struct task_set *s)
 		prefault(s->tasks + s->len, (end - s->len) * sizeof *s->tasks);
 }
 
-struct task *
-task_set_take_seen(struct task_set *s, struct task *t, bool *repeat)
+/* task_set_take_seen(); derive false: t's derived fields hold already (a copy's, made
+ * by task_set_take_copy()), so a task added as it is keeps them. */
+static struct task *
+take(struct task_set *s, struct task *t, bool *repeat, bool derive)
 {
 	struct task *have = NULL;
 	uint32_t *slot = NULL, h = 0;
@@ -619,7 +623,8 @@ task_set_take_seen(struct task_set *s, struct task *t, bool *repeat)
 	s->tasks[s->len] = *t;
 	task_init(t);
 	struct task *added = &s->tasks[s->len++];
-	task_derive(added);
+	if (derive || added->id == NULL)
+		task_derive(added);
 	if (slot != NULL) {
 		slot[0] = (uint32_t)s->len;
 		slot[1] = h;
@@ -628,9 +633,109 @@ task_set_take_seen(struct task_set *s, struct task *t, bool *repeat)
 }
 
 struct task *
+task_set_take_seen(struct task_set *s, struct task *t, bool *repeat)
+{
+	return take(s, t, repeat, true);
+}
+
+struct task *
 task_set_take(struct task_set *s, struct task *t)
 {
-	return task_set_take_seen(s, t, NULL);
+	return take(s, t, NULL, true);
+}
+
+/* p's copy of s (NULL for NULL): the memo's copy md when s is the memo's string ms (the
+ * same text of the same source set), else looked up in p. */
+static const char *
+copy_str(struct task_strpool *p, const char *s, const char *ms, const char *md)
+{
+	if (s == NULL)
+		return NULL;
+	if (s == ms)
+		return md;
+	return tpool_intern(p, s, strlen(s));
+}
+
+struct task *
+task_set_take_copy(struct task_set *s, const struct task *src, struct task_copy_memo *m)
+{
+	static const struct task_copy_memo none;
+	struct task_strpool *p = task_set_pool(s);
+	const struct task *ms = m != NULL ? &m->src : &none.src, *md = m != NULL ? &m->dst : &none.dst;
+	struct container cs[COPY_STACK], *c = cs;
+	struct tag gs[COPY_STACK], *g = gs;
+	struct task t = *src;
+	struct task *in;
+
+	t.pool = p;
+	/* the ARN is the one string no other task has: stored, not looked up */
+	if (src->arn != NULL) {
+		size_t n = strlen(src->arn);
+		char *a = tpool_alloc(p, n + 1, 1);
+
+		memcpy(a, src->arn, n + 1);
+		t.arn = a;
+	}
+#define X(f) if (&t.f != &t.arn) t.f = copy_str(p, src->f, ms->f, md->f);
+	TASK_STRINGS(X)
+#undef X
+	if (src->ncontainers > 0 && src->containers == ms->containers &&
+	    src->ncontainers == ms->ncontainers) {
+		t.containers = md->containers;   /* an array the pool shares already */
+	} else {
+		if (src->ncontainers > COPY_STACK)
+			c = xreallocarray(NULL, src->ncontainers, sizeof *c);
+		for (size_t i = 0; i < src->ncontainers; i++) {
+			const struct container *sc = &src->containers[i];
+			const struct container *mc = i < ms->ncontainers ? &ms->containers[i] : NULL;
+			const struct container *dc = mc != NULL ? &md->containers[i] : NULL;
+
+			c[i] = *sc;
+#define X(f) c[i].f = copy_str(p, sc->f, mc ? mc->f : NULL, dc ? dc->f : NULL);
+			CONTAINER_STRINGS(X)
+#undef X
+		}
+		task_share_containers(&t, c, src->ncontainers);
+		if (c != cs)
+			free(c);
+	}
+	if (src->ntags > 0 && src->tags == ms->tags && src->ntags == ms->ntags) {
+		t.tags = md->tags;
+	} else {
+		if (src->ntags > COPY_STACK)
+			g = xreallocarray(NULL, src->ntags, sizeof *g);
+		for (size_t i = 0; i < src->ntags; i++) {
+			const struct tag *mg = i < ms->ntags ? &ms->tags[i] : NULL;
+			const struct tag *dg = mg != NULL ? &md->tags[i] : NULL;
+
+			g[i].key = copy_str(p, src->tags[i].key, mg ? mg->key : NULL,
+					    dg ? dg->key : NULL);
+			g[i].value = copy_str(p, src->tags[i].value, mg ? mg->value : NULL,
+					      dg ? dg->value : NULL);
+		}
+		task_share_tags(&t, g, src->ntags);
+		if (g != gs)
+			free(g);
+	}
+	task_derive(&t);
+	if (m != NULL) {
+		m->src = *src;
+		m->dst = t;
+	}
+	in = take(s, &t, NULL, false);
+	return in;
+}
+
+void
+task_set_trim(struct task_set *s)
+{
+	free(s->index);
+	s->index = NULL;
+	s->index_cap = 0;
+	if (s->len > 0 && s->len < s->cap) {
+		s->tasks = xreallocarray(s->tasks, s->len, sizeof *s->tasks);
+		s->cap = s->len;
+	}
 }
 
 void
