@@ -256,7 +256,8 @@ struct task *task_set_take_copy(struct task_set *s, const struct task *src,
 				struct task_copy_memo *m);
 /* For a set read whole, before the work on it: drops the ARN index (8 to 16 bytes a
  * task; the next task_set_find() or take builds it again) and the tasks array's room to
- * grow, so that what a report allocates per task does not come on top (issue 35). */
+ * grow, so that what a report allocates per task does not come on top (issue 35). The
+ * first task_set_find() after it writes the index: not from two threads at once. */
 void task_set_trim(struct task_set *s);
 /* Removes tasks for which keep() returns false; keeps order. Their strings stay in the
  * pool until task_set_cleanup(). */
