@@ -400,71 +400,65 @@ Test(task, pool_copy_out_of_a_set_owns_its_strings)
 	task_set_cleanup(&other);
 }
 
-/* A watch poll keeps the last poll's unchanged tasks: the new set borrows their strings
- * (no copy) and holds the old pools, so the old sets can go first; every
- * TASK_BORROW_MAX sets the chain is cut by a copy. */
-Test(task, borrowed_tasks_outlive_the_set_they_came_from)
+/* A watch poll keeps the last poll's unchanged tasks: each is copied into the new set's
+ * pool (one owner per string), so the old sets can go first; the copies share their
+ * strings and arrays within the new set. */
+Test(task, copied_tasks_outlive_the_set_they_came_from)
 {
-	struct task_set sets[TASK_BORROW_MAX + 3];
+	struct task_set sets[4];
 	struct task t, b;
-	const char *arn;
 
 	task_set_init(&sets[0]);
 	t = mk_full("bw", 1, "sha256:bw");
 	task_str(&t, &t.stopped_reason, "Essential container in task exited");
 	task_set_take(&sets[0], &t);
-	arn = sets[0].tasks[0].arn;
+	t = mk_full("bx", 1, "sha256:bw");
+	task_set_take(&sets[0], &t);
+	t = mk_full("by", 1, "sha256:by");   /* another array: not the memo's */
+	task_set_take(&sets[0], &t);
 	for (size_t i = 1; i < sizeof sets / sizeof sets[0]; i++) {
-		struct task *in;
+		struct task_copy_memo memo;
+		struct task *in, *in2, *in3;
 
+		memset(&memo, 0, sizeof memo);
 		task_set_init(&sets[i]);
 		b = sets[i - 1].tasks[0];
 		b.fetched_at_ms = (int64_t)i;
-		in = task_set_take_borrowed(&sets[i], &sets[i - 1], &b);
-		cr_assert_eq(sets[i].len, 1);
+		in = task_set_take_copy(&sets[i], &b, &memo);
+		/* the second through the memo: what it shares with the first is not looked up */
+		in2 = task_set_take_copy(&sets[i], &sets[i - 1].tasks[1], &memo);
+		in3 = task_set_take_copy(&sets[i], &sets[i - 1].tasks[2], &memo);
+		in = &sets[i].tasks[0];
+		in2 = &sets[i].tasks[1];
+		cr_assert_eq(sets[i].len, 3);
 		cr_expect_eq(in->pool, sets[i].pool);
 		cr_expect_eq(in->fetched_at_ms, (int64_t)i);
-		if (i <= TASK_BORROW_MAX) {
-			/* the very strings, and every pool they live in held */
-			cr_expect_eq(in->arn, arn);
-			cr_expect_eq(sets[i].nborrowed, i);
-		} else if (i == TASK_BORROW_MAX + 1) {
-			/* the chain cut: a copy in the set's own pool */
-			cr_expect_neq(in->arn, arn);
-			cr_expect_eq(sets[i].nborrowed, 0);
-			arn = in->arn;
-		} else {
-			cr_expect_eq(in->arn, arn);
-			cr_expect_eq(sets[i].nborrowed, 1);
-		}
-		/* the set before last goes, as in watch (valgrind/ASan would see a read of
-		 * freed strings below) */
-		if (i >= 2)
-			task_set_cleanup(&sets[i - 2]);
+		cr_expect_neq(in->arn, sets[i - 1].tasks[0].arn);
+		/* one copy of what the two tasks have in common */
+		cr_expect_eq(in->cluster_arn, in2->cluster_arn);
+		cr_expect_eq(in->tags, in2->tags);
+		cr_expect_eq(in->containers, in2->containers);
+		cr_expect_neq(in3->containers, in2->containers);
+		cr_expect_eq(in3->containers[0].image, in2->containers[0].image);
+		/* the set before goes, as in watch (valgrind/ASan would see a read of freed
+		 * strings below) */
+		task_set_cleanup(&sets[i - 1]);
 		cr_expect_str_eq(in->arn, "arn:aws:ecs:us-east-1:123456789012:task/prod/bw");
 		cr_expect_str_eq(in->id, "bw");
 		cr_expect_str_eq(in->family, "web");
 		cr_expect_str_eq(in->stopped_reason, "Essential container in task exited");
 		cr_expect_str_eq(in->containers[0].image_digest, "sha256:bw");
 		cr_expect_str_eq(in->tags[0].value, "payments");
+		cr_expect_str_eq(in2->id, "bx");
+		cr_expect_str_eq(in3->id, "by");
+		cr_expect_str_eq(in3->containers[0].image_digest, "sha256:by");
+		cr_expect_null(in3->stopped_reason);
 	}
-	/* a string added to a borrowing set goes to its own pool */
-	{
-		size_t last = sizeof sets / sizeof sets[0] - 1;
-		struct task *in = &sets[last].tasks[0];
-
-		task_str(in, &in->group, "service:api");
-		task_derive(in);
-		cr_expect_str_eq(in->service, "api");
-		task_set_cleanup(&sets[last - 1]);
-		cr_expect_str_eq(in->service, "api");
-		cr_expect_str_eq(in->id, "bw");
-		task_set_cleanup(&sets[last]);
-	}
+	task_set_cleanup(&sets[3]);
 }
 
-/* A borrowed task merged with a described one of the same ARN in the new set. */
-Test(task, borrowed_task_merges_with_a_described_one)
+/* A copied task merged with a described one of the same ARN in the new set. */
+Test(task, copied_task_merges_with_a_described_one)
 {
 	struct task_set old, s;
 	struct task t, b;
@@ -475,12 +469,12 @@ Test(task, borrowed_task_merges_with_a_described_one)
 	task_set_take(&old, &t);
 	t = mk(old.tasks[0].arn, 2, 1000, 2000);
 	task_set_take(&s, &t);
-	b = old.tasks[0];
-	task_set_take_borrowed(&s, &old, &b);
+	task_copy_to(&b, &old.tasks[0], task_set_pool(&s));
 	task_set_cleanup(&old);
+	task_set_take(&s, &b);
 	cr_assert_eq(s.len, 1);
 	cr_expect_eq(s.tasks[0].version, 2);
-	/* filled from the borrowed task */
+	/* filled from the copied task */
 	cr_expect_str_eq(s.tasks[0].containers[0].image_digest, "sha256:m");
 	cr_expect_str_eq(s.tasks[0].family, "web");
 	task_set_cleanup(&s);

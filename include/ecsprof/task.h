@@ -1,23 +1,15 @@
 /* task: the in-memory model of one ECS task (as DescribeTasks describes it) and the set
  * of tasks a run works on, merged by task ARN from any number of inputs.
  * Ownership, one rule: every string of a task and its containers and tags arrays live in
- * a string pool (t->pool), never in the task and never freed one by one; they are
- * read-only (const) and shared between tasks. A pool is one of three kinds:
- *  - a set's (task_set_pool()): every task held by the set points at it; freed by
- *    task_set_cleanup() of the last set that holds it: its own, or a later one whose
- *    tasks borrow its strings (task_set_take_borrowed(): a watch poll keeping the last
- *    poll's unchanged tasks without copying them);
- *  - a batch pool (task_strpool_new()), for tasks made in bulk off the main thread (the
- *    input reader's workers): the first task_set_take() of one of its tasks moves its
- *    storage into the set as it is (no copy), so all of its tasks must go to that one set
- *    (or be cleaned up); task_strpool_free() frees what the set did not take;
- *  - a task's private pool, made by the first task_str()/task_containers()/... on a task
- *    that has none (tasks built one by one: tests, task_copy()): freed by task_cleanup(),
- *    or moved into the set by task_set_take().
- * A task's containers and tags arrays may be shared with other tasks of its pool
- * (task_share_containers()): once made, they are read-only like the strings.
- * So task_cleanup() frees at most a private pool, and nothing is freed twice or leaked by
- * a reader taking the wrong path: write a task's strings only with task_str()/task_strn(),
+ * one string pool (t->pool), and each pool has exactly one owner, who frees it whole:
+ * the set (task_set_pool()) once its tasks are in it, before that the code building the
+ * tasks (a batch pool from task_strpool_new() for a reader's workers; a task's own pool,
+ * made by its first task_str() when it was built by itself: tests, task_copy()). Taking
+ * a task into a set (task_set_take()) hands its pool's storage to the set's pool whole,
+ * without a copy; a task of another set is copied in (task_set_take_copy(), into the
+ * set's pool): no string is ever shared between two sets or counted. Strings are read-only
+ * (const) and shared between the tasks of one pool, as are containers and tags arrays
+ * (task_share_containers()). So write a task's strings only with task_str()/task_strn(),
  * its arrays only with task_containers()/task_tags(). A task may also point at static
  * strings and arrays while it has no pool and is never taken (a probe on the stack). */
 #ifndef ECSPROF_TASK_H
@@ -148,10 +140,6 @@ struct task_set {
 	size_t index_cap;
 	/* every string and array of every task in the set (NULL until task_set_pool()) */
 	struct task_strpool *pool;
-	/* other sets' pools whose strings tasks of this set borrow (task_set_take_borrowed()),
-	 * nborrowed of them, each held (counted) until task_set_cleanup() */
-	struct task_strpool **borrowed;
-	size_t nborrowed;
 	/* image facts by digest (image.h), NULL until a reader or a lookup adds some;
 	 * owned, freed by task_set_cleanup() */
 	struct image_set *images;
@@ -224,7 +212,9 @@ void task_derive(struct task *t);
 const char *task_image(const struct task *t);
 const char *task_image_digest(const struct task *t);
 const char *task_tag(const struct task *t, const char *key);
-/* Deep copy into dst (initialised by this call), with a private pool of its own. */
+/* Deep copy into dst (initialised by this call), its strings and arrays in p (the pool of
+ * the set it is meant for, or a batch pool); task_copy(): in a pool of its own. */
+void task_copy_to(struct task *dst, const struct task *src, struct task_strpool *p);
 void task_copy(struct task *dst, const struct task *src);
 
 /* A batch pool: for tasks made in bulk before a set takes them (see the top of this
@@ -240,12 +230,12 @@ struct task_strpool *task_set_pool(struct task_set *s);
 struct task *task_set_find(struct task_set *s, const char *arn);
 /* Adds t, taking ownership of its contents (t is initialised again). Its pool's storage
  * moves into the set without a copy: a private pool whole, a batch pool's at the first of
- * its tasks taken (see the top of this file). To add a task held by another set, take a
- * task_copy() of it. The derived fields are computed again. A task whose ARN is already
- * in the set is merged: the newer state wins (higher version, else later fetched_at_ms,
- * else more timestamps, else the later arrival) and fields only one side has are kept
- * (e.g. metadata Snapshotter onto a DescribeTasks task). A task without ARN is added as
- * is. Returns the task in the set. */
+ * its tasks taken (see the top of this file). To add a task held by another set, use
+ * task_set_take_copy(). The derived fields are computed again. A
+ * task whose ARN is already in the set is merged: the newer state wins (higher version,
+ * else later fetched_at_ms, else more timestamps, else the later arrival) and fields only
+ * one side has are kept (e.g. metadata Snapshotter onto a DescribeTasks task). A task
+ * without ARN is added as is. Returns the task in the set. */
 struct task *task_set_take(struct task_set *s, struct task *t);
 /* task_set_take(), with *repeat (may be NULL) true when the set had the task already in
  * the same version (an at-least-once delivery repeating a state). One index probe for the
@@ -255,15 +245,24 @@ struct task *task_set_take_seen(struct task_set *s, struct task *t, bool *repeat
  * to the set is not derived again, a merged one is (the input's workers derive their
  * tasks, so that the merge on the reading thread does not, issue 35). */
 struct task *task_set_take_derived(struct task_set *s, struct task *t, bool *repeat);
-/* task_set_take() of t, a shallow copy (struct assignment) of a task held by the set
- * from, whose fields other than strings and arrays the caller may have changed (a watch
- * poll's task that did not change since the last poll): the strings and arrays stay where
- * they are, and s holds from's pools until task_set_cleanup(), so from may go first. A
- * chain of sets borrowing from one another is cut every TASK_BORROW_MAX sets: then t is
- * copied (task_copy()), so that the strings of tasks long gone do not pile up. */
-#define TASK_BORROW_MAX 8
-struct task *task_set_take_borrowed(struct task_set *s, const struct task_set *from,
-				    struct task *t);
+/* What task_set_take_copy() remembers between the copies of one run from one set into
+ * another (zero it first): the last task copied and its copy, so that what the next
+ * task has in common with it (the same strings and arrays of the source set, as the tasks
+ * of one service mostly have) is not looked up again. Valid while both sets live and
+ * only tasks of the one source set are copied with it. */
+struct task_copy_memo {
+	struct task src, dst;
+};
+/* task_set_take() of a copy of src into s's pool: src is a task of another set, or a
+ * shallow copy of one whose fields other than strings and arrays the caller changed (a
+ * watch poll's task that did not change since the last poll). m may be NULL. */
+struct task *task_set_take_copy(struct task_set *s, const struct task *src,
+				struct task_copy_memo *m);
+/* For a set read whole, before the work on it: drops the ARN index (8 to 16 bytes a
+ * task; the next task_set_find() or take builds it again) and the tasks array's room to
+ * grow, so that what a report allocates per task does not come on top (issue 35). The
+ * first task_set_find() after it writes the index: not from two threads at once. */
+void task_set_trim(struct task_set *s);
 /* Removes tasks for which keep() returns false; keeps order. Their strings stay in the
  * pool until task_set_cleanup(). */
 void task_set_filter(struct task_set *s, bool (*keep)(const struct task *, void *), void *ctx);

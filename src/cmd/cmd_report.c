@@ -63,6 +63,7 @@ cmd_report(const struct cli_opts *o, struct err *err)
 		 st.tasks, st.events, st.records, st.metadata, st.duplicates, st.skipped, set.len);
 	if (app_select(o, &set, err) != 0)
 		goto out;
+	task_set_trim(&set);
 	char *title = xasprintf("ecsprof report: %zu file%s, %zu tasks", o->files.n,
 				o->files.n == 1 ? "" : "s", set.len);
 	rc = app_output(o, &set, title, err);

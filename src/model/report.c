@@ -269,11 +269,13 @@ report_row_cells(const struct report *r, const struct report_row *row, enum time
 
 /* ---- sorting ---- */
 
+/* 16 bytes a row (issue 35: memory per task): the row is found again by its position */
 struct sort_item {
-	struct report_row row;
 	size_t pos;          /* position before the sort: the tie-break that keeps it stable */
-	int64_t ms;          /* time/duration columns */
-	const char *text;    /* text columns; NULL when missing */
+	union {
+		int64_t ms;          /* time/duration columns */
+		const char *text;    /* text columns; NULL when missing */
+	} key;
 };
 
 struct sort_ctx {
@@ -290,7 +292,7 @@ report_cmp_items(const void *pa, const void *pb, void *pctx)
 	int c = 0;
 
 	if (ctx->text) {
-		bool ma = a->text == NULL, mb = b->text == NULL;
+		bool ma = a->key.text == NULL, mb = b->key.text == NULL;
 
 		/* missing last in either direction */
 		if (ma != mb)
@@ -298,14 +300,15 @@ report_cmp_items(const void *pa, const void *pb, void *pctx)
 		if (!ma)
 			/* version order, so cpu "256" < "1024" and "web:9" < "web:10"; but hex
 			 * ids in it would put "9f..." after "10..." */
-			c = ctx->bytes ? strcmp(a->text, b->text) : strverscmp(a->text, b->text);
+			c = ctx->bytes ? strcmp(a->key.text, b->key.text) :
+					 strverscmp(a->key.text, b->key.text);
 	} else {
-		bool ma = a->ms == TS_NONE, mb = b->ms == TS_NONE;
+		bool ma = a->key.ms == TS_NONE, mb = b->key.ms == TS_NONE;
 
 		if (ma != mb)
 			return ma ? 1 : -1;
 		if (!ma)
-			c = (a->ms > b->ms) - (a->ms < b->ms);
+			c = (a->key.ms > b->key.ms) - (a->key.ms < b->key.ms);
 	}
 	if (ctx->desc)
 		c = -c;
@@ -332,23 +335,21 @@ report_sort(struct report *r, int col, bool desc)
 	for (size_t i = 0; i < r->nrows; i++) {
 		const char *s;
 
-		items[i].row = r->rows[i];
 		items[i].pos = i;
-		items[i].ms = TS_NONE;
-		items[i].text = NULL;
+		items[i].key.ms = TS_NONE;
 		if (ctx.text) {
 			s = report_text(r, &r->rows[i], c);
 			/* the "(none)" group is a missing value too: it sorts last */
 			if (s != NULL && (*s == '\0' ||
 					  (c == COL_GROUP && strcmp(s, GROUP_NONE) == 0)))
 				s = NULL;
-			items[i].text = s;
+			items[i].key.text = s;
 		} else if (report_image_is_number(c)) {
-			items[i].ms = report_image_sort_value(r->images, r->rows[i].task, c);
+			items[i].key.ms = report_image_sort_value(r->images, r->rows[i].task, c);
 		} else if (report_columns[c].kind == COL_NUMBER) {
-			items[i].ms = report_serving_ms(r, &r->rows[i], c);
+			items[i].key.ms = report_serving_ms(r, &r->rows[i], c);
 		} else {
-			items[i].ms = report_cell_ms(&r->rows[i], c);
+			items[i].key.ms = report_cell_ms(&r->rows[i], c);
 		}
 	}
 	/* rows that are in order already (data read in createdAt order) stay as they are:
@@ -358,9 +359,14 @@ report_sort(struct report *r, int col, bool desc)
 	while (i < r->nrows && report_cmp_items(&items[i - 1], &items[i], &ctx) < 0)
 		i++;
 	if (i < r->nrows) {
+		struct report_row *rows;
+
 		qsort_r(items, r->nrows, sizeof *items, report_cmp_items, &ctx);
+		rows = xreallocarray(NULL, r->nrows, sizeof *rows);
 		for (i = 0; i < r->nrows; i++)
-			r->rows[i] = items[i].row;
+			rows[i] = r->rows[items[i].pos];
+		free(r->rows);
+		r->rows = rows;
 	}
 	free(items);
 }
@@ -447,7 +453,7 @@ report_group_tasks(struct report *r, const struct task_set *set, const struct gr
 	memcpy(sorted, distinct, ndistinct * sizeof *sorted);
 	qsort(sorted, ndistinct, sizeof *sorted, report_cmp_group_ptrs);
 	rank = xreallocarray(NULL, ndistinct ? ndistinct : 1, sizeof *rank);
-	r->groups = xreallocarray(NULL, n ? n : 1, sizeof *r->groups);
+	r->groups = xreallocarray(NULL, ndistinct ? ndistinct : 1, sizeof *r->groups);
 	r->ngroups = ndistinct;
 	for (size_t g = 0; g < ndistinct; g++) {
 		memset(&r->groups[g], 0, sizeof r->groups[g]);
@@ -511,16 +517,17 @@ report_baseline_missing(const struct report *r, const char *name, struct err *er
 
 static double report_min_p(size_t m, size_t n);
 
-/* The per-group, per-phase summaries: what the comparison needs, and nothing the costs or
- * the row order read, so it runs on a second thread while this one does those (issue 35:
- * the report was all serial after the parallel read). It writes only the groups' phase
- * and pull_share, and vals. */
+/* The per-group, per-phase summaries and every group against the baseline: nothing the
+ * costs or the row order read, so it runs on a second thread while this one does those
+ * (issue 35: the report was all serial after the parallel read). It writes only the
+ * groups' phase, cmp and pull_share, and vals: one array of n reused phase by phase (8
+ * bytes a task rather than one array a phase, issue 35). */
 struct report_stats_job {
 	const struct task_set *set;
 	struct report_group *groups;
-	size_t ngroups;
+	size_t ngroups, baseline;
 	const size_t *order, *gstart;
-	double **vals;
+	double *vals;
 };
 
 static void *
@@ -528,16 +535,16 @@ report_stats_run(void *arg)
 {
 	struct report_stats_job *j = arg;
 	const struct task *tasks = j->set->tasks;
+	const size_t *gstart = j->gstart, *order = j->order;
+	double *vals = j->vals;
 
-	/* per group and phase: the durations in seconds, in task (name-sorted) order */
-	for (size_t gi = 0; gi < j->ngroups; gi++) {
-		struct report_group *g = &j->groups[gi];
-		const size_t *gstart = j->gstart, *order = j->order;
-		double pull_sum = 0, total_sum = 0;
-		size_t both = 0;
+	/* phase by phase: each group's durations in seconds, in task (name-sorted) order,
+	 * summarized, then every other group against the baseline */
+	for (int p = 0; p < PHASE_COUNT; p++) {
+		const struct stats_summary *bs = &j->groups[j->baseline].phase[p];
 
-		for (int p = 0; p < PHASE_COUNT; p++) {
-			double *v = j->vals[p] + gstart[gi];
+		for (size_t gi = 0; gi < j->ngroups; gi++) {
+			double *v = vals + gstart[gi];
 			size_t k = 0;
 
 			for (size_t i = gstart[gi]; i < gstart[gi + 1]; i++) {
@@ -546,8 +553,38 @@ report_stats_run(void *arg)
 				if (ms != TS_NONE)
 					v[k++] = (double)ms / 1000.0;
 			}
-			stats_summarize(v, k, &g->phase[p]);
+			stats_summarize(v, k, &j->groups[gi].phase[p]);
 		}
+		for (size_t gi = 0; gi < j->ngroups; gi++) {
+			struct report_group *g = &j->groups[gi];
+			struct phase_compare *c = &g->cmp[p];
+			const struct stats_summary *gs = &g->phase[p];
+
+			memset(c, 0, sizeof *c);
+			c->p_value = NAN;
+			c->p_holm = NAN;
+			c->u = NAN;
+			c->p50_delta_s = c->p50_ratio = c->p90_delta_s = c->p90_ratio = NAN;
+			if (gi == j->baseline || bs->n == 0 || gs->n == 0)
+				continue;
+			c->valid = true;
+			c->p50_delta_s = gs->p50 - bs->p50;
+			c->p90_delta_s = gs->p90 - bs->p90;
+			/* a ratio against zero says nothing; leave it empty */
+			c->p50_ratio = bs->p50 > 0 ? gs->p50 / bs->p50 : NAN;
+			c->p90_ratio = bs->p90 > 0 ? gs->p90 / bs->p90 : NAN;
+			if (stats_mann_whitney(vals + gstart[gi], gs->n,
+					       vals + gstart[j->baseline], bs->n,
+					       &c->p_value, &c->u) < 0)
+				c->p_value = NAN;
+			c->too_few = report_min_p(gs->n, bs->n) >= REPORT_ALPHA;
+		}
+	}
+	for (size_t gi = 0; gi < j->ngroups; gi++) {
+		struct report_group *g = &j->groups[gi];
+		double pull_sum = 0, total_sum = 0;
+		size_t both = 0;
+
 		for (size_t i = gstart[gi]; i < gstart[gi + 1]; i++) {
 			const struct task *t = &tasks[order[i]];
 			int64_t pull = phase_ms(t, PHASE_PULL), total = phase_ms(t, PHASE_TOTAL);
@@ -559,6 +596,15 @@ report_stats_run(void *arg)
 			}
 		}
 		g->pull_share = both > 0 && total_sum > 0 ? pull_sum / total_sum : NAN;
+		/* five phases compared at once: Holm keeps the chance of any false
+		 * "significant" among them at alpha */
+		double praw[PHASE_COUNT], padj[PHASE_COUNT];
+
+		for (int p = 0; p < PHASE_COUNT; p++)
+			praw[p] = g->cmp[p].valid ? g->cmp[p].p_value : NAN;
+		stats_holm(praw, PHASE_COUNT, padj);
+		for (int p = 0; p < PHASE_COUNT; p++)
+			g->cmp[p].p_holm = padj[p];
 	}
 	return NULL;
 }
@@ -567,7 +613,7 @@ int
 report_build(struct report *r, const struct task_set *set, const struct report_options *o,
 	     struct err *err)
 {
-	double *vals[PHASE_COUNT];
+	double *vals = NULL;
 	size_t *gstart, *order, n = set->len;
 	struct report_stats_job job;
 	pthread_t tid;
@@ -594,8 +640,6 @@ report_build(struct report *r, const struct task_set *set, const struct report_o
 	/* groups: the distinct names, sorted; each group's tasks in set order (what sorting
 	 * (name, task) pairs gave, without n log n string comparisons and a copy a task) */
 	order = report_group_tasks(r, set, &o->group_by, &gstart);
-	for (int p = 0; p < PHASE_COUNT; p++)
-		vals[p] = NULL;
 
 	/* the baseline: named, or the first group in name order */
 	r->baseline = 0;
@@ -612,12 +656,12 @@ report_build(struct report *r, const struct task_set *set, const struct report_o
 		r->baseline = gi;
 	}
 
-	/* the summaries on a second thread (on this one when none is to be had: the same
-	 * figures), the costs and the row order here meanwhile */
-	for (int p = 0; p < PHASE_COUNT; p++)
-		vals[p] = xreallocarray(NULL, n ? n : 1, sizeof *vals[p]);
+	/* the summaries and comparisons on a second thread (on this one when none is to be
+	 * had: the same figures), the costs and the row order here meanwhile */
+	vals = xreallocarray(NULL, n ? n : 1, sizeof *vals);
 	job = (struct report_stats_job){ .set = set, .groups = r->groups, .ngroups = r->ngroups,
-					 .order = order, .gstart = gstart, .vals = vals };
+					 .baseline = r->baseline, .order = order,
+					 .gstart = gstart, .vals = vals };
 	threaded = n >= 4096 && pthread_create(&tid, NULL, report_stats_run, &job) == 0;
 	if (!threaded)
 		report_stats_run(&job);
@@ -636,50 +680,10 @@ report_build(struct report *r, const struct task_set *set, const struct report_o
 	if (threaded)
 		pthread_join(tid, NULL);
 
-	/* every other group against the baseline, phase by phase */
-	for (size_t gi = 0; gi < r->ngroups; gi++) {
-		const struct report_group *base = &r->groups[r->baseline];
-		struct report_group *g = &r->groups[gi];
-
-		for (int p = 0; p < PHASE_COUNT; p++) {
-			struct phase_compare *c = &g->cmp[p];
-			const struct stats_summary *bs = &base->phase[p], *gs = &g->phase[p];
-
-			memset(c, 0, sizeof *c);
-			c->p_value = NAN;
-			c->p_holm = NAN;
-			c->u = NAN;
-			c->p50_delta_s = c->p50_ratio = c->p90_delta_s = c->p90_ratio = NAN;
-			if (gi == r->baseline || bs->n == 0 || gs->n == 0)
-				continue;
-			c->valid = true;
-			c->p50_delta_s = gs->p50 - bs->p50;
-			c->p90_delta_s = gs->p90 - bs->p90;
-			/* a ratio against zero says nothing; leave it empty */
-			c->p50_ratio = bs->p50 > 0 ? gs->p50 / bs->p50 : NAN;
-			c->p90_ratio = bs->p90 > 0 ? gs->p90 / bs->p90 : NAN;
-			if (stats_mann_whitney(vals[p] + gstart[gi], gs->n,
-					       vals[p] + gstart[r->baseline], bs->n,
-					       &c->p_value, &c->u) < 0)
-				c->p_value = NAN;
-			c->too_few = report_min_p(gs->n, bs->n) >= REPORT_ALPHA;
-		}
-		/* five phases compared at once: Holm keeps the chance of any false
-		 * "significant" among them at alpha */
-		double praw[PHASE_COUNT], padj[PHASE_COUNT];
-
-		for (int p = 0; p < PHASE_COUNT; p++)
-			praw[p] = g->cmp[p].valid ? g->cmp[p].p_value : NAN;
-		stats_holm(praw, PHASE_COUNT, padj);
-		for (int p = 0; p < PHASE_COUNT; p++)
-			g->cmp[p].p_holm = padj[p];
-	}
-
 out:
 	free(order);
 	free(gstart);
-	for (int p = 0; p < PHASE_COUNT; p++)
-		free(vals[p]);
+	free(vals);
 	if (rc < 0)
 		report_cleanup(r);
 	return rc;

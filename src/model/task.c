@@ -253,30 +253,49 @@ task_tag(const struct task *t, const char *key)
 	return NULL;
 }
 
+/* Up to this many containers or tags are copied on the stack before they go to the pool
+ * as one array (task_share_*); more is rare and goes through the heap. */
+#define COPY_STACK 8
+
 void
-task_copy(struct task *dst, const struct task *src)
+task_copy_to(struct task *dst, const struct task *src, struct task_strpool *p)
 {
+	struct container cs[COPY_STACK], *c = cs;
+	struct tag gs[COPY_STACK], *g = gs;
+
 	*dst = *src;
-	dst->pool = NULL;
+	dst->pool = p;
 #define X(f) task_str(dst, &dst->f, src->f);
 	TASK_STRINGS(X)
 #undef X
-	task_containers(dst, src->ncontainers);
+	if (src->ncontainers > COPY_STACK)
+		c = xreallocarray(NULL, src->ncontainers, sizeof *c);
 	for (size_t i = 0; i < src->ncontainers; i++) {
-		struct container *c = &dst->containers[i];
-
-		*c = src->containers[i];
-#define X(f) task_str(dst, &c->f, src->containers[i].f);
+		c[i] = src->containers[i];
+#define X(f) task_str(dst, &c[i].f, src->containers[i].f);
 		CONTAINER_STRINGS(X)
 #undef X
 	}
-	task_tags(dst, src->ntags);
+	task_share_containers(dst, c, src->ncontainers);
+	if (c != cs)
+		free(c);
+	if (src->ntags > COPY_STACK)
+		g = xreallocarray(NULL, src->ntags, sizeof *g);
 	for (size_t i = 0; i < src->ntags; i++) {
-		task_str(dst, &dst->tags[i].key, src->tags[i].key);
-		task_str(dst, &dst->tags[i].value, src->tags[i].value);
+		task_str(dst, &g[i].key, src->tags[i].key);
+		task_str(dst, &g[i].value, src->tags[i].value);
 	}
+	task_share_tags(dst, g, src->ntags);
+	if (g != gs)
+		free(g);
 	if (src->id != NULL)
 		task_derive(dst);   /* the same values, pointing into dst's strings */
+}
+
+void
+task_copy(struct task *dst, const struct task *src)
+{
+	task_copy_to(dst, src, NULL);
 }
 
 void
@@ -299,10 +318,7 @@ task_set_cleanup(struct task_set *s)
 	/* every task's strings and arrays are in s->pool: nothing to free one by one */
 	free(s->tasks);
 	free(s->index);
-	tpool_unref(s->pool);
-	for (size_t i = 0; i < s->nborrowed; i++)
-		tpool_unref(s->borrowed[i]);
-	free(s->borrowed);
+	tpool_free(s->pool);
 	image_set_free(s->images);
 	memset(s, 0, sizeof *s);
 }
@@ -382,8 +398,10 @@ task_set_find(struct task_set *s, const char *arn)
 	size_t mask, i, pos;
 	uint32_t h;
 
-	if (arn == NULL || s->index_cap == 0)
+	if (arn == NULL || s->len == 0)
 		return NULL;
+	if (s->index_cap == 0)
+		index_rebuild(s);   /* dropped by task_set_trim() */
 	mask = s->index_cap - 1;
 	h = arn_hash(arn);
 	for (i = h & mask; (pos = s->index[2 * i]) != 0; i = (i + 1) & mask)
@@ -552,8 +570,8 @@ tasks_prefault(struct task_set *s)
 		prefault(s->tasks + s->len, (end - s->len) * sizeof *s->tasks);
 }
 
-/* task_set_take_seen(); derive false: t's derived fields hold (a borrowed task's, which
- * point into strings the set holds), so a task added as it is keeps them. */
+/* task_set_take_seen(); derive false: t's derived fields hold already (a copy's, made
+ * by task_set_take_copy()), so a task added as it is keeps them. */
 static struct task *
 take(struct task_set *s, struct task *t, bool *repeat, bool derive)
 {
@@ -632,35 +650,98 @@ task_set_take(struct task_set *s, struct task *t)
 	return take(s, t, NULL, true);
 }
 
-/* s holds p (a set's pool) unless it does already. */
-static void
-borrow_pool(struct task_set *s, struct task_strpool *p)
+/* p's copy of s (NULL for NULL): the memo's copy md when s is the memo's string ms (the
+ * same text of the same source set), else looked up in p. */
+static const char *
+copy_str(struct task_strpool *p, const char *s, const char *ms, const char *md)
 {
-	if (p == NULL || p == s->pool)
-		return;
-	for (size_t i = 0; i < s->nborrowed; i++)
-		if (s->borrowed[i] == p)
-			return;
-	s->borrowed = xreallocarray(s->borrowed, s->nborrowed + 1, sizeof *s->borrowed);
-	s->borrowed[s->nborrowed++] = p;
-	p->refs++;
+	if (s == NULL)
+		return NULL;
+	if (s == ms)
+		return md;
+	return tpool_intern(p, s, strlen(s));
 }
 
 struct task *
-task_set_take_borrowed(struct task_set *s, const struct task_set *from, struct task *t)
+task_set_take_copy(struct task_set *s, const struct task *src, struct task_copy_memo *m)
 {
-	if (from->nborrowed >= TASK_BORROW_MAX) {
-		struct task copy;
+	static const struct task_copy_memo none;
+	struct task_strpool *p = task_set_pool(s);
+	const struct task *ms = m != NULL ? &m->src : &none.src, *md = m != NULL ? &m->dst : &none.dst;
+	struct container cs[COPY_STACK], *c = cs;
+	struct tag gs[COPY_STACK], *g = gs;
+	struct task t = *src;
+	struct task *in;
 
-		task_copy(&copy, t);
-		task_init(t);
-		return task_set_take(s, &copy);
+	t.pool = p;
+	/* the ARN is the one string no other task has: stored, not looked up */
+	if (src->arn != NULL) {
+		size_t n = strlen(src->arn);
+		char *a = tpool_alloc(p, n + 1, 1);
+
+		memcpy(a, src->arn, n + 1);
+		t.arn = a;
 	}
-	borrow_pool(s, from->pool);
-	for (size_t i = 0; i < from->nborrowed; i++)
-		borrow_pool(s, from->borrowed[i]);
-	t->pool = task_set_pool(s);
-	return take(s, t, NULL, false);
+#define X(f) if (&t.f != &t.arn) t.f = copy_str(p, src->f, ms->f, md->f);
+	TASK_STRINGS(X)
+#undef X
+	if (src->ncontainers > 0 && src->containers == ms->containers &&
+	    src->ncontainers == ms->ncontainers) {
+		t.containers = md->containers;   /* an array the pool shares already */
+	} else {
+		if (src->ncontainers > COPY_STACK)
+			c = xreallocarray(NULL, src->ncontainers, sizeof *c);
+		for (size_t i = 0; i < src->ncontainers; i++) {
+			const struct container *sc = &src->containers[i];
+			const struct container *mc = i < ms->ncontainers ? &ms->containers[i] : NULL;
+			const struct container *dc = mc != NULL ? &md->containers[i] : NULL;
+
+			c[i] = *sc;
+#define X(f) c[i].f = copy_str(p, sc->f, mc ? mc->f : NULL, dc ? dc->f : NULL);
+			CONTAINER_STRINGS(X)
+#undef X
+		}
+		task_share_containers(&t, c, src->ncontainers);
+		if (c != cs)
+			free(c);
+	}
+	if (src->ntags > 0 && src->tags == ms->tags && src->ntags == ms->ntags) {
+		t.tags = md->tags;
+	} else {
+		if (src->ntags > COPY_STACK)
+			g = xreallocarray(NULL, src->ntags, sizeof *g);
+		for (size_t i = 0; i < src->ntags; i++) {
+			const struct tag *mg = i < ms->ntags ? &ms->tags[i] : NULL;
+			const struct tag *dg = mg != NULL ? &md->tags[i] : NULL;
+
+			g[i].key = copy_str(p, src->tags[i].key, mg ? mg->key : NULL,
+					    dg ? dg->key : NULL);
+			g[i].value = copy_str(p, src->tags[i].value, mg ? mg->value : NULL,
+					      dg ? dg->value : NULL);
+		}
+		task_share_tags(&t, g, src->ntags);
+		if (g != gs)
+			free(g);
+	}
+	task_derive(&t);
+	if (m != NULL) {
+		m->src = *src;
+		m->dst = t;
+	}
+	in = take(s, &t, NULL, false);
+	return in;
+}
+
+void
+task_set_trim(struct task_set *s)
+{
+	free(s->index);
+	s->index = NULL;
+	s->index_cap = 0;
+	if (s->len > 0 && s->len < s->cap) {
+		s->tasks = xreallocarray(s->tasks, s->len, sizeof *s->tasks);
+		s->cap = s->len;
+	}
 }
 
 void

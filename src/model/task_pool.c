@@ -40,7 +40,6 @@ tpool_new(enum pool_kind kind)
 
 	p->kind = kind;
 	p->block = pool_first_block[kind];
-	p->refs = 1;
 	return p;
 }
 
@@ -186,11 +185,4 @@ tpool_free(struct task_strpool *p)
 	}
 	free(p->slots);
 	free(p);
-}
-
-void
-tpool_unref(struct task_strpool *p)
-{
-	if (p != NULL && --p->refs == 0)
-		tpool_free(p);
 }

@@ -39,9 +39,6 @@ struct task_strpool {
 	size_t block;                  /* the size of the next block */
 	/* a batch pool: the set pool its storage went to (task_set_take()) */
 	const struct task_strpool *taken_by;
-	/* a set's pool: the sets that hold it (its own and those that borrow its strings,
-	 * task_set_take_borrowed()); freed by tpool_unref() when none is left */
-	size_t refs;
 };
 
 uint64_t tpool_hash(const char *s, size_t n);
@@ -57,7 +54,5 @@ const char *tpool_intern(struct task_strpool *p, const char *s, size_t n);
 void tpool_adopt(struct task_strpool *into, struct task_strpool *from);
 /* Frees p and every block of it (takes NULL). */
 void tpool_free(struct task_strpool *p);
-/* A set pool: one holder fewer; freed when it was the last (takes NULL). */
-void tpool_unref(struct task_strpool *p);
 
 #endif
