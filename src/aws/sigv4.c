@@ -704,8 +704,11 @@ sigv4_sign(const struct sigv4_input *in, const struct sigv4_key *key,
 		err_set(err, ERR_INTERNAL, "sigv4: HMAC-SHA256 failed in OpenSSL");
 		goto out;
 	}
-	for (int i = 0; i < 32; i++)
-		snprintf(sig + 2 * i, 3, "%02x", mac[i]);
+	for (int i = 0; i < 32; i++) {
+		sig[2 * i] = "0123456789abcdef"[mac[i] >> 4];
+		sig[2 * i + 1] = "0123456789abcdef"[mac[i] & 15];
+	}
+	sig[64] = '\0';
 
 	if (buf_addf(&auth, SIGV4_ALGORITHM " Credential=%s/%s/%s/%s/aws4_request, "
 		     "SignedHeaders=%s, Signature=%s", key->access_key_id, scope_date,
