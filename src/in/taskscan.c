@@ -390,6 +390,41 @@ task_field(struct task *t, int i)
 	return f[i];
 }
 
+/* Epoch seconds as ECS writes them, D or D.F (F of 1 to 3 digits, D of at most 12 without a
+ * leading zero, before 9999-12-31T23:59:59), straight to milliseconds: D * 1000 + F. It is
+ * what jsonscan_number and timeutil_epoch_seconds_to_ms give (D.F is read as the double
+ * nearest to it, whose product by 1000 is within 0.05 of the integer, which llround
+ * finds) without reading the digits twice; 5 times a task, it was 4% of a live run's
+ * instructions. false, sc not moved: any other number, for jsonscan_number. */
+static bool
+fast_epoch(struct jsonscan *sc, int64_t *out)
+{
+	const char *p = sc->p, *end = sc->end;
+	int64_t d = 0, f = 0;
+	int nd = 0, nf = 0;
+
+	if (p >= end || *p < '1' || *p > '9')
+		return false;
+	for (; p < end && *p >= '0' && *p <= '9' && nd <= 12; p++, nd++)
+		d = d * 10 + (*p - '0');
+	if (nd > 12 || d >= 253402300799)
+		return false;
+	if (p < end && *p == '.') {
+		for (p++; p < end && *p >= '0' && *p <= '9' && nf <= 3; p++, nf++)
+			f = f * 10 + (*p - '0');
+		if (nf == 0 || nf > 3)
+			return false;
+	}
+	/* where jsonscan_number would read on (an exponent) or refuse: its answer */
+	if (p < end && ((*p >= '0' && *p <= '9') || *p == '.' || *p == 'e' || *p == 'E'))
+		return false;
+	for (; nf < 3; nf++)
+		f *= 10;
+	*out = d * 1000 + f;
+	sc->p = p;
+	return true;
+}
+
 /* input_get_time: epoch seconds as a number, or an ISO 8601 string (the numeric-string
  * fallback and every error are the jansson path's) */
 static int
@@ -414,6 +449,8 @@ time_value(struct jsonscan *sc, int64_t *out)
 		*out = iv;
 		return 0;
 	}
+	if (fast_epoch(sc, out))
+		return 0;
 	if (jsonscan_number(sc, &is_int, &iv, &secs) != 0)
 		return -1;
 	if (is_int)
