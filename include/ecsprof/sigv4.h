@@ -79,7 +79,9 @@ void sigv4_format_amz_date(int64_t time_ms, char out[17]);
 /* A cache of derived signing keys (four slots, least recently used replaced), owned by
  * the one who signs repeatedly and freed with it; thread-safe (it has its own lock), so
  * the threads of one client share it. Keys are wiped when dropped; secrets are never
- * stored, only their SHA-256. free and clear accept NULL. */
+ * stored, only their SHA-256. It also holds SHA-256 and HMAC as fetched from OpenSSL once,
+ * which each signature with it uses instead of looking them up again. free and clear
+ * accept NULL. */
 struct sigv4_cache *sigv4_cache_new(void);
 void sigv4_cache_free(struct sigv4_cache *c);
 /* Drops the cached keys (wiped). */

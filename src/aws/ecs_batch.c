@@ -220,12 +220,32 @@ dom_failures(struct batch *b, json_t *resp)
 static bool
 put_plain(struct buf *d, const char *s)
 {
-	size_t n = strlen(s);
+	size_t n = strlen(s), i = 0;
+	const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
+	uint64_t bad = 0;
 
-	for (size_t i = 0; i < n; i++)
-		if ((unsigned char)s[i] < 0x20 || (unsigned char)s[i] > 0x7e || s[i] == '"' ||
-		    s[i] == '\\')
-			return false;
+	/* 8 bytes at a time (an ARN is ~90, nearly always plain; a branch per byte cost 15
+	 * instructions each): a byte below 0x20, one with its high bit, or one equal to 0x7f,
+	 * '"' or '\\' sets a high bit of bad (the zero-byte test of x ^ c; never missed, and a
+	 * false alarm would only send the batch to the DOM) */
+	for (; i + 8 <= n; i += 8) {
+		uint64_t x, q, k, e;
+
+		memcpy(&x, s + i, 8);
+		q = x ^ (ones * '"');
+		k = x ^ (ones * '\\');
+		e = x ^ (ones * 0x7f);
+		bad |= ((x - ones * 0x20) & ~x) | x | ((q - ones) & ~q) | ((k - ones) & ~k) |
+		       ((e - ones) & ~e);
+	}
+	bad &= highs;
+	for (; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		bad |= (c < 0x20 || c > 0x7e || c == '"' || c == '\\');
+	}
+	if (bad)
+		return false;
 	return buf_addc(d, '"') == 0 && buf_add(d, s, n) == 0 && buf_addc(d, '"') == 0;
 }
 

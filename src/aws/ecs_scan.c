@@ -98,11 +98,13 @@ ecs_scanned_free(struct ecs_scanned_task *v, size_t n)
 }
 
 /* A scanner over a whole answer, with the buffer its escaped strings decode into (never
- * longer than the answer) and repeated keys checked; freed with scanner_free(). */
+ * longer than the answer) and repeated keys checked in *dup (the caller's, on its stack:
+ * 25 kB that a malloc and free per answer would map and fault in again at the top of a
+ * thread's arena); freed with scanner_free(). */
 static void
-scanner_init(struct jsonscan *sc, const char *body, size_t len)
+scanner_init(struct jsonscan *sc, struct jsonscan_dup *dup, const char *body, size_t len)
 {
-	*sc = (struct jsonscan){ body, body + len, xmalloc(len + 1), 0, xmalloc(sizeof *sc->dup) };
+	*sc = (struct jsonscan){ body, body + len, xmalloc(len + 1), 0, dup };
 	jsonscan_ws(sc);
 }
 
@@ -110,7 +112,6 @@ static void
 scanner_free(struct jsonscan *sc)
 {
 	free(sc->buf);
-	free(sc->dup);
 }
 
 int
@@ -118,6 +119,7 @@ ecs_scan_describe_open(const char *body, size_t len, struct ecs_scanned_task **o
 		       size_t *nout)
 {
 	struct jsonscan sc;
+	struct jsonscan_dup dup;   /* only the counts of open objects are set */
 	struct ecs_scanned_task *v = NULL;
 	struct jsonscan_str key;
 	size_t n = 0, cap = 0;
@@ -126,7 +128,7 @@ ecs_scan_describe_open(const char *body, size_t len, struct ecs_scanned_task **o
 
 	*out = NULL;
 	*nout = 0;
-	scanner_init(&sc, body, len);
+	scanner_init(&sc, &dup, body, len);
 	for (bool first = true;; first = false) {
 		if ((r = jsonscan_member(&sc, first, &key)) < 0)
 			goto give_up;
@@ -209,12 +211,13 @@ int
 ecs_scan_list(const char *body, size_t len, struct ecs_page *pg)
 {
 	struct jsonscan sc;
+	struct jsonscan_dup dup;   /* only the counts of open objects are set */
 	struct jsonscan_str key, s;
 	size_t cap = 0;
 	int r;
 
 	memset(pg, 0, sizeof *pg);
-	scanner_init(&sc, body, len);
+	scanner_init(&sc, &dup, body, len);
 	for (bool first = true;; first = false) {
 		if ((r = jsonscan_member(&sc, first, &key)) < 0)
 			goto give_up;

@@ -1,7 +1,9 @@
-/* sigv4: AWS4-HMAC-SHA256 header signing on OpenSSL 3 (EVP_Digest, HMAC()).
+/* sigv4: AWS4-HMAC-SHA256 header signing on OpenSSL 3 (EVP_Digest, HMAC; fetched once per
+ * signer cache).
  * The rules follow the aws-c-auth signer, which the shared test suites pin down:
  * the path is encoded once more as sent (non-S3 services), the query is decoded then
  * strictly re-encoded and sorted after encoding, header values are folded and squeezed. */
+#include <openssl/core_names.h>
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
@@ -18,14 +20,17 @@
 /* Requests ECS and STS accept are small; the cap only stops runaway inputs. */
 #define SIGV4_TEXT_MAX ((size_t)1 << 20)
 
-void
-sigv4_sha256_hex(const void *data, size_t len, char out[65])
+/* md: SHA-256 as fetched once by a signer's cache, or NULL for EVP_sha256() (which looks
+ * it up again at each call) */
+static void
+sha256_hex_md(const EVP_MD *md_, const void *data, size_t len, char out[65])
 {
 	static const char hex[] = "0123456789abcdef";
 	unsigned char md[EVP_MAX_MD_SIZE];
 	unsigned int mdlen = 0;
 
-	if (EVP_Digest(data, len, md, &mdlen, EVP_sha256(), NULL) != 1 || mdlen != 32) {
+	if (EVP_Digest(data, len, md, &mdlen, md_ != NULL ? md_ : EVP_sha256(), NULL) != 1 ||
+	    mdlen != 32) {
 		/* only on a broken OpenSSL install; a wrong hash would just be a 403 later */
 		memset(out, '0', 64);
 		out[64] = '\0';
@@ -36,6 +41,12 @@ sigv4_sha256_hex(const void *data, size_t len, char out[65])
 		out[2 * i + 1] = hex[md[i] & 15];
 	}
 	out[64] = '\0';
+}
+
+void
+sigv4_sha256_hex(const void *data, size_t len, char out[65])
+{
+	sha256_hex_md(NULL, data, len, out);
 }
 
 void
@@ -53,18 +64,6 @@ sigv4_format_amz_date(int64_t time_ms, char out[17])
 	yy = y < 0 ? 0 : y > 9999 ? 9999 : (unsigned)y;
 	snprintf(out, 17, "%04u%02u%02uT%02u%02u%02uZ", yy % 10000u, m % 100u, d % 100u,
 		 (rem / 3600) % 100u, rem / 60 % 60, rem % 60);
-}
-
-static int
-hmac_sha256(const void *key, size_t keylen, const void *data, size_t len,
-	    unsigned char out[32])
-{
-	unsigned int outlen = 0;
-
-	if (HMAC(EVP_sha256(), key, (int)keylen, data, len, out, &outlen) == NULL ||
-	    outlen != 32)
-		return -1;
-	return 0;
 }
 
 /* Deriving the key costs four HMACs; a watch signs every few seconds with the same
@@ -89,15 +88,65 @@ struct sigv4_cache {
 	struct key_slot slot[KEY_CACHE_SLOTS];
 	unsigned long long clock;       /* least recently used = smallest stamp */
 	unsigned long long hits;
+	/* SHA-256 and HMAC-SHA256 fetched from OpenSSL's provider once per signer:
+	 * EVP_sha256() and HMAC() look them up again at every call (HMAC() fetches the MAC
+	 * and, in its init, the digest once more), under the store's lock, on each of the
+	 * fetch's threads and for each of its requests. Set when the cache is made, only read
+	 * afterwards (no lock); NULL if a fetch failed: the per-call functions then. */
+	EVP_MD *sha256;
+	EVP_MAC_CTX *hmac;              /* a template with its digest set: HMACs use copies */
 };
 
 struct sigv4_cache *
 sigv4_cache_new(void)
 {
 	struct sigv4_cache *c = xcalloc(1, sizeof *c);
+	EVP_MAC *mac = EVP_MAC_fetch(NULL, "HMAC", NULL);
+	OSSL_PARAM params[] = {
+		OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, (char *)"SHA256", 0),
+		OSSL_PARAM_construct_end(),
+	};
 
 	pthread_mutex_init(&c->lock, NULL);
+	c->sha256 = EVP_MD_fetch(NULL, "SHA256", NULL);
+	if (mac != NULL) {
+		c->hmac = EVP_MAC_CTX_new(mac);
+		if (c->hmac != NULL && EVP_MAC_CTX_set_params(c->hmac, params) != 1) {
+			EVP_MAC_CTX_free(c->hmac);
+			c->hmac = NULL;
+		}
+		EVP_MAC_free(mac);   /* the context keeps its own reference */
+	}
 	return c;
+}
+
+/* HMAC-SHA256 with c's fetched template when there is one, else HMAC() */
+static int
+hmac_sha256(const struct sigv4_cache *c, const void *key, size_t keylen, const void *data,
+	    size_t len, unsigned char out[32])
+{
+	unsigned int outlen = 0;
+
+	if (c != NULL && c->hmac != NULL) {
+		EVP_MAC_CTX *x = EVP_MAC_CTX_dup(c->hmac);
+		size_t n = 0;
+		int ok = x != NULL && EVP_MAC_init(x, key, keylen, NULL) == 1 &&
+			 EVP_MAC_update(x, data, len) == 1 && EVP_MAC_final(x, out, &n, 32) == 1 &&
+			 n == 32;
+
+		EVP_MAC_CTX_free(x);   /* cleanses the key it holds */
+		return ok ? 0 : -1;
+	}
+	if (HMAC(c != NULL && c->sha256 != NULL ? c->sha256 : EVP_sha256(), key, (int)keylen,
+		 data, len, out, &outlen) == NULL || outlen != 32)
+		return -1;
+	return 0;
+}
+
+static void
+sha256_hex(const struct sigv4_cache *c, const void *data, size_t len, char out[65])
+{
+	sha256_hex_md(c != NULL ? c->sha256 : NULL, data, len, out);
 }
 
 void
@@ -117,6 +166,8 @@ sigv4_cache_free(struct sigv4_cache *c)
 	if (c == NULL)
 		return;
 	pthread_mutex_destroy(&c->lock);
+	EVP_MAC_CTX_free(c->hmac);
+	EVP_MD_free(c->sha256);
 	OPENSSL_cleanse(c, sizeof *c);
 	free(c);
 }
@@ -144,7 +195,7 @@ derive_key(struct sigv4_cache *c, const char *secret, const char *date, const ch
 	int rc = -1;
 	struct key_slot *slot = NULL, *victim;
 
-	sigv4_sha256_hex(secret, strlen(secret), hash);
+	sha256_hex(c, secret, strlen(secret), hash);
 	bool cacheable = c != NULL && strlen(region) < sizeof slot->region &&
 			 strlen(service) < sizeof slot->service;
 
@@ -169,10 +220,10 @@ derive_key(struct sigv4_cache *c, const char *secret, const char *date, const ch
 	buf_init(&k, 4096);
 	if (buf_adds(&k, "AWS4") != 0 || buf_adds(&k, secret) != 0)
 		goto out;
-	if (hmac_sha256(k.data, k.len, date, strlen(date), a) != 0 ||
-	    hmac_sha256(a, 32, region, strlen(region), b) != 0 ||
-	    hmac_sha256(b, 32, service, strlen(service), a) != 0 ||
-	    hmac_sha256(a, 32, "aws4_request", 12, key) != 0)
+	if (hmac_sha256(c, k.data, k.len, date, strlen(date), a) != 0 ||
+	    hmac_sha256(c, a, 32, region, strlen(region), b) != 0 ||
+	    hmac_sha256(c, b, 32, service, strlen(service), a) != 0 ||
+	    hmac_sha256(c, a, 32, "aws4_request", 12, key) != 0)
 		goto out;
 	rc = 0;
 
@@ -565,7 +616,7 @@ sigv4_sign(const struct sigv4_input *in, const struct sigv4_key *key,
 		/* the caller chose the payload hash (e.g. UNSIGNED-PAYLOAD): sign what is sent */
 		snprintf(payload_hash, sizeof payload_hash, "%s", given_sha);
 	} else {
-		sigv4_sha256_hex(in->body_len ? in->body : "", in->body_len, payload_hash);
+		sha256_hex(in->cache, in->body_len ? in->body : "", in->body_len, payload_hash);
 		if (in->sign_body) {
 			h[nh].name = xstrdup("x-amz-content-sha256");
 			h[nh].value = xstrdup(payload_hash);
@@ -641,7 +692,7 @@ sigv4_sign(const struct sigv4_input *in, const struct sigv4_key *key,
 	char scope_date[9];
 	memcpy(scope_date, date, 8);
 	scope_date[8] = '\0';
-	sigv4_sha256_hex(cr.data, cr.len, cr_hash);
+	sha256_hex(in->cache, cr.data, cr.len, cr_hash);
 	if (buf_addf(&sts, SIGV4_ALGORITHM "\n%s\n%s/%s/%s/aws4_request\n%s", date, scope_date,
 		     in->region, in->service, cr_hash) != 0)
 		goto toolong;
@@ -649,12 +700,15 @@ sigv4_sign(const struct sigv4_input *in, const struct sigv4_key *key,
 	/* 3. key and signature */
 	if (derive_key(in->cache, key->secret_access_key, scope_date, in->region, in->service,
 		       skey) != 0 ||
-	    hmac_sha256(skey, sizeof skey, sts.data, sts.len, mac) != 0) {
+	    hmac_sha256(in->cache, skey, sizeof skey, sts.data, sts.len, mac) != 0) {
 		err_set(err, ERR_INTERNAL, "sigv4: HMAC-SHA256 failed in OpenSSL");
 		goto out;
 	}
-	for (int i = 0; i < 32; i++)
-		snprintf(sig + 2 * i, 3, "%02x", mac[i]);
+	for (int i = 0; i < 32; i++) {
+		sig[2 * i] = "0123456789abcdef"[mac[i] >> 4];
+		sig[2 * i + 1] = "0123456789abcdef"[mac[i] & 15];
+	}
+	sig[64] = '\0';
 
 	if (buf_addf(&auth, SIGV4_ALGORITHM " Credential=%s/%s/%s/%s/aws4_request, "
 		     "SignedHeaders=%s, Signature=%s", key->access_key_id, scope_date,
