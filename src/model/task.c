@@ -1,17 +1,16 @@
-/* task: the task model, its derived fields, and the ARN-indexed task set that merges the
- * same task seen in several inputs (a DescribeTasks dump, events, a metadata document). */
+/* task: the task model: where a task stands (task_stage), its derived fields, copies, and
+ * the strings and arrays it writes into its pool. The set that merges tasks by ARN is
+ * task_set.c. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "ecsprof/image.h"
 #include "ecsprof/task.h"
 #include "ecsprof/xalloc.h"
+#include "task_int.h"
 #include "task_pool.h"
-
-static struct task_strpool *tpool_of(struct task *t);
 
 const struct ts_def ts_defs[TS_COUNT] = {
 	{ TS_CREATED,           "createdAt",          "CreatedAt",          "created_at" },
@@ -117,17 +116,6 @@ task_stage(const struct task *t, int64_t *since_ms)
 	return STAGE_PROVISION;
 }
 
-/* Every owned string member, so that cleanup, copy and merge cannot forget one. */
-#define TASK_STRINGS(X)                                                           \
-	X(arn) X(cluster_arn) X(taskdef_arn) X(group) X(started_by) X(launch_type) \
-	X(platform_version) X(platform_family) X(capacity_provider)               \
-	X(availability_zone) X(cpu) X(memory) X(last_status) X(desired_status)   \
-	X(stop_code) X(stopped_reason) X(health_status) X(cpu_arch) X(source)
-
-#define DERIVED_STRINGS(X) X(id) X(cluster) X(service) X(family) X(taskdef)
-
-#define CONTAINER_STRINGS(X) X(name) X(image) X(image_digest) X(last_status) X(reason) X(snapshotter) \
-	X(health_status)
 
 void
 task_init(struct task *t)
@@ -177,7 +165,7 @@ derive_set(struct task *t, const char **f, const char *s, size_t n, bool tail)
 	else if (n == 0)
 		*f = "";
 	else
-		*f = tpool_intern(tpool_of(t), s, n);
+		*f = tpool_intern(task_pool_of(t), s, n);
 }
 
 void
@@ -253,10 +241,6 @@ task_tag(const struct task *t, const char *key)
 	return NULL;
 }
 
-/* Up to this many containers or tags are copied on the stack before they go to the pool
- * as one array (task_share_*); more is rare and goes through the heap. */
-#define COPY_STACK 8
-
 void
 task_copy_to(struct task *dst, const struct task *src, struct task_strpool *p)
 {
@@ -298,471 +282,6 @@ task_copy(struct task *dst, const struct task *src)
 	task_copy_to(dst, src, NULL);
 }
 
-void
-task_set_init(struct task_set *s)
-{
-	memset(s, 0, sizeof *s);
-}
-
-struct task_strpool *
-task_set_pool(struct task_set *s)
-{
-	if (s->pool == NULL)
-		s->pool = tpool_new(POOL_SET);
-	return s->pool;
-}
-
-void
-task_set_cleanup(struct task_set *s)
-{
-	/* every task's strings and arrays are in s->pool: nothing to free one by one */
-	free(s->tasks);
-	free(s->index);
-	tpool_free(s->pool);
-	image_set_free(s->images);
-	memset(s, 0, sizeof *s);
-}
-
-/* The whole pages of the n bytes at p made present in one call, where the kernel can
- * (Linux 5.14): a hint, no harm where refused. */
-static void
-prefault(void *p, size_t n)
-{
-#ifdef MADV_POPULATE_WRITE
-	uintptr_t b = ((uintptr_t)p + 4095) & ~(uintptr_t)4095;
-	uintptr_t e = ((uintptr_t)p + n) & ~(uintptr_t)4095;
-
-	if (e > b)
-		(void)madvise((void *)b, e - b, MADV_POPULATE_WRITE);
-#else
-	(void)p;
-	(void)n;
-#endif
-}
-
-/* The index holds pairs of 32 bits (position + 1, hash of the ARN), so a probe touches a
- * task only when the hash matches, in 8 bytes a slot. */
-static uint32_t
-arn_hash(const char *arn)
-{
-	return (uint32_t)tpool_hash(arn, strlen(arn));
-}
-
-static void
-index_put(uint32_t *index, size_t cap, uint32_t pos1, uint32_t h)
-{
-	size_t mask = cap - 1, i = h & mask;
-
-	while (index[2 * i] != 0)
-		i = (i + 1) & mask;
-	index[2 * i] = pos1;
-	index[2 * i + 1] = h;
-}
-
-/* For a set that grew: moves the pairs into a table twice the size. */
-static void
-index_grow(struct task_set *s)
-{
-	size_t cap = s->index_cap * 2;
-	uint32_t *index = xcalloc(cap, 2 * sizeof *index);
-
-	if (cap >= 8192)
-		prefault(index, cap * 2 * sizeof *index);   /* every page gets a pair */
-
-	for (size_t i = 0; i < s->index_cap; i++)
-		if (s->index[2 * i] != 0)
-			index_put(index, cap, s->index[2 * i], s->index[2 * i + 1]);
-	free(s->index);
-	s->index = index;
-	s->index_cap = cap;
-}
-
-static void
-index_rebuild(struct task_set *s)
-{
-	size_t cap = 64;
-
-	while (cap < s->len * 2 + 2)
-		cap *= 2;
-	free(s->index);
-	s->index = xcalloc(cap, 2 * sizeof *s->index);
-	s->index_cap = cap;
-	for (size_t i = 0; i < s->len; i++)
-		if (s->tasks[i].arn != NULL)
-			index_put(s->index, cap, (uint32_t)(i + 1), arn_hash(s->tasks[i].arn));
-}
-
-struct task *
-task_set_find(struct task_set *s, const char *arn)
-{
-	size_t mask, i, pos;
-	uint32_t h;
-
-	if (arn == NULL || s->len == 0)
-		return NULL;
-	if (s->index_cap == 0)
-		index_rebuild(s);   /* dropped by task_set_trim() */
-	mask = s->index_cap - 1;
-	h = arn_hash(arn);
-	for (i = h & mask; (pos = s->index[2 * i]) != 0; i = (i + 1) & mask)
-		if (s->index[2 * i + 1] == h && strcmp(s->tasks[pos - 1].arn, arn) == 0)
-			return &s->tasks[pos - 1];
-	return NULL;
-}
-
-static int
-count_ts(const struct task *t)
-{
-	int n = 0;
-
-	for (int i = 0; i < TS_COUNT; i++)
-		n += t->ts[i] != TS_NONE;
-	return n;
-}
-
-/* Is b a newer state of the task than a? Versions decide when both have one; a side with
- * a version (an API view) beats one without (a metadata document); then fetch time; then
- * whichever knows more timestamps, ties going to the later arrival. */
-static bool
-newer(const struct task *a, const struct task *b)
-{
-	if (a->has_version && b->has_version && a->version != b->version)
-		return b->version > a->version;
-	if (a->has_version != b->has_version)
-		return b->has_version;
-	if (a->fetched_at_ms != TS_NONE && b->fetched_at_ms != TS_NONE &&
-	    a->fetched_at_ms != b->fetched_at_ms)
-		return b->fetched_at_ms > a->fetched_at_ms;
-	return count_ts(b) >= count_ts(a);
-}
-
-static void
-take_str(const char **dst, const char **src)
-{
-	if (*dst == NULL && *src != NULL) {
-		*dst = *src;
-		*src = NULL;
-	}
-}
-
-/* Fills what winner lacks from loser; loser is left for cleanup. */
-static void
-merge_into(struct task *w, struct task *l)
-{
-#define X(f) take_str(&w->f, &l->f);
-	TASK_STRINGS(X)
-#undef X
-	if (w->ts[TS_HEALTHY] == TS_NONE && l->ts[TS_HEALTHY] != TS_NONE) {
-		w->healthy_observed = l->healthy_observed;
-		w->healthy_resolution_ms = l->healthy_resolution_ms;
-	}
-	for (int i = 0; i < TS_COUNT; i++)
-		if (w->ts[i] == TS_NONE)
-			w->ts[i] = l->ts[i];
-	if (w->awsvpc == TRI_UNKNOWN)
-		w->awsvpc = l->awsvpc;
-	if (w->public_ip == TRI_UNKNOWN)
-		w->public_ip = l->public_ip;
-	if (!w->has_version && l->has_version) {
-		w->has_version = true;
-		w->version = l->version;
-	}
-	if (w->fetched_at_ms == TS_NONE)
-		w->fetched_at_ms = l->fetched_at_ms;
-	w->from_metadata = w->from_metadata || l->from_metadata;
-	if (w->ncontainers == 0) {
-		w->containers = l->containers;
-		w->ncontainers = l->ncontainers;
-		l->containers = NULL;
-		l->ncontainers = 0;
-	} else if (l->ncontainers > 0) {
-		/* containers match by name; metadata adds the snapshotter and digests. Either
-		 * array may be shared with other tasks (task_share_containers()): the fill runs
-		 * on copies, and w gets a new array only when it changed */
-		size_t nw = w->ncontainers, nl = l->ncontainers;
-		struct container *ws = xreallocarray(NULL, nw, sizeof *ws);
-		struct container *ls = xreallocarray(NULL, nl, sizeof *ls);
-
-		memcpy(ws, w->containers, nw * sizeof *ws);
-		memcpy(ls, l->containers, nl * sizeof *ls);
-		for (size_t i = 0; i < nw; i++) {
-			struct container *wc = &ws[i];
-
-			for (size_t j = 0; j < nl; j++) {
-				struct container *lc = &ls[j];
-
-				if (wc->name && lc->name && strcmp(wc->name, lc->name) == 0) {
-#define X(f) take_str(&wc->f, &lc->f);
-					CONTAINER_STRINGS(X)
-#undef X
-					if (!wc->has_exit_code && lc->has_exit_code) {
-						wc->has_exit_code = true;
-						wc->exit_code = lc->exit_code;
-					}
-					if (!wc->has_health_since && lc->has_health_since) {
-						wc->has_health_since = true;
-						wc->health_since_ms = lc->health_since_ms;
-					}
-					if (wc->essential == TRI_UNKNOWN)
-						wc->essential = lc->essential;
-				}
-			}
-		}
-		if (memcmp(ws, w->containers, nw * sizeof *ws) != 0) {
-			w->containers = tpool_alloc(tpool_of(w), nw * sizeof *ws,
-			    _Alignof(struct container));
-			memcpy(w->containers, ws, nw * sizeof *ws);
-		}
-		free(ws);
-		free(ls);
-	}
-	if (w->ntags == 0) {
-		w->tags = l->tags;
-		w->ntags = l->ntags;
-		l->tags = NULL;
-		l->ntags = 0;
-	}
-}
-
-/* t's pool's storage into s's pool (see task.h); t->pool becomes s's. */
-static void
-adopt_pool(struct task_set *s, struct task *t)
-{
-	struct task_strpool *sp = task_set_pool(s), *p = t->pool;
-
-	t->pool = sp;
-	if (p == NULL || p == sp)
-		return;
-	switch (p->kind) {
-	case POOL_PRIVATE:
-		tpool_adopt(sp, p);
-		free(p);
-		return;
-	case POOL_BATCH:
-		if (p->taken_by == NULL || p->taken_by == sp) {
-			if (p->blocks != NULL)
-				tpool_adopt(sp, p);
-			p->taken_by = sp;
-			return;
-		}
-		break;
-	case POOL_SET:
-		break;
-	}
-	/* its strings are another set's: they would go when that set does */
-	fprintf(stderr, "ecsprof: internal error: task_set_take() of a task whose strings "
-	    "belong to another set\n");
-	abort();
-}
-
-/* The tasks array is first written here, on the main thread, a page fault every 12
- * tasks; on a virtual machine a fault is dear. Every TASKS_AHEAD tasks, the pages of the
- * next TASKS_AHEAD are asked for in one call, so peak memory grows by at most their
- * 1.3 MB (200k tasks: a third fewer faults, ~5% less time on the main thread). */
-#define TASKS_AHEAD 4096
-
-static void
-tasks_prefault(struct task_set *s)
-{
-	size_t end = s->len + TASKS_AHEAD < s->cap ? s->len + TASKS_AHEAD : s->cap;
-
-	if (s->cap >= TASKS_AHEAD)
-		prefault(s->tasks + s->len, (end - s->len) * sizeof *s->tasks);
-}
-
-/* task_set_take_seen(); derive false: t's derived fields hold already (a copy's, made
- * by task_set_take_copy()), so a task added as it is keeps them. */
-static struct task *
-take(struct task_set *s, struct task *t, bool *repeat, bool derive)
-{
-	struct task *have = NULL;
-	uint32_t *slot = NULL, h = 0;
-
-	if (repeat != NULL)
-		*repeat = false;
-	/* first, so that strings merge_into() moves between tasks all belong to the set */
-	adopt_pool(s, t);
-	if (t->arn != NULL) {
-		/* one probe: the task with this ARN, or the free slot it goes to (room made
-		 * first, so that the slot stays where it was found) */
-		size_t mask, i, pos;
-
-		if (s->index_cap == 0)
-			index_rebuild(s);
-		if ((s->len + 1) * 2 + 2 > s->index_cap)
-			index_grow(s);
-		mask = s->index_cap - 1;
-		h = arn_hash(t->arn);
-		for (i = h & mask; (pos = s->index[2 * i]) != 0; i = (i + 1) & mask)
-			if (s->index[2 * i + 1] == h && strcmp(s->tasks[pos - 1].arn, t->arn) == 0) {
-				have = &s->tasks[pos - 1];
-				break;
-			}
-		slot = &s->index[2 * i];
-	}
-	if (have != NULL) {
-		if (repeat != NULL)
-			*repeat = have->has_version && t->has_version && have->version == t->version;
-		if (newer(have, t)) {
-			struct task old = *have;
-
-			*have = *t;
-			merge_into(have, &old);
-			task_cleanup(&old);
-		} else {
-			merge_into(have, t);
-			task_cleanup(t);
-		}
-		task_init(t);
-		task_derive(have);
-		return have;
-	}
-	s->tasks = xgrow(s->tasks, s->len + 1, &s->cap, sizeof *s->tasks);
-	if (s->len % TASKS_AHEAD == 0)
-		tasks_prefault(s);
-	s->tasks[s->len] = *t;
-	task_init(t);
-	struct task *added = &s->tasks[s->len++];
-	if (derive || added->id == NULL)
-		task_derive(added);
-	if (slot != NULL) {
-		slot[0] = (uint32_t)s->len;
-		slot[1] = h;
-	}
-	return added;
-}
-
-struct task *
-task_set_take_seen(struct task_set *s, struct task *t, bool *repeat)
-{
-	return take(s, t, repeat, true);
-}
-
-struct task *
-task_set_take_derived(struct task_set *s, struct task *t, bool *repeat)
-{
-	return take(s, t, repeat, false);
-}
-
-struct task *
-task_set_take(struct task_set *s, struct task *t)
-{
-	return take(s, t, NULL, true);
-}
-
-/* p's copy of s (NULL for NULL): the memo's copy md when s is the memo's string ms (the
- * same text of the same source set), else looked up in p. */
-static const char *
-copy_str(struct task_strpool *p, const char *s, const char *ms, const char *md)
-{
-	if (s == NULL)
-		return NULL;
-	if (s == ms)
-		return md;
-	return tpool_intern(p, s, strlen(s));
-}
-
-struct task *
-task_set_take_copy(struct task_set *s, const struct task *src, struct task_copy_memo *m)
-{
-	static const struct task_copy_memo none;
-	struct task_strpool *p = task_set_pool(s);
-	const struct task *ms = m != NULL ? &m->src : &none.src, *md = m != NULL ? &m->dst : &none.dst;
-	struct container cs[COPY_STACK], *c = cs;
-	struct tag gs[COPY_STACK], *g = gs;
-	struct task t = *src;
-	struct task *in;
-
-	t.pool = p;
-	/* the ARN is the one string no other task has: stored, not looked up */
-	if (src->arn != NULL) {
-		size_t n = strlen(src->arn);
-		char *a = tpool_alloc(p, n + 1, 1);
-
-		memcpy(a, src->arn, n + 1);
-		t.arn = a;
-	}
-#define X(f) if (&t.f != &t.arn) t.f = copy_str(p, src->f, ms->f, md->f);
-	TASK_STRINGS(X)
-#undef X
-	if (src->ncontainers > 0 && src->containers == ms->containers &&
-	    src->ncontainers == ms->ncontainers) {
-		t.containers = md->containers;   /* an array the pool shares already */
-	} else {
-		if (src->ncontainers > COPY_STACK)
-			c = xreallocarray(NULL, src->ncontainers, sizeof *c);
-		for (size_t i = 0; i < src->ncontainers; i++) {
-			const struct container *sc = &src->containers[i];
-			const struct container *mc = i < ms->ncontainers ? &ms->containers[i] : NULL;
-			const struct container *dc = mc != NULL ? &md->containers[i] : NULL;
-
-			c[i] = *sc;
-#define X(f) c[i].f = copy_str(p, sc->f, mc ? mc->f : NULL, dc ? dc->f : NULL);
-			CONTAINER_STRINGS(X)
-#undef X
-		}
-		task_share_containers(&t, c, src->ncontainers);
-		if (c != cs)
-			free(c);
-	}
-	if (src->ntags > 0 && src->tags == ms->tags && src->ntags == ms->ntags) {
-		t.tags = md->tags;
-	} else {
-		if (src->ntags > COPY_STACK)
-			g = xreallocarray(NULL, src->ntags, sizeof *g);
-		for (size_t i = 0; i < src->ntags; i++) {
-			const struct tag *mg = i < ms->ntags ? &ms->tags[i] : NULL;
-			const struct tag *dg = mg != NULL ? &md->tags[i] : NULL;
-
-			g[i].key = copy_str(p, src->tags[i].key, mg ? mg->key : NULL,
-					    dg ? dg->key : NULL);
-			g[i].value = copy_str(p, src->tags[i].value, mg ? mg->value : NULL,
-					      dg ? dg->value : NULL);
-		}
-		task_share_tags(&t, g, src->ntags);
-		if (g != gs)
-			free(g);
-	}
-	task_derive(&t);
-	if (m != NULL) {
-		m->src = *src;
-		m->dst = t;
-	}
-	in = take(s, &t, NULL, false);
-	return in;
-}
-
-void
-task_set_trim(struct task_set *s)
-{
-	free(s->index);
-	s->index = NULL;
-	s->index_cap = 0;
-	if (s->len > 0 && s->len < s->cap) {
-		s->tasks = xreallocarray(s->tasks, s->len, sizeof *s->tasks);
-		s->cap = s->len;
-	}
-}
-
-void
-task_set_filter(struct task_set *s, bool (*keep)(const struct task *, void *), void *ctx)
-{
-	size_t j = 0;
-
-	for (size_t i = 0; i < s->len; i++) {
-		if (keep(&s->tasks[i], ctx)) {
-			if (i != j)
-				s->tasks[j] = s->tasks[i];
-			j++;
-		} else {
-			task_cleanup(&s->tasks[i]);
-		}
-	}
-	if (j == s->len)
-		return;   /* nothing moved: the index holds as it is (a SELECT that keeps all) */
-	s->len = j;
-	index_rebuild(s);
-}
 
 /* ---- the pools a task's strings live in (task_pool.c) -------------------------------- */
 
@@ -779,8 +298,8 @@ task_strpool_free(struct task_strpool *p)
 }
 
 /* t's pool, a private one made now if it has none. */
-static struct task_strpool *
-tpool_of(struct task *t)
+struct task_strpool *
+task_pool_of(struct task *t)
 {
 	if (t->pool == NULL)
 		t->pool = tpool_new(POOL_PRIVATE);
@@ -790,7 +309,7 @@ tpool_of(struct task *t)
 void
 task_strn(struct task *t, const char **dst, const char *s, size_t n)
 {
-	*dst = tpool_intern(tpool_of(t), s, n);
+	*dst = tpool_intern(task_pool_of(t), s, n);
 }
 
 void
@@ -833,7 +352,7 @@ task_containers(struct task *t, size_t n)
 	struct container *c = NULL;
 
 	if (n > 0) {
-		c = tpool_alloc(tpool_of(t), n * sizeof *c, _Alignof(struct container));
+		c = tpool_alloc(task_pool_of(t), n * sizeof *c, _Alignof(struct container));
 		memset(c, 0, n * sizeof *c);
 	}
 	t->containers = c;
@@ -845,7 +364,7 @@ void
 task_share_containers(struct task *t, const struct container *v, size_t n)
 {
 	t->containers = n == 0 ? NULL : (struct container *)(uintptr_t)tpool_intern_aligned(
-	    tpool_of(t), (const char *)v, n * sizeof *v, _Alignof(struct container));
+	    task_pool_of(t), (const char *)v, n * sizeof *v, _Alignof(struct container));
 	t->ncontainers = (uint32_t)n;
 }
 
@@ -853,7 +372,7 @@ void
 task_share_tags(struct task *t, const struct tag *v, size_t n)
 {
 	t->tags = n == 0 ? NULL : (struct tag *)(uintptr_t)tpool_intern_aligned(
-	    tpool_of(t), (const char *)v, n * sizeof *v, _Alignof(struct tag));
+	    task_pool_of(t), (const char *)v, n * sizeof *v, _Alignof(struct tag));
 	t->ntags = (uint32_t)n;
 }
 
@@ -863,7 +382,7 @@ task_tags(struct task *t, size_t n)
 	struct tag *g = NULL;
 
 	if (n > 0) {
-		g = tpool_alloc(tpool_of(t), n * sizeof *g, _Alignof(struct tag));
+		g = tpool_alloc(task_pool_of(t), n * sizeof *g, _Alignof(struct tag));
 		memset(g, 0, n * sizeof *g);
 	}
 	t->tags = g;
