@@ -39,7 +39,8 @@ format_name(enum cli_format f)
 static int
 write_points(const struct cli_opts *o, const struct changes *c, struct err *err)
 {
-	struct sink_options so = { .width = app_terminal_width(), .time_format = o->time_format };
+	struct sink_options so = { .width = app_terminal_width(), .time_format = o->time_format,
+				    .log = o->log };
 	struct row_table t;
 	const struct row_table *tables[1] = { &t };
 	struct sink s;

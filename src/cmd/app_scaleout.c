@@ -102,7 +102,7 @@ format_name(enum cli_format f)
 static int
 write_story(const struct cli_opts *o, const struct so_story *st, struct err *err)
 {
-	struct sink_options so = { .width = 0, .time_format = o->time_format };
+	struct sink_options so = { .width = 0, .time_format = o->time_format, .log = o->log };
 	struct sink s;
 	int rc;
 

@@ -86,7 +86,7 @@ static int
 write_findings(const struct cli_opts *o, const struct check_view *v, const char *title,
 	       struct err *err)
 {
-	struct sink_options so = { .width = 0, .time_format = o->time_format };
+	struct sink_options so = { .width = 0, .time_format = o->time_format, .log = o->log };
 	const struct row_table *tables[] = { &v->table };
 	struct check_out co = { v, title, 0 };
 	struct sink s;

@@ -123,7 +123,8 @@ static int
 write_out(const struct cli_opts *o, const struct diff *d, const struct diff_window *w,
 	  struct err *err)
 {
-	struct sink_options so = { .width = app_terminal_width(), .time_format = o->time_format };
+	struct sink_options so = { .width = app_terminal_width(), .time_format = o->time_format,
+				    .log = o->log };
 	const char *fmt = cli_format_name(o->format);   /* NULL: -o's extension, else table */
 	struct row_table phases, changes;
 	const struct row_table *tables[2] = { &phases, &changes };
