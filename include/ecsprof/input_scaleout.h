@@ -19,9 +19,10 @@
 
 struct log;   /* log.h: where the deployment reader says what it left out (NULL: stderr) */
 
-/* Reads one text named name (in messages), saying through lg what it leaves out: a document above, a JSON array of them, or
+/* Reads one text named name (in messages): a document above, a JSON array of them, or
  * JSON Lines (a recording: task lines and others are passed over, the task reader's).
- * The services' deployments and events go to s->deploys (input_deploy.h's reader).
+ * The services' deployments and events go to s->deploys (input_deploy.h's reader, which
+ * says through lg what it leaves out).
  * *ndocs (may be NULL) gets how many source documents it held. -1 with "NAME[:LINE]:
  * what" in err for malformed JSON in a whole text, a document whose parts have the wrong
  * type, or target health without "observed_at"; what was read before stays in s. */
