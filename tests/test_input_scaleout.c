@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "ecsprof/input_scaleout.h"
+#include "ecsprof/log.h"
 #include "ecsprof/record.h"
 #include "ecsprof/timeutil.h"
 
@@ -14,7 +15,7 @@ static int
 rd(struct so_sources *s, const char *text, size_t *docs, struct err *e)
 {
 	memset(e, 0, sizeof *e);
-	return input_scaleout_read_mem("doc.json", text, strlen(text), s, docs, e);
+	return input_scaleout_read_mem(NULL, "doc.json", text, strlen(text), s, docs, e);
 }
 
 static int64_t
@@ -243,7 +244,7 @@ Test(input_scaleout, recorded_lines_merge_by_item_and_read_back)
 	len = fread(text, 1, (1 << 16) - 1, f);
 	fclose(f);
 	so_sources_init(&s);
-	cr_assert_eq(input_scaleout_read_mem(path, text, len, &s, NULL, &e), 0, "%s", e.msg);
+	cr_assert_eq(input_scaleout_read_mem(NULL, path, text, len, &s, NULL, &e), 0, "%s", e.msg);
 	cr_assert_eq(s.nactivities, 2);
 	for (size_t i = 0; i < s.nactivities; i++)
 		if (strcmp(s.activities[i].id, "a1") == 0)
@@ -252,4 +253,38 @@ Test(input_scaleout, recorded_lines_merge_by_item_and_read_back)
 	so_sources_cleanup(&s);
 	free(text);
 	unlink(path);
+}
+
+/* what the deployment reader leaves out is said through the caller's log (a view holds
+ * it, --verbose is its own), not straight on stderr */
+static char so_warned[256];
+static int so_nwarned;
+
+static void
+so_keep(enum log_level level, const char *line, void *ctx)
+{
+	(void)ctx;
+	if (level == LOG_WARN) {
+		snprintf(so_warned, sizeof so_warned, "%s", line);
+		so_nwarned++;
+	}
+}
+
+Test(input_scaleout, a_deployment_left_out_is_said_through_the_log)
+{
+	const char *text = "{\"ecsprof\":\"1\",\"service\":\"web\",\"event\":{\"id\":\"e2\","
+			   "\"message\":\"(service web) has started 3 tasks.\"}}\n";
+	struct so_sources s;
+	struct log lg;
+	struct err e = { 0 };
+
+	so_sources_init(&s);
+	log_init(&lg, 0, so_keep, NULL);
+	cr_assert_eq(input_scaleout_read_mem(&lg, "rec.jsonl", text, strlen(text), &s, NULL, &e),
+		     0, "%s", e.msg);
+	cr_expect_eq(so_nwarned, 1, "the warning reached the log's sink");
+	cr_expect(strstr(so_warned, "rec.jsonl: 1 deployment or service event") != NULL, "%s",
+		  so_warned);
+	log_cleanup(&lg);
+	so_sources_cleanup(&s);
 }

@@ -135,10 +135,10 @@ Test(log, two_logs_do_not_see_each_others_lines)
 	log_info(&la, "a is not verbose");
 	log_info(&lb, "b is");
 	log_debug(&lb, "nor is b debugging");
-	log_block(&la, LOG_DEBUG, "block a\n");
+	log_block(&la, "block a\n");
 	cr_expect_eq(a.n, 2);
 	cr_expect_str_eq(a.lines[0], "1 to a");
-	cr_expect_str_eq(a.lines[1], "3 block a");
+	cr_expect_str_eq(a.lines[1], "4 block a");
 	cr_expect_eq(b.n, 2);
 	cr_expect_str_eq(b.lines[0], "1 to b");
 	cr_expect_str_eq(b.lines[1], "2 b is");
@@ -170,7 +170,7 @@ Test(log, no_log_is_stderr_with_warnings_only, .init = cr_redirect_stderr)
 	log_warn(NULL, "said %d", 1);
 	log_info(NULL, "not said");
 	log_debug(NULL, "not said");
-	log_block(NULL, LOG_DEBUG, "ecsprof: debug: trace\n");
+	log_block(NULL, "ecsprof: debug: trace\n");
 	fflush(stderr);
 	cr_expect_stderr_eq_str("ecsprof: warning: said 1\necsprof: debug: trace\n");
 }
@@ -296,7 +296,7 @@ Test(log, lines_and_blocks_are_terminal_safe)
 	log_init(&lg, 0, sink, NULL);
 	log_warn(&lg, "skipped %s", EVIL);
 	cr_expect_str_eq(last_line, "skipped " EVIL_CLEAN);
-	log_block(&lg, LOG_DEBUG, "< HTTP 200\n< {\"m\":\"" EVIL "\"}\n");
+	log_block(&lg, "< HTTP 200\n< {\"m\":\"" EVIL "\"}\n");
 	cr_expect_str_eq(last_line, "< {\"m\":\"" EVIL_CLEAN "\"}");
 	log_cleanup(&lg);
 }
@@ -416,7 +416,7 @@ blk_thread(void *arg)
 		size_t off = 0;
 		for (int l = 0; l < BLK_LINES; l++)
 			off += (size_t)snprintf(text + off, sizeof text - off, "t%d b%d l%d\n", t, b, l);
-		log_block(&blk_log, LOG_DEBUG, text);
+		log_block(&blk_log, text);
 	}
 	return NULL;
 }

@@ -17,13 +17,16 @@
 #include "ecsprof/err.h"
 #include "ecsprof/scaleout_src.h"
 
+struct log;   /* log.h: where the deployment reader says what it left out (NULL: stderr) */
+
 /* Reads one text named name (in messages): a document above, a JSON array of them, or
  * JSON Lines (a recording: task lines and others are passed over, the task reader's).
- * The services' deployments and events go to s->deploys (input_deploy.h's reader).
+ * The services' deployments and events go to s->deploys (input_deploy.h's reader, which
+ * says through lg what it leaves out).
  * *ndocs (may be NULL) gets how many source documents it held. -1 with "NAME[:LINE]:
  * what" in err for malformed JSON in a whole text, a document whose parts have the wrong
  * type, or target health without "observed_at"; what was read before stays in s. */
-int input_scaleout_read_mem(const char *name, const char *data, size_t len,
-			    struct so_sources *s, size_t *ndocs, struct err *err);
+int input_scaleout_read_mem(const struct log *lg, const char *name, const char *data,
+			    size_t len, struct so_sources *s, size_t *ndocs, struct err *err);
 
 #endif

@@ -11,7 +11,9 @@
 
 #include "ecsprof/strset.h"
 
-enum log_level { LOG_ERROR, LOG_WARN, LOG_INFO, LOG_DEBUG };
+/* LOG_TRACE: a line of a log_block as it reads on stderr (a trace carries its own
+ * "ecsprof: debug: " where it has one): a sink that writes lines writes it unchanged. */
+enum log_level { LOG_ERROR, LOG_WARN, LOG_INFO, LOG_DEBUG, LOG_TRACE };
 
 typedef void log_sink_fn(enum log_level level, const char *line, void *ctx);
 
@@ -36,11 +38,11 @@ int log_verbosity(const struct log *lg);
 void log_warn(const struct log *lg, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void log_info(const struct log *lg, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void log_debug(const struct log *lg, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* A block of lines, each ending in '\n' (a --debug trace of one request), written in one
- * piece so that threads' blocks do not interleave; to the sink line by line, at level,
- * one block at a time (a sink's lines of two blocks do not interleave either).
- * Written whatever the verbosity: the caller asked for the trace (--debug). */
-void log_block(const struct log *lg, enum log_level level, const char *text);
+/* A block of lines, each ending in '\n' (a --debug trace of one request), written as it is
+ * in one piece so that threads' blocks do not interleave; to the sink line by line, as
+ * LOG_TRACE lines, one block at a time (a sink's lines of two blocks do not interleave
+ * either). Written whatever the verbosity: the caller asked for the trace (--debug). */
+void log_block(const struct log *lg, const char *text);
 
 /* Warnings said once: the same line again is dropped, so a poll that meets the same bad
  * task every few seconds (watch, experiment) warns about it once. One per thread that

@@ -107,7 +107,7 @@ static void
 trace_flush(struct call *k)
 {
 	if (k->trace.len > 0)
-		log_block(k->c->log, LOG_DEBUG, buf_str(&k->trace));
+		log_block(k->c->log, buf_str(&k->trace));
 	buf_reset(&k->trace);
 }
 

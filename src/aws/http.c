@@ -430,7 +430,7 @@ http_send_retry(const struct http_transport *t, struct http_retry *r,
 		rc = t->send(t->ctx, &req, resp, err);
 		if (r->trace != NULL && r->trace->len > 0) {
 			/* this attempt's trace, before the retry's own lines */
-			log_block(r->log, LOG_DEBUG, buf_str(r->trace));
+			log_block(r->log, buf_str(r->trace));
 			buf_reset(r->trace);
 		}
 		if (rc != 0) {

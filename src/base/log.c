@@ -36,7 +36,7 @@ static void log_v(const struct log *lg, enum log_level level, const char *fmt, v
 static void
 log_v(const struct log *lg, enum log_level level, const char *fmt, va_list ap)
 {
-	static const char *const prefix[] = { "", "warning: ", "", "debug: " };
+	static const char *const prefix[] = { "", "warning: ", "", "debug: ", "" };
 	char line[2048];
 	int v = log_verbosity(lg);
 
@@ -66,7 +66,7 @@ LOG_FN(log_info, LOG_INFO)
 LOG_FN(log_debug, LOG_DEBUG)
 
 void
-log_block(const struct log *lg, enum log_level level, const char *raw)
+log_block(const struct log *lg, const char *raw)
 {
 	/* a --debug trace holds response bodies verbatim: scrubbed once, here */
 	char *copy = xstrdup(raw);
@@ -84,7 +84,7 @@ log_block(const struct log *lg, enum log_level level, const char *raw)
 			char line[2048];
 
 			snprintf(line, sizeof line, "%.*s", (int)n, text);
-			lg->sink(level, line, lg->sink_ctx);
+			lg->sink(LOG_TRACE, line, lg->sink_ctx);
 			text += n + (text[n] == '\n');
 		}
 		pthread_mutex_unlock(lock);

@@ -39,7 +39,8 @@ format_name(enum cli_format f)
 static int
 write_points(const struct cli_opts *o, const struct changes *c, struct err *err)
 {
-	struct sink_options so = { .width = app_terminal_width(), .time_format = o->time_format };
+	struct sink_options so = { .width = app_terminal_width(), .time_format = o->time_format,
+				    .log = o->log };
 	struct row_table t;
 	const struct row_table *tables[1] = { &t };
 	struct sink s;
@@ -69,9 +70,11 @@ app_changes_report(const struct cli_opts *o, struct err *err)
 
 	if (check_options(o, &by, err) != 0)
 		return -1;
+	struct input_options io = { .log = o->log };
+
 	task_set_init(&set);
 	for (size_t i = 0; i < o->files.n; i++)
-		if (input_read_file(o->files.v[i], &set, &st, err) != 0)
+		if (input_read_file_with(o->files.v[i], &io, &set, &st, err) != 0)
 			goto out;
 	log_info(o->log, "read %zu task states from %zu file%s: %zu tasks", st.tasks, o->files.n,
 		 o->files.n == 1 ? "" : "s", set.len);

@@ -80,6 +80,7 @@ app_deploy_report(const struct cli_opts *o, struct err *err)
 	struct deploy_set ds;
 	struct task_set set;
 	struct input_stats st = { 0 };
+	struct input_options io = { .log = o->log };
 	int rc = -1;
 
 	deploy_set_init(&ds);
@@ -101,7 +102,8 @@ app_deploy_report(const struct cli_opts *o, struct err *err)
 		if (!std)
 			fclose(f);
 		if (r == 0 && std)
-			r = input_read_mem(path, b.data ? b.data : "", b.len, &set, &st, err);
+			r = input_read_mem_with(path, b.data ? b.data : "", b.len, &io, &set, &st,
+						err);
 		if (r == 0)
 			dr = input_deploy_read_mem(o->log, path, b.data ? b.data : "", b.len, &ds, &derr);
 		buf_cleanup(&b);
@@ -109,7 +111,7 @@ app_deploy_report(const struct cli_opts *o, struct err *err)
 		 * read as it comes (input_docstream.c), not held beside its tasks (issue 31); the
 		 * task reader's error first, as when it read first (its hints are the better) */
 		if (r == 0 && !std)
-			r = input_read_file(path, &set, &st, err);
+			r = input_read_file_with(path, &io, &set, &st, err);
 		if (r == 0 && dr != 0) {
 			*err = derr;
 			r = dr;

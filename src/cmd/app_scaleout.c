@@ -20,10 +20,12 @@
 #include "ecsprof/sink.h"
 #include "ecsprof/tui.h"
 
+/* path's tasks and scale-out documents; what is left out is said through lg */
 static int
-read_one(const char *path, struct task_set *set, struct input_stats *st,
+read_one(const struct log *lg, const char *path, struct task_set *set, struct input_stats *st,
 	 struct so_sources *src, size_t *docs, struct err *err)
 {
+	struct input_options io = { .log = lg };
 	bool std = strcmp(path, "-") == 0;
 	FILE *f = std ? stdin : fopen(path, "rb");
 	struct buf b;
@@ -36,9 +38,9 @@ read_one(const char *path, struct task_set *set, struct input_stats *st,
 	if (!std)
 		fclose(f);
 	if (r == 0)
-		r = input_read_mem(path, b.data ? b.data : "", b.len, set, st, err);
+		r = input_read_mem_with(path, b.data ? b.data : "", b.len, &io, set, st, err);
 	if (r == 0)
-		r = input_scaleout_read_mem(path, b.data ? b.data : "", b.len, src, &n, err);
+		r = input_scaleout_read_mem(lg, path, b.data ? b.data : "", b.len, src, &n, err);
 	*docs += n;
 	buf_cleanup(&b);
 	return r;
@@ -100,7 +102,7 @@ format_name(enum cli_format f)
 static int
 write_story(const struct cli_opts *o, const struct so_story *st, struct err *err)
 {
-	struct sink_options so = { .width = 0, .time_format = o->time_format };
+	struct sink_options so = { .width = 0, .time_format = o->time_format, .log = o->log };
 	struct sink s;
 	int rc;
 
@@ -230,7 +232,7 @@ app_scaleout_report(const struct cli_opts *o, struct err *err)
 	so_sources_init(&src);
 	task_set_init(&set);
 	for (size_t i = 0; i < o->files.n; i++)
-		if (read_one(o->files.v[i], &set, &st, &src, &docs, err) != 0)
+		if (read_one(o->log, o->files.v[i], &set, &st, &src, &docs, err) != 0)
 			goto out;
 	log_info(o->log, "read %zu task states and %zu scale-out source documents: %zu tasks",
 		 st.tasks, docs, set.len);

@@ -86,7 +86,7 @@ static int
 write_findings(const struct cli_opts *o, const struct check_view *v, const char *title,
 	       struct err *err)
 {
-	struct sink_options so = { .width = 0, .time_format = o->time_format };
+	struct sink_options so = { .width = 0, .time_format = o->time_format, .log = o->log };
 	const struct row_table *tables[] = { &v->table };
 	struct check_out co = { v, title, 0 };
 	struct sink s;
@@ -131,9 +131,10 @@ read_history(const struct cli_opts *o, struct task_set *set, char **name, struct
 {
 	const struct cli_list *h = &o->experiment.history;
 	struct input_stats st = { 0 };
+	struct input_options io = { .log = o->log };
 
 	for (size_t i = 0; i < h->n; i++)
-		if (input_read_file(h->v[i], set, &st, err) != 0)
+		if (input_read_file_with(h->v[i], &io, set, &st, err) != 0)
 			return -1;
 	*name = h->n == 1 ? xstrdup(strcmp(h->v[0], "-") == 0 ? "stdin" : h->v[0]) :
 		xasprintf("%zu history files", h->n);

@@ -29,9 +29,10 @@ read_files(const struct log *lg, const char *const *paths, size_t n, struct task
 	   struct err *err)
 {
 	struct input_stats st = { 0 };
+	struct input_options io = { .log = lg };
 
 	for (size_t i = 0; i < n; i++)
-		if (input_read_file(paths[i], set, &st, err) != 0)
+		if (input_read_file_with(paths[i], &io, set, &st, err) != 0)
 			return -1;
 	log_info(lg, "read %zu task states from %zu file%s: %zu tasks", st.tasks, n, n == 1 ? "" : "s",
 		 set->len);
@@ -123,7 +124,8 @@ static int
 write_out(const struct cli_opts *o, const struct diff *d, const struct diff_window *w,
 	  struct err *err)
 {
-	struct sink_options so = { .width = app_terminal_width(), .time_format = o->time_format };
+	struct sink_options so = { .width = app_terminal_width(), .time_format = o->time_format,
+				    .log = o->log };
 	const char *fmt = cli_format_name(o->format);   /* NULL: -o's extension, else table */
 	struct row_table phases, changes;
 	const struct row_table *tables[2] = { &phases, &changes };

@@ -46,12 +46,16 @@ cmd_report(const struct cli_opts *o, struct err *err)
 	task_set_init(&set);
 	/* a large file says how far its reading has got (progress.h) */
 	struct reading rd;
-	struct input_options io = { .progress = on_read, .progress_ctx = &rd };
+	struct input_options io = { .log = o->log };
 
 	progress_begin(&rd.p, o);
+	if (rd.p.on) {
+		io.progress = on_read;
+		io.progress_ctx = &rd;
+	}
 	for (size_t i = 0; i < o->files.n; i++) {
 		rd.name = o->files.v[i];
-		rc = input_read_file_with(o->files.v[i], rd.p.on ? &io : NULL, &set, &st, err);
+		rc = input_read_file_with(o->files.v[i], &io, &set, &st, err);
 		if (rc != 0) {
 			progress_end(&rd.p);
 			goto out;

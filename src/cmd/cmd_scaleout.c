@@ -48,7 +48,7 @@ cmd_scaleout(const struct cli_opts *o, struct err *err)
 	    fetched != 0)
 		goto out;
 	for (size_t i = 0; i < d.n; i++)
-		if (input_scaleout_read_mem("live", d.v[i], strlen(d.v[i]), &src, NULL, err) != 0)
+		if (input_scaleout_read_mem(o->log, "live", d.v[i], strlen(d.v[i]), &src, NULL, err) != 0)
 			goto out;
 	log_info(o->log, "fetched %zu tasks and %zu scale-out source documents", set.len, d.n);
 	rc = app_scaleout_tell(o, &src, &set, err);

@@ -27,6 +27,9 @@ struct found {
 	bool listing;           /* the answers now come from ListTasks startedBy ecsprof-ID */
 	char **warned;          /* the tasks whose answer could not be read: said once each */
 	const struct log *log;  /* where */
+	/* what live_take_task says of an answer, once: the journal's tasks and then those
+	 * startedBy are asked of ECS, so a task can be answered twice */
+	struct log_once once;
 	size_t nwarned;
 	struct xrun *x;
 	char **raw;
@@ -116,7 +119,7 @@ take_live(void *arg, const char *json, size_t len, int64_t fetched_at_ms, struct
 
 	task_set_init(&one);
 	/* a bad task is skipped with a warning, its raw JSON still journaled */
-	if ((rc = live_take_task(json, len, fetched_at_ms, &one, true, NULL, err)) < 0) {
+	if ((rc = live_take_task(json, len, fetched_at_ms, &one, true, &f->once, err)) < 0) {
 		task_set_cleanup(&one);
 		return -1;
 	}
@@ -172,12 +175,15 @@ xrun_cleanup_command_run(const struct cli_opts *o, struct err *err)
 
 	memset(&x, 0, sizeof x);
 	task_set_init(&journal);
+	log_once_init(&f.once, o->log);
 	x.o = o;
 	snprintf(x.id, sizeof x.id, "%s", o->experiment.cleanup);
 	snprintf(x.started_by, sizeof x.started_by, "%s%s", EXP_STARTED_BY_PREFIX, x.id);
 	x.recording = o->output;
 	if (o->output != NULL && stat(o->output, &sb) == 0) {
-		if (input_read_file(o->output, &journal, &st, err) != 0)
+		struct input_options io = { .log = o->log };
+
+		if (input_read_file_with(o->output, &io, &journal, &st, err) != 0)
 			goto out;
 		for (size_t i = 0; i < journal.len; i++) {
 			const struct task *t = &journal.tasks[i];
@@ -288,6 +294,7 @@ out:
 	for (size_t i = 0; i < f.nwarned; i++)
 		free(f.warned[i]);
 	free(f.warned);
+	log_once_cleanup(&f.once);
 	for (size_t i = 0; i < f.nraw; i++)
 		free(f.raw[i]);
 	free(f.raw);

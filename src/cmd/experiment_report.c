@@ -246,8 +246,10 @@ xrun_report(struct xrun *x, struct err *err)
 	FILE *words;
 	int rc = -1;
 
+	struct input_options io = { .log = x->o->log };
+
 	task_set_init(&set);
-	if (input_read_file(x->recording, &set, &st, err) != 0)
+	if (input_read_file_with(x->recording, &io, &set, &st, err) != 0)
 		goto out;
 	task_set_filter(&set, keep_ours, x->started_by);
 	if (fmt == FMT_AUTO || fmt == FMT_TUI)

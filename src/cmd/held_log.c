@@ -8,7 +8,18 @@
 
 #define KEPT_LINES 20000     /* lines kept while the screen is up (a --debug trace too) */
 
-static const char *const held_prefix[] = { "", "warning: ", "", "debug: " };
+/* a line as the log writes it on stderr: a trace's lines (LOG_TRACE) as they are, with
+ * the prefix the trace gave them, the others after "ecsprof: " and their level's */
+static void
+held_write(enum log_level level, const char *line)
+{
+	static const char *const prefix[] = { "", "warning: ", "", "debug: " };
+
+	if (level == LOG_TRACE)
+		fprintf(stderr, "%s\n", line);
+	else
+		fprintf(stderr, "ecsprof: %s%s\n", prefix[level], line);
+}
 
 static void
 held_sink(enum log_level level, const char *line, void *ctx)
@@ -20,7 +31,7 @@ held_sink(enum log_level level, const char *line, void *ctx)
 		return;
 	pthread_mutex_lock(&h->lock);
 	if (!h->hold) {
-		fprintf(stderr, "ecsprof: %s%s\n", held_prefix[level], line);
+		held_write(level, line);
 		pthread_mutex_unlock(&h->lock);
 		return;
 	}
@@ -69,7 +80,7 @@ held_log_end(struct held_log *h)
 	h->log.sink = NULL;
 	h->log.sink_ctx = NULL;
 	for (size_t i = 0; i < h->n; i++) {
-		fprintf(stderr, "ecsprof: %s%s\n", held_prefix[h->levels[i]], h->lines[i]);
+		held_write(h->levels[i], h->lines[i]);
 		free(h->lines[i]);
 	}
 	if (h->dropped > 0)

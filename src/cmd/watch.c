@@ -470,7 +470,7 @@ watch_run(const struct watch_source *s, const struct watch_options *o, struct er
 
 	/* no sink given (tests): the lines go to stdout */
 	if (out == NULL) {
-		struct sink_options so = { .time_format = o->time_format };
+		struct sink_options so = { .time_format = o->time_format, .log = o->log };
 
 		if (sink_open(&stdout_sink, NULL, cli_format_name(o->format), &so, err) != 0)
 			goto out_fail;

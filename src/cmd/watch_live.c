@@ -327,7 +327,7 @@ watch_main(const struct cli_opts *o, struct err *err)
 	struct watch_options wo = { 0 };
 	char title[256];
 	struct sink out;
-	struct sink_options so = { .time_format = o->time_format };
+	struct sink_options so = { .time_format = o->time_format, .log = o->log };
 	bool lines;
 	int rc;
 

@@ -445,8 +445,8 @@ sc_first_line_json(const char *data, size_t len)
 }
 
 int
-input_scaleout_read_mem(const char *name, const char *data, size_t len, struct so_sources *s,
-			size_t *ndocs, struct err *err)
+input_scaleout_read_mem(const struct log *lg, const char *name, const char *data, size_t len,
+			struct so_sources *s, size_t *ndocs, struct err *err)
 {
 	struct sc_ctx c = { s, name, 0, 0, err };
 	const char *p = data, *end = data + len;
@@ -480,5 +480,5 @@ input_scaleout_read_mem(const char *name, const char *data, size_t len, struct s
 		*ndocs = c.docs;
 	if (rc != 0)
 		return -1;
-	return input_deploy_read_mem(NULL, name, data, len, &s->deploys, err);
+	return input_deploy_read_mem(lg, name, data, len, &s->deploys, err);
 }

@@ -29,7 +29,7 @@ SCENARIO = {
     "speed": 20,
     "credentials": {"AKIDFAKE": "fakesecret"},
     "clusters": {n: {"tasks": []} for n in
-                 ("cap", "pull", "term", "hup", "twice", "nohc", "nodef", "noyes", "kill", "throttle",
+                 ("cap", "pull", "term", "hup", "twice", "nohc", "nodef", "noyes", "kill", "killj", "throttle",
                   "notrec", "stopthr", "stophang")},
     # cap:1's first 4 tasks asked come back in failures[]: the first call and its 3
     # retries; the second call starts its task
@@ -366,6 +366,25 @@ def main():
            "SIGKILL, then --cleanup (no journal) with a malformed task in every answer: all %d "
            "stopped, one warning" % len(st), "left %d rc %d\n%s%s%s" % (
                len(left), p.returncode, p.stdout, p.stderr, repr(st)))
+        # the same with its journal (-o): ECS is asked of the journal's tasks, then of
+        # startedBy, so the unreadable task comes back twice: still said once, through the
+        # command's log
+        x = subprocess.Popen(cmd(port, tmp, "killj", ["a=web:7", "b=web:7"], 3),
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env())
+        wait_runs(port, "killj", 4)
+        time.sleep(0.5)   # the journal has the RunTask answers
+        x.kill()
+        x.wait()
+        unreadable(port, 100000)
+        p = run([ECSPROF, "experiment", "--cleanup", "killj", "--cluster", "killj", "-o",
+                 os.path.join(tmp, "killj.jsonl"), "--endpoint-url",
+                 "http://127.0.0.1:%d" % port, "--region", "us-east-1"])
+        unreadable(port, 0)
+        st = mine(port, "killj")
+        ok(p.returncode == 0 and p.stderr.count("DescribeTasks: skipped") == 1
+           and all(t["desiredStatus"] == "STOPPED" for t in st),
+           "--cleanup with the journal, the unreadable task answered twice: one warning",
+           "rc %d\n%s%s%s" % (p.returncode, p.stdout, p.stderr, repr(st)))
 
         # StopTask throttled 8 times in a row (more than one call's 3 attempts, for each
         # task): the stops are asked again with backoff, and every task is stopped (issue

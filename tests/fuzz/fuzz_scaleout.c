@@ -56,14 +56,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int rc;
 
 	so_sources_init(&s);
-	rc = input_scaleout_read_mem("fuzz", (const char *)data, size, &s, &docs, &e);
+	rc = input_scaleout_read_mem(NULL, "fuzz", (const char *)data, size, &s, &docs, &e);
 	if (rc != 0 && (strncmp(e.msg, "fuzz", 4) != 0 || strchr(e.msg, '\n') != NULL))
 		abort();   /* one line, naming the input */
 	if (rc == 0) {
 		n[0] = s.nactivities;
 		n[1] = s.nalarms;
 		n[2] = s.ntarget_groups;
-		if (input_scaleout_read_mem("fuzz", (const char *)data, size, &s, NULL, &e) != 0 ||
+		if (input_scaleout_read_mem(NULL, "fuzz", (const char *)data, size, &s, NULL, &e) != 0 ||
 		    s.nactivities != n[0] || s.nalarms != n[1] || s.ntarget_groups != n[2])
 			abort();   /* the same documents again: the same items */
 	}

@@ -114,6 +114,29 @@ def main():
         n = err.count("ecsprof: warning:")
         ok(n == 1 and "warning: 1 phase ends before it begins (clock skew" in err,
            "the warning is printed once after quitting, in good grammar", err)
+        # stderr a file, not the terminal: the held log writes through at once, and a
+        # --debug trace reads as without a view, one "ecsprof: debug: " on its first line
+        # (each of its lines got a second one)
+        errfile = os.path.join(tmp, "debug.err")
+        subprocess.run(tm + ["new-session", "-d", "-s", "d", "-x", "100", "-y", "24",
+                             "bash -c '%s'" % cmd.replace("'", "'\\''").replace(
+                                 " watch ", " watch --debug ").replace(
+                                 "; echo", " 2>%s; echo" % errfile)])
+        for _ in range(100):
+            time.sleep(0.1)
+            if "RUNNING 2" in subprocess.run(tm + ["capture-pane", "-p", "-t", "d"],
+                                             capture_output=True, text=True).stdout:
+                break
+        time.sleep(1)
+        subprocess.run(tm + ["send-keys", "-t", "d", "q"])
+        time.sleep(1)
+        with open(errfile) as f:
+            dbg = f.read()
+        ok("ListTasks canonical request:\n" in dbg and "\n< HTTP 200\n" in dbg
+           and "debug: ecsprof" not in dbg and "ecsprof: debug: < HTTP" not in dbg
+           and "warning: 1 phase ends before it begins" in dbg,
+           "--debug to a file under the view: each trace line as without the view",
+           dbg[:1500])
     except Exception as ex:
         srv_err.seek(0)
         ok(False, "the test ran to its end", "%r\nfake_ecs stderr:\n%s" % (ex, srv_err.read()[-3000:]))
