@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #define JSONSCAN_DEPTH 64
 /* Keys named twice in one object: jansson keeps the last value silently, the reader
@@ -22,9 +23,9 @@
 
 struct jsonscan_dup {
 	unsigned n[JSONSCAN_DUP_DEPTH];          /* keys of the object open at each depth */
-	/* a filter of the keys seen at each depth (bit hash(pack) % 128 set): a key whose
+	/* a filter of the keys seen at each depth (bit hash(pack) % 256 set): a key whose
 	 * bit is clear is new without the compare against every key before it */
-	uint64_t seen[JSONSCAN_DUP_DEPTH][2];
+	uint64_t seen[JSONSCAN_DUP_DEPTH][4];
 	uint64_t pack[JSONSCAN_DUP_DEPTH][JSONSCAN_DUP_KEYS];   /* 7 bytes and the length */
 	struct { const char *s; size_t n; } key[JSONSCAN_DUP_DEPTH][JSONSCAN_DUP_KEYS];
 };
@@ -53,9 +54,48 @@ struct jsonscan_key {
 static inline void
 jsonscan_ws(struct jsonscan *sc)
 {
-	while (sc->p < sc->end && (*sc->p == ' ' || *sc->p == '\t' || *sc->p == '\n' ||
-				   *sc->p == '\r'))
+	/* one compare for the usual byte, which is above the space */
+	while (sc->p < sc->end && (unsigned char)*sc->p <= ' ' &&
+	       (*sc->p == ' ' || *sc->p == '\t' || *sc->p == '\n' || *sc->p == '\r'))
 		sc->p++;
+}
+
+/* a and b, both n bytes long, are the same: inline, in 8-byte (then 4, 2, 1) loads that
+ * overlap at the end, for the short keys a reader compares (a libc memcmp call costs
+ * more than such a compare) */
+static inline bool
+jsonscan_eq(const char *a, const char *b, size_t n)
+{
+	uint64_t x, y;
+	uint32_t u, v;
+	uint16_t s, t;
+
+	if (n >= 8) {
+		for (size_t i = 0; i + 8 < n; i += 8) {
+			memcpy(&x, a + i, 8);
+			memcpy(&y, b + i, 8);
+			if (x != y)
+				return false;
+		}
+		memcpy(&x, a + n - 8, 8);
+		memcpy(&y, b + n - 8, 8);
+		return x == y;
+	}
+	if (n >= 4) {
+		memcpy(&u, a, 4);
+		memcpy(&v, b, 4);
+		if (u != v)
+			return false;
+		memcpy(&u, a + n - 4, 4);
+		memcpy(&v, b + n - 4, 4);
+		return u == v;
+	}
+	if (n >= 2) {
+		memcpy(&s, a, 2);
+		memcpy(&t, b, 2);
+		return s == t && a[n - 1] == b[n - 1];
+	}
+	return n == 0 || a[0] == b[0];
 }
 
 static inline bool

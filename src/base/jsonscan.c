@@ -28,7 +28,7 @@ jsonscan_next_member(struct jsonscan *sc, char closer)
 
 /* The first byte at or after q that is '"', '\\', a control or a non-ASCII byte (or
  * end), eight bytes at a time: the bulk of a line is such plain text. */
-static const char *
+static inline const char *
 jsonscan_plain_run(const char *q, const char *end)
 {
 	const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
@@ -113,20 +113,16 @@ unicode_escape(const char *q, const char *end)
 	return w >= 0xDC00 && w <= 0xDFFF ? 12 : -1;
 }
 
-/* A string at its opening quote: its bytes in the line, or decoded into sc->buf when
- * it has escapes (only with may_escape). -1: not a string we are sure of. With no buf
- * (sc->buf NULL) a string is checked, \u escapes too, and not decoded: out->s is then
- * NULL for one with escapes. */
-int
-jsonscan_string(struct jsonscan *sc, bool may_escape, struct jsonscan_str *out)
+/* The rest of a string whose plain run from start stopped at q, before its end or at a
+ * byte that is no closing quote: escapes, UTF-8, or the end of the text (jsonscan_string).
+ * Apart from the fast path so that the fast path stays a few instructions. */
+static int
+string_rest(struct jsonscan *sc, bool may_escape, struct jsonscan_str *out, const char *start,
+	    const char *q)
 {
-	const char *q, *start;
-	size_t o = 0;
+	size_t o = (size_t)(q - start);
 	bool escaped = false, checked = false;   /* checked: escapes seen with no buf */
 
-	if (!jsonscan_at(sc, '"'))
-		return -1;
-	start = q = ++sc->p;
 	while (q < sc->end) {
 		unsigned char c;
 
@@ -196,6 +192,35 @@ jsonscan_string(struct jsonscan *sc, bool may_escape, struct jsonscan_str *out)
 		q++;
 	}
 	return -1;
+}
+
+/* A string at its opening quote: its bytes in the line, or decoded into sc->buf when
+ * it has escapes (only with may_escape). -1: not a string we are sure of. With no buf
+ * (sc->buf NULL) a string is checked, \u escapes too, and not decoded: out->s is then
+ * NULL for one with escapes. Nearly every string of a line is plain ASCII: one plain run
+ * to its closing quote, and string_rest() for the others. */
+static inline int
+string_at(struct jsonscan *sc, bool may_escape, struct jsonscan_str *out)
+{
+	const char *q, *start;
+
+	if (!jsonscan_at(sc, '"'))
+		return -1;
+	start = sc->p + 1;
+	q = jsonscan_plain_run(start, sc->end);
+	if (q < sc->end && *q == '"') {
+		out->s = start;
+		out->n = (size_t)(q - start);
+		sc->p = q + 1;
+		return 0;
+	}
+	return string_rest(sc, may_escape, out, start, q);
+}
+
+int
+jsonscan_string(struct jsonscan *sc, bool may_escape, struct jsonscan_str *out)
+{
+	return string_at(sc, may_escape, out);
 }
 
 /* A real D.F (no exponent) of at most 15 digits in all, between digits and q, as strtod
@@ -312,141 +337,111 @@ jsonscan_word(struct jsonscan *sc, const char *w, size_t n)
 }
 
 
+/* A key's pack: its first 7 bytes (fewer: zeros after them) and the low byte of its
+ * length, as one word; byte by byte, for a key near the end of the text. */
+static uint64_t
+key_pack_bytes(const struct jsonscan_str *k)
+{
+	unsigned char b[8] = { 0 };
+	uint64_t pack;
+
+	memcpy(b, k->s, k->n < 7 ? k->n : 7);
+	b[7] = (unsigned char)k->n;
+	memcpy(&pack, b, sizeof pack);
+	return pack;
+}
+
 /* A member key of the object just opened at sc->depth (first: its first key): -1 when
- * the object has it already (or more keys, or more depth, than sc->dup tracks). */
-static int
+ * the object has it already (or more keys, or more depth, than sc->dup tracks). Once for
+ * every key of a line (some 65 an event): inline, the pack in one load and the earlier
+ * keys compared only when the filter's bit for the pack is set. */
+static inline int
 jsonscan_key_new(struct jsonscan *sc, const struct jsonscan_str *k, bool first)
 {
 	struct jsonscan_dup *d = sc->dup;
-	int lvl = sc->depth - 1;
-	unsigned char b[8] = { 0 };
-	uint64_t pack, bit;
+	unsigned lvl = (unsigned)(sc->depth - 1), n;
+	uint64_t pack, bit, *seen;
 
 	if (d == NULL)
 		return 0;
-	if (lvl < 0 || lvl >= JSONSCAN_DUP_DEPTH)
+	if (lvl >= JSONSCAN_DUP_DEPTH)
 		return -1;
+	seen = d->seen[lvl];
 	if (first) {
-		d->n[lvl] = 0;
-		d->seen[lvl][0] = d->seen[lvl][1] = 0;
-	}
-	if (d->n[lvl] >= JSONSCAN_DUP_KEYS)
+		n = 0;
+		seen[0] = seen[1] = seen[2] = seen[3] = 0;
+	} else if ((n = d->n[lvl]) >= JSONSCAN_DUP_KEYS) {
 		return -1;
+	}
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	if (sc->end - k->s >= 8) {
 		/* one load, the bytes past the key's first 7 (or fewer) masked off: the pack
-		 * the byte copy below makes, on a little-endian machine */
+		 * key_pack_bytes() makes, on a little-endian machine */
+		static const uint64_t keep[8] = { 0, 0xFF, 0xFFFF, 0xFFFFFF, 0xFFFFFFFF,
+			0xFFFFFFFFFFULL, 0xFFFFFFFFFFFFULL, 0xFFFFFFFFFFFFFFULL };
+
 		memcpy(&pack, k->s, sizeof pack);
-		pack &= k->n >= 7 ? 0x00FFFFFFFFFFFFFFULL : ((uint64_t)1 << (8 * k->n)) - 1;
-		pack |= (uint64_t)(unsigned char)k->n << 56;
+		pack = (pack & keep[k->n < 7 ? k->n : 7]) | (uint64_t)(unsigned char)k->n << 56;
 	} else
 #endif
-	{
-		memcpy(b, k->s, k->n < 7 ? k->n : 7);
-		b[7] = (unsigned char)k->n;
-		memcpy(&pack, b, sizeof pack);
-	}
-	/* the bit of this pack: the keys before it are compared only when it is set (the
-	 * same answer, a key being new most of the time) */
-	bit = (pack * 0x9E3779B97F4A7C15ULL) >> 57;
-	if (d->seen[lvl][bit >> 6] & ((uint64_t)1 << (bit & 63))) {
-		for (unsigned i = 0; i < d->n[lvl]; i++)
+		pack = key_pack_bytes(k);
+	/* the bit of this pack (of 256: an event's task object has some 35 keys): the keys
+	 * before it are compared only when it is set, a key being new nearly always */
+	bit = (pack * 0x9E3779B97F4A7C15ULL) >> 56;
+	if (seen[bit >> 6] & ((uint64_t)1 << (bit & 63))) {
+		for (unsigned i = 0; i < n; i++)
 			if (d->pack[lvl][i] == pack && d->key[lvl][i].n == k->n &&
-			    memcmp(d->key[lvl][i].s, k->s, k->n) == 0)
+			    jsonscan_eq(d->key[lvl][i].s, k->s, k->n))
 				return -1;
 	}
-	d->seen[lvl][bit >> 6] |= (uint64_t)1 << (bit & 63);
-	d->pack[lvl][d->n[lvl]] = pack;
-	d->key[lvl][d->n[lvl]].s = k->s;
-	d->key[lvl][d->n[lvl]].n = k->n;
-	d->n[lvl]++;
+	seen[bit >> 6] |= (uint64_t)1 << (bit & 63);
+	d->pack[lvl][n] = pack;
+	d->key[lvl][n].s = k->s;
+	d->key[lvl][n].n = k->n;
+	d->n[lvl] = n + 1;
 	return 0;
 }
 
-/* the members of an object or the elements of an array, at its opening bracket */
-static int
-jsonscan_skip_container(struct jsonscan *sc, bool object)
-{
-	int more;
-
-	if (++sc->depth > JSONSCAN_DEPTH)
-		return -1;
-	sc->p++;
-	jsonscan_ws(sc);
-	if (jsonscan_at(sc, object ? '}' : ']')) {
-		sc->p++;
-		sc->depth--;
-		return 0;
-	}
-	for (bool first = true;; first = false) {
-		if (object) {
-			struct jsonscan_str k;
-
-			if (jsonscan_string(sc, false, &k) != 0 || jsonscan_key_new(sc, &k, first) != 0)
-				return -1;
-			jsonscan_ws(sc);
-			if (!jsonscan_at(sc, ':'))
-				return -1;
-			sc->p++;
-			jsonscan_ws(sc);
-		}
-		if (jsonscan_skip(sc) != 0)
-			return -1;
-		if ((more = jsonscan_next_member(sc, object ? '}' : ']')) != 1)
-			break;
-	}
-	sc->depth--;
-	return more;
-}
-
-int
-jsonscan_skip(struct jsonscan *sc)
-{
-	struct jsonscan_str s;
-	bool is_int;
-	int64_t iv;
-	double dv;
-
-	if (sc->p >= sc->end)
-		return -1;
-	switch (*sc->p) {
-	case '{': return jsonscan_skip_container(sc, true);
-	case '[': return jsonscan_skip_container(sc, false);
-	case '"': return jsonscan_string(sc, true, &s);
-	case 't': return jsonscan_word(sc, "true", 4);
-	case 'f': return jsonscan_word(sc, "false", 5);
-	case 'n': return jsonscan_word(sc, "null", 4);
-	default: return jsonscan_number(sc, &is_int, &iv, &dv);
-	}
-}
-
-/* An object's members one by one (jsonscan.h); the depth counts the object while open. */
+/* An object's members one by one (jsonscan.h); the depth counts the object while open.
+ * Lines are mostly compact: the ',' straight after a value and the ':' straight after a
+ * key are looked for before any white space is skipped. */
 int
 jsonscan_member(struct jsonscan *sc, bool first, struct jsonscan_str *key)
 {
-	int more = 1;
+	const char *p = sc->p, *end = sc->end;
 
 	if (first) {
-		if (!jsonscan_at(sc, '{') || ++sc->depth > JSONSCAN_DEPTH)
+		if (p >= end || *p != '{' || ++sc->depth > JSONSCAN_DEPTH)
 			return -1;
-		sc->p++;
+		sc->p = p + 1;
 		jsonscan_ws(sc);
 		if (jsonscan_at(sc, '}')) {
 			sc->p++;
 			sc->depth--;
 			return 0;
 		}
-	} else if ((more = jsonscan_next_member(sc, '}')) != 1) {
-		if (more == 0)
-			sc->depth--;
-		return more;
+	} else if (p < end && *p == ',') {
+		sc->p = p + 1;
+		jsonscan_ws(sc);
+	} else {
+		int more = jsonscan_next_member(sc, '}');
+
+		if (more != 1) {
+			if (more == 0)
+				sc->depth--;
+			return more;
+		}
 	}
-	if (jsonscan_string(sc, false, key) != 0 || jsonscan_key_new(sc, key, first) != 0)
+	if (string_at(sc, false, key) != 0 || jsonscan_key_new(sc, key, first) != 0)
 		return -1;
-	jsonscan_ws(sc);
-	if (!jsonscan_at(sc, ':'))
-		return -1;
-	sc->p++;
+	p = sc->p;
+	if (p >= end || *p != ':') {
+		jsonscan_ws(sc);
+		if (!jsonscan_at(sc, ':'))
+			return -1;
+		p = sc->p;
+	}
+	sc->p = p + 1;
 	jsonscan_ws(sc);
 	return 1;
 }
@@ -474,14 +469,50 @@ jsonscan_element(struct jsonscan *sc, bool first)
 	return more;
 }
 
+/* the members of an object or the elements of an array, at its opening bracket, checked
+ * and skipped: the readers' own member and element steps */
+static int
+skip_container(struct jsonscan *sc, bool object)
+{
+	struct jsonscan_str k;
+	int more;
 
-/* index of key in names[], -1 if none; a key seen twice in one object gives up (-2) */
+	for (bool first = true;; first = false) {
+		if ((more = object ? jsonscan_member(sc, first, &k) : jsonscan_element(sc, first)) != 1)
+			return more;
+		if (jsonscan_skip(sc) != 0)
+			return -1;
+	}
+}
+
+int
+jsonscan_skip(struct jsonscan *sc)
+{
+	struct jsonscan_str s;
+	bool is_int;
+	int64_t iv;
+	double dv;
+
+	if (sc->p >= sc->end)
+		return -1;
+	switch (*sc->p) {
+	case '{': return skip_container(sc, true);
+	case '[': return skip_container(sc, false);
+	case '"': return string_at(sc, true, &s);
+	case 't': return jsonscan_word(sc, "true", 4);
+	case 'f': return jsonscan_word(sc, "false", 5);
+	case 'n': return jsonscan_word(sc, "null", 4);
+	default: return jsonscan_number(sc, &is_int, &iv, &dv);
+	}
+}
+
+/* index of key in names[], -1 if none; a key seen twice in one object gives up (-2). The
+ * length first, then the bytes inline (jsonscan_eq): no call to memcmp for a 4-byte key. */
 int
 jsonscan_lookup(const struct jsonscan_str *key, const struct jsonscan_key *names, int n, uint64_t *seen)
 {
 	for (int i = 0; i < n; i++)
-		if (names[i].n == key->n && names[i].s[0] == key->s[0] &&
-		    memcmp(names[i].s, key->s, key->n) == 0) {
+		if (names[i].n == key->n && jsonscan_eq(names[i].s, key->s, key->n)) {
 			if (*seen & ((uint64_t)1 << i))
 				return -2;
 			*seen |= (uint64_t)1 << i;
