@@ -26,6 +26,10 @@ struct jsonscan_dup {
 	/* a filter of the keys seen at each depth (bit hash(pack) % 256 set): a key whose
 	 * bit is clear is new without the compare against every key before it */
 	uint64_t seen[JSONSCAN_DUP_DEPTH][4];
+	/* the last key (its index) of each bit set in seen[], and the one before each key
+	 * with its bit (JSONSCAN_DUP_KEYS: none): only keys of one bit are compared */
+	unsigned char head[JSONSCAN_DUP_DEPTH][256];
+	unsigned char next[JSONSCAN_DUP_DEPTH][JSONSCAN_DUP_KEYS];
 	uint64_t pack[JSONSCAN_DUP_DEPTH][JSONSCAN_DUP_KEYS];   /* 7 bytes and the length */
 	struct { const char *s; size_t n; } key[JSONSCAN_DUP_DEPTH][JSONSCAN_DUP_KEYS];
 };

@@ -351,19 +351,47 @@ key_pack_bytes(const struct jsonscan_str *k)
 	return pack;
 }
 
-/* A member key of the object just opened at sc->depth (first: its first key): -1 when
- * the object has it already (or more keys, or more depth, than sc->dup tracks). Once for
- * every key of a line (some 65 an event): inline, the pack in one load and the earlier
- * keys compared only when the filter's bit for the pack is set. */
+/* the pack key_pack_bytes() makes, from the key's first 8 bytes w as one load gives them
+ * on a little-endian machine: the bytes past its first 7 (or fewer) masked off */
+static inline uint64_t
+key_pack_word(uint64_t w, size_t n)
+{
+	static const uint64_t keep[8] = { 0, 0xFF, 0xFFFF, 0xFFFFFF, 0xFFFFFFFF,
+		0xFFFFFFFFFFULL, 0xFFFFFFFFFFFFULL, 0xFFFFFFFFFFFFFFULL };
+
+	return (w & keep[n < 7 ? n : 7]) | (uint64_t)(unsigned char)n << 56;
+}
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define JSONSCAN_LE 1
+#else
+#define JSONSCAN_LE 0
+#endif
+
+static uint64_t
+key_pack(const struct jsonscan *sc, const struct jsonscan_str *k)
+{
+	uint64_t w;
+
+	if (!JSONSCAN_LE || sc->end - k->s < 8)
+		return key_pack_bytes(k);
+	memcpy(&w, k->s, sizeof w);
+	return key_pack_word(w, k->n);
+}
+
+/* A member key (its pack) of the object just opened at sc->depth (first: its first
+ * key): -1 when the object has it already (or more keys, or more depth, than sc->dup
+ * tracks). Once for every key of a line (some 65 an event): a key whose bit in the filter
+ * is clear is new; one whose bit is set is compared with the earlier keys of that bit
+ * only (a chain from head[bit]; head[] is valid for the bits set since the object's first
+ * key, so it is never cleared), not with every earlier key. */
 static inline int
-jsonscan_key_new(struct jsonscan *sc, const struct jsonscan_str *k, bool first)
+jsonscan_key_new(struct jsonscan *sc, const struct jsonscan_str *k, bool first, uint64_t pack)
 {
 	struct jsonscan_dup *d = sc->dup;
-	unsigned lvl = (unsigned)(sc->depth - 1), n;
-	uint64_t pack, bit, *seen;
+	unsigned lvl = (unsigned)(sc->depth - 1), n, bit, next = JSONSCAN_DUP_KEYS;
+	uint64_t *seen;
 
-	if (d == NULL)
-		return 0;
 	if (lvl >= JSONSCAN_DUP_DEPTH)
 		return -1;
 	seen = d->seen[lvl];
@@ -373,28 +401,18 @@ jsonscan_key_new(struct jsonscan *sc, const struct jsonscan_str *k, bool first)
 	} else if ((n = d->n[lvl]) >= JSONSCAN_DUP_KEYS) {
 		return -1;
 	}
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	if (sc->end - k->s >= 8) {
-		/* one load, the bytes past the key's first 7 (or fewer) masked off: the pack
-		 * key_pack_bytes() makes, on a little-endian machine */
-		static const uint64_t keep[8] = { 0, 0xFF, 0xFFFF, 0xFFFFFF, 0xFFFFFFFF,
-			0xFFFFFFFFFFULL, 0xFFFFFFFFFFFFULL, 0xFFFFFFFFFFFFFFULL };
-
-		memcpy(&pack, k->s, sizeof pack);
-		pack = (pack & keep[k->n < 7 ? k->n : 7]) | (uint64_t)(unsigned char)k->n << 56;
-	} else
-#endif
-		pack = key_pack_bytes(k);
-	/* the bit of this pack (of 256: an event's task object has some 35 keys): the keys
-	 * before it are compared only when it is set, a key being new nearly always */
-	bit = (pack * 0x9E3779B97F4A7C15ULL) >> 56;
+	/* the bit of this pack, of 256: an event's task object has some 35 keys */
+	bit = (unsigned)((pack * 0x9E3779B97F4A7C15ULL) >> 56);
 	if (seen[bit >> 6] & ((uint64_t)1 << (bit & 63))) {
-		for (unsigned i = 0; i < n; i++)
+		next = d->head[lvl][bit];
+		for (unsigned i = next; i < JSONSCAN_DUP_KEYS; i = d->next[lvl][i])
 			if (d->pack[lvl][i] == pack && d->key[lvl][i].n == k->n &&
 			    jsonscan_eq(d->key[lvl][i].s, k->s, k->n))
 				return -1;
 	}
 	seen[bit >> 6] |= (uint64_t)1 << (bit & 63);
+	d->head[lvl][bit] = (unsigned char)n;
+	d->next[lvl][n] = (unsigned char)next;
 	d->pack[lvl][n] = pack;
 	d->key[lvl][n].s = k->s;
 	d->key[lvl][n].n = k->n;
@@ -402,13 +420,30 @@ jsonscan_key_new(struct jsonscan *sc, const struct jsonscan_str *k, bool first)
 	return 0;
 }
 
+/* A key and its ':' as jsonscan_member() reads them, for any key (white space, escapes,
+ * which are refused, UTF-8, the end of the text near): 0, *pack set, or -1. */
+static int
+member_key(struct jsonscan *sc, struct jsonscan_str *key, uint64_t *pack)
+{
+	if (string_at(sc, false, key) != 0)
+		return -1;
+	*pack = key_pack(sc, key);
+	jsonscan_ws(sc);
+	if (!jsonscan_at(sc, ':'))
+		return -1;
+	sc->p++;
+	return 0;
+}
+
 /* An object's members one by one (jsonscan.h); the depth counts the object while open.
- * Lines are mostly compact: the ',' straight after a value and the ':' straight after a
- * key are looked for before any white space is skipped. */
+ * Lines are mostly compact, their keys short: the ',' straight after a value, a key of
+ * under 16 plain bytes in one 16-byte load and the ':' straight after it are read here;
+ * any other key in member_key(). */
 int
 jsonscan_member(struct jsonscan *sc, bool first, struct jsonscan_str *key)
 {
 	const char *p = sc->p, *end = sc->end;
+	uint64_t pack;
 
 	if (first) {
 		if (p >= end || *p != '{' || ++sc->depth > JSONSCAN_DEPTH)
@@ -420,9 +455,14 @@ jsonscan_member(struct jsonscan *sc, bool first, struct jsonscan_str *key)
 			sc->depth--;
 			return 0;
 		}
+		p = sc->p;
 	} else if (p < end && *p == ',') {
-		sc->p = p + 1;
-		jsonscan_ws(sc);
+		p++;
+		if (p < end && (unsigned char)*p <= ' ') {
+			sc->p = p;
+			jsonscan_ws(sc);
+			p = sc->p;
+		}
 	} else {
 		int more = jsonscan_next_member(sc, '}');
 
@@ -431,17 +471,40 @@ jsonscan_member(struct jsonscan *sc, bool first, struct jsonscan_str *key)
 				sc->depth--;
 			return more;
 		}
-	}
-	if (string_at(sc, false, key) != 0 || jsonscan_key_new(sc, key, first) != 0)
-		return -1;
-	p = sc->p;
-	if (p >= end || *p != ':') {
-		jsonscan_ws(sc);
-		if (!jsonscan_at(sc, ':'))
-			return -1;
 		p = sc->p;
 	}
-	sc->p = p + 1;
+#ifdef __SSE2__
+	size_t n = 16;
+
+	if (JSONSCAN_LE && end - p >= 18 && *p == '"') {
+		/* the key's bytes from p + 1: its closing quote the first special byte, its ':'
+		 * straight after; p + 17 is in the text */
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + 1));
+		unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(
+		    _mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
+		    _mm_cmplt_epi8(v, _mm_set1_epi8(0x20))));
+
+		n = (size_t)__builtin_ctz(m | 0x10000);
+		if (n < 16 && (p[1 + n] != '"' || p[2 + n] != ':'))
+			n = 16;
+	}
+	if (n < 16) {
+		uint64_t w;
+
+		key->s = p + 1;
+		key->n = n;
+		memcpy(&w, p + 1, sizeof w);
+		pack = key_pack_word(w, n);
+		sc->p = p + n + 3;
+	} else
+#endif
+	{
+		sc->p = p;
+		if (member_key(sc, key, &pack) != 0)
+			return -1;
+	}
+	if (sc->dup != NULL && jsonscan_key_new(sc, key, first, pack) != 0)
+		return -1;
 	jsonscan_ws(sc);
 	return 1;
 }
