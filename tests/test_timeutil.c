@@ -262,3 +262,28 @@ Test(timeutil, iso_text_of_n_bytes)
 		cr_assert_eq(timeutil_parse_iso8601n(text, n, &b), -1, "%s with a NUL", texts[i]);
 	}
 }
+
+/* every day of 1970..2099 and around it (counted in fours of years there) back and forth
+ * through Hinnant's days_from_civil, and each the day after the one before */
+Test(timeutil, civil_days_both_ways)
+{
+	int64_t py = 0;
+	unsigned pm = 0, pd = 0;
+
+	for (int64_t z = -800; z < 48300; z++) {
+		int64_t y;
+		unsigned m, d;
+
+		timeutil_civil_from_days(z, &y, &m, &d);
+		cr_assert_eq(timeutil_days_from_civil(y, m, d), z, "%lld: %lld-%u-%u", (long long)z,
+			     (long long)y, m, d);
+		cr_assert(m >= 1 && m <= 12 && d >= 1 && d <= 31, "%lld", (long long)z);
+		if (z > -800)
+			cr_assert((y == py && m == pm && d == pd + 1) || (y == py && m == pm + 1 && d == 1) ||
+				  (y == py + 1 && m == 1 && d == 1 && pm == 12 && pd == 31), "%lld",
+				  (long long)z);
+		py = y;
+		pm = m;
+		pd = d;
+	}
+}

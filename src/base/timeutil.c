@@ -23,9 +23,26 @@ timeutil_days_from_civil(int64_t y, unsigned m, unsigned d)
 	return era * 146097 + (int64_t)doe - 719468;
 }
 
+/* days of the year before each month's first, in a year of 365 */
+static const int before_month[] = { 0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334 };
+
 void
 timeutil_civil_from_days(int64_t z, int64_t *y, unsigned *m, unsigned *d)
 {
+	if (z >= 0 && z < 47482) {
+		/* 1970..2099, where every fourth year is a leap year (2000 too): the years
+		 * counted in fours from 1968, without the calendar's divisions; the month is
+		 * day/32 or the one after (a CSV writes some 7 times a task) */
+		unsigned e = (unsigned)z + 731, r = e % 1461, yi = r >= 366 ? (r - 1) / 365 : 0;
+		unsigned doy = yi > 0 ? r - 1 - 365 * yi : r, mi = doy / 32, leapday = yi == 0;
+
+		if (mi < 11 && doy >= (unsigned)before_month[mi + 1] + (mi + 1 >= 2 && leapday))
+			mi++;
+		*y = 1968 + 4 * (int64_t)(e / 1461) + yi;
+		*m = mi + 1;
+		*d = doy - (unsigned)before_month[mi] - (mi >= 2 && leapday) + 1;
+		return;
+	}
 	z += 719468;
 	int64_t era = (z >= 0 ? z : z - 146096) / 146097;
 	unsigned doe = (unsigned)(z - era * 146097);
@@ -73,8 +90,6 @@ static int
 civil_ms(int y, int mo, int d, int h, int mi, int sec, int ms, int off_min, int64_t *out_ms)
 {
 	static const int mdays[] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
-	/* days of the year before each month's first, in a year of 365 */
-	static const int before[] = { 0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334 };
 	bool lp;
 	int64_t days;
 
@@ -86,7 +101,7 @@ civil_ms(int y, int mo, int d, int h, int mi, int sec, int ms, int off_min, int6
 	if (y >= 1970 && y <= 2099)
 		/* every fourth year a leap year (2000 too): the leap days of 1970..y-1 counted
 		 * without the calendar's divisions, as timeutil_days_from_civil() gives */
-		days = (int64_t)(y - 1970) * 365 + (y - 1969) / 4 + before[mo - 1] +
+		days = (int64_t)(y - 1970) * 365 + (y - 1969) / 4 + before_month[mo - 1] +
 		       (mo > 2 && lp) + d - 1;
 	else
 		days = timeutil_days_from_civil(y, (unsigned)mo, (unsigned)d);
