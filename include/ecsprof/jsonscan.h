@@ -22,16 +22,18 @@
 #define JSONSCAN_DUP_KEYS 64
 
 struct jsonscan_dup {
-	unsigned n[JSONSCAN_DUP_DEPTH];          /* keys of the object open at each depth */
-	/* a filter of the keys seen at each depth (bit hash(pack) % 256 set): a key whose
-	 * bit is clear is new without the compare against every key before it */
-	uint64_t seen[JSONSCAN_DUP_DEPTH][4];
-	/* the last key (its index) of each bit set in seen[], and the one before each key
-	 * with its bit (JSONSCAN_DUP_KEYS: none): only keys of one bit are compared */
-	unsigned char head[JSONSCAN_DUP_DEPTH][256];
-	unsigned char next[JSONSCAN_DUP_DEPTH][JSONSCAN_DUP_KEYS];
-	uint64_t pack[JSONSCAN_DUP_DEPTH][JSONSCAN_DUP_KEYS];   /* 7 bytes and the length */
-	struct { const char *s; size_t n; } key[JSONSCAN_DUP_DEPTH][JSONSCAN_DUP_KEYS];
+	/* the object open at each depth, its members together (one base address a key) */
+	struct jsonscan_dup_level {
+		unsigned n;               /* its keys so far */
+		/* a filter of its keys (bit hash(pack) % 256 set: the pack, its first 7 bytes
+		 * and length): a key whose bit is clear is new without a compare */
+		uint64_t seen[4];
+		/* the last key (its index) of each bit set in seen[], and the one before each
+		 * key with its bit (JSONSCAN_DUP_KEYS: none): only keys of one bit are compared */
+		unsigned char head[256];
+		unsigned char next[JSONSCAN_DUP_KEYS];
+		struct { const char *s; size_t n; } key[JSONSCAN_DUP_KEYS];
+	} level[JSONSCAN_DUP_DEPTH];
 };
 
 struct jsonscan {
@@ -40,7 +42,7 @@ struct jsonscan {
 	                     * only checked (\u escapes too, as jansson checks them), for a
 	                     * scan that reads no string value with escapes (input_stream.c) */
 	int depth;
-	struct jsonscan_dup *dup;   /* NULL: repeated keys not checked (only n[] is set) */
+	struct jsonscan_dup *dup;   /* NULL: repeated keys not checked */
 };
 
 struct jsonscan_str {

@@ -388,35 +388,32 @@ key_pack(const struct jsonscan *sc, const struct jsonscan_str *k)
 static inline int
 jsonscan_key_new(struct jsonscan *sc, const struct jsonscan_str *k, bool first, uint64_t pack)
 {
-	struct jsonscan_dup *d = sc->dup;
 	unsigned lvl = (unsigned)(sc->depth - 1), n, bit, next = JSONSCAN_DUP_KEYS;
-	uint64_t *seen;
+	struct jsonscan_dup_level *l;
 
 	if (lvl >= JSONSCAN_DUP_DEPTH)
 		return -1;
-	seen = d->seen[lvl];
+	l = &sc->dup->level[lvl];
 	if (first) {
 		n = 0;
-		seen[0] = seen[1] = seen[2] = seen[3] = 0;
-	} else if ((n = d->n[lvl]) >= JSONSCAN_DUP_KEYS) {
+		l->seen[0] = l->seen[1] = l->seen[2] = l->seen[3] = 0;
+	} else if ((n = l->n) >= JSONSCAN_DUP_KEYS) {
 		return -1;
 	}
 	/* the bit of this pack, of 256: an event's task object has some 35 keys */
 	bit = (unsigned)((pack * 0x9E3779B97F4A7C15ULL) >> 56);
-	if (seen[bit >> 6] & ((uint64_t)1 << (bit & 63))) {
-		next = d->head[lvl][bit];
-		for (unsigned i = next; i < JSONSCAN_DUP_KEYS; i = d->next[lvl][i])
-			if (d->pack[lvl][i] == pack && d->key[lvl][i].n == k->n &&
-			    jsonscan_eq(d->key[lvl][i].s, k->s, k->n))
+	if (l->seen[bit >> 6] & ((uint64_t)1 << (bit & 63))) {
+		next = l->head[bit];
+		for (unsigned i = next; i < JSONSCAN_DUP_KEYS; i = l->next[i])
+			if (l->key[i].n == k->n && jsonscan_eq(l->key[i].s, k->s, k->n))
 				return -1;
 	}
-	seen[bit >> 6] |= (uint64_t)1 << (bit & 63);
-	d->head[lvl][bit] = (unsigned char)n;
-	d->next[lvl][n] = (unsigned char)next;
-	d->pack[lvl][n] = pack;
-	d->key[lvl][n].s = k->s;
-	d->key[lvl][n].n = k->n;
-	d->n[lvl] = n + 1;
+	l->seen[bit >> 6] |= (uint64_t)1 << (bit & 63);
+	l->head[bit] = (unsigned char)n;
+	l->next[n] = (unsigned char)next;
+	l->key[n].s = k->s;
+	l->key[n].n = k->n;
+	l->n = n + 1;
 	return 0;
 }
 
