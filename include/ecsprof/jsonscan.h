@@ -13,6 +13,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #define JSONSCAN_DEPTH 64
 /* Keys named twice in one object: jansson keeps the last value silently, the reader
@@ -110,9 +113,79 @@ jsonscan_at(struct jsonscan *sc, char c)
 	return sc->p < sc->end && *sc->p == c;
 }
 
+/* The first byte at or after q that is '"', '\\', a control or a non-ASCII byte (or
+ * end), 16 (SSE2) or 8 bytes at a time: the bulk of a line is such plain text. */
+static inline const char *
+jsonscan_plain_run(const char *q, const char *end)
+{
+	const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
+
+#ifdef __SSE2__
+	/* as signed bytes, a control or a non-ASCII byte is < 0x20 */
+	const __m128i quote16 = _mm_set1_epi8('"'), slash16 = _mm_set1_epi8('\\'),
+		      space16 = _mm_set1_epi8(0x20);
+
+	while (end - q >= 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)q);
+		int m = _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote16),
+		    _mm_cmpeq_epi8(v, slash16)), _mm_cmplt_epi8(v, space16)));
+
+		if (m != 0)
+			return q + __builtin_ctz((unsigned)m);
+		q += 16;
+	}
+#endif
+	while (end - q >= 8) {
+		uint64_t w, quote, slash, ctl;
+
+		memcpy(&w, q, 8);
+		quote = w ^ (ones * '"');
+		slash = w ^ (ones * '\\');
+		/* a zero byte in quote/slash, a byte below 0x20, or one with its high bit set */
+		quote = (quote - ones) & ~quote;
+		slash = (slash - ones) & ~slash;
+		ctl = (w - ones * 0x20) & ~w;
+		if (((quote | slash | ctl) & highs) | (w & highs))
+			break;
+		q += 8;
+	}
+	while (q < end) {
+		unsigned char c = (unsigned char)*q;
+
+		if (c == '"' || c == '\\' || c < 0x20 || c >= 0x80)
+			break;
+		q++;
+	}
+	return q;
+}
+
+/* jsonscan_string() past a plain run from start that stopped at q on no closing quote:
+ * escapes, UTF-8, the end of the text. For jsonscan_string() alone. */
+int jsonscan_string_rest(struct jsonscan *sc, bool may_escape, struct jsonscan_str *out,
+			 const char *start, const char *q);
+
 /* Each reads one value at sc->p (whitespace before it already skipped) and returns 0, or
- * -1 to give up. A string at its opening quote; escapes only when may_escape. */
-int jsonscan_string(struct jsonscan *sc, bool may_escape, struct jsonscan_str *out);
+ * -1 to give up. A string at its opening quote; escapes only when may_escape: its bytes
+ * in the line, or decoded into sc->buf when it had escapes; with no buf it is checked,
+ * \u escapes too, and not decoded (out->s NULL for one with escapes). Inline: nearly
+ * every string of a line is plain ASCII, one plain run to its closing quote. */
+static inline int
+jsonscan_string(struct jsonscan *sc, bool may_escape, struct jsonscan_str *out)
+{
+	const char *q, *start;
+
+	if (!jsonscan_at(sc, '"'))
+		return -1;
+	start = sc->p + 1;
+	q = jsonscan_plain_run(start, sc->end);
+	if (q < sc->end && *q == '"') {
+		out->s = start;
+		out->n = (size_t)(q - start);
+		sc->p = q + 1;
+		return 0;
+	}
+	return jsonscan_string_rest(sc, may_escape, out, start, q);
+}
 /* a number: *is_int and *iv for integers (up to 18 digits), else *dv (strtod, finite) */
 int jsonscan_number(struct jsonscan *sc, bool *is_int, int64_t *iv, double *dv);
 /* the literal w (n bytes): true, false, null */

@@ -3,9 +3,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
 
 #include "ecsprof/utf8.h"
 #include "ecsprof/jsonscan.h"
@@ -24,52 +21,6 @@ jsonscan_next_member(struct jsonscan *sc, char closer)
 		return 0;
 	}
 	return -1;
-}
-
-/* The first byte at or after q that is '"', '\\', a control or a non-ASCII byte (or
- * end), eight bytes at a time: the bulk of a line is such plain text. */
-static inline const char *
-jsonscan_plain_run(const char *q, const char *end)
-{
-	const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
-
-#ifdef __SSE2__
-	/* sixteen bytes at a time: as signed bytes, a control or a non-ASCII byte is < 0x20 */
-	const __m128i quote16 = _mm_set1_epi8('"'), slash16 = _mm_set1_epi8('\\'),
-		      space16 = _mm_set1_epi8(0x20);
-
-	while (end - q >= 16) {
-		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)q);
-		int m = _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote16),
-		    _mm_cmpeq_epi8(v, slash16)), _mm_cmplt_epi8(v, space16)));
-
-		if (m != 0)
-			return q + __builtin_ctz((unsigned)m);
-		q += 16;
-	}
-#endif
-	while (end - q >= 8) {
-		uint64_t w, quote, slash, ctl;
-
-		memcpy(&w, q, 8);
-		quote = w ^ (ones * '"');
-		slash = w ^ (ones * '\\');
-		/* a zero byte in quote/slash, a byte below 0x20, or one with its high bit set */
-		quote = (quote - ones) & ~quote;
-		slash = (slash - ones) & ~slash;
-		ctl = (w - ones * 0x20) & ~w;
-		if (((quote | slash | ctl) & highs) | (w & highs))
-			break;
-		q += 8;
-	}
-	while (q < end) {
-		unsigned char c = (unsigned char)*q;
-
-		if (c == '"' || c == '\\' || c < 0x20 || c >= 0x80)
-			break;
-		q++;
-	}
-	return q;
 }
 
 static int
@@ -114,11 +65,10 @@ unicode_escape(const char *q, const char *end)
 }
 
 /* The rest of a string whose plain run from start stopped at q, before its end or at a
- * byte that is no closing quote: escapes, UTF-8, or the end of the text (jsonscan_string).
- * Apart from the fast path so that the fast path stays a few instructions. */
-static int
-string_rest(struct jsonscan *sc, bool may_escape, struct jsonscan_str *out, const char *start,
-	    const char *q)
+ * byte that is no closing quote: escapes, UTF-8, or the end of the text (jsonscan.h). */
+int
+jsonscan_string_rest(struct jsonscan *sc, bool may_escape, struct jsonscan_str *out,
+		     const char *start, const char *q)
 {
 	size_t o = (size_t)(q - start);
 	bool escaped = false, checked = false;   /* checked: escapes seen with no buf */
@@ -192,35 +142,6 @@ string_rest(struct jsonscan *sc, bool may_escape, struct jsonscan_str *out, cons
 		q++;
 	}
 	return -1;
-}
-
-/* A string at its opening quote: its bytes in the line, or decoded into sc->buf when
- * it has escapes (only with may_escape). -1: not a string we are sure of. With no buf
- * (sc->buf NULL) a string is checked, \u escapes too, and not decoded: out->s is then
- * NULL for one with escapes. Nearly every string of a line is plain ASCII: one plain run
- * to its closing quote, and string_rest() for the others. */
-static inline int
-string_at(struct jsonscan *sc, bool may_escape, struct jsonscan_str *out)
-{
-	const char *q, *start;
-
-	if (!jsonscan_at(sc, '"'))
-		return -1;
-	start = sc->p + 1;
-	q = jsonscan_plain_run(start, sc->end);
-	if (q < sc->end && *q == '"') {
-		out->s = start;
-		out->n = (size_t)(q - start);
-		sc->p = q + 1;
-		return 0;
-	}
-	return string_rest(sc, may_escape, out, start, q);
-}
-
-int
-jsonscan_string(struct jsonscan *sc, bool may_escape, struct jsonscan_str *out)
-{
-	return string_at(sc, may_escape, out);
 }
 
 /* A real D.F (no exponent) of at most 15 digits in all, between digits and q, as strtod
@@ -422,7 +343,7 @@ jsonscan_key_new(struct jsonscan *sc, const struct jsonscan_str *k, bool first, 
 static int
 member_key(struct jsonscan *sc, struct jsonscan_str *key, uint64_t *pack)
 {
-	if (string_at(sc, false, key) != 0)
+	if (jsonscan_string(sc, false, key) != 0)
 		return -1;
 	*pack = key_pack(sc, key);
 	jsonscan_ws(sc);
@@ -558,7 +479,7 @@ jsonscan_skip(struct jsonscan *sc)
 	switch (*sc->p) {
 	case '{': return skip_container(sc, true);
 	case '[': return skip_container(sc, false);
-	case '"': return string_at(sc, true, &s);
+	case '"': return jsonscan_string(sc, true, &s);
 	case 't': return jsonscan_word(sc, "true", 4);
 	case 'f': return jsonscan_word(sc, "false", 5);
 	case 'n': return jsonscan_word(sc, "null", 4);
