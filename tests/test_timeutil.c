@@ -160,3 +160,130 @@ Test(timeutil, duration_as_a_person_says_it)
 	timeutil_format_duration(-1, out, sizeof out);
 	cr_expect_str_eq(out, "");
 }
+
+/* a small xorshift, so that a failure names a seed that repeats it */
+static uint64_t
+next_rand(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+/* the fast path for "2024-05-01T10:00:47.746Z" (parse_usual) against the general reader:
+ * times of 0..9999 written as ecsprof writes it (its calendar, timeutil_civil_from_days,
+ * being the other way round), then texts of that shape with any
+ * byte anywhere (digits, separators, NUL, non-ASCII), fields out of range included */
+Test(timeutil, usual_shape_as_the_general_reader_reads_it)
+{
+	static const char bytes[] = "0123456789-:T t.,Zz+/a\x80\xff";
+	uint64_t seed = 0x9E3779B97F4A7C15ULL;
+	char text[TIMEUTIL_ISO_LEN];
+	int64_t a, b;
+
+	for (int i = 0; i < 2000000; i++) {
+		/* half of them 1970..2100, where the days are counted without the divisions */
+		int64_t ms = (int64_t)(next_rand(&seed) % (i % 2 ? 253402300800000ULL :
+							   4102444800000ULL + 86400000));
+
+		cr_assert_eq(timeutil_iso_ms(text, ms), 24, "%lld", (long long)ms);
+		cr_assert_eq(timeutil_parse_iso8601n(text, 24, &a), 0, "%s", text);
+		cr_assert_eq(timeutil_parse_iso8601_general(text, 24, &b), 0, "%s", text);
+		cr_assert_eq(a, ms, "%s", text);
+		cr_assert_eq(b, ms, "%s", text);
+	}
+	for (int i = 0; i < 3000000; i++) {
+		static const char tmpl[] = "0000-00-00T00:00:00.000Z";
+		uint64_t r = next_rand(&seed);
+		int ra, rb;
+
+		for (int k = 0; k < 24; k++) {
+			uint64_t q = next_rand(&seed);
+
+			if (tmpl[k] == '0')
+				text[k] = (char)('0' + q % 10);
+			else
+				text[k] = tmpl[k];
+			/* now and then a field near its bounds, or any byte */
+			if (q % 64 == 0)
+				text[k] = bytes[(q >> 8) % (sizeof bytes - 1)];
+		}
+		if (r % 4 == 0) {   /* a month, day, hour, minute or second near its bounds */
+			static const int pos[] = { 5, 8, 11, 14, 17 };
+			int at = pos[(r >> 2) % 5], v = (int)((r >> 8) % 100);
+
+			text[at] = (char)('0' + v / 10);
+			text[at + 1] = (char)('0' + v % 10);
+		}
+		text[24] = '\0';
+		a = b = -7;
+		ra = timeutil_parse_iso8601n(text, 24, &a);
+		rb = timeutil_parse_iso8601_general(text, 24, &b);
+		cr_assert_eq(ra, rb, "%d: %.24s", i, text);
+		cr_assert_eq(a, b, "%d: %.24s", i, text);
+		if (memchr(text, '\0', 24) == NULL) {
+			a = -7;
+			cr_assert_eq(timeutil_parse_iso8601(text, &a), rb, "%.24s", text);
+			cr_assert_eq(a, b, "%.24s", text);
+		}
+	}
+}
+
+/* a text of n bytes reads as the C string of those bytes; a NUL among them is refused */
+Test(timeutil, iso_text_of_n_bytes)
+{
+	static const char *texts[] = { "2024-05-01T10:00:03.123Z", "2024-05-01T10:00:03Z",
+		"2024-05-01T10:00:03.123456+05:30", "2024-05-01 10:00:03.1-0700",
+		"2024-02-30T10:00:03.123Z", "2024-05-01T10:00:03.123" };
+	char text[64];
+	int64_t a, b;
+
+	for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+		size_t n = strlen(texts[i]);
+		int r = timeutil_parse_iso8601(texts[i], &a);
+
+		memcpy(text, texts[i], n);
+		text[n] = '9';   /* past the end: not read */
+		cr_assert_eq(timeutil_parse_iso8601n(text, n, &b), r, "%s", texts[i]);
+		if (r == 0)
+			cr_assert_eq(a, b, "%s", texts[i]);
+		/* shorter: what the C string of fewer bytes gives */
+		for (size_t k = 0; k < n; k++) {
+			char c[64];
+
+			memcpy(c, texts[i], k);
+			c[k] = '\0';
+			cr_assert_eq(timeutil_parse_iso8601n(texts[i], k, &b), timeutil_parse_iso8601(c, &a),
+				     "%s[:%zu]", texts[i], k);
+		}
+		text[n] = '\0';
+		text[n / 2] = '\0';
+		cr_assert_eq(timeutil_parse_iso8601n(text, n, &b), -1, "%s with a NUL", texts[i]);
+	}
+}
+
+/* every day of 1970..2099 and around it (counted in fours of years there) back and forth
+ * through Hinnant's days_from_civil, and each the day after the one before */
+Test(timeutil, civil_days_both_ways)
+{
+	int64_t py = 0;
+	unsigned pm = 0, pd = 0;
+
+	for (int64_t z = -800; z < 48300; z++) {
+		int64_t y;
+		unsigned m, d;
+
+		timeutil_civil_from_days(z, &y, &m, &d);
+		cr_assert_eq(timeutil_days_from_civil(y, m, d), z, "%lld: %lld-%u-%u", (long long)z,
+			     (long long)y, m, d);
+		cr_assert(m >= 1 && m <= 12 && d >= 1 && d <= 31, "%lld", (long long)z);
+		if (z > -800)
+			cr_assert((y == py && m == pm && d == pd + 1) || (y == py && m == pm + 1 && d == 1) ||
+				  (y == py + 1 && m == 1 && d == 1 && pm == 12 && pd == 31), "%lld",
+				  (long long)z);
+		py = y;
+		pm = m;
+		pd = d;
+	}
+}

@@ -12,6 +12,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #define JSONSCAN_DEPTH 64
 /* Keys named twice in one object: jansson keeps the last value silently, the reader
@@ -21,12 +25,18 @@
 #define JSONSCAN_DUP_KEYS 64
 
 struct jsonscan_dup {
-	unsigned n[JSONSCAN_DUP_DEPTH];          /* keys of the object open at each depth */
-	/* a filter of the keys seen at each depth (bit hash(pack) % 128 set): a key whose
-	 * bit is clear is new without the compare against every key before it */
-	uint64_t seen[JSONSCAN_DUP_DEPTH][2];
-	uint64_t pack[JSONSCAN_DUP_DEPTH][JSONSCAN_DUP_KEYS];   /* 7 bytes and the length */
-	struct { const char *s; size_t n; } key[JSONSCAN_DUP_DEPTH][JSONSCAN_DUP_KEYS];
+	/* the object open at each depth, its members together (one base address a key) */
+	struct jsonscan_dup_level {
+		unsigned n;               /* its keys so far */
+		/* a filter of its keys (bit hash(pack) % 256 set: the pack, its first 7 bytes
+		 * and length): a key whose bit is clear is new without a compare */
+		uint64_t seen[4];
+		/* the last key (its index) of each bit set in seen[], and the one before each
+		 * key with its bit (JSONSCAN_DUP_KEYS: none): only keys of one bit are compared */
+		unsigned char head[256];
+		unsigned char next[JSONSCAN_DUP_KEYS];
+		struct { const char *s; size_t n; } key[JSONSCAN_DUP_KEYS];
+	} level[JSONSCAN_DUP_DEPTH];
 };
 
 struct jsonscan {
@@ -35,7 +45,7 @@ struct jsonscan {
 	                     * only checked (\u escapes too, as jansson checks them), for a
 	                     * scan that reads no string value with escapes (input_stream.c) */
 	int depth;
-	struct jsonscan_dup *dup;   /* NULL: repeated keys not checked (only n[] is set) */
+	struct jsonscan_dup *dup;   /* NULL: repeated keys not checked */
 };
 
 struct jsonscan_str {
@@ -53,9 +63,48 @@ struct jsonscan_key {
 static inline void
 jsonscan_ws(struct jsonscan *sc)
 {
-	while (sc->p < sc->end && (*sc->p == ' ' || *sc->p == '\t' || *sc->p == '\n' ||
-				   *sc->p == '\r'))
+	/* one compare for the usual byte, which is above the space */
+	while (sc->p < sc->end && (unsigned char)*sc->p <= ' ' &&
+	       (*sc->p == ' ' || *sc->p == '\t' || *sc->p == '\n' || *sc->p == '\r'))
 		sc->p++;
+}
+
+/* a and b, both n bytes long, are the same: inline, in 8-byte (then 4, 2, 1) loads that
+ * overlap at the end, for the short keys a reader compares (a libc memcmp call costs
+ * more than such a compare) */
+static inline bool
+jsonscan_eq(const char *a, const char *b, size_t n)
+{
+	uint64_t x, y;
+	uint32_t u, v;
+	uint16_t s, t;
+
+	if (n >= 8) {
+		for (size_t i = 0; i + 8 < n; i += 8) {
+			memcpy(&x, a + i, 8);
+			memcpy(&y, b + i, 8);
+			if (x != y)
+				return false;
+		}
+		memcpy(&x, a + n - 8, 8);
+		memcpy(&y, b + n - 8, 8);
+		return x == y;
+	}
+	if (n >= 4) {
+		memcpy(&u, a, 4);
+		memcpy(&v, b, 4);
+		if (u != v)
+			return false;
+		memcpy(&u, a + n - 4, 4);
+		memcpy(&v, b + n - 4, 4);
+		return u == v;
+	}
+	if (n >= 2) {
+		memcpy(&s, a, 2);
+		memcpy(&t, b, 2);
+		return s == t && a[n - 1] == b[n - 1];
+	}
+	return n == 0 || a[0] == b[0];
 }
 
 static inline bool
@@ -64,9 +113,79 @@ jsonscan_at(struct jsonscan *sc, char c)
 	return sc->p < sc->end && *sc->p == c;
 }
 
+/* The first byte at or after q that is '"', '\\', a control or a non-ASCII byte (or
+ * end), 16 (SSE2) or 8 bytes at a time: the bulk of a line is such plain text. */
+static inline const char *
+jsonscan_plain_run(const char *q, const char *end)
+{
+	const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
+
+#ifdef __SSE2__
+	/* as signed bytes, a control or a non-ASCII byte is < 0x20 */
+	const __m128i quote16 = _mm_set1_epi8('"'), slash16 = _mm_set1_epi8('\\'),
+		      space16 = _mm_set1_epi8(0x20);
+
+	while (end - q >= 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)q);
+		int m = _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote16),
+		    _mm_cmpeq_epi8(v, slash16)), _mm_cmplt_epi8(v, space16)));
+
+		if (m != 0)
+			return q + __builtin_ctz((unsigned)m);
+		q += 16;
+	}
+#endif
+	while (end - q >= 8) {
+		uint64_t w, quote, slash, ctl;
+
+		memcpy(&w, q, 8);
+		quote = w ^ (ones * '"');
+		slash = w ^ (ones * '\\');
+		/* a zero byte in quote/slash, a byte below 0x20, or one with its high bit set */
+		quote = (quote - ones) & ~quote;
+		slash = (slash - ones) & ~slash;
+		ctl = (w - ones * 0x20) & ~w;
+		if (((quote | slash | ctl) & highs) | (w & highs))
+			break;
+		q += 8;
+	}
+	while (q < end) {
+		unsigned char c = (unsigned char)*q;
+
+		if (c == '"' || c == '\\' || c < 0x20 || c >= 0x80)
+			break;
+		q++;
+	}
+	return q;
+}
+
+/* jsonscan_string() past a plain run from start that stopped at q on no closing quote:
+ * escapes, UTF-8, the end of the text. For jsonscan_string() alone. */
+int jsonscan_string_rest(struct jsonscan *sc, bool may_escape, struct jsonscan_str *out,
+			 const char *start, const char *q);
+
 /* Each reads one value at sc->p (whitespace before it already skipped) and returns 0, or
- * -1 to give up. A string at its opening quote; escapes only when may_escape. */
-int jsonscan_string(struct jsonscan *sc, bool may_escape, struct jsonscan_str *out);
+ * -1 to give up. A string at its opening quote; escapes only when may_escape: its bytes
+ * in the line, or decoded into sc->buf when it had escapes; with no buf it is checked,
+ * \u escapes too, and not decoded (out->s NULL for one with escapes). Inline: nearly
+ * every string of a line is plain ASCII, one plain run to its closing quote. */
+static inline int
+jsonscan_string(struct jsonscan *sc, bool may_escape, struct jsonscan_str *out)
+{
+	const char *q, *start;
+
+	if (!jsonscan_at(sc, '"'))
+		return -1;
+	start = sc->p + 1;
+	q = jsonscan_plain_run(start, sc->end);
+	if (q < sc->end && *q == '"') {
+		out->s = start;
+		out->n = (size_t)(q - start);
+		sc->p = q + 1;
+		return 0;
+	}
+	return jsonscan_string_rest(sc, may_escape, out, start, q);
+}
 /* a number: *is_int and *iv for integers (up to 18 digits), else *dv (strtod, finite) */
 int jsonscan_number(struct jsonscan *sc, bool *is_int, int64_t *iv, double *dv);
 /* the literal w (n bytes): true, false, null */

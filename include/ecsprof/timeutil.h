@@ -17,6 +17,12 @@
  * "2024-05-01 10:00:03.1-0700", "...T10:00:03+0000". Fractions beyond ms are truncated.
  * Returns 0, or -1 when the text is not such a time (no partial parses). */
 int timeutil_parse_iso8601(const char *s, int64_t *out_ms);
+/* The same for a text of n bytes, not NUL-terminated (a NUL among them: -1), without a
+ * copy: what timeutil_parse_iso8601() answers for it as a C string. The usual shape
+ * "2024-05-01T10:00:47.746Z" is read on a fast path. */
+int timeutil_parse_iso8601n(const char *s, size_t n, int64_t *out_ms);
+/* The same without the fast path (for the tests that hold both to the same answers). */
+int timeutil_parse_iso8601_general(const char *s, size_t n, int64_t *out_ms);
 /* Epoch seconds as a double (ECS wire format, may be 1.557134011644E9) to ms, rounded
  * to the nearest ms. -1 when not finite or out of the years 1970..9999. */
 int timeutil_epoch_seconds_to_ms(double seconds, int64_t *out_ms);

@@ -3,9 +3,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
 
 #include "ecsprof/utf8.h"
 #include "ecsprof/jsonscan.h"
@@ -24,52 +21,6 @@ jsonscan_next_member(struct jsonscan *sc, char closer)
 		return 0;
 	}
 	return -1;
-}
-
-/* The first byte at or after q that is '"', '\\', a control or a non-ASCII byte (or
- * end), eight bytes at a time: the bulk of a line is such plain text. */
-static const char *
-jsonscan_plain_run(const char *q, const char *end)
-{
-	const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
-
-#ifdef __SSE2__
-	/* sixteen bytes at a time: as signed bytes, a control or a non-ASCII byte is < 0x20 */
-	const __m128i quote16 = _mm_set1_epi8('"'), slash16 = _mm_set1_epi8('\\'),
-		      space16 = _mm_set1_epi8(0x20);
-
-	while (end - q >= 16) {
-		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)q);
-		int m = _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote16),
-		    _mm_cmpeq_epi8(v, slash16)), _mm_cmplt_epi8(v, space16)));
-
-		if (m != 0)
-			return q + __builtin_ctz((unsigned)m);
-		q += 16;
-	}
-#endif
-	while (end - q >= 8) {
-		uint64_t w, quote, slash, ctl;
-
-		memcpy(&w, q, 8);
-		quote = w ^ (ones * '"');
-		slash = w ^ (ones * '\\');
-		/* a zero byte in quote/slash, a byte below 0x20, or one with its high bit set */
-		quote = (quote - ones) & ~quote;
-		slash = (slash - ones) & ~slash;
-		ctl = (w - ones * 0x20) & ~w;
-		if (((quote | slash | ctl) & highs) | (w & highs))
-			break;
-		q += 8;
-	}
-	while (q < end) {
-		unsigned char c = (unsigned char)*q;
-
-		if (c == '"' || c == '\\' || c < 0x20 || c >= 0x80)
-			break;
-		q++;
-	}
-	return q;
 }
 
 static int
@@ -113,20 +64,15 @@ unicode_escape(const char *q, const char *end)
 	return w >= 0xDC00 && w <= 0xDFFF ? 12 : -1;
 }
 
-/* A string at its opening quote: its bytes in the line, or decoded into sc->buf when
- * it has escapes (only with may_escape). -1: not a string we are sure of. With no buf
- * (sc->buf NULL) a string is checked, \u escapes too, and not decoded: out->s is then
- * NULL for one with escapes. */
+/* The rest of a string whose plain run from start stopped at q, before its end or at a
+ * byte that is no closing quote: escapes, UTF-8, or the end of the text (jsonscan.h). */
 int
-jsonscan_string(struct jsonscan *sc, bool may_escape, struct jsonscan_str *out)
+jsonscan_string_rest(struct jsonscan *sc, bool may_escape, struct jsonscan_str *out,
+		     const char *start, const char *q)
 {
-	const char *q, *start;
-	size_t o = 0;
+	size_t o = (size_t)(q - start);
 	bool escaped = false, checked = false;   /* checked: escapes seen with no buf */
 
-	if (!jsonscan_at(sc, '"'))
-		return -1;
-	start = q = ++sc->p;
 	while (q < sc->end) {
 		unsigned char c;
 
@@ -312,141 +258,171 @@ jsonscan_word(struct jsonscan *sc, const char *w, size_t n)
 }
 
 
-/* A member key of the object just opened at sc->depth (first: its first key): -1 when
- * the object has it already (or more keys, or more depth, than sc->dup tracks). */
-static int
-jsonscan_key_new(struct jsonscan *sc, const struct jsonscan_str *k, bool first)
+/* A key's pack: its first 7 bytes (fewer: zeros after them) and the low byte of its
+ * length, as one word; byte by byte, for a key near the end of the text. */
+static uint64_t
+key_pack_bytes(const struct jsonscan_str *k)
 {
-	struct jsonscan_dup *d = sc->dup;
-	int lvl = sc->depth - 1;
 	unsigned char b[8] = { 0 };
-	uint64_t pack, bit;
+	uint64_t pack;
 
-	if (d == NULL)
-		return 0;
-	if (lvl < 0 || lvl >= JSONSCAN_DUP_DEPTH)
-		return -1;
-	if (first) {
-		d->n[lvl] = 0;
-		d->seen[lvl][0] = d->seen[lvl][1] = 0;
-	}
-	if (d->n[lvl] >= JSONSCAN_DUP_KEYS)
-		return -1;
+	memcpy(b, k->s, k->n < 7 ? k->n : 7);
+	b[7] = (unsigned char)k->n;
+	memcpy(&pack, b, sizeof pack);
+	return pack;
+}
+
+/* the pack key_pack_bytes() makes, from the key's first 8 bytes w as one load gives them
+ * on a little-endian machine: the bytes past its first 7 (or fewer) masked off */
+static inline uint64_t
+key_pack_word(uint64_t w, size_t n)
+{
+	static const uint64_t keep[8] = { 0, 0xFF, 0xFFFF, 0xFFFFFF, 0xFFFFFFFF,
+		0xFFFFFFFFFFULL, 0xFFFFFFFFFFFFULL, 0xFFFFFFFFFFFFFFULL };
+
+	return (w & keep[n < 7 ? n : 7]) | (uint64_t)(unsigned char)n << 56;
+}
+
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	if (sc->end - k->s >= 8) {
-		/* one load, the bytes past the key's first 7 (or fewer) masked off: the pack
-		 * the byte copy below makes, on a little-endian machine */
-		memcpy(&pack, k->s, sizeof pack);
-		pack &= k->n >= 7 ? 0x00FFFFFFFFFFFFFFULL : ((uint64_t)1 << (8 * k->n)) - 1;
-		pack |= (uint64_t)(unsigned char)k->n << 56;
-	} else
+#define JSONSCAN_LE 1
+#else
+#define JSONSCAN_LE 0
 #endif
-	{
-		memcpy(b, k->s, k->n < 7 ? k->n : 7);
-		b[7] = (unsigned char)k->n;
-		memcpy(&pack, b, sizeof pack);
+
+static uint64_t
+key_pack(const struct jsonscan *sc, const struct jsonscan_str *k)
+{
+	uint64_t w;
+
+	if (!JSONSCAN_LE || sc->end - k->s < 8)
+		return key_pack_bytes(k);
+	memcpy(&w, k->s, sizeof w);
+	return key_pack_word(w, k->n);
+}
+
+/* A member key (its pack) of the object just opened at sc->depth (first: its first
+ * key): -1 when the object has it already (or more keys, or more depth, than sc->dup
+ * tracks). Once for every key of a line (some 65 an event): a key whose bit in the filter
+ * is clear is new; one whose bit is set is compared with the earlier keys of that bit
+ * only (a chain from head[bit]; head[] is valid for the bits set since the object's first
+ * key, so it is never cleared), not with every earlier key. */
+static inline int
+jsonscan_key_new(struct jsonscan *sc, const struct jsonscan_str *k, bool first, uint64_t pack)
+{
+	unsigned lvl = (unsigned)(sc->depth - 1), n, bit, next = JSONSCAN_DUP_KEYS;
+	struct jsonscan_dup_level *l;
+
+	if (lvl >= JSONSCAN_DUP_DEPTH)
+		return -1;
+	l = &sc->dup->level[lvl];
+	if (first) {
+		n = 0;
+		l->seen[0] = l->seen[1] = l->seen[2] = l->seen[3] = 0;
+	} else if ((n = l->n) >= JSONSCAN_DUP_KEYS) {
+		return -1;
 	}
-	/* the bit of this pack: the keys before it are compared only when it is set (the
-	 * same answer, a key being new most of the time) */
-	bit = (pack * 0x9E3779B97F4A7C15ULL) >> 57;
-	if (d->seen[lvl][bit >> 6] & ((uint64_t)1 << (bit & 63))) {
-		for (unsigned i = 0; i < d->n[lvl]; i++)
-			if (d->pack[lvl][i] == pack && d->key[lvl][i].n == k->n &&
-			    memcmp(d->key[lvl][i].s, k->s, k->n) == 0)
+	/* the bit of this pack, of 256: an event's task object has some 35 keys */
+	bit = (unsigned)((pack * 0x9E3779B97F4A7C15ULL) >> 56);
+	if (l->seen[bit >> 6] & ((uint64_t)1 << (bit & 63))) {
+		next = l->head[bit];
+		for (unsigned i = next; i < JSONSCAN_DUP_KEYS; i = l->next[i])
+			if (l->key[i].n == k->n && jsonscan_eq(l->key[i].s, k->s, k->n))
 				return -1;
 	}
-	d->seen[lvl][bit >> 6] |= (uint64_t)1 << (bit & 63);
-	d->pack[lvl][d->n[lvl]] = pack;
-	d->key[lvl][d->n[lvl]].s = k->s;
-	d->key[lvl][d->n[lvl]].n = k->n;
-	d->n[lvl]++;
+	l->seen[bit >> 6] |= (uint64_t)1 << (bit & 63);
+	l->head[bit] = (unsigned char)n;
+	l->next[n] = (unsigned char)next;
+	l->key[n].s = k->s;
+	l->key[n].n = k->n;
+	l->n = n + 1;
 	return 0;
 }
 
-/* the members of an object or the elements of an array, at its opening bracket */
+/* A key and its ':' as jsonscan_member() reads them, for any key (white space, escapes,
+ * which are refused, UTF-8, the end of the text near): 0, *pack set, or -1. */
 static int
-jsonscan_skip_container(struct jsonscan *sc, bool object)
+member_key(struct jsonscan *sc, struct jsonscan_str *key, uint64_t *pack)
 {
-	int more;
-
-	if (++sc->depth > JSONSCAN_DEPTH)
+	if (jsonscan_string(sc, false, key) != 0)
+		return -1;
+	*pack = key_pack(sc, key);
+	jsonscan_ws(sc);
+	if (!jsonscan_at(sc, ':'))
 		return -1;
 	sc->p++;
-	jsonscan_ws(sc);
-	if (jsonscan_at(sc, object ? '}' : ']')) {
-		sc->p++;
-		sc->depth--;
-		return 0;
-	}
-	for (bool first = true;; first = false) {
-		if (object) {
-			struct jsonscan_str k;
-
-			if (jsonscan_string(sc, false, &k) != 0 || jsonscan_key_new(sc, &k, first) != 0)
-				return -1;
-			jsonscan_ws(sc);
-			if (!jsonscan_at(sc, ':'))
-				return -1;
-			sc->p++;
-			jsonscan_ws(sc);
-		}
-		if (jsonscan_skip(sc) != 0)
-			return -1;
-		if ((more = jsonscan_next_member(sc, object ? '}' : ']')) != 1)
-			break;
-	}
-	sc->depth--;
-	return more;
+	return 0;
 }
 
-int
-jsonscan_skip(struct jsonscan *sc)
-{
-	struct jsonscan_str s;
-	bool is_int;
-	int64_t iv;
-	double dv;
-
-	if (sc->p >= sc->end)
-		return -1;
-	switch (*sc->p) {
-	case '{': return jsonscan_skip_container(sc, true);
-	case '[': return jsonscan_skip_container(sc, false);
-	case '"': return jsonscan_string(sc, true, &s);
-	case 't': return jsonscan_word(sc, "true", 4);
-	case 'f': return jsonscan_word(sc, "false", 5);
-	case 'n': return jsonscan_word(sc, "null", 4);
-	default: return jsonscan_number(sc, &is_int, &iv, &dv);
-	}
-}
-
-/* An object's members one by one (jsonscan.h); the depth counts the object while open. */
+/* An object's members one by one (jsonscan.h); the depth counts the object while open.
+ * Lines are mostly compact, their keys short: the ',' straight after a value, a key of
+ * under 16 plain bytes in one 16-byte load and the ':' straight after it are read here;
+ * any other key in member_key(). */
 int
 jsonscan_member(struct jsonscan *sc, bool first, struct jsonscan_str *key)
 {
-	int more = 1;
+	const char *p = sc->p, *end = sc->end;
+	uint64_t pack;
 
 	if (first) {
-		if (!jsonscan_at(sc, '{') || ++sc->depth > JSONSCAN_DEPTH)
+		if (p >= end || *p != '{' || ++sc->depth > JSONSCAN_DEPTH)
 			return -1;
-		sc->p++;
+		sc->p = p + 1;
 		jsonscan_ws(sc);
 		if (jsonscan_at(sc, '}')) {
 			sc->p++;
 			sc->depth--;
 			return 0;
 		}
-	} else if ((more = jsonscan_next_member(sc, '}')) != 1) {
-		if (more == 0)
-			sc->depth--;
-		return more;
+		p = sc->p;
+	} else if (p < end && *p == ',') {
+		p++;
+		if (p < end && (unsigned char)*p <= ' ') {
+			sc->p = p;
+			jsonscan_ws(sc);
+			p = sc->p;
+		}
+	} else {
+		int more = jsonscan_next_member(sc, '}');
+
+		if (more != 1) {
+			if (more == 0)
+				sc->depth--;
+			return more;
+		}
+		p = sc->p;
 	}
-	if (jsonscan_string(sc, false, key) != 0 || jsonscan_key_new(sc, key, first) != 0)
+#ifdef __SSE2__
+	size_t n = 16;
+
+	if (JSONSCAN_LE && end - p >= 18 && *p == '"') {
+		/* the key's bytes from p + 1: its closing quote the first special byte, its ':'
+		 * straight after; p + 17 is in the text */
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + 1));
+		unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(
+		    _mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
+		    _mm_cmplt_epi8(v, _mm_set1_epi8(0x20))));
+
+		n = (size_t)__builtin_ctz(m | 0x10000);
+		if (n < 16 && (p[1 + n] != '"' || p[2 + n] != ':'))
+			n = 16;
+	}
+	if (n < 16) {
+		uint64_t w;
+
+		key->s = p + 1;
+		key->n = n;
+		memcpy(&w, p + 1, sizeof w);
+		pack = key_pack_word(w, n);
+		sc->p = p + n + 3;
+	} else
+#endif
+	{
+		sc->p = p;
+		if (member_key(sc, key, &pack) != 0)
+			return -1;
+	}
+	if (sc->dup != NULL && jsonscan_key_new(sc, key, first, pack) != 0)
 		return -1;
-	jsonscan_ws(sc);
-	if (!jsonscan_at(sc, ':'))
-		return -1;
-	sc->p++;
 	jsonscan_ws(sc);
 	return 1;
 }
@@ -474,14 +450,50 @@ jsonscan_element(struct jsonscan *sc, bool first)
 	return more;
 }
 
+/* the members of an object or the elements of an array, at its opening bracket, checked
+ * and skipped: the readers' own member and element steps */
+static int
+skip_container(struct jsonscan *sc, bool object)
+{
+	struct jsonscan_str k;
+	int more;
 
-/* index of key in names[], -1 if none; a key seen twice in one object gives up (-2) */
+	for (bool first = true;; first = false) {
+		if ((more = object ? jsonscan_member(sc, first, &k) : jsonscan_element(sc, first)) != 1)
+			return more;
+		if (jsonscan_skip(sc) != 0)
+			return -1;
+	}
+}
+
+int
+jsonscan_skip(struct jsonscan *sc)
+{
+	struct jsonscan_str s;
+	bool is_int;
+	int64_t iv;
+	double dv;
+
+	if (sc->p >= sc->end)
+		return -1;
+	switch (*sc->p) {
+	case '{': return skip_container(sc, true);
+	case '[': return skip_container(sc, false);
+	case '"': return jsonscan_string(sc, true, &s);
+	case 't': return jsonscan_word(sc, "true", 4);
+	case 'f': return jsonscan_word(sc, "false", 5);
+	case 'n': return jsonscan_word(sc, "null", 4);
+	default: return jsonscan_number(sc, &is_int, &iv, &dv);
+	}
+}
+
+/* index of key in names[], -1 if none; a key seen twice in one object gives up (-2). The
+ * length first, then the bytes inline (jsonscan_eq): no call to memcmp for a 4-byte key. */
 int
 jsonscan_lookup(const struct jsonscan_str *key, const struct jsonscan_key *names, int n, uint64_t *seen)
 {
 	for (int i = 0; i < n; i++)
-		if (names[i].n == key->n && names[i].s[0] == key->s[0] &&
-		    memcmp(names[i].s, key->s, key->n) == 0) {
+		if (names[i].n == key->n && jsonscan_eq(names[i].s, key->s, key->n)) {
 			if (*seen & ((uint64_t)1 << i))
 				return -2;
 			*seen |= (uint64_t)1 << i;
