@@ -660,6 +660,15 @@ task_text(const char *json, size_t len, char *buf, struct task *t, struct jsonsc
 }
 
 int
+taskscan_task_at(struct jsonscan *sc, struct task *t)
+{
+	if (task_object(sc, t) == 0)
+		return 0;
+	task_reset(t);
+	return -1;
+}
+
+int
 taskscan_task(const char *json, size_t len, char *buf, struct task *t)
 {
 	struct jsonscan_dup dup;   /* only the counts of open objects are set */
