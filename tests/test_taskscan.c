@@ -581,3 +581,43 @@ Test(taskscan, unique_keys_read_as_checked)
 	}
 	free(line);
 }
+
+/* taskscan_task_at (a DescribeTasks answer's tasks, live.c): a task read after another of
+ * the same pool takes its strings where they are the same text, and only there (a prefix
+ * of one, or one with more, is another string). */
+Test(taskscan, task_at_takes_the_previous_tasks_strings)
+{
+	static const char text[] =
+		"[{\"taskArn\":\"arn:t/1\",\"clusterArn\":\"arn:c\",\"launchType\":\"FARGATE\","
+		"\"cpu\":\"256\",\"memory\":\"512\",\"group\":\"service:web\"},"
+		" {\"taskArn\":\"arn:t/2\",\"clusterArn\":\"arn:c\",\"launchType\":\"FARGAT\","
+		"\"cpu\":\"2560\",\"memory\":\"512\",\"group\":null,\"lastStatus\":\"RUNNING\"}]";
+	const char *second = strstr(text, " {") + 1;
+	struct task_strpool *pool = task_strpool_new();
+	struct jsonscan_dup dup;
+	char buf[sizeof text];
+	struct jsonscan sc = { text, text + sizeof text - 1, buf, 0, &dup };
+	struct task a, b, alone;
+
+	task_init_pool(&a, pool);
+	task_init_pool(&b, pool);
+	task_init_pool(&alone, pool);
+	cr_assert_eq(jsonscan_element(&sc, true), 1);
+	cr_assert_eq(taskscan_task_at(&sc, &a, NULL), 0);
+	cr_assert_eq(jsonscan_element(&sc, false), 1);
+	cr_assert_eq(taskscan_task_at(&sc, &b, &a), 0);
+	cr_assert_eq(jsonscan_element(&sc, false), 0);
+	cr_assert_eq(taskscan_task(second, strlen(second) - 1, buf, &alone), 0);
+	cr_assert_eq(b.cluster_arn, a.cluster_arn, "the same text: the same string");
+	cr_assert_eq(b.memory, a.memory);
+	cr_assert_str_eq(b.arn, "arn:t/2");
+	cr_assert_str_eq(b.launch_type, "FARGAT");
+	cr_assert_str_eq(b.cpu, "2560");
+	cr_assert_null(b.group);
+	cr_assert_str_eq(b.last_status, "RUNNING");
+	cr_assert_str_eq(alone.cluster_arn, b.cluster_arn);
+	cr_assert_str_eq(alone.launch_type, b.launch_type);
+	cr_assert_str_eq(alone.cpu, b.cpu);
+	cr_assert_str_eq(alone.memory, b.memory);
+	task_strpool_free(pool);
+}

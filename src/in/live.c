@@ -377,9 +377,12 @@ read_task(void *arg, void *batch, struct jsonscan *sc, size_t *slot, const char 
 	b->tasks = xgrow(b->tasks, b->n + 1, &b->cap, sizeof *b->tasks);
 	t = &b->tasks[b->n];
 	task_init_pool(t, b->pool);
-	if (taskscan_task_at(sc, t) != 0)
+	if (taskscan_task_at(sc, t, b->n > 0 ? &b->tasks[b->n - 1] : NULL) != 0)
 		return -1;
-	task_str(t, &t->source, "live");
+	if (b->n > 0)
+		t->source = b->tasks[b->n - 1].source;   /* "live" in the pool already */
+	else
+		task_str(t, &t->source, "live");
 	task_derive(t);
 	*slot = b->n++;
 	*arn = t->arn;

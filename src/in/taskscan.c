@@ -4,6 +4,7 @@
  * input_serving.c's: a value of a type they would warn about ends the attempt, so the
  * jansson path words the warning. */
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -378,16 +379,31 @@ task_key(const struct jsonscan_str *key, uint64_t *seen)
 	return -1;
 }
 
+/* where task_keys[i]'s string is in a struct task (i < K_VERSION) */
+static const size_t task_field_at[] = {
+	offsetof(struct task, arn), offsetof(struct task, cluster_arn),
+	offsetof(struct task, taskdef_arn), offsetof(struct task, group),
+	offsetof(struct task, started_by), offsetof(struct task, launch_type),
+	offsetof(struct task, platform_version), offsetof(struct task, platform_family),
+	offsetof(struct task, capacity_provider), offsetof(struct task, availability_zone),
+	offsetof(struct task, cpu), offsetof(struct task, memory),
+	offsetof(struct task, last_status), offsetof(struct task, desired_status),
+	offsetof(struct task, stop_code), offsetof(struct task, stopped_reason),
+	offsetof(struct task, health_status)
+};
+_Static_assert(sizeof task_field_at / sizeof *task_field_at == K_VERSION,
+	       "a string field for each string key of task_keys");
+
 static const char **
 task_field(struct task *t, int i)
 {
-	const char **f[] = { &t->arn, &t->cluster_arn, &t->taskdef_arn, &t->group, &t->started_by,
-		&t->launch_type, &t->platform_version, &t->platform_family,
-		&t->capacity_provider, &t->availability_zone, &t->cpu, &t->memory,
-		&t->last_status, &t->desired_status, &t->stop_code, &t->stopped_reason,
-		&t->health_status };
+	return (const char **)(void *)((char *)t + task_field_at[i]);
+}
 
-	return f[i];
+static const char *
+task_field_value(const struct task *t, int i)
+{
+	return *(const char *const *)(const void *)((const char *)t + task_field_at[i]);
 }
 
 /* Epoch seconds as ECS writes them, D or D.F (F of 1 to 3 digits, D of at most 12 without a
@@ -458,8 +474,21 @@ time_value(struct jsonscan *sc, int64_t *out)
 	return timeutil_epoch_seconds_to_ms(secs, out) == 0 ? 0 : -1;
 }
 
+/* *dst = v's string in t's pool: prev's (a task of the same pool, may be NULL) when it is
+ * the same text, which interning would give too, without hashing it (the tasks of one
+ * answer mostly share their cluster, task definition, group, statuses...). */
+static void
+keep_like(struct task *t, const char **dst, const char *had, const struct jsonscan_str *v)
+{
+	if (v->s != NULL && had != NULL && strncmp(had, v->s, v->n) == 0 && had[v->n] == '\0')
+		*dst = had;
+	else
+		keep(t, dst, v);
+}
+
+/* prev: the task read before t into the same pool (may be NULL) */
 static int
-task_object(struct jsonscan *sc, struct task *t)
+task_object(struct jsonscan *sc, struct task *t, const struct task *prev)
 {
 	struct jsonscan_str key, v;
 	uint64_t seen = 0;
@@ -479,7 +508,11 @@ task_object(struct jsonscan *sc, struct task *t)
 		} else if (i < K_VERSION) {
 			if (str_or_null(sc, &v) != 0)
 				return -1;
-			keep(t, task_field(t, i), &v);
+			if (prev != NULL)
+				keep_like(t, task_field(t, i),
+					  task_field_value(prev, i), &v);
+			else
+				keep(t, task_field(t, i), &v);
 		} else if (i == K_VERSION) {
 			if (jsonscan_at(sc, 'n')) {
 				if (jsonscan_word(sc, "null", 4) != 0)
@@ -582,7 +615,7 @@ whole_line(struct jsonscan *sc, struct task *t, enum origin *origin)
 			/* both in one line: only one is the task, and that is jansson's call */
 			if ((seen & (1u << L_DETAIL)) && (seen & (1u << L_TASK)))
 				return -1;
-			if (!jsonscan_at(sc, '{') || task_object(sc, t) != 0)
+			if (!jsonscan_at(sc, '{') || task_object(sc, t, NULL) != 0)
 				return -1;
 			break;
 		case L_FETCHED:
@@ -650,7 +683,7 @@ task_text(const char *json, size_t len, char *buf, struct task *t, struct jsonsc
 	struct jsonscan sc = { json, json + len, buf, 0, dup };
 
 	jsonscan_ws(&sc);
-	if (task_object(&sc, t) == 0) {
+	if (task_object(&sc, t, NULL) == 0) {
 		jsonscan_ws(&sc);
 		if (sc.p == sc.end)
 			return 0;
@@ -660,9 +693,9 @@ task_text(const char *json, size_t len, char *buf, struct task *t, struct jsonsc
 }
 
 int
-taskscan_task_at(struct jsonscan *sc, struct task *t)
+taskscan_task_at(struct jsonscan *sc, struct task *t, const struct task *prev)
 {
-	if (task_object(sc, t) == 0)
+	if (task_object(sc, t, prev) == 0)
 		return 0;
 	task_reset(t);
 	return -1;
