@@ -342,6 +342,7 @@ static const struct jsonscan_key task_keys[] = {
  * against all 31 was 1 us a task of the live fetch's main thread, against the 1 to 6 of its
  * length now. */
 #define KEYS_MAXLEN 20
+_Static_assert(KEYS_MAXLEN <= 24, "key_eq() compares up to 24 bytes");
 static const uint32_t task_keys_by_len[KEYS_MAXLEN + 1] = {
 	0x0, 0x0, 0x0, 0x400, 0x80000, 0x8, 0x800, 0x20001, 0x4000, 0x64400010, 0x8241022,
 	0x100000, 0x10000, 0x300a000, 0x800080, 0x40, 0x200, 0x4, 0x10000000, 0x0, 0x100,
@@ -360,6 +361,43 @@ taskscan_keys_check(void)
 	return memcmp(m, task_keys_by_len, sizeof m) == 0 ? 0 : -1;
 }
 
+static inline uint64_t
+load8(const char *p)
+{
+	uint64_t x;
+
+	memcpy(&x, p, 8);
+	return x;
+}
+
+static inline uint32_t
+load4(const char *p)
+{
+	uint32_t x;
+
+	memcpy(&x, p, 4);
+	return x;
+}
+
+/* a and b the same n bytes, n <= 24 (KEYS_MAXLEN), in a few loads that may overlap: a
+ * call to memcmp for each key of a task and each of its length was 2% of a live run's
+ * instructions */
+static inline bool
+key_eq(const char *a, const char *b, size_t n)
+{
+	if (n >= 8) {
+		if (load8(a) != load8(b) || load8(a + n - 8) != load8(b + n - 8))
+			return false;
+		return n <= 16 || load8(a + 8) == load8(b + 8);
+	}
+	if (n >= 4)
+		return load4(a) == load4(b) && load4(a + n - 4) == load4(b + n - 4);
+	for (size_t i = 0; i < n; i++)
+		if (a[i] != b[i])
+			return false;
+	return true;
+}
+
 /* jsonscan_lookup() over task_keys, trying only the keys of key's length */
 static int
 task_key(const struct jsonscan_str *key, uint64_t *seen)
@@ -369,7 +407,7 @@ task_key(const struct jsonscan_str *key, uint64_t *seen)
 	for (; m != 0; m &= m - 1) {
 		int i = __builtin_ctz(m);
 
-		if (memcmp(task_keys[i].s, key->s, key->n) == 0) {
+		if (key_eq(task_keys[i].s, key->s, key->n)) {
 			if (*seen & ((uint64_t)1 << i))
 				return -2;
 			*seen |= (uint64_t)1 << i;
