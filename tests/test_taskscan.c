@@ -621,3 +621,36 @@ Test(taskscan, task_at_takes_the_previous_tasks_strings)
 	cr_assert_str_eq(alone.memory, b.memory);
 	task_strpool_free(pool);
 }
+
+/* epoch times read 8 digits at once (fast_epoch): every number of 1 to 14 digits, with
+ * and without a fraction of 0 to 4 digits or an exponent, a non-digit anywhere among the
+ * first 8 bytes, reads as jansson's path reads it */
+Test(taskscan, epoch_digits_agree_with_jansson)
+{
+	static const char *tails[] = { "", ".5", ".12", ".123", ".1234", "e3", ".5E+2", "." };
+	uint64_t x = 0x9E3779B97F4A7C15ULL;
+	int taken = 0;
+
+	for (int i = 0; i < 40000; i++) {
+		char num[40], json[128];
+		int nd, n;
+
+		x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+		nd = 1 + (int)(x % 14);
+		for (int k = 0; k < nd; k++)
+			num[k] = (char)('0' + (x >> (8 + 3 * k % 50)) % 10);
+		if (num[0] == '0' && nd > 1)
+			num[0] = '1' + (char)(x % 9);
+		if ((x >> 30) % 7 == 0)   /* a byte that is no digit in the 8-byte window */
+			num[(x >> 33) % (uint64_t)nd] = "x:/ .-+"[(x >> 40) % 7];
+		snprintf(num + nd, sizeof num - (size_t)nd, "%s", tails[(x >> 50) % 8]);
+		/* the number last in the object or before others */
+		if ((x >> 60) & 1)
+			n = snprintf(json, sizeof json, "{\"taskArn\":\"a\",\"createdAt\":%s}", num);
+		else
+			n = snprintf(json, sizeof json, "{\"createdAt\":%s,\"startedAt\":%s,"
+				     "\"taskArn\":\"a\"}", num, num);
+		taken += check_task("epoch digits", json, (size_t)n);
+	}
+	cr_expect_gt(taken, 10000, "only %d taken", taken);
+}

@@ -450,6 +450,31 @@ task_field_value(const struct task *t, int i)
  * nearest to it, whose product by 1000 is within 0.05 of the integer, which llround
  * finds) without reading the digits twice; 5 times a task, it was 4% of a live run's
  * instructions. false, sc not moved: any other number, for jsonscan_number. */
+/* The value of the 8 digits at p, or -1 when they are not 8 digits: in a few
+ * multiplications rather than a loop (an epoch time has 10 digits before its point, 5
+ * times a task). */
+static inline int64_t
+eight_digits(const char *p)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	const uint64_t highs = 0xF0F0F0F0F0F0F0F0ULL, zeros = 0x3030303030303030ULL;
+	uint64_t x;
+
+	memcpy(&x, p, 8);
+	/* each byte 0x30..0x3f, and then (no carry between bytes) at most 0x39 */
+	if ((x & highs) != zeros || ((x + 0x0606060606060606ULL) & highs) != zeros)
+		return -1;
+	x -= zeros;
+	x = x * 10 + (x >> 8);   /* pairs of digits in bytes 0, 2, 4 and 6 */
+	x = (((x & 0x000000FF000000FFULL) * (100 + (1000000ULL << 32))) +
+	     (((x >> 16) & 0x000000FF000000FFULL) * (1 + (10000ULL << 32)))) >> 32;
+	return (int64_t)x;
+#else
+	(void)p;
+	return -1;
+#endif
+}
+
 static bool
 fast_epoch(struct jsonscan *sc, int64_t *out)
 {
@@ -459,6 +484,13 @@ fast_epoch(struct jsonscan *sc, int64_t *out)
 
 	if (p >= end || *p < '1' || *p > '9')
 		return false;
+	/* what the loop below reads of 8 digits, at once */
+	if (end - p >= 8 && (d = eight_digits(p)) >= 0) {
+		p += 8;
+		nd = 8;
+	} else {
+		d = 0;
+	}
 	for (; p < end && *p >= '0' && *p <= '9' && nd <= 12; p++, nd++)
 		d = d * 10 + (*p - '0');
 	if (nd > 12 || d >= 253402300799)
