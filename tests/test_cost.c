@@ -153,3 +153,39 @@ Test(cost, region_from_arn_and_zone_edges)
 	cr_assert(cost_task_region(&t, region, 11));
 	cr_expect_str_eq(region, "eu-west-1");
 }
+
+/* cpu and memory as ECS writes them (digits) and as people do ("0.25 vCPU"): digits are
+ * read without strtod, and must read as strtod reads them */
+Test(cost, task_size_from_digits_and_units)
+{
+	static const struct { const char *cpu, *mem; bool ok; double vcpu, gb; } cases[] = {
+		{ "256", "512", true, 0.25, 0.5 },
+		{ "0256", "00512", true, 0.25, 0.5 },
+		{ "1024", "3072 ", true, 1.0, 3.0 },
+		{ "123456789", "1024", true, 123456789.0 / 1024.0, 1.0 },
+		{ "1234567890", "1024", true, 1234567890.0 / 1024.0, 1.0 },
+		{ "0.25 vCPU", "0.5 GB", true, 0.25, 0.5 },
+		{ "2 vcpu", "4 GiB", true, 2.0, 4.0 },
+		{ "0", "512", false, 0, 0 },
+		{ "", "512", false, 0, 0 },
+		{ "256", "-1", false, 0, 0 },
+		{ "0x100", "512", true, 0.25, 0.5 },   /* strtod reads hex: so do we */
+		{ "25a", "512", false, 0, 0 },
+	};
+
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		struct task t;
+		double vcpu = -1, gb = -1;
+		bool ok;
+
+		task_init(&t);
+		t.cpu = cases[i].cpu;
+		t.memory = cases[i].mem;
+		ok = cost_task_size(&t, &vcpu, &gb);
+		cr_expect_eq(ok, cases[i].ok, "%s / %s", cases[i].cpu, cases[i].mem);
+		if (ok && cases[i].ok) {
+			cr_expect_eq(vcpu, cases[i].vcpu, "%s: %g", cases[i].cpu, vcpu);
+			cr_expect_eq(gb, cases[i].gb, "%s: %g", cases[i].mem, gb);
+		}
+	}
+}

@@ -2,7 +2,9 @@
  * task's bytes as the answer holds them (what the fetch hands over and recordings keep),
  * which jansson reads as the same task as json_loadb(answer) gives, with the taskArn and
  * createdAt ecs_json_time() reads; and every answer it is not sure of it gives up (1),
- * never reading one jansson refuses. Handwritten answers, then random ones. */
+ * never reading one jansson refuses. Handwritten answers, then random ones. Each answer is
+ * scanned again with a reader (ecs_task_reader) that reads every other task and gives up
+ * the others part way in: the same answer comes out, the tasks it gave up as text. */
 #include <criterion/criterion.h>
 #include <jansson.h>
 #include <stdint.h>
@@ -11,8 +13,76 @@
 #include <string.h>
 
 #include "ecsprof/buf.h"
+#include "ecsprof/jsonscan.h"
 #include "ecsprof/timeutil.h"
 #include "src/aws/ecs_int.h"
+
+/* A reader that reads every other task (skipped whole, so checked as the scan checks it)
+ * and gives the others up inside them, one member in (one object deeper). */
+static int
+toy_read(void *arg, void *batch, struct jsonscan *sc, size_t *slot, const char **arn,
+	 int64_t *created_ms)
+{
+	size_t *count = batch;
+	struct jsonscan_str key;
+
+	(void)arg;
+	if ((*count)++ % 2 == 1) {
+		if (jsonscan_member(sc, true, &key) == 1)
+			(void)jsonscan_skip(sc);
+		return -1;
+	}
+	if (jsonscan_skip(sc) != 0)
+		return -1;
+	*slot = *count - 1;
+	*arn = "read";
+	*created_ms = 42;
+	return 0;
+}
+
+static const struct ecs_task_reader toy_reader = { NULL, NULL, toy_read, NULL, NULL };
+
+/* The scan of body[0..len) with toy_reader gives what the scan without one gave (rc, v and
+ * n, over body0): the same tasks at the same places, those not read with their own
+ * taskArn and createdAt. */
+static void
+check_read(const char *body0, size_t len, int rc0, const struct ecs_scanned_task *v0, size_t n0)
+{
+	struct ecs_scanned_task *v;
+	size_t n, count = 0, nread = 0;
+	char *body = malloc(len + 1);
+	int rc;
+
+	memcpy(body, body0, len);
+	body[len] = '\0';
+	rc = ecs_scan_describe_read(body, len, &toy_reader, &count, &v, &n);
+	cr_assert_eq(rc, rc0, "with a reader %d, without %d", rc, rc0);
+	if (rc == 1) {
+		free(body);
+		return;
+	}
+	cr_assert_eq(n, n0);
+	for (size_t i = 0; i < n; i++) {
+		cr_assert_eq(v[i].json - body, v0[i].json - body0, "task %zu", i);
+		cr_assert_eq(v[i].len, v0[i].len, "task %zu", i);
+		cr_assert_eq(v[i].read, i % 2 == 0, "task %zu", i);
+		if (v[i].read) {
+			cr_assert_eq(v[i].slot, i);
+			cr_assert_str_eq(v[i].arn, "read");
+			cr_assert_eq(v[i].created_ms, 42);
+			continue;
+		}
+		nread++;
+		if (v0[i].arn == NULL)
+			cr_assert_null(v[i].arn);
+		else
+			cr_assert_str_eq(v[i].arn, v0[i].arn);
+		cr_assert_eq(v[i].created_ms, v0[i].created_ms);
+	}
+	cr_assert_eq(nread, n / 2);
+	ecs_scanned_free(v, n);
+	free(body);
+}
 
 /* The scan of answer agrees with jansson's DOM: 0 when it read it (and then task by task),
  * 2 when it read its tasks but left failures[] to jansson, 1 when it gave up. Returns what
@@ -29,7 +99,10 @@ check_answer(const char *answer, size_t len)
 
 	memcpy(body, answer, len);
 	body[len] = '\0';
-	rc = ecs_scan_describe(body, len, &v, &n);
+	rc = ecs_scan_describe_open(body, len, &v, &n);
+	check_read(body, len, rc, v, n);
+	if (rc != 1)
+		ecs_scanned_end(body, v, n);
 	if (rc == 2)
 		cr_assert_gt(json_array_size(json_object_get(root, "failures")), 0);
 	if (rc != 0 && rc != 2) {

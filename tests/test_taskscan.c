@@ -581,3 +581,76 @@ Test(taskscan, unique_keys_read_as_checked)
 	}
 	free(line);
 }
+
+/* taskscan_task_at (a DescribeTasks answer's tasks, live.c): a task read after another of
+ * the same pool takes its strings where they are the same text, and only there (a prefix
+ * of one, or one with more, is another string). */
+Test(taskscan, task_at_takes_the_previous_tasks_strings)
+{
+	static const char text[] =
+		"[{\"taskArn\":\"arn:t/1\",\"clusterArn\":\"arn:c\",\"launchType\":\"FARGATE\","
+		"\"cpu\":\"256\",\"memory\":\"512\",\"group\":\"service:web\"},"
+		" {\"taskArn\":\"arn:t/2\",\"clusterArn\":\"arn:c\",\"launchType\":\"FARGAT\","
+		"\"cpu\":\"2560\",\"memory\":\"512\",\"group\":null,\"lastStatus\":\"RUNNING\"}]";
+	const char *second = strstr(text, " {") + 1;
+	struct task_strpool *pool = task_strpool_new();
+	struct jsonscan_dup dup;
+	char buf[sizeof text];
+	struct jsonscan sc = { text, text + sizeof text - 1, buf, 0, &dup };
+	struct task a, b, alone;
+
+	task_init_pool(&a, pool);
+	task_init_pool(&b, pool);
+	task_init_pool(&alone, pool);
+	cr_assert_eq(jsonscan_element(&sc, true), 1);
+	cr_assert_eq(taskscan_task_at(&sc, &a, NULL), 0);
+	cr_assert_eq(jsonscan_element(&sc, false), 1);
+	cr_assert_eq(taskscan_task_at(&sc, &b, &a), 0);
+	cr_assert_eq(jsonscan_element(&sc, false), 0);
+	cr_assert_eq(taskscan_task(second, strlen(second) - 1, buf, &alone), 0);
+	cr_assert_eq(b.cluster_arn, a.cluster_arn, "the same text: the same string");
+	cr_assert_eq(b.memory, a.memory);
+	cr_assert_str_eq(b.arn, "arn:t/2");
+	cr_assert_str_eq(b.launch_type, "FARGAT");
+	cr_assert_str_eq(b.cpu, "2560");
+	cr_assert_null(b.group);
+	cr_assert_str_eq(b.last_status, "RUNNING");
+	cr_assert_str_eq(alone.cluster_arn, b.cluster_arn);
+	cr_assert_str_eq(alone.launch_type, b.launch_type);
+	cr_assert_str_eq(alone.cpu, b.cpu);
+	cr_assert_str_eq(alone.memory, b.memory);
+	task_strpool_free(pool);
+}
+
+/* epoch times read 8 digits at once (fast_epoch): every number of 1 to 14 digits, with
+ * and without a fraction of 0 to 4 digits or an exponent, a non-digit anywhere among the
+ * first 8 bytes, reads as jansson's path reads it */
+Test(taskscan, epoch_digits_agree_with_jansson)
+{
+	static const char *tails[] = { "", ".5", ".12", ".123", ".1234", "e3", ".5E+2", "." };
+	uint64_t x = 0x9E3779B97F4A7C15ULL;
+	int taken = 0;
+
+	for (int i = 0; i < 40000; i++) {
+		char num[40], json[128];
+		int nd, n;
+
+		x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+		nd = 1 + (int)(x % 14);
+		for (int k = 0; k < nd; k++)
+			num[k] = (char)('0' + (x >> (8 + 3 * k % 50)) % 10);
+		if (num[0] == '0' && nd > 1)
+			num[0] = '1' + (char)(x % 9);
+		if ((x >> 30) % 7 == 0)   /* a byte that is no digit in the 8-byte window */
+			num[(x >> 33) % (uint64_t)nd] = "x:/ .-+"[(x >> 40) % 7];
+		snprintf(num + nd, sizeof num - (size_t)nd, "%s", tails[(x >> 50) % 8]);
+		/* the number last in the object or before others */
+		if ((x >> 60) & 1)
+			n = snprintf(json, sizeof json, "{\"taskArn\":\"a\",\"createdAt\":%s}", num);
+		else
+			n = snprintf(json, sizeof json, "{\"createdAt\":%s,\"startedAt\":%s,"
+				     "\"taskArn\":\"a\"}", num, num);
+		taken += check_task("epoch digits", json, (size_t)n);
+	}
+	cr_expect_gt(taken, 10000, "only %d taken", taken);
+}

@@ -61,6 +61,28 @@ typedef bool ecs_known_fn(void *arg, const char *arn, const char *desired);
  * ecs_task_fn); listed_at_ms is when the ListTasks page naming it arrived. */
 typedef int ecs_reuse_fn(void *arg, const char *arn, int64_t listed_at_ms, struct err *err);
 
+/* A reader of DescribeTasks tasks (ecs_query.reader): each task of an answer read by the
+ * worker that got it, in the pass that checks the answer, so that the calling thread only
+ * takes it instead of reading its text again (issue 35). */
+struct jsonscan;   /* ecsprof/jsonscan.h */
+struct ecs_task_reader {
+	/* On a worker: a batch for one answer's tasks; batch_free (on any thread) once they
+	 * are handed over or dropped. */
+	void *(*batch_new)(void *arg);
+	void (*batch_free)(void *arg, void *batch);
+	/* On a worker: the task object at sc->p (its '{'; sc checks repeated keys) read into
+	 * batch: 0 with *slot its place there, *arn its taskArn (in the batch; NULL when it
+	 * has none) and *created_ms its createdAt (TS_NONE when absent); or -1 when not sure:
+	 * the scan goes back to the '{' and the task is handed to ecs_task_fn as text. */
+	int (*read)(void *arg, void *batch, struct jsonscan *sc, size_t *slot, const char **arn,
+		    int64_t *created_ms);
+	/* On the calling thread, in place of ecs_task_fn for a task read (fn_arg is
+	 * ecs_fetch_poll's arg; json its text as ecs_task_fn gets it; the same answers). */
+	int (*take)(void *fn_arg, void *batch, size_t slot, const char *json, size_t len,
+		    int64_t fetched_at_ms, struct err *err);
+	void *arg;
+};
+
 /* What to fetch. Tasks come from ListTasks unless tasks[] is given. */
 struct ecs_query {
 	const char *cluster;               /* name or ARN; NULL = the "default" cluster */
@@ -85,6 +107,7 @@ struct ecs_query {
 	struct ecs_service_list *services_out;
 	const char *const *describe_services;
 	size_t ndescribe_services;
+	const struct ecs_task_reader *reader;   /* may be NULL: every task as text */
 };
 
 struct ecs_fetch_stats {

@@ -100,8 +100,8 @@ add_warning(struct batch *b, char *line, bool missing)
  * b's results, or dropped with a warning when it was not asked for. */
 static void
 take_described(struct ecs_fetch *f, struct batch *b, const char *arn, int64_t created_ms,
-	       const char *text, size_t len, char *own, int64_t at, size_t *described,
-	       size_t *unasked, size_t *cursor)
+	       const char *text, size_t len, char *own, const struct ecs_scanned_task *read,
+	       int64_t at, size_t *described, size_t *unasked, size_t *cursor)
 {
 	const struct ecs_query *q = &f->q;
 
@@ -119,7 +119,8 @@ take_described(struct ecs_fetch *f, struct batch *b, const char *arn, int64_t cr
 	}
 	b->results = xgrow(b->results, b->nresults + 1, &b->results_cap, sizeof *b->results);
 	b->results[b->nresults++] = (struct result){ text, len, own, at,
-		b->nknown > 0 ? entry_of(b, arn, cursor) : SIZE_MAX };
+		b->nknown > 0 ? entry_of(b, arn, cursor) : SIZE_MAX, read != NULL && read->read,
+		read != NULL ? read->slot : 0 };
 }
 
 struct scanned {
@@ -128,7 +129,18 @@ struct scanned {
 	struct ecs_scanned_task *v;
 	size_t n;
 	bool failures;          /* v read, but failures[] is left to jansson's DOM */
+	const struct ecs_task_reader *reader;   /* the query's (may be NULL) */
+	void *read;             /* its batch of this attempt's tasks; NULL: none */
 };
+
+/* sc's reader batch dropped (an attempt's, or an answer's given up to the DOM) */
+static void
+drop_read(struct scanned *sc)
+{
+	if (sc->read != NULL)
+		sc->reader->batch_free(sc->reader->arg, sc->read);
+	sc->read = NULL;
+}
 
 /* awsjson's body hook (once per attempt): the answer read in one pass (ecs_scan.c), its
  * bytes taken so that they outlive the call, or 1 for the DOM */
@@ -146,7 +158,10 @@ scan_answer(void *arg, struct buf *body)
 	sc->n = 0;
 	sc->body = NULL;
 	sc->failures = false;
-	rc = ecs_scan_describe_open(at, len, &sc->v, &sc->n);
+	drop_read(sc);
+	if (sc->reader != NULL)
+		sc->read = sc->reader->batch_new(sc->reader->arg);
+	rc = ecs_scan_describe_read(at, len, sc->reader, sc->read, &sc->v, &sc->n);
 	if (rc == 0) {
 		/* the answer's own bytes: taken, not copied (buf_take hands data over as it is,
 		 * so the tasks still point into it) */
@@ -162,6 +177,8 @@ scan_answer(void *arg, struct buf *body)
 	}
 	if (sc->body != NULL)
 		ecs_scanned_end(sc->body, sc->v, sc->n);
+	else
+		drop_read(sc);   /* given up: the DOM's tasks are text */
 	return rc;
 }
 
@@ -190,8 +207,8 @@ take_dom_answer(struct ecs_fetch *f, struct batch *b, json_t *resp, int64_t at,
 		if (text == NULL)
 			continue;
 		take_described(f, b, json_string_value(json_object_get(task, "taskArn")),
-			       ecs_json_time(task, "createdAt"), text, strlen(text), text, at,
-			       described, unasked, cursor);
+			       ecs_json_time(task, "createdAt"), text, strlen(text), text, NULL,
+			       at, described, unasked, cursor);
 	}
 	dom_failures(b, resp);
 }
@@ -266,15 +283,16 @@ describe_text(const char *cluster, const struct batch *b, struct buf *d)
 	return ok && buf_adds(d, "],\"include\":[\"TAGS\"]}") == 0;
 }
 
-/* Each answer is read once: in one pass without a DOM (ecs_scan.c), its tasks handed over
- * as the bytes ECS sent, or by jansson when that pass is not sure of it. */
+/* Each answer is read once: in one pass without a DOM (ecs_scan.c), its tasks read there
+ * by the query's reader or handed over as the bytes ECS sent, or by jansson when that pass
+ * is not sure of it. */
 int
 ecs_batch_describe(struct ecs_fetch *f, struct http_transport *t, struct batch *b,
 		   struct err *err)
 {
 	const struct ecs_query *q = &f->q;
 	struct awsjson_call_options o = { 0 };
-	struct scanned sc = { NULL, NULL, 0, false };
+	struct scanned sc = { NULL, NULL, 0, false, q->reader, NULL };
 	json_t *req, *arr, *inc, *resp = NULL;
 	size_t described = 0, unasked = 0, cursor = 0;
 	struct buf text;
@@ -309,19 +327,25 @@ ecs_batch_describe(struct ecs_fetch *f, struct http_transport *t, struct batch *
 	if (rc != 0) {
 		ecs_scanned_free(sc.v, sc.n);
 		free(sc.body);
+		drop_read(&sc);
 		return -1;
 	}
 	if (resp == NULL || sc.failures) {
 		/* the tasks as ECS sent them; failures[] worded from jansson's DOM */
 		b->body = sc.body;
+		b->reader = sc.reader;
+		b->read = sc.read;
+		sc.read = NULL;
 		for (size_t i = 0; i < sc.n; i++)
 			take_described(f, b, sc.v[i].arn, sc.v[i].created_ms, sc.v[i].json,
-				       sc.v[i].len, NULL, at, &described, &unasked, &cursor);
+				       sc.v[i].len, NULL, &sc.v[i], at, &described, &unasked,
+				       &cursor);
 		if (resp != NULL)
 			dom_failures(b, resp);
 	} else {
 		take_dom_answer(f, b, resp, at, &described, &unasked, &cursor);
 		free(sc.body);   /* NULL: the hook gave the answer up */
+		drop_read(&sc);
 	}
 	json_decref(resp);
 	ecs_scanned_free(sc.v, sc.n);
@@ -342,6 +366,20 @@ drop_results(struct batch *b)
 	b->nresults = 0;
 	free(b->body);
 	b->body = NULL;
+	if (b->read != NULL)
+		b->reader->batch_free(b->reader->arg, b->read);
+	b->read = NULL;
+}
+
+/* One result to the caller: through the reader when it read it, else as text. */
+static int
+hand_over(const struct batch *b, const struct result *r, ecs_task_fn *fn, void *arg,
+	  struct err *err)
+{
+	if (r->read)
+		return b->reader->take(arg, b->read, r->slot, r->json, r->len, r->fetched_at_ms,
+				       err);
+	return fn(arg, r->json, r->len, r->fetched_at_ms, err);
 }
 
 void
@@ -384,7 +422,7 @@ ecs_batch_deliver(struct ecs_fetch *f, struct batch *b, ecs_task_fn *fn, void *a
 			} else if (at[e] != 0) {
 				const struct result *r = &b->results[at[e] - 1];
 
-				rc = fn(arg, r->json, r->len, r->fetched_at_ms, err);
+				rc = hand_over(b, r, fn, arg, err);
 				*kept += rc == 0;
 				*skipped += rc > 0;
 				rc = rc < 0 ? -1 : 0;
@@ -394,8 +432,7 @@ ecs_batch_deliver(struct ecs_fetch *f, struct batch *b, ecs_task_fn *fn, void *a
 	for (size_t j = 0; rc == 0 && j < b->nresults; j++) {
 		if (b->nknown > 0 && b->results[j].entry != SIZE_MAX)
 			continue;
-		rc = fn(arg, b->results[j].json, b->results[j].len, b->results[j].fetched_at_ms,
-			err);
+		rc = hand_over(b, &b->results[j], fn, arg, err);
 		*kept += rc == 0;
 		*skipped += rc > 0;
 		rc = rc < 0 ? -1 : 0;

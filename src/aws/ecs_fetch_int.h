@@ -21,6 +21,8 @@ struct result {
 	char *own;              /* json_dumps' text of a task read by jansson; NULL: in body */
 	int64_t fetched_at_ms;
 	size_t entry;           /* its place in the batch's entries; SIZE_MAX: not matched */
+	bool read;              /* read by ecs_query.reader, at slot of the batch's read */
+	size_t slot;
 };
 
 /* A listed ARN in ListTasks order; a known one (ecs_query.known) is not described. */
@@ -43,6 +45,8 @@ struct batch {
 	size_t asked_hint;      /* where the next described task is asked, as a rule */
 	bool done;              /* described; results ready to hand over */
 	char *body;             /* the answer the results point into (owned); NULL: none */
+	const struct ecs_task_reader *reader;   /* the query's, when read is set */
+	void *read;             /* the reader's batch of the answer's tasks (owned); NULL */
 	struct result *results;
 	size_t nresults, results_cap;
 	struct warning *warnings;   /* failures[], logged by the calling thread */

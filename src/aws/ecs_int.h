@@ -52,8 +52,11 @@ int ecs_stop_task_on(struct ecs_client *c, const struct http_transport *t, const
 struct ecs_scanned_task {
 	const char *json;       /* the task's bytes in the answer, as ECS sent them */
 	size_t len;             /* ... json[len] is '\0' once the scan is over */
-	char *arn;              /* taskArn; NULL when it is not a string */
+	const char *arn;        /* taskArn; NULL when it is not a string */
+	char *own;              /* arn when it is the scan's (not read: freed with it) */
 	int64_t created_ms;     /* createdAt as ecs_json_time() reads it */
+	bool read;              /* read by the scan's ecs_task_reader, at slot of its batch */
+	size_t slot;
 };
 /* The tasks[] of a DescribeTasks answer (body[0..len)) in one pass: 0 and *out (n tasks
  * pointing into body, each ended by a '\0' written over the byte after it; the caller
@@ -66,6 +69,10 @@ int ecs_scan_describe(char *body, size_t len, struct ecs_scanned_task **out, siz
  * bytes after the tasks in body (the scanned one, or a copy with v pointed into it). */
 int ecs_scan_describe_open(const char *body, size_t len, struct ecs_scanned_task **out,
 			   size_t *n);
+/* ecs_scan_describe_open() with each task read by rd (may be NULL) into its batch, in the
+ * same pass; a task rd is not sure of is scanned as text (read false). */
+int ecs_scan_describe_read(const char *body, size_t len, const struct ecs_task_reader *rd,
+			   void *batch, struct ecs_scanned_task **out, size_t *n);
 void ecs_scanned_end(char *body, const struct ecs_scanned_task *v, size_t n);
 void ecs_scanned_free(struct ecs_scanned_task *v, size_t n);
 /* A ListTasks page: its taskArns[] strings and nextToken (NULL when absent or not a

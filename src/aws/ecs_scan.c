@@ -4,7 +4,10 @@
  * task once, and a recording keeps what ECS said. Anything jsonscan is not sure of (a \u
  * escape, a key named twice, an integer of 19 digits, a task that is not an object) gives
  * the whole answer up to jansson, so the tasks and the warnings are the DOM path's; a
- * failures[] entry leaves only the failures to jansson, which words them.
+ * failures[] entry leaves only the failures to jansson, which words them. With a reader
+ * (ecs_task_reader, ecs.h) each task is read into the reader's batch in the same pass, so
+ * that no task is read twice (issue 35); a task the reader is not sure of is scanned as
+ * before and handed on as text.
  * ListTasks pages are read the same way (their ARNs and nextToken).
  * tests/test_ecs_scan.c checks the tasks against jansson's DOM of the answer. */
 #include <stdint.h>
@@ -72,7 +75,8 @@ task_of(struct jsonscan *sc, struct ecs_scanned_task *t)
 		    jsonscan_at(sc, '"')) {
 			if (jsonscan_string(sc, true, &s) != 0)
 				goto fail;
-			t->arn = xstrndup(s.s, s.n);
+			free(t->own);   /* a key twice gave the answer up already; kept safe */
+			t->arn = t->own = xstrndup(s.s, s.n);
 		} else if (s.n == sizeof created_key - 1 && memcmp(s.s, created_key, s.n) == 0) {
 			if (created_at(sc, &t->created_ms) != 0)
 				goto fail;
@@ -84,16 +88,40 @@ task_of(struct jsonscan *sc, struct ecs_scanned_task *t)
 	t->len = (size_t)(sc->p - from);
 	return 0;
 fail:
-	free(t->arn);
-	t->arn = NULL;
+	free(t->own);
+	t->arn = t->own = NULL;
 	return -1;
+}
+
+/* One task object of tasks[] read by rd into batch in the same pass (ecs.h), its bytes
+ * kept as task_of() keeps them; -1: rd was not sure, sc back at the task's '{'. */
+static int
+task_read(struct jsonscan *sc, const struct ecs_task_reader *rd, void *batch,
+	  struct ecs_scanned_task *t)
+{
+	const char *from = sc->p;
+	int depth = sc->depth;
+
+	memset(t, 0, sizeof *t);
+	if (rd->read(rd->arg, batch, sc, &t->slot, &t->arn, &t->created_ms) != 0) {
+		/* the repeated-key counts of the objects it had opened start again at the
+		 * next member of depth's object (jsonscan_member's first) */
+		sc->p = from;
+		sc->depth = depth;
+		memset(t, 0, sizeof *t);
+		return -1;
+	}
+	t->read = true;
+	t->json = from;
+	t->len = (size_t)(sc->p - from);
+	return 0;
 }
 
 void
 ecs_scanned_free(struct ecs_scanned_task *v, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		free(v[i].arn);
+		free(v[i].own);
 	free(v);
 }
 
@@ -117,6 +145,13 @@ scanner_free(struct jsonscan *sc)
 int
 ecs_scan_describe_open(const char *body, size_t len, struct ecs_scanned_task **out,
 		       size_t *nout)
+{
+	return ecs_scan_describe_read(body, len, NULL, NULL, out, nout);
+}
+
+int
+ecs_scan_describe_read(const char *body, size_t len, const struct ecs_task_reader *rd,
+		       void *batch, struct ecs_scanned_task **out, size_t *nout)
 {
 	struct jsonscan sc;
 	struct jsonscan_dup dup;   /* only the counts of open objects are set */
@@ -145,6 +180,10 @@ ecs_scan_describe_open(const char *body, size_t len, struct ecs_scanned_task **o
 				if (!jsonscan_at(&sc, '{'))
 					goto give_up;   /* the DOM path words the warning */
 				v = xgrow(v, n + 1, &cap, sizeof *v);
+				if (rd != NULL && task_read(&sc, rd, batch, &v[n]) == 0) {
+					n++;
+					continue;
+				}
 				if (task_of(&sc, &v[n]) != 0)
 					goto give_up;
 				n++;

@@ -20,6 +20,7 @@
 #include "ecsprof/timeutil.h"
 #include "ecsprof/xalloc.h"
 #include "live_reuse.h"
+#include "taskscan.h"
 
 struct live_session {
 	struct live_options o;
@@ -299,22 +300,15 @@ live_take_task(const char *json, size_t len, int64_t fetched_at_ms, struct task_
 	return take_task_text(json, len, fetched_at_ms, set, raw_kept, once, false, err);
 }
 
-static int
-take_task(void *arg, const char *json, size_t len, int64_t fetched_at_ms, struct err *err)
+/* After a task was taken (the set had before tasks): its images, its raw JSON. */
+static void
+sink_taken(struct sink *k, size_t before, const char *json, size_t len,
+	   int64_t fetched_at_ms)
 {
-	struct sink *k = arg;
-	size_t before = k->set->len;
-	bool keep_raw = k->extra != NULL && k->extra->keep_raw;
-	/* ecs_fetch's texts: as ECS sent them (ecs_scan gives answers with a key twice to
-	 * jansson) or json_dumps' of jansson's DOM; parsed here, once */
-	int rc = take_task_text(json, len, fetched_at_ms, k->set, keep_raw, k->warned, true, err);
-
-	if (rc < 0)
-		return -1;
 	/* a new task is the last one; its images are looked up while the fetch goes on */
 	if (k->images != NULL && k->set->len > before)
 		image_fetch_want_task(k->images, &k->set->tasks[k->set->len - 1]);
-	if (keep_raw) {
+	if (k->extra != NULL && k->extra->keep_raw) {
 		struct live_result *r = k->extra;
 		r->raw = xreallocarray(r->raw, r->nraw + 1, sizeof *r->raw);
 		r->raw[r->nraw].json = xstrndup(json, len);
@@ -322,8 +316,98 @@ take_task(void *arg, const char *json, size_t len, int64_t fetched_at_ms, struct
 		r->raw[r->nraw].fetched_at_ms = fetched_at_ms;
 		r->nraw++;
 	}
+}
+
+static int
+take_task(void *arg, const char *json, size_t len, int64_t fetched_at_ms, struct err *err)
+{
+	struct sink *k = arg;
+	size_t before = k->set->len;
+	bool keep_raw = k->extra != NULL && k->extra->keep_raw;
+	/* ecs_fetch's texts the reader below was not sure of: as ECS sent them (ecs_scan
+	 * gives answers with a key twice to jansson) or json_dumps' of jansson's DOM */
+	int rc = take_task_text(json, len, fetched_at_ms, k->set, keep_raw, k->warned, true, err);
+
+	if (rc < 0)
+		return -1;
+	sink_taken(k, before, json, len, fetched_at_ms);
 	return rc;
 }
+
+/* A DescribeTasks answer's tasks, read by the worker that got the answer in its one pass
+ * over it (ecs_task_reader): in a batch pool that the set adopts whole, each derived
+ * there, so that this thread only takes them (task_set_take_derived; issue 35). Read as
+ * input_parse_task_json_with() reads a task when taskscan is sure of it; a task it is not
+ * sure of comes as text to take_task(), which words the warnings as before. */
+struct read_batch {
+	struct task_strpool *pool;
+	struct task *tasks;
+	size_t n, cap;
+};
+
+static void *
+read_batch_new(void *arg)
+{
+	struct read_batch *b = xcalloc(1, sizeof *b);
+
+	(void)arg;
+	b->pool = task_strpool_new();
+	return b;
+}
+
+static void
+read_batch_free(void *arg, void *batch)
+{
+	struct read_batch *b = batch;
+
+	(void)arg;
+	task_strpool_free(b->pool);   /* what the set did not take */
+	free(b->tasks);
+	free(b);
+}
+
+static int
+read_task(void *arg, void *batch, struct jsonscan *sc, size_t *slot, const char **arn,
+	  int64_t *created_ms)
+{
+	struct read_batch *b = batch;
+	struct task *t;
+
+	(void)arg;
+	b->tasks = xgrow(b->tasks, b->n + 1, &b->cap, sizeof *b->tasks);
+	t = &b->tasks[b->n];
+	task_init_pool(t, b->pool);
+	if (taskscan_task_at(sc, t, b->n > 0 ? &b->tasks[b->n - 1] : NULL) != 0)
+		return -1;
+	if (b->n > 0)
+		t->source = b->tasks[b->n - 1].source;   /* "live" in the pool already */
+	else
+		task_str(t, &t->source, "live");
+	task_derive(t);
+	*slot = b->n++;
+	*arn = t->arn;
+	*created_ms = t->ts[TS_CREATED];
+	return 0;
+}
+
+static int
+take_read(void *arg, void *batch, size_t slot, const char *json, size_t len,
+	  int64_t fetched_at_ms, struct err *err)
+{
+	struct sink *k = arg;
+	struct read_batch *b = batch;
+	size_t before = k->set->len;
+
+	(void)err;
+	b->tasks[slot].fetched_at_ms = fetched_at_ms;
+	task_set_take_derived(k->set, &b->tasks[slot], NULL);
+	sink_taken(k, before, json, len, fetched_at_ms);
+	return 0;
+}
+
+static const struct ecs_task_reader live_reader = {
+	read_batch_new, read_batch_free, read_task, take_read, NULL
+};
 
 struct live_job {
 	struct live_session *s;
@@ -369,6 +453,7 @@ live_session_fetch_start(struct live_session *s, struct task_set *out,
 			q->ntasks = 0;
 	q->since_ms = TS_NONE;
 	q->interrupt = s->interrupt;
+	q->reader = &live_reader;
 	if (o->since != NULL &&
 	    timeutil_parse_since(o->since, timeutil_now_ms(), &q->since_ms) != 0) {
 		err_set(err, ERR_USAGE,

@@ -4,6 +4,7 @@
  * input_serving.c's: a value of a type they would warn about ends the attempt, so the
  * jansson path words the warning. */
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -341,6 +342,7 @@ static const struct jsonscan_key task_keys[] = {
  * against all 31 was 1 us a task of the live fetch's main thread, against the 1 to 6 of its
  * length now. */
 #define KEYS_MAXLEN 20
+_Static_assert(KEYS_MAXLEN <= 24, "key_eq() compares up to 24 bytes");
 static const uint32_t task_keys_by_len[KEYS_MAXLEN + 1] = {
 	0x0, 0x0, 0x0, 0x400, 0x80000, 0x8, 0x800, 0x20001, 0x4000, 0x64400010, 0x8241022,
 	0x100000, 0x10000, 0x300a000, 0x800080, 0x40, 0x200, 0x4, 0x10000000, 0x0, 0x100,
@@ -359,6 +361,43 @@ taskscan_keys_check(void)
 	return memcmp(m, task_keys_by_len, sizeof m) == 0 ? 0 : -1;
 }
 
+static inline uint64_t
+load8(const char *p)
+{
+	uint64_t x;
+
+	memcpy(&x, p, 8);
+	return x;
+}
+
+static inline uint32_t
+load4(const char *p)
+{
+	uint32_t x;
+
+	memcpy(&x, p, 4);
+	return x;
+}
+
+/* a and b the same n bytes, n <= 24 (KEYS_MAXLEN), in a few loads that may overlap: a
+ * call to memcmp for each key of a task and each of its length was 2% of a live run's
+ * instructions */
+static inline bool
+key_eq(const char *a, const char *b, size_t n)
+{
+	if (n >= 8) {
+		if (load8(a) != load8(b) || load8(a + n - 8) != load8(b + n - 8))
+			return false;
+		return n <= 16 || load8(a + 8) == load8(b + 8);
+	}
+	if (n >= 4)
+		return load4(a) == load4(b) && load4(a + n - 4) == load4(b + n - 4);
+	for (size_t i = 0; i < n; i++)
+		if (a[i] != b[i])
+			return false;
+	return true;
+}
+
 /* jsonscan_lookup() over task_keys, trying only the keys of key's length */
 static int
 task_key(const struct jsonscan_str *key, uint64_t *seen)
@@ -368,7 +407,7 @@ task_key(const struct jsonscan_str *key, uint64_t *seen)
 	for (; m != 0; m &= m - 1) {
 		int i = __builtin_ctz(m);
 
-		if (memcmp(task_keys[i].s, key->s, key->n) == 0) {
+		if (key_eq(task_keys[i].s, key->s, key->n)) {
 			if (*seen & ((uint64_t)1 << i))
 				return -2;
 			*seen |= (uint64_t)1 << i;
@@ -378,16 +417,31 @@ task_key(const struct jsonscan_str *key, uint64_t *seen)
 	return -1;
 }
 
+/* where task_keys[i]'s string is in a struct task (i < K_VERSION) */
+static const size_t task_field_at[] = {
+	offsetof(struct task, arn), offsetof(struct task, cluster_arn),
+	offsetof(struct task, taskdef_arn), offsetof(struct task, group),
+	offsetof(struct task, started_by), offsetof(struct task, launch_type),
+	offsetof(struct task, platform_version), offsetof(struct task, platform_family),
+	offsetof(struct task, capacity_provider), offsetof(struct task, availability_zone),
+	offsetof(struct task, cpu), offsetof(struct task, memory),
+	offsetof(struct task, last_status), offsetof(struct task, desired_status),
+	offsetof(struct task, stop_code), offsetof(struct task, stopped_reason),
+	offsetof(struct task, health_status)
+};
+_Static_assert(sizeof task_field_at / sizeof *task_field_at == K_VERSION,
+	       "a string field for each string key of task_keys");
+
 static const char **
 task_field(struct task *t, int i)
 {
-	const char **f[] = { &t->arn, &t->cluster_arn, &t->taskdef_arn, &t->group, &t->started_by,
-		&t->launch_type, &t->platform_version, &t->platform_family,
-		&t->capacity_provider, &t->availability_zone, &t->cpu, &t->memory,
-		&t->last_status, &t->desired_status, &t->stop_code, &t->stopped_reason,
-		&t->health_status };
+	return (const char **)(void *)((char *)t + task_field_at[i]);
+}
 
-	return f[i];
+static const char *
+task_field_value(const struct task *t, int i)
+{
+	return *(const char *const *)(const void *)((const char *)t + task_field_at[i]);
 }
 
 /* Epoch seconds as ECS writes them, D or D.F (F of 1 to 3 digits, D of at most 12 without a
@@ -396,6 +450,31 @@ task_field(struct task *t, int i)
  * nearest to it, whose product by 1000 is within 0.05 of the integer, which llround
  * finds) without reading the digits twice; 5 times a task, it was 4% of a live run's
  * instructions. false, sc not moved: any other number, for jsonscan_number. */
+/* The value of the 8 digits at p, or -1 when they are not 8 digits: in a few
+ * multiplications rather than a loop (an epoch time has 10 digits before its point, 5
+ * times a task). */
+static inline int64_t
+eight_digits(const char *p)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	const uint64_t highs = 0xF0F0F0F0F0F0F0F0ULL, zeros = 0x3030303030303030ULL;
+	uint64_t x;
+
+	memcpy(&x, p, 8);
+	/* each byte 0x30..0x3f, and then (no carry between bytes) at most 0x39 */
+	if ((x & highs) != zeros || ((x + 0x0606060606060606ULL) & highs) != zeros)
+		return -1;
+	x -= zeros;
+	x = x * 10 + (x >> 8);   /* pairs of digits in bytes 0, 2, 4 and 6 */
+	x = (((x & 0x000000FF000000FFULL) * (100 + (1000000ULL << 32))) +
+	     (((x >> 16) & 0x000000FF000000FFULL) * (1 + (10000ULL << 32)))) >> 32;
+	return (int64_t)x;
+#else
+	(void)p;
+	return -1;
+#endif
+}
+
 static bool
 fast_epoch(struct jsonscan *sc, int64_t *out)
 {
@@ -405,6 +484,13 @@ fast_epoch(struct jsonscan *sc, int64_t *out)
 
 	if (p >= end || *p < '1' || *p > '9')
 		return false;
+	/* what the loop below reads of 8 digits, at once */
+	if (end - p >= 8 && (d = eight_digits(p)) >= 0) {
+		p += 8;
+		nd = 8;
+	} else {
+		d = 0;
+	}
 	for (; p < end && *p >= '0' && *p <= '9' && nd <= 12; p++, nd++)
 		d = d * 10 + (*p - '0');
 	if (nd > 12 || d >= 253402300799)
@@ -458,8 +544,21 @@ time_value(struct jsonscan *sc, int64_t *out)
 	return timeutil_epoch_seconds_to_ms(secs, out) == 0 ? 0 : -1;
 }
 
+/* *dst = v's string in t's pool: prev's (a task of the same pool, may be NULL) when it is
+ * the same text, which interning would give too, without hashing it (the tasks of one
+ * answer mostly share their cluster, task definition, group, statuses...). */
+static void
+keep_like(struct task *t, const char **dst, const char *had, const struct jsonscan_str *v)
+{
+	if (v->s != NULL && had != NULL && strncmp(had, v->s, v->n) == 0 && had[v->n] == '\0')
+		*dst = had;
+	else
+		keep(t, dst, v);
+}
+
+/* prev: the task read before t into the same pool (may be NULL) */
 static int
-task_object(struct jsonscan *sc, struct task *t)
+task_object(struct jsonscan *sc, struct task *t, const struct task *prev)
 {
 	struct jsonscan_str key, v;
 	uint64_t seen = 0;
@@ -479,7 +578,11 @@ task_object(struct jsonscan *sc, struct task *t)
 		} else if (i < K_VERSION) {
 			if (str_or_null(sc, &v) != 0)
 				return -1;
-			keep(t, task_field(t, i), &v);
+			if (prev != NULL)
+				keep_like(t, task_field(t, i),
+					  task_field_value(prev, i), &v);
+			else
+				keep(t, task_field(t, i), &v);
 		} else if (i == K_VERSION) {
 			if (jsonscan_at(sc, 'n')) {
 				if (jsonscan_word(sc, "null", 4) != 0)
@@ -582,7 +685,7 @@ whole_line(struct jsonscan *sc, struct task *t, enum origin *origin)
 			/* both in one line: only one is the task, and that is jansson's call */
 			if ((seen & (1u << L_DETAIL)) && (seen & (1u << L_TASK)))
 				return -1;
-			if (!jsonscan_at(sc, '{') || task_object(sc, t) != 0)
+			if (!jsonscan_at(sc, '{') || task_object(sc, t, NULL) != 0)
 				return -1;
 			break;
 		case L_FETCHED:
@@ -650,11 +753,20 @@ task_text(const char *json, size_t len, char *buf, struct task *t, struct jsonsc
 	struct jsonscan sc = { json, json + len, buf, 0, dup };
 
 	jsonscan_ws(&sc);
-	if (task_object(&sc, t) == 0) {
+	if (task_object(&sc, t, NULL) == 0) {
 		jsonscan_ws(&sc);
 		if (sc.p == sc.end)
 			return 0;
 	}
+	task_reset(t);
+	return -1;
+}
+
+int
+taskscan_task_at(struct jsonscan *sc, struct task *t, const struct task *prev)
+{
+	if (task_object(sc, t, prev) == 0)
+		return 0;
 	task_reset(t);
 	return -1;
 }

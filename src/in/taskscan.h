@@ -17,6 +17,8 @@
 #include "ecsprof/task.h"
 #include "input_int.h"
 
+struct jsonscan;   /* ecsprof/jsonscan.h */
+
 /* 0: the line was such an event (*origin ORIGIN_EVENT) or recording line (ORIGIN_RECORD)
  * and t holds its task, fetched_at and healthy_at as one_task() sets them; -1: not sure,
  * t was initialised again with the same pool (task_reset: what was read stays there). */
@@ -30,6 +32,12 @@ int taskscan_task(const char *json, size_t len, char *buf, struct task *t);
  * what aws/ecs_scan.c passed, which gives answers with repeated keys to jansson): the
  * repeated-key check is not made again. */
 int taskscan_task_unique(const char *json, size_t len, char *buf, struct task *t);
+/* The task object at sc->p (its '{') read into t, sc left after it (a DescribeTasks
+ * answer's task, read in the scan of the answer: aws/ecs_scan.c); 0, or -1 as
+ * taskscan_line() with sc anywhere in the object (the caller goes back). prev (may be
+ * NULL): a task read before into t's pool, whose strings t takes where they are the same
+ * text (no lookup in the pool). */
+int taskscan_task_at(struct jsonscan *sc, struct task *t, const struct task *prev);
 /* 0 when the reader's table of task keys by length matches its list of keys (for tests). */
 int taskscan_keys_check(void);
 

@@ -1,6 +1,7 @@
 /* cost: the price table, the --prices reader, and the startup cost of one task. */
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -238,9 +239,21 @@ cost_amount(const char *s, const char *unit, double *out)
 {
 	char *end;
 	double v;
+	uint32_t n = 0;
+	size_t i = 0;
 
 	if (s == NULL)
 		return false;
+	/* ECS's own form, digits alone ("256"): what strtod reads of it, without strtod
+	 * (two calls a task, 2% of a live run's instructions) */
+	while (i < 9 && s[i] >= '0' && s[i] <= '9')
+		n = n * 10 + (uint32_t)(s[i++] - '0');
+	if (i > 0 && s[i] == '\0') {
+		if (n == 0)
+			return false;
+		*out = (double)n / 1024.0;
+		return true;
+	}
 	errno = 0;
 	v = strtod(s, &end);
 	if (errno != 0 || end == s || !isfinite(v) || v <= 0)
