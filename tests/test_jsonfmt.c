@@ -178,6 +178,18 @@ Test(jsonfmt, plain_runs_match_jansson)
 			s[at] = (char)v;
 			expect_as_jansson(&b, s);
 		}
+	/* a run's last 1-7 bytes are copied as the 8 that end it: a special byte at each
+	 * place of strings of every length with such a tail */
+	for (size_t len = 9; len < 24; len++)
+		for (size_t k = 0; k < sizeof special - 1; k++)
+			for (size_t at = 0; at < len; at++) {
+				char s[25];
+
+				memset(s, 'x', len);
+				s[len] = '\0';
+				s[at] = (char)special[k];
+				expect_as_jansson(&b, s);
+			}
 	for (int i = 0; i < 20000; i++) {
 		char s[80];
 		size_t n = 1 + next() % (sizeof s - 2);

@@ -242,6 +242,26 @@ put_duration(struct buf *b, const struct report_row *row, const struct report_ce
 	return jsonfmt_put(b, d, n);
 }
 
+/* jsonfmt_string_len of a cell that holds only digits and "-.:TZ" (report_cells' raw):
+ * quoted as it is, with no look at its bytes; "" is null */
+static int
+put_raw(struct buf *b, const char *s, size_t n)
+{
+	char *o;
+
+	if (n == 0)
+		return PUTS(b, "null");
+	if (n + 2 >= b->cap - b->len || n + 2 > b->max - b->len)
+		return jsonfmt_string_len(b, s, n);
+	o = b->data + b->len;
+	o[0] = '"';
+	memcpy(o + 1, s, n);
+	o[n + 1] = '"';
+	b->len += n + 2;
+	b->data[b->len] = '\0';
+	return 0;
+}
+
 /* each phase's duration column (report_cell_ms of it is phase_ms), and its "\"name\":" */
 static const struct {
 	enum col_id col;
@@ -279,8 +299,12 @@ write_task(struct buf *b, const struct report *r, const struct report_row *row,
 			      jsonfmt_put(b, json_keys[c].text, json_keys[c].len);
 		if (report_columns[c].kind == COL_DURATION) {
 			rc |= put_duration(b, row, cells, (enum col_id)c);
+		} else if (report_columns[c].kind != COL_NUMBER && cells->raw[c] &&
+			   cells->len[c] + 1 < CELL_MAX) {
+			/* a time or count ecsprof wrote (the text report_cell() gives, without
+			 * its copy, as csv does): nothing in it to escape */
+			rc |= put_raw(b, cells->text[c], cells->len[c]);
 		} else if (report_columns[c].kind == COL_TIME) {
-			/* the text report_cell() gives, without its copy (as csv does) */
 			rc |= jsonfmt_string_len(b, cells->text[c], cells->len[c]);
 		} else if (report_columns[c].kind == COL_NUMBER) {
 			const char *num = cells->text[c];
