@@ -103,14 +103,15 @@ jsonfmt_quoted_pieces(struct buf *b, const unsigned char *p, const unsigned char
 
 /* the quoted, escaped text, written straight into b after one reservation of its worst
  * case (6 bytes a byte, "\u001F"); runs of plain bytes, the bulk of a task line, are
- * looked at and copied 8 at a time, and a run's last 1-7 bytes as the 8 that end it
- * when the run is that long: those 8 overlap bytes already copied as they are, so they
- * are written again unchanged (issue 35: the byte loop was a third of a string's cost;
- * the reservation is checked here first, buf_reserve called only to grow) */
-static int
+ * looked at and copied 8 at a time; the last 1-7 bytes as the 8 that end the text when
+ * those are all plain: no byte among them was escaped, so the ones before p were copied
+ * as they are, at the same distance, and are written again unchanged (issue 35: the
+ * byte loop was a third of a string's cost; the reservation is checked here first,
+ * buf_reserve called only to grow) */
+int
 jsonfmt_quoted(struct buf *b, const char *s, size_t n)
 {
-	const unsigned char *p = (const unsigned char *)s, *end = p + n, *run = p;
+	const unsigned char *p = (const unsigned char *)s, *end = p + n;
 	char *o;
 
 	if (n > (SIZE_MAX - 2) / 6)
@@ -131,7 +132,7 @@ jsonfmt_quoted(struct buf *b, const char *s, size_t n)
 			o += 8;
 			p += 8;
 		}
-		if (p < end && end - p < 8 && end - run >= 8) {
+		if (p < end && end - p < 8 && n >= 8) {
 			memcpy(&x, end - 8, 8);
 			if (termsafe_ascii8(x, '"', '\\')) {
 				memcpy(o - (8 - (end - p)), &x, 8);
@@ -144,7 +145,6 @@ jsonfmt_quoted(struct buf *b, const char *s, size_t n)
 		if (p == end)
 			break;
 		o = jsonfmt_escape_one(o, &p);
-		run = p;
 	}
 	*o++ = '"';
 	b->len = (size_t)(o - b->data);
@@ -155,18 +155,9 @@ jsonfmt_quoted(struct buf *b, const char *s, size_t n)
 int
 jsonfmt_string(struct buf *b, const char *s)
 {
-	if (s == NULL || *s == '\0')
-		return jsonfmt_put(b, "null", 4);
-	return jsonfmt_quoted(b, s, strlen(s));
+	return s == NULL ? jsonfmt_put(b, "null", 4) : jsonfmt_string_len(b, s, strlen(s));
 }
 
-int
-jsonfmt_string_len(struct buf *b, const char *s, size_t n)
-{
-	if (n == 0)
-		return jsonfmt_put(b, "null", 4);
-	return jsonfmt_quoted(b, s, n);
-}
 
 int
 jsonfmt_key(struct buf *b, const char *s)
