@@ -91,6 +91,11 @@ csv_cell_into(char *o, const unsigned char *s, size_t n, bool neutralise, bool q
 	for (;;) {
 		uint64_t x;
 
+		while (end - p >= 16 && termsafe_ascii16(p, ',', '"')) {
+			memcpy(o, p, 16);
+			o += 16;
+			p += 16;
+		}
 		while (end - p >= 8) {
 			memcpy(&x, p, 8);
 			if (!termsafe_ascii8(x, ',', '"'))   /* a cell holds the rest as is */

@@ -124,6 +124,11 @@ jsonfmt_quoted(struct buf *b, const char *s, size_t n)
 	for (;;) {
 		uint64_t x;
 
+		while (end - p >= 16 && termsafe_ascii16(p, '"', '\\')) {
+			memcpy(o, p, 16);
+			o += 16;
+			p += 16;
+		}
 		while (end - p >= 8) {
 			memcpy(&x, p, 8);
 			if (!termsafe_ascii8(x, '"', '\\'))   /* a JSON string holds the rest as is */
