@@ -234,8 +234,8 @@ jsonfmt_secs(struct buf *b, int64_t ms)
 }
 
 /* text as "%.15g" prints strtod(text) when text is a plain decimal ("-0.012300") of at
- * most 15 significant digits whose first one is between 10^-4 and 10^14 (where %g stays
- * in %f style); -1 when it is not one */
+ * most 15 significant digits whose first one is between 10^-301 and 10^14 (%f style from
+ * 10^-4, e notation below); -1 when it is not one */
 static int
 jsonfmt_plain(struct buf *b, const char *text, int *rc)
 {
@@ -272,8 +272,27 @@ jsonfmt_plain(struct buf *b, const char *text, int *rc)
 		}
 		while (zeros < nf && fp[zeros] == '0')
 			zeros++;
-		if (zeros > 3 || nf - zeros > 15)
+		if (nf - zeros > 15 || zeros > 300)
 			return -1;
+		if (zeros > 3) {
+			/* below 10^-4 "%.15g" is e notation of the same digits, and jansson
+			 * drops the exponent's leading zeros: "0.000012" is "1.2e-5" (a tenth
+			 * of the startup-cost cells; they took snprintf and strtod, issue 35).
+			 * Up to 10^-301 the value is a normal double: 15 digits come back. */
+			const char *d = fp + zeros;
+
+			out[o++] = d[0];
+			if (nf - zeros > 1) {
+				out[o++] = '.';
+				memcpy(out + o, d + 1, nf - zeros - 1);
+				o += nf - zeros - 1;
+			}
+			out[o++] = 'e';
+			out[o++] = '-';
+			o += numfmt_u64(out + o, zeros + 1);
+			*rc |= jsonfmt_put(b, out, o);
+			return 0;
+		}
 	} else if (ni + nf > 15) {
 		return -1;
 	}
