@@ -354,10 +354,11 @@ Test(csv, fused_scan_matches_the_reference_on_edges)
 	char cell[64];
 	const size_t npieces = sizeof cell_pieces / sizeof cell_pieces[0];
 
-	/* each piece alone, and at every offset of a plain run (the 8-byte steps' edges) */
+	/* each piece alone, and at every offset of a plain run (the 8-byte steps' edges,
+	 * and the run's last 1-7 bytes copied as the 8 that end it) */
 	for (size_t i = 0; i < npieces; i++) {
 		for (size_t off = 0; off <= 17; off++) {
-			for (size_t tail = 0; tail <= 9; tail += 3) {
+			for (size_t tail = 0; tail <= 9; tail++) {   /* every 1-7 end */
 				int n = snprintf(cell, sizeof cell, "%.*s%s%.*s", (int)off,
 						 "abcdefghijklmnopqrstuvwxyz", cell_pieces[i], (int)tail,
 						 "ABCDEFGHIJ");
@@ -531,6 +532,64 @@ Test(csv, row_cells_match_report_cell)
 			  "column %s is empty in every row", report_columns[c].name);
 	free(cells);
 	cr_expect_gt(nonempty, 100);
+	report_cleanup(&r);
+	task_set_cleanup(&s);
+}
+
+/* the short texts of a task row (under 8 bytes) are copied by csv_row_fast itself when
+ * plain: each special byte there still gets csv_add_cell's treatment */
+Test(csv, short_cells_are_written_as_csv_add_cell_writes_them)
+{
+	static const char *const shorts[] = {
+		"", "a", "256", "FARGATE", "1,2", "\"x", "a\nb", "x\ry", "=1", "-2", "@a", "\tq",
+		"\x01", "a\x7f", "\xc3\xa9", "\xc2\x85", "\xff", "a\"b\"", "1234567", "123456,",
+	};
+	const size_t n = sizeof shorts / sizeof shorts[0];
+	struct report_cells *cells = xmalloc(sizeof *cells);
+	struct task_set s;
+	struct report r;
+	struct report_options o;
+	struct err err;
+	struct buf want;
+	char *out = NULL;
+	size_t len;
+	FILE *f;
+
+	task_set_init(&s);
+	for (size_t i = 0; i < n; i++) {
+		struct task t;
+		char arn[96];
+
+		snprintf(arn, sizeof arn, "arn:aws:ecs:us-east-1:123456789012:task/prod/s%zu", i);
+		fs_pulling_task(&t, arn);
+		task_str(&t, &t.launch_type, shorts[i]);
+		task_str(&t, &t.cpu, shorts[(i + 1) % n]);
+		task_str(&t, &t.memory, shorts[(i + 2) % n]);
+		task_str(&t, &t.platform_version, shorts[(i + 3) % n]);
+		task_str(&t, &t.stop_code, shorts[(i + 4) % n]);
+		task_derive(&t);
+		task_set_take(&s, &t);
+	}
+	memset(&o, 0, sizeof o);
+	o.sort_col = -1;
+	err_clear(&err);
+	cr_assert_eq(report_build(&r, &s, &o, &err), 0, "%s", err.msg);
+	f = open_memstream(&out, &len);
+	cr_assert_eq(csv_write_tasks(f, &r, &err), 0, "%s", err.msg);
+	fclose(f);
+	buf_init(&want, 0);
+	cr_assert_eq(csv_add_header(&want), 0);
+	for (size_t i = 0; i < r.nrows; i++) {
+		report_row_cells(&r, &r.rows[i], TIME_FORMAT_ISO, cells);
+		for (int c = 0; c < COL_COUNT; c++)
+			cr_assert_eq((c ? buf_addc(&want, ',') : 0) |
+				     csv_add_cell(&want, cells->text[c], !cells->raw[c]), 0);
+		cr_assert_eq(buf_addc(&want, '\n'), 0);
+	}
+	cr_assert_str_eq(out, buf_str(&want));
+	buf_cleanup(&want);
+	free(out);
+	free(cells);
 	report_cleanup(&r);
 	task_set_cleanup(&s);
 }

@@ -178,6 +178,18 @@ Test(jsonfmt, plain_runs_match_jansson)
 			s[at] = (char)v;
 			expect_as_jansson(&b, s);
 		}
+	/* a run's last 1-7 bytes are copied as the 8 that end it: a special byte at each
+	 * place of strings of every length with such a tail */
+	for (size_t len = 9; len < 24; len++)
+		for (size_t k = 0; k < sizeof special - 1; k++)
+			for (size_t at = 0; at < len; at++) {
+				char s[25];
+
+				memset(s, 'x', len);
+				s[len] = '\0';
+				s[at] = (char)special[k];
+				expect_as_jansson(&b, s);
+			}
 	for (int i = 0; i < 20000; i++) {
 		char s[80];
 		size_t n = 1 + next() % (sizeof s - 2);
@@ -290,6 +302,17 @@ Test(jsonfmt, decimal_cells_match_jansson)
 	buf_init(&b, BUF_MAX_DEFAULT);
 	for (size_t i = 0; i < sizeof edges / sizeof edges[0]; i++)
 		check_decimal(&b, edges[i]);
+	/* below 10^-4, e notation: each exponent to the subnormals, 1 to 15 digits */
+	for (int zeros = 4; zeros < 330; zeros++)
+		for (int nd = 1; nd <= 16; nd += 3) {
+			int n = snprintf(text, sizeof text, "%s0.%0*d%.*s", zeros % 2 ? "-" : "",
+					 zeros, 0, nd, "1234567890123456");
+
+			cr_assert_lt(n, (int)sizeof text);
+			check_decimal(&b, text);
+			strcat(text, "00");   /* trailing zeros */
+			check_decimal(&b, text);
+		}
 	for (int i = 0; i < 300000; i++) {
 		double v = (double)(next() % 10000000000ULL) / 1e6;
 

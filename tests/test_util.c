@@ -277,6 +277,38 @@ Test(termsafe, ascii8_is_a_byte_at_a_time)
 	cr_expect_eq(wrong, 0, "%zu of 393,216 cases differ from a byte at a time", wrong);
 }
 
+/* termsafe_ascii16 (the writers' 16-byte step, SSE2 on x86-64) against a byte at a time:
+ * every byte value at every one of the 16 places, and every pair of values at pairs of
+ * places in each half and across them, with each writer's two specials */
+Test(termsafe, ascii16_is_a_byte_at_a_time)
+{
+	static const unsigned char specials[2][2] = { { ',', '"' }, { '"', '\\' } };
+	static const int at[3][2] = { { 0, 15 }, { 7, 8 }, { 3, 12 } };
+	size_t wrong = 0;
+
+	for (int s = 0; s < 2; s++) {
+		unsigned char a = specials[s][0], b = specials[s][1], t[16];
+
+		for (int i = 0; i < 16; i++)
+			for (unsigned v = 0; v < 256; v++) {
+				memset(t, 'm', 16);
+				t[i] = (unsigned char)v;
+				wrong += termsafe_ascii16(t, a, b) != ascii8_one((unsigned char)v, a, b);
+			}
+		for (int k = 0; k < 3; k++)
+			for (unsigned v = 0; v < 256; v++)
+				for (unsigned w = 0; w < 256; w++) {
+					memset(t, 'm', 16);
+					t[at[k][0]] = (unsigned char)v;
+					t[at[k][1]] = (unsigned char)w;
+					wrong += termsafe_ascii16(t, a, b) !=
+						 (ascii8_one((unsigned char)v, a, b) &&
+						  ascii8_one((unsigned char)w, a, b));
+				}
+	}
+	cr_expect_eq(wrong, 0, "%zu cases differ from a byte at a time", wrong);
+}
+
 Test(err, messages_are_terminal_safe)
 {
 	struct err e;

@@ -13,13 +13,36 @@ static const char numfmt_pairs[201] =
 	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
 	"8081828384858687888990919293949596979899";
 
+/* decimal digits of v: compares, a division only every four digits */
+static size_t
+numfmt_ndigits(uint64_t v)
+{
+	size_t n = 1;
+
+	for (;;) {
+		if (v < 10)
+			return n;
+		if (v < 100)
+			return n + 1;
+		if (v < 1000)
+			return n + 2;
+		if (v < 10000)
+			return n + 3;
+		v /= 10000;
+		n += 4;
+	}
+}
+
+/* the digits written from the end straight into out, its length counted first: no copy
+ * from a scratch buffer (a memcpy call of a varying length, issue 35: ~6 durations a task
+ * row come here) */
 size_t
 numfmt_u64(char *out, uint64_t v)
 {
-	char tmp[NUMFMT_INT_LEN];
-	char *p = tmp + sizeof tmp;
-	size_t n;
+	size_t n = numfmt_ndigits(v);
+	char *p = out + n;
 
+	*p = '\0';
 	while (v >= 100) {
 		unsigned k = (unsigned)(v % 100) * 2;
 
@@ -33,9 +56,6 @@ numfmt_u64(char *out, uint64_t v)
 	} else {
 		*--p = (char)('0' + v);
 	}
-	n = (size_t)(tmp + sizeof tmp - p);
-	memcpy(out, p, n);
-	out[n] = '\0';
 	return n;
 }
 
@@ -65,6 +85,15 @@ numfmt_pad(char *out, uint64_t v, int width)
 	}
 }
 
+/* the three digits of v < 1000 */
+static void
+numfmt_three(char *out, unsigned v)
+{
+	out[0] = (char)('0' + v / 100);
+	out[1] = numfmt_pairs[v % 100 * 2];
+	out[2] = numfmt_pairs[v % 100 * 2 + 1];
+}
+
 size_t
 numfmt_ms_secs(char *out, int64_t ms)
 {
@@ -75,7 +104,7 @@ numfmt_ms_secs(char *out, int64_t ms)
 		out[n++] = '-';
 	n += numfmt_u64(out + n, a / 1000);
 	out[n++] = '.';
-	numfmt_pad(out + n, a % 1000, 3);
+	numfmt_three(out + n, (unsigned)(a % 1000));
 	n += 3;
 	out[n] = '\0';
 	return n;
@@ -161,7 +190,7 @@ numfmt_iso(char *out, int64_t y, unsigned m, unsigned d, unsigned secs, unsigned
 	out[16] = ':';
 	numfmt_two(out + 17, secs % 60);
 	out[19] = '.';
-	numfmt_pad(out + 20, msr, 3);
+	numfmt_three(out + 20, msr);
 	out[23] = 'Z';
 	out[24] = '\0';
 	return 24;

@@ -103,27 +103,47 @@ jsonfmt_quoted_pieces(struct buf *b, const unsigned char *p, const unsigned char
 
 /* the quoted, escaped text, written straight into b after one reservation of its worst
  * case (6 bytes a byte, "\u001F"); runs of plain bytes, the bulk of a task line, are
- * looked at and copied 8 at a time */
-static int
+ * looked at and copied 8 at a time; the last 1-7 bytes as the 8 that end the text when
+ * those are all plain: no byte among them was escaped, so the ones before p were copied
+ * as they are, at the same distance, and are written again unchanged (issue 35: the
+ * byte loop was a third of a string's cost; the reservation is checked here first,
+ * buf_reserve called only to grow) */
+int
 jsonfmt_quoted(struct buf *b, const char *s, size_t n)
 {
 	const unsigned char *p = (const unsigned char *)s, *end = p + n;
 	char *o;
 
-	if (n > (SIZE_MAX - 2) / 6 || buf_reserve(b, 6 * n + 2) != 0)
+	if (n > (SIZE_MAX - 2) / 6)
+		return jsonfmt_quoted_pieces(b, p, end);
+	if ((6 * n + 2 >= b->cap - b->len || 6 * n + 2 > b->max - b->len) &&
+	    buf_reserve(b, 6 * n + 2) != 0)
 		return jsonfmt_quoted_pieces(b, p, end);
 	o = b->data + b->len;
 	*o++ = '"';
 	for (;;) {
-		while (end - p >= 8) {
-			uint64_t x;
+		uint64_t x;
 
+		while (end - p >= 16 && termsafe_ascii16(p, '"', '\\')) {
+			memcpy(o, p, 16);
+			o += 16;
+			p += 16;
+		}
+		while (end - p >= 8) {
 			memcpy(&x, p, 8);
 			if (!termsafe_ascii8(x, '"', '\\'))   /* a JSON string holds the rest as is */
 				break;
 			memcpy(o, &x, 8);
 			o += 8;
 			p += 8;
+		}
+		if (p < end && end - p < 8 && n >= 8) {
+			memcpy(&x, end - 8, 8);
+			if (termsafe_ascii8(x, '"', '\\')) {
+				memcpy(o - (8 - (end - p)), &x, 8);
+				o += end - p;
+				break;
+			}
 		}
 		while (p < end && jsonfmt_plain1(*p))
 			*o++ = (char)*p++;
@@ -140,18 +160,9 @@ jsonfmt_quoted(struct buf *b, const char *s, size_t n)
 int
 jsonfmt_string(struct buf *b, const char *s)
 {
-	if (s == NULL || *s == '\0')
-		return jsonfmt_put(b, "null", 4);
-	return jsonfmt_quoted(b, s, strlen(s));
+	return s == NULL ? jsonfmt_put(b, "null", 4) : jsonfmt_string_len(b, s, strlen(s));
 }
 
-int
-jsonfmt_string_len(struct buf *b, const char *s, size_t n)
-{
-	if (n == 0)
-		return jsonfmt_put(b, "null", 4);
-	return jsonfmt_quoted(b, s, n);
-}
 
 int
 jsonfmt_key(struct buf *b, const char *s)
@@ -223,8 +234,8 @@ jsonfmt_secs(struct buf *b, int64_t ms)
 }
 
 /* text as "%.15g" prints strtod(text) when text is a plain decimal ("-0.012300") of at
- * most 15 significant digits whose first one is between 10^-4 and 10^14 (where %g stays
- * in %f style); -1 when it is not one */
+ * most 15 significant digits whose first one is between 10^-301 and 10^14 (%f style from
+ * 10^-4, e notation below); -1 when it is not one */
 static int
 jsonfmt_plain(struct buf *b, const char *text, int *rc)
 {
@@ -261,8 +272,27 @@ jsonfmt_plain(struct buf *b, const char *text, int *rc)
 		}
 		while (zeros < nf && fp[zeros] == '0')
 			zeros++;
-		if (zeros > 3 || nf - zeros > 15)
+		if (nf - zeros > 15 || zeros > 300)
 			return -1;
+		if (zeros > 3) {
+			/* below 10^-4 "%.15g" is e notation of the same digits, and jansson
+			 * drops the exponent's leading zeros: "0.000012" is "1.2e-5" (a tenth
+			 * of the startup-cost cells; they took snprintf and strtod, issue 35).
+			 * Up to 10^-301 the value is a normal double: 15 digits come back. */
+			const char *d = fp + zeros;
+
+			out[o++] = d[0];
+			if (nf - zeros > 1) {
+				out[o++] = '.';
+				memcpy(out + o, d + 1, nf - zeros - 1);
+				o += nf - zeros - 1;
+			}
+			out[o++] = 'e';
+			out[o++] = '-';
+			o += numfmt_u64(out + o, zeros + 1);
+			*rc |= jsonfmt_put(b, out, o);
+			return 0;
+		}
 	} else if (ni + nf > 15) {
 		return -1;
 	}

@@ -190,16 +190,37 @@ write_tags(struct buf *b, const struct task *t)
 	return rc | jsonfmt_putc(b, '}');
 }
 
-/* ",\"name\":" of each column, its length without the NUL; the first key skips the comma */
+/* n bytes of s, where w bytes (a constant) may be read at s: one copy of a fixed size,
+ * which the compiler makes a few moves, where n varies and memcpy was a call (issue 35:
+ * the 47 keys and 16 durations of a task line) */
+static inline int
+put_upto(struct buf *b, const char *s, size_t n, size_t w)
+{
+	if (w < b->cap - b->len && w <= b->max - b->len) {
+		memcpy(b->data + b->len, s, w);
+		b->len += n;
+		b->data[b->len] = '\0';
+		return 0;
+	}
+	return jsonfmt_put(b, s, n);
+}
+
+/* ",\"name\":" of each column, its length without the NUL; the first key skips the comma.
+ * KEY_READ bytes are read at text or text + 1 (put_upto): the slot holds them. */
+#define KEY_READ 32
 #define JSON_KEY(name) { ",\"" name "\":", sizeof(",\"" name "\":") - 1 }
 static const struct {
-	const char *text;
+	char text[KEY_READ + 8];
 	size_t len;
 } json_keys[COL_COUNT] = {
 #define X(id, name, title, kind) [id] = JSON_KEY(name),
 	REPORT_COLUMNS(X)
 #undef X
 };
+#define X(id, name, title, kind) \
+	_Static_assert(sizeof(",\"" name "\":") - 1 <= KEY_READ, "a key longer than a read");
+REPORT_COLUMNS(X)
+#undef X
 
 static int
 write_container(struct buf *b, const struct container *k)
@@ -239,13 +260,36 @@ put_duration(struct buf *b, const struct report_row *row, const struct report_ce
 		return jsonfmt_secs(b, report_cell_ms(row, c));
 	while (d[n - 1] == '0' && d[n - 2] != '.')
 		n--;
-	return jsonfmt_put(b, d, n);
+	/* d is cells->num[c]: 16 bytes may be read (asserted below) */
+	return put_upto(b, d, n, 16);
 }
+
+/* jsonfmt_string_len of a cell that holds only digits and "-.:TZ" (report_cells' raw):
+ * quoted as it is, with no look at its bytes; "" is null */
+static int
+put_raw(struct buf *b, const char *s, size_t n)
+{
+	char *o;
+
+	if (n == 0)
+		return PUTS(b, "null");
+	if (n + 2 >= b->cap - b->len || n + 2 > b->max - b->len)
+		return jsonfmt_string_len(b, s, n);
+	o = b->data + b->len;
+	o[0] = '"';
+	memcpy(o + 1, s, n);
+	o[n + 1] = '"';
+	b->len += n + 2;
+	b->data[b->len] = '\0';
+	return 0;
+}
+
+_Static_assert(sizeof((struct report_cells *)0)->num[0] >= 16, "put_duration reads 16");
 
 /* each phase's duration column (report_cell_ms of it is phase_ms), and its "\"name\":" */
 static const struct {
 	enum col_id col;
-	const char *key;
+	char key[16];   /* put_upto reads 16 */
 	size_t len;
 } phase_cols[] = {
 	{ COL_PROVISION_S, "\"provision\":", sizeof("\"provision\":") - 1 },
@@ -275,12 +319,16 @@ write_task(struct buf *b, const struct report *r, const struct report_row *row,
 	for (int c = 0; c < COL_COUNT; c++) {
 		size_t mark = b->len;
 
-		rc |= first ? jsonfmt_put(b, json_keys[c].text + 1, json_keys[c].len - 1) :
-			      jsonfmt_put(b, json_keys[c].text, json_keys[c].len);
+		rc |= first ? put_upto(b, json_keys[c].text + 1, json_keys[c].len - 1, KEY_READ) :
+			      put_upto(b, json_keys[c].text, json_keys[c].len, KEY_READ);
 		if (report_columns[c].kind == COL_DURATION) {
 			rc |= put_duration(b, row, cells, (enum col_id)c);
+		} else if (report_columns[c].kind != COL_NUMBER && cells->raw[c] &&
+			   cells->len[c] + 1 < CELL_MAX) {
+			/* a time or count ecsprof wrote (the text report_cell() gives, without
+			 * its copy, as csv does): nothing in it to escape */
+			rc |= put_raw(b, cells->text[c], cells->len[c]);
 		} else if (report_columns[c].kind == COL_TIME) {
-			/* the text report_cell() gives, without its copy (as csv does) */
 			rc |= jsonfmt_string_len(b, cells->text[c], cells->len[c]);
 		} else if (report_columns[c].kind == COL_NUMBER) {
 			const char *num = cells->text[c];
@@ -304,7 +352,7 @@ write_task(struct buf *b, const struct report *r, const struct report_row *row,
 	rc |= first ? PUTS(b, "\"phases\":{") : PUTS(b, ",\"phases\":{");
 	for (int p = 0; p < PHASE_COUNT; p++) {
 		rc |= p ? jsonfmt_putc(b, ',') : 0;
-		rc |= jsonfmt_put(b, phase_cols[p].key, phase_cols[p].len);
+		rc |= put_upto(b, phase_cols[p].key, phase_cols[p].len, 16);
 		rc |= put_duration(b, row, cells, phase_cols[p].col);
 	}
 	rc |= PUTS(b, "},\"containers\":[");
