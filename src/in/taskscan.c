@@ -511,6 +511,9 @@ fast_epoch(struct jsonscan *sc, int64_t *out)
 	return true;
 }
 
+/* the longest time string read here (the jansson path reads longer ones) */
+#define ISO_MAX 64
+
 /* input_get_time: epoch seconds as a number, or an ISO 8601 string (the numeric-string
  * fallback and every error are the jansson path's) */
 static int
@@ -520,17 +523,16 @@ time_value(struct jsonscan *sc, int64_t *out)
 	bool is_int;
 	int64_t iv;
 	double secs;
-	char iso[64];
 
 	if (jsonscan_at(sc, 'n'))
 		return jsonscan_word(sc, "null", 4);
 	if (jsonscan_at(sc, '"')) {
-		if (jsonscan_string(sc, true, &v) != 0 || v.n >= sizeof iso || memchr(v.s, '\0', v.n))
+		/* parsed in place (a NUL among the bytes fails it); a string of 64 bytes or
+		 * more is left to the jansson path, as when it was copied into a buffer */
+		if (jsonscan_string(sc, true, &v) != 0 || v.n >= ISO_MAX)
 			return -1;
-		memcpy(iso, v.s, v.n);
-		iso[v.n] = '\0';
 		/* before 1970 is no ECS time: the jansson path words the warning */
-		if (timeutil_parse_iso8601(iso, &iv) != 0 || iv < 0)
+		if (timeutil_parse_iso8601n(v.s, v.n, &iv) != 0 || iv < 0)
 			return -1;
 		*out = iv;
 		return 0;
@@ -627,20 +629,22 @@ healthy_value(struct jsonscan *sc, bool *ok, int64_t *out)
 	bool is_int;
 	int64_t iv;
 	double secs;
-	char iso[64];
 
 	*ok = false;
 	if (jsonscan_at(sc, '"')) {
 		if (jsonscan_string(sc, true, &v) != 0)
 			return -1;
-		if (v.n >= sizeof iso || memchr(v.s, '\0', v.n) != NULL)
+		if (v.n >= ISO_MAX)
 			return -1;   /* a long string: the jansson path decides */
-		memcpy(iso, v.s, v.n);
-		iso[v.n] = '\0';
-		*ok = timeutil_parse_iso8601(iso, &iv) == 0 && iv >= 0;   /* no ECS time before 1970 */
-		if (*ok)
-			*out = iv;
-		return 0;
+		if (timeutil_parse_iso8601n(v.s, v.n, &iv) == 0) {
+			*ok = iv >= 0;   /* no ECS time before 1970 */
+			if (*ok)
+				*out = iv;
+			return 0;
+		}
+		/* a NUL fails the parse here but cuts the string short on the jansson path,
+		 * which decides (looked for only after a failure: rare) */
+		return memchr(v.s, '\0', v.n) != NULL ? -1 : 0;
 	}
 	if (jsonscan_at(sc, '-') || (sc->p < sc->end && *sc->p >= '0' && *sc->p <= '9')) {
 		if (jsonscan_number(sc, &is_int, &iv, &secs) != 0)
