@@ -180,15 +180,17 @@ tag_fn(struct jsonscan *sc, struct task *t, void *slot)
 	return m;
 }
 
-/* serving_is_public_name's names */
+/* serving_is_public_name's names, with their lengths known at compile time: a strlen of
+ * each for each name read was 330k calls at 20k tasks. The lengths differ, so at most one
+ * strncasecmp runs. */
 static bool
 public_name(const struct jsonscan_str *n)
 {
-	static const char *const names[] = { "publicIPv4Address", "publicIp", "publicIpAddress",
-		"publicIPv4" };
+	static const struct jsonscan_key names[] = { JSONSCAN_KEY("publicIPv4Address"),
+		JSONSCAN_KEY("publicIp"), JSONSCAN_KEY("publicIpAddress"), JSONSCAN_KEY("publicIPv4") };
 
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-		if (strlen(names[i]) == n->n && strncasecmp(names[i], n->s, n->n) == 0)
+		if (names[i].n == n->n && strncasecmp(names[i].s, n->s, n->n) == 0)
 			return true;
 	return false;
 }
