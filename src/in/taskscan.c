@@ -199,9 +199,10 @@ static const struct jsonscan_key pair_keys[] = { JSONSCAN_KEY("name"), JSONSCAN_
 
 /* {"name": ..., "value": ...}: *is_name when name is the string `want` (or, want NULL, a
  * public address name); *value_ok when value is a non-empty string, its text in *value
- * (valid until the next string is read) */
+ * (valid until the next string is read). want's length is known and it holds no NUL, so
+ * a name of equal bytes holds none either: no memchr for one. */
 static int
-name_value(struct jsonscan *sc, const char *want, bool *is_name, bool *value_ok,
+name_value(struct jsonscan *sc, const struct jsonscan_key *want, bool *is_name, bool *value_ok,
 	   struct jsonscan_str *value)
 {
 	struct jsonscan_str key, v;
@@ -225,8 +226,8 @@ name_value(struct jsonscan *sc, const char *want, bool *is_name, bool *value_ok,
 			return -1;
 		if (i == 0) {
 			*is_name = v.s != NULL && (want != NULL ?
-				   (v.n == strlen(want) && memcmp(v.s, want, v.n) == 0 &&
-				    memchr(v.s, '\0', v.n) == NULL) : public_name(&v));
+				   (v.n == want->n && jsonscan_eq(v.s, want->s, v.n)) :
+				   public_name(&v));
 		} else {
 			/* a decoded value would not outlive the name's decoding: jansson's */
 			if (v.s == sc->buf)
@@ -305,6 +306,7 @@ attachments(struct jsonscan *sc, struct task *t)
 static int
 attributes(struct jsonscan *sc, struct task *t)
 {
+	static const struct jsonscan_key arch = JSONSCAN_KEY("ecs.cpu-architecture");
 	int e;
 
 	if (!jsonscan_at(sc, '['))
@@ -313,7 +315,7 @@ attributes(struct jsonscan *sc, struct task *t)
 		bool is_arch, ok;
 		struct jsonscan_str v;
 
-		if (name_value(sc, "ecs.cpu-architecture", &is_arch, &ok, &v) != 0)
+		if (name_value(sc, &arch, &is_arch, &ok, &v) != 0)
 			return -1;
 		if (is_arch && ok && t->cpu_arch == NULL)
 			keep(t, &t->cpu_arch, &v);
