@@ -182,13 +182,16 @@ tag_fn(struct jsonscan *sc, struct task *t, void *slot)
 
 /* serving_is_public_name's names, with their lengths known at compile time: a strlen of
  * each for each name read was 330k calls at 20k tasks. The lengths differ, so at most one
- * strncasecmp runs. */
+ * strncasecmp runs, and none for a name that does not start with p or P (subnetId and
+ * macAddress have the lengths of two of them): only those two bytes fold to 'p'. */
 static bool
 public_name(const struct jsonscan_str *n)
 {
 	static const struct jsonscan_key names[] = { JSONSCAN_KEY("publicIPv4Address"),
 		JSONSCAN_KEY("publicIp"), JSONSCAN_KEY("publicIpAddress"), JSONSCAN_KEY("publicIPv4") };
 
+	if (n->n == 0 || (n->s[0] | 0x20) != 'p')
+		return false;
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
 		if (names[i].n == n->n && strncasecmp(names[i].s, n->s, n->n) == 0)
 			return true;
