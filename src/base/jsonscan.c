@@ -487,21 +487,6 @@ jsonscan_skip(struct jsonscan *sc)
 	}
 }
 
-/* index of key in names[], -1 if none; a key seen twice in one object gives up (-2). The
- * length first, then the bytes inline (jsonscan_eq): no call to memcmp for a 4-byte key. */
-int
-jsonscan_lookup(const struct jsonscan_str *key, const struct jsonscan_key *names, int n, uint64_t *seen)
-{
-	for (int i = 0; i < n; i++)
-		if (names[i].n == key->n && jsonscan_eq(names[i].s, key->s, key->n)) {
-			if (*seen & ((uint64_t)1 << i))
-				return -2;
-			*seen |= (uint64_t)1 << i;
-			return i;
-		}
-	return -1;
-}
-
 bool
 jsonscan_document(const char *p, size_t n)
 {

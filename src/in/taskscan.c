@@ -47,24 +47,6 @@ any_str(struct jsonscan *sc, struct jsonscan_str *out)
 	return jsonscan_skip(sc);
 }
 
-/* An object's members one by one: *key is the next key (not escaped, so in the line),
- * the value not yet read. 1: a member; 0: the end; -1: give up. First call at '{'. */
-/* jsonscan_lookup(), inlined: with a constant table and count the compiler unrolls the
- * loop and knows each length, so a key costs a compare or two instead of a call and a
- * loop over the table (jsonscan_lookup was 3% of a report's instructions) */
-static inline int
-lookup(const struct jsonscan_str *key, const struct jsonscan_key *names, int n, uint64_t *seen)
-{
-	for (int i = 0; i < n; i++)
-		if (names[i].n == key->n && jsonscan_eq(names[i].s, key->s, key->n)) {
-			if (*seen & ((uint64_t)1 << i))
-				return -2;
-			*seen |= (uint64_t)1 << i;
-			return i;
-		}
-	return -1;
-}
-
 /* ---- the task's arrays ------------------------------------------------------------ */
 
 static const struct jsonscan_key container_keys[] = { JSONSCAN_KEY("name"), JSONSCAN_KEY("image"), JSONSCAN_KEY("imageDigest"),
@@ -79,7 +61,7 @@ one_container(struct jsonscan *sc, struct task *t, struct container *k)
 	int m;
 
 	for (bool first = true; (m = jsonscan_member(sc, first, &key)) == 1; first = false) {
-		int i = lookup(&key, container_keys, 7, &seen);
+		int i = jsonscan_lookup(&key, container_keys, 7, &seen);
 		bool is_int;
 		int64_t iv;
 		double dv;
@@ -180,7 +162,7 @@ tag_fn(struct jsonscan *sc, struct task *t, void *slot)
 	int m;
 
 	for (bool first = true; (m = jsonscan_member(sc, first, &key)) == 1; first = false) {
-		int i = lookup(&key, tag_keys, 2, &seen);
+		int i = jsonscan_lookup(&key, tag_keys, 2, &seen);
 
 		if (i == -2)
 			return -1;
@@ -232,7 +214,7 @@ name_value(struct jsonscan *sc, const struct jsonscan_key *want, bool *is_name, 
 	if (!jsonscan_at(sc, '{'))
 		return jsonscan_skip(sc);   /* json_object_get on a non-object: nothing */
 	for (bool first = true; (m = jsonscan_member(sc, first, &key)) == 1; first = false) {
-		int i = lookup(&key, pair_keys, 2, &seen);
+		int i = jsonscan_lookup(&key, pair_keys, 2, &seen);
 
 		if (i == -2)
 			return -1;
@@ -272,7 +254,7 @@ one_attachment(struct jsonscan *sc, bool *eni, bool *public)
 	if (!jsonscan_at(sc, '{'))
 		return jsonscan_skip(sc);
 	for (bool first = true; (m = jsonscan_member(sc, first, &key)) == 1; first = false) {
-		int i = lookup(&key, attachment_keys, 2, &seen), e;
+		int i = jsonscan_lookup(&key, attachment_keys, 2, &seen), e;
 
 		if (i == -2)
 			return -1;
@@ -688,7 +670,7 @@ whole_line(struct jsonscan *sc, struct task *t, enum origin *origin)
 	int m;
 
 	for (bool first = true; (m = jsonscan_member(sc, first, &key)) == 1; first = false) {
-		int i = lookup(&key, line_keys, 7, &seen);
+		int i = jsonscan_lookup(&key, line_keys, 7, &seen);
 		bool is_int;
 		int64_t iv;
 		double dv;
