@@ -89,33 +89,8 @@ csv_cell_into(char *o, const unsigned char *s, size_t n, bool neutralise, bool q
 	if (neutralise)
 		*o++ = '\'';
 	for (;;) {
-		uint64_t x;
-
-		while (end - p >= 16 && termsafe_ascii16(p, ',', '"')) {
-			memcpy(o, p, 16);
-			o += 16;
-			p += 16;
-		}
-		while (end - p >= 8) {
-			memcpy(&x, p, 8);
-			if (!termsafe_ascii8(x, ',', '"'))   /* a cell holds the rest as is */
-				break;
-			memcpy(o, p, 8);
-			o += 8;
-			p += 8;
-		}
-		/* the last 1-7 bytes as the 8 that end the cell, when those are all plain:
-		 * no byte among them was written otherwise, so the ones before p were copied
-		 * as they are, at the same distance, and are written again unchanged (issue
-		 * 35: the byte loop below was a large part of a cell's cost) */
-		if (p < end && end - p < 8 && n >= 8) {
-			memcpy(&x, end - 8, 8);
-			if (termsafe_ascii8(x, ',', '"')) {
-				memcpy(o - (8 - (end - p)), &x, 8);
-				o += end - p;
-				p = end;
-			}
-		}
+		/* a cell holds its plain runs as they are */
+		termsafe_copy_plain(&o, &p, s, end, ',', '"');
 		while (csv_bytes[*p] == CB_PLAIN)
 			*o++ = (char)*p++;
 		switch (csv_bytes[*p]) {

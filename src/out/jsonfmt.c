@@ -103,11 +103,9 @@ jsonfmt_quoted_pieces(struct buf *b, const unsigned char *p, const unsigned char
 
 /* the quoted, escaped text, written straight into b after one reservation of its worst
  * case (6 bytes a byte, "\u001F"); runs of plain bytes, the bulk of a task line, are
- * looked at and copied 8 at a time; the last 1-7 bytes as the 8 that end the text when
- * those are all plain: no byte among them was escaped, so the ones before p were copied
- * as they are, at the same distance, and are written again unchanged (issue 35: the
- * byte loop was a third of a string's cost; the reservation is checked here first,
- * buf_reserve called only to grow) */
+ * copied by termsafe_copy_plain, 16 and 8 at a time (issue 35: the byte loop was a third
+ * of a string's cost; the reservation is checked here first, buf_reserve called only to
+ * grow) */
 int
 jsonfmt_quoted(struct buf *b, const char *s, size_t n)
 {
@@ -122,29 +120,9 @@ jsonfmt_quoted(struct buf *b, const char *s, size_t n)
 	o = b->data + b->len;
 	*o++ = '"';
 	for (;;) {
-		uint64_t x;
-
-		while (end - p >= 16 && termsafe_ascii16(p, '"', '\\')) {
-			memcpy(o, p, 16);
-			o += 16;
-			p += 16;
-		}
-		while (end - p >= 8) {
-			memcpy(&x, p, 8);
-			if (!termsafe_ascii8(x, '"', '\\'))   /* a JSON string holds the rest as is */
-				break;
-			memcpy(o, &x, 8);
-			o += 8;
-			p += 8;
-		}
-		if (p < end && end - p < 8 && n >= 8) {
-			memcpy(&x, end - 8, 8);
-			if (termsafe_ascii8(x, '"', '\\')) {
-				memcpy(o - (8 - (end - p)), &x, 8);
-				o += end - p;
-				break;
-			}
-		}
+		/* a JSON string holds its plain runs as they are */
+		if (termsafe_copy_plain(&o, &p, (const unsigned char *)s, end, '"', '\\'))
+			break;
 		while (p < end && jsonfmt_plain1(*p))
 			*o++ = (char)*p++;
 		if (p == end)
