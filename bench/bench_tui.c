@@ -40,12 +40,12 @@ synth(struct task_set *set, long n, int64_t now)
 		task_init(&t);
 		t.arn = xasprintf("arn:aws:ecs:us-east-1:123456789012:task/bench/%08lx%024lx",
 				  (unsigned long)i * 2654435761UL % 0xffffffffUL, (unsigned long)i);
-		t.cluster_arn = xstrdup("arn:aws:ecs:us-east-1:123456789012:cluster/bench");
-		t.taskdef_arn = xasprintf("arn:aws:ecs:us-east-1:123456789012:task-definition/web:%d",
+		task_edit_profile(&t)->cluster_arn = xstrdup("arn:aws:ecs:us-east-1:123456789012:cluster/bench");
+		task_edit_profile(&t)->taskdef_arn = xasprintf("arn:aws:ecs:us-east-1:123456789012:task-definition/web:%d",
 					  i % 2 ? 7 : 8);
-		t.group = xstrdup("service:web");
-		t.availability_zone = xstrdup(azs[i % 3]);
-		t.launch_type = xstrdup("FARGATE");
+		task_edit_profile(&t)->group = xstrdup("service:web");
+		task_edit_profile(&t)->availability_zone = xstrdup(azs[i % 3]);
+		task_edit_profile(&t)->launch_type = xstrdup("FARGATE");
 		seed = seed * 1103515245u + 12345u;
 		c = now - 600000 + (int64_t)(seed % 590000);
 		prov = 15000 + (int64_t)(seed >> 8) % 15000;
@@ -58,7 +58,7 @@ synth(struct task_set *set, long n, int64_t now)
 			t.ts[TS_PULL_STOPPED] = c + prov + pull;
 		if (c + prov + pull + start < now)
 			t.ts[TS_STARTED] = c + prov + pull + start;
-		t.last_status = xstrdup(t.ts[TS_STARTED] != TS_NONE ? "RUNNING" :
+		task_edit_profile(&t)->last_status = xstrdup(t.ts[TS_STARTED] != TS_NONE ? "RUNNING" :
 					t.ts[TS_PULL_STARTED] != TS_NONE ? "PENDING" : "PROVISIONING");
 		task_derive(&t);
 		task_set_take(set, &t);

@@ -14,11 +14,11 @@ fargate(const char *cpu, const char *memory, const char *arch, const char *cp)
 
 	task_init(&t);
 	t.arn = "arn:aws:ecs:us-east-1:111122223333:task/prod/0123456789abcdef";
-	t.launch_type = cp ? NULL : "FARGATE";
-	t.capacity_provider = (char *)cp;
-	t.cpu = (char *)cpu;
-	t.memory = (char *)memory;
-	t.cpu_arch = (char *)arch;
+	task_edit_profile(&t)->launch_type = cp ? NULL : "FARGATE";
+	task_edit_profile(&t)->capacity_provider = (char *)cp;
+	task_edit_profile(&t)->cpu = (char *)cpu;
+	task_edit_profile(&t)->memory = (char *)memory;
+	task_edit_profile(&t)->cpu_arch = (char *)arch;
 	t.ts[TS_CREATED] = 1000000;
 	t.ts[TS_PULL_STARTED] = 1020000;      /* +20 s */
 	t.ts[TS_STARTED] = 1110000;           /* +90 s after the pull started */
@@ -34,6 +34,7 @@ Test(cost, billed_from_pull_start_to_running)
 	double want = 90.0 * (1 * 0.04048 / 3600 + 2 * 0.004445 / 3600);
 	cr_expect_float_eq(cost_startup_usd(NULL, &t), want, 1e-12);
 	cr_expect_float_eq(want, 0.0012342500, 1e-10);
+	task_cleanup(&t);
 }
 
 Test(cost, billed_to_healthy_when_known)
@@ -45,6 +46,7 @@ Test(cost, billed_to_healthy_when_known)
 	/* 120 s x (0.5 x 0.04048 + 1 x 0.004445) / 3600 = 0.000822833... */
 	cr_expect_float_eq(cost_startup_usd(NULL, &t), 120.0 * (0.5 * 0.04048 + 0.004445) / 3600,
 			   1e-12);
+	task_cleanup(&t);
 }
 
 Test(cost, arm_is_priced_as_arm)
@@ -55,21 +57,25 @@ Test(cost, arm_is_priced_as_arm)
 	cr_expect_float_eq(cost_startup_usd(NULL, &t), 90.0 * (2 * 0.03238 + 4 * 0.00356) / 3600,
 			   1e-12);
 	cr_expect_float_eq(cost_startup_usd(NULL, &t), 0.001975, 1e-9);
+	task_cleanup(&t);
 }
 
 Test(cost, not_fargate_or_missing_is_empty)
 {
 	struct task t = fargate("1024", "2048", NULL, NULL);
 
-	t.launch_type = "EC2";
+	task_edit_profile(&t)->launch_type = "EC2";
 	cr_expect_eq(cost_billed_ms(&t), TS_NONE);
 	cr_expect(isnan(cost_startup_usd(NULL, &t)));
+	task_cleanup(&t);
 	t = fargate("1024", "2048", NULL, NULL);
 	t.ts[TS_PULL_STARTED] = TS_NONE;
 	cr_expect(isnan(cost_startup_usd(NULL, &t)));
+	task_cleanup(&t);
 	t = fargate("1024", "2048", NULL, NULL);
 	t.arn = "arn:aws:ecs:mars-north-1:111122223333:task/prod/01";
 	cr_expect(isnan(cost_startup_usd(NULL, &t)), "no price for an unknown region");
+	task_cleanup(&t);
 }
 
 Test(cost, spot_needs_a_prices_file)
@@ -98,6 +104,8 @@ Test(cost, spot_needs_a_prices_file)
 	struct task x = fargate("1024", "2048", NULL, NULL);
 	cr_expect_float_eq(cost_startup_usd(&p, &x), 90.0 * (0.05 + 2 * 0.005) / 3600, 1e-12);
 	cost_prices_cleanup(&p);
+	task_cleanup(&t);
+	task_cleanup(&x);
 }
 
 Test(cost, bad_prices_lines_name_file_and_line)
@@ -121,9 +129,10 @@ Test(cost, region_from_az_when_no_arn)
 	char region[32];
 
 	t.arn = NULL;
-	t.availability_zone = "eu-west-1b";
+	task_edit_profile(&t)->availability_zone = "eu-west-1b";
 	cr_assert(cost_task_region(&t, region, sizeof region));
 	cr_expect_str_eq(region, "eu-west-1");
+	task_cleanup(&t);
 }
 
 /* the region from the ARN's fourth field, from the zone without its letter, and neither
@@ -134,7 +143,7 @@ Test(cost, region_from_arn_and_zone_edges)
 	char region[32], tiny[11];
 
 	t.arn = "arn:aws:ecs:ap-southeast-2:123456789012:task/prod/abc";
-	t.availability_zone = "eu-west-1b";
+	task_edit_profile(&t)->availability_zone = "eu-west-1b";
 	cr_assert(cost_task_region(&t, region, sizeof region));
 	cr_expect_str_eq(region, "ap-southeast-2");
 	/* 14 characters do not fit in 11: the zone's do */
@@ -143,15 +152,16 @@ Test(cost, region_from_arn_and_zone_edges)
 	t.arn = "arn:aws:ecs::123456789012:task/prod/abc";   /* empty region: the zone */
 	cr_assert(cost_task_region(&t, region, sizeof region));
 	cr_expect_str_eq(region, "eu-west-1");
-	t.availability_zone = "us-east-1-bos-1a";
+	task_edit_profile(&t)->availability_zone = "us-east-1-bos-1a";
 	cr_assert(cost_task_region(&t, region, sizeof region));
 	cr_expect_str_eq(region, "us-east-1-bos-1");
-	t.availability_zone = "local";
+	task_edit_profile(&t)->availability_zone = "local";
 	cr_expect_not(cost_task_region(&t, region, sizeof region));
-	t.availability_zone = "eu-west-1b";
+	task_edit_profile(&t)->availability_zone = "eu-west-1b";
 	cr_expect_not(cost_task_region(&t, region, 10));
 	cr_assert(cost_task_region(&t, region, 11));
 	cr_expect_str_eq(region, "eu-west-1");
+	task_cleanup(&t);
 }
 
 /* cpu and memory as ECS writes them (digits) and as people do ("0.25 vCPU"): digits are
@@ -179,13 +189,14 @@ Test(cost, task_size_from_digits_and_units)
 		bool ok;
 
 		task_init(&t);
-		t.cpu = cases[i].cpu;
-		t.memory = cases[i].mem;
+		task_edit_profile(&t)->cpu = cases[i].cpu;
+		task_edit_profile(&t)->memory = cases[i].mem;
 		ok = cost_task_size(&t, &vcpu, &gb);
 		cr_expect_eq(ok, cases[i].ok, "%s / %s", cases[i].cpu, cases[i].mem);
 		if (ok && cases[i].ok) {
 			cr_expect_eq(vcpu, cases[i].vcpu, "%s: %g", cases[i].cpu, vcpu);
 			cr_expect_eq(gb, cases[i].gb, "%s: %g", cases[i].mem, gb);
 		}
+		task_cleanup(&t);
 	}
 }

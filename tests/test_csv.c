@@ -417,11 +417,11 @@ cells_set(struct task_set *s, char *reason)
 	t.ts[TS_PULL_STOPPED] = FS_T0 + 52000;
 	t.ts[TS_STARTED] = FS_T0 + 55000;
 	t.ts[TS_HEALTHY] = FS_T0 + 61000;
-	task_str(&t, &t.launch_type, "FARGATE");
-	task_str(&t, &t.platform_version, "1.4.0");
-	task_str(&t, &t.availability_zone, "us-east-1a");
-	task_str(&t, &t.cpu, "256");
-	task_str(&t, &t.memory, "512");
+	task_str(&t, &task_edit_profile(&t)->launch_type, "FARGATE");
+	task_str(&t, &task_edit_profile(&t)->platform_version, "1.4.0");
+	task_str(&t, &task_edit_profile(&t)->availability_zone, "us-east-1a");
+	task_str(&t, &task_edit_profile(&t)->cpu, "256");
+	task_str(&t, &task_edit_profile(&t)->memory, "512");
 	task_containers(&t, 1);
 	task_str(&t, &t.containers[0].name, "web");
 	task_str(&t, &t.containers[0].image, "123456789012.dkr.ecr.us-east-1.amazonaws.com/web:v1");
@@ -430,7 +430,7 @@ cells_set(struct task_set *s, char *reason)
 	task_set_take(s, &t);
 	fs_failed_task(&t, true);
 	if (reason != NULL) {
-		task_str(&t, &t.stopped_reason, reason);
+		task_str(&t, &task_edit_profile(&t)->stopped_reason, reason);
 		free(reason);
 	}
 	task_derive(&t);
@@ -562,11 +562,11 @@ Test(csv, short_cells_are_written_as_csv_add_cell_writes_them)
 
 		snprintf(arn, sizeof arn, "arn:aws:ecs:us-east-1:123456789012:task/prod/s%zu", i);
 		fs_pulling_task(&t, arn);
-		task_str(&t, &t.launch_type, shorts[i]);
-		task_str(&t, &t.cpu, shorts[(i + 1) % n]);
-		task_str(&t, &t.memory, shorts[(i + 2) % n]);
-		task_str(&t, &t.platform_version, shorts[(i + 3) % n]);
-		task_str(&t, &t.stop_code, shorts[(i + 4) % n]);
+		task_str(&t, &task_edit_profile(&t)->launch_type, shorts[i]);
+		task_str(&t, &task_edit_profile(&t)->cpu, shorts[(i + 1) % n]);
+		task_str(&t, &task_edit_profile(&t)->memory, shorts[(i + 2) % n]);
+		task_str(&t, &task_edit_profile(&t)->platform_version, shorts[(i + 3) % n]);
+		task_str(&t, &task_edit_profile(&t)->stop_code, shorts[(i + 4) % n]);
 		task_derive(&t);
 		task_set_take(&s, &t);
 	}
@@ -614,7 +614,7 @@ write_with_reason(size_t reason_len, int want_rc, size_t *len, struct err *err)
 	o.sort_col = -1;
 	err_clear(err);
 	cr_assert_eq(report_build(&r, &s, &o, err), 0, "%s", err->msg);
-	cr_assert_not_null(r.rows[1].task->stop_code);
+	cr_assert_not_null(r.rows[1].task->prof->stop_code);
 	f = open_memstream(&out, len);
 	cr_assert_eq(csv_write_tasks(f, &r, err), want_rc, "%s", err->msg);
 	fclose(f);
@@ -666,9 +666,9 @@ many_set(struct task_set *s, size_t n, size_t huge)
 		if (i % 3 == 0)
 			t.ts[TS_STARTED] = t.ts[TS_PULL_STOPPED] + 1234;
 		if (i % 17 == 0) {
-			task_str(&t, &t.last_status, "STOPPED");
-			task_str(&t, &t.stop_code, "EssentialContainerExited");
-			task_strf(&t, &t.stopped_reason, "=exit %zu, \"quoted\",\nnext \x1b[31m line", i);
+			task_str(&t, &task_edit_profile(&t)->last_status, "STOPPED");
+			task_str(&t, &task_edit_profile(&t)->stop_code, "EssentialContainerExited");
+			task_strf(&t, &task_edit_profile(&t)->stopped_reason, "=exit %zu, \"quoted\",\nnext \x1b[31m line", i);
 		}
 		if (i == huge) {
 			size_t len = (size_t)17 << 20;
@@ -676,7 +676,7 @@ many_set(struct task_set *s, size_t n, size_t huge)
 			char *r = xmalloc(len);
 
 			memset(r, 'y', len);
-			task_strn(&t, &t.stopped_reason, r, len);
+			task_strn(&t, &task_edit_profile(&t)->stopped_reason, r, len);
 			free(r);
 		}
 		task_derive(&t);

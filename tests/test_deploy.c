@@ -13,7 +13,7 @@
 static void
 started_by(struct task_set *set, struct task *t)
 {
-	task_str(t, &t->started_by, DEPLOY_ID);
+	task_str(t, &task_edit_profile(t)->started_by, DEPLOY_ID);
 	task_derive(t);
 	task_set_take(set, t);
 }
@@ -35,12 +35,12 @@ Test(deploy, a_deprovisioning_failed_start_counts_as_failed)
 	d->created_ms = FS_T0 - 1000;
 	task_set_init(&set);
 	fs_failed_task(&t, false);
-	t.stop_code = NULL;   /* the fixture's string stays in the task's pool */
+	task_edit_profile(&t)->stop_code = NULL;   /* the fixture's string stays in the task's pool */
 	started_by(&set, &t);
 	fs_pulling_task(&t, "arn:aws:ecs:us-east-1:123456789012:task/prod/0c0c0c0c0c0c0c0c");
 	t.ts[TS_PULL_STOPPED] = FS_T0 + 20000;
 	t.ts[TS_STARTED] = FS_T0 + 30000;
-	task_str(&t, &t.last_status, "RUNNING");
+	task_str(&t, &task_edit_profile(&t)->last_status, "RUNNING");
 	started_by(&set, &t);
 
 	deploy_rows(&ds, &set, &rows, &n);

@@ -188,8 +188,9 @@ Test(diagnose, a_running_task_has_none)
 	struct task t;
 
 	task_init(&t);
-	t.last_status = "RUNNING";
+	task_edit_profile(&t)->last_status = "RUNNING";
 	cr_expect_null(diagnose_task(&t));
+	task_cleanup(&t);
 }
 
 /* A task ECS is still tearing down (DEPROVISIONING, stoppingAt, no stoppedAt and no stop

@@ -53,12 +53,12 @@ make_task(struct task *t, int i, int64_t t0, double prov, double pull, double st
 	task_init(t);
 	snprintf(arn, sizeof arn, "arn:aws:ecs:us-east-1:1:task/c/%032d", i);
 	task_str(t, &t->arn, arn);
-	task_strf(t, &t->taskdef_arn, "arn:aws:ecs:us-east-1:1:task-definition/%s", taskdef);
-	task_str(t, &t->availability_zone, "us-east-1a");
-	task_str(t, &t->launch_type, "FARGATE");
-	task_str(t, &t->platform_version, "1.4.0");
-	task_str(t, &t->memory, strcmp(taskdef, "web:8") == 0 ? "1024" : "512");
-	task_str(t, &t->cpu, "256");
+	task_strf(t, &task_edit_profile(t)->taskdef_arn, "arn:aws:ecs:us-east-1:1:task-definition/%s", taskdef);
+	task_str(t, &task_edit_profile(t)->availability_zone, "us-east-1a");
+	task_str(t, &task_edit_profile(t)->launch_type, "FARGATE");
+	task_str(t, &task_edit_profile(t)->platform_version, "1.4.0");
+	task_str(t, &task_edit_profile(t)->memory, strcmp(taskdef, "web:8") == 0 ? "1024" : "512");
+	task_str(t, &task_edit_profile(t)->cpu, "256");
 	c = task_containers(t, 1);
 	task_str(t, &c->name, "app");
 	task_str(t, &c->image, strcmp(digest, DIGEST_NEW) == 0 ? "repo/app:2" : "repo/app:1");
@@ -501,7 +501,7 @@ Test(diff, windows_from_one_history)
 
 		task_init(&t);
 		task_strf(&t, &t.arn, "arn:aws:ecs:us-east-1:1:task/c/%zu", i);
-		task_str(&t, &t.started_by, h[i].by);
+		task_str(&t, &task_edit_profile(&t)->started_by, h[i].by);
 		t.ts[TS_CREATED] = h[i].created;
 		task_set_take(&set, &t);
 	}

@@ -14,19 +14,19 @@ full_task(struct task *t)
 {
 	task_init(t);
 	task_str(t, &t->arn, "arn:aws:ecs:us-east-1:123456789012:task/prod/0123456789abcdef0123456789abcdef");
-	task_str(t, &t->cluster_arn, "arn:aws:ecs:us-east-1:123456789012:cluster/prod");
-	task_str(t, &t->taskdef_arn, "arn:aws:ecs:us-east-1:123456789012:task-definition/rerank-api:8");
-	task_str(t, &t->group, "service:rerank");
-	task_str(t, &t->started_by, "ecs-svc/1234567890123456789");
-	task_str(t, &t->launch_type, "FARGATE");
-	task_str(t, &t->platform_version, "1.4.0");
-	task_str(t, &t->capacity_provider, "FARGATE_SPOT");
-	task_str(t, &t->availability_zone, "us-east-1b");
-	task_str(t, &t->cpu, "1024");
-	task_str(t, &t->memory, "2048");
-	task_str(t, &t->last_status, "RUNNING");
-	task_str(t, &t->stop_code, "EssentialContainerExited");
-	task_str(t, &t->source, "data/after.jsonl");
+	task_str(t, &task_edit_profile(t)->cluster_arn, "arn:aws:ecs:us-east-1:123456789012:cluster/prod");
+	task_str(t, &task_edit_profile(t)->taskdef_arn, "arn:aws:ecs:us-east-1:123456789012:task-definition/rerank-api:8");
+	task_str(t, &task_edit_profile(t)->group, "service:rerank");
+	task_str(t, &task_edit_profile(t)->started_by, "ecs-svc/1234567890123456789");
+	task_str(t, &task_edit_profile(t)->launch_type, "FARGATE");
+	task_str(t, &task_edit_profile(t)->platform_version, "1.4.0");
+	task_str(t, &task_edit_profile(t)->capacity_provider, "FARGATE_SPOT");
+	task_str(t, &task_edit_profile(t)->availability_zone, "us-east-1b");
+	task_str(t, &task_edit_profile(t)->cpu, "1024");
+	task_str(t, &task_edit_profile(t)->memory, "2048");
+	task_str(t, &task_edit_profile(t)->last_status, "RUNNING");
+	task_str(t, &task_edit_profile(t)->stop_code, "EssentialContainerExited");
+	task_str(t, &task_edit_profile(t)->source, "data/after.jsonl");
 	task_containers(t, 2);
 	task_str(t, &t->containers[0].name, "app");
 	task_str(t, &t->containers[0].image, "123456789012.dkr.ecr.us-east-1.amazonaws.com/rerank:2.1");
@@ -170,7 +170,7 @@ Test(group, deployment_only_for_service_tasks)
 	char buf[64];
 
 	bare_task(&t);
-	task_str(&t, &t.started_by, "nightly-batch");
+	task_str(&t, &task_edit_profile(&t)->started_by, "nightly-batch");
 	task_derive(&t);
 	cr_expect_str_eq(value_of(&t, "started-by", buf, sizeof buf), "nightly-batch");
 	cr_expect_str_eq(value_of(&t, "deployment", buf, sizeof buf), GROUP_NONE);
@@ -183,7 +183,7 @@ Test(group, size_with_one_half_missing)
 	char buf[64];
 
 	bare_task(&t);
-	task_str(&t, &t.cpu, "256");
+	task_str(&t, &task_edit_profile(&t)->cpu, "256");
 	cr_expect_str_eq(value_of(&t, "size", buf, sizeof buf), "256/?");
 	task_cleanup(&t);
 }
@@ -248,12 +248,12 @@ Test(group, soci_rules)
 	add(&s, &t);
 
 	full_task(&t);                        /* other revision, but tagged soci=true */
-	task_str(&t, &t.taskdef_arn, "arn:aws:ecs:us-east-1:123456789012:task-definition/rerank-api:7");
+	task_str(&t, &task_edit_profile(&t)->taskdef_arn, "arn:aws:ecs:us-east-1:123456789012:task-definition/rerank-api:7");
 	set_arn(&t, "b");
 	add(&s, &t);
 
 	full_task(&t);                        /* neither */
-	task_str(&t, &t.taskdef_arn, "arn:aws:ecs:us-east-1:123456789012:task-definition/rerank-api:7");
+	task_str(&t, &task_edit_profile(&t)->taskdef_arn, "arn:aws:ecs:us-east-1:123456789012:task-definition/rerank-api:7");
 	task_str(&t, &t.tags[1].value, "false");
 	set_arn(&t, "c");
 	add(&s, &t);
@@ -291,11 +291,11 @@ Test(group, soci_rule_globs_and_missing_values)
 	set_arn(&t, "untagged");
 	add(&s, &t);
 	bare_task(&t);
-	task_str(&t, &t.taskdef_arn, "arn:aws:ecs:us-east-1:1:task-definition/rerank-api:12");
+	task_str(&t, &task_edit_profile(&t)->taskdef_arn, "arn:aws:ecs:us-east-1:1:task-definition/rerank-api:12");
 	set_arn(&t, "rev12");
 	add(&s, &t);
 	bare_task(&t);
-	task_str(&t, &t.taskdef_arn, "arn:aws:ecs:us-east-1:1:task-definition/rerank-api:8");
+	task_str(&t, &task_edit_profile(&t)->taskdef_arn, "arn:aws:ecs:us-east-1:1:task-definition/rerank-api:8");
 	set_arn(&t, "rev8");
 	add(&s, &t);
 
@@ -320,7 +320,7 @@ Test(group, soci_rule_on_source_base_name)
 	full_task(&t);                        /* source "data/after.jsonl" */
 	add(&s, &t);
 	full_task(&t);
-	task_str(&t, &t.source, "data/before.jsonl");
+	task_str(&t, &task_edit_profile(&t)->source, "data/before.jsonl");
 	set_arn(&t, "before");
 	add(&s, &t);
 	group_apply_soci(NULL, &s, &rule, 1);
@@ -350,7 +350,7 @@ Test(group, soci_metadata_beats_rules)
 	/* matches no rule, but one container was lazy-loaded */
 	full_task(&t);
 	set_arn(&t, "soci");
-	task_str(&t, &t.taskdef_arn, "arn:aws:ecs:us-east-1:1:task-definition/other:1");
+	task_str(&t, &task_edit_profile(&t)->taskdef_arn, "arn:aws:ecs:us-east-1:1:task-definition/other:1");
 	task_derive(&t);
 	task_str(&t, &t.containers[0].snapshotter, "soci");
 	task_str(&t, &t.containers[1].snapshotter, "overlayfs");

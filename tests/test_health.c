@@ -66,7 +66,7 @@ add(struct task_set *s, const char *arn, const char *health, int64_t created, in
 
 	task_init(&t);
 	task_str(&t, &t.arn, arn);
-	task_str(&t, &t.health_status, health);
+	task_str(&t, &task_edit_profile(&t)->health_status, health);
 	t.ts[TS_CREATED] = created;
 	t.ts[TS_STARTED] = started;
 	t.fetched_at_ms = fetched;

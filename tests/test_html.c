@@ -217,8 +217,8 @@ Test(html, no_facts_no_sections)
 
 	facts_set(&s, false);
 	/* no stopped task: no diagnosis either */
-	s.tasks[1].stop_code = NULL;
-	s.tasks[1].stopped_reason = NULL;
+	task_edit_profile(&s.tasks[1])->stop_code = NULL;
+	task_edit_profile(&s.tasks[1])->stopped_reason = NULL;
 	page = page_of(&s);
 	cr_expect_null(strstr(page, "id=\"images\""));
 	cr_expect_null(strstr(page, "id=\"diagnosis\""));
@@ -258,9 +258,9 @@ Test(html, summary_has_the_startup_cost)
 	fs_pulling_task(&t, "arn:aws:ecs:us-east-1:123456789012:task/prod/aaaa1111");
 	t.ts[TS_PULL_STOPPED] = FS_T0 + 52000;
 	t.ts[TS_STARTED] = FS_T0 + 55000;
-	task_str(&t, &t.launch_type, "FARGATE");
-	task_str(&t, &t.cpu, "1024");
-	task_str(&t, &t.memory, "2048");
+	task_str(&t, &task_edit_profile(&t)->launch_type, "FARGATE");
+	task_str(&t, &task_edit_profile(&t)->cpu, "1024");
+	task_str(&t, &task_edit_profile(&t)->memory, "2048");
 	task_derive(&t);
 	task_set_take(&s, &t);
 	page = page_of(&s);
@@ -284,9 +284,9 @@ Test(html, task_table_has_serving_cost_and_diagnosis_when_known)
 	t.ts[TS_PULL_STOPPED] = FS_T0 + 52000;
 	t.ts[TS_STARTED] = FS_T0 + 55000;
 	t.ts[TS_HEALTHY] = FS_T0 + 70000;
-	task_str(&t, &t.launch_type, "FARGATE");
-	task_str(&t, &t.cpu, "1024");
-	task_str(&t, &t.memory, "2048");
+	task_str(&t, &task_edit_profile(&t)->launch_type, "FARGATE");
+	task_str(&t, &task_edit_profile(&t)->cpu, "1024");
+	task_str(&t, &task_edit_profile(&t)->memory, "2048");
 	task_derive(&t);
 	task_set_take(&s, &t);
 	fs_failed_task(&t, true);

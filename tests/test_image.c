@@ -44,9 +44,10 @@ advice(struct image_set *s, const char *pv, const char *snap)
 	c.snapshotter = (char *)snap;
 	t.containers = &c;
 	t.ncontainers = 1;
-	t.launch_type = (char *)"FARGATE";
-	t.platform_version = (char *)pv;
+	task_edit_profile(&t)->launch_type = (char *)"FARGATE";
+	task_edit_profile(&t)->platform_version = (char *)pv;
 	image_task_info(s, &t, &in);
+	task_cleanup(&t);
 	return in.advice;
 }
 

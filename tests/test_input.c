@@ -107,12 +107,12 @@ Test(input, describe_response_epoch_numbers)
 	cr_expect_eq(t->ts[TS_STOPPED], TS_NONE);
 	cr_expect(t->has_version);
 	cr_expect_eq(t->version, 4);
-	cr_expect_str_eq(t->service, "web");
-	cr_expect_str_eq(t->taskdef, "web:7");
-	cr_expect_str_eq(t->cluster, "prod");
-	cr_expect_str_eq(t->cpu, "512");
-	cr_expect_str_eq(t->platform_version, "1.4.0");
-	cr_expect_str_eq(t->source, FX("describe_epoch.json"));
+	cr_expect_str_eq(t->prof->service, "web");
+	cr_expect_str_eq(t->prof->taskdef, "web:7");
+	cr_expect_str_eq(t->prof->cluster, "prod");
+	cr_expect_str_eq(t->prof->cpu, "512");
+	cr_expect_str_eq(t->prof->platform_version, "1.4.0");
+	cr_expect_str_eq(t->prof->source, FX("describe_epoch.json"));
 	cr_expect_eq(t->fetched_at_ms, TS_NONE);
 	cr_assert_eq(t->ncontainers, 2);
 	cr_expect_str_eq(t->containers[0].image_digest,
@@ -127,7 +127,7 @@ Test(input, describe_response_epoch_numbers)
 	cr_expect_eq(f->ts[TS_STOPPED], 1557134200999LL);
 	cr_expect_eq(f->ts[TS_EXECUTION_STOPPED], TS_NONE); /* null */
 	cr_expect_eq(f->ts[TS_STARTED], TS_NONE);
-	cr_expect_str_eq(f->stop_code, "TaskFailedToStart");
+	cr_expect_str_eq(f->prof->stop_code, "TaskFailedToStart");
 	cr_expect_str_eq(f->containers[0].reason, "CannotPullContainerError: ref pull has been retried");
 
 	cr_expect_eq(st.tasks, 2);
@@ -150,8 +150,8 @@ Test(input, describe_response_cli_iso_offsets)
 	cr_expect_eq(t->ts[TS_PULL_STARTED], 1714557604500LL);
 	cr_expect_eq(t->ts[TS_PULL_STOPPED], 1714557631999LL);
 	cr_expect_eq(t->ts[TS_STARTED], 1714557633000LL);
-	cr_expect_str_eq(t->family, "job");
-	cr_expect_str_eq(t->service, "");
+	cr_expect_str_eq(t->prof->family, "job");
+	cr_expect_str_eq(t->prof->service, "");
 	cr_expect_eq(t->ntags, 0);
 	cr_expect_eq(nwarnings, 0);
 }
@@ -170,8 +170,8 @@ Test(input, single_task_object)
 	cr_assert_eq(read_fx(FX("single_task.json")), 0, "%s", err.msg);
 	cr_assert_eq(set.len, 1);
 	cr_expect_eq(set.tasks[0].ts[TS_CREATED], 1714560000000LL);
-	cr_expect_str_eq(set.tasks[0].last_status, "PROVISIONING");
-	cr_expect_str_eq(set.tasks[0].family, "tool");
+	cr_expect_str_eq(set.tasks[0].prof->last_status, "PROVISIONING");
+	cr_expect_str_eq(set.tasks[0].prof->family, "tool");
 }
 
 Test(input, single_event)
@@ -179,7 +179,7 @@ Test(input, single_event)
 	cr_assert_eq(read_fx(FX("event_single.json")), 0, "%s", err.msg);
 	cr_assert_eq(set.len, 1);
 	cr_expect_eq(set.tasks[0].ts[TS_STARTED], 1714636816250LL);
-	cr_expect_str_eq(set.tasks[0].cluster, "ci");
+	cr_expect_str_eq(set.tasks[0].prof->cluster, "ci");
 	cr_expect_eq(st.events, 1);
 }
 
@@ -189,8 +189,8 @@ Test(input, event_array_keeps_newest_version)
 	cr_assert_eq(set.len, 1);
 	struct task *t = &set.tasks[0];
 	cr_expect_eq(t->version, 2);
-	cr_expect_str_eq(t->last_status, "STOPPED");
-	cr_expect_str_eq(t->stop_code, "TaskFailedToStart");
+	cr_expect_str_eq(t->prof->last_status, "STOPPED");
+	cr_expect_str_eq(t->prof->stop_code, "TaskFailedToStart");
 	cr_expect_eq(t->ts[TS_STOPPED], 1714640520000LL);
 	cr_expect_eq(st.events, 2);
 	cr_expect_eq(st.duplicates, 0);
@@ -205,7 +205,7 @@ check_events_jsonl(void)
 	cr_expect_str_eq(b->id, "bbbb0000bbbb0000bbbb0000bbbb0000");
 	/* v3 came first, then v1, v2 and a repeat of v3: v3 stays */
 	cr_expect_eq(a->version, 3);
-	cr_expect_str_eq(a->last_status, "RUNNING");
+	cr_expect_str_eq(a->prof->last_status, "RUNNING");
 	cr_expect_eq(a->ts[TS_CREATED], 1714557600100LL);
 	cr_expect_eq(a->ts[TS_PULL_STARTED], 1714557612200LL);
 	cr_expect_eq(a->ts[TS_PULL_STOPPED], 1714557662700LL);
@@ -262,10 +262,10 @@ Test(input, metadata_document)
 	struct task *t = &set.tasks[0];
 	cr_expect(t->from_metadata);
 	cr_expect_str_eq(t->id, "aaaa0000aaaa0000aaaa0000aaaa0000");
-	cr_expect_str_eq(t->taskdef, "web:8");
-	cr_expect_str_eq(t->service, "web");
-	cr_expect_str_eq(t->cluster, "prod");
-	cr_expect_str_eq(t->last_status, "RUNNING");
+	cr_expect_str_eq(t->prof->taskdef, "web:8");
+	cr_expect_str_eq(t->prof->service, "web");
+	cr_expect_str_eq(t->prof->cluster, "prod");
+	cr_expect_str_eq(t->prof->last_status, "RUNNING");
 	/* nanoseconds truncated to ms */
 	cr_expect_eq(t->ts[TS_PULL_STARTED], 1714557612200LL);
 	cr_expect_eq(t->ts[TS_PULL_STOPPED], 1714557662700LL);
@@ -285,7 +285,7 @@ Test(input, mixed_files_merge_by_arn)
 	cr_expect_eq(set.len, 5);
 	struct task *a = find_id("aaaa0000aaaa0000aaaa0000aaaa0000");
 	cr_expect_eq(a->version, 3);          /* events v3 beat the recording's v2 */
-	cr_expect_str_eq(a->source, FX("events.jsonl"));
+	cr_expect_str_eq(a->prof->source, FX("events.jsonl"));
 	cr_expect(a->from_metadata);
 	cr_assert_eq(a->ncontainers, 1);
 	cr_expect_str_eq(a->containers[0].snapshotter, "soci");
@@ -300,7 +300,7 @@ Test(input, stdin_is_dash)
 	cr_assert_not_null(freopen(FX("event_array.json"), "r", stdin));
 	cr_assert_eq(input_read_file_with("-", &opts, &set, &st, &err), 0, "%s", err.msg);
 	cr_assert_eq(set.len, 1);
-	cr_expect_str_eq(set.tasks[0].source, "-");
+	cr_expect_str_eq(set.tasks[0].prof->source, "-");
 }
 
 Test(input, memory_and_byte_order_mark)
@@ -323,7 +323,7 @@ Test(input, live_task_json)
 	cr_assert_eq(input_parse_task_json(raw, sizeof raw - 1, "live", 1714557600000LL, &set, &err),
 	    0, "%s", err.msg);
 	cr_assert_eq(set.len, 1);
-	cr_expect_str_eq(set.tasks[0].source, "live");
+	cr_expect_str_eq(set.tasks[0].prof->source, "live");
 	cr_expect_eq(set.tasks[0].fetched_at_ms, 1714557600000LL);
 	cr_expect_eq(set.tasks[0].ts[TS_CREATED], 1557134011644LL);
 
@@ -783,8 +783,8 @@ Test(input, duplicate_keys_in_json_lines_and_live)
 	    0, "%s", err.msg);
 	cr_expect_eq(set.len, 3);
 	cr_expect_eq(find_id("l1")->ts[TS_CREATED], 1714557601000LL);
-	cr_expect_str_eq(find_id("l2")->last_status, "B");
-	cr_expect_str_eq(find_id("l3")->group, "service:y");
+	cr_expect_str_eq(find_id("l2")->prof->last_status, "B");
+	cr_expect_str_eq(find_id("l3")->prof->group, "service:y");
 	cr_expect(warning_with("l.jsonl:1: task arn:aws:ecs:us-east-1:1:task/c/l1: duplicate key \"createdAt\"", NULL) >= 0);
 	cr_expect(warning_with("l.jsonl:2: task arn:aws:ecs:us-east-1:1:task/c/l2: duplicate key \"lastStatus\"", NULL) >= 0);
 	cr_expect(warning_with("l.jsonl:3: task arn:aws:ecs:us-east-1:1:task/c/l3: duplicate key \"group\"", NULL) >= 0);
@@ -792,7 +792,7 @@ Test(input, duplicate_keys_in_json_lines_and_live)
 
 	cr_assert_eq(input_read_mem_with("p.json", concat, sizeof concat - 1, &opts, &set, &st, &err),
 	    0, "%s", err.msg);
-	cr_expect_str_eq(find_id("p2")->cpu, "512");
+	cr_expect_str_eq(find_id("p2")->prof->cpu, "512");
 	cr_expect(warning_with("p.json:7: task arn:aws:ecs:us-east-1:1:task/c/p2: duplicate key \"cpu\"", NULL) >= 0,
 	    "%s", warnings[nwarnings - 1]);
 	cr_expect_eq(nwarnings, 4);
@@ -800,7 +800,7 @@ Test(input, duplicate_keys_in_json_lines_and_live)
 	cr_assert_eq(input_parse_task_json_with(live, sizeof live - 1, "live", TS_NONE, &to_log, &set,
 	    &err), 0,
 	    "%s", err.msg);
-	cr_expect_str_eq(find_id("v1")->cpu, "2");
+	cr_expect_str_eq(find_id("v1")->prof->cpu, "2");
 	cr_expect(warning_with("DescribeTasks: task arn:aws:ecs:r:1:task/c/v1: duplicate key \"cpu\": the last value is used", NULL) >= 0);
 }
 

@@ -62,8 +62,8 @@ assert_same_tasks(const struct task_set *a, const struct task_set *b)
 		const struct task *x = &a->tasks[i], *y = &b->tasks[i];
 
 		cr_assert_str_eq(x->arn, y->arn);
-		cr_assert_str_eq(x->last_status ? x->last_status : "",
-		    y->last_status ? y->last_status : "");
+		cr_assert_str_eq(x->prof->last_status ? x->prof->last_status : "",
+		    y->prof->last_status ? y->prof->last_status : "");
 		for (int k = 0; k < TS_COUNT; k++)
 			cr_assert_eq(x->ts[k], y->ts[k], "%s ts %d", x->id, k);
 	}
@@ -192,9 +192,9 @@ Test(input_export, container_insights_task_events_merge_into_one_task_each)
 	t = task_set_find(&s, "arn:aws:ecs:eu-west-1:1:task/prod/abc123");
 	cr_assert_not_null(t);
 	cr_assert_str_eq(t->arn, "arn:aws:ecs:eu-west-1:1:task/prod/abc123");
-	cr_assert_str_eq(t->taskdef, "web:4");
-	cr_assert_str_eq(t->service, "web");
-	cr_assert_str_eq(t->cpu, "256");
+	cr_assert_str_eq(t->prof->taskdef, "web:4");
+	cr_assert_str_eq(t->prof->service, "web");
+	cr_assert_str_eq(t->prof->cpu, "256");
 	cr_assert_eq(t->ts[TS_CREATED], 1700000000000);
 	cr_assert_eq(t->ts[TS_PULL_STOPPED], 1700000015500);
 	cr_assert_eq(t->ts[TS_STARTED], 1700000020000);

@@ -66,7 +66,7 @@ Test(phase, current)
 	cr_expect_eq(phase_current(&t, &since), -1);
 	/* failed before RUNNING: not "in progress" */
 	t.ts[TS_STARTED] = TS_NONE;
-	task_str(&t, &t.last_status, "STOPPED");
+	task_str(&t, &task_edit_profile(&t)->last_status, "STOPPED");
 	cr_expect_eq(phase_current(&t, &since), -1);
 	task_cleanup(&t);
 	cr_expect_eq(phase_by_name("pull"), PHASE_PULL);

@@ -380,7 +380,7 @@ Test(record, keeps_mode_and_reads_back_as_newest)
 	cr_assert_eq(set.len, 2);
 	cr_expect_str_eq(set.tasks[0].id, "a");
 	cr_expect_eq(set.tasks[0].version, 2);
-	cr_expect_str_eq(set.tasks[0].last_status, "S2");
+	cr_expect_str_eq(set.tasks[0].prof->last_status, "S2");
 	cr_expect_eq(set.tasks[0].fetched_at_ms, 2000);
 	task_set_cleanup(&set);
 	free_lines(l, 2);

@@ -360,9 +360,9 @@ Test(report, cells)
 	task_set_init(&s);
 	task_init(&t);
 	task_str(&t, &t.arn, "arn:aws:ecs:us-east-1:123456789012:task/prod/0123abcd");
-	task_str(&t, &t.taskdef_arn, "arn:aws:ecs:us-east-1:123456789012:task-definition/web:12");
-	task_str(&t, &t.cpu, "256");
-	task_str(&t, &t.stopped_reason, "=cmd|' /C calc'!A0");
+	task_str(&t, &task_edit_profile(&t)->taskdef_arn, "arn:aws:ecs:us-east-1:123456789012:task-definition/web:12");
+	task_str(&t, &task_edit_profile(&t)->cpu, "256");
+	task_str(&t, &task_edit_profile(&t)->stopped_reason, "=cmd|' /C calc'!A0");
 	t.ts[TS_CREATED] = T0 + 3123;
 	t.ts[TS_PULL_STARTED] = T0 + 5000;
 	t.ts[TS_PULL_STOPPED] = T0 + 17345;
@@ -430,11 +430,11 @@ Test(report, sort_by_any_column_missing_last_stable)
 	/* cpu as ECS gives it: strings that sort as numbers (a task in a set keeps its
 	 * strings in the set's pool) */
 	t = task_set_find(&s, "arn:aws:ecs:us-east-1:123456789012:task/prod/a");
-	task_str(t, &t->cpu, "1024");
+	task_str(t, &task_edit_profile(t)->cpu, "1024");
 	t = task_set_find(&s, "arn:aws:ecs:us-east-1:123456789012:task/prod/b");
-	task_str(t, &t->cpu, "256");
+	task_str(t, &task_edit_profile(t)->cpu, "256");
 	t = task_set_find(&s, "arn:aws:ecs:us-east-1:123456789012:task/prod/e");
-	task_str(t, &t->cpu, "4096");
+	task_str(t, &task_edit_profile(t)->cpu, "4096");
 
 	cr_assert_eq(report_build(&r, &s, &o, &err), 0);
 	ids(&r, got, sizeof got);
@@ -565,10 +565,10 @@ Test(report, unpriced_starts_counted_and_named_per_kind)
 		t.ts[TS_PULL_STARTED] = at(10);
 		t.ts[TS_PULL_STOPPED] = at(40);
 		t.ts[TS_STARTED] = at(42);
-		task_str(&t, &t.launch_type, "FARGATE");
-		task_str(&t, &t.capacity_provider, "FARGATE_SPOT");
-		task_str(&t, &t.cpu, "1024");
-		task_str(&t, &t.memory, "2048");
+		task_str(&t, &task_edit_profile(&t)->launch_type, "FARGATE");
+		task_str(&t, &task_edit_profile(&t)->capacity_provider, "FARGATE_SPOT");
+		task_str(&t, &task_edit_profile(&t)->cpu, "1024");
+		task_str(&t, &task_edit_profile(&t)->memory, "2048");
 		task_derive(&t);
 		task_set_take(&s, &t);
 	}

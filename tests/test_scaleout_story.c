@@ -27,13 +27,13 @@ add_task(struct task_set *set, const char *id, const char *started_by, struct ph
 
 	task_init(&t);
 	task_strf(&t, &t.arn, "arn:aws:ecs:us-east-1:1:task/prod/%s", id);
-	task_str(&t, &t.cluster_arn, "arn:aws:ecs:us-east-1:1:cluster/prod");
-	task_str(&t, &t.group, "service:web");
-	task_str(&t, &t.started_by, started_by);
+	task_str(&t, &task_edit_profile(&t)->cluster_arn, "arn:aws:ecs:us-east-1:1:cluster/prod");
+	task_str(&t, &task_edit_profile(&t)->group, "service:web");
+	task_str(&t, &task_edit_profile(&t)->started_by, started_by);
 	for (size_t i = 0; i < 5; i++)
 		if (at[i] >= 0)
 			t.ts[f[i]] = T0 + S(at[i]);
-	task_str(&t, &t.last_status, p.started >= 0 ? "RUNNING" : "PENDING");
+	task_str(&t, &task_edit_profile(&t)->last_status, p.started >= 0 ? "RUNNING" : "PENDING");
 	task_derive(&t);
 	return task_set_take(set, &t);
 }
@@ -313,9 +313,9 @@ Test(scaleout_story, a_failed_start_is_counted)
 	add_task(&set, "okay", "ecs-svc/1", P3[0]);
 	t = add_task(&set, "fail", "ecs-svc/1", (struct phases){ 14, 24, 34, -1, -1 });
 	t->ts[TS_STOPPING] = T0 + S(95);
-	task_str(t, &t->stop_code, "TaskFailedToStart");
-	task_str(t, &t->stopped_reason, "CannotPullContainerError: i/o timeout");
-	task_str(t, &t->last_status, "STOPPED");
+	task_str(t, &task_edit_profile(t)->stop_code, "TaskFailedToStart");
+	task_str(t, &task_edit_profile(t)->stopped_reason, "CannotPullContainerError: i/o timeout");
+	task_str(t, &task_edit_profile(t)->last_status, "STOPPED");
 	event(&src, "e1", 16, "(service web) has started 2 tasks: (task okay) (task fail).");
 	so_story_build(&src, &set, TS_NONE, &st);
 	cr_assert_eq(st.n, 1);

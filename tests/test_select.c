@@ -12,12 +12,12 @@ mk(const char *id, const char *desired, const char *last, int64_t created)
 
 	task_init(&t);
 	task_strf(&t, &t.arn, "arn:aws:ecs:us-east-1:1:task/prod/%s", id);
-	task_str(&t, &t.cluster_arn, "arn:aws:ecs:us-east-1:1:cluster/prod");
-	task_str(&t, &t.taskdef_arn, "arn:aws:ecs:us-east-1:1:task-definition/web:3");
-	task_str(&t, &t.group, "service:web");
-	task_str(&t, &t.started_by, "ecs-svc/1");
-	task_str(&t, &t.desired_status, desired);
-	task_str(&t, &t.last_status, last);
+	task_str(&t, &task_edit_profile(&t)->cluster_arn, "arn:aws:ecs:us-east-1:1:cluster/prod");
+	task_str(&t, &task_edit_profile(&t)->taskdef_arn, "arn:aws:ecs:us-east-1:1:task-definition/web:3");
+	task_str(&t, &task_edit_profile(&t)->group, "service:web");
+	task_str(&t, &task_edit_profile(&t)->started_by, "ecs-svc/1");
+	task_str(&t, &task_edit_profile(&t)->desired_status, desired);
+	task_str(&t, &task_edit_profile(&t)->last_status, last);
 	t.ts[TS_CREATED] = created;
 	task_derive(&t);
 	return t;

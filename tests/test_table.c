@@ -211,7 +211,7 @@ Test(table, terminal_controls_in_server_text_become_question_marks)
 	err_clear(&err);
 	task_set_init(&s);
 	fs_failed_task(&t, false);
-	task_str(&t, &t.stopped_reason, "\x1b]0;pwned\x07\x1b[31mred\xe2\x80\xae" "evil\xe2\x81\xa6"
+	task_str(&t, &task_edit_profile(&t)->stopped_reason, "\x1b]0;pwned\x07\x1b[31mred\xe2\x80\xae" "evil\xe2\x81\xa6"
 				   "x\xc2\x9b" "1m");
 	task_set_take(&s, &t);
 	cr_assert_eq(report_build(&r, &s, &o, &err), 0, "%s", err.msg);

@@ -29,14 +29,14 @@ Test(task, derive_new_arn_format)
 {
 	struct task t = mk("arn:aws:ecs:us-east-1:123456789012:task/prod/0f1e2d3c4b5a69788796a5b4c3d2e1f0", 1, 0, 0);
 
-	task_str(&t, &t.taskdef_arn, "arn:aws:ecs:us-east-1:123456789012:task-definition/checkout-api:8");
-	task_str(&t, &t.group, "service:checkout-api");
+	task_str(&t, &task_edit_profile(&t)->taskdef_arn, "arn:aws:ecs:us-east-1:123456789012:task-definition/checkout-api:8");
+	task_str(&t, &task_edit_profile(&t)->group, "service:checkout-api");
 	task_derive(&t);
 	cr_expect_str_eq(t.id, "0f1e2d3c4b5a69788796a5b4c3d2e1f0");
-	cr_expect_str_eq(t.cluster, "prod");
-	cr_expect_str_eq(t.service, "checkout-api");
-	cr_expect_str_eq(t.family, "checkout-api");
-	cr_expect_str_eq(t.taskdef, "checkout-api:8");
+	cr_expect_str_eq(t.prof->cluster, "prod");
+	cr_expect_str_eq(t.prof->service, "checkout-api");
+	cr_expect_str_eq(t.prof->family, "checkout-api");
+	cr_expect_str_eq(t.prof->taskdef, "checkout-api:8");
 	task_cleanup(&t);
 }
 
@@ -47,14 +47,14 @@ Test(task, derive_missing_everything)
 	task_init(&t);
 	task_derive(&t);
 	cr_expect_str_eq(t.id, "");
-	cr_expect_str_eq(t.cluster, "");
-	cr_expect_str_eq(t.service, "");
-	cr_expect_str_eq(t.taskdef, "");
+	cr_expect_str_eq(t.prof->cluster, "");
+	cr_expect_str_eq(t.prof->service, "");
+	cr_expect_str_eq(t.prof->taskdef, "");
 	/* a family: group without a task definition still names the family */
-	task_str(&t, &t.group, "family:batch");
+	task_str(&t, &task_edit_profile(&t)->group, "family:batch");
 	task_derive(&t);
-	cr_expect_str_eq(t.family, "batch");
-	cr_expect_str_eq(t.service, "");
+	cr_expect_str_eq(t.prof->family, "batch");
+	cr_expect_str_eq(t.prof->service, "");
 	task_cleanup(&t);
 }
 
@@ -65,7 +65,7 @@ Test(task, merge_keeps_newest_version_and_fills_gaps)
 	struct task old = mk("arn:t/1", 4, 1000, 7000);
 
 	task_set_init(&s);
-	task_str(&a, &a.availability_zone, "us-east-1a");
+	task_str(&a, &task_edit_profile(&a)->availability_zone, "us-east-1a");
 	task_set_take(&s, &a);
 	task_set_take(&s, &b);
 	task_set_take(&s, &old);           /* older than what we have: ignored for state */
@@ -73,7 +73,7 @@ Test(task, merge_keeps_newest_version_and_fills_gaps)
 	cr_expect_eq(s.tasks[0].version, 5);
 	cr_expect_eq(s.tasks[0].ts[TS_STARTED], 9000);
 	/* b lacked the AZ: kept from a */
-	cr_expect_str_eq(s.tasks[0].availability_zone, "us-east-1a");
+	cr_expect_str_eq(s.tasks[0].prof->availability_zone, "us-east-1a");
 	task_set_cleanup(&s);
 }
 
@@ -147,12 +147,12 @@ mk_full(const char *id, long long version, const char *digest)
 
 	snprintf(arn, sizeof arn, "arn:aws:ecs:us-east-1:123456789012:task/prod/%s", id);
 	t = mk(arn, version, 1000, 5000);
-	task_str(&t, &t.cluster_arn, CLUSTER_ARN);
-	task_str(&t, &t.taskdef_arn, TASKDEF_ARN);
-	task_str(&t, &t.group, "service:web");
-	task_str(&t, &t.launch_type, "FARGATE");
-	task_str(&t, &t.last_status, "RUNNING");
-	task_str(&t, &t.source, "events.jsonl");
+	task_str(&t, &task_edit_profile(&t)->cluster_arn, CLUSTER_ARN);
+	task_str(&t, &task_edit_profile(&t)->taskdef_arn, TASKDEF_ARN);
+	task_str(&t, &task_edit_profile(&t)->group, "service:web");
+	task_str(&t, &task_edit_profile(&t)->launch_type, "FARGATE");
+	task_str(&t, &task_edit_profile(&t)->last_status, "RUNNING");
+	task_str(&t, &task_edit_profile(&t)->source, "events.jsonl");
 	task_containers(&t, 1);
 	task_str(&t, &t.containers[0].name, "web");
 	task_str(&t, &t.containers[0].image, IMAGE);
@@ -176,8 +176,8 @@ Test(task, batch_pool_shares_strings_and_the_set_adopts_them)
 	mk_pool = task_strpool_new();
 	a = mk_full("aaaa", 3, "sha256:1111");
 	b = mk_full("bbbb", 3, "sha256:2222");
-	cr_expect_eq(a.cluster_arn, b.cluster_arn, "one copy per pool");
-	cluster = a.cluster_arn;
+	cr_expect_eq(a.prof->cluster_arn, b.prof->cluster_arn, "one copy per pool");
+	cluster = a.prof->cluster_arn;
 	arn = a.arn;
 	image = b.containers[0].image;
 	task_set_init(&s);
@@ -191,18 +191,18 @@ Test(task, batch_pool_shares_strings_and_the_set_adopts_them)
 	cr_expect_eq(x->pool, s.pool);
 	cr_expect_eq(y->pool, s.pool);
 	/* adopted where they lie, not copied */
-	cr_expect_eq(x->cluster_arn, cluster);
+	cr_expect_eq(x->prof->cluster_arn, cluster);
 	cr_expect_eq(x->arn, arn);
 	cr_expect_eq(y->containers[0].image, image);
 	/* the same text is one copy */
-	cr_expect_eq(x->cluster_arn, y->cluster_arn);
-	cr_expect_eq(x->taskdef_arn, y->taskdef_arn);
-	cr_expect_eq(x->launch_type, y->launch_type);
-	cr_expect_eq(x->source, y->source);
+	cr_expect_eq(x->prof->cluster_arn, y->prof->cluster_arn);
+	cr_expect_eq(x->prof->taskdef_arn, y->prof->taskdef_arn);
+	cr_expect_eq(x->prof->launch_type, y->prof->launch_type);
+	cr_expect_eq(x->prof->source, y->prof->source);
 	cr_expect_eq(x->containers[0].image, y->containers[0].image);
 	cr_expect_eq(x->containers[0].name, y->containers[0].name);
 	cr_expect_eq(x->tags[0].value, y->tags[0].value);
-	cr_expect_eq(x->service, y->service);
+	cr_expect_eq(x->prof->service, y->prof->service);
 	/* ... and different text stays different */
 	cr_expect_neq(x->arn, y->arn);
 	cr_expect_str_eq(x->containers[0].image_digest, "sha256:1111");
@@ -212,12 +212,12 @@ Test(task, batch_pool_shares_strings_and_the_set_adopts_them)
 	cr_expect_str_eq(x->id, "aaaa");
 	cr_expect_eq(x->id, x->arn + strlen(x->arn) - 4);
 	cr_expect_str_eq(y->id, "bbbb");
-	cr_expect_str_eq(x->cluster, "prod");
-	cr_expect_str_eq(x->service, "web");
-	cr_expect_str_eq(x->family, "web");
-	cr_expect_str_eq(y->family, "web");
-	cr_expect_str_eq(x->taskdef, "web:7");
-	cr_expect_str_eq(x->cluster_arn, CLUSTER_ARN);
+	cr_expect_str_eq(x->prof->cluster, "prod");
+	cr_expect_str_eq(x->prof->service, "web");
+	cr_expect_str_eq(x->prof->family, "web");
+	cr_expect_str_eq(y->prof->family, "web");
+	cr_expect_str_eq(x->prof->taskdef, "web:7");
+	cr_expect_str_eq(x->prof->cluster_arn, CLUSTER_ARN);
 	cr_expect_str_eq(y->containers[0].image, IMAGE);
 	cr_expect_str_eq(y->tags[0].key, "team");
 	/* the caller's task was emptied */
@@ -226,6 +226,83 @@ Test(task, batch_pool_shares_strings_and_the_set_adopts_them)
 	cr_expect_null(b.pool);
 	task_set_cleanup(&s);
 	cr_expect_null(s.pool);
+}
+
+/* The tasks of one service share one profile (8 bytes a task, not 176): a batch pool and
+ * the set keep one copy of each; writing one task's profile gives it a draft of its own,
+ * so the others never change, and deriving it shares an equal profile again. */
+Test(task, tasks_of_one_service_share_a_profile)
+{
+	struct task_set s;
+	struct task a, b, c;
+	const struct task *x, *y, *z;
+	const struct task_profile *shared;
+
+	mk_pool = task_strpool_new();
+	a = mk_full("aaaa", 3, "sha256:1111");
+	b = mk_full("bbbb", 3, "sha256:2222");
+	c = mk_full("cccc", 3, "sha256:3333");
+	task_str(&c, &task_edit_profile(&c)->availability_zone, "us-east-1b");
+	task_derive(&c);
+	cr_expect_eq(a.prof, b.prof, "one copy per pool");
+	cr_expect_neq(a.prof, c.prof, "another zone, another profile");
+	cr_expect_eq(a.prof->draft, false);
+	task_set_init(&s);
+	x = task_set_take(&s, &a);
+	y = task_set_take(&s, &b);
+	z = task_set_take(&s, &c);
+	task_strpool_free(mk_pool);
+	mk_pool = NULL;
+	shared = x->prof;
+	cr_expect_eq(y->prof, shared);
+	/* a write is the writer's alone */
+	task_str(&s.tasks[1], &task_edit_profile(&s.tasks[1])->stopped_reason, "Scaling in");
+	cr_expect_neq(y->prof, shared);
+	cr_expect_eq(y->prof->draft, true);
+	cr_expect_null(x->prof->stopped_reason, "the other task keeps its profile");
+	cr_expect_str_eq(y->prof->stopped_reason, "Scaling in");
+	cr_expect_str_eq(y->prof->service, "web", "a draft starts as a copy");
+	task_derive(&s.tasks[1]);
+	cr_expect_eq(y->prof->draft, false);
+	cr_expect_neq(y->prof, shared);
+	/* written back to what it was, it shares the set's copy again */
+	task_edit_profile(&s.tasks[1])->stopped_reason = NULL;
+	task_derive(&s.tasks[1]);
+	cr_expect_eq(y->prof, shared);
+	cr_expect_str_eq(z->prof->availability_zone, "us-east-1b");
+	cr_expect_null(x->prof->availability_zone);
+	task_set_cleanup(&s);
+}
+
+/* A newer state without a field keeps the older one's: the merge fills a draft of the
+ * winner's profile, never the profile the loser shares with other tasks. */
+Test(task, merge_fills_a_profile_without_touching_the_shared_one)
+{
+	struct task_set s;
+	struct task a, b, newer;
+	const struct task_profile *old_shared;
+	const struct task *x;
+
+	mk_pool = task_strpool_new();
+	a = mk_full("aaaa", 3, "sha256:1111");
+	b = mk_full("bbbb", 3, "sha256:2222");
+	task_set_init(&s);
+	task_set_take(&s, &a);
+	task_set_take(&s, &b);
+	old_shared = s.tasks[0].prof;
+	newer = mk("arn:aws:ecs:us-east-1:123456789012:task/prod/aaaa", 4, 1000, 5000);
+	task_str(&newer, &task_edit_profile(&newer)->last_status, "STOPPED");
+	task_derive(&newer);
+	x = task_set_take(&s, &newer);
+	task_strpool_free(mk_pool);
+	mk_pool = NULL;
+	cr_expect_str_eq(x->prof->last_status, "STOPPED", "the newer state wins");
+	cr_expect_str_eq(x->prof->launch_type, "FARGATE", "what it lacks comes from the older");
+	cr_expect_str_eq(x->prof->service, "web", "and is derived again");
+	cr_expect_eq(x->prof->draft, false);
+	cr_expect_eq(s.tasks[1].prof, old_shared, "the other task's profile is as it was");
+	cr_expect_str_eq(old_shared->last_status, "RUNNING");
+	task_set_cleanup(&s);
 }
 
 /* A task built alone has a private pool; the set takes that whole, without a copy. */
@@ -244,16 +321,16 @@ Test(task, private_pool_is_adopted_whole)
 	cr_expect_eq(s.tasks[1].tags[0].value, tag);
 	cr_expect_eq(s.tasks[1].pool, s.pool);
 	/* two pools, two copies of the same text: allowed */
-	cr_expect_str_eq(s.tasks[0].cluster_arn, s.tasks[1].cluster_arn);
+	cr_expect_str_eq(s.tasks[0].prof->cluster_arn, s.tasks[1].prof->cluster_arn);
 	cr_expect_null(a.pool);
 	/* a task meant for the set, built in its pool: shares the set's copies */
 	struct task c;
 
 	task_init_pool(&c, task_set_pool(&s));
 	task_str(&c, &c.arn, "arn:aws:ecs:us-east-1:123456789012:task/prod/pc");
-	task_str(&c, &c.launch_type, "EC2");
-	const char *lt = c.launch_type;
-	cr_expect_eq(task_set_take(&s, &c)->launch_type, lt);
+	task_str(&c, &task_edit_profile(&c)->launch_type, "EC2");
+	const char *lt = c.prof->launch_type;
+	cr_expect_eq(task_set_take(&s, &c)->prof->launch_type, lt);
 	task_set_cleanup(&s);
 }
 
@@ -295,11 +372,11 @@ Test(task, pool_merge_pooled_tasks_both_ways)
 
 	task_set_init(&s);
 	/* newer lacks the AZ, the digest and the task definition: kept from the older state */
-	task_str(&older, &older.availability_zone, "us-east-1a");
-	newer.taskdef_arn = NULL;
-	task_str(&newer, &newer.last_status, "STOPPED");
+	task_str(&older, &task_edit_profile(&older)->availability_zone, "us-east-1a");
+	task_edit_profile(&newer)->taskdef_arn = NULL;
+	task_str(&newer, &task_edit_profile(&newer)->last_status, "STOPPED");
 	task_derive(&newer);
-	cr_expect_str_eq(newer.taskdef, "");
+	cr_expect_str_eq(newer.prof->taskdef, "");
 	task_set_take(&s, &older);
 	task_set_take(&s, &newer);          /* replaces the state in the set */
 	task_set_take(&s, &late);           /* older than what the set has: fills gaps only */
@@ -311,12 +388,12 @@ Test(task, pool_merge_pooled_tasks_both_ways)
 	cr_assert_eq(s.len, 1);
 	have = &s.tasks[0];
 	cr_expect_eq(have->version, 5);
-	cr_expect_str_eq(have->last_status, "STOPPED");
-	cr_expect_str_eq(have->availability_zone, "us-east-1a");
-	cr_expect_str_eq(have->taskdef_arn, TASKDEF_ARN);
+	cr_expect_str_eq(have->prof->last_status, "STOPPED");
+	cr_expect_str_eq(have->prof->availability_zone, "us-east-1a");
+	cr_expect_str_eq(have->prof->taskdef_arn, TASKDEF_ARN);
 	/* derived after the merge, so the task definition found in the older state shows */
-	cr_expect_str_eq(have->taskdef, "web:7");
-	cr_expect_str_eq(have->family, "web");
+	cr_expect_str_eq(have->prof->taskdef, "web:7");
+	cr_expect_str_eq(have->prof->family, "web");
 	cr_assert_eq(have->ncontainers, 1);
 	cr_expect_str_eq(have->containers[0].image_digest, "sha256:old");
 	cr_expect_str_eq(have->containers[0].snapshotter, "soci");
@@ -346,12 +423,12 @@ Test(task, pool_filter_keeps_shared_strings_alive)
 	task_set_take(&s, &t);
 	t = mk_full("c", 1, "sha256:c");
 	task_set_take(&s, &t);
-	cluster = s.tasks[0].cluster_arn;
+	cluster = s.tasks[0].prof->cluster_arn;
 	task_set_filter(&s, keep_b, NULL);
 	cr_assert_eq(s.len, 1);
 	/* the dropped tasks shared these strings with the kept one */
-	cr_expect_eq(s.tasks[0].cluster_arn, cluster);
-	cr_expect_str_eq(s.tasks[0].cluster_arn, CLUSTER_ARN);
+	cr_expect_eq(s.tasks[0].prof->cluster_arn, cluster);
+	cr_expect_str_eq(s.tasks[0].prof->cluster_arn, CLUSTER_ARN);
 	cr_expect_str_eq(s.tasks[0].containers[0].image, IMAGE);
 	cr_expect_str_eq(s.tasks[0].containers[0].image_digest, "sha256:b");
 	cr_expect_not_null(task_set_find(&s, "arn:aws:ecs:us-east-1:123456789012:task/prod/b"));
@@ -360,7 +437,7 @@ Test(task, pool_filter_keeps_shared_strings_alive)
 	t = mk_full("a", 2, "sha256:a");
 	task_set_take(&s, &t);
 	cr_assert_eq(s.len, 2);
-	cr_expect_eq(s.tasks[1].cluster_arn, cluster);
+	cr_expect_eq(s.tasks[1].prof->cluster_arn, cluster);
 	cr_expect_eq(s.tasks[1].version, 2);
 	mk_pool = NULL;
 	task_set_cleanup(&s);
@@ -373,7 +450,7 @@ Test(task, pool_copy_out_of_a_set_owns_its_strings)
 
 	task_set_init(&s);
 	t = mk_full("cp", 1, "sha256:cp");
-	task_str(&t, &t.stopped_reason, "Essential container in task exited");
+	task_str(&t, &task_edit_profile(&t)->stopped_reason, "Essential container in task exited");
 	task_set_take(&s, &t);
 	task_copy(&copy, &s.tasks[0]);
 	cr_expect_not_null(copy.pool);
@@ -386,17 +463,17 @@ Test(task, pool_copy_out_of_a_set_owns_its_strings)
 	/* the set and its pool are gone; the copy reads fine (ASan would say otherwise) */
 	cr_expect_str_eq(copy.arn, "arn:aws:ecs:us-east-1:123456789012:task/prod/cp");
 	cr_expect_str_eq(copy.id, "cp");
-	cr_expect_str_eq(copy.family, "web");
-	cr_expect_str_eq(copy.stopped_reason, "Essential container in task exited");
+	cr_expect_str_eq(copy.prof->family, "web");
+	cr_expect_str_eq(copy.prof->stopped_reason, "Essential container in task exited");
 	cr_expect_str_eq(copy.containers[0].image_digest, "sha256:cp");
 	cr_expect_str_eq(copy.tags[0].value, "payments");
 	/* an owned task again: it can be changed, derived, and taken by another set */
-	task_str(&copy, &copy.group, "service:api");
+	task_str(&copy, &task_edit_profile(&copy)->group, "service:api");
 	task_derive(&copy);
-	cr_expect_str_eq(copy.service, "api");
+	cr_expect_str_eq(copy.prof->service, "api");
 	task_set_init(&other);
 	task_set_take(&other, &copy);
-	cr_expect_str_eq(other.tasks[0].service, "api");
+	cr_expect_str_eq(other.tasks[0].prof->service, "api");
 	task_set_cleanup(&other);
 }
 
@@ -410,7 +487,7 @@ Test(task, copied_tasks_outlive_the_set_they_came_from)
 
 	task_set_init(&sets[0]);
 	t = mk_full("bw", 1, "sha256:bw");
-	task_str(&t, &t.stopped_reason, "Essential container in task exited");
+	task_str(&t, &task_edit_profile(&t)->stopped_reason, "Essential container in task exited");
 	task_set_take(&sets[0], &t);
 	t = mk_full("bx", 1, "sha256:bw");
 	task_set_take(&sets[0], &t);
@@ -435,7 +512,7 @@ Test(task, copied_tasks_outlive_the_set_they_came_from)
 		cr_expect_eq(in->fetched_at_ms, (int64_t)i);
 		cr_expect_neq(in->arn, sets[i - 1].tasks[0].arn);
 		/* one copy of what the two tasks have in common */
-		cr_expect_eq(in->cluster_arn, in2->cluster_arn);
+		cr_expect_eq(in->prof->cluster_arn, in2->prof->cluster_arn);
 		cr_expect_eq(in->tags, in2->tags);
 		cr_expect_eq(in->containers, in2->containers);
 		cr_expect_neq(in3->containers, in2->containers);
@@ -445,14 +522,14 @@ Test(task, copied_tasks_outlive_the_set_they_came_from)
 		task_set_cleanup(&sets[i - 1]);
 		cr_expect_str_eq(in->arn, "arn:aws:ecs:us-east-1:123456789012:task/prod/bw");
 		cr_expect_str_eq(in->id, "bw");
-		cr_expect_str_eq(in->family, "web");
-		cr_expect_str_eq(in->stopped_reason, "Essential container in task exited");
+		cr_expect_str_eq(in->prof->family, "web");
+		cr_expect_str_eq(in->prof->stopped_reason, "Essential container in task exited");
 		cr_expect_str_eq(in->containers[0].image_digest, "sha256:bw");
 		cr_expect_str_eq(in->tags[0].value, "payments");
 		cr_expect_str_eq(in2->id, "bx");
 		cr_expect_str_eq(in3->id, "by");
 		cr_expect_str_eq(in3->containers[0].image_digest, "sha256:by");
-		cr_expect_null(in3->stopped_reason);
+		cr_expect_null(in3->prof->stopped_reason);
 	}
 	task_set_cleanup(&sets[3]);
 }
@@ -476,7 +553,7 @@ Test(task, copied_task_merges_with_a_described_one)
 	cr_expect_eq(s.tasks[0].version, 2);
 	/* filled from the copied task */
 	cr_expect_str_eq(s.tasks[0].containers[0].image_digest, "sha256:m");
-	cr_expect_str_eq(s.tasks[0].family, "web");
+	cr_expect_str_eq(s.tasks[0].prof->family, "web");
 	task_set_cleanup(&s);
 }
 
@@ -496,25 +573,25 @@ Test(task, pool_derive_on_a_pooled_task)
 	task_derive(in);
 	cr_expect_str_eq(in->id, "dv");
 	cr_expect_eq(in->id, id);
-	cr_expect_str_eq(in->cluster, "prod");
-	cr_expect_str_eq(in->family, "web");
-	cr_expect_str_eq(in->taskdef, "web:7");
+	cr_expect_str_eq(in->prof->cluster, "prod");
+	cr_expect_str_eq(in->prof->family, "web");
+	cr_expect_str_eq(in->prof->taskdef, "web:7");
 	/* a task from the old ARN format, without cluster: the cluster comes from nowhere */
 	t = mk("arn:aws:ecs:us-east-1:1:task/0123", 1, 0, 0);
-	task_str(&t, &t.group, "family:batch");
+	task_str(&t, &task_edit_profile(&t)->group, "family:batch");
 	in = task_set_take(&s, &t);
 	cr_expect_str_eq(in->id, "0123");
-	cr_expect_str_eq(in->cluster, "");
-	cr_expect_str_eq(in->family, "batch");
-	cr_expect_str_eq(in->taskdef, "");
-	cr_expect_str_eq(in->service, "");
+	cr_expect_str_eq(in->prof->cluster, "");
+	cr_expect_str_eq(in->prof->family, "batch");
+	cr_expect_str_eq(in->prof->taskdef, "");
+	cr_expect_str_eq(in->prof->service, "");
 	/* a task without ARN is kept as is, derived */
 	task_init(&t);
-	task_str(&t, &t.launch_type, "EC2");
+	task_str(&t, &task_edit_profile(&t)->launch_type, "EC2");
 	in = task_set_take(&s, &t);
 	cr_expect_str_eq(in->id, "");
-	cr_expect_str_eq(in->launch_type, "EC2");
-	cr_expect_neq(in->launch_type, s.tasks[0].launch_type);
+	cr_expect_str_eq(in->prof->launch_type, "EC2");
+	cr_expect_neq(in->prof->launch_type, s.tasks[0].prof->launch_type);
 	task_set_cleanup(&s);
 }
 
@@ -530,18 +607,18 @@ Test(task, pool_long_and_many_strings)
 	mk_pool = task_set_pool(&s);   /* built where they are going: one copy each */
 	for (int i = 0; i < 3; i++) {
 		t = mk_full(i == 0 ? "l0" : i == 1 ? "l1" : "l2", 1, NULL);
-		task_str(&t, &t.stopped_reason, big);
+		task_str(&t, &task_edit_profile(&t)->stopped_reason, big);
 		task_set_take(&s, &t);
 	}
 	for (int i = 0; i < 3; i++) {
-		cr_expect_eq(strlen(s.tasks[i].stopped_reason), sizeof big - 1);
-		cr_expect_eq(s.tasks[i].cluster_arn, s.tasks[0].cluster_arn);
+		cr_expect_eq(strlen(s.tasks[i].prof->stopped_reason), sizeof big - 1);
+		cr_expect_eq(s.tasks[i].prof->cluster_arn, s.tasks[0].prof->cluster_arn);
 	}
 	/* enough distinct strings to grow the pool's index and fill many blocks */
 	for (int i = 0; i < 20000; i++) {
 		snprintf(arn, sizeof arn, "arn:aws:ecs:r:1:task/c/%d", i);
 		t = mk(arn, 1, i, TS_NONE);
-		task_strf(&t, &t.stop_code, "code-%d", i % 7);
+		task_strf(&t, &task_edit_profile(&t)->stop_code, "code-%d", i % 7);
 		task_set_take(&s, &t);
 	}
 	cr_assert_eq(s.len, 20003);
@@ -551,8 +628,8 @@ Test(task, pool_long_and_many_strings)
 		snprintf(want, sizeof want, "%d", i);
 		cr_assert_str_eq(s.tasks[3 + i].id, want);
 		snprintf(want, sizeof want, "code-%d", i % 7);
-		cr_assert_str_eq(s.tasks[3 + i].stop_code, want);
-		cr_assert_eq(s.tasks[3 + i].stop_code, s.tasks[3 + i % 7].stop_code);
+		cr_assert_str_eq(s.tasks[3 + i].prof->stop_code, want);
+		cr_assert_eq(s.tasks[3 + i].prof->stop_code, s.tasks[3 + i % 7].prof->stop_code);
 	}
 	mk_pool = NULL;
 	task_set_cleanup(&s);
@@ -577,36 +654,36 @@ Test(task, batch_pool_storage_moves_to_the_set)
 		task_init_pool(&t, mine);
 		task_strn(&t, &t.arn, a, strlen(a));
 		/* only the first 47 bytes: the pool copies n bytes and ends them */
-		task_strn(&t, &t.cluster_arn, CLUSTER_ARN "/ignored", strlen(CLUSTER_ARN));
-		task_strn(&t, &t.group, "service:web", 11);
+		task_strn(&t, &task_edit_profile(&t)->cluster_arn, CLUSTER_ARN "/ignored", strlen(CLUSTER_ARN));
+		task_strn(&t, &task_edit_profile(&t)->group, "service:web", 11);
 		task_containers(&t, 1);
 		task_strn(&t, &t.containers[0].image, IMAGE, strlen(IMAGE));
 		if (i == 0)
-			cluster_in_mine = t.cluster_arn;
+			cluster_in_mine = t.prof->cluster_arn;
 		else
-			cr_expect_neq(t.cluster_arn, cluster_in_mine, "the pool's index went with the "
+			cr_expect_neq(t.prof->cluster_arn, cluster_in_mine, "the pool's index went with the "
 			    "first take: a new copy");
 		task_set_take(&s, &t);
 		cr_expect_null(t.pool);
 	}
 	/* a task of that pool that no set takes: nothing of it is freed but by the pool */
 	task_init_pool(&spare, mine);
-	task_strn(&spare, &spare.launch_type, "FARGATE", 7);
+	task_strn(&spare, &task_edit_profile(&spare)->launch_type, "FARGATE", 7);
 	task_tags(&spare, 1);
 	task_strn(&spare, &spare.tags[0].key, "team", 4);
 	task_cleanup(&spare);
 	cr_expect_null(spare.pool);
 
-	cr_expect_str_eq(s.tasks[0].cluster_arn, CLUSTER_ARN);
-	cr_expect_eq(s.tasks[0].cluster_arn, cluster_in_mine);
+	cr_expect_str_eq(s.tasks[0].prof->cluster_arn, CLUSTER_ARN);
+	cr_expect_eq(s.tasks[0].prof->cluster_arn, cluster_in_mine);
 	task_strpool_free(mine);
 	/* the set's tasks do not point into what the pool freed (ASan would tell) */
 	cr_assert_eq(s.len, 2);
-	cr_expect_str_eq(s.tasks[1].cluster_arn, CLUSTER_ARN);
+	cr_expect_str_eq(s.tasks[1].prof->cluster_arn, CLUSTER_ARN);
 	cr_expect_str_eq(s.tasks[1].arn, "arn:aws:ecs:us-east-1:123456789012:task/prod/own11");
 	cr_expect_str_eq(s.tasks[1].id, "own11");
-	cr_expect_str_eq(s.tasks[0].cluster, "prod");
-	cr_expect_str_eq(s.tasks[0].service, "web");
+	cr_expect_str_eq(s.tasks[0].prof->cluster, "prod");
+	cr_expect_str_eq(s.tasks[0].prof->service, "web");
 	cr_expect_str_eq(s.tasks[1].containers[0].image, IMAGE);
 	cr_expect_eq(s.tasks[0].pool, s.pool);
 	task_set_cleanup(&s);
@@ -654,13 +731,13 @@ Test(task, stage_without_times)
 	cr_expect_eq(task_stage(&t, &since), STAGE_UNKNOWN);
 	cr_expect_eq(since, TS_NONE);
 	cr_expect_eq(task_stage(&t, NULL), STAGE_UNKNOWN);
-	task_str(&t, &t.last_status, "RUNNING");
+	task_str(&t, &task_edit_profile(&t)->last_status, "RUNNING");
 	cr_expect_eq(task_stage(&t, &since), STAGE_RUNNING);
 	cr_expect_eq(since, TS_NONE);
 	task_cleanup(&t);
 	/* a status alone says the task is on its way down */
 	t = mk("arn:aws:ecs:us-east-1:1:task/c/b", -1, 1000, 2000);
-	task_str(&t, &t.last_status, "DEACTIVATING");
+	task_str(&t, &task_edit_profile(&t)->last_status, "DEACTIVATING");
 	cr_expect_eq(task_stage(&t, &since), STAGE_STOPPED);
 	cr_expect_eq(since, TS_NONE);
 	task_cleanup(&t);
@@ -684,7 +761,7 @@ Test(task, stage_deprovisioning_failed_start_is_failed)
 	task_cleanup(&t);
 	/* the same with no stop code at all: still failed, it never ran */
 	fs_failed_task(&t, false);
-	t.stop_code = t.stopped_reason = NULL;
+	task_edit_profile(&t)->stop_code = task_edit_profile(&t)->stopped_reason = NULL;
 	cr_expect_eq(task_stage(&t, NULL), STAGE_FAILED);
 	task_cleanup(&t);
 }
@@ -697,7 +774,7 @@ Test(task, stage_task_failed_to_start_wins)
 	fs_failed_task(&t, true);
 	t.ts[TS_STARTED] = FS_T0 + 30000;
 	cr_expect_eq(task_stage(&t, NULL), STAGE_FAILED);
-	task_str(&t, &t.stop_code, "EssentialContainerExited");
+	task_str(&t, &task_edit_profile(&t)->stop_code, "EssentialContainerExited");
 	cr_expect_eq(task_stage(&t, NULL), STAGE_STOPPED);
 	task_cleanup(&t);
 }
@@ -748,7 +825,8 @@ Test(task, struct_sizes_stay_in_budget)
 {
 	if (sizeof(void *) != 8)
 		return;
-	cr_expect_leq(sizeof(struct task), 328, "struct task: %zu bytes", sizeof(struct task));
+	/* 328 before the profile took its 22 strings (issue 35) */
+	cr_expect_leq(sizeof(struct task), 160, "struct task: %zu bytes", sizeof(struct task));
 	cr_expect_leq(sizeof(struct container), 72, "struct container: %zu bytes",
 		      sizeof(struct container));
 	cr_expect_eq(sizeof(struct tag), 16);

@@ -608,17 +608,17 @@ Test(taskscan, task_at_takes_the_previous_tasks_strings)
 	cr_assert_eq(taskscan_task_at(&sc, &b, &a), 0);
 	cr_assert_eq(jsonscan_element(&sc, false), 0);
 	cr_assert_eq(taskscan_task(second, strlen(second) - 1, buf, &alone), 0);
-	cr_assert_eq(b.cluster_arn, a.cluster_arn, "the same text: the same string");
-	cr_assert_eq(b.memory, a.memory);
+	cr_assert_eq(b.prof->cluster_arn, a.prof->cluster_arn, "the same text: the same string");
+	cr_assert_eq(b.prof->memory, a.prof->memory);
 	cr_assert_str_eq(b.arn, "arn:t/2");
-	cr_assert_str_eq(b.launch_type, "FARGAT");
-	cr_assert_str_eq(b.cpu, "2560");
-	cr_assert_null(b.group);
-	cr_assert_str_eq(b.last_status, "RUNNING");
-	cr_assert_str_eq(alone.cluster_arn, b.cluster_arn);
-	cr_assert_str_eq(alone.launch_type, b.launch_type);
-	cr_assert_str_eq(alone.cpu, b.cpu);
-	cr_assert_str_eq(alone.memory, b.memory);
+	cr_assert_str_eq(b.prof->launch_type, "FARGAT");
+	cr_assert_str_eq(b.prof->cpu, "2560");
+	cr_assert_null(b.prof->group);
+	cr_assert_str_eq(b.prof->last_status, "RUNNING");
+	cr_assert_str_eq(alone.prof->cluster_arn, b.prof->cluster_arn);
+	cr_assert_str_eq(alone.prof->launch_type, b.prof->launch_type);
+	cr_assert_str_eq(alone.prof->cpu, b.prof->cpu);
+	cr_assert_str_eq(alone.prof->memory, b.prof->memory);
 	task_strpool_free(pool);
 }
 

@@ -47,7 +47,7 @@ fake_fetch(void *ctx, struct task_set *out, int64_t *start, struct err *err)
 	else
 		fs_failed_task(&t, f->states[i] == 2);
 	if (f->reason != NULL && f->states[i] != 0)
-		task_str(&t, &t.stopped_reason, f->reason);
+		task_str(&t, &task_edit_profile(&t)->stopped_reason, f->reason);
 	task_set_take(out, &t);
 	fs_pulling_task(&t, PULLING_ARN);
 	task_set_take(out, &t);
@@ -313,7 +313,7 @@ add_task(struct task_set *s, const char *arn, const char *status, int64_t create
 	struct task t;
 
 	fs_pulling_task(&t, arn);
-	task_str(&t, &t.last_status, status);
+	task_str(&t, &task_edit_profile(&t)->last_status, status);
 	t.ts[TS_CREATED] = created;
 	t.ts[TS_PULL_STARTED] = created + 1000;
 	if (started != TS_NONE) {
@@ -321,7 +321,7 @@ add_task(struct task_set *s, const char *arn, const char *status, int64_t create
 		t.ts[TS_STARTED] = started;
 	}
 	if (health != NULL)
-		task_str(&t, &t.health_status, health);
+		task_str(&t, &task_edit_profile(&t)->health_status, health);
 	task_set_take(s, &t);
 }
 

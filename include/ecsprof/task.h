@@ -9,9 +9,10 @@
  * without a copy; a task of another set is copied in (task_set_take_copy(), into the
  * set's pool): no string is ever shared between two sets or counted. Strings are read-only
  * (const) and shared between the tasks of one pool, as are containers and tags arrays
- * (task_share_containers()). So write a task's strings only with task_str()/task_strn(),
- * its arrays only with task_containers()/task_tags(). A task may also point at static
- * strings and arrays while it has no pool and is never taken (a probe on the stack). */
+ * (task_share_containers()) and profiles (struct task_profile). So write a task's strings
+ * only with task_str()/task_strn(), its arrays only with task_containers()/task_tags(),
+ * its profile only through task_edit_profile(). A task may also point at static strings,
+ * arrays and a profile while it has no pool and is never taken (a probe on the stack). */
 #ifndef ECSPROF_TASK_H
 #define ECSPROF_TASK_H
 
@@ -73,9 +74,15 @@ struct tag {
 	const char *value;
 };
 
-struct task {
+/* What a task shares with the other tasks of its service: the low-cardinality strings
+ * (where it runs, what it runs, how it stands) and what task_derive() takes from them. A
+ * set keeps one copy of each distinct profile (issue 35: 8 bytes a task for these 22
+ * strings instead of 176), so a profile is immutable once a task points at it: read it
+ * as t->prof->service, write it only through task_edit_profile(t), which gives the task
+ * a draft of its own until task_derive() stores the draft as one of the pool's shared
+ * profiles. */
+struct task_profile {
 	/* as ECS names them */
-	const char *arn;
 	const char *cluster_arn;
 	const char *taskdef_arn;
 	const char *group;             /* ECS "group": "service:web" or "family:web" */
@@ -93,18 +100,27 @@ struct task {
 	const char *stopped_reason;
 	const char *health_status;
 	const char *cpu_arch;          /* attribute ecs.cpu-architecture: "x86_64", "arm64" */
-	struct container *containers;  /* ncontainers of them */
-	struct tag *tags;              /* ntags of them */
+	/* where it came from: input file name, "-" for stdin, or "live" */
+	const char *source;
 
 	/* derived by task_derive() from the above; never NULL after it ran */
-	const char *id;                /* last ARN segment */
 	const char *cluster;           /* cluster short name, "" if unknown */
 	const char *service;           /* from group "service:NAME", "" if not a service task */
 	const char *family;            /* task definition family, "" if unknown */
 	const char *taskdef;           /* "family:revision", "" if unknown */
 
-	/* where it came from */
-	const char *source;            /* input file name, "-" for stdin, or "live" */
+	/* private to task.c: a task's own draft (task_edit_profile()) rather than a shared
+	 * profile; always false in a shared one */
+	uint64_t draft;
+};
+
+struct task {
+	const char *arn;               /* as ECS names it */
+	const char *id;                /* last ARN segment, by task_derive(); never NULL after it */
+	/* never NULL: a shared profile, the task's own draft, or task_profile_none */
+	const struct task_profile *prof;
+	struct container *containers;  /* ncontainers of them */
+	struct tag *tags;              /* ntags of them */
 
 	/* where its strings and arrays are (see the top of this file); NULL while it has none */
 	struct task_strpool *pool;
@@ -204,10 +220,17 @@ struct tag *task_tags(struct task *t, size_t n);
  * so never write to it; v's strings must be t's pool's already. */
 void task_share_containers(struct task *t, const struct container *v, size_t n);
 void task_share_tags(struct task *t, const struct tag *v, size_t n);
-/* Fills the derived fields (id, cluster, service, family, taskdef); call after parsing.
- * They are tails of t's strings where they can be, "" (static) when empty, else from
- * t's pool. */
+/* Fills the derived fields (id, and the profile's cluster, service, family, taskdef) and
+ * shares a draft profile (the pool's copy of an equal one); call after parsing. They are
+ * tails of t's strings where they can be, "" (static) when empty, else from t's pool. */
 void task_derive(struct task *t);
+/* The profile every task starts with: all NULL. */
+extern const struct task_profile task_profile_none;
+/* t's profile to write: t's own draft, made now (in t's pool, a copy of its profile) when
+ * t points at a shared one. task_derive() shares it again; until then t's reads see the
+ * draft. A draft belongs to one task: do not write through a struct copy of a task that
+ * has one. */
+struct task_profile *task_edit_profile(struct task *t);
 /* The first container's image/digest, or NULL. */
 const char *task_image(const struct task *t);
 const char *task_image_digest(const struct task *t);

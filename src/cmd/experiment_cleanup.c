@@ -75,7 +75,7 @@ task_is_experiments(const struct task *t, const struct xrun *x)
 {
 	const char *tag = task_tag(t, EXP_TAG_EXPERIMENT);
 
-	return (t->started_by != NULL && strcmp(t->started_by, x->started_by) == 0) ||
+	return (t->prof->started_by != NULL && strcmp(t->prof->started_by, x->started_by) == 0) ||
 	       (tag != NULL && strcmp(tag, x->id) == 0);
 }
 
@@ -128,7 +128,7 @@ take_live(void *arg, const char *json, size_t len, int64_t fetched_at_ms, struct
 	if (one.len == 1) {
 		const struct task *t = &one.tasks[0];
 		bool final = task_is_final(t) ||
-			     (t->desired_status && strcmp(t->desired_status, "STOPPED") == 0);
+			     (t->prof->desired_status && strcmp(t->prof->desired_status, "STOPPED") == 0);
 		size_t i = found_add(f, t->arn, final);
 
 		f->described[i] = true;
@@ -188,12 +188,12 @@ xrun_cleanup_command_run(const struct cli_opts *o, struct err *err)
 		for (size_t i = 0; i < journal.len; i++) {
 			const struct task *t = &journal.tasks[i];
 
-			if (t->started_by == NULL || strcmp(t->started_by, x.started_by) != 0)
+			if (t->prof->started_by == NULL || strcmp(t->prof->started_by, x.started_by) != 0)
 				continue;
 			found_add(&f, t->arn, task_is_final(t));
 			from_journal++;
-			if (cluster[0] == '\0' && t->cluster[0] != '\0')
-				snprintf(cluster, sizeof cluster, "%s", t->cluster);
+			if (cluster[0] == '\0' && t->prof->cluster[0] != '\0')
+				snprintf(cluster, sizeof cluster, "%s", t->prof->cluster);
 			if (region[0] == '\0')
 				arn_region(t->arn, region, sizeof region);
 		}

@@ -21,7 +21,7 @@ static bool
 keep_ours(const struct task *t, void *ctx)
 {
 	const char *started_by = ctx;
-	return t->started_by != NULL && strcmp(t->started_by, started_by) == 0;
+	return t->prof->started_by != NULL && strcmp(t->prof->started_by, started_by) == 0;
 }
 
 static const char *
@@ -60,13 +60,13 @@ print_launch(const struct xrun *x, const struct task_set *set, FILE *f)
 				continue;
 			if (t->ts[TS_STARTED] != TS_NONE) {
 				running++;
-			} else if (t->stopped_reason != NULL &&
-				   strncmp(t->stopped_reason, own, strlen(own)) == 0) {
+			} else if (t->prof->stopped_reason != NULL &&
+				   strncmp(t->prof->stopped_reason, own, strlen(own)) == 0) {
 				timed_out++;   /* we stopped it before it ran */
 			} else if (task_stage(t, NULL) == STAGE_FAILED) {
 				char w[80];
 				failed++;
-				reason_word(t->stopped_reason, w, sizeof w);
+				reason_word(t->prof->stopped_reason, w, sizeof w);
 				if (strstr(reasons, w) == NULL && shown++ < 3)
 					snprintf(reasons + strlen(reasons), sizeof reasons - strlen(reasons),
 						 "%s%s", *reasons ? ", " : "", w);
@@ -96,11 +96,11 @@ own_stops_quiet(const struct xrun *x, struct task_set *set)
 		struct task *t = &set->tasks[i];
 
 		/* the strings are the set's pool's: dropping a pointer frees nothing */
-		if (t->stopped_reason != NULL &&
-		    strncmp(t->stopped_reason, own, strlen(own)) == 0 && t->stop_code != NULL &&
-		    strcmp(t->stop_code, "UserInitiated") == 0) {
-			t->stopped_reason = NULL;
-			t->stop_code = NULL;
+		if (t->prof->stopped_reason != NULL &&
+		    strncmp(t->prof->stopped_reason, own, strlen(own)) == 0 && t->prof->stop_code != NULL &&
+		    strcmp(t->prof->stop_code, "UserInitiated") == 0) {
+			task_edit_profile(t)->stopped_reason = NULL;
+			task_edit_profile(t)->stop_code = NULL;
 		}
 	}
 }

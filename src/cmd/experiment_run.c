@@ -302,7 +302,7 @@ poll_take(void *arg, const char *json, size_t len, int64_t fetched_at_ms, struct
 		xt->pull_stopped_ms = t->ts[TS_PULL_STOPPED];
 		xt->started_ms = t->ts[TS_STARTED];
 		free(xt->health);
-		xt->health = xstrdup_or_null(t->health_status);
+		xt->health = xstrdup_or_null(t->prof->health_status);
 		observe_health(xt, t, fetched_at_ms);
 		xt->final = task_is_final(t);
 		if (xt->final || task_stage_is_down(xt->stage))

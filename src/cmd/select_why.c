@@ -62,10 +62,10 @@ distinct(struct buf *b, const struct task_set *set, const char *(*field)(const s
 		buf_adds(b, "none named");
 }
 
-static const char *f_cluster(const struct task *t) { return t->cluster; }
-static const char *f_service(const struct task *t) { return t->service; }
-static const char *f_family(const struct task *t) { return t->family; }
-static const char *f_started_by(const struct task *t) { return t->started_by; }
+static const char *f_cluster(const struct task *t) { return t->prof->cluster; }
+static const char *f_service(const struct task *t) { return t->prof->service; }
+static const char *f_family(const struct task *t) { return t->prof->family; }
+static const char *f_started_by(const struct task *t) { return t->prof->started_by; }
 
 static void
 span(struct buf *b, const struct task_set *set)

@@ -63,7 +63,7 @@ watch_on_sigint(int sig)
 static bool
 status_is(const struct task *t, const char *s)
 {
-	return t->last_status != NULL && strcmp(t->last_status, s) == 0;
+	return t->prof->last_status != NULL && strcmp(t->prof->last_status, s) == 0;
 }
 
 int64_t

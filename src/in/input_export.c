@@ -72,9 +72,9 @@ input_parse_insights(const json_t *o, struct task *t, struct why *w)
 	    input_get_str(o, "ServiceName", &service, w) != 0 ||
 	    input_get_str(o, "AccountID", &account, w) != 0 ||
 	    input_get_str(o, "Region", &region, w) != 0 ||
-	    input_task_str(t, o, "KnownStatus", &t->last_status, w) != 0 ||
-	    input_task_str(t, o, "AvailabilityZone", &t->availability_zone, w) != 0 ||
-	    input_task_str(t, o, "LaunchType", &t->launch_type, w) != 0)
+	    input_task_str(t, o, "KnownStatus", &task_edit_profile(t)->last_status, w) != 0 ||
+	    input_task_str(t, o, "AvailabilityZone", &task_edit_profile(t)->availability_zone, w) != 0 ||
+	    input_task_str(t, o, "LaunchType", &task_edit_profile(t)->launch_type, w) != 0)
 		goto out;
 	rev = json_object_get(o, "TaskDefinitionRevision");
 	if (json_is_integer(rev))
@@ -99,19 +99,19 @@ input_parse_insights(const json_t *o, struct task *t, struct why *w)
 	/* the ARN DescribeTasks would give, so that the same task read from both merges */
 	task_strf(t, &t->arn, "arn:aws:ecs:%s:%s:task/%s/%s", region ? region : "",
 	    account ? account : "", cluster, id);
-	task_strf(t, &t->cluster_arn, "arn:aws:ecs:%s:%s:cluster/%s", region ? region : "",
+	task_strf(t, &task_edit_profile(t)->cluster_arn, "arn:aws:ecs:%s:%s:cluster/%s", region ? region : "",
 	    account ? account : "", cluster);
 	if (family != NULL)
-		task_strf(t, &t->taskdef_arn, "arn:aws:ecs:%s:%s:task-definition/%s%s%s",
+		task_strf(t, &task_edit_profile(t)->taskdef_arn, "arn:aws:ecs:%s:%s:task-definition/%s%s%s",
 		    region ? region : "", account ? account : "", family, revision ? ":" : "",
 		    revision ? revision : "");
 	if (service != NULL)
-		task_strf(t, &t->group, "service:%s", service);
+		task_strf(t, &task_edit_profile(t)->group, "service:%s", service);
 	/* the task's size, as DescribeTasks states it ("1024"), for the cost columns */
 	if (json_is_number(json_object_get(o, "CpuReserved")))
-		task_strf(t, &t->cpu, "%.0f", json_number_value(json_object_get(o, "CpuReserved")));
+		task_strf(t, &task_edit_profile(t)->cpu, "%.0f", json_number_value(json_object_get(o, "CpuReserved")));
 	if (json_is_number(json_object_get(o, "MemoryReserved")))
-		task_strf(t, &t->memory, "%.0f",
+		task_strf(t, &task_edit_profile(t)->memory, "%.0f",
 		    json_number_value(json_object_get(o, "MemoryReserved")));
 	rc = 0;
 out:

@@ -268,24 +268,23 @@ get_array(const json_t *obj, const char *key, const json_t **arr, struct why *w)
 static const struct {
 	const char *key;
 	size_t off;
-} task_strings[] = {
-	{ "taskArn", offsetof(struct task, arn) },
-	{ "clusterArn", offsetof(struct task, cluster_arn) },
-	{ "taskDefinitionArn", offsetof(struct task, taskdef_arn) },
-	{ "group", offsetof(struct task, group) },
-	{ "startedBy", offsetof(struct task, started_by) },
-	{ "launchType", offsetof(struct task, launch_type) },
-	{ "platformVersion", offsetof(struct task, platform_version) },
-	{ "platformFamily", offsetof(struct task, platform_family) },
-	{ "capacityProviderName", offsetof(struct task, capacity_provider) },
-	{ "availabilityZone", offsetof(struct task, availability_zone) },
-	{ "cpu", offsetof(struct task, cpu) },
-	{ "memory", offsetof(struct task, memory) },
-	{ "lastStatus", offsetof(struct task, last_status) },
-	{ "desiredStatus", offsetof(struct task, desired_status) },
-	{ "stopCode", offsetof(struct task, stop_code) },
-	{ "stoppedReason", offsetof(struct task, stopped_reason) },
-	{ "healthStatus", offsetof(struct task, health_status) },
+} task_strings[] = {   /* the profile's, beside the task's own taskArn */
+	{ "clusterArn", offsetof(struct task_profile, cluster_arn) },
+	{ "taskDefinitionArn", offsetof(struct task_profile, taskdef_arn) },
+	{ "group", offsetof(struct task_profile, group) },
+	{ "startedBy", offsetof(struct task_profile, started_by) },
+	{ "launchType", offsetof(struct task_profile, launch_type) },
+	{ "platformVersion", offsetof(struct task_profile, platform_version) },
+	{ "platformFamily", offsetof(struct task_profile, platform_family) },
+	{ "capacityProviderName", offsetof(struct task_profile, capacity_provider) },
+	{ "availabilityZone", offsetof(struct task_profile, availability_zone) },
+	{ "cpu", offsetof(struct task_profile, cpu) },
+	{ "memory", offsetof(struct task_profile, memory) },
+	{ "lastStatus", offsetof(struct task_profile, last_status) },
+	{ "desiredStatus", offsetof(struct task_profile, desired_status) },
+	{ "stopCode", offsetof(struct task_profile, stop_code) },
+	{ "stoppedReason", offsetof(struct task_profile, stopped_reason) },
+	{ "healthStatus", offsetof(struct task_profile, health_status) },
 };
 
 static const struct {
@@ -391,10 +390,14 @@ input_why_drop(struct why *w)
 int
 input_parse_task(const json_t *o, struct task *t, struct why *w)
 {
+	struct task_profile *p = task_edit_profile(t);
+
 	w->msg[0] = '\0';
 	w->ndropped = 0;
+	if (input_task_str(t, o, "taskArn", &t->arn, w) != 0)
+		return -1;
 	for (size_t f = 0; f < sizeof task_strings / sizeof task_strings[0]; f++)
-		if (input_task_str(t, o, task_strings[f].key, FIELD(t, task_strings[f].off), w) != 0)
+		if (input_task_str(t, o, task_strings[f].key, FIELD(p, task_strings[f].off), w) != 0)
 			return -1;
 	if (input_get_int(o, "version", &t->has_version, &t->version, w) != 0)
 		return -1;
@@ -433,13 +436,13 @@ input_parse_metadata(const json_t *o, struct task *t, struct why *w)
 	w->msg[0] = '\0';
 	w->ndropped = 0;
 	if (input_task_str(t, o, "TaskARN", &t->arn, w) != 0 ||
-	    input_task_str(t, o, "Cluster", &t->cluster_arn, w) != 0 ||
+	    input_task_str(t, o, "Cluster", &task_edit_profile(t)->cluster_arn, w) != 0 ||
 	    input_get_str(o, "Family", &family, w) != 0 ||
 	    input_get_str(o, "ServiceName", &service, w) != 0 ||
-	    input_task_str(t, o, "DesiredStatus", &t->desired_status, w) != 0 ||
-	    input_task_str(t, o, "KnownStatus", &t->last_status, w) != 0 ||
-	    input_task_str(t, o, "AvailabilityZone", &t->availability_zone, w) != 0 ||
-	    input_task_str(t, o, "LaunchType", &t->launch_type, w) != 0)
+	    input_task_str(t, o, "DesiredStatus", &task_edit_profile(t)->desired_status, w) != 0 ||
+	    input_task_str(t, o, "KnownStatus", &task_edit_profile(t)->last_status, w) != 0 ||
+	    input_task_str(t, o, "AvailabilityZone", &task_edit_profile(t)->availability_zone, w) != 0 ||
+	    input_task_str(t, o, "LaunchType", &task_edit_profile(t)->launch_type, w) != 0)
 		goto out;
 	/* Revision is a string in v4 ("26"); accept a number too */
 	rev = json_object_get(o, "Revision");
@@ -460,13 +463,13 @@ input_parse_metadata(const json_t *o, struct task *t, struct why *w)
 		char *td = xasprintf("%.*stask-definition/%s%s%s", (int)pl, t->arn, family,
 		    revision ? ":" : "", revision ? revision : "");
 
-		task_str(t, &t->taskdef_arn, td);
+		task_str(t, &task_edit_profile(t)->taskdef_arn, td);
 		free(td);
 	}
 	if (service != NULL) {
 		char *g = xasprintf("service:%s", service);
 
-		task_str(t, &t->group, g);
+		task_str(t, &task_edit_profile(t)->group, g);
 		free(g);
 	}
 	if (get_array(o, "Containers", &arr, w) != 0)

@@ -90,7 +90,7 @@ input_emit_task(struct pctx *c, struct task *t, enum origin o)
 	it->origin = o;
 	/* derived here, on the reader's thread (a worker's for JSON Lines), so that the
 	 * merge does not (task_set_take_derived) */
-	task_str(t, &t->source, c->name);
+	task_str(t, &task_edit_profile(t)->source, c->name);
 	task_derive(t);
 	it->task = *t;
 	task_init(t);

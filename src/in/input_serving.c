@@ -89,7 +89,7 @@ input_serving_task(const json_t *o, struct task *t)
 		const json_t *n = json_object_get(a, "name");
 
 		if (json_is_string(n) && strcmp(json_string_value(n), "ecs.cpu-architecture") == 0)
-			serving_str(t, &t->cpu_arch, json_object_get(a, "value"));
+			serving_str(t, &task_edit_profile(t)->cpu_arch, json_object_get(a, "value"));
 	}
 	cs = json_object_get(o, "containers");
 	for (i = 0; i < t->ncontainers && i < json_array_size(cs); i++)

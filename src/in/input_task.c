@@ -100,7 +100,7 @@ input_parse_task_json_with(const char *json, size_t len, const char *source,
 	free(buf);
 	if (rc != 0)
 		return input_parse_task_json_dom(json, len, source, fetched_at_ms, o, set, err);
-	task_str(&t, &t.source, source);
+	task_str(&t, &task_edit_profile(&t)->source, source);
 	t.fetched_at_ms = fetched_at_ms;
 	task_set_take(set, &t);
 	return 0;
@@ -146,7 +146,7 @@ input_parse_task_json_dom(const char *json, size_t len, const char *source,
 			live_warn(o, "%s: %s: ignored %s", live_name(source), label, w.dropped[i]);
 	}
 	json_decref(root);
-	task_str(&t, &t.source, source);
+	task_str(&t, &task_edit_profile(&t)->source, source);
 	t.fetched_at_ms = fetched_at_ms;
 	task_set_take(set, &t);
 	return 0;

@@ -380,9 +380,9 @@ read_task(void *arg, void *batch, struct jsonscan *sc, size_t *slot, const char 
 	if (taskscan_task_at(sc, t, b->n > 0 ? &b->tasks[b->n - 1] : NULL) != 0)
 		return -1;
 	if (b->n > 0)
-		t->source = b->tasks[b->n - 1].source;   /* "live" in the pool already */
+		task_edit_profile(t)->source = b->tasks[b->n - 1].prof->source;   /* "live" in the pool already */
 	else
-		task_str(t, &t->source, "live");
+		task_str(t, &task_edit_profile(t)->source, "live");
 	task_derive(t);
 	*slot = b->n++;
 	*arn = t->arn;

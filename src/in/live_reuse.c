@@ -125,16 +125,16 @@ settled(struct live_reuse *r, struct ecs_client *c, const struct task *t, size_t
 	if (t->arn == NULL)
 		return 0;
 	if (task_is_final(t))
-		return str_is(t->desired_status, "STOPPED") ? WANT_STOPPED : 0;
-	if (!str_is(t->last_status, "RUNNING") || !str_is(t->desired_status, "RUNNING") ||
+		return str_is(t->prof->desired_status, "STOPPED") ? WANT_STOPPED : 0;
+	if (!str_is(t->prof->last_status, "RUNNING") || !str_is(t->prof->desired_status, "RUNNING") ||
 	    t->ts[TS_STARTED] == TS_NONE || t->ts[TS_STOPPING] != TS_NONE ||
-	    t->stop_code != NULL)
+	    t->prof->stop_code != NULL)
 		return 0;
 	if (health_is_healthy(t))
 		return WANT_RUNNING;
-	if (t->taskdef_arn == NULL)
+	if (t->prof->taskdef_arn == NULL)
 		return 0;
-	td = taskdef_state(r, c, t->taskdef_arn, requests, err);
+	td = taskdef_state(r, c, t->prof->taskdef_arn, requests, err);
 	return td == TD_NO_CHECK ? WANT_RUNNING : 0;
 }
 

@@ -318,8 +318,8 @@ attributes(struct jsonscan *sc, struct task *t)
 
 		if (name_value(sc, &arch, &is_arch, &ok, &v) != 0)
 			return -1;
-		if (is_arch && ok && t->cpu_arch == NULL)
-			keep(t, &t->cpu_arch, &v);
+		if (is_arch && ok && t->prof->cpu_arch == NULL)
+			keep(t, &task_edit_profile(t)->cpu_arch, &v);
 	}
 	return e;
 }
@@ -422,17 +422,20 @@ task_key(const struct jsonscan_str *key, uint64_t *seen)
 	return -1;
 }
 
-/* where task_keys[i]'s string is in a struct task (i < K_VERSION) */
+/* where task_keys[i]'s string is in a task's profile (0 < i < K_VERSION; 0, taskArn, is
+ * the task's own) */
 static const size_t task_field_at[] = {
-	offsetof(struct task, arn), offsetof(struct task, cluster_arn),
-	offsetof(struct task, taskdef_arn), offsetof(struct task, group),
-	offsetof(struct task, started_by), offsetof(struct task, launch_type),
-	offsetof(struct task, platform_version), offsetof(struct task, platform_family),
-	offsetof(struct task, capacity_provider), offsetof(struct task, availability_zone),
-	offsetof(struct task, cpu), offsetof(struct task, memory),
-	offsetof(struct task, last_status), offsetof(struct task, desired_status),
-	offsetof(struct task, stop_code), offsetof(struct task, stopped_reason),
-	offsetof(struct task, health_status)
+	0, offsetof(struct task_profile, cluster_arn),
+	offsetof(struct task_profile, taskdef_arn), offsetof(struct task_profile, group),
+	offsetof(struct task_profile, started_by), offsetof(struct task_profile, launch_type),
+	offsetof(struct task_profile, platform_version),
+	offsetof(struct task_profile, platform_family),
+	offsetof(struct task_profile, capacity_provider),
+	offsetof(struct task_profile, availability_zone),
+	offsetof(struct task_profile, cpu), offsetof(struct task_profile, memory),
+	offsetof(struct task_profile, last_status), offsetof(struct task_profile, desired_status),
+	offsetof(struct task_profile, stop_code), offsetof(struct task_profile, stopped_reason),
+	offsetof(struct task_profile, health_status)
 };
 _Static_assert(sizeof task_field_at / sizeof *task_field_at == K_VERSION,
 	       "a string field for each string key of task_keys");
@@ -440,13 +443,17 @@ _Static_assert(sizeof task_field_at / sizeof *task_field_at == K_VERSION,
 static const char **
 task_field(struct task *t, int i)
 {
-	return (const char **)(void *)((char *)t + task_field_at[i]);
+	if (i == 0)
+		return &t->arn;
+	return (const char **)(void *)((char *)task_edit_profile(t) + task_field_at[i]);
 }
 
 static const char *
 task_field_value(const struct task *t, int i)
 {
-	return *(const char *const *)(const void *)((const char *)t + task_field_at[i]);
+	if (i == 0)
+		return t->arn;
+	return *(const char *const *)(const void *)((const char *)t->prof + task_field_at[i]);
 }
 
 /* Epoch seconds as ECS writes them, D or D.F (F of 1 to 3 digits, D of at most 12 without a

@@ -185,8 +185,8 @@ cost_is(const char *s, const char *want)
 bool
 cost_is_fargate(const struct task *t)
 {
-	return cost_is(t->launch_type, "FARGATE") || cost_is(t->capacity_provider, "FARGATE") ||
-	       cost_is(t->capacity_provider, "FARGATE_SPOT");
+	return cost_is(t->prof->launch_type, "FARGATE") || cost_is(t->prof->capacity_provider, "FARGATE") ||
+	       cost_is(t->prof->capacity_provider, "FARGATE_SPOT");
 }
 
 int64_t
@@ -219,13 +219,13 @@ cost_task_region(const struct task *t, char *out, size_t size)
 		}
 	}
 	/* us-east-1a -> us-east-1 (a Local Zone name like us-east-1-bos-1a is left alone) */
-	if (t->availability_zone != NULL) {
-		size_t n = strlen(t->availability_zone);
+	if (t->prof->availability_zone != NULL) {
+		size_t n = strlen(t->prof->availability_zone);
 
-		if (n > 1 && n < size && t->availability_zone[n - 1] >= 'a' &&
-		    t->availability_zone[n - 1] <= 'z' && t->availability_zone[n - 2] >= '0' &&
-		    t->availability_zone[n - 2] <= '9') {
-			memcpy(out, t->availability_zone, n - 1);
+		if (n > 1 && n < size && t->prof->availability_zone[n - 1] >= 'a' &&
+		    t->prof->availability_zone[n - 1] <= 'z' && t->prof->availability_zone[n - 2] >= '0' &&
+		    t->prof->availability_zone[n - 2] <= '9') {
+			memcpy(out, t->prof->availability_zone, n - 1);
 			out[n - 1] = '\0';
 			return true;
 		}
@@ -274,8 +274,8 @@ cost_amount(const char *s, const char *unit, double *out)
 bool
 cost_task_size(const struct task *t, double *vcpu, double *gb)
 {
-	return cost_amount(t->cpu, "vCPU", vcpu) &&
-	       (cost_amount(t->memory, "GB", gb) || cost_amount(t->memory, "GiB", gb));
+	return cost_amount(t->prof->cpu, "vCPU", vcpu) &&
+	       (cost_amount(t->prof->memory, "GB", gb) || cost_amount(t->prof->memory, "GiB", gb));
 }
 
 static bool
@@ -292,8 +292,8 @@ cost_price_for(const struct cost_prices *p, const struct task *t)
 
 	if (!cost_task_region(t, region, sizeof region))
 		snprintf(region, sizeof region, "?");
-	return cost_price_lookup(p, region, t->cpu_arch,
-				 cost_is(t->capacity_provider, "FARGATE_SPOT"));
+	return cost_price_lookup(p, region, t->prof->cpu_arch,
+				 cost_is(t->prof->capacity_provider, "FARGATE_SPOT"));
 }
 
 const struct cost_price *

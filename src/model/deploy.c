@@ -179,10 +179,10 @@ deploy_measure(struct deploy_row *r, const struct deploy_set *s, const struct ta
 	for (size_t i = 0; i < ts->len; i++) {
 		const struct task *t = &ts->tasks[i];
 
-		if (d->id == NULL || t->started_by == NULL || strcmp(t->started_by, d->id) != 0)
+		if (d->id == NULL || t->prof->started_by == NULL || strcmp(t->prof->started_by, d->id) != 0)
 			continue;
-		if (d->service != NULL && t->service != NULL && t->service[0] != '\0' &&
-		    strcmp(t->service, d->service) != 0)
+		if (d->service != NULL && t->prof->service != NULL && t->prof->service[0] != '\0' &&
+		    strcmp(t->prof->service, d->service) != 0)
 			continue;
 		r->tasks_started++;
 		if (failed_start(t)) {

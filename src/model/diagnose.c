@@ -205,7 +205,7 @@ diag_stopped(const struct task *t)
 static bool
 diag_has(const struct task *t, const char *needle)
 {
-	if (t->stopped_reason != NULL && strcasestr(t->stopped_reason, needle) != NULL)
+	if (t->prof->stopped_reason != NULL && strcasestr(t->prof->stopped_reason, needle) != NULL)
 		return true;
 	for (size_t i = 0; i < t->ncontainers; i++)
 		if (t->containers[i].reason != NULL &&
@@ -231,7 +231,7 @@ diag_match(const struct diag_rule *r, const struct task *t)
 {
 	bool any = r->any[0] == NULL;
 
-	if (r->stop_code != NULL && (t->stop_code == NULL || strcmp(r->stop_code, t->stop_code) != 0))
+	if (r->stop_code != NULL && (t->prof->stop_code == NULL || strcmp(r->stop_code, t->prof->stop_code) != 0))
 		return false;
 	for (size_t i = 0; i < sizeof r->all / sizeof r->all[0] && r->all[i] != NULL; i++)
 		if (!diag_has(t, r->all[i]))

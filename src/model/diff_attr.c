@@ -47,10 +47,10 @@ diff_attr_value(const struct task *t, enum diff_attr a, char *buf, size_t size)
 	const char *v = NULL;
 
 	if (a == DIFF_CAPACITY)   /* a capacity provider says more than its launch type */
-		v = t->capacity_provider != NULL && t->capacity_provider[0] != '\0' ?
-		    t->capacity_provider : t->launch_type;
+		v = t->prof->capacity_provider != NULL && t->prof->capacity_provider[0] != '\0' ?
+		    t->prof->capacity_provider : t->prof->launch_type;
 	else if (a == DIFF_ARCH)
-		v = t->cpu_arch;
+		v = t->prof->cpu_arch;
 	else {
 		struct group_key k = { .kind = attrs[a].key };
 
@@ -252,7 +252,7 @@ static const struct task *
 task_of(const struct diff_window *w, const char *taskdef)
 {
 	for (size_t i = 0; i < w->n; i++)
-		if (strcmp(w->v[i]->taskdef, taskdef) == 0)
+		if (strcmp(w->v[i]->prof->taskdef, taskdef) == 0)
 			return w->v[i];
 	return NULL;
 }
@@ -290,12 +290,12 @@ taskdef_note(const struct diff_mix *m, const struct diff_window *base,
 	if (a == NULL || b == NULL)
 		return NULL;
 	buf_init(&out, 0);
-	buf_addf(&out, "%s -> %s:", a->taskdef, b->taskdef);
+	buf_addf(&out, "%s -> %s:", a->prof->taskdef, b->prof->taskdef);
 	before = out.len;
-	if (strcmp(or_dash(a->cpu), or_dash(b->cpu)) != 0)
-		buf_addf(&out, " cpu %s -> %s;", or_dash(a->cpu), or_dash(b->cpu));
-	if (strcmp(or_dash(a->memory), or_dash(b->memory)) != 0)
-		buf_addf(&out, " memory %s -> %s;", or_dash(a->memory), or_dash(b->memory));
+	if (strcmp(or_dash(a->prof->cpu), or_dash(b->prof->cpu)) != 0)
+		buf_addf(&out, " cpu %s -> %s;", or_dash(a->prof->cpu), or_dash(b->prof->cpu));
+	if (strcmp(or_dash(a->prof->memory), or_dash(b->prof->memory)) != 0)
+		buf_addf(&out, " memory %s -> %s;", or_dash(a->prof->memory), or_dash(b->prof->memory));
 	for (uint32_t i = 0; i < b->ncontainers; i++) {
 		const struct container *cb = &b->containers[i], *ca = NULL;
 

@@ -150,33 +150,33 @@ group_raw_value(const struct task *t, const struct group_key *k, const struct im
 	case GK_ALL:
 		return "all";
 	case GK_FAMILY:
-		return group_or_none(t->family);
+		return group_or_none(t->prof->family);
 	case GK_TASKDEF:
-		return group_or_none(t->taskdef);
+		return group_or_none(t->prof->taskdef);
 	case GK_SERVICE:
-		return group_or_none(t->service);
+		return group_or_none(t->prof->service);
 	case GK_STARTED_BY:
-		return group_or_none(t->started_by);
+		return group_or_none(t->prof->started_by);
 	case GK_DEPLOYMENT:
-		if (t->started_by != NULL &&
-		    strncmp(t->started_by, DEPLOYMENT_PREFIX, strlen(DEPLOYMENT_PREFIX)) == 0 &&
-		    t->started_by[strlen(DEPLOYMENT_PREFIX)] != '\0')
-			return t->started_by;
+		if (t->prof->started_by != NULL &&
+		    strncmp(t->prof->started_by, DEPLOYMENT_PREFIX, strlen(DEPLOYMENT_PREFIX)) == 0 &&
+		    t->prof->started_by[strlen(DEPLOYMENT_PREFIX)] != '\0')
+			return t->prof->started_by;
 		return NULL;
 	case GK_IMAGE:
 		return group_or_none(task_image(t));
 	case GK_DIGEST:
 		return group_or_none(task_image_digest(t));
 	case GK_PLATFORM:
-		return group_or_none(t->platform_version);
+		return group_or_none(t->prof->platform_version);
 	case GK_LAUNCH_TYPE:
-		return group_or_none(t->launch_type);
+		return group_or_none(t->prof->launch_type);
 	case GK_CAPACITY_PROVIDER:
-		return group_or_none(t->capacity_provider);
+		return group_or_none(t->prof->capacity_provider);
 	case GK_AZ:
-		return group_or_none(t->availability_zone);
+		return group_or_none(t->prof->availability_zone);
 	case GK_SIZE: {
-		const char *cpu = group_or_none(t->cpu), *mem = group_or_none(t->memory);
+		const char *cpu = group_or_none(t->prof->cpu), *mem = group_or_none(t->prof->memory);
 
 		if (cpu == NULL && mem == NULL)
 			return NULL;
@@ -185,13 +185,13 @@ group_raw_value(const struct task *t, const struct group_key *k, const struct im
 		return buf;
 	}
 	case GK_STATUS:
-		return group_or_none(t->last_status);
+		return group_or_none(t->prof->last_status);
 	case GK_STOP_CODE:
-		return group_or_none(t->stop_code);
+		return group_or_none(t->prof->stop_code);
 	case GK_SOURCE:
-		return group_or_none(t->source);
+		return group_or_none(t->prof->source);
 	case GK_CLUSTER:
-		return group_or_none(t->cluster);
+		return group_or_none(t->prof->cluster);
 	case GK_TAG:
 		return k->tag != NULL ? group_or_none(task_tag(t, k->tag)) : NULL;
 	case GK_SOCI:

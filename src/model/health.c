@@ -28,7 +28,7 @@ health_from_containers(struct task *t)
 bool
 health_is_healthy(const struct task *t)
 {
-	return t->health_status != NULL && strcmp(t->health_status, "HEALTHY") == 0;
+	return t->prof->health_status != NULL && strcmp(t->prof->health_status, "HEALTHY") == 0;
 }
 
 void

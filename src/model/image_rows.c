@@ -146,16 +146,20 @@ image_rows_build(const struct task_set *set, struct image_rows *out)
 			/* asked for by --image: advise as for a Linux task on Fargate 1.4.0 */
 			struct task t;
 			struct container c = { 0 };
+			/* a probe: its strings and profile on the stack, no pool */
+			struct task_profile p = {
+				.launch_type = "FARGATE", .platform_version = "1.4.0",
+				.cpu_arch = f->platform != NULL && strstr(f->platform, "arm64") ?
+					    "arm64" : NULL,
+			};
+			struct image_task_info in;
 
 			task_init(&t);
 			c.image = f->image;
 			c.image_digest = f->digest;
 			t.containers = &c;
 			t.ncontainers = 1;
-			t.launch_type = (char *)"FARGATE";
-			t.platform_version = (char *)"1.4.0";
-			t.cpu_arch = f->platform != NULL && strstr(f->platform, "arm64") ? (char *)"arm64" : NULL;
-			struct image_task_info in;
+			t.prof = &p;
 
 			image_task_info(s, &t, &in);
 			r->advice = in.advice;

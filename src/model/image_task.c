@@ -39,13 +39,13 @@ image_set_find_container(const struct image_set *s, const struct container *c,
 static bool
 is_windows(const struct task *t)
 {
-	return t->platform_family != NULL && strncasecmp(t->platform_family, "windows", 7) == 0;
+	return t->prof->platform_family != NULL && strncasecmp(t->prof->platform_family, "windows", 7) == 0;
 }
 
 const char *
 image_task_platform(const struct task *t)
 {
-	const char *a = t->cpu_arch;
+	const char *a = t->prof->cpu_arch;
 
 	if (is_windows(t))
 		return "windows/amd64";
@@ -61,7 +61,7 @@ advice_for(const struct task *t, const struct image_task_info *in, bool meta_soc
     bool meta_overlay)
 {
 	const struct image_facts *f = in->largest;
-	bool fargate = t->launch_type != NULL && strcasecmp(t->launch_type, "FARGATE") == 0;
+	bool fargate = t->prof->launch_type != NULL && strcasecmp(t->prof->launch_type, "FARGATE") == 0;
 
 	if (meta_soci)
 		return ADVICE_LAZY_LOADED;
@@ -69,7 +69,7 @@ advice_for(const struct task *t, const struct image_task_info *in, bool meta_soc
 		return ADVICE_INDEX_NOT_USED;
 	if (f == NULL)
 		return in->any_not_ecr ? ADVICE_NOT_ECR : ADVICE_NONE;
-	if (is_windows(t) || (fargate && image_platform_too_old(t->platform_version)))
+	if (is_windows(t) || (fargate && image_platform_too_old(t->prof->platform_version)))
 		return ADVICE_PLATFORM;
 	if (f->soci == IMAGE_SOCI_V2)
 		return ADVICE_INDEX_V2;

@@ -113,25 +113,25 @@ report_text(const struct report *r, const struct report_row *row, enum col_id c)
 	switch (c) {
 	case COL_TASK_ARN:          return t->arn;
 	case COL_TASK_ID:           return t->id;
-	case COL_CLUSTER:           return t->cluster;
-	case COL_SERVICE:           return t->service;
-	case COL_TASKDEF:           return t->taskdef;
-	case COL_LAUNCH_TYPE:       return t->launch_type;
-	case COL_CAPACITY_PROVIDER: return t->capacity_provider;
-	case COL_PLATFORM_VERSION:  return t->platform_version;
-	case COL_AZ:                return t->availability_zone;
-	case COL_CPU:               return t->cpu;
-	case COL_MEMORY:            return t->memory;
-	case COL_LAST_STATUS:       return t->last_status;
+	case COL_CLUSTER:           return t->prof->cluster;
+	case COL_SERVICE:           return t->prof->service;
+	case COL_TASKDEF:           return t->prof->taskdef;
+	case COL_LAUNCH_TYPE:       return t->prof->launch_type;
+	case COL_CAPACITY_PROVIDER: return t->prof->capacity_provider;
+	case COL_PLATFORM_VERSION:  return t->prof->platform_version;
+	case COL_AZ:                return t->prof->availability_zone;
+	case COL_CPU:               return t->prof->cpu;
+	case COL_MEMORY:            return t->prof->memory;
+	case COL_LAST_STATUS:       return t->prof->last_status;
 	case COL_IMAGE:             return task_image(t);
 	case COL_IMAGE_DIGEST:      return task_image_digest(t);
 	case COL_SOCI:              return soci_label_name(t->soci);
 	case COL_SOCI_EVIDENCE:     return soci_evidence_name(t->soci_evidence);
 	case COL_GROUP:
 		return r != NULL && row->group < r->ngroups ? r->groups[row->group].name : NULL;
-	case COL_STOP_CODE:         return t->stop_code;
-	case COL_STOPPED_REASON:    return t->stopped_reason;
-	case COL_SOURCE:            return t->source;
+	case COL_STOP_CODE:         return t->prof->stop_code;
+	case COL_STOPPED_REASON:    return t->prof->stopped_reason;
+	case COL_SOURCE:            return t->prof->source;
 	case COL_IMAGE_COMPRESSION: case COL_SOCI_INDEX: case COL_SOCI_ADVICE:
 		return report_image_text(r != NULL ? r->images : NULL, t, c);
 	default:                    return report_serving_text(r, row, c, NULL, 0);

@@ -83,7 +83,7 @@ stop_notes(struct report_rowtab *rt, bool failed)
 	for (size_t i = 0; i < rt->r->nrows; i++) {
 		const struct task *t = rt->r->rows[i].task;
 		const struct diag_rule *d = diagnose_task(t);
-		const char *why = t->stopped_reason;
+		const char *why = t->prof->stopped_reason;
 
 		if (failed != failed_start(t) ||
 		    (!failed && (d == NULL || strcmp(d->next_step, "nothing to fix") == 0)))
@@ -93,7 +93,7 @@ stop_notes(struct report_rowtab *rt, bool failed)
 			why = t->containers[k].reason;
 		add_note(rt, xasprintf("%s stopped %s RUNNING (%s): %s%s%s%s%s", t->id ? t->id : "?",
 				       failed ? "before" : "after",
-				       t->stop_code ? t->stop_code : "no stop code",
+				       t->prof->stop_code ? t->prof->stop_code : "no stop code",
 				       why ? why : "no reason given", d ? "; cause: " : "",
 				       d ? d->cause : "", d ? "; next: " : "",
 				       d ? d->next_step : ""));

@@ -107,8 +107,8 @@ unpriced_what(const struct task *t, char *out, size_t size)
 
 	if (!cost_task_region(t, region, sizeof region))
 		snprintf(region, sizeof region, "(region unknown)");
-	snprintf(out, size, "%s %s %s", region, t->cpu_arch != NULL ? t->cpu_arch : "x86_64",
-		 t->capacity_provider != NULL && strcmp(t->capacity_provider, "FARGATE_SPOT") == 0 ?
+	snprintf(out, size, "%s %s %s", region, t->prof->cpu_arch != NULL ? t->prof->cpu_arch : "x86_64",
+		 t->prof->capacity_provider != NULL && strcmp(t->prof->capacity_provider, "FARGATE_SPOT") == 0 ?
 		 "FARGATE_SPOT" : "FARGATE");
 }
 

@@ -175,7 +175,7 @@ so_row_advise(struct so_row *r, const struct task_set *ts)
 
 		for (size_t i = 0; i < r->ntasks && why == NULL; i++)
 			if (task_stage(r->tasks[i], NULL) == STAGE_FAILED)
-				why = r->tasks[i]->stopped_reason;
+				why = r->tasks[i]->prof->stopped_reason;
 		buf_addf(&b, "%s%zu task%s failed to start%s%.72s%s", b.len ? ". " : "",
 			 r->tasks_failed, r->tasks_failed == 1 ? "" : "s", why ? " (" : "",
 			 why ? why : "", why == NULL ? "" : strlen(why) > 72 ? "...)" : ")");

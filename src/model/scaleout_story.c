@@ -423,7 +423,7 @@ task_by_id(const struct task_set *ts, const char *service, const char *id, size_
 		const struct task *t = &ts->tasks[i];
 
 		if (strlen(t->id) == len && memcmp(t->id, id, len) == 0 &&
-		    strcmp(t->service, service) == 0)
+		    strcmp(t->prof->service, service) == 0)
 			return t;
 	}
 	return NULL;
@@ -457,7 +457,7 @@ match_tasks(const struct so_sources *src, const struct task_set *ts, struct so_s
 			said[r] += count;
 		for (k = 0; k < n; k++) {
 			const struct task *t = task_by_id(ts, e->service, ids[k], lens[k]);
-			long tr = t != NULL ? row_of(st, e->service, e->at_ms, t->started_by) : -1;
+			long tr = t != NULL ? row_of(st, e->service, e->at_ms, t->prof->started_by) : -1;
 
 			if (tr >= 0) {   /* the row of the task's own deployment */
 				named[t - ts->tasks] = true;
@@ -469,11 +469,11 @@ match_tasks(const struct so_sources *src, const struct task_set *ts, struct so_s
 		const struct task *t = &ts->tasks[i];
 		long r;
 
-		if (named[i] || t->service[0] == '\0')
+		if (named[i] || t->prof->service[0] == '\0')
 			continue;
-		r = row_of(st, t->service, t->ts[TS_CREATED], t->started_by);
-		if (r >= 0 && (st->rows[r].cluster[0] == '\0' || t->cluster[0] == '\0' ||
-			       strcmp(st->rows[r].cluster, t->cluster) == 0))
+		r = row_of(st, t->prof->service, t->ts[TS_CREATED], t->prof->started_by);
+		if (r >= 0 && (st->rows[r].cluster[0] == '\0' || t->prof->cluster[0] == '\0' ||
+			       strcmp(st->rows[r].cluster, t->prof->cluster) == 0))
 			row_push_task(&st->rows[r], &caps[r], t);
 	}
 	for (size_t r = 0; r < st->n; r++) {
@@ -485,7 +485,7 @@ match_tasks(const struct so_sources *src, const struct task_set *ts, struct so_s
 			if (task_stage(row->tasks[i], NULL) == STAGE_FAILED)
 				row->tasks_failed++;
 		if (row->cluster[0] == '\0' && row->ntasks > 0)
-			row->cluster = row->tasks[0]->cluster;
+			row->cluster = row->tasks[0]->prof->cluster;
 	}
 	free(caps);
 	free(said);
@@ -496,7 +496,7 @@ static int
 task_service_created_cmp(const void *a, const void *b)
 {
 	const struct task *x = *(const struct task *const *)a, *y = *(const struct task *const *)b;
-	int c = strcmp(x->service, y->service);
+	int c = strcmp(x->prof->service, y->prof->service);
 
 	return c != 0 ? c : task_created_cmp(a, b);
 }
@@ -518,16 +518,16 @@ rows_of_bursts(const struct so_sources *src, const struct task_set *ts, struct s
 		for (size_t k = 0; k < st->rows[i].ntasks; k++)
 			taken[st->rows[i].tasks[k] - ts->tasks] = true;
 	for (size_t i = 0; i < ts->len; i++)
-		if (!taken[i] && ts->tasks[i].service[0] != '\0' &&
+		if (!taken[i] && ts->tasks[i].prof->service[0] != '\0' &&
 		    ts->tasks[i].ts[TS_CREATED] != TS_NONE)
 			v[n++] = &ts->tasks[i];
 	so_sort(v, n, sizeof *v, task_service_created_cmp);
 	for (size_t i = 0; i < n; i++) {
 		const struct task *t = v[i], *prev = i > 0 ? v[i - 1] : NULL;
 
-		if (prev == NULL || strcmp(prev->service, t->service) != 0 ||
+		if (prev == NULL || strcmp(prev->prof->service, t->prof->service) != 0 ||
 		    t->ts[TS_CREATED] - prev->ts[TS_CREATED] > SCALEOUT_GAP_MS) {
-			r = row_add(st, cap, t->cluster, t->service, t->ts[TS_CREATED]);
+			r = row_add(st, cap, t->prof->cluster, t->prof->service, t->ts[TS_CREATED]);
 			r->trigger = SO_TRIGGER_MANUAL;
 			r->trigger_ms = t->ts[TS_CREATED];
 			r->span[SO_SCHEDULE].from_ms = TS_NONE;   /* no source says when it began */

@@ -23,7 +23,7 @@ matches_service(const struct task *t, const struct select_options *o)
 		const char *s = o->services[i], *slash = strrchr(s, '/');
 
 		/* a service ARN ends in /NAME */
-		if (strcmp(t->service, slash ? slash + 1 : s) == 0)
+		if (strcmp(t->prof->service, slash ? slash + 1 : s) == 0)
 			return true;
 	}
 	return false;
@@ -32,17 +32,17 @@ matches_service(const struct task *t, const struct select_options *o)
 bool
 select_keep(const struct select_options *o, const struct task *t)
 {
-	if (o->cluster != NULL && strcmp(t->cluster, o->cluster) != 0 &&
-	    (t->cluster_arn == NULL || strcmp(t->cluster_arn, o->cluster) != 0))
+	if (o->cluster != NULL && strcmp(t->prof->cluster, o->cluster) != 0 &&
+	    (t->prof->cluster_arn == NULL || strcmp(t->prof->cluster_arn, o->cluster) != 0))
 		return false;
 	if (o->nservices > 0 && !matches_service(t, o))
 		return false;
-	if (o->family != NULL && strcmp(t->family, o->family) != 0)
+	if (o->family != NULL && strcmp(t->prof->family, o->family) != 0)
 		return false;
-	if (o->started_by != NULL && (t->started_by == NULL || strcmp(t->started_by, o->started_by) != 0))
+	if (o->started_by != NULL && (t->prof->started_by == NULL || strcmp(t->prof->started_by, o->started_by) != 0))
 		return false;
 	if (o->status != SELECT_ALL) {
-		const char *st = t->desired_status ? t->desired_status : t->last_status;
+		const char *st = t->prof->desired_status ? t->prof->desired_status : t->prof->last_status;
 		bool stopped = st != NULL && strcmp(st, "STOPPED") == 0;
 
 		if ((o->status == SELECT_STOPPED) != stopped)

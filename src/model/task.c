@@ -29,10 +29,12 @@ const char *const task_stage_names[STAGE_COUNT] = {
 	"unknown", "provision", "pull", "start", "running", "stopped", "failed",
 };
 
+const struct task_profile task_profile_none;
+
 static bool
 status_is(const struct task *t, const char *s)
 {
-	return t->last_status != NULL && strcmp(t->last_status, s) == 0;
+	return t->prof->last_status != NULL && strcmp(t->prof->last_status, s) == 0;
 }
 
 int64_t
@@ -72,7 +74,7 @@ going_down(const struct task *t, int64_t *since)
 	static const enum ts_field marks[] = { TS_STOPPING, TS_EXECUTION_STOPPED, TS_STOPPED };
 	static const char *const statuses[] = { "DEACTIVATING", "STOPPING", "DEPROVISIONING",
 						"STOPPED" };
-	bool down = t->stop_code != NULL || t->stopped_reason != NULL;
+	bool down = t->prof->stop_code != NULL || t->prof->stopped_reason != NULL;
 
 	*since = TS_NONE;
 	for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
@@ -90,7 +92,8 @@ enum task_stage
 task_stage(const struct task *t, int64_t *since_ms)
 {
 	int64_t dummy, *since = since_ms != NULL ? since_ms : &dummy;
-	bool failed_code = t->stop_code != NULL && strcmp(t->stop_code, "TaskFailedToStart") == 0;
+	bool failed_code = t->prof->stop_code != NULL &&
+			   strcmp(t->prof->stop_code, "TaskFailedToStart") == 0;
 
 	if (going_down(t, since))
 		/* ECS's own verdict wins: a task it says failed to start failed, even with a
@@ -124,6 +127,7 @@ task_init(struct task *t)
 	for (int i = 0; i < TS_COUNT; i++)
 		t->ts[i] = TS_NONE;
 	t->fetched_at_ms = TS_NONE;
+	t->prof = &task_profile_none;
 }
 
 void
@@ -136,6 +140,7 @@ task_init_pool(struct task *t, struct task_strpool *p)
 void
 task_reset(struct task *t)
 {
+	task_drop_draft(t);
 	task_init_pool(t, t->pool);
 }
 
@@ -144,7 +149,49 @@ task_cleanup(struct task *t)
 {
 	if (t->pool != NULL && t->pool->kind == POOL_PRIVATE)
 		task_strpool_free(t->pool);
+	else
+		task_drop_draft(t);
 	task_init(t);
+}
+
+struct task_profile *
+task_new_draft(struct task *t, const struct task_profile *from)
+{
+	struct task_profile *d = tpool_take_chunk(task_pool_of(t), sizeof *d);
+
+	*d = from != NULL ? *from : task_profile_none;
+	d->draft = true;
+	t->prof = d;
+	return d;
+}
+
+struct task_profile *
+task_edit_profile(struct task *t)
+{
+	if (t->prof->draft)
+		return (struct task_profile *)(uintptr_t)t->prof;
+	return task_new_draft(t, t->prof);
+}
+
+void
+task_drop_draft(struct task *t)
+{
+	if (t->prof->draft && t->pool != NULL)
+		tpool_give_back(t->pool, (void *)(uintptr_t)t->prof);
+	t->prof = &task_profile_none;
+}
+
+/* t's draft as one of its pool's shared profiles: the pool's copy of an equal one (the
+ * strings being the pool's, equal profiles are equal bytes), the draft given back. */
+static void
+share_profile(struct task *t)
+{
+	struct task_profile *d = (struct task_profile *)(uintptr_t)t->prof;
+
+	d->draft = false;
+	t->prof = (const struct task_profile *)(const void *)tpool_intern_aligned(
+	    t->pool, (const char *)d, sizeof *d, _Alignof(struct task_profile));
+	tpool_give_back(t->pool, d);
 }
 
 static const char *
@@ -171,6 +218,7 @@ derive_set(struct task *t, const char **f, const char *s, size_t n, bool tail)
 void
 task_derive(struct task *t)
 {
+	struct task_profile *p = task_edit_profile(t);
 	const char *s;
 
 	/* arn:aws:ecs:REGION:ACCOUNT:task/CLUSTER/ID (new) or task/ID (old format) */
@@ -181,37 +229,38 @@ task_derive(struct task *t)
 		derive_set(t, &t->id, "", 0, false);
 	}
 
-	if (t->cluster_arn != NULL) {
-		s = last_segment(t->cluster_arn, '/');
-		derive_set(t, &t->cluster, s, strlen(s), true);
+	if (p->cluster_arn != NULL) {
+		s = last_segment(p->cluster_arn, '/');
+		derive_set(t, &p->cluster, s, strlen(s), true);
 	} else if (t->arn != NULL && strstr(t->arn, ":task/") != NULL) {
-		const char *p = strstr(t->arn, ":task/") + 6, *q = strchr(p, '/');
+		const char *c = strstr(t->arn, ":task/") + 6, *q = strchr(c, '/');
 
-		derive_set(t, &t->cluster, p, q ? (size_t)(q - p) : 0, false);
+		derive_set(t, &p->cluster, c, q ? (size_t)(q - c) : 0, false);
 	} else {
-		derive_set(t, &t->cluster, "", 0, false);
+		derive_set(t, &p->cluster, "", 0, false);
 	}
 
-	if (t->group != NULL && strncmp(t->group, "service:", 8) == 0)
-		derive_set(t, &t->service, t->group + 8, strlen(t->group + 8), true);
+	if (p->group != NULL && strncmp(p->group, "service:", 8) == 0)
+		derive_set(t, &p->service, p->group + 8, strlen(p->group + 8), true);
 	else
-		derive_set(t, &t->service, "", 0, false);
+		derive_set(t, &p->service, "", 0, false);
 
 	/* arn:...:task-definition/FAMILY:REV */
-	if (t->taskdef_arn != NULL) {
-		const char *td = last_segment(t->taskdef_arn, '/');
+	if (p->taskdef_arn != NULL) {
+		const char *td = last_segment(p->taskdef_arn, '/');
 		const char *colon = strrchr(td, ':');
 		size_t n = strlen(td);
 
-		derive_set(t, &t->taskdef, td, n, true);
-		derive_set(t, &t->family, td, colon ? (size_t)(colon - td) : n, colon == NULL);
-	} else if (t->group != NULL && strncmp(t->group, "family:", 7) == 0) {
-		derive_set(t, &t->taskdef, "", 0, false);
-		derive_set(t, &t->family, t->group + 7, strlen(t->group + 7), true);
+		derive_set(t, &p->taskdef, td, n, true);
+		derive_set(t, &p->family, td, colon ? (size_t)(colon - td) : n, colon == NULL);
+	} else if (p->group != NULL && strncmp(p->group, "family:", 7) == 0) {
+		derive_set(t, &p->taskdef, "", 0, false);
+		derive_set(t, &p->family, p->group + 7, strlen(p->group + 7), true);
 	} else {
-		derive_set(t, &t->taskdef, "", 0, false);
-		derive_set(t, &t->family, "", 0, false);
+		derive_set(t, &p->taskdef, "", 0, false);
+		derive_set(t, &p->family, "", 0, false);
 	}
+	share_profile(t);
 }
 
 const char *
@@ -247,10 +296,14 @@ task_copy_to(struct task *dst, const struct task *src, struct task_strpool *p)
 	struct container cs[COPY_STACK], *c = cs;
 	struct tag gs[COPY_STACK], *g = gs;
 
+	struct task_profile *d;
+
 	*dst = *src;
 	dst->pool = p;
-#define X(f) task_str(dst, &dst->f, src->f);
-	TASK_STRINGS(X)
+	task_str(dst, &dst->arn, src->arn);
+	d = task_new_draft(dst, NULL);
+#define X(f) task_str(dst, &d->f, src->prof->f);
+	PROFILE_STRINGS(X)
 #undef X
 	if (src->ncontainers > COPY_STACK)
 		c = xreallocarray(NULL, src->ncontainers, sizeof *c);

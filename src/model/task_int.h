@@ -4,14 +4,13 @@
 
 #include "ecsprof/task.h"
 
-/* Every owned string member, so that cleanup, copy and merge cannot forget one. */
-#define TASK_STRINGS(X)                                                           \
-	X(arn) X(cluster_arn) X(taskdef_arn) X(group) X(started_by) X(launch_type) \
-	X(platform_version) X(platform_family) X(capacity_provider)               \
-	X(availability_zone) X(cpu) X(memory) X(last_status) X(desired_status)   \
+/* Every string of a profile that is not derived, so that copy and merge cannot forget
+ * one (the task's own string is its ARN). */
+#define PROFILE_STRINGS(X)                                                     \
+	X(cluster_arn) X(taskdef_arn) X(group) X(started_by) X(launch_type)     \
+	X(platform_version) X(platform_family) X(capacity_provider)            \
+	X(availability_zone) X(cpu) X(memory) X(last_status) X(desired_status) \
 	X(stop_code) X(stopped_reason) X(health_status) X(cpu_arch) X(source)
-
-#define DERIVED_STRINGS(X) X(id) X(cluster) X(service) X(family) X(taskdef)
 
 #define CONTAINER_STRINGS(X) X(name) X(image) X(image_digest) X(last_status) X(reason) X(snapshotter) \
 	X(health_status)
@@ -22,5 +21,9 @@
 
 /* t's pool, a private one made now if it has none. */
 struct task_strpool *task_pool_of(struct task *t);
+/* A draft profile for t in t's pool, a copy of *from (NULL: all NULL), made t's. */
+struct task_profile *task_new_draft(struct task *t, const struct task_profile *from);
+/* Gives t's draft (if it has one) back to its pool, t's profile becoming none. */
+void task_drop_draft(struct task *t);
 
 #endif

@@ -148,6 +148,24 @@ tpool_intern(struct task_strpool *p, const char *s, size_t n)
 	return tpool_intern_aligned(p, s, n, 1);
 }
 
+void *
+tpool_take_chunk(struct task_strpool *p, size_t n)
+{
+	void *c = p->spare;
+
+	if (c == NULL)
+		return tpool_alloc(p, n, 16);
+	memcpy(&p->spare, c, sizeof p->spare);
+	return c;
+}
+
+void
+tpool_give_back(struct task_strpool *p, void *c)
+{
+	memcpy(c, &p->spare, sizeof p->spare);
+	p->spare = c;
+}
+
 /* Moves from's blocks into into, as they are (every pointer into them stays valid); from
  * is left empty, its index dropped (its texts are not looked up again). */
 void
@@ -167,6 +185,9 @@ tpool_adopt(struct task_strpool *into, struct task_strpool *from)
 		}
 	}
 	from->blocks = NULL;
+	/* its spare chunks went with the blocks; what still points into them is a task's
+	 * draft, which gives its chunk back to its pool then (task_derive()) */
+	from->spare = NULL;
 	free(from->slots);
 	from->slots = NULL;
 	from->nslots = from->len = 0;

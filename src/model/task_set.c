@@ -157,13 +157,33 @@ take_str(const char **dst, const char **src)
 	}
 }
 
+/* Fills what w's profile lacks from l's: into a draft of w's, made only when there is
+ * something to fill. */
+static void
+merge_profile(struct task *w, const struct task *l)
+{
+	const struct task_profile *wp = w->prof, *lp = l->prof;
+	struct task_profile *d;
+
+	if (wp == lp)
+		return;
+#define X(f) || (wp->f == NULL && lp->f != NULL)
+	if (!(false PROFILE_STRINGS(X)))
+		return;
+#undef X
+	d = task_edit_profile(w);
+#define X(f) if (d->f == NULL) d->f = lp->f;
+	PROFILE_STRINGS(X)
+#undef X
+}
+
 /* Fills what winner lacks from loser; loser is left for cleanup. */
 static void
 merge_into(struct task *w, struct task *l)
 {
-#define X(f) take_str(&w->f, &l->f);
-	TASK_STRINGS(X)
-#undef X
+	if (w->arn == NULL)
+		w->arn = l->arn;
+	merge_profile(w, l);
 	if (w->ts[TS_HEALTHY] == TS_NONE && l->ts[TS_HEALTHY] != TS_NONE) {
 		w->healthy_observed = l->healthy_observed;
 		w->healthy_resolution_ms = l->healthy_resolution_ms;
@@ -382,6 +402,8 @@ task_set_take_copy(struct task_set *s, const struct task *src, struct task_copy_
 	const struct task *ms = m != NULL ? &m->src : &none.src, *md = m != NULL ? &m->dst : &none.dst;
 	struct container cs[COPY_STACK], *c = cs;
 	struct tag gs[COPY_STACK], *g = gs;
+	const struct task_profile *msp = ms->prof != NULL ? ms->prof : &task_profile_none;
+	const struct task_profile *mdp = md->prof != NULL ? md->prof : &task_profile_none;
 	struct task t = *src;
 	struct task *in;
 
@@ -394,9 +416,15 @@ task_set_take_copy(struct task_set *s, const struct task *src, struct task_copy_
 		memcpy(a, src->arn, n + 1);
 		t.arn = a;
 	}
-#define X(f) if (&t.f != &t.arn) t.f = copy_str(p, src->f, ms->f, md->f);
-	TASK_STRINGS(X)
+	if (src->prof == msp && msp != &task_profile_none) {
+		t.prof = mdp;   /* a profile the pool shares already */
+	} else {
+		struct task_profile *d = task_new_draft(&t, NULL);
+
+#define X(f) d->f = copy_str(p, src->prof->f, msp->f, mdp->f);
+		PROFILE_STRINGS(X)
 #undef X
+	}
 	if (src->ncontainers > 0 && src->containers == ms->containers &&
 	    src->ncontainers == ms->ncontainers) {
 		t.containers = md->containers;   /* an array the pool shares already */

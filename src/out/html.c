@@ -138,9 +138,9 @@ write_distinct(FILE *f, const struct report *r, const char *(*get)(const struct 
 		fputs(", \xe2\x80\xa6", f);
 }
 
-static const char *get_cluster(const struct task *t) { return t->cluster; }
-static const char *get_service(const struct task *t) { return t->service; }
-static const char *get_taskdef(const struct task *t) { return t->taskdef; }
+static const char *get_cluster(const struct task *t) { return t->prof->cluster; }
+static const char *get_service(const struct task *t) { return t->prof->service; }
+static const char *get_taskdef(const struct task *t) { return t->prof->taskdef; }
 
 static void
 write_header(FILE *f, const struct report *r, const struct html_meta *m)
@@ -390,9 +390,9 @@ write_failed(FILE *f, const struct report *r)
 		fputs("<td>", f);
 		html_esc(f, r->groups[r->rows[i].group].name);
 		fputs("</td><td class=\"st\">", f);
-		html_esc(f, t->stop_code ? t->stop_code : "-");
+		html_esc(f, t->prof->stop_code ? t->prof->stop_code : "-");
 		fputs("</td><td>", f);
-		html_esc(f, t->stopped_reason ? t->stopped_reason : "-");
+		html_esc(f, t->prof->stopped_reason ? t->prof->stopped_reason : "-");
 		fputs("</td></tr>\n", f);
 	}
 	fputs("</tbody></table></div></section>\n", f);

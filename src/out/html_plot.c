@@ -143,7 +143,7 @@ wf_title(FILE *f, const struct report *r, const struct wf_row *w, size_t ntotal)
 
 		html_esc(f, t->id);
 		fputs(" (", f);
-		html_esc(f, t->taskdef[0] ? t->taskdef : "?");
+		html_esc(f, t->prof->taskdef[0] ? t->prof->taskdef : "?");
 		if (r->ngroups > 1) {
 			fputs(", ", f);
 			html_esc(f, r->groups[w->row->group].name);
@@ -171,11 +171,11 @@ wf_title(FILE *f, const struct report *r, const struct wf_row *w, size_t ntotal)
 		const struct task *t = w->row->task;
 
 		fputs("; stopped before RUNNING (", f);
-		html_esc(f, t->stop_code ? t->stop_code : "no stop code");
+		html_esc(f, t->prof->stop_code ? t->prof->stop_code : "no stop code");
 		fputs(")", f);
-		if (t->stopped_reason != NULL) {
+		if (t->prof->stopped_reason != NULL) {
 			fputs(": ", f);
-			html_esc(f, t->stopped_reason);
+			html_esc(f, t->prof->stopped_reason);
 		}
 	} else if (w->nfailed) {
 		fprintf(f, "; %zu failed to start", w->nfailed);

@@ -351,7 +351,7 @@ footnotes(FILE *f, struct buf *line, const struct report *r, const struct layout
 
 	for (size_t i = 0; i < r->nrows; i++) {
 		const struct task *t = r->rows[i].task;
-		const char *why = t->stopped_reason;
+		const char *why = t->prof->stopped_reason;
 
 		if (!failed_start(t))
 			continue;
@@ -359,7 +359,7 @@ footnotes(FILE *f, struct buf *line, const struct report *r, const struct layout
 		for (size_t k = 0; why == NULL && k < t->ncontainers; k++)
 			why = t->containers[k].reason;
 		tcell(r, &r->rows[i], &tcols[0], l, id, sizeof id);
-		sanitise(t->stop_code != NULL ? t->stop_code : "no stop code", code, sizeof code);
+		sanitise(t->prof->stop_code != NULL ? t->prof->stop_code : "no stop code", code, sizeof code);
 		sanitise(why != NULL ? why : "no reason given", reason, sizeof reason);
 		if ((!any && put_line(f, line) != 0) ||
 		    footnote(f, line, "!", id, "before", code, reason, width) != 0 ||
@@ -375,8 +375,8 @@ footnotes(FILE *f, struct buf *line, const struct report *r, const struct layout
 		if (failed_start(t) || d == NULL || strcmp(d->next_step, "nothing to fix") == 0)
 			continue;
 		tcell(r, &r->rows[i], &tcols[0], l, id, sizeof id);
-		sanitise(t->stop_code != NULL ? t->stop_code : "no stop code", code, sizeof code);
-		sanitise(t->stopped_reason != NULL ? t->stopped_reason : "no reason given", reason,
+		sanitise(t->prof->stop_code != NULL ? t->prof->stop_code : "no stop code", code, sizeof code);
+		sanitise(t->prof->stopped_reason != NULL ? t->prof->stopped_reason : "no reason given", reason,
 			 sizeof reason);
 		if ((!any && put_line(f, line) != 0) ||
 		    footnote(f, line, "*", id, "after", code, reason, width) != 0 ||

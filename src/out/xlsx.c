@@ -180,7 +180,7 @@ tasks_sheet(struct xlsx *x, const struct report *r)
 				break;
 			case COL_TEXT: {
 				/* report_cell cuts at the buffer: long reasons come straight from the task */
-				const char *s = c == COL_STOPPED_REASON ? row->task->stopped_reason :
+				const char *s = c == COL_STOPPED_REASON ? row->task->prof->stopped_reason :
 						report_cell(r, row, (enum col_id)c, cell, sizeof cell);
 
 				if ((c == COL_CPU || c == COL_MEMORY) && as_number(s, &v))

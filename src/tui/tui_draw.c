@@ -231,21 +231,21 @@ draw_row(const struct view *v, const struct tui_columns *c, int y, size_t i)
 	mvaddnstr(y, c->x[TUI_COL_ID], status, c->w[TUI_COL_ID]);
 	if (changed)
 		mvaddstr(y, c->x[TUI_COL_ID] + c->w[TUI_COL_ID], "*");
-	put_fit(y, c->x[TUI_COL_TASKDEF], c->w[TUI_COL_TASKDEF], t->taskdef, false, true, v);
+	put_fit(y, c->x[TUI_COL_TASKDEF], c->w[TUI_COL_TASKDEF], t->prof->taskdef, false, true, v);
 	/* the '!' of a failed start survives a status cut to the column ("DEPROVISI…!") */
 	if (stopped_early(t)) {
-		int n = tui_fit(t->last_status ? t->last_status : "", c->w[TUI_COL_STATUS] - 1,
+		int n = tui_fit(t->prof->last_status ? t->prof->last_status : "", c->w[TUI_COL_STATUS] - 1,
 				false, v->ellipsis, status, sizeof status - 1);
 		if (n >= 0 && c->w[TUI_COL_STATUS] > 0)
 			memcpy(status + strlen(status), "!", 2);
 		if (v->color)
 			attron(COLOR_PAIR(CP_FAILED));
 	} else {
-		snprintf(status, sizeof status, "%s", t->last_status ? t->last_status : "");
+		snprintf(status, sizeof status, "%s", t->prof->last_status ? t->prof->last_status : "");
 	}
 	put_fit(y, c->x[TUI_COL_STATUS], c->w[TUI_COL_STATUS], status, false, false, v);
 	attrset(base);
-	put_fit(y, c->x[TUI_COL_AZ], c->w[TUI_COL_AZ], t->availability_zone, false, true, v);
+	put_fit(y, c->x[TUI_COL_AZ], c->w[TUI_COL_AZ], t->prof->availability_zone, false, true, v);
 	if (c->w[TUI_COL_LAUNCH] > 0) {
 		char cell[64];
 		put_fit(y, c->x[TUI_COL_LAUNCH], c->w[TUI_COL_LAUNCH],
@@ -457,22 +457,22 @@ build_details(const struct view *v, const struct report_row *row, struct lines *
 	char iso[TIMEUTIL_ISO_LEN], d[32];
 
 	lines_add(l, "Task %s", nz(t->arn));
-	lines_add(l, "  id %s  cluster %s  service %s", nz(t->id), nz(t->cluster), nz(t->service));
-	lines_add(l, "  taskdef %s  group %s", nz(t->taskdef),
+	lines_add(l, "  id %s  cluster %s  service %s", nz(t->id), nz(t->prof->cluster), nz(t->prof->service));
+	lines_add(l, "  taskdef %s  group %s", nz(t->prof->taskdef),
 		  row->group < r->ngroups ? r->groups[row->group].name : "-");
-	lines_add(l, "  status %s (desired %s)%s%s", nz(t->last_status), nz(t->desired_status),
-		  t->health_status ? ", health " : "", t->health_status ? t->health_status : "");
+	lines_add(l, "  status %s (desired %s)%s%s", nz(t->prof->last_status), nz(t->prof->desired_status),
+		  t->prof->health_status ? ", health " : "", t->prof->health_status ? t->prof->health_status : "");
 	/* why it stopped comes first: it is what a failed start is opened for */
-	if (t->stop_code != NULL || t->stopped_reason != NULL) {
-		lines_add(l, "  stop code %s", nz(t->stop_code));
-		lines_add(l, "  reason %s", nz(t->stopped_reason));
+	if (t->prof->stop_code != NULL || t->prof->stopped_reason != NULL) {
+		lines_add(l, "  stop code %s", nz(t->prof->stop_code));
+		lines_add(l, "  reason %s", nz(t->prof->stopped_reason));
 	}
 	tui_serving_details(r, row, l, lines_add);
-	lines_add(l, "  %s %s %s, capacity %s, %s, cpu %s, memory %s", nz(t->launch_type),
-		  nz(t->platform_family), nz(t->platform_version), nz(t->capacity_provider),
-		  nz(t->availability_zone), nz(t->cpu), nz(t->memory));
-	lines_add(l, "  started by %s", nz(t->started_by));
-	lines_add(l, "  source %s", nz(t->source));
+	lines_add(l, "  %s %s %s, capacity %s, %s, cpu %s, memory %s", nz(t->prof->launch_type),
+		  nz(t->prof->platform_family), nz(t->prof->platform_version), nz(t->prof->capacity_provider),
+		  nz(t->prof->availability_zone), nz(t->prof->cpu), nz(t->prof->memory));
+	lines_add(l, "  started by %s", nz(t->prof->started_by));
+	lines_add(l, "  source %s", nz(t->prof->source));
 	lines_add(l, "  SOCI %s (evidence: %s)", soci_label_name(t->soci),
 		  soci_evidence_name(t->soci_evidence));
 	lines_add(l, "%s", "");

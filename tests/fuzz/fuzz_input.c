@@ -68,9 +68,9 @@ read_hash(const char *s, size_t size, struct input_options o, size_t stream_byte
 		const struct task *t = &set.tasks[i];
 
 		fnv_str(&h, t->arn);
-		fnv_str(&h, t->last_status);
-		fnv_str(&h, t->stopped_reason);
-		fnv_str(&h, t->group);
+		fnv_str(&h, t->prof->last_status);
+		fnv_str(&h, t->prof->stopped_reason);
+		fnv_str(&h, t->prof->group);
 		fnv(&h, &t->version, sizeof t->version);
 		fnv(&h, t->ts, sizeof t->ts);
 		fnv(&h, &t->fetched_at_ms, sizeof t->fetched_at_ms);

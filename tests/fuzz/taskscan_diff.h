@@ -42,9 +42,9 @@ taskscan_num_differ(const char *what, long long a, long long b)
 static int
 taskscan_task_differ(const struct task *a, const struct task *b)
 {
-#define S(f) taskscan_str_differ(#f, a->f, b->f)
+#define S(f) taskscan_str_differ(#f, a->prof->f, b->prof->f)
 #define N(f) taskscan_num_differ(#f, (long long)a->f, (long long)b->f)
-	if (S(arn) || S(cluster_arn) || S(taskdef_arn) || S(group) || S(started_by) ||
+	if (taskscan_str_differ("arn", a->arn, b->arn) || S(cluster_arn) || S(taskdef_arn) || S(group) || S(started_by) ||
 	    S(launch_type) || S(platform_version) || S(platform_family) || S(capacity_provider) ||
 	    S(availability_zone) || S(cpu) || S(memory) || S(last_status) || S(desired_status) ||
 	    S(stop_code) || S(stopped_reason) || S(health_status) || S(cpu_arch) || S(source) ||
