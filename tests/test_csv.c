@@ -423,8 +423,8 @@ cells_set(struct task_set *s, char *reason)
 	task_str(&t, &task_edit_profile(&t)->cpu, "256");
 	task_str(&t, &task_edit_profile(&t)->memory, "512");
 	task_containers(&t, 1);
-	task_str(&t, &t.containers[0].name, "web");
-	task_str(&t, &t.containers[0].image, "123456789012.dkr.ecr.us-east-1.amazonaws.com/web:v1");
+	task_str(&t, &container_edit_profile(&t, &t.containers[0])->name, "web");
+	task_str(&t, &container_edit_profile(&t, &t.containers[0])->image, "123456789012.dkr.ecr.us-east-1.amazonaws.com/web:v1");
 	task_str(&t, &t.containers[0].image_digest, digest);
 	task_derive(&t);
 	task_set_take(s, &t);

@@ -60,8 +60,8 @@ make_task(struct task *t, int i, int64_t t0, double prov, double pull, double st
 	task_str(t, &task_edit_profile(t)->memory, strcmp(taskdef, "web:8") == 0 ? "1024" : "512");
 	task_str(t, &task_edit_profile(t)->cpu, "256");
 	c = task_containers(t, 1);
-	task_str(t, &c->name, "app");
-	task_str(t, &c->image, strcmp(digest, DIGEST_NEW) == 0 ? "repo/app:2" : "repo/app:1");
+	task_str(t, &container_edit_profile(t, c)->name, "app");
+	task_str(t, &container_edit_profile(t, c)->image, strcmp(digest, DIGEST_NEW) == 0 ? "repo/app:2" : "repo/app:1");
 	task_str(t, &c->image_digest, digest);
 	t->ts[TS_CREATED] = t0;
 	t->ts[TS_CONNECTIVITY] = t0 + (int64_t)(prov * 400);

@@ -28,11 +28,11 @@ full_task(struct task *t)
 	task_str(t, &task_edit_profile(t)->stop_code, "EssentialContainerExited");
 	task_str(t, &task_edit_profile(t)->source, "data/after.jsonl");
 	task_containers(t, 2);
-	task_str(t, &t->containers[0].name, "app");
-	task_str(t, &t->containers[0].image, "123456789012.dkr.ecr.us-east-1.amazonaws.com/rerank:2.1");
+	task_str(t, &container_edit_profile(t, &t->containers[0])->name, "app");
+	task_str(t, &container_edit_profile(t, &t->containers[0])->image, "123456789012.dkr.ecr.us-east-1.amazonaws.com/rerank:2.1");
 	task_str(t, &t->containers[0].image_digest, "sha256:aaaa");
-	task_str(t, &t->containers[1].name, "sidecar");
-	task_str(t, &t->containers[1].image, "public.ecr.aws/aws-observability/aws-otel-collector:latest");
+	task_str(t, &container_edit_profile(t, &t->containers[1])->name, "sidecar");
+	task_str(t, &container_edit_profile(t, &t->containers[1])->image, "public.ecr.aws/aws-observability/aws-otel-collector:latest");
 	task_tags(t, 2);
 	task_str(t, &t->tags[0].key, "team");
 	task_str(t, &t->tags[0].value, "search");
@@ -343,8 +343,8 @@ Test(group, soci_metadata_beats_rules)
 	/* matches the rule, but the metadata says overlayfs for every container */
 	full_task(&t);
 	set_arn(&t, "overlay");
-	task_str(&t, &t.containers[0].snapshotter, "overlayfs");
-	task_str(&t, &t.containers[1].snapshotter, "overlayfs");
+	task_str(&t, &container_edit_profile(&t, &t.containers[0])->snapshotter, "overlayfs");
+	task_str(&t, &container_edit_profile(&t, &t.containers[1])->snapshotter, "overlayfs");
 	add(&s, &t);
 
 	/* matches no rule, but one container was lazy-loaded */
@@ -352,14 +352,14 @@ Test(group, soci_metadata_beats_rules)
 	set_arn(&t, "soci");
 	task_str(&t, &task_edit_profile(&t)->taskdef_arn, "arn:aws:ecs:us-east-1:1:task-definition/other:1");
 	task_derive(&t);
-	task_str(&t, &t.containers[0].snapshotter, "soci");
-	task_str(&t, &t.containers[1].snapshotter, "overlayfs");
+	task_str(&t, &container_edit_profile(&t, &t.containers[0])->snapshotter, "soci");
+	task_str(&t, &container_edit_profile(&t, &t.containers[1])->snapshotter, "overlayfs");
 	add(&s, &t);
 
 	/* an unrecognised snapshotter proves nothing: the rule decides */
 	full_task(&t);
 	set_arn(&t, "stargz");
-	task_str(&t, &t.containers[0].snapshotter, "stargz");
+	task_str(&t, &container_edit_profile(&t, &t.containers[0])->snapshotter, "stargz");
 	add(&s, &t);
 
 	group_apply_soci(NULL, &s, &rule, 1);

@@ -40,15 +40,17 @@ Test(health, one_unhealthy_container_means_not_yet)
 {
 	struct task t;
 	struct container c[2];
+	struct container_profile p[2] = { { .health_status = "HEALTHY" },
+					   { .health_status = "UNHEALTHY" } };
 
 	memset(c, 0, sizeof c);
 	task_init(&t);
 	t.containers = c;
 	t.ncontainers = 2;
-	c[0].health_status = "HEALTHY";
+	c[0].prof = &p[0];
+	c[1].prof = &p[1];
 	c[0].has_health_since = true;
 	c[0].health_since_ms = 5000;
-	c[1].health_status = "UNHEALTHY";
 	c[1].has_health_since = true;
 	c[1].health_since_ms = 4000;
 	health_from_containers(&t);

@@ -149,8 +149,8 @@ facts_set(struct task_set *s, bool with_images)
 	t.ts[TS_PULL_STOPPED] = FS_T0 + 52000;
 	t.ts[TS_STARTED] = FS_T0 + 55000;
 	task_containers(&t, 1);
-	task_str(&t, &t.containers[0].name, "web");
-	task_str(&t, &t.containers[0].image, "123456789012.dkr.ecr.us-east-1.amazonaws.com/web:v<42>");
+	task_str(&t, &container_edit_profile(&t, &t.containers[0])->name, "web");
+	task_str(&t, &container_edit_profile(&t, &t.containers[0])->image, "123456789012.dkr.ecr.us-east-1.amazonaws.com/web:v<42>");
 	task_str(&t, &t.containers[0].image_digest, FACTS_DIGEST);
 	task_derive(&t);
 	task_set_take(s, &t);

@@ -35,13 +35,13 @@ static enum soci_advice
 advice(struct image_set *s, const char *pv, const char *snap)
 {
 	struct task t;
-	struct container c = { 0 };
+	struct container_profile p = { .image = "123456789012.dkr.ecr.us-east-1.amazonaws.com/web:1",
+				       .snapshotter = snap };
+	struct container c = { .prof = &p };
 	struct image_task_info in;
 
 	task_init(&t);
-	c.image = (char *)"123456789012.dkr.ecr.us-east-1.amazonaws.com/web:1";
 	c.image_digest = (char *)DIG;
-	c.snapshotter = (char *)snap;
 	t.containers = &c;
 	t.ncontainers = 1;
 	task_edit_profile(&t)->launch_type = (char *)"FARGATE";
@@ -121,7 +121,8 @@ Test(image, container_without_digest_by_reference)
 {
 	struct image_set *s = one_image(IMAGE_SOCI_MIN_BYTES, IMAGE_COMP_GZIP, IMAGE_SOCI_NONE);
 	struct image_facts f;
-	struct container c = { 0 };
+	struct container_profile p = { 0 };
+	struct container c = { .prof = &p };
 
 	image_facts_init(&f);
 	f.digest = xstrdup("sha256:bbbb");
@@ -129,10 +130,10 @@ Test(image, container_without_digest_by_reference)
 	f.image = xstrdup("123456789012.dkr.ecr.us-east-1.amazonaws.com/web:1");
 	f.status = IMAGE_OK;
 	image_set_put(s, &f);
-	c.image = (char *)"123456789012.dkr.ecr.us-east-1.amazonaws.com/web:1";
+	p.image = "123456789012.dkr.ecr.us-east-1.amazonaws.com/web:1";
 	cr_expect_null(image_set_find_container(s, &c, "linux/amd64"));
 	cr_expect_str_eq(image_set_find_container(s, &c, "linux/arm64")->digest, "sha256:bbbb");
-	c.image = (char *)"123456789012.dkr.ecr.us-east-1.amazonaws.com/web:2";
+	p.image = "123456789012.dkr.ecr.us-east-1.amazonaws.com/web:2";
 	cr_expect_null(image_set_find_container(s, &c, "linux/arm64"));
 	c.image_digest = (char *)DIG;
 	cr_expect_str_eq(image_set_find_container(s, &c, "linux/amd64")->digest, DIG);
@@ -168,7 +169,7 @@ add_task(struct task_set *set, const char *arn, const char *digest)
 	task_init(&t);
 	task_str(&t, &t.arn, arn);
 	c = task_containers(&t, 1);
-	task_str(&t, &c->image, "123456789012.dkr.ecr.us-east-1.amazonaws.com/rerank-api:v3");
+	task_str(&t, &container_edit_profile(&t, c)->image, "123456789012.dkr.ecr.us-east-1.amazonaws.com/rerank-api:v3");
 	task_str(&t, &c->image_digest, digest);
 	task_derive(&t);
 	task_set_take(set, &t);

@@ -128,7 +128,7 @@ Test(input, describe_response_epoch_numbers)
 	cr_expect_eq(f->ts[TS_EXECUTION_STOPPED], TS_NONE); /* null */
 	cr_expect_eq(f->ts[TS_STARTED], TS_NONE);
 	cr_expect_str_eq(f->prof->stop_code, "TaskFailedToStart");
-	cr_expect_str_eq(f->containers[0].reason, "CannotPullContainerError: ref pull has been retried");
+	cr_expect_str_eq(f->containers[0].prof->reason, "CannotPullContainerError: ref pull has been retried");
 
 	cr_expect_eq(st.tasks, 2);
 	cr_expect_eq(st.failures, 1);
@@ -270,7 +270,7 @@ Test(input, metadata_document)
 	cr_expect_eq(t->ts[TS_PULL_STARTED], 1714557612200LL);
 	cr_expect_eq(t->ts[TS_PULL_STOPPED], 1714557662700LL);
 	cr_assert_eq(t->ncontainers, 1);
-	cr_expect_str_eq(t->containers[0].snapshotter, "soci");
+	cr_expect_str_eq(t->containers[0].prof->snapshotter, "soci");
 	cr_expect_null(t->containers[0].image_digest); /* ImageID is not the registry digest */
 	cr_expect_eq(st.metadata, 1);
 }
@@ -288,7 +288,7 @@ Test(input, mixed_files_merge_by_arn)
 	cr_expect_str_eq(a->prof->source, FX("events.jsonl"));
 	cr_expect(a->from_metadata);
 	cr_assert_eq(a->ncontainers, 1);
-	cr_expect_str_eq(a->containers[0].snapshotter, "soci");
+	cr_expect_str_eq(a->containers[0].prof->snapshotter, "soci");
 	cr_expect_eq(a->ts[TS_STARTED], 1714557664000LL);
 	cr_expect_eq(st.tasks, 6 + 2 + 1 + 2);
 	cr_expect_eq(st.records, 2);
@@ -754,7 +754,7 @@ Test(input, duplicate_keys_warned_with_file_and_task)
 	    "%s", err.msg);
 	cr_expect_eq(set.len, 3);
 	cr_expect_eq(find_id("a")->ts[TS_CREATED], 1714557700000LL, "the last value is used");
-	cr_expect_str_eq(find_id("b")->containers[1].name, "z");
+	cr_expect_str_eq(find_id("b")->containers[1].prof->name, "z");
 	cr_expect_eq(st.skipped, 0);
 	cr_expect_eq(nwarnings, 4);
 	cr_expect(warning_with("doc.json:2: task arn:aws:ecs:us-east-1:1:task/c/a: duplicate key "

@@ -71,13 +71,13 @@ add_task(struct buf *b, const struct task *t)
 		const struct container *c = &t->containers[i];
 
 		buf_addf(b, " [c%zu", i);
-		add_str(b, "name", c->name);
-		add_str(b, "image", c->image);
+		add_str(b, "name", c->prof->name);
+		add_str(b, "image", c->prof->image);
 		add_str(b, "digest", c->image_digest);
-		add_str(b, "last", c->last_status);
-		add_str(b, "reason", c->reason);
-		add_str(b, "snap", c->snapshotter);
-		add_str(b, "health", c->health_status);
+		add_str(b, "last", c->prof->last_status);
+		add_str(b, "reason", c->prof->reason);
+		add_str(b, "snap", c->prof->snapshotter);
+		add_str(b, "health", c->prof->health_status);
 		buf_addf(b, " exit=%d/%d ess=%d]", c->has_exit_code, c->exit_code,
 		    (int)c->essential);
 	}

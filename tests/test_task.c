@@ -84,11 +84,11 @@ Test(task, metadata_merges_snapshotter_onto_api_task)
 
 	task_set_init(&s);
 	task_containers(&api, 1);
-	task_str(&api, &api.containers[0].name, "app");
-	task_str(&api, &api.containers[0].image, "repo/app:1");
+	task_str(&api, &container_edit_profile(&api, &api.containers[0])->name, "app");
+	task_str(&api, &container_edit_profile(&api, &api.containers[0])->image, "repo/app:1");
 	task_containers(&meta, 1);
-	task_str(&meta, &meta.containers[0].name, "app");
-	task_str(&meta, &meta.containers[0].snapshotter, "soci");
+	task_str(&meta, &container_edit_profile(&meta, &meta.containers[0])->name, "app");
+	task_str(&meta, &container_edit_profile(&meta, &meta.containers[0])->snapshotter, "soci");
 	meta.from_metadata = true;
 	task_set_take(&s, &meta);          /* metadata first, API view second: API wins */
 	task_set_take(&s, &api);
@@ -97,8 +97,8 @@ Test(task, metadata_merges_snapshotter_onto_api_task)
 	cr_expect_eq(s.tasks[0].ts[TS_STARTED], 5000);
 	cr_expect(s.tasks[0].from_metadata);
 	cr_assert_eq(s.tasks[0].ncontainers, 1);
-	cr_expect_str_eq(s.tasks[0].containers[0].snapshotter, "soci");
-	cr_expect_str_eq(s.tasks[0].containers[0].image, "repo/app:1");
+	cr_expect_str_eq(s.tasks[0].containers[0].prof->snapshotter, "soci");
+	cr_expect_str_eq(s.tasks[0].containers[0].prof->image, "repo/app:1");
 	task_set_cleanup(&s);
 }
 
@@ -154,8 +154,8 @@ mk_full(const char *id, long long version, const char *digest)
 	task_str(&t, &task_edit_profile(&t)->last_status, "RUNNING");
 	task_str(&t, &task_edit_profile(&t)->source, "events.jsonl");
 	task_containers(&t, 1);
-	task_str(&t, &t.containers[0].name, "web");
-	task_str(&t, &t.containers[0].image, IMAGE);
+	task_str(&t, &container_edit_profile(&t, &t.containers[0])->name, "web");
+	task_str(&t, &container_edit_profile(&t, &t.containers[0])->image, IMAGE);
 	task_str(&t, &t.containers[0].image_digest, digest);
 	task_tags(&t, 1);
 	task_str(&t, &t.tags[0].key, "team");
@@ -179,7 +179,7 @@ Test(task, batch_pool_shares_strings_and_the_set_adopts_them)
 	cr_expect_eq(a.prof->cluster_arn, b.prof->cluster_arn, "one copy per pool");
 	cluster = a.prof->cluster_arn;
 	arn = a.arn;
-	image = b.containers[0].image;
+	image = b.containers[0].prof->image;
 	task_set_init(&s);
 	task_set_take(&s, &a);
 	task_set_take(&s, &b);
@@ -193,14 +193,14 @@ Test(task, batch_pool_shares_strings_and_the_set_adopts_them)
 	/* adopted where they lie, not copied */
 	cr_expect_eq(x->prof->cluster_arn, cluster);
 	cr_expect_eq(x->arn, arn);
-	cr_expect_eq(y->containers[0].image, image);
+	cr_expect_eq(y->containers[0].prof->image, image);
 	/* the same text is one copy */
 	cr_expect_eq(x->prof->cluster_arn, y->prof->cluster_arn);
 	cr_expect_eq(x->prof->taskdef_arn, y->prof->taskdef_arn);
 	cr_expect_eq(x->prof->launch_type, y->prof->launch_type);
 	cr_expect_eq(x->prof->source, y->prof->source);
-	cr_expect_eq(x->containers[0].image, y->containers[0].image);
-	cr_expect_eq(x->containers[0].name, y->containers[0].name);
+	cr_expect_eq(x->containers[0].prof->image, y->containers[0].prof->image);
+	cr_expect_eq(x->containers[0].prof->name, y->containers[0].prof->name);
 	cr_expect_eq(x->tags[0].value, y->tags[0].value);
 	cr_expect_eq(x->prof->service, y->prof->service);
 	/* ... and different text stays different */
@@ -218,7 +218,7 @@ Test(task, batch_pool_shares_strings_and_the_set_adopts_them)
 	cr_expect_str_eq(y->prof->family, "web");
 	cr_expect_str_eq(x->prof->taskdef, "web:7");
 	cr_expect_str_eq(x->prof->cluster_arn, CLUSTER_ARN);
-	cr_expect_str_eq(y->containers[0].image, IMAGE);
+	cr_expect_str_eq(y->containers[0].prof->image, IMAGE);
 	cr_expect_str_eq(y->tags[0].key, "team");
 	/* the caller's task was emptied */
 	cr_expect_null(a.arn);
@@ -271,6 +271,12 @@ Test(task, tasks_of_one_service_share_a_profile)
 	cr_expect_eq(y->prof, shared);
 	cr_expect_str_eq(z->prof->availability_zone, "us-east-1b");
 	cr_expect_null(x->prof->availability_zone);
+	/* their containers differ only in the digest: one container profile */
+	cr_expect_neq(x->containers, y->containers);
+	cr_expect_eq(x->containers[0].prof, y->containers[0].prof);
+	cr_expect_eq(x->containers[0].prof->draft, false);
+	cr_expect_str_eq(y->containers[0].prof->image, IMAGE);
+	cr_expect_str_eq(y->containers[0].image_digest, "sha256:2222");
 	task_set_cleanup(&s);
 }
 
@@ -381,8 +387,8 @@ Test(task, pool_merge_pooled_tasks_both_ways)
 	task_set_take(&s, &newer);          /* replaces the state in the set */
 	task_set_take(&s, &late);           /* older than what the set has: fills gaps only */
 	task_containers(&meta, 1);
-	task_str(&meta, &meta.containers[0].name, "web");
-	task_str(&meta, &meta.containers[0].snapshotter, "soci");
+	task_str(&meta, &container_edit_profile(&meta, &meta.containers[0])->name, "web");
+	task_str(&meta, &container_edit_profile(&meta, &meta.containers[0])->snapshotter, "soci");
 	meta.from_metadata = true;
 	task_set_take(&s, &meta);
 	cr_assert_eq(s.len, 1);
@@ -396,7 +402,7 @@ Test(task, pool_merge_pooled_tasks_both_ways)
 	cr_expect_str_eq(have->prof->family, "web");
 	cr_assert_eq(have->ncontainers, 1);
 	cr_expect_str_eq(have->containers[0].image_digest, "sha256:old");
-	cr_expect_str_eq(have->containers[0].snapshotter, "soci");
+	cr_expect_str_eq(have->containers[0].prof->snapshotter, "soci");
 	cr_expect(have->from_metadata);
 	cr_expect_str_eq(have->id, "m1");
 	task_set_cleanup(&s);
@@ -429,7 +435,7 @@ Test(task, pool_filter_keeps_shared_strings_alive)
 	/* the dropped tasks shared these strings with the kept one */
 	cr_expect_eq(s.tasks[0].prof->cluster_arn, cluster);
 	cr_expect_str_eq(s.tasks[0].prof->cluster_arn, CLUSTER_ARN);
-	cr_expect_str_eq(s.tasks[0].containers[0].image, IMAGE);
+	cr_expect_str_eq(s.tasks[0].containers[0].prof->image, IMAGE);
 	cr_expect_str_eq(s.tasks[0].containers[0].image_digest, "sha256:b");
 	cr_expect_not_null(task_set_find(&s, "arn:aws:ecs:us-east-1:123456789012:task/prod/b"));
 	cr_expect_null(task_set_find(&s, "arn:aws:ecs:us-east-1:123456789012:task/prod/a"));
@@ -458,7 +464,7 @@ Test(task, pool_copy_out_of_a_set_owns_its_strings)
 	cr_expect_neq(copy.arn, s.tasks[0].arn);
 	cr_expect_neq(copy.id, s.tasks[0].id);
 	cr_expect_neq(copy.containers, s.tasks[0].containers);
-	cr_expect_neq(copy.containers[0].image, s.tasks[0].containers[0].image);
+	cr_expect_neq(copy.containers[0].prof->image, s.tasks[0].containers[0].prof->image);
 	task_set_cleanup(&s);
 	/* the set and its pool are gone; the copy reads fine (ASan would say otherwise) */
 	cr_expect_str_eq(copy.arn, "arn:aws:ecs:us-east-1:123456789012:task/prod/cp");
@@ -516,7 +522,7 @@ Test(task, copied_tasks_outlive_the_set_they_came_from)
 		cr_expect_eq(in->tags, in2->tags);
 		cr_expect_eq(in->containers, in2->containers);
 		cr_expect_neq(in3->containers, in2->containers);
-		cr_expect_eq(in3->containers[0].image, in2->containers[0].image);
+		cr_expect_eq(in3->containers[0].prof->image, in2->containers[0].prof->image);
 		/* the set before goes, as in watch (valgrind/ASan would see a read of freed
 		 * strings below) */
 		task_set_cleanup(&sets[i - 1]);
@@ -657,7 +663,7 @@ Test(task, batch_pool_storage_moves_to_the_set)
 		task_strn(&t, &task_edit_profile(&t)->cluster_arn, CLUSTER_ARN "/ignored", strlen(CLUSTER_ARN));
 		task_strn(&t, &task_edit_profile(&t)->group, "service:web", 11);
 		task_containers(&t, 1);
-		task_strn(&t, &t.containers[0].image, IMAGE, strlen(IMAGE));
+		task_strn(&t, &container_edit_profile(&t, &t.containers[0])->image, IMAGE, strlen(IMAGE));
 		if (i == 0)
 			cluster_in_mine = t.prof->cluster_arn;
 		else
@@ -684,7 +690,7 @@ Test(task, batch_pool_storage_moves_to_the_set)
 	cr_expect_str_eq(s.tasks[1].id, "own11");
 	cr_expect_str_eq(s.tasks[0].prof->cluster, "prod");
 	cr_expect_str_eq(s.tasks[0].prof->service, "web");
-	cr_expect_str_eq(s.tasks[1].containers[0].image, IMAGE);
+	cr_expect_str_eq(s.tasks[1].containers[0].prof->image, IMAGE);
 	cr_expect_eq(s.tasks[0].pool, s.pool);
 	task_set_cleanup(&s);
 }
@@ -827,7 +833,8 @@ Test(task, struct_sizes_stay_in_budget)
 		return;
 	/* 328 before the profile took its 22 strings (issue 35) */
 	cr_expect_leq(sizeof(struct task), 160, "struct task: %zu bytes", sizeof(struct task));
-	cr_expect_leq(sizeof(struct container), 72, "struct container: %zu bytes",
+	/* 72 before its profile took its six strings */
+	cr_expect_leq(sizeof(struct container), 32, "struct container: %zu bytes",
 		      sizeof(struct container));
 	cr_expect_eq(sizeof(struct tag), 16);
 }
@@ -852,8 +859,8 @@ Test(task, shared_arrays_are_copied_before_a_merge_fills_them)
 		snprintf(arn, sizeof arn, "arn:aws:ecs:us-east-1:123456789012:task/prod/%s", ids[i]);
 		*t = mk(arn, 2, 1000, 5000);
 		memset(c, 0, sizeof c);
-		task_str(t, &c[0].name, "web");
-		task_str(t, &c[0].image, IMAGE);
+		task_str(t, &container_edit_profile(t, &c[0])->name, "web");
+		task_str(t, &container_edit_profile(t, &c[0])->image, IMAGE);
 		task_share_containers(t, c, 1);
 		memset(g, 0, sizeof g);
 		task_str(t, &g[0].key, "team");
@@ -873,16 +880,16 @@ Test(task, shared_arrays_are_copied_before_a_merge_fills_them)
 	/* task metadata for sa only: its container's snapshotter */
 	meta = mk("arn:aws:ecs:us-east-1:123456789012:task/prod/sa", -1, 1000, TS_NONE);
 	task_containers(&meta, 1);
-	task_str(&meta, &meta.containers[0].name, "web");
-	task_str(&meta, &meta.containers[0].snapshotter, "soci");
+	task_str(&meta, &container_edit_profile(&meta, &meta.containers[0])->name, "web");
+	task_str(&meta, &container_edit_profile(&meta, &meta.containers[0])->snapshotter, "soci");
 	meta.containers[0].essential = TRI_YES;
 	task_set_take(&s, &meta);
 	in[0] = task_set_find(&s, "arn:aws:ecs:us-east-1:123456789012:task/prod/sa");
 	in[1] = task_set_find(&s, "arn:aws:ecs:us-east-1:123456789012:task/prod/sb");
-	cr_assert_str_eq(in[0]->containers[0].snapshotter, "soci");
+	cr_assert_str_eq(in[0]->containers[0].prof->snapshotter, "soci");
 	cr_expect_eq(in[0]->containers[0].essential, TRI_YES);
-	cr_expect_str_eq(in[0]->containers[0].image, IMAGE);
-	cr_expect_null(in[1]->containers[0].snapshotter, "the other task's containers unchanged");
+	cr_expect_str_eq(in[0]->containers[0].prof->image, IMAGE);
+	cr_expect_null(in[1]->containers[0].prof->snapshotter, "the other task's containers unchanged");
 	cr_expect_eq(in[1]->containers[0].essential, TRI_UNKNOWN);
 	cr_expect_neq(in[0]->containers, in[1]->containers);
 	cr_expect_eq(in[0]->tags, in[1]->tags);
@@ -890,7 +897,7 @@ Test(task, shared_arrays_are_copied_before_a_merge_fills_them)
 	const struct container *before = in[1]->containers;
 	meta = mk("arn:aws:ecs:us-east-1:123456789012:task/prod/sb", 1, 1000, TS_NONE);
 	task_containers(&meta, 1);
-	task_str(&meta, &meta.containers[0].name, "web");
+	task_str(&meta, &container_edit_profile(&meta, &meta.containers[0])->name, "web");
 	task_set_take(&s, &meta);
 	cr_expect_eq(task_set_find(&s, "arn:aws:ecs:us-east-1:123456789012:task/prod/sb")->containers,
 		     before);

@@ -30,7 +30,7 @@ make(struct task *t, int i, int64_t at, double pull, const char *digest)
 	task_str(t, &task_edit_profile(t)->taskdef_arn, "arn:aws:ecs:us-east-1:1:task-definition/web:7");
 	task_str(t, &task_edit_profile(t)->launch_type, "FARGATE");
 	c = task_containers(t, 1);
-	task_str(t, &c->name, "app");
+	task_str(t, &container_edit_profile(t, c)->name, "app");
 	task_str(t, &c->image_digest, digest);
 	t->ts[TS_CREATED] = at;
 	t->ts[TS_CONNECTIVITY] = at + 8000 + (i % 7) * 100;

@@ -54,14 +54,25 @@ enum soci_evidence { SOCI_EVIDENCE_NONE, SOCI_EVIDENCE_METADATA, SOCI_EVIDENCE_R
 /* The structs are laid out largest members first, so that padding costs nothing: a set
  * holds one struct task per task (issue 16: memory per task). The small enums are kept
  * in a byte each (uint8_t, holding the enum named beside them). */
-struct container {
+/* What a container shares with the same container of the other tasks of its service (its
+ * name, image and how it stands): kept once by the pool, as a task's profile is (issue 35:
+ * a container 72 -> 32 bytes). Immutable once shared: read it as c->prof->image, write it
+ * through container_edit_profile(). */
+struct container_profile {
 	const char *name;
 	const char *image;
-	const char *image_digest;
 	const char *last_status;
 	const char *reason;
 	const char *snapshotter;   /* task metadata v4 only: "soci", "overlayfs"; NULL if unknown */
 	const char *health_status; /* healthStatus / metadata Health.status: HEALTHY, UNHEALTHY, ... */
+	uint64_t draft;            /* as struct task_profile's */
+};
+
+struct container {
+	/* never NULL in a task's array (task_containers()): a shared profile, a draft of the
+	 * task's, or container_profile_none */
+	const struct container_profile *prof;
+	const char *image_digest;  /* the one string of a container that a task may have alone */
 	int64_t health_since_ms;
 	int exit_code;
 	bool has_exit_code;
@@ -217,8 +228,9 @@ struct container *task_containers(struct task *t, size_t n);
 struct tag *task_tags(struct task *t, size_t n);
 /* t->containers (t->tags) = the n at v as t's pool keeps them: one copy of each distinct
  * array in a set's or batch pool (the tasks of one service mostly have the same tags),
- * so never write to it; v's strings must be t's pool's already. */
-void task_share_containers(struct task *t, const struct container *v, size_t n);
+ * so never write to it; v's strings must be t's pool's already (and the drafts of v's
+ * container profiles are shared in v first). */
+void task_share_containers(struct task *t, struct container *v, size_t n);
 void task_share_tags(struct task *t, const struct tag *v, size_t n);
 /* Fills the derived fields (id, and the profile's cluster, service, family, taskdef) and
  * shares a draft profile (the pool's copy of an equal one); call after parsing. They are
@@ -231,6 +243,12 @@ extern const struct task_profile task_profile_none;
  * draft. A draft belongs to one task: do not write through a struct copy of a task that
  * has one. */
 struct task_profile *task_edit_profile(struct task *t);
+/* The container profile every container starts with: all NULL. */
+extern const struct container_profile container_profile_none;
+/* c's profile to write (c one of t's containers, or a container being built for t, which
+ * may be zeroed): a draft in t's pool, as task_edit_profile(). task_share_containers() and task_derive()
+ * share the drafts of t's containers again. */
+struct container_profile *container_edit_profile(struct task *t, struct container *c);
 /* The first container's image/digest, or NULL. */
 const char *task_image(const struct task *t);
 const char *task_image_digest(const struct task *t);

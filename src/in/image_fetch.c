@@ -657,7 +657,7 @@ void
 image_fetch_want_task(struct image_fetch *f, const struct task *t)
 {
 	for (size_t i = 0; i < t->ncontainers; i++)
-		image_fetch_want(f, t->containers[i].image, t->containers[i].image_digest,
+		image_fetch_want(f, t->containers[i].prof->image, t->containers[i].image_digest,
 		    image_task_platform(t));
 }
 

@@ -290,12 +290,13 @@ static const struct {
 static const struct {
 	const char *key;
 	size_t off;
+	bool own;   /* the container's own (else its profile's) */
 } container_strings[] = {
-	{ "name", offsetof(struct container, name) },
-	{ "image", offsetof(struct container, image) },
-	{ "imageDigest", offsetof(struct container, image_digest) },
-	{ "lastStatus", offsetof(struct container, last_status) },
-	{ "reason", offsetof(struct container, reason) },
+	{ "name", offsetof(struct container_profile, name), false },
+	{ "image", offsetof(struct container_profile, image), false },
+	{ "imageDigest", offsetof(struct container, image_digest), true },
+	{ "lastStatus", offsetof(struct container_profile, last_status), false },
+	{ "reason", offsetof(struct container_profile, reason), false },
 };
 
 #define FIELD(base, off) ((const char **)(void *)((char *)(base) + (off)))
@@ -316,9 +317,12 @@ parse_containers(const json_t *o, struct task *t, struct why *w)
 		int64_t code = 0;
 		bool has = false;
 
+		struct container_profile *p = container_edit_profile(t, k);
+
 		for (size_t f = 0; f < sizeof container_strings / sizeof container_strings[0]; f++)
 			if (input_task_str(t, c, container_strings[f].key,
-			    FIELD(k, container_strings[f].off), w) != 0)
+			    container_strings[f].own ? FIELD(k, container_strings[f].off) :
+						       FIELD(p, container_strings[f].off), w) != 0)
 				goto bad;
 		if (input_get_int(c, "exitCode", &has, &code, w) != 0)
 			goto bad;
@@ -482,10 +486,10 @@ input_parse_metadata(const json_t *o, struct task *t, struct why *w)
 			int64_t code = 0;
 			bool has = false;
 
-			if (input_task_str(t, c, "Name", &k->name, w) != 0 ||
-			    input_task_str(t, c, "Image", &k->image, w) != 0 ||
-			    input_task_str(t, c, "KnownStatus", &k->last_status, w) != 0 ||
-			    input_task_str(t, c, "Snapshotter", &k->snapshotter, w) != 0 ||
+			if (input_task_str(t, c, "Name", &container_edit_profile(t, k)->name, w) != 0 ||
+			    input_task_str(t, c, "Image", &container_edit_profile(t, k)->image, w) != 0 ||
+			    input_task_str(t, c, "KnownStatus", &container_edit_profile(t, k)->last_status, w) != 0 ||
+			    input_task_str(t, c, "Snapshotter", &container_edit_profile(t, k)->snapshotter, w) != 0 ||
 			    input_get_int(c, "ExitCode", &has, &code, w) != 0) {
 				why_in(w, "Containers", i);
 				goto out;

@@ -93,7 +93,7 @@ input_serving_task(const json_t *o, struct task *t)
 	}
 	cs = json_object_get(o, "containers");
 	for (i = 0; i < t->ncontainers && i < json_array_size(cs); i++)
-		serving_str(t, &t->containers[i].health_status,
+		serving_str(t, &container_edit_profile(t, &t->containers[i])->health_status,
 			    json_object_get(json_array_get(cs, i), "healthStatus"));
 }
 
@@ -120,7 +120,7 @@ input_serving_metadata(const json_t *o, struct task *t)
 		}
 		if (!json_is_object(h))
 			continue;
-		serving_str(t, &k->health_status, json_object_get(h, "status"));
+		serving_str(t, &container_edit_profile(t, k)->health_status, json_object_get(h, "status"));
 		k->has_health_since = serving_time(json_object_get(h, "statusSince"),
 						   &k->health_since_ms);
 	}

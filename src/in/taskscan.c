@@ -55,10 +55,20 @@ static const struct jsonscan_key container_keys[] = { JSONSCAN_KEY("name"), JSON
 static int
 one_container(struct jsonscan *sc, struct task *t, struct container *k)
 {
-	const char **strs[] = { &k->name, &k->image, &k->image_digest, &k->last_status, &k->reason };
+	/* a draft of its own (object_array zeroed k), shared with the array (place_containers) */
+	struct container_profile *p;
+	const char **strs[5];
 	struct jsonscan_str key, v;
 	uint64_t seen = 0;
 	int m;
+
+	k->prof = &container_profile_none;
+	p = container_edit_profile(t, k);
+	strs[0] = &p->name;
+	strs[1] = &p->image;
+	strs[2] = &k->image_digest;
+	strs[3] = &p->last_status;
+	strs[4] = &p->reason;
 
 	for (bool first = true; (m = jsonscan_member(sc, first, &key)) == 1; first = false) {
 		int i = jsonscan_lookup(&key, container_keys, 7, &seen);
@@ -87,7 +97,7 @@ one_container(struct jsonscan *sc, struct task *t, struct container *k)
 			/* input_serving: lenient, a string or nothing */
 			if (any_str(sc, &v) != 0)
 				return -1;
-			keep(t, &k->health_status, &v);
+			keep(t, &p->health_status, &v);
 		} else if (jsonscan_skip(sc) != 0) {
 			return -1;
 		}
@@ -98,7 +108,7 @@ one_container(struct jsonscan *sc, struct task *t, struct container *k)
 /* null or an array of objects (get_array); each element read by fn into the n-th slot of
  * a growing array of size `size` */
 static int
-object_array(struct jsonscan *sc, void (*place)(struct task *, const void *, size_t), size_t size,
+object_array(struct jsonscan *sc, void (*place)(struct task *, void *, size_t), size_t size,
 	     int (*fn)(struct jsonscan *, struct task *, void *), struct task *t)
 {
 	/* read into scratch, then one array of the right size in t's pool (shared with
@@ -134,13 +144,13 @@ object_array(struct jsonscan *sc, void (*place)(struct task *, const void *, siz
 }
 
 static void
-place_containers(struct task *t, const void *v, size_t n)
+place_containers(struct task *t, void *v, size_t n)
 {
 	task_share_containers(t, v, n);
 }
 
 static void
-place_tags(struct task *t, const void *v, size_t n)
+place_tags(struct task *t, void *v, size_t n)
 {
 	task_share_tags(t, v, n);
 }

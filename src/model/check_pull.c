@@ -63,8 +63,8 @@ facts_for(const struct task_set *h, const char *image, const char *platform)
 		if (strcmp(image_task_platform(t), platform) != 0)
 			continue;
 		for (size_t k = 0; f == NULL && k < t->ncontainers; k++)
-			if (t->containers[k].image != NULL &&
-			    strcmp(t->containers[k].image, image) == 0)
+			if (t->containers[k].prof->image != NULL &&
+			    strcmp(t->containers[k].prof->image, image) == 0)
 				f = image_set_find_container(h->images, &t->containers[k], platform);
 	}
 	if (f != NULL && f->status == IMAGE_OK && f->size_bytes >= 0)
@@ -102,8 +102,8 @@ same_images(const struct task *t, const struct taskdef *td)
 		bool found = false;
 
 		for (size_t k = 0; image != NULL && !found && k < t->ncontainers; k++)
-			found = t->containers[k].image != NULL &&
-				strcmp(t->containers[k].image, image) == 0;
+			found = t->containers[k].prof->image != NULL &&
+				strcmp(t->containers[k].prof->image, image) == 0;
 		if (image != NULL && !found)
 			return false;
 	}

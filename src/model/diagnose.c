@@ -208,8 +208,8 @@ diag_has(const struct task *t, const char *needle)
 	if (t->prof->stopped_reason != NULL && strcasestr(t->prof->stopped_reason, needle) != NULL)
 		return true;
 	for (size_t i = 0; i < t->ncontainers; i++)
-		if (t->containers[i].reason != NULL &&
-		    strcasestr(t->containers[i].reason, needle) != NULL)
+		if (t->containers[i].prof->reason != NULL &&
+		    strcasestr(t->containers[i].prof->reason, needle) != NULL)
 			return true;
 	return false;
 }

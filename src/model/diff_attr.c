@@ -300,21 +300,21 @@ taskdef_note(const struct diff_mix *m, const struct diff_window *base,
 		const struct container *cb = &b->containers[i], *ca = NULL;
 
 		for (uint32_t j = 0; j < a->ncontainers && ca == NULL; j++)
-			if (strcmp(or_dash(a->containers[j].name), or_dash(cb->name)) == 0)
+			if (strcmp(or_dash(a->containers[j].prof->name), or_dash(cb->prof->name)) == 0)
 				ca = &a->containers[j];
 		if (ca == NULL)
-			buf_addf(&out, " container %s added;", or_dash(cb->name));
-		else if (strcmp(or_dash(ca->image), or_dash(cb->image)) != 0)
-			buf_addf(&out, " container %s image %s -> %s;", or_dash(cb->name),
-				 or_dash(ca->image), or_dash(cb->image));
+			buf_addf(&out, " container %s added;", or_dash(cb->prof->name));
+		else if (strcmp(or_dash(ca->prof->image), or_dash(cb->prof->image)) != 0)
+			buf_addf(&out, " container %s image %s -> %s;", or_dash(cb->prof->name),
+				 or_dash(ca->prof->image), or_dash(cb->prof->image));
 	}
 	for (uint32_t j = 0; j < a->ncontainers; j++) {
 		bool kept = false;
 
 		for (uint32_t i = 0; i < b->ncontainers && !kept; i++)
-			kept = strcmp(or_dash(a->containers[j].name), or_dash(b->containers[i].name)) == 0;
+			kept = strcmp(or_dash(a->containers[j].prof->name), or_dash(b->containers[i].prof->name)) == 0;
 		if (!kept)
-			buf_addf(&out, " container %s removed;", or_dash(a->containers[j].name));
+			buf_addf(&out, " container %s removed;", or_dash(a->containers[j].prof->name));
 	}
 	if (out.len == before)
 		buf_adds(&out, " the same cpu, memory and container images");

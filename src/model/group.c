@@ -290,7 +290,7 @@ soci_from_metadata(const struct task *t)
 	size_t known = 0, overlay = 0;
 
 	for (size_t i = 0; i < t->ncontainers; i++) {
-		const char *s = t->containers[i].snapshotter;
+		const char *s = t->containers[i].prof->snapshotter;
 
 		if (s == NULL || *s == '\0')
 			continue;

@@ -11,9 +11,9 @@ health_from_containers(struct task *t)
 	for (size_t i = 0; i < t->ncontainers; i++) {
 		const struct container *c = &t->containers[i];
 
-		if (c->essential == TRI_NO || c->health_status == NULL)
+		if (c->essential == TRI_NO || c->prof->health_status == NULL)
 			continue;
-		if (strcmp(c->health_status, "HEALTHY") != 0 || !c->has_health_since)
+		if (strcmp(c->prof->health_status, "HEALTHY") != 0 || !c->has_health_since)
 			return;
 		if (last == TS_NONE || c->health_since_ms > last)
 			last = c->health_since_ms;

@@ -145,8 +145,9 @@ image_rows_build(const struct task_set *set, struct image_rows *out)
 		} else {
 			/* asked for by --image: advise as for a Linux task on Fargate 1.4.0 */
 			struct task t;
-			struct container c = { 0 };
-			/* a probe: its strings and profile on the stack, no pool */
+			/* a probe: its strings and profiles on the stack, no pool */
+			struct container_profile cp = { .image = f->image };
+			struct container c = { .prof = &cp, .image_digest = f->digest };
 			struct task_profile p = {
 				.launch_type = "FARGATE", .platform_version = "1.4.0",
 				.cpu_arch = f->platform != NULL && strstr(f->platform, "arm64") ?
@@ -155,8 +156,6 @@ image_rows_build(const struct task_set *set, struct image_rows *out)
 			struct image_task_info in;
 
 			task_init(&t);
-			c.image = f->image;
-			c.image_digest = f->digest;
 			t.containers = &c;
 			t.ncontainers = 1;
 			t.prof = &p;

@@ -23,14 +23,14 @@ image_set_find_container(const struct image_set *s, const struct container *c,
 		return NULL;
 	if (c->image_digest != NULL && *c->image_digest != '\0')
 		return image_set_find(s, c->image_digest, platform);
-	if (c->image == NULL)
+	if (c->prof->image == NULL)
 		return NULL;
 	/* not pulled yet (or an emulator that gives no digest): the reference, as
 	 * DescribeImages resolved it in this run */
 	for (size_t i = 0; i < image_set_len(s); i++) {
 		const struct image_facts *f = image_set_at(s, i);
 
-		if (str_eq(f->image, c->image) && (platform == NULL || str_eq(f->platform, platform)))
+		if (str_eq(f->image, c->prof->image) && (platform == NULL || str_eq(f->platform, platform)))
 			return f;
 	}
 	return NULL;
@@ -102,12 +102,12 @@ image_task_info(const struct image_set *s, const struct task *t, struct image_ta
 		const struct image_facts *f;
 		bool dup = false;
 
-		if (c->snapshotter != NULL) {
-			meta_soci |= strcasecmp(c->snapshotter, "soci") == 0;
-			meta_overlay |= strcasecmp(c->snapshotter, "overlayfs") == 0;
+		if (c->prof->snapshotter != NULL) {
+			meta_soci |= strcasecmp(c->prof->snapshotter, "soci") == 0;
+			meta_overlay |= strcasecmp(c->prof->snapshotter, "overlayfs") == 0;
 		}
 		/* no copies of the reference a task (it is asked for each row written) */
-		if (c->image != NULL && image_ref_is_private_ecr(c->image) == 0)
+		if (c->prof->image != NULL && image_ref_is_private_ecr(c->prof->image) == 0)
 			out->any_not_ecr = true;
 		f = image_set_find_container(s, c, image_task_platform(t));
 		if (f == NULL || f->status != IMAGE_OK)

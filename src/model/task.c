@@ -30,6 +30,10 @@ const char *const task_stage_names[STAGE_COUNT] = {
 };
 
 const struct task_profile task_profile_none;
+const struct container_profile container_profile_none;
+
+/* the size classes of the drafts in a pool's spare chunks (tpool_take_chunk()) */
+enum { CHUNK_TASK_PROFILE, CHUNK_CONTAINER_PROFILE };
 
 static bool
 status_is(const struct task *t, const char *s)
@@ -157,7 +161,7 @@ task_cleanup(struct task *t)
 struct task_profile *
 task_new_draft(struct task *t, const struct task_profile *from)
 {
-	struct task_profile *d = tpool_take_chunk(task_pool_of(t), sizeof *d);
+	struct task_profile *d = tpool_take_chunk(task_pool_of(t), CHUNK_TASK_PROFILE, sizeof *d);
 
 	*d = from != NULL ? *from : task_profile_none;
 	d->draft = true;
@@ -177,7 +181,7 @@ void
 task_drop_draft(struct task *t)
 {
 	if (t->prof->draft && t->pool != NULL)
-		tpool_give_back(t->pool, (void *)(uintptr_t)t->prof);
+		tpool_give_back(t->pool, CHUNK_TASK_PROFILE, (void *)(uintptr_t)t->prof);
 	t->prof = &task_profile_none;
 }
 
@@ -191,7 +195,43 @@ share_profile(struct task *t)
 	d->draft = false;
 	t->prof = (const struct task_profile *)(const void *)tpool_intern_aligned(
 	    t->pool, (const char *)d, sizeof *d, _Alignof(struct task_profile));
-	tpool_give_back(t->pool, d);
+	tpool_give_back(t->pool, CHUNK_TASK_PROFILE, d);
+}
+
+struct container_profile *
+task_new_container_draft(struct task *t, struct container *c, const struct container_profile *from)
+{
+	struct container_profile *d = tpool_take_chunk(task_pool_of(t), CHUNK_CONTAINER_PROFILE,
+						       sizeof *d);
+
+	*d = from != NULL ? *from : container_profile_none;
+	d->draft = true;
+	c->prof = d;
+	return d;
+}
+
+struct container_profile *
+container_edit_profile(struct task *t, struct container *c)
+{
+	/* a zeroed container (memset, a scanner's scratch) has none yet */
+	if (c->prof != NULL && c->prof->draft)
+		return (struct container_profile *)(uintptr_t)c->prof;
+	return task_new_container_draft(t, c, c->prof);
+}
+
+void
+task_share_container_profiles(struct task *t, struct container *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct container_profile *d = (struct container_profile *)(uintptr_t)v[i].prof;
+
+		if (!d->draft)
+			continue;
+		d->draft = false;
+		v[i].prof = (const struct container_profile *)(const void *)tpool_intern_aligned(
+		    t->pool, (const char *)d, sizeof *d, _Alignof(struct container_profile));
+		tpool_give_back(t->pool, CHUNK_CONTAINER_PROFILE, d);
+	}
 }
 
 static const char *
@@ -261,14 +301,16 @@ task_derive(struct task *t)
 		derive_set(t, &p->family, "", 0, false);
 	}
 	share_profile(t);
+	/* an array made by task_containers() and written in place is the task's own */
+	task_share_container_profiles(t, t->containers, t->ncontainers);
 }
 
 const char *
 task_image(const struct task *t)
 {
 	for (size_t i = 0; i < t->ncontainers; i++)
-		if (t->containers[i].image != NULL)
-			return t->containers[i].image;
+		if (t->containers[i].prof->image != NULL)
+			return t->containers[i].prof->image;
 	return NULL;
 }
 
@@ -308,9 +350,13 @@ task_copy_to(struct task *dst, const struct task *src, struct task_strpool *p)
 	if (src->ncontainers > COPY_STACK)
 		c = xreallocarray(NULL, src->ncontainers, sizeof *c);
 	for (size_t i = 0; i < src->ncontainers; i++) {
+		struct container_profile *cp;
+
 		c[i] = src->containers[i];
-#define X(f) task_str(dst, &c[i].f, src->containers[i].f);
-		CONTAINER_STRINGS(X)
+		cp = task_new_container_draft(dst, &c[i], NULL);
+		task_str(dst, &c[i].image_digest, src->containers[i].image_digest);
+#define X(f) task_str(dst, &cp->f, src->containers[i].prof->f);
+		CONTAINER_PROFILE_STRINGS(X)
 #undef X
 	}
 	task_share_containers(dst, c, src->ncontainers);
@@ -407,6 +453,8 @@ task_containers(struct task *t, size_t n)
 	if (n > 0) {
 		c = tpool_alloc(task_pool_of(t), n * sizeof *c, _Alignof(struct container));
 		memset(c, 0, n * sizeof *c);
+		for (size_t i = 0; i < n; i++)
+			c[i].prof = &container_profile_none;
 	}
 	t->containers = c;
 	t->ncontainers = (uint32_t)n;
@@ -414,8 +462,10 @@ task_containers(struct task *t, size_t n)
 }
 
 void
-task_share_containers(struct task *t, const struct container *v, size_t n)
+task_share_containers(struct task *t, struct container *v, size_t n)
 {
+	/* v's drafts shared first, so that equal arrays are equal bytes */
+	task_share_container_profiles(t, v, n);
 	t->containers = n == 0 ? NULL : (struct container *)(uintptr_t)tpool_intern_aligned(
 	    task_pool_of(t), (const char *)v, n * sizeof *v, _Alignof(struct container));
 	t->ncontainers = (uint32_t)n;

@@ -12,7 +12,8 @@
 	X(availability_zone) X(cpu) X(memory) X(last_status) X(desired_status) \
 	X(stop_code) X(stopped_reason) X(health_status) X(cpu_arch) X(source)
 
-#define CONTAINER_STRINGS(X) X(name) X(image) X(image_digest) X(last_status) X(reason) X(snapshotter) \
+/* Every string of a container's profile, for the same reason */
+#define CONTAINER_PROFILE_STRINGS(X) X(name) X(image) X(last_status) X(reason) X(snapshotter) \
 	X(health_status)
 
 /* Up to this many containers or tags are copied on the stack before they go to the pool
@@ -25,5 +26,11 @@ struct task_strpool *task_pool_of(struct task *t);
 struct task_profile *task_new_draft(struct task *t, const struct task_profile *from);
 /* Gives t's draft (if it has one) back to its pool, t's profile becoming none. */
 void task_drop_draft(struct task *t);
+/* A draft container profile for c (one of t's or being built for t) in t's pool, a copy of
+ * *from (NULL: all NULL), made c's. */
+struct container_profile *task_new_container_draft(struct task *t, struct container *c,
+						   const struct container_profile *from);
+/* The drafts of n containers at v shared (in t's pool), before the array is. */
+void task_share_container_profiles(struct task *t, struct container *v, size_t n);
 
 #endif

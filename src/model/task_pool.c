@@ -149,21 +149,21 @@ tpool_intern(struct task_strpool *p, const char *s, size_t n)
 }
 
 void *
-tpool_take_chunk(struct task_strpool *p, size_t n)
+tpool_take_chunk(struct task_strpool *p, int k, size_t n)
 {
-	void *c = p->spare;
+	void *c = p->spare[k];
 
 	if (c == NULL)
 		return tpool_alloc(p, n, 16);
-	memcpy(&p->spare, c, sizeof p->spare);
+	memcpy(&p->spare[k], c, sizeof p->spare[k]);
 	return c;
 }
 
 void
-tpool_give_back(struct task_strpool *p, void *c)
+tpool_give_back(struct task_strpool *p, int k, void *c)
 {
-	memcpy(c, &p->spare, sizeof p->spare);
-	p->spare = c;
+	memcpy(c, &p->spare[k], sizeof p->spare[k]);
+	p->spare[k] = c;
 }
 
 /* Moves from's blocks into into, as they are (every pointer into them stays valid); from
@@ -187,7 +187,7 @@ tpool_adopt(struct task_strpool *into, struct task_strpool *from)
 	from->blocks = NULL;
 	/* its spare chunks went with the blocks; what still points into them is a task's
 	 * draft, which gives its chunk back to its pool then (task_derive()) */
-	from->spare = NULL;
+	memset(from->spare, 0, sizeof from->spare);
 	free(from->slots);
 	from->slots = NULL;
 	from->nslots = from->len = 0;

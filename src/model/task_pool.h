@@ -18,6 +18,9 @@
 
 enum pool_kind { POOL_SET, POOL_BATCH, POOL_PRIVATE };
 
+/* the sizes of chunk a pool keeps spares of (tpool_take_chunk()) */
+#define POOL_CHUNK_SIZES 2
+
 struct pool_block {
 	struct pool_block *next;
 	size_t used, size;
@@ -39,9 +42,9 @@ struct task_strpool {
 	size_t block;                  /* the size of the next block */
 	/* a batch pool: the set pool its storage went to (task_set_take()) */
 	const struct task_strpool *taken_by;
-	/* chunks given back (tpool_give_back()), linked through their first bytes: the
-	 * drafts of task profiles, one size only, reused by the next draft */
-	void *spare;
+	/* chunks given back (tpool_give_back()), linked through their first bytes, one
+	 * list a size: the drafts of task and container profiles, reused by the next draft */
+	void *spare[POOL_CHUNK_SIZES];
 };
 
 uint64_t tpool_hash(const char *s, size_t n);
@@ -52,11 +55,11 @@ void *tpool_alloc(struct task_strpool *p, size_t n, size_t align);
  * pool); aligned to align, for an array looked up as its bytes. */
 const char *tpool_intern_aligned(struct task_strpool *p, const char *s, size_t n, size_t align);
 const char *tpool_intern(struct task_strpool *p, const char *s, size_t n);
-/* n bytes (at least a pointer's, always the same n for one pool) aligned to 16: a chunk
- * given back before, else a new one. */
-void *tpool_take_chunk(struct task_strpool *p, size_t n);
-/* Gives the chunk at c (from tpool_take_chunk()) back for the next one. */
-void tpool_give_back(struct task_strpool *p, void *c);
+/* n bytes (at least a pointer's) aligned to 16, of size class k (< POOL_CHUNK_SIZES;
+ * always the same n for one k): a chunk given back before, else a new one. */
+void *tpool_take_chunk(struct task_strpool *p, int k, size_t n);
+/* Gives the chunk at c (from tpool_take_chunk(p, k, ...)) back for the next one. */
+void tpool_give_back(struct task_strpool *p, int k, void *c);
 /* Moves from's blocks into into, as they are (every pointer into them stays valid); from
  * is left empty, its index dropped (its texts are not looked up again). */
 void tpool_adopt(struct task_strpool *into, struct task_strpool *from);

@@ -223,10 +223,19 @@ merge_into(struct task *w, struct task *l)
 			for (size_t j = 0; j < nl; j++) {
 				struct container *lc = &ls[j];
 
-				if (wc->name && lc->name && strcmp(wc->name, lc->name) == 0) {
-#define X(f) take_str(&wc->f, &lc->f);
-					CONTAINER_STRINGS(X)
+				const struct container_profile *wp = wc->prof, *lp = lc->prof;
+
+				if (wp->name && lp->name && strcmp(wp->name, lp->name) == 0) {
+					take_str(&wc->image_digest, &lc->image_digest);
+#define X(f) || (wp->f == NULL && lp->f != NULL)
+					if (wp != lp && (false CONTAINER_PROFILE_STRINGS(X))) {
 #undef X
+						struct container_profile *d =
+						    container_edit_profile(w, wc);
+#define X(f) if (d->f == NULL) d->f = lp->f;
+						CONTAINER_PROFILE_STRINGS(X)
+#undef X
+					}
 					if (!wc->has_exit_code && lc->has_exit_code) {
 						wc->has_exit_code = true;
 						wc->exit_code = lc->exit_code;
@@ -240,6 +249,7 @@ merge_into(struct task *w, struct task *l)
 				}
 			}
 		}
+		task_share_container_profiles(w, ws, nw);
 		if (memcmp(ws, w->containers, nw * sizeof *ws) != 0) {
 			w->containers = tpool_alloc(task_pool_of(w), nw * sizeof *ws,
 			    _Alignof(struct container));
@@ -437,9 +447,20 @@ task_set_take_copy(struct task_set *s, const struct task *src, struct task_copy_
 			const struct container *dc = mc != NULL ? &md->containers[i] : NULL;
 
 			c[i] = *sc;
-#define X(f) c[i].f = copy_str(p, sc->f, mc ? mc->f : NULL, dc ? dc->f : NULL);
-			CONTAINER_STRINGS(X)
+			c[i].image_digest = copy_str(p, sc->image_digest, mc ? mc->image_digest : NULL,
+						     dc ? dc->image_digest : NULL);
+			if (mc != NULL && sc->prof == mc->prof && !sc->prof->draft) {
+				c[i].prof = dc->prof;   /* a profile the pool shares already */
+			} else {
+				const struct container_profile *sp = sc->prof;
+				const struct container_profile *mp = mc ? mc->prof : NULL;
+				const struct container_profile *dp = dc ? dc->prof : NULL;
+				struct container_profile *d = task_new_container_draft(&t, &c[i], NULL);
+
+#define X(f) d->f = copy_str(p, sp->f, mp ? mp->f : NULL, dp ? dp->f : NULL);
+				CONTAINER_PROFILE_STRINGS(X)
 #undef X
+			}
 		}
 		task_share_containers(&t, c, src->ncontainers);
 		if (c != cs)

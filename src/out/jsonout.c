@@ -227,21 +227,21 @@ write_container(struct buf *b, const struct container *k)
 {
 	int rc = PUTS(b, "{\"name\":");
 
-	rc |= jsonfmt_string(b, k->name);
+	rc |= jsonfmt_string(b, k->prof->name);
 	rc |= PUTS(b, ",\"image\":");
-	rc |= jsonfmt_string(b, k->image);
+	rc |= jsonfmt_string(b, k->prof->image);
 	rc |= PUTS(b, ",\"image_digest\":");
 	rc |= jsonfmt_string(b, k->image_digest);
 	rc |= PUTS(b, ",\"last_status\":");
-	rc |= jsonfmt_string(b, k->last_status);
+	rc |= jsonfmt_string(b, k->prof->last_status);
 	rc |= PUTS(b, ",\"reason\":");
-	rc |= jsonfmt_string(b, k->reason);
+	rc |= jsonfmt_string(b, k->prof->reason);
 	rc |= PUTS(b, ",\"exit_code\":");
 	rc |= k->has_exit_code ? jsonfmt_int(b, k->exit_code) : PUTS(b, "null");
 	rc |= PUTS(b, ",\"snapshotter\":");
-	rc |= jsonfmt_string(b, k->snapshotter);
+	rc |= jsonfmt_string(b, k->prof->snapshotter);
 	rc |= PUTS(b, ",\"health_status\":");
-	rc |= jsonfmt_string(b, k->health_status);
+	rc |= jsonfmt_string(b, k->prof->health_status);
 	return rc | jsonfmt_putc(b, '}');
 }
 

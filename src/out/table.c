@@ -357,7 +357,7 @@ footnotes(FILE *f, struct buf *line, const struct report *r, const struct layout
 			continue;
 		/* ECS sometimes leaves the task's reason empty and puts it on the container */
 		for (size_t k = 0; why == NULL && k < t->ncontainers; k++)
-			why = t->containers[k].reason;
+			why = t->containers[k].prof->reason;
 		tcell(r, &r->rows[i], &tcols[0], l, id, sizeof id);
 		sanitise(t->prof->stop_code != NULL ? t->prof->stop_code : "no stop code", code, sizeof code);
 		sanitise(why != NULL ? why : "no reason given", reason, sizeof reason);

@@ -513,13 +513,13 @@ build_details(const struct view *v, const struct report_row *row, struct lines *
 		char ex[24] = "";
 		if (c->has_exit_code)
 			snprintf(ex, sizeof ex, ", exit %d", c->exit_code);
-		lines_add(l, "  %s: %s%s", nz(c->name), nz(c->last_status), ex);
-		lines_add(l, "    image        %s", nz(c->image));
+		lines_add(l, "  %s: %s%s", nz(c->prof->name), nz(c->prof->last_status), ex);
+		lines_add(l, "    image        %s", nz(c->prof->image));
 		lines_add(l, "    digest       %s", nz(c->image_digest));
-		if (c->snapshotter != NULL)
-			lines_add(l, "    snapshotter  %s", c->snapshotter);
-		if (c->reason != NULL)
-			lines_add(l, "    reason       %s", c->reason);
+		if (c->prof->snapshotter != NULL)
+			lines_add(l, "    snapshotter  %s", c->prof->snapshotter);
+		if (c->prof->reason != NULL)
+			lines_add(l, "    reason       %s", c->prof->reason);
 	}
 	tui_image_details(r, row, l, lines_add);
 	if (t->ntags > 0) {

@@ -57,9 +57,10 @@ taskscan_task_differ(const struct task *a, const struct task *b)
 			return 1;
 	for (size_t i = 0; i < a->ncontainers; i++) {
 		const struct container *x = &a->containers[i], *y = &b->containers[i];
-#define CS(f) taskscan_str_differ("containers." #f, x->f, y->f)
+#define CS(f) taskscan_str_differ("containers." #f, x->prof->f, y->prof->f)
 #define CN(f) taskscan_num_differ("containers." #f, (long long)x->f, (long long)y->f)
-		if (CS(name) || CS(image) || CS(image_digest) || CS(last_status) || CS(reason) ||
+		if (CS(name) || CS(image) ||
+		    taskscan_str_differ("containers.image_digest", x->image_digest, y->image_digest) || CS(last_status) || CS(reason) ||
 		    CS(snapshotter) || CS(health_status) || CN(has_exit_code) || CN(exit_code) ||
 		    CN(has_health_since) || CN(health_since_ms) || CN(essential))
 			return 1;
