@@ -244,6 +244,25 @@ timeutil_iso_ms(char *out, int64_t ms)
 	return numfmt_iso(out, y, m, d, (unsigned)(rem / 1000), (unsigned)(rem % 1000));
 }
 
+size_t
+timeutil_iso_ms_day(char *out, int64_t ms, struct timeutil_day *day)
+{
+	int64_t days, rem;
+
+	if (ms == TS_NONE) {
+		out[0] = '\0';
+		return 0;
+	}
+	days = ms >= 0 ? ms / 86400000 : -((-ms + 86399999) / 86400000);
+	rem = ms - days * 86400000;
+	if (days != day->days) {
+		timeutil_civil_from_days(days, &day->y, &day->m, &day->d);
+		day->days = days;
+	}
+	return numfmt_iso(out, day->y, day->m, day->d, (unsigned)(rem / 1000),
+			  (unsigned)(rem % 1000));
+}
+
 void
 timeutil_format_iso(int64_t ms, char out[TIMEUTIL_ISO_LEN])
 {
