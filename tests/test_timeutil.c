@@ -306,4 +306,15 @@ Test(timeutil, iso_of_a_day_as_iso_ms)
 		cr_expect_str_eq(got, want, "%lld", (long long)ms[i]);
 		cr_expect_eq(ng, nw, "%lld", (long long)ms[i]);
 	}
+	/* many times a day, before and after 1970 and 2000-02-29 */
+	static const int64_t from[] = { -3 * 86400000LL, 951609600000, 1714521600000 };
+
+	for (size_t k = 0; k < sizeof from / sizeof from[0]; k++)
+		for (int64_t t = from[k]; t < from[k] + 6 * 86400000LL; t += 777777) {
+			char want[TIMEUTIL_ISO_LEN], got[TIMEUTIL_ISO_LEN];
+
+			timeutil_iso_ms(want, t);
+			cr_assert_eq(timeutil_iso_ms_day(got, t, &day), strlen(want));
+			cr_assert_str_eq(got, want, "%lld", (long long)t);
+		}
 }
