@@ -34,6 +34,7 @@ struct fake {
 	bool hold_services;          /* DescribeServices waits (unlocked) for release */
 	bool repeat_token;           /* ListTasks/ListClusters send back the token they got */
 	bool unasked;                /* DescribeTasks adds tasks nobody asked for */
+	size_t asked_by_arn;         /* DescribeTasks tasks asked by ARN, not by id */
 	size_t cluster_calls;        /* ListClusters asked */
 	size_t list_at_describe;     /* ListTasks pages asked when the first DescribeTasks came */
 	volatile bool release;
@@ -139,12 +140,19 @@ describe_tasks(json_t *req)
 	if (json_array_size(tasks) > F.max_batch)
 		F.max_batch = json_array_size(tasks);
 	json_array_foreach(tasks, i, v) {
-		const char *a = json_string_value(v), *t = strrchr(a, 't');
+		/* as ECS: a task asked by its id (in cluster prod) is named by its ARN */
+		char *own = strncmp(json_string_value(v), "arn:", 4) == 0 ? NULL :
+			xasprintf("arn:aws:ecs:us-east-1:123456789012:task/prod/%s",
+				  json_string_value(v));
+
+		F.asked_by_arn += own == NULL;
+		const char *a = own != NULL ? own : json_string_value(v), *t = strrchr(a, 't');
 		size_t n = strtoul(t + 1, NULL, 10);
 		bool stopped = n >= F.nrunning;
 
 		if (strstr(a, "gone") != NULL) {
 			json_array_append_new(fail, json_pack("{s:s,s:s}", "arn", a, "reason", "MISSING"));
+			free(own);
 			continue;
 		}
 		/* createdAt: task n was created n seconds after 1714557600 */
@@ -153,6 +161,7 @@ describe_tasks(json_t *req)
 			"createdAt", 1714557600.125 + (double)n,
 			"lastStatus", stopped ? "STOPPED" : "RUNNING",
 			"desiredStatus", stopped ? "STOPPED" : "RUNNING", "version", (json_int_t)3));
+		free(own);
 	}
 	if (F.unasked) {
 		/* the same id in another cluster, another account's task, and one by id only */
@@ -437,6 +446,8 @@ Test(ecs, pages_and_batches_with_one_request_at_a_time)
 	cr_expect_eq(F.list_calls, 3);
 	cr_expect_eq(F.describe_calls, 3);
 	cr_expect_eq(F.max_batch, 100);
+	/* by id: the ARN's last part, a third of the request's bytes (issue 35) */
+	cr_expect_eq(F.asked_by_arn, 0);
 	cr_expect_eq(st.pages, 3);
 	cr_expect_eq(st.listed, 250);
 	cr_expect_eq(st.requests, 6);

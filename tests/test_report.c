@@ -477,6 +477,78 @@ Test(report, sort_by_any_column_missing_last_stable)
 	task_set_cleanup(&s);
 }
 
+/* Each row's place, by its task id "tNNNN", so that a test checks the order kept on ties. */
+static void
+places(const struct report *r, size_t *at)
+{
+	for (size_t i = 0; i < r->nrows; i++)
+		at[atoi(row_id(r, i) + 1)] = i;
+}
+
+/* r sorted by c: keys in order, missing last, ties in the order of before[] */
+static void
+expect_sorted_stable(const struct report *r, enum col_id c, bool desc, const size_t *before)
+{
+	for (size_t i = 1; i < r->nrows; i++) {
+		int64_t a = report_cell_ms(&r->rows[i - 1], c), b = report_cell_ms(&r->rows[i], c);
+		size_t pa = before[atoi(row_id(r, i - 1) + 1)], pb = before[atoi(row_id(r, i) + 1)];
+
+		if (a == TS_NONE || b == TS_NONE) {
+			cr_assert(b == TS_NONE, "row %zu: a missing key before a present one", i);
+			cr_assert(a != TS_NONE || pa < pb, "row %zu: missing keys out of order", i);
+			continue;
+		}
+		cr_assert(desc ? a >= b : a <= b, "row %zu: %lld then %lld", i, (long long)a,
+			  (long long)b);
+		cr_assert(a != b || pa < pb, "row %zu: a tie out of its previous order", i);
+	}
+}
+
+/* Many rows (the merge sort of time keys, past its runs of 16), many ties and missing keys:
+ * the order qsort_r with the comparison gave. */
+Test(report, sort_many_rows_by_time_keys)
+{
+	enum { N = 2000 };
+	struct task_set s;
+	struct report r;
+	struct report_options o = by_team(NULL);
+	struct err err;
+	size_t *before = xcalloc(N, sizeof *before);
+	unsigned seed = 7;
+
+	task_set_init(&s);
+	for (int i = 0; i < N; i++) {
+		char id[16];
+		double created, pull;
+
+		seed = seed * 1103515245u + 12345u;
+		created = (double)(seed >> 16 & 255);
+		seed = seed * 1103515245u + 12345u;
+		pull = (seed >> 16) % 11 == 0 ? NONE : (double)((seed >> 16) % 7);
+		snprintf(id, sizeof id, "t%04d", i);
+		add_task(&s, id, NULL, created, pull < 0 ? NONE : created + 1,
+			 pull < 0 ? NONE : created + 1 + pull, NONE);
+	}
+	cr_assert_eq(report_build(&r, &s, &o, &err), 0);
+	/* report_build sorted by createdAt from the set's order */
+	for (size_t i = 0; i < N; i++)
+		before[i] = i;
+	expect_sorted_stable(&r, COL_CREATED_AT, false, before);
+	static const struct { enum col_id c; bool desc; } sorts[] = {
+		{ COL_PULL_S, false }, { COL_PULL_S, true }, { COL_CREATED_AT, true },
+		{ COL_PULL_STARTED_AT, false }, { COL_CREATED_AT, false },
+	};
+	for (size_t k = 0; k < sizeof sorts / sizeof sorts[0]; k++) {
+		places(&r, before);
+		report_sort(&r, (int)sorts[k].c, sorts[k].desc);
+		cr_assert_eq(r.nrows, (size_t)N);
+		expect_sorted_stable(&r, sorts[k].c, sorts[k].desc, before);
+	}
+	free(before);
+	report_cleanup(&r);
+	task_set_cleanup(&s);
+}
+
 Test(report, verdict_sentences)
 {
 	struct task_set s;

@@ -670,6 +670,39 @@ Test(sigv4, key_cache_gives_same_signature)
 	sigv4_cache_free(NULL);
 }
 
+/* A signer's cache HMACs on its fetched SHA-256 (two digests, RFC 2104); without one,
+ * OpenSSL's HMAC(): the same signatures, for a secret that makes the first key ("AWS4" and
+ * the secret) longer than SHA-256's block (hashed first) and for one of exactly a block. */
+Test(sigv4, cache_hmac_is_openssl_hmac)
+{
+	static const char *const secrets[] = {
+		EX_SECRET,
+		"0123456789012345678901234567890123456789012345678901234567890123456789",
+		"012345678901234567890123456789012345678901234567890123456789",
+	};
+	struct http_header h[] = { { "Host", "ecs.us-east-1.amazonaws.com" } };
+	struct sigv4_cache *cache = sigv4_cache_new();
+	struct err err = { 0 };
+
+	for (size_t i = 0; i < sizeof secrets / sizeof secrets[0]; i++) {
+		struct sigv4_key key = { EX_AKID, secrets[i], NULL };
+		struct sigv4_input in = { .method = "POST", .path = "/", .region = "us-east-1",
+					  .service = "ecs", .headers = h, .nheaders = 1,
+					  .body = "{}", .body_len = 2, .time_ms = EX_TIME_MS,
+					  .cache = cache };
+		struct sigv4_output a, b;
+
+		cr_assert_eq(sigv4_sign(&in, &key, &a, &err), 0);
+		in.cache = NULL;
+		cr_assert_eq(sigv4_sign(&in, &key, &b, &err), 0);
+		cr_expect_str_eq(a.signature, b.signature, "secret %zu", i);
+		cr_expect_str_eq(a.authorization, b.authorization, "secret %zu", i);
+		sigv4_output_cleanup(&a);
+		sigv4_output_cleanup(&b);
+	}
+	sigv4_cache_free(cache);
+}
+
 /* Line 2 and 3 of a canonical request (path, query), copied. */
 static char *
 cr_line(const char *creq, int line)

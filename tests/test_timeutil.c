@@ -287,3 +287,34 @@ Test(timeutil, civil_days_both_ways)
 		pd = d;
 	}
 }
+
+/* timeutil_iso_ms_day (a row's times, the date worked out once a day) writes what
+ * timeutil_iso_ms writes, across midnights, before 1970 and past 9999, in any order */
+Test(timeutil, iso_of_a_day_as_iso_ms)
+{
+	static const int64_t ms[] = {
+		1714557603123, 1714557603124, 1714521599999, 1714521600000, 1714607999999,
+		1714608000000, TS_NONE, 1714557603123, 0, -1, -86400000, -86400001, 951782400000,
+		951868799999, 253402300799999, 253402300800000, 1714557603123,
+	};
+	struct timeutil_day day = TIMEUTIL_DAY_INIT;
+
+	for (size_t i = 0; i < sizeof ms / sizeof ms[0]; i++) {
+		char want[TIMEUTIL_ISO_LEN], got[TIMEUTIL_ISO_LEN];
+		size_t nw = timeutil_iso_ms(want, ms[i]), ng = timeutil_iso_ms_day(got, ms[i], &day);
+
+		cr_expect_str_eq(got, want, "%lld", (long long)ms[i]);
+		cr_expect_eq(ng, nw, "%lld", (long long)ms[i]);
+	}
+	/* many times a day, before and after 1970 and 2000-02-29 */
+	static const int64_t from[] = { -3 * 86400000LL, 951609600000, 1714521600000 };
+
+	for (size_t k = 0; k < sizeof from / sizeof from[0]; k++)
+		for (int64_t t = from[k]; t < from[k] + 6 * 86400000LL; t += 777777) {
+			char want[TIMEUTIL_ISO_LEN], got[TIMEUTIL_ISO_LEN];
+
+			timeutil_iso_ms(want, t);
+			cr_assert_eq(timeutil_iso_ms_day(got, t, &day), strlen(want));
+			cr_assert_str_eq(got, want, "%lld", (long long)t);
+		}
+}

@@ -90,10 +90,17 @@ fake_send(void *ctx, const struct http_request *req, struct http_response *resp,
 			resp->status = 400;
 			json_object_set_new(out, "__type", json_string("AccessDeniedException"));
 		}
-		json_array_foreach(json_object_get(body, "tasks"), i, v)
-			json_array_append_new(arr, json_pack("{s:O,s:f,s:s,s:s}", "taskArn", v,
+		/* as ECS: a task asked by its id is named by its ARN */
+		json_array_foreach(json_object_get(body, "tasks"), i, v) {
+			const char *a = json_string_value(v);
+			char arn[96];
+
+			snprintf(arn, sizeof arn, "%s%s", strncmp(a, "arn:", 4) == 0 ? "" :
+				 "arn:aws:ecs:us-east-1:1:task/c/", a);
+			json_array_append_new(arr, json_pack("{s:s,s:f,s:s,s:s}", "taskArn", arn,
 				"createdAt", 1714557600.0 + (double)i, "lastStatus", "RUNNING",
 				"desiredStatus", "RUNNING"));
+		}
 		json_object_set_new(out, "tasks", arr);
 		json_object_set_new(out, "failures", json_array());
 	}

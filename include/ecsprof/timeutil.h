@@ -31,6 +31,15 @@ void timeutil_format_iso(int64_t ms, char out[TIMEUTIL_ISO_LEN]);
 /* The same, returning the length written before the NUL (0 for TS_NONE, written ""):
  * the calendar here, the digits numfmt_iso()'s. */
 size_t timeutil_iso_ms(char *out, int64_t ms);
+/* The same for several times in a row (a task's), the text of the last day written kept
+ * in day (the caller's, set to TIMEUTIL_DAY_INIT first) and copied, not worked out again,
+ * for another time on that day. */
+struct timeutil_day {
+	int64_t days;           /* since 1970-01-01; TS_NONE: none yet */
+	char date[11];          /* "2024-05-01T" */
+};
+#define TIMEUTIL_DAY_INIT { TS_NONE, { 0 } }
+size_t timeutil_iso_ms_day(char *out, int64_t ms, struct timeutil_day *day);
 /* How a time is written where the reader chooses (--time-format): ISO 8601 as above;
  * SPREADSHEET "2024-05-01 10:00:03.123" (UTC, no zone: what Excel, LibreOffice and Google
  * Sheets read as a date-time in any locale); EPOCH "1714557603.123" (seconds). */

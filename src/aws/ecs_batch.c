@@ -266,6 +266,20 @@ put_plain(struct buf *d, const char *s)
 	return buf_addc(d, '"') == 0 && buf_add(d, s, n) == 0 && buf_addc(d, '"') == 0;
 }
 
+/* What DescribeTasks is asked for a listed task: its id, the ARN's last part, when the
+ * ARN is a task's ("arn:...:task/[CLUSTER/]ID"); else the text as listed. The "tasks"
+ * member takes ids or ARNs, and an id is looked up in the cluster asked, the one ListTasks
+ * listed it in: a third of the request's bytes (and of what signing hashes) less. The
+ * answer still names each task by its ARN, matched against the ARN listed. */
+static const char *
+task_ref(const char *arn)
+{
+	const char *t = strncmp(arn, "arn:", 4) == 0 ? strstr(arn, ":task/") : NULL;
+	const char *id = t != NULL ? strrchr(t, '/') + 1 : NULL;
+
+	return id != NULL && *id != '\0' ? id : arn;
+}
+
 /* The DescribeTasks request of b, byte for byte what awsjson_dump_compact() makes of the
  * DOM below (keys in that order), written without one: building 100 jansson strings
  * and walking them cost more than a tenth of the call. false: a string needs the DOM. */
@@ -279,7 +293,7 @@ describe_text(const char *cluster, const struct batch *b, struct buf *d)
 		     buf_addc(d, ',') == 0;
 	ok = ok && buf_adds(d, "\"tasks\":[") == 0;
 	for (size_t i = 0; ok && i < b->n; i++)
-		ok = (i == 0 || buf_addc(d, ',') == 0) && put_plain(d, b->arns[i]);
+		ok = (i == 0 || buf_addc(d, ',') == 0) && put_plain(d, task_ref(b->arns[i]));
 	return ok && buf_adds(d, "],\"include\":[\"TAGS\"]}") == 0;
 }
 
@@ -315,7 +329,7 @@ ecs_batch_describe(struct ecs_fetch *f, struct http_transport *t, struct batch *
 		if (q->cluster != NULL)
 			json_object_set_new(req, "cluster", json_string(q->cluster));
 		for (size_t i = 0; i < b->n; i++)
-			json_array_append_new(arr, json_string(b->arns[i]));
+			json_array_append_new(arr, json_string(task_ref(b->arns[i])));
 		json_object_set_new(req, "tasks", arr);
 		json_array_append_new(inc, json_string("TAGS"));
 		json_object_set_new(req, "include", inc);

@@ -62,8 +62,20 @@ sigv4_format_amz_date(int64_t time_ms, char out[17])
 	timeutil_civil_from_days(days, &y, &m, &d);
 	/* years outside 0..9999 cannot be written in 4 digits; clamp rather than overflow */
 	yy = y < 0 ? 0 : y > 9999 ? 9999 : (unsigned)y;
-	snprintf(out, 17, "%04u%02u%02uT%02u%02u%02uZ", yy % 10000u, m % 100u, d % 100u,
-		 (rem / 3600) % 100u, rem / 60 % 60, rem % 60);
+	/* "%04u%02u%02uT%02u%02u%02uZ" without printf (once a request) */
+	const unsigned v[6] = { yy / 100, yy % 100, m, d, rem / 3600, rem / 60 % 60 };
+	char *p = out;
+
+	for (int i = 0; i < 6; i++) {
+		if (i == 4)
+			*p++ = 'T';
+		*p++ = (char)('0' + v[i] / 10 % 10);
+		*p++ = (char)('0' + v[i] % 10);
+	}
+	*p++ = (char)('0' + rem % 60 / 10);
+	*p++ = (char)('0' + rem % 10);
+	*p++ = 'Z';
+	*p = '\0';
 }
 
 /* Deriving the key costs four HMACs; a watch signs every few seconds with the same
@@ -120,13 +132,50 @@ sigv4_cache_new(void)
 	return c;
 }
 
-/* HMAC-SHA256 with c's fetched template when there is one, else HMAC() */
+/* HMAC-SHA256 (RFC 2104) on the fetched SHA-256: a request's signature is one HMAC, and
+ * copying the MAC template and keying it cost ~19,000 instructions of the ~50,000 a
+ * request's signing took besides its hashing (issue 35); two digests on one context cost
+ * a fifth of that. -1 when OpenSSL fails. */
+static int
+hmac_sha256_md(const EVP_MD *md, const void *key, size_t keylen, const void *data,
+	       size_t len, unsigned char out[32])
+{
+	unsigned char k[64] = { 0 }, pad[64], inner[32];
+	unsigned int n = 0;
+	EVP_MD_CTX *x = EVP_MD_CTX_new();
+	int ok = x != NULL;
+
+	if (ok && keylen > sizeof k)
+		ok = EVP_Digest(key, keylen, k, &n, md, NULL) == 1 && n == 32;
+	else if (ok)
+		memcpy(k, key, keylen);
+	for (size_t i = 0; i < sizeof pad; i++)
+		pad[i] = k[i] ^ 0x36;
+	ok = ok && EVP_DigestInit_ex2(x, md, NULL) == 1 &&
+	     EVP_DigestUpdate(x, pad, sizeof pad) == 1 && EVP_DigestUpdate(x, data, len) == 1 &&
+	     EVP_DigestFinal_ex(x, inner, &n) == 1 && n == 32;
+	for (size_t i = 0; i < sizeof pad; i++)
+		pad[i] = k[i] ^ 0x5c;
+	ok = ok && EVP_DigestInit_ex2(x, md, NULL) == 1 &&
+	     EVP_DigestUpdate(x, pad, sizeof pad) == 1 &&
+	     EVP_DigestUpdate(x, inner, sizeof inner) == 1 &&
+	     EVP_DigestFinal_ex(x, out, &n) == 1 && n == 32;
+	EVP_MD_CTX_free(x);
+	OPENSSL_cleanse(k, sizeof k);
+	OPENSSL_cleanse(pad, sizeof pad);
+	OPENSSL_cleanse(inner, sizeof inner);
+	return ok ? 0 : -1;
+}
+
+/* HMAC-SHA256 on c's fetched SHA-256, or with its fetched MAC template, else HMAC() */
 static int
 hmac_sha256(const struct sigv4_cache *c, const void *key, size_t keylen, const void *data,
 	    size_t len, unsigned char out[32])
 {
 	unsigned int outlen = 0;
 
+	if (c != NULL && c->sha256 != NULL)
+		return hmac_sha256_md(c->sha256, key, keylen, data, len, out);
 	if (c != NULL && c->hmac != NULL) {
 		EVP_MAC_CTX *x = EVP_MAC_CTX_dup(c->hmac);
 		size_t n = 0;
@@ -693,8 +742,13 @@ sigv4_sign(const struct sigv4_input *in, const struct sigv4_key *key,
 	memcpy(scope_date, date, 8);
 	scope_date[8] = '\0';
 	sha256_hex(in->cache, cr.data, cr.len, cr_hash);
-	if (buf_addf(&sts, SIGV4_ALGORITHM "\n%s\n%s/%s/%s/aws4_request\n%s", date, scope_date,
-		     in->region, in->service, cr_hash) != 0)
+	/* SIGV4_ALGORITHM "\n%s\n%s/%s/%s/aws4_request\n%s" of date, scope_date, region,
+	 * service and cr_hash, without printf */
+	if (buf_adds(&sts, SIGV4_ALGORITHM "\n") != 0 || buf_adds(&sts, date) != 0 ||
+	    buf_addc(&sts, '\n') != 0 || buf_adds(&sts, scope_date) != 0 ||
+	    buf_addc(&sts, '/') != 0 || buf_adds(&sts, in->region) != 0 ||
+	    buf_addc(&sts, '/') != 0 || buf_adds(&sts, in->service) != 0 ||
+	    buf_adds(&sts, "/aws4_request\n") != 0 || buf_adds(&sts, cr_hash) != 0)
 		goto toolong;
 
 	/* 3. key and signature */
@@ -710,9 +764,16 @@ sigv4_sign(const struct sigv4_input *in, const struct sigv4_key *key,
 	}
 	sig[64] = '\0';
 
-	if (buf_addf(&auth, SIGV4_ALGORITHM " Credential=%s/%s/%s/%s/aws4_request, "
-		     "SignedHeaders=%s, Signature=%s", key->access_key_id, scope_date,
-		     in->region, in->service, buf_str(&sh), sig) != 0)
+	/* SIGV4_ALGORITHM " Credential=%s/%s/%s/%s/aws4_request, SignedHeaders=%s,
+	 * Signature=%s", without printf */
+	if (buf_adds(&auth, SIGV4_ALGORITHM " Credential=") != 0 ||
+	    buf_adds(&auth, key->access_key_id) != 0 || buf_addc(&auth, '/') != 0 ||
+	    buf_adds(&auth, scope_date) != 0 || buf_addc(&auth, '/') != 0 ||
+	    buf_adds(&auth, in->region) != 0 || buf_addc(&auth, '/') != 0 ||
+	    buf_adds(&auth, in->service) != 0 ||
+	    buf_adds(&auth, "/aws4_request, SignedHeaders=") != 0 ||
+	    buf_adds(&auth, buf_str(&sh)) != 0 || buf_adds(&auth, ", Signature=") != 0 ||
+	    buf_adds(&auth, sig) != 0)
 		goto toolong;
 
 	/* 4. what the caller adds */

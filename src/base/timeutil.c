@@ -244,6 +244,51 @@ timeutil_iso_ms(char *out, int64_t ms)
 	return numfmt_iso(out, y, m, d, (unsigned)(rem / 1000), (unsigned)(rem % 1000));
 }
 
+size_t
+timeutil_iso_ms_day(char *out, int64_t ms, struct timeutil_day *day)
+{
+	int64_t days;
+	unsigned rem, v;
+	size_t n;
+
+	if (ms == TS_NONE) {
+		out[0] = '\0';
+		return 0;
+	}
+	days = ms >= 0 ? ms / 86400000 : -((-ms + 86399999) / 86400000);
+	if (days != day->days) {
+		/* a new day (or a year numfmt_iso writes with printf): the whole text */
+		n = timeutil_iso_ms(out, ms);
+		if (n == 24 && out[10] == 'T') {
+			memcpy(day->date, out, sizeof day->date);
+			day->days = days;
+		}
+		return n;
+	}
+	/* "HH:MM:SS.mmmZ" of the day's date: numfmt_iso's digits, written here */
+	rem = (unsigned)(ms - days * 86400000);
+	memcpy(out, day->date, sizeof day->date);
+	v = rem / 3600000;
+	out[11] = (char)('0' + v / 10);
+	out[12] = (char)('0' + v % 10);
+	out[13] = ':';
+	v = rem / 60000 % 60;
+	out[14] = (char)('0' + v / 10);
+	out[15] = (char)('0' + v % 10);
+	out[16] = ':';
+	v = rem / 1000 % 60;
+	out[17] = (char)('0' + v / 10);
+	out[18] = (char)('0' + v % 10);
+	out[19] = '.';
+	v = rem % 1000;
+	out[20] = (char)('0' + v / 100);
+	out[21] = (char)('0' + v / 10 % 10);
+	out[22] = (char)('0' + v % 10);
+	out[23] = 'Z';
+	out[24] = '\0';
+	return 24;
+}
+
 void
 timeutil_format_iso(int64_t ms, char out[TIMEUTIL_ISO_LEN])
 {

@@ -352,6 +352,10 @@ read_batch_new(void *arg)
 
 	(void)arg;
 	b->pool = task_strpool_new();
+	/* room for a whole answer (DescribeTasks describes at most 100 tasks): the array of
+	 * tasks is not copied four times growing from 16 */
+	b->cap = 100;
+	b->tasks = xreallocarray(NULL, b->cap, sizeof *b->tasks);
 	return b;
 }
 

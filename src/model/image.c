@@ -196,29 +196,28 @@ image_ref_cleanup(struct image_ref *r)
 	memset(r, 0, sizeof *r);
 }
 
-/* ACCOUNT.dkr.ecr[-fips].REGION.amazonaws.com[.cn] (private ECR); the account and the
- * region copied when account is not NULL */
+/* ACCOUNT.dkr.ecr[-fips].REGION.amazonaws.com[.cn] (private ECR), the n bytes at host
+ * (no NUL needed: a row's reference is read in place); the account and the region copied
+ * when account is not NULL */
 static bool
-ecr_host(const char *host, char **account, char **region)
+ecr_host(const char *host, size_t n, char **account, char **region)
 {
-	const char *p = strstr(host, ".dkr.ecr");
-	const char *r, *dot;
-	size_t alen = p ? (size_t)(p - host) : 0;
+	const char *end = host + n, *r = host + 20, *dot;
 
-	if (p == NULL || alen != 12 || strspn(host, "0123456789") != 12)
+	/* twelve digits, then ".dkr.ecr" */
+	if (n < 20 || strspn(host, "0123456789") < 12 || memcmp(host + 12, ".dkr.ecr", 8) != 0)
 		return false;
-	r = p + strlen(".dkr.ecr");
-	if (strncmp(r, "-fips", 5) == 0)
+	if (end - r >= 5 && memcmp(r, "-fips", 5) == 0)
 		r += 5;
-	if (*r++ != '.')
+	if (r == end || *r++ != '.')
 		return false;
-	dot = strchr(r, '.');
-	if (dot == NULL || dot == r || strncmp(dot, ".amazonaws.com", 14) != 0)
+	dot = memchr(r, '.', (size_t)(end - r));
+	if (dot == NULL || dot == r || end - dot < 14 || memcmp(dot, ".amazonaws.com", 14) != 0)
 		return false;
-	if (dot[14] != '\0' && strcmp(dot + 14, ".cn") != 0)
+	if (end - dot != 14 && (end - dot != 17 || memcmp(dot + 14, ".cn", 3) != 0))
 		return false;
 	if (account != NULL) {
-		*account = xstrndup(host, alen);
+		*account = xstrndup(host, 12);
 		*region = xstrndup(r, (size_t)(dot - r));
 	}
 	return true;
@@ -235,7 +234,7 @@ struct ref_span {
 static int
 ref_split(const char *s, struct ref_span *sp)
 {
-	const char *slash, *rest, *at, *end, *colon = NULL;
+	const char *slash, *rest, *at, *end, *colon;
 
 	memset(sp, 0, sizeof *sp);
 	if (s == NULL || *s == '\0' || strchr(s, ' ') != NULL)
@@ -253,9 +252,7 @@ ref_split(const char *s, struct ref_span *sp)
 	}
 	at = strchr(rest, '@');
 	end = at != NULL ? at : rest + strlen(rest);
-	for (const char *p = rest; p < end; p++)
-		if (*p == ':')
-			colon = p;
+	colon = memrchr(rest, ':', (size_t)(end - rest));
 	if (colon != NULL && memchr(colon, '/', (size_t)(end - colon)) == NULL) {
 		sp->tag = colon + 1;
 		sp->tlen = (size_t)(end - colon - 1);
@@ -282,7 +279,8 @@ image_ref_parse(const char *s, struct image_ref *out)
 		out->repository = xasprintf("library/%.*s", (int)sp.nlen, sp.name);
 	else
 		out->repository = xstrndup(sp.name, sp.nlen);
-	out->private_ecr = ecr_host(out->registry, &out->account, &out->region);
+	out->private_ecr = ecr_host(out->registry, strlen(out->registry), &out->account,
+				     &out->region);
 	return 0;
 }
 
@@ -290,22 +288,12 @@ int
 image_ref_is_private_ecr(const char *s)
 {
 	struct ref_span sp;
-	char host[256], *big;
-	int ecr;
 
 	if (ref_split(s, &sp) != 0)
 		return -1;
 	if (sp.host == NULL)
 		return 0;   /* docker.io */
-	if (sp.hlen < sizeof host) {
-		memcpy(host, sp.host, sp.hlen);
-		host[sp.hlen] = '\0';
-		return ecr_host(host, NULL, NULL);
-	}
-	big = xstrndup(sp.host, sp.hlen);
-	ecr = ecr_host(big, NULL, NULL);
-	free(big);
-	return ecr;
+	return ecr_host(sp.host, sp.hlen, NULL, NULL);
 }
 
 /* ---- names --------------------------------------------------------------------------- */

@@ -93,6 +93,8 @@ image_task_info(const struct image_set *s, const struct task *t, struct image_ta
 	size_t nseen = 0;
 	unsigned comp = 0;
 	bool meta_soci = false, meta_overlay = false;
+	/* asked once a task, and not without facts to look up (--no-images) */
+	const char *platform = s != NULL ? image_task_platform(t) : NULL;
 
 	memset(out, 0, sizeof *out);
 	out->size_bytes = -1;
@@ -109,7 +111,7 @@ image_task_info(const struct image_set *s, const struct task *t, struct image_ta
 		/* no copies of the reference a task (it is asked for each row written) */
 		if (c->prof->image != NULL && image_ref_is_private_ecr(c->prof->image) == 0)
 			out->any_not_ecr = true;
-		f = image_set_find_container(s, c, image_task_platform(t));
+		f = image_set_find_container(s, c, platform);
 		if (f == NULL || f->status != IMAGE_OK)
 			continue;
 		for (size_t j = 0; j < nseen; j++)

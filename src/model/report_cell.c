@@ -188,6 +188,54 @@ report_cell(const struct report *r, const struct report_row *row, enum col_id c,
 	return out;
 }
 
+/* A borrowed text cell (NULL: ""), which a writer may quote or clean. */
+static inline void
+put_text(struct report_cells *out, enum col_id c, const char *s)
+{
+	out->raw[c] = false;
+	out->text[c] = s != NULL ? s : "";
+	out->len[c] = s != NULL ? strlen(s) : 0;
+}
+
+/* A cell ecsprof wrote itself into out->num[c], n bytes long. */
+static inline void
+put_num(struct report_cells *out, enum col_id c, size_t n)
+{
+	out->raw[c] = true;
+	out->text[c] = out->num[c];
+	out->len[c] = n;
+}
+
+/* A time cell. ISO: timeutil_iso_ms() with its length, no strlen (a year past 9999 may be
+ * cut to the buffer: measured then), the row's calendar day worked out once (a task's
+ * times fall on one or two days). */
+static void
+put_time(struct report_cells *out, enum col_id c, int64_t ms, enum time_format tf,
+	 struct timeutil_day *day)
+{
+	if (tf == TIME_FORMAT_ISO) {
+		size_t n = timeutil_iso_ms_day(out->num[c], ms, day);
+
+		put_num(out, c, n < TIMEUTIL_ISO_LEN ? n : strlen(out->num[c]));
+		return;
+	}
+	timeutil_format_as(ms, tf, out->num[c]);
+	put_num(out, c, strlen(out->num[c]));
+}
+
+/* A duration cell: timeutil_format_secs(), without its strlen. */
+static inline void
+put_secs(struct report_cells *out, enum col_id c, int64_t ms)
+{
+	out->num[c][0] = '\0';
+	put_num(out, c, ms == TS_NONE ? 0 : numfmt_ms_secs(out->num[c], ms));
+}
+
+/* Every cell of a row at once, each column by name (a jump table: the ~47 cells of a row
+ * cost ~6,000 instructions through the kind and the column's helpers one at a time,
+ * issue 35). The column functions above stay the one reading of each column: what is
+ * spelled out here is only which of them a column takes; the default case sends any
+ * column not named here to them. */
 void
 report_row_cells(const struct report *r, const struct report_row *row, enum time_format tf,
 		 struct report_cells *out)
@@ -195,67 +243,70 @@ report_row_cells(const struct report *r, const struct report_row *row, enum time
 	const struct task *t = row->task;
 	const struct diag_rule *d = diagnose_task(t);
 	struct image_task_info in;
+	struct timeutil_day day = TIMEUTIL_DAY_INIT;
 
 	image_task_info(r != NULL ? r->images : NULL, t, &in);
+	/* unrolled, each column's case is chosen by the compiler, not at each row */
+#pragma GCC unroll 64
 	for (int i = 0; i < COL_COUNT; i++) {
 		enum col_id c = (enum col_id)i;
-		const char *s = NULL;
+		int ts, ph;
 
-		out->raw[c] = true;
+		switch (c) {
+		case COL_TASK_ARN:          put_text(out, c, t->arn); continue;
+		case COL_TASK_ID:           put_text(out, c, t->id); continue;
+		case COL_CLUSTER:           put_text(out, c, t->cluster); continue;
+		case COL_SERVICE:           put_text(out, c, t->service); continue;
+		case COL_TASKDEF:           put_text(out, c, t->taskdef); continue;
+		case COL_LAUNCH_TYPE:       put_text(out, c, t->launch_type); continue;
+		case COL_CAPACITY_PROVIDER: put_text(out, c, t->capacity_provider); continue;
+		case COL_PLATFORM_VERSION:  put_text(out, c, t->platform_version); continue;
+		case COL_AZ:                put_text(out, c, t->availability_zone); continue;
+		case COL_CPU:               put_text(out, c, t->cpu); continue;
+		case COL_MEMORY:            put_text(out, c, t->memory); continue;
+		case COL_LAST_STATUS:       put_text(out, c, t->last_status); continue;
+		case COL_STOP_CODE:         put_text(out, c, t->stop_code); continue;
+		case COL_STOPPED_REASON:    put_text(out, c, t->stopped_reason); continue;
+		case COL_SOURCE:            put_text(out, c, t->source); continue;
+		case COL_IMAGE_SIZE: case COL_IMAGE_LAYERS: case COL_PULL_MBPS:
+			put_num(out, c, report_image_number_of(&in, t, c, out->num[c]));
+			continue;
+		case COL_IMAGE_COMPRESSION: case COL_SOCI_INDEX: case COL_SOCI_ADVICE:
+			put_text(out, c, report_image_text_of(&in, c));
+			continue;
+		case COL_DIAGNOSIS:         put_text(out, c, d != NULL ? d->id : NULL); continue;
+		case COL_DIAGNOSIS_CAUSE:   put_text(out, c, d != NULL ? d->cause : NULL); continue;
+		case COL_DIAGNOSIS_NEXT:
+			put_text(out, c, d != NULL ? d->next_step : NULL);
+			continue;
+		default:
+			break;
+		}
 		switch (report_columns[c].kind) {
 		case COL_TIME:
-			if (tf == TIME_FORMAT_ISO) {
-				/* timeutil_format_iso() with its length, no strlen (a year
-				 * past 9999 may be cut to the buffer: measured then) */
-				size_t n = timeutil_iso_ms(out->num[c], report_cell_ms(row, c));
-
-				out->text[c] = out->num[c];
-				out->len[c] = n < TIMEUTIL_ISO_LEN ? n : strlen(out->num[c]);
-				continue;
-			}
-			timeutil_format_as(report_cell_ms(row, c), tf, out->num[c]);
-			s = out->num[c];
+			ts = report_col_ts(c);
+			put_time(out, c, ts >= 0 ? t->ts[ts] : report_cell_ms(row, c), tf, &day);
 			break;
-		case COL_DURATION: {
-			/* timeutil_format_secs(), without its strlen */
-			int64_t ms = report_cell_ms(row, c);
+		case COL_DURATION:
+			ph = report_col_phase(c);
+			put_secs(out, c, ph >= 0 ? phase_ms(t, (enum phase_id)ph) :
+						   report_cell_ms(row, c));
+			break;
+		case COL_NUMBER: {
+			const char *s = report_serving_text(r, row, c, out->usd, sizeof out->usd);
 
-			out->num[c][0] = '\0';
-			out->text[c] = out->num[c];
-			out->len[c] = ms == TS_NONE ? 0 : numfmt_ms_secs(out->num[c], ms);
-			continue;
+			put_text(out, c, s);
+			out->raw[c] = true;
+			break;
 		}
-		case COL_NUMBER:
-			s = report_serving_text(r, row, c, out->usd, sizeof out->usd);
-			break;
 		case COL_TEXT:
 			if (report_image_is_number(c)) {
-				out->len[c] = report_image_number_of(&in, t, c, out->num[c]);
-				out->text[c] = out->num[c];
-				continue;
-			}
-			out->raw[c] = false;
-			switch (c) {
-			case COL_IMAGE_COMPRESSION: case COL_SOCI_INDEX: case COL_SOCI_ADVICE:
-				s = report_image_text_of(&in, c);
-				break;
-			case COL_DIAGNOSIS:
-				s = d != NULL ? d->id : NULL;
-				break;
-			case COL_DIAGNOSIS_CAUSE:
-				s = d != NULL ? d->cause : NULL;
-				break;
-			case COL_DIAGNOSIS_NEXT:
-				s = d != NULL ? d->next_step : NULL;
-				break;
-			default:
-				s = report_text(r, row, c);
+				put_num(out, c, report_image_number_of(&in, t, c, out->num[c]));
 				break;
 			}
+			put_text(out, c, report_text(r, row, c));
 			break;
 		}
-		out->text[c] = s != NULL ? s : "";
-		out->len[c] = strlen(out->text[c]);
 	}
 }
 
@@ -309,6 +360,74 @@ report_cmp_items(const void *pa, const void *pb, void *pctx)
 	return (a->pos > b->pos) - (a->pos < b->pos);
 }
 
+/* report_cmp_items of two time or number keys, inline: the default sort (by createdAt)
+ * of rows in ListTasks order compares ~15 times a row, and through qsort_r's calls that
+ * cost ~1,100 instructions a row (issue 35) */
+static inline int
+cmp_ms_items(const struct sort_item *a, const struct sort_item *b, bool desc)
+{
+	bool ma = a->key.ms == TS_NONE, mb = b->key.ms == TS_NONE;
+	int c = 0;
+
+	if (ma != mb)
+		return ma ? 1 : -1;
+	if (!ma)
+		c = (a->key.ms > b->key.ms) - (a->key.ms < b->key.ms);
+	if (desc)
+		c = -c;
+	if (c != 0)
+		return c;
+	return (a->pos > b->pos) - (a->pos < b->pos);
+}
+
+/* The order qsort_r(report_cmp_items) gives time or number keys (a total order: the
+ * position breaks ties), by a merge sort with the comparison inline: runs of 16 sorted by
+ * insertion, then merged in pairs. */
+static void
+sort_ms_items(struct sort_item *v, size_t n, bool desc)
+{
+	enum { RUN = 16 };
+	struct sort_item *tmp, *src = v, *dst;
+
+	for (size_t lo = 0; lo < n; lo += RUN) {
+		size_t hi = n - lo < RUN ? n : lo + RUN;
+
+		for (size_t i = lo + 1; i < hi; i++) {
+			struct sort_item x = v[i];
+			size_t j = i;
+
+			for (; j > lo && cmp_ms_items(&x, &v[j - 1], desc) < 0; j--)
+				v[j] = v[j - 1];
+			v[j] = x;
+		}
+	}
+	if (n <= RUN)
+		return;
+	tmp = xreallocarray(NULL, n, sizeof *tmp);
+	dst = tmp;
+	for (size_t w = RUN; w < n; w *= 2) {
+		for (size_t lo = 0; lo < n; lo += 2 * w) {
+			size_t mid = n - lo < w ? n : lo + w, hi = n - lo < 2 * w ? n : lo + 2 * w;
+			size_t i = lo, j = mid, k = lo;
+
+			while (i < mid && j < hi)
+				dst[k++] = cmp_ms_items(&src[j], &src[i], desc) < 0 ? src[j++] :
+										      src[i++];
+			while (i < mid)
+				dst[k++] = src[i++];
+			while (j < hi)
+				dst[k++] = src[j++];
+		}
+		struct sort_item *t = src;
+
+		src = dst;
+		dst = t;
+	}
+	if (src != v)
+		memcpy(v, src, n * sizeof *v);
+	free(tmp);
+}
+
 void
 report_sort(struct report *r, int col, bool desc)
 {
@@ -353,7 +472,10 @@ report_sort(struct report *r, int col, bool desc)
 	if (i < r->nrows) {
 		struct report_row *rows;
 
-		qsort_r(items, r->nrows, sizeof *items, report_cmp_items, &ctx);
+		if (ctx.text)
+			qsort_r(items, r->nrows, sizeof *items, report_cmp_items, &ctx);
+		else
+			sort_ms_items(items, r->nrows, ctx.desc);
 		rows = xreallocarray(NULL, r->nrows, sizeof *rows);
 		for (i = 0; i < r->nrows; i++)
 			rows[i] = r->rows[items[i].pos];
