@@ -81,9 +81,11 @@ def analyse(wall, total, pid, seen, main_at):
     others = sorted(((v[0], t, v) for t, v in seen.items() if t != pid))
     workers = [(t, v) for a, t, v in others if a <= others[0][0] + 0.05] if others else []
     later = [(t, v) for a, t, v in others if (t, v) not in workers]
-    # a thread after the read that hardly runs waits on the disk (the output's syncer,
-    # rowchunks.c): it overlaps the formatting threads and shares no CPU work
-    idle = [(t, v) for t, v in later if v[2] < 0.02 and v[2] < 0.1 * (v[1] - v[0])]
+    # a thread after the read that runs under a tenth of what the main thread runs
+    # meanwhile waits on the disk (the output's syncer, rowchunks.c): it overlaps the
+    # formatting threads and shares no CPU work
+    idle = [(t, v) for t, v in later
+            if v[2] < 0.1 * (main_cpu_at(main_at, v[1]) - main_cpu_at(main_at, v[0]))]
     later = [(t, v) for t, v in later if (t, v) not in idle]
     out = {"wall": wall, "cpu": total, "main": main_cpu, "waited": 0.0}
     print("  wall %.2f s, CPU %.2f s; main thread %.2f s" % (wall, total, main_cpu))
