@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""What the second core gives `ecsprof report --format csv` (issue 35 item 2), measured so
-that a loaded machine does not change it: the serial part of the CPU time.
+"""What the second core gives `ecsprof report --format csv` (or json; issue 35 item 2),
+measured so that a loaded machine does not change it: the serial part of the CPU time.
 
 Runs the report on all cores while sampling every thread's CPU time from
 /proc/PID/task/*/schedstat every 5 ms, then on one core (taskset -c 0), REPEAT times
@@ -23,7 +23,8 @@ each, and prints:
   - the walls on 2 cores and on 1 and their ratio, with the load average: on a loaded
     machine the ratio is noise, the serial part is not.
 
-usage: bench/cores.py ECSPROF FILE|N [REPEAT]   (N: tasks, written by gen_events.py)
+usage: bench/cores.py ECSPROF FILE|N [REPEAT [FORMAT]]   (N: tasks, written by gen_events.py;
+       FORMAT csv, the default, or json)
 """
 import os
 import resource
@@ -137,6 +138,9 @@ def main():
         sys.exit(__doc__)
     ecsprof, what = sys.argv[1], sys.argv[2]
     repeat = int(sys.argv[3]) if len(sys.argv) > 3 else 3
+    fmt = sys.argv[4] if len(sys.argv) > 4 else "csv"
+    if fmt not in ("csv", "json"):
+        sys.exit(__doc__)
     tmp = tempfile.mkdtemp(prefix="ecsprof-cores.")
     try:
         if what.isdigit():
@@ -149,8 +153,8 @@ def main():
         with open(path, "rb") as f:   # the page cache warm for both runs alike
             while f.read(1 << 24):
                 pass
-        csv = os.path.join(tmp, "out.csv")
-        cmd = [ecsprof, "report", "--format", "csv", "-o", csv, path]
+        csv = os.path.join(tmp, "out." + fmt)
+        cmd = [ecsprof, "report", "--format", fmt, "-o", csv, path]
         runs2, runs1 = [], []
         for i in range(repeat):
             # a new file each run: replacing the last run's frees its blocks, a wait
