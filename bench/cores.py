@@ -105,11 +105,23 @@ def analyse(wall, total, pid, seen, main_at):
     print("  the read's workers idle, waiting for work: %s s" % " + ".join(
         "%.2f" % max(v[1] - v[0] - v[2] - v[3], 0) for t, v in workers))
     t = read_end
-    for tid, (a, b, c, _) in later:
+    # threads whose lives overlap (the output's formatter and the JSON's groups, both
+    # beside the main thread) share one segment: on 2 cores it takes the longest of them
+    # or half of all their CPU, whichever is more
+    segs = []
+    for tid, (a, b, c, _) in sorted(later, key=lambda x: x[1][0]):
+        if segs and a < segs[-1][1]:
+            segs[-1] = (segs[-1][0], max(segs[-1][1], b), segs[-1][2] + [c])
+        else:
+            segs.append((a, b, [c]))
+    for a, b, cs in segs:
         m0, m1, m2 = main_cpu_at(main_at, t), main_cpu_at(main_at, a), main_cpu_at(main_at, b)
-        two += max(m1 - m0, 0) + max(m2 - m1, (m2 - m1 + c) / 2)
-        print("  after: main alone %.2f s, then with a thread (%.2f-%.2f s): main %.2f s, "
-              "it %.2f s" % (max(m1 - m0, 0), a, b, m2 - m1, c))
+        two += max(m1 - m0, 0) + max(m2 - m1, max(cs), (m2 - m1 + sum(cs)) / 2)
+        print("  after: main alone %.2f s, then with %s (%.2f-%.2f s): main %.2f s, "
+              "%s %s s" % (max(m1 - m0, 0), "a thread" if len(cs) == 1 else
+                           "%d threads" % len(cs), a, b, m2 - m1,
+                           "it" if len(cs) == 1 else "they",
+                           " + ".join("%.2f" % c for c in cs)))
         t = max(t, b)
     for tid, (a, b, c, _) in idle:
         print("  after: a thread waiting on the disk (%.2f-%.2f s, %.2f s CPU), not counted"
