@@ -306,15 +306,18 @@ threaded_csv(void)
 	struct report r;
 	struct report_options o = { .sort_col = -1 };
 	struct err err;
-	char *one, *two;
+	/* rows long enough for a CSV past 2 MiB */
+	static const char pad[] = "Essential container in task exited: the container ran out of "
+				  "memory while it started, and was stopped by the agent";
+	char *one, *two, *back = NULL;
 	size_t len1 = 0, len2 = 0;
-	FILE *full;
+	FILE *full, *file;
 
 	buf_init(&b, 0);
 	for (int i = 0; i < 9000; i++)
 		buf_addf(&b, "{\"taskArn\":\"arn:aws:ecs:us-east-1:1:task/c/r%05d\",\"lastStatus\":"
-			 "\"STOPPED\",\"stoppedReason\":\"=a, \\\"b\\\"\\n%d\",\"createdAt\":%d.5,"
-			 "\"startedAt\":%d.75}\n", i, i, 1714557600 + i * 7 % 9000, 1714557610 + i);
+			 "\"STOPPED\",\"stoppedReason\":\"=a, \\\"b\\\"\\n%d %s\",\"createdAt\":%d.5,"
+			 "\"startedAt\":%d.75}\n", i, i, pad, 1714557600 + i * 7 % 9000, 1714557610 + i);
 	task_set_init(&set);
 	err_clear(&err);
 	input_read_mem_with("csv.jsonl", buf_str(&b), b.len,
@@ -324,6 +327,19 @@ threaded_csv(void)
 	two = csv_on(&r, 2, &len2);
 	ok(set.len == 9000 && one != NULL && two != NULL && len1 == len2 && len1 > 9000 * 100 &&
 	   memcmp(one, two, len1) == 0, "task CSV on two threads: the bytes of one thread");
+	/* a regular file: past 2 MiB a syncer thread fdatasyncs it while rows are written
+	 * (rowchunks.c); the same bytes */
+	file = tmpfile();
+	err_clear(&err);
+	ok(file != NULL && len2 > ((size_t)2 << 20) &&
+	   csv_write_tasks_threads(file, &r, TIME_FORMAT_ISO, 2, &err) == 0 &&
+	   fflush(file) == 0 && (size_t)ftell(file) == len2 && fseek(file, 0, SEEK_SET) == 0 &&
+	   (back = malloc(len2)) != NULL && fread(back, 1, len2, file) == len2 &&
+	   memcmp(back, two, len2) == 0, "task CSV on two threads into a file synced as it "
+	   "grows: the same bytes");
+	if (file != NULL)
+		fclose(file);
+	free(back);
 	/* a write that fails at once stops the second thread wherever it is */
 	full = fopen("/dev/full", "w");
 	err_clear(&err);
@@ -342,7 +358,7 @@ threaded_csv(void)
 int
 main(void)
 {
-	printf("1..9\n");
+	printf("1..10\n");
 	fetch_pool();
 	threaded_reader();
 	threaded_csv();
