@@ -255,19 +255,19 @@ report_row_cells(const struct report *r, const struct report_row *row, enum time
 		switch (c) {
 		case COL_TASK_ARN:          put_text(out, c, t->arn); continue;
 		case COL_TASK_ID:           put_text(out, c, t->id); continue;
-		case COL_CLUSTER:           put_text(out, c, t->cluster); continue;
-		case COL_SERVICE:           put_text(out, c, t->service); continue;
-		case COL_TASKDEF:           put_text(out, c, t->taskdef); continue;
-		case COL_LAUNCH_TYPE:       put_text(out, c, t->launch_type); continue;
-		case COL_CAPACITY_PROVIDER: put_text(out, c, t->capacity_provider); continue;
-		case COL_PLATFORM_VERSION:  put_text(out, c, t->platform_version); continue;
-		case COL_AZ:                put_text(out, c, t->availability_zone); continue;
-		case COL_CPU:               put_text(out, c, t->cpu); continue;
-		case COL_MEMORY:            put_text(out, c, t->memory); continue;
-		case COL_LAST_STATUS:       put_text(out, c, t->last_status); continue;
-		case COL_STOP_CODE:         put_text(out, c, t->stop_code); continue;
-		case COL_STOPPED_REASON:    put_text(out, c, t->stopped_reason); continue;
-		case COL_SOURCE:            put_text(out, c, t->source); continue;
+		case COL_CLUSTER:           put_text(out, c, t->prof->cluster); continue;
+		case COL_SERVICE:           put_text(out, c, t->prof->service); continue;
+		case COL_TASKDEF:           put_text(out, c, t->prof->taskdef); continue;
+		case COL_LAUNCH_TYPE:       put_text(out, c, t->prof->launch_type); continue;
+		case COL_CAPACITY_PROVIDER: put_text(out, c, t->prof->capacity_provider); continue;
+		case COL_PLATFORM_VERSION:  put_text(out, c, t->prof->platform_version); continue;
+		case COL_AZ:                put_text(out, c, t->prof->availability_zone); continue;
+		case COL_CPU:               put_text(out, c, t->prof->cpu); continue;
+		case COL_MEMORY:            put_text(out, c, t->prof->memory); continue;
+		case COL_LAST_STATUS:       put_text(out, c, t->prof->last_status); continue;
+		case COL_STOP_CODE:         put_text(out, c, t->prof->stop_code); continue;
+		case COL_STOPPED_REASON:    put_text(out, c, t->prof->stopped_reason); continue;
+		case COL_SOURCE:            put_text(out, c, t->prof->source); continue;
 		case COL_IMAGE_SIZE: case COL_IMAGE_LAYERS: case COL_PULL_MBPS:
 			put_num(out, c, report_image_number_of(&in, t, c, out->num[c]));
 			continue;
