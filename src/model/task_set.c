@@ -426,7 +426,7 @@ task_set_take_copy(struct task_set *s, const struct task *src, struct task_copy_
 		memcpy(a, src->arn, n + 1);
 		t.arn = a;
 	}
-	if (src->prof == msp && msp != &task_profile_none) {
+	if (src->prof == msp && msp != &task_profile_none && !msp->draft) {
 		t.prof = mdp;   /* a profile the pool shares already */
 	} else {
 		struct task_profile *d = task_new_draft(&t, NULL);
