@@ -312,30 +312,62 @@ report_row_cells(const struct report *r, const struct report_row *row, enum time
 
 /* ---- sorting ---- */
 
-/* 16 bytes a row (issue 35: memory per task): the row is found again by its position */
-struct sort_item {
-	size_t pos;          /* position before the sort: the tie-break that keeps it stable */
-	union {
-		int64_t ms;          /* time/duration columns */
-		const char *text;    /* text columns; NULL when missing */
-	} key;
-};
+/* Rows are sorted where they are, each key read from its row when compared: no array of
+ * keys, no copy of the rows, no merge buffer (issue 35: they were 48 bytes a task at the
+ * report's peak). */
+enum sort_how { SORT_TEXT, SORT_IMAGE_NUMBER, SORT_NUMBER, SORT_MS };
 
 struct sort_ctx {
-	bool text;
+	const struct report *r;
+	enum col_id c;
+	enum sort_how how;
 	bool bytes;   /* hex ids and digests: byte order, not version order */
 	bool desc;
 };
 
-static int
-report_cmp_items(const void *pa, const void *pb, void *pctx)
+union sort_key {
+	int64_t ms;          /* time/duration/number columns; TS_NONE when missing */
+	const char *text;    /* text columns; NULL when missing */
+};
+
+static union sort_key
+report_sort_key(const struct sort_ctx *ctx, const struct report_row *row)
 {
-	const struct sort_item *a = pa, *b = pb;
-	const struct sort_ctx *ctx = pctx;
+	union sort_key k;
+	const char *s;
+
+	switch (ctx->how) {
+	case SORT_TEXT:
+		s = report_text(ctx->r, row, ctx->c);
+		/* the "(none)" group is a missing value too: it sorts last */
+		if (s != NULL && (*s == '\0' ||
+				  (ctx->c == COL_GROUP && strcmp(s, GROUP_NONE) == 0)))
+			s = NULL;
+		k.text = s;
+		break;
+	case SORT_IMAGE_NUMBER:
+		k.ms = report_image_sort_value(ctx->r->images, row->task, ctx->c);
+		break;
+	case SORT_NUMBER:
+		k.ms = report_serving_ms(ctx->r, row, ctx->c);
+		break;
+	default:
+		k.ms = report_cell_ms(row, ctx->c);
+		break;
+	}
+	return k;
+}
+
+/* By the column alone: <0, 0 (equal: the sort's stability decides) or >0. */
+static int
+report_cmp_rows(const struct sort_ctx *ctx, const struct report_row *ra,
+		const struct report_row *rb)
+{
+	union sort_key a = report_sort_key(ctx, ra), b = report_sort_key(ctx, rb);
 	int c = 0;
 
-	if (ctx->text) {
-		bool ma = a->key.text == NULL, mb = b->key.text == NULL;
+	if (ctx->how == SORT_TEXT) {
+		bool ma = a.text == NULL, mb = b.text == NULL;
 
 		/* missing last in either direction */
 		if (ma != mb)
@@ -343,144 +375,268 @@ report_cmp_items(const void *pa, const void *pb, void *pctx)
 		if (!ma)
 			/* version order, so cpu "256" < "1024" and "web:9" < "web:10"; but hex
 			 * ids in it would put "9f..." after "10..." */
-			c = ctx->bytes ? strcmp(a->key.text, b->key.text) :
-					 strverscmp(a->key.text, b->key.text);
+			c = ctx->bytes ? strcmp(a.text, b.text) : strverscmp(a.text, b.text);
 	} else {
-		bool ma = a->key.ms == TS_NONE, mb = b->key.ms == TS_NONE;
+		bool ma = a.ms == TS_NONE, mb = b.ms == TS_NONE;
 
 		if (ma != mb)
 			return ma ? 1 : -1;
 		if (!ma)
-			c = (a->key.ms > b->key.ms) - (a->key.ms < b->key.ms);
+			c = (a.ms > b.ms) - (a.ms < b.ms);
 	}
-	if (ctx->desc)
-		c = -c;
-	if (c != 0)
-		return c;
-	return (a->pos > b->pos) - (a->pos < b->pos);
+	return ctx->desc ? -c : c;
 }
 
-/* report_cmp_items of two time or number keys, inline: the default sort (by createdAt)
- * of rows in ListTasks order compares ~15 times a row, and through qsort_r's calls that
- * cost ~1,100 instructions a row (issue 35) */
-static inline int
-cmp_ms_items(const struct sort_item *a, const struct sort_item *b, bool desc)
-{
-	bool ma = a->key.ms == TS_NONE, mb = b->key.ms == TS_NONE;
-	int c = 0;
-
-	if (ma != mb)
-		return ma ? 1 : -1;
-	if (!ma)
-		c = (a->key.ms > b->key.ms) - (a->key.ms < b->key.ms);
-	if (desc)
-		c = -c;
-	if (c != 0)
-		return c;
-	return (a->pos > b->pos) - (a->pos < b->pos);
-}
-
-/* The order qsort_r(report_cmp_items) gives time or number keys (a total order: the
- * position breaks ties), by a merge sort with the comparison inline: runs of 16 sorted by
- * insertion, then merged in pairs. */
 static void
-sort_ms_items(struct sort_item *v, size_t n, bool desc)
+report_swap_rows(struct report_row *a, struct report_row *b)
 {
-	enum { RUN = 16 };
-	struct sort_item *tmp, *src = v, *dst;
+	struct report_row t = *a;
 
-	for (size_t lo = 0; lo < n; lo += RUN) {
-		size_t hi = n - lo < RUN ? n : lo + RUN;
+	*a = *b;
+	*b = t;
+}
 
-		for (size_t i = lo + 1; i < hi; i++) {
-			struct sort_item x = v[i];
-			size_t j = i;
+/* Rows whose tasks lie in memory in row order (as report_build makes them, the set's
+ * order): a row's position before the sort, the stable sort's tie-break, is then the
+ * order of its task's address. With it the order is total, and any sort gives the stable
+ * sort's result: an introsort (quicksort, heapsort past 2 log2 n levels). */
+static int
+report_cmp_total(const struct sort_ctx *ctx, const struct report_row *a,
+		 const struct report_row *b)
+{
+	int c = report_cmp_rows(ctx, a, b);
+	uintptr_t x = (uintptr_t)a->task, y = (uintptr_t)b->task;
 
-			for (; j > lo && cmp_ms_items(&x, &v[j - 1], desc) < 0; j--)
-				v[j] = v[j - 1];
-			v[j] = x;
+	return c != 0 ? c : (x > y) - (x < y);
+}
+
+static void
+report_sort_insertion(const struct sort_ctx *ctx, struct report_row *rows, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j > 0 && report_cmp_total(ctx, &rows[j], &rows[j - 1]) < 0; j--)
+			report_swap_rows(&rows[j], &rows[j - 1]);
+}
+
+static void
+report_sort_sift(const struct sort_ctx *ctx, struct report_row *rows, size_t i, size_t n)
+{
+	for (;;) {
+		size_t k = 2 * i + 1;
+
+		if (k >= n)
+			return;
+		if (k + 1 < n && report_cmp_total(ctx, &rows[k], &rows[k + 1]) < 0)
+			k++;
+		if (report_cmp_total(ctx, &rows[i], &rows[k]) >= 0)
+			return;
+		report_swap_rows(&rows[i], &rows[k]);
+		i = k;
+	}
+}
+
+static void
+report_sort_heap(const struct sort_ctx *ctx, struct report_row *rows, size_t n)
+{
+	for (size_t i = n / 2; i-- > 0;)
+		report_sort_sift(ctx, rows, i, n);
+	for (size_t m = n; m > 1; m--) {
+		report_swap_rows(&rows[0], &rows[m - 1]);
+		report_sort_sift(ctx, rows, 0, m - 1);
+	}
+}
+
+static void
+report_sort_intro(const struct sort_ctx *ctx, struct report_row *rows, size_t n, int depth)
+{
+	while (n > 16) {
+		size_t mid = n / 2, i = 0, j = n - 1;
+		struct report_row pivot;
+
+		if (depth-- == 0) {
+			report_sort_heap(ctx, rows, n);
+			return;
+		}
+		/* the median of three in the middle, the other two its sentinels */
+		if (report_cmp_total(ctx, &rows[mid], &rows[0]) < 0)
+			report_swap_rows(&rows[mid], &rows[0]);
+		if (report_cmp_total(ctx, &rows[n - 1], &rows[mid]) < 0) {
+			report_swap_rows(&rows[n - 1], &rows[mid]);
+			if (report_cmp_total(ctx, &rows[mid], &rows[0]) < 0)
+				report_swap_rows(&rows[mid], &rows[0]);
+		}
+		pivot = rows[mid];
+		/* Hoare: [0, i) <= pivot <= [i, n), both sides non-empty */
+		for (;;) {
+			while (report_cmp_total(ctx, &rows[++i], &pivot) < 0)
+				;
+			while (report_cmp_total(ctx, &pivot, &rows[--j]) < 0)
+				;
+			if (i >= j)
+				break;
+			report_swap_rows(&rows[i], &rows[j]);
+		}
+		/* the smaller side by recursion (at most log2 n deep), the larger here */
+		if (i < n - i) {
+			report_sort_intro(ctx, rows, i, depth);
+			rows += i;
+			n -= i;
+		} else {
+			report_sort_intro(ctx, rows + i, n - i, depth);
+			n = i;
 		}
 	}
-	if (n <= RUN)
+	report_sort_insertion(ctx, rows, n);
+}
+
+/* Any other rows (a second sort, as the TUI's): stable in place, by insertion in blocks
+ * then merges by rotation (Go's sort.Stable: O(n log n) comparisons, O(n log^2 n) swaps). */
+static void
+report_sort_swap_range(struct report_row *rows, size_t a, size_t b, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		report_swap_rows(&rows[a + i], &rows[b + i]);
+}
+
+static void
+report_sort_rotate(struct report_row *rows, size_t a, size_t m, size_t b)
+{
+	size_t i = m - a, j = b - m;
+
+	while (i != j) {
+		if (i > j) {
+			report_sort_swap_range(rows, m - i, m, j);
+			i -= j;
+		} else {
+			report_sort_swap_range(rows, m - i, m + j - i, i);
+			j -= i;
+		}
+	}
+	report_sort_swap_range(rows, m - i, m, i);
+}
+
+/* merges the sorted [a, m) and [m, b) */
+static void
+report_sort_symmerge(const struct sort_ctx *ctx, struct report_row *rows, size_t a, size_t m,
+		     size_t b)
+{
+	if (m - a == 1) {
+		/* rows[a] goes after every row of [m, b) not above it */
+		size_t i = m, j = b;
+
+		while (i < j) {
+			size_t h = i + (j - i) / 2;
+
+			if (report_cmp_rows(ctx, &rows[h], &rows[a]) < 0)
+				i = h + 1;
+			else
+				j = h;
+		}
+		for (size_t k = a; k + 1 < i; k++)
+			report_swap_rows(&rows[k], &rows[k + 1]);
 		return;
-	tmp = xreallocarray(NULL, n, sizeof *tmp);
-	dst = tmp;
-	for (size_t w = RUN; w < n; w *= 2) {
-		for (size_t lo = 0; lo < n; lo += 2 * w) {
-			size_t mid = n - lo < w ? n : lo + w, hi = n - lo < 2 * w ? n : lo + 2 * w;
-			size_t i = lo, j = mid, k = lo;
-
-			while (i < mid && j < hi)
-				dst[k++] = cmp_ms_items(&src[j], &src[i], desc) < 0 ? src[j++] :
-										      src[i++];
-			while (i < mid)
-				dst[k++] = src[i++];
-			while (j < hi)
-				dst[k++] = src[j++];
-		}
-		struct sort_item *t = src;
-
-		src = dst;
-		dst = t;
 	}
-	if (src != v)
-		memcpy(v, src, n * sizeof *v);
-	free(tmp);
+	if (b - m == 1) {
+		/* rows[m] goes before every row of [a, m) above it */
+		size_t i = a, j = m;
+
+		while (i < j) {
+			size_t h = i + (j - i) / 2;
+
+			if (report_cmp_rows(ctx, &rows[m], &rows[h]) >= 0)
+				i = h + 1;
+			else
+				j = h;
+		}
+		for (size_t k = m; k > i; k--)
+			report_swap_rows(&rows[k], &rows[k - 1]);
+		return;
+	}
+	size_t mid = a + (b - a) / 2, n = mid + m, start, r, end;
+
+	if (m > mid) {
+		start = n - b;
+		r = mid;
+	} else {
+		start = a;
+		r = m;
+	}
+	while (start < r) {
+		size_t c = start + (r - start) / 2;
+
+		if (report_cmp_rows(ctx, &rows[n - 1 - c], &rows[c]) >= 0)
+			start = c + 1;
+		else
+			r = c;
+	}
+	end = n - start;
+	if (start < m && m < end)
+		report_sort_rotate(rows, start, m, end);
+	if (a < start && start < mid)
+		report_sort_symmerge(ctx, rows, a, start, mid);
+	if (mid < end && end < b)
+		report_sort_symmerge(ctx, rows, mid, end, b);
+}
+
+static void
+report_sort_stable(const struct sort_ctx *ctx, struct report_row *rows, size_t n)
+{
+	size_t block = 20;
+
+	for (size_t a = 0; a < n; a += block) {
+		size_t b = a + block < n ? a + block : n;
+
+		/* stable: only a strictly smaller row moves up */
+		for (size_t i = a + 1; i < b; i++)
+			for (size_t j = i; j > a && report_cmp_rows(ctx, &rows[j], &rows[j - 1]) < 0;
+			     j--)
+				report_swap_rows(&rows[j], &rows[j - 1]);
+	}
+	for (; block < n; block *= 2) {
+		size_t a = 0;
+
+		for (; 2 * block <= n - a; a += 2 * block)
+			report_sort_symmerge(ctx, rows, a, a + block, a + 2 * block);
+		if (block < n - a)
+			report_sort_symmerge(ctx, rows, a, a + block, n);
+	}
 }
 
 void
 report_sort(struct report *r, int col, bool desc)
 {
-	struct sort_item *items;
 	struct sort_ctx ctx;
-	enum col_id c;
+	bool by_address = true;
+	size_t n = r->nrows, i;
+	int depth = 0;
 
-	if (r->nrows < 2)
+	if (n < 2)
 		return;
 	/* -1: the default order, by createdAt */
-	c = col >= 0 && col < COL_COUNT ? (enum col_id)col : COL_CREATED_AT;
-	ctx.text = report_columns[c].kind == COL_TEXT && !report_image_is_number(c);
-	ctx.bytes = c == COL_TASK_ID || c == COL_TASK_ARN || c == COL_IMAGE_DIGEST;
+	ctx.r = r;
+	ctx.c = col >= 0 && col < COL_COUNT ? (enum col_id)col : COL_CREATED_AT;
+	if (report_image_is_number(ctx.c))
+		ctx.how = SORT_IMAGE_NUMBER;
+	else if (report_columns[ctx.c].kind == COL_TEXT)
+		ctx.how = SORT_TEXT;
+	else if (report_columns[ctx.c].kind == COL_NUMBER)
+		ctx.how = SORT_NUMBER;
+	else
+		ctx.how = SORT_MS;
+	ctx.bytes = ctx.c == COL_TASK_ID || ctx.c == COL_TASK_ARN || ctx.c == COL_IMAGE_DIGEST;
 	ctx.desc = desc;
-	items = xreallocarray(NULL, r->nrows, sizeof *items);
-	for (size_t i = 0; i < r->nrows; i++) {
-		const char *s;
-
-		items[i].pos = i;
-		items[i].key.ms = TS_NONE;
-		if (ctx.text) {
-			s = report_text(r, &r->rows[i], c);
-			/* the "(none)" group is a missing value too: it sorts last */
-			if (s != NULL && (*s == '\0' ||
-					  (c == COL_GROUP && strcmp(s, GROUP_NONE) == 0)))
-				s = NULL;
-			items[i].key.text = s;
-		} else if (report_image_is_number(c)) {
-			items[i].key.ms = report_image_sort_value(r->images, r->rows[i].task, c);
-		} else if (report_columns[c].kind == COL_NUMBER) {
-			items[i].key.ms = report_serving_ms(r, &r->rows[i], c);
-		} else {
-			items[i].key.ms = report_cell_ms(&r->rows[i], c);
-		}
+	/* rows that are in order already (data read in createdAt order) stay as they are */
+	for (i = 1; i < n && report_cmp_rows(&ctx, &r->rows[i - 1], &r->rows[i]) <= 0; i++)
+		;
+	if (i == n)
+		return;
+	for (i = 1; i < n && by_address; i++)
+		by_address = (uintptr_t)r->rows[i - 1].task < (uintptr_t)r->rows[i].task;
+	if (!by_address) {
+		report_sort_stable(&ctx, r->rows, n);
+		return;
 	}
-	/* rows that are in order already (data read in createdAt order) stay as they are:
-	 * the order is total (position breaks ties), so sorting would change nothing */
-	size_t i = 1;
-
-	while (i < r->nrows && report_cmp_items(&items[i - 1], &items[i], &ctx) < 0)
-		i++;
-	if (i < r->nrows) {
-		struct report_row *rows;
-
-		if (ctx.text)
-			qsort_r(items, r->nrows, sizeof *items, report_cmp_items, &ctx);
-		else
-			sort_ms_items(items, r->nrows, ctx.desc);
-		rows = xreallocarray(NULL, r->nrows, sizeof *rows);
-		for (i = 0; i < r->nrows; i++)
-			rows[i] = r->rows[items[i].pos];
-		free(r->rows);
-		r->rows = rows;
-	}
-	free(items);
+	for (size_t m = n; m > 1; m /= 2)
+		depth += 2;
+	report_sort_intro(&ctx, r->rows, n, depth);
 }
