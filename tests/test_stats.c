@@ -464,8 +464,10 @@ rand_double(unsigned *seed, int kind)
 	case 2:   /* any bits but NaN: subnormals, huge, negative */
 		memcpy(&d, &u, sizeof d);
 		return isnan(d) ? 0.0 : d;
-	default:  /* negative milliseconds too (clock skew) */
+	case 3:   /* negative milliseconds too (clock skew) */
 		return (double)(rand_r(seed) % 2001 - 1000) / 1000.0;
+	default:  /* few values, no -0.0: runs of equal keys through every radix level */
+		return (double)(rand_r(seed) % 5) - 2.0 + (rand_r(seed) % 2 ? 0x1p-40 : 0.0);
 	}
 }
 
@@ -476,7 +478,7 @@ Test(stats, sort_matches_a_stable_comparison_sort)
 	double *v = malloc(100000 * sizeof *v);
 
 	cr_assert_not_null(v);
-	for (int kind = 0; kind < 4; kind++)
+	for (int kind = 0; kind < 5; kind++)
 		for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
 			for (size_t i = 0; i < sizes[k]; i++)
 				v[i] = rand_double(&seed, kind);
@@ -562,4 +564,49 @@ Test(stats, median_ci_matches_the_full_sum)
 		}
 	}
 	free(v);
+}
+
+/* Mann-Whitney on samples sorted ascending (merged where they are, as report_build passes
+ * them) and on the same samples in any order (pooled and sorted): the same p and U, bit
+ * for bit, exact and approximate, with ties, both zeros and infinities */
+Test(stats, mwu_sorted_samples_as_any_order)
+{
+	static const size_t sizes[][2] = { { 1, 1 }, { 3, 5 }, { 12, 9 }, { 40, 40 },
+					   { 300, 170 }, { 5000, 4000 } };
+	unsigned seed = 35;
+	double *a = malloc(5000 * sizeof *a), *b = malloc(5000 * sizeof *b);
+	double *sa = malloc(5000 * sizeof *sa), *sb = malloc(5000 * sizeof *sb);
+
+	cr_assert(a != NULL && b != NULL && sa != NULL && sb != NULL);
+	for (int kind = 0; kind < 5; kind++)
+		for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+			size_t na = sizes[k][0], nb = sizes[k][1];
+			double p1 = -1, p2 = -2, u1 = -1, u2 = -2;
+
+			for (size_t i = 0; i < na; i++)
+				sa[i] = a[i] = rand_double(&seed, kind);
+			for (size_t i = 0; i < nb; i++)
+				sb[i] = b[i] = rand_double(&seed, kind) + (kind == 0 ? 0.5 : 0.0);
+			/* unsorted for sure: the first value the largest */
+			if (na > 1 && a[0] <= a[1]) {
+				double t = a[0];
+
+				a[0] = a[na - 1] > a[1] ? a[na - 1] : a[1] + 1;
+				a[na - 1] = t;
+				sa[0] = a[0];
+				sa[na - 1] = a[na - 1];
+			}
+			qsort(sa, na, sizeof *sa, ref_cmp_double);
+			qsort(sb, nb, sizeof *sb, ref_cmp_double);
+			cr_assert_eq(stats_mann_whitney(a, na, b, nb, &p1, &u1), 0);
+			cr_assert_eq(stats_mann_whitney(sa, na, sb, nb, &p2, &u2), 0);
+			cr_expect_eq(memcmp(&p1, &p2, sizeof p1), 0, "kind %d, %zu vs %zu: p %a, %a",
+				     kind, na, nb, p1, p2);
+			cr_expect_eq(memcmp(&u1, &u2, sizeof u1), 0, "kind %d, %zu vs %zu: u %a, %a",
+				     kind, na, nb, u1, u2);
+		}
+	free(a);
+	free(b);
+	free(sa);
+	free(sb);
 }

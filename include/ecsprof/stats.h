@@ -20,11 +20,12 @@ struct stats_summary {
  * sorted ascending, n >= 1, 0 <= q <= 1. */
 double stats_percentile_sorted(const double *sorted, size_t n, double q);
 /* Sorts v ascending in place, stably (as qsort with (x > y) - (x < y) does with glibc's
- * merge sort), by radix on the bits. */
+ * merge sort), by radix on the bits; allocates nothing unless v holds a -0.0. */
 void stats_sort(double *v, size_t n);
 /* Sorts v in place and fills out. */
 void stats_summarize(double *v, size_t n, struct stats_summary *out);
-/* Two-sided Mann-Whitney U test of a vs b. The exact permutation distribution (with ties:
+/* Two-sided Mann-Whitney U test of a vs b (samples sorted ascending, as stats_summarize
+ * leaves them, are ranked where they are; others are copied and sorted). The exact permutation distribution (with ties:
  * midranks, as R's coin and scipy's permutation test count them) whenever it is cheap to
  * count (up to about 50 against 50); otherwise the normal approximation with tie
  * correction and continuity correction. *u gets U of sample a. Returns -1 (p untouched)

@@ -48,17 +48,20 @@ report_name_hash(const char *s)
 }
 
 /* Fills r->groups (names owned, sorted by report_cmp_group_names, ntasks) and each row's
- * group, and returns the tasks by group, each group's in set order; (*gstart)[g] is
- * where group g starts in it, (*gstart)[ngroups] = set->len. */
-static size_t *
+ * group, and returns the tasks by group, each group's in set order (NULL for one group:
+ * the set's order); (*gstart)[g] is where group g starts in it, (*gstart)[ngroups] =
+ * set->len. Task indices are 32 bits (report_build takes fewer than 2^32 tasks): 4
+ * bytes a task (issue 35). */
+static uint32_t *
 report_group_tasks(struct report *r, const struct task_set *set, const struct group_key *key,
 		   size_t **gstart)
 {
 	size_t n = set->len, ndistinct = 0, cap = 16, slots = 64;
 	char **distinct = xreallocarray(NULL, cap, sizeof *distinct);
 	size_t *table = xcalloc(slots, sizeof *table);   /* distinct index + 1; 0 empty */
-	size_t *gid = xreallocarray(NULL, n ? n : 1, sizeof *gid);
-	size_t *rank, *order, *pos;
+	uint32_t *gid = xreallocarray(NULL, n ? n : 1, sizeof *gid);
+	uint32_t *order;
+	size_t *rank, *pos;
 	char vbuf[512];
 
 	for (size_t i = 0; i < n; i++) {
@@ -90,7 +93,7 @@ report_group_tasks(struct report *r, const struct task_set *set, const struct gr
 					h = (h + 1) & (slots - 1);
 			}
 		}
-		gid[i] = table[h] - 1;
+		gid[i] = (uint32_t)(table[h] - 1);
 	}
 	free(table);
 
@@ -123,23 +126,25 @@ report_group_tasks(struct report *r, const struct task_set *set, const struct gr
 	free(sorted);
 	free(distinct);
 
-	/* counting sort of the tasks by group, stable: set order within a group */
+	/* counting sort of the tasks by group, stable: set order within a group; the rows
+	 * (still in set order) keep each task's group, so gid goes before order comes */
 	*gstart = xcalloc(ndistinct + 1, sizeof **gstart);
-	pos = xcalloc(ndistinct + 1, sizeof *pos);
 	for (size_t i = 0; i < n; i++) {
-		gid[i] = rank[gid[i]];
-		r->rows[i].group = gid[i];
-		r->groups[gid[i]].ntasks++;
+		r->rows[i].group = rank[gid[i]];
+		r->groups[r->rows[i].group].ntasks++;
 	}
+	free(gid);
+	free(rank);
 	for (size_t g = 0; g < ndistinct; g++)
 		(*gstart)[g + 1] = (*gstart)[g] + r->groups[g].ntasks;
+	if (ndistinct <= 1)
+		return NULL;
+	pos = xcalloc(ndistinct + 1, sizeof *pos);
 	memcpy(pos, *gstart, (ndistinct + 1) * sizeof *pos);
-	order = xreallocarray(NULL, n ? n : 1, sizeof *order);
+	order = xreallocarray(NULL, n, sizeof *order);
 	for (size_t i = 0; i < n; i++)
-		order[pos[gid[i]]++] = i;
+		order[pos[r->rows[i].group]++] = (uint32_t)i;
 	free(pos);
-	free(rank);
-	free(gid);
 	return order;
 }
 
@@ -173,7 +178,8 @@ struct report_stats_job {
 	const struct task_set *set;
 	struct report_group *groups;
 	size_t ngroups, baseline;
-	const size_t *order, *gstart;
+	const uint32_t *order;     /* NULL: the set's order (one group) */
+	const size_t *gstart;
 	double *vals;
 };
 
@@ -182,7 +188,8 @@ report_stats_run(void *arg)
 {
 	struct report_stats_job *j = arg;
 	const struct task *tasks = j->set->tasks;
-	const size_t *gstart = j->gstart, *order = j->order;
+	const size_t *gstart = j->gstart;
+	const uint32_t *order = j->order;
 	double *vals = j->vals;
 
 	/* phase by phase: each group's durations in seconds, in task (name-sorted) order,
@@ -195,7 +202,8 @@ report_stats_run(void *arg)
 			size_t k = 0;
 
 			for (size_t i = gstart[gi]; i < gstart[gi + 1]; i++) {
-				int64_t ms = phase_ms(&tasks[order[i]], (enum phase_id)p);
+				int64_t ms = phase_ms(&tasks[order != NULL ? order[i] : i],
+						      (enum phase_id)p);
 
 				if (ms != TS_NONE)
 					v[k++] = (double)ms / 1000.0;
@@ -233,7 +241,7 @@ report_stats_run(void *arg)
 		size_t both = 0;
 
 		for (size_t i = gstart[gi]; i < gstart[gi + 1]; i++) {
-			const struct task *t = &tasks[order[i]];
+			const struct task *t = &tasks[order != NULL ? order[i] : i];
 			int64_t pull = phase_ms(t, PHASE_PULL), total = phase_ms(t, PHASE_TOTAL);
 
 			if (pull != TS_NONE && total != TS_NONE) {
@@ -261,13 +269,17 @@ report_build(struct report *r, const struct task_set *set, const struct report_o
 	     struct err *err)
 {
 	double *vals = NULL;
-	size_t *gstart, *order, n = set->len;
+	size_t *gstart, n = set->len;
+	uint32_t *order;
 	struct report_stats_job job;
 	pthread_t tid;
 	bool threaded;
 	int rc = 0;
 
 	memset(r, 0, sizeof *r);
+	/* 32-bit task indices: 2^32 tasks would be over a terabyte of them */
+	if (n > UINT32_MAX)
+		return err_set(err, ERR_USAGE, "%zu tasks: a report takes fewer than 2^32", n);
 	r->images = set->images;
 	cost_prices_init(&r->prices);
 	if (o->prices != NULL && o->prices->n > 0) {

@@ -35,27 +35,120 @@ stats_key(double x)
 	return u >> 63 ? ~u : u | ((uint64_t)1 << 63);
 }
 
+static uint64_t
+stats_key_at(const double *v, size_t i)
+{
+	uint64_t u;
+
+	memcpy(&u, &v[i], sizeof u);
+	return u;
+}
+
+static void
+stats_key_put(double *v, size_t i, uint64_t u)
+{
+	memcpy(&v[i], &u, sizeof u);
+}
+
+/* MSD radix sort in place (American flag sort) of the keys held in v's slots, from the
+ * byte at shift down; below 32 keys, insertion. Keys equal in every bit are the same
+ * double, so not being stable changes nothing. */
+static void
+stats_flag_sort(double *v, size_t n, int shift)
+{
+	size_t count[256], next[256];
+
+	for (;;) {
+		if (n < 32) {
+			for (size_t i = 1; i < n; i++) {
+				uint64_t k = stats_key_at(v, i);
+				size_t j = i;
+
+				for (; j > 0 && stats_key_at(v, j - 1) > k; j--)
+					stats_key_put(v, j, stats_key_at(v, j - 1));
+				stats_key_put(v, j, k);
+			}
+			return;
+		}
+		memset(count, 0, sizeof count);
+		for (size_t i = 0; i < n; i++)
+			count[(stats_key_at(v, i) >> shift) & 0xff]++;
+		/* a byte all keys share leaves the order as it is */
+		if (count[(stats_key_at(v, 0) >> shift) & 0xff] != n)
+			break;
+		if (shift == 0)
+			return;
+		shift -= 8;
+	}
+	for (size_t b = 0, pos = 0; b < 256; b++) {
+		next[b] = pos;
+		pos += count[b];
+	}
+	/* each key to its bucket, by cycles: next[b] is the first slot of b not yet right */
+	for (size_t b = 0, end = 0; b < 256; b++) {
+		end += count[b];
+		while (next[b] < end) {
+			uint64_t k = stats_key_at(v, next[b]);
+			size_t d = (k >> shift) & 0xff;
+
+			while (d != b) {
+				uint64_t t = stats_key_at(v, next[d]);
+
+				stats_key_put(v, next[d]++, k);
+				k = t;
+				d = (k >> shift) & 0xff;
+			}
+			stats_key_put(v, next[b]++, k);
+		}
+	}
+	if (shift == 0)
+		return;
+	for (size_t b = 0, pos = 0; b < 256; pos += count[b], b++)
+		if (count[b] > 1)
+			stats_flag_sort(v + pos, count[b], shift - 8);
+}
+
 /* Ascending, stable: what qsort with stats_cmp_double gives (glibc's is a stable merge
  * sort; equal doubles are the same bits except -0.0 and 0.0, which keep their order), in
- * a handful of passes over the data instead of n log n calls of a comparator. LSD radix
- * over the key's bytes, skipping the bytes all keys share; NaN (no order at all) and short
- * arrays go to qsort. */
+ * a handful of passes over the data instead of n log n calls of a comparator. In place
+ * (issue 35: the three arrays of n it took were 24 bytes a task at the report's peak):
+ * each double becomes its key, the keys are sorted by radix from the top byte, and each
+ * becomes its double again. A -0.0 (its key is 0.0's, and a stable sort keeps the two
+ * in input order) goes to the LSD radix sort beside, NaN (no order at all) and short
+ * arrays to qsort. */
 void
 stats_sort(double *v, size_t n)
 {
 	size_t (*count)[256];
 	uint64_t *key, *key2;
 	double *val, *val2;
+	bool negzero = false;
 
 	if (n < 64) {
 		qsort(v, n, sizeof *v, stats_cmp_double);
 		return;
 	}
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		if (isnan(v[i])) {
 			qsort(v, n, sizeof *v, stats_cmp_double);
 			return;
 		}
+		negzero |= v[i] == 0 && signbit(v[i]);
+	}
+	if (!negzero) {
+		for (size_t i = 0; i < n; i++)
+			stats_key_put(v, i, stats_key(v[i]));
+		stats_flag_sort(v, n, 56);
+		for (size_t i = 0; i < n; i++) {
+			uint64_t k = stats_key_at(v, i);
+
+			/* stats_key backwards: positives had the sign bit set, negatives all */
+			k = k >> 63 ? k ^ ((uint64_t)1 << 63) : ~k;
+			memcpy(&v[i], &k, sizeof k);
+		}
+		return;
+	}
+	/* LSD radix over the key's bytes, skipping the bytes all keys share: stable */
 	count = xcalloc(8, sizeof *count);
 	key = xmalloc(n * sizeof *key);
 	key2 = xmalloc(n * sizeof *key2);
@@ -299,50 +392,115 @@ stats_exact_p(size_t m, size_t N, const size_t *tsize, const size_t *trank2, siz
 	return p > 1.0 ? 1.0 : p;
 }
 
-int
-stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
-		   double *p_two_sided, double *u)
+/* The ranks of the pooled samples, run by run of equal values (midranks): what the test
+ * needs of them, and each run's size and doubled rank when tsize is not NULL. */
+struct stats_ranks {
+	double ra;            /* a's rank sum */
+	double ties;          /* sum of t^3 - t over runs of t */
+	size_t ngroups;       /* runs */
+	size_t ra2, rb2;      /* each sample's doubled rank sum */
+	size_t *tsize, *trank2;
+};
+
+/* a run of t equal values, ta of them from a, from 0-based position i */
+static void
+stats_rank_run(struct stats_ranks *k, size_t i, size_t t, size_t ta)
+{
+	size_t j = i + t - 1;
+	double rank = ((double)(i + 1) + (double)(j + 1)) / 2.0, tt = (double)t;
+
+	if (tt > 1)
+		k->ties += tt * tt * tt - tt;
+	if (k->tsize != NULL) {
+		k->tsize[k->ngroups] = t;
+		k->trank2[k->ngroups] = i + 1 + j + 1;
+	}
+	k->ngroups++;
+	/* one addition a value, as the sum has always been made */
+	for (size_t q = 0; q < ta; q++)
+		k->ra += rank;
+	k->ra2 += ta * (i + 1 + j + 1);
+	k->rb2 += (t - ta) * (i + 1 + j + 1);
+}
+
+static bool
+stats_ascending(const double *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (isnan(v[i]) || (i > 0 && v[i - 1] > v[i]))
+			return false;
+	return true;
+}
+
+/* the runs of two samples sorted ascending, merged where they are (issue 35: the pooled
+ * copy and the run arrays were 32 bytes a task of both groups) */
+static void
+stats_rank_sorted(const double *a, size_t na, const double *b, size_t nb,
+		  struct stats_ranks *k)
+{
+	size_t ia = 0, ib = 0;
+
+	while (ia < na || ib < nb) {
+		double x = ib == nb || (ia < na && a[ia] <= b[ib]) ? a[ia] : b[ib];
+		size_t ta = 0, tb = 0;
+
+		while (ia + ta < na && a[ia + ta] == x)
+			ta++;
+		while (ib + tb < nb && b[ib + tb] == x)
+			tb++;
+		stats_rank_run(k, ia + ib, ta + tb, ta);
+		ia += ta;
+		ib += tb;
+	}
+}
+
+/* the same of samples in any order: pooled, sorted */
+static void
+stats_rank_any(const double *a, size_t na, const double *b, size_t nb, struct stats_ranks *k)
 {
 	size_t N = na + nb;
-	struct stats_obs *obs;
-	double ra = 0, ties = 0, u1, u2, umax, p;
-	size_t *tsize, *trank2, ngroups = 0, ra2 = 0, rb2 = 0;
+	struct stats_obs *obs = xmalloc(N * sizeof *obs);
 
-	if (na == 0 || nb == 0)
-		return -1;
-	obs = xmalloc(N * sizeof *obs);
 	for (size_t i = 0; i < na; i++)
 		obs[i] = (struct stats_obs){ a[i], 1 };
 	for (size_t i = 0; i < nb; i++)
 		obs[na + i] = (struct stats_obs){ b[i], 0 };
 	qsort(obs, N, sizeof *obs, stats_cmp_obs);
-	tsize = xmalloc(N * sizeof *tsize);
-	trank2 = xmalloc(N * sizeof *trank2);
-
-	/* midranks for runs of equal values; sum of t^3 - t for the tie correction */
 	for (size_t i = 0; i < N;) {
-		size_t j = i;
-		double rank, t;
+		size_t j = i, ta = 0;
 
 		while (j + 1 < N && obs[j + 1].v == obs[i].v)
 			j++;
-		rank = ((double)(i + 1) + (double)(j + 1)) / 2.0;
-		t = (double)(j - i + 1);
-		if (t > 1)
-			ties += t * t * t - t;
-		tsize[ngroups] = j - i + 1;
-		trank2[ngroups++] = i + 1 + j + 1;
-		for (size_t k = i; k <= j; k++) {
-			if (obs[k].from_a) {
-				ra += rank;
-				ra2 += i + 1 + j + 1;
-			} else {
-				rb2 += i + 1 + j + 1;
-			}
-		}
+		for (size_t q = i; q <= j; q++)
+			ta += obs[q].from_a != 0;
+		stats_rank_run(k, i, j - i + 1, ta);
 		i = j + 1;
 	}
 	free(obs);
+}
+
+int
+stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
+		   double *p_two_sided, double *u)
+{
+	size_t N = na + nb, m = na < nb ? na : nb;
+	struct stats_ranks k = { 0 };
+	double ra, ties, u1, u2, umax, p;
+	/* the exact count when cheap (small samples): it needs every run */
+	bool exact = (double)m * (double)N * (double)N * (double)(N + 1) <= STATS_EXACT_MAX_STEPS;
+
+	if (na == 0 || nb == 0)
+		return -1;
+	if (exact) {
+		k.tsize = xmalloc(N * sizeof *k.tsize);
+		k.trank2 = xmalloc(N * sizeof *k.trank2);
+	}
+	if (stats_ascending(a, na) && stats_ascending(b, nb))
+		stats_rank_sorted(a, na, b, nb, &k);
+	else
+		stats_rank_any(a, na, b, nb, &k);
+	ra = k.ra;
+	ties = k.ties;
 
 	u1 = ra - (double)na * ((double)na + 1) / 2.0;
 	u2 = (double)na * (double)nb - u1;
@@ -350,14 +508,12 @@ stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
 	if (u != NULL)
 		*u = u1;
 
-	size_t m = na < nb ? na : nb;
-
-	if (ngroups == 1) {
+	if (k.ngroups == 1) {
 		/* every value equal: no evidence of any difference */
 		p = 1.0;
-	} else if ((double)m * (double)N * (double)N * (double)(N + 1) <= STATS_EXACT_MAX_STEPS) {
+	} else if (exact) {
 		/* the smaller sample's rank sum: the same test, the cheaper count */
-		p = stats_exact_p(m, N, tsize, trank2, ngroups, na <= nb ? ra2 : rb2);
+		p = stats_exact_p(m, N, k.tsize, k.trank2, k.ngroups, na <= nb ? k.ra2 : k.rb2);
 	} else {
 		double n = (double)N;
 		double mu = (double)na * (double)nb / 2.0;
@@ -374,8 +530,8 @@ stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
 			p = erfc(z / sqrt(2.0));
 		}
 	}
-	free(tsize);
-	free(trank2);
+	free(k.tsize);
+	free(k.trank2);
 	*p_two_sided = p > 1.0 ? 1.0 : p;
 	return 0;
 }
