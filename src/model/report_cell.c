@@ -321,6 +321,7 @@ struct sort_ctx {
 	const struct report *r;
 	enum col_id c;
 	enum sort_how how;
+	int ts;       /* a time column's lifecycle field (the default sort's), or -1 */
 	bool bytes;   /* hex ids and digests: byte order, not version order */
 	bool desc;
 };
@@ -330,12 +331,17 @@ union sort_key {
 	const char *text;    /* text columns; NULL when missing */
 };
 
-static union sort_key
+static inline union sort_key
 report_sort_key(const struct sort_ctx *ctx, const struct report_row *row)
 {
 	union sort_key k;
 	const char *s;
 
+	/* a time, read inline: the createdAt sort compares ~15 times a row (issue 35) */
+	if (ctx->ts >= 0) {
+		k.ms = row->task->ts[ctx->ts];
+		return k;
+	}
 	switch (ctx->how) {
 	case SORT_TEXT:
 		s = report_text(ctx->r, row, ctx->c);
@@ -359,7 +365,7 @@ report_sort_key(const struct sort_ctx *ctx, const struct report_row *row)
 }
 
 /* By the column alone: <0, 0 (equal: the sort's stability decides) or >0. */
-static int
+static inline int
 report_cmp_rows(const struct sort_ctx *ctx, const struct report_row *ra,
 		const struct report_row *rb)
 {
@@ -400,7 +406,7 @@ report_swap_rows(struct report_row *a, struct report_row *b)
  * order): a row's position before the sort, the stable sort's tie-break, is then the
  * order of its task's address. With it the order is total, and any sort gives the stable
  * sort's result: an introsort (quicksort, heapsort past 2 log2 n levels). */
-static int
+static inline int
 report_cmp_total(const struct sort_ctx *ctx, const struct report_row *a,
 		 const struct report_row *b)
 {
@@ -623,6 +629,7 @@ report_sort(struct report *r, int col, bool desc)
 		ctx.how = SORT_NUMBER;
 	else
 		ctx.how = SORT_MS;
+	ctx.ts = ctx.how == SORT_MS ? report_col_ts(ctx.c) : -1;
 	ctx.bytes = ctx.c == COL_TASK_ID || ctx.c == COL_TASK_ARN || ctx.c == COL_IMAGE_DIGEST;
 	ctx.desc = desc;
 	/* rows that are in order already (data read in createdAt order) stay as they are */
