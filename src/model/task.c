@@ -180,7 +180,8 @@ task_edit_profile(struct task *t)
 void
 task_drop_draft(struct task *t)
 {
-	if (t->prof->draft && t->pool != NULL)
+	/* a zeroed task (never task_init()ed) has no profile yet */
+	if (t->prof != NULL && t->prof->draft && t->pool != NULL)
 		tpool_give_back(t->pool, CHUNK_TASK_PROFILE, (void *)(uintptr_t)t->prof);
 	t->prof = &task_profile_none;
 }
