@@ -43,7 +43,7 @@ main(int argc, char **argv)
 		for (int p = 0; p < 4; p++)
 			timeutil_format_secs(phase_ms(&set.tasks[i], (enum phase_id)p), secs[p],
 			    sizeof secs[p]);
-		printf("%s,%s,%s,%s,%s\n", set.tasks[i].id, secs[0], secs[1], secs[2], secs[3]);
+		printf("%s,%s,%s,%s,%s\n", task_id(&set.tasks[i]), secs[0], secs[1], secs[2], secs[3]);
 	}
 	fprintf(stderr, "tasks %zu (states %zu: events %zu, records %zu, metadata %zu; "
 	    "duplicates %zu, skipped %zu, failures %zu)\n", set.len, st.tasks, st.events,

@@ -33,11 +33,11 @@ full_task(struct task *t)
 	task_str(t, &t->containers[0].image_digest, "sha256:aaaa");
 	task_str(t, &container_edit_profile(t, &t->containers[1])->name, "sidecar");
 	task_str(t, &container_edit_profile(t, &t->containers[1])->image, "public.ecr.aws/aws-observability/aws-otel-collector:latest");
-	task_tags(t, 2);
-	task_str(t, &t->tags[0].key, "team");
-	task_str(t, &t->tags[0].value, "search");
-	task_str(t, &t->tags[1].key, "soci");
-	task_str(t, &t->tags[1].value, "true");
+	struct tag *tg = task_tags(t, 2);
+	task_str(t, &tg[0].key, "team");
+	task_str(t, &tg[0].value, "search");
+	task_str(t, &tg[1].key, "soci");
+	task_str(t, &tg[1].value, "true");
 	task_derive(t);
 }
 
@@ -254,7 +254,13 @@ Test(group, soci_rules)
 
 	full_task(&t);                        /* neither */
 	task_str(&t, &task_edit_profile(&t)->taskdef_arn, "arn:aws:ecs:us-east-1:123456789012:task-definition/rerank-api:7");
-	task_str(&t, &t.tags[1].value, "false");
+	{
+		/* the shared array is never written: a copy of it, changed, shared again */
+		struct tag g[2] = { t.prof->tags[0], t.prof->tags[1] };
+
+		task_str(&t, &g[1].value, "false");
+		task_share_tags(&t, g, 2);
+	}
 	set_arn(&t, "c");
 	add(&s, &t);
 

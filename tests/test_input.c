@@ -69,7 +69,7 @@ static struct task *
 find_id(const char *id)
 {
 	for (size_t i = 0; i < set.len; i++)
-		if (set.tasks[i].id != NULL && strcmp(set.tasks[i].id, id) == 0)
+		if (strcmp(task_id(&set.tasks[i]), id) == 0)
 			return &set.tasks[i];
 	cr_assert_fail("task %s not found", id);
 	return NULL;
@@ -152,7 +152,7 @@ Test(input, describe_response_cli_iso_offsets)
 	cr_expect_eq(t->ts[TS_STARTED], 1714557633000LL);
 	cr_expect_str_eq(t->prof->family, "job");
 	cr_expect_str_eq(t->prof->service, "");
-	cr_expect_eq(t->ntags, 0);
+	cr_expect_eq(t->prof->ntags, 0);
 	cr_expect_eq(nwarnings, 0);
 }
 
@@ -201,8 +201,8 @@ check_events_jsonl(void)
 {
 	cr_assert_eq(set.len, 2);
 	struct task *a = &set.tasks[0], *b = &set.tasks[1];
-	cr_expect_str_eq(a->id, "aaaa0000aaaa0000aaaa0000aaaa0000");
-	cr_expect_str_eq(b->id, "bbbb0000bbbb0000bbbb0000bbbb0000");
+	cr_expect_str_eq(task_id(a), "aaaa0000aaaa0000aaaa0000aaaa0000");
+	cr_expect_str_eq(task_id(b), "bbbb0000bbbb0000bbbb0000bbbb0000");
 	/* v3 came first, then v1, v2 and a repeat of v3: v3 stays */
 	cr_expect_eq(a->version, 3);
 	cr_expect_str_eq(a->prof->last_status, "RUNNING");
@@ -261,7 +261,7 @@ Test(input, metadata_document)
 	cr_assert_eq(set.len, 1);
 	struct task *t = &set.tasks[0];
 	cr_expect(t->from_metadata);
-	cr_expect_str_eq(t->id, "aaaa0000aaaa0000aaaa0000aaaa0000");
+	cr_expect_str_eq(task_id(t), "aaaa0000aaaa0000aaaa0000aaaa0000");
 	cr_expect_str_eq(t->prof->taskdef, "web:8");
 	cr_expect_str_eq(t->prof->service, "web");
 	cr_expect_str_eq(t->prof->cluster, "prod");

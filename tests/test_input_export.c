@@ -65,7 +65,7 @@ assert_same_tasks(const struct task_set *a, const struct task_set *b)
 		cr_assert_str_eq(x->prof->last_status ? x->prof->last_status : "",
 		    y->prof->last_status ? y->prof->last_status : "");
 		for (int k = 0; k < TS_COUNT; k++)
-			cr_assert_eq(x->ts[k], y->ts[k], "%s ts %d", x->id, k);
+			cr_assert_eq(x->ts[k], y->ts[k], "%s ts %d", task_id(x), k);
 	}
 }
 
@@ -202,9 +202,9 @@ Test(input_export, container_insights_task_events_merge_into_one_task_each)
 	 * (issue 10: one bad time costs that field, not the task) */
 	cr_assert_eq(st.skipped, 0);
 	for (size_t i = 0; i < s.len; i++)
-		if (strcmp(s.tasks[i].id, "bad") == 0)
+		if (strcmp(task_id(&s.tasks[i]), "bad") == 0)
 			t = &s.tasks[i];
-	cr_assert_str_eq(t->id, "bad", "%s", t->arn);
+	cr_assert_str_eq(task_id(t), "bad", "%s", t->arn);
 	cr_assert_eq(t->ts[TS_CREATED], TS_NONE);
 	cr_assert(strstr(lastwarn, "perf:4: task prod/bad: ignored CreatedAt: ") != NULL &&
 	    strstr(lastwarn, ": ignored CreatedAt: "

@@ -81,8 +81,8 @@ add_task(struct buf *b, const struct task *t)
 		buf_addf(b, " exit=%d/%d ess=%d]", c->has_exit_code, c->exit_code,
 		    (int)c->essential);
 	}
-	for (size_t i = 0; i < t->ntags; i++)
-		buf_addf(b, " [tag %s=%s]", t->tags[i].key, t->tags[i].value);
+	for (size_t i = 0; i < t->prof->ntags; i++)
+		buf_addf(b, " [tag %s=%s]", t->prof->tags[i].key, t->prof->tags[i].value);
 	buf_addc(b, '\n');
 }
 

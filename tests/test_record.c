@@ -378,7 +378,7 @@ Test(record, keeps_mode_and_reads_back_as_newest)
 	task_set_init(&set);
 	cr_assert_eq(input_read_file(path, &set, &st, &err), 0, "%s", err.msg);
 	cr_assert_eq(set.len, 2);
-	cr_expect_str_eq(set.tasks[0].id, "a");
+	cr_expect_str_eq(task_id(&set.tasks[0]), "a");
 	cr_expect_eq(set.tasks[0].version, 2);
 	cr_expect_str_eq(set.tasks[0].prof->last_status, "S2");
 	cr_expect_eq(set.tasks[0].fetched_at_ms, 2000);

@@ -33,9 +33,9 @@ add_task(struct task_set *s, const char *id, const char *team, double created,
 	t.ts[TS_PULL_STOPPED] = at(pull_stopped);
 	t.ts[TS_STARTED] = at(started);
 	if (team != NULL) {
-		task_tags(&t, 1);
-		task_str(&t, &t.tags[0].key, "team");
-		task_str(&t, &t.tags[0].value, team);
+		struct tag *tg = task_tags(&t, 1);
+		task_str(&t, &tg[0].key, "team");
+		task_str(&t, &tg[0].value, team);
 	}
 	task_derive(&t);
 	task_set_take(s, &t);
@@ -57,7 +57,7 @@ by_team(const char *baseline)
 static const char *
 row_id(const struct report *r, size_t i)
 {
-	return r->rows[i].task->id;
+	return task_id(r->rows[i].task);
 }
 
 Test(report, rows_in_created_order_and_groups_sorted)

@@ -99,8 +99,8 @@ Test(select, apply_keeps_order)
 	task_set_take(&s, &t);
 	select_apply(&o, &s);
 	cr_assert_eq(s.len, 2);
-	cr_expect_str_eq(s.tasks[0].id, "b");
-	cr_expect_str_eq(s.tasks[1].id, "c");
+	cr_expect_str_eq(task_id(&s.tasks[0]), "b");
+	cr_expect_str_eq(task_id(&s.tasks[1]), "c");
 	task_set_cleanup(&s);
 }
 

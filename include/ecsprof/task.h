@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "ecsprof/timeutil.h"
 
@@ -120,18 +121,21 @@ struct task_profile {
 	const char *family;            /* task definition family, "" if unknown */
 	const char *taskdef;           /* "family:revision", "" if unknown */
 
-	/* private to task.c: a task's own draft (task_edit_profile()) rather than a shared
-	 * profile; always false in a shared one */
+	/* the task's tags: a service's tasks mostly have the same (ECS propagates them from
+	 * the service or the task definition), so they are kept here, one array for all */
+	const struct tag *tags;        /* ntags of them */
+	size_t ntags;
+
+	/* private to task.c: nonzero in a task's own draft (task_edit_profile()) rather than
+	 * a shared profile; 0 in a shared one */
 	uint64_t draft;
 };
 
 struct task {
-	const char *arn;               /* as ECS names it */
-	const char *id;                /* last ARN segment, by task_derive(); never NULL after it */
+	const char *arn;               /* as ECS names it; its last segment is the id (task_id()) */
 	/* never NULL: a shared profile, the task's own draft, or task_profile_none */
 	const struct task_profile *prof;
 	struct container *containers;  /* ncontainers of them */
-	struct tag *tags;              /* ntags of them */
 
 	/* where its strings and arrays are (see the top of this file); NULL while it has none */
 	struct task_strpool *pool;
@@ -144,17 +148,17 @@ struct task {
 	int64_t healthy_resolution_ms;
 
 	uint32_t ncontainers;
-	uint32_t ntags;
 	bool has_version;
 	bool healthy_observed;
 	bool from_metadata;      /* a task metadata v4 document contributed to this task */
 	/* network facts for the diagnosis (input_serving.c): an ENI attachment (awsvpc) and
-	 * a public IPv4 address in its details; enum tri */
-	uint8_t awsvpc;
-	uint8_t public_ip;
+	 * a public IPv4 address in its details; enum tri. Two bits each, in the byte after
+	 * the flags: the struct ends at 136 bytes rather than 144 */
+	unsigned awsvpc : 2;
+	unsigned public_ip : 2;
 	/* set by group_apply_soci(): enum soci_label, enum soci_evidence */
-	uint8_t soci;
-	uint8_t soci_evidence;
+	unsigned soci : 2;
+	unsigned soci_evidence : 2;
 };
 
 struct task_set {
@@ -171,6 +175,20 @@ struct task_set {
 	 * owned, freed by task_set_cleanup() */
 	struct image_set *images;
 };
+
+/* The task's id: its ARN's last segment (arn:aws:ecs:REGION:ACCOUNT:task/CLUSTER/ID, or
+ * task/ID in the old format), "" without an ARN. Found when asked rather than kept: one
+ * pointer less a task (issue 35), and a scan of one short string. */
+static inline const char *
+task_id(const struct task *t)
+{
+	const char *p;
+
+	if (t->arn == NULL)
+		return "";
+	p = strrchr(t->arn, '/');
+	return p != NULL ? p + 1 : t->arn;
+}
 
 /* Where a task stands: the one answer every output (table, TUI, watch, phases) reads,
  * so that no two of them can disagree about a task. */
@@ -222,17 +240,18 @@ void task_strn(struct task *t, const char **dst, const char *s, size_t n);
 /* task_str() of the text printf would write */
 void task_strf(struct task *t, const char **dst, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-/* n zeroed containers / tags in t's pool, as t->containers, t->ncontainers (t->tags,
- * t->ntags); returns the array (NULL when n is 0). Any previous array is dropped. */
+/* n zeroed containers / tags in t's pool, as t->containers, t->ncontainers (the tags
+ * of t's profile: t->prof->tags, t->prof->ntags, a draft's until task_derive() shares
+ * both); returns the array (NULL when n is 0). Any previous array is dropped. */
 struct container *task_containers(struct task *t, size_t n);
 struct tag *task_tags(struct task *t, size_t n);
-/* t->containers (t->tags) = the n at v as t's pool keeps them: one copy of each distinct
+/* t->containers (t->prof->tags) = the n at v as t's pool keeps them: one copy of each distinct
  * array in a set's or batch pool (the tasks of one service mostly have the same tags),
  * so never write to it; v's strings must be t's pool's already (and the drafts of v's
  * container profiles are shared in v first). */
 void task_share_containers(struct task *t, struct container *v, size_t n);
 void task_share_tags(struct task *t, const struct tag *v, size_t n);
-/* Fills the derived fields (id, and the profile's cluster, service, family, taskdef) and
+/* Fills the derived fields (the profile's cluster, service, family, taskdef) and
  * shares a draft profile (the pool's copy of an equal one); call after parsing. They are
  * tails of t's strings where they can be, "" (static) when empty, else from t's pool. */
 void task_derive(struct task *t);

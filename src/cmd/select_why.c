@@ -156,7 +156,7 @@ select_why(const struct task_set *set, const struct cli_opts *o, int64_t since_m
 			 o->tasks.n > 1 ? " (and the others)" : "");
 		part(&b, &nzero, what);
 		buf_addf(&b, " (ids here look like %.8s: give an id, 4 or more of its first "
-			 "characters, or the ARN)", set->tasks[0].id);
+			 "characters, or the ARN)", task_id(&set->tasks[0]));
 	}
 	memset(&only, 0, sizeof only);
 	if (o->since != NULL && since_ms != TS_NONE &&

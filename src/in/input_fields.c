@@ -344,17 +344,18 @@ static int
 parse_tags(const json_t *o, struct task *t, struct why *w)
 {
 	const json_t *arr;
+	struct tag *tg;
 
 	if (get_array(o, "tags", &arr, w) != 0)
 		return -1;
 	if (arr == NULL || json_array_size(arr) == 0)
 		return 0;
-	task_tags(t, json_array_size(arr));
-	for (size_t i = 0; i < t->ntags; i++) {
+	tg = task_tags(t, json_array_size(arr));
+	for (size_t i = 0; i < json_array_size(arr); i++) {
 		const json_t *g = json_array_get(arr, i);
 
-		if (input_task_str(t, g, "key", &t->tags[i].key, w) != 0 ||
-		    input_task_str(t, g, "value", &t->tags[i].value, w) != 0) {
+		if (input_task_str(t, g, "key", &tg[i].key, w) != 0 ||
+		    input_task_str(t, g, "value", &tg[i].value, w) != 0) {
 			why_in(w, "tags", i);
 			return -1;
 		}

@@ -521,7 +521,7 @@ task_object(struct jsonscan *sc, struct task *t, const struct task *prev)
 					 container_fn, t) != 0)
 				return -1;
 		} else if (i == K_VERSION + 2) {
-			if (object_array(sc, place_tags, sizeof *t->tags, tag_fn, t) != 0)
+			if (object_array(sc, place_tags, sizeof *t->prof->tags, tag_fn, t) != 0)
 				return -1;
 		} else if (i == K_VERSION + 3) {
 			if (attachments(sc, t) != 0)

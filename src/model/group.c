@@ -349,7 +349,7 @@ group_apply_soci(const struct log *lg, struct task_set *s, const struct soci_rul
 			t->soci_evidence = SOCI_EVIDENCE_ECR;
 			if (nrules > 0 && soci_rules_match(rules, nrules, t) != (l == SOCI_YES)) {
 				contradicted++;
-				example = example ? example : t->id;
+				example = example ? example : task_id(t);
 			}
 			continue;
 		}

@@ -466,8 +466,7 @@ report_id_prefix_len(const struct report *r)
 	int len = REPORT_ID_MIN;
 
 	for (size_t i = 0; i < r->nrows; i++)
-		if (r->rows[i].task->id != NULL)
-			ids[n++] = r->rows[i].task->id;
+		ids[n++] = task_id(r->rows[i].task);
 	qsort(ids, n, sizeof *ids, cmp_id);
 	for (size_t i = 1; i < n; i++) {
 		int common = 0;

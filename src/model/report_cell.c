@@ -112,7 +112,7 @@ report_text(const struct report *r, const struct report_row *row, enum col_id c)
 
 	switch (c) {
 	case COL_TASK_ARN:          return t->arn;
-	case COL_TASK_ID:           return t->id;
+	case COL_TASK_ID:           return task_id(t);
 	case COL_CLUSTER:           return t->prof->cluster;
 	case COL_SERVICE:           return t->prof->service;
 	case COL_TASKDEF:           return t->prof->taskdef;
@@ -254,7 +254,7 @@ report_row_cells(const struct report *r, const struct report_row *row, enum time
 
 		switch (c) {
 		case COL_TASK_ARN:          put_text(out, c, t->arn); continue;
-		case COL_TASK_ID:           put_text(out, c, t->id); continue;
+		case COL_TASK_ID:           put_text(out, c, task_id(t)); continue;
 		case COL_CLUSTER:           put_text(out, c, t->prof->cluster); continue;
 		case COL_SERVICE:           put_text(out, c, t->prof->service); continue;
 		case COL_TASKDEF:           put_text(out, c, t->prof->taskdef); continue;

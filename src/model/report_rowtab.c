@@ -91,7 +91,7 @@ stop_notes(struct report_rowtab *rt, bool failed)
 		/* ECS sometimes leaves the task's reason empty and puts it on the container */
 		for (size_t k = 0; failed && why == NULL && k < t->ncontainers; k++)
 			why = t->containers[k].prof->reason;
-		add_note(rt, xasprintf("%s stopped %s RUNNING (%s): %s%s%s%s%s", t->id ? t->id : "?",
+		add_note(rt, xasprintf("%s stopped %s RUNNING (%s): %s%s%s%s%s", task_id(t),
 				       failed ? "before" : "after",
 				       t->prof->stop_code ? t->prof->stop_code : "no stop code",
 				       why ? why : "no reason given", d ? "; cause: " : "",

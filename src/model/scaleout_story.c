@@ -422,7 +422,7 @@ task_by_id(const struct task_set *ts, const char *service, const char *id, size_
 	for (size_t i = 0; i < ts->len; i++) {
 		const struct task *t = &ts->tasks[i];
 
-		if (strlen(t->id) == len && memcmp(t->id, id, len) == 0 &&
+		if (strlen(task_id(t)) == len && memcmp(task_id(t), id, len) == 0 &&
 		    strcmp(t->prof->service, service) == 0)
 			return t;
 	}

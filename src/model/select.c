@@ -9,11 +9,11 @@ matches_task_id(const struct task *t, const char *want)
 {
 	size_t n = strlen(want);
 
-	if ((t->arn != NULL && strcmp(t->arn, want) == 0) || strcmp(t->id, want) == 0)
+	if ((t->arn != NULL && strcmp(t->arn, want) == 0) || strcmp(task_id(t), want) == 0)
 		return true;
 	/* the short id the table and the TUI print (313da244), as git takes a short hash */
 	return n >= 4 && strchr(want, '/') == NULL && strchr(want, ':') == NULL &&
-	       strncmp(t->id, want, n) == 0;
+	       strncmp(task_id(t), want, n) == 0;
 }
 
 static bool

@@ -158,13 +158,18 @@ task_cleanup(struct task *t)
 	task_init(t);
 }
 
+/* A task profile's draft field: a draft of a task's own, and whether its tags array is the
+ * draft's own too (task_tags(), written in place: shared with the profile) or already one
+ * of the pool's (task_share_tags(), the array of another profile). */
+enum { DRAFT = 1, DRAFT_OWN_TAGS = 2 };
+
 struct task_profile *
 task_new_draft(struct task *t, const struct task_profile *from)
 {
 	struct task_profile *d = tpool_take_chunk(task_pool_of(t), CHUNK_TASK_PROFILE, sizeof *d);
 
 	*d = from != NULL ? *from : task_profile_none;
-	d->draft = true;
+	d->draft = DRAFT;
 	t->prof = d;
 	return d;
 }
@@ -193,7 +198,11 @@ share_profile(struct task *t)
 {
 	struct task_profile *d = (struct task_profile *)(uintptr_t)t->prof;
 
-	d->draft = false;
+	/* an array made by task_tags() and written in place is the draft's own */
+	if (d->draft & DRAFT_OWN_TAGS)
+		d->tags = (const struct tag *)(const void *)tpool_intern_aligned(
+		    t->pool, (const char *)d->tags, d->ntags * sizeof *d->tags, _Alignof(struct tag));
+	d->draft = 0;
 	t->prof = (const struct task_profile *)(const void *)tpool_intern_aligned(
 	    t->pool, (const char *)d, sizeof *d, _Alignof(struct task_profile));
 	tpool_give_back(t->pool, CHUNK_TASK_PROFILE, d);
@@ -262,14 +271,6 @@ task_derive(struct task *t)
 	struct task_profile *p = task_edit_profile(t);
 	const char *s;
 
-	/* arn:aws:ecs:REGION:ACCOUNT:task/CLUSTER/ID (new) or task/ID (old format) */
-	if (t->arn != NULL) {
-		s = last_segment(t->arn, '/');
-		derive_set(t, &t->id, s, strlen(s), true);
-	} else {
-		derive_set(t, &t->id, "", 0, false);
-	}
-
 	if (p->cluster_arn != NULL) {
 		s = last_segment(p->cluster_arn, '/');
 		derive_set(t, &p->cluster, s, strlen(s), true);
@@ -327,9 +328,9 @@ task_image_digest(const struct task *t)
 const char *
 task_tag(const struct task *t, const char *key)
 {
-	for (size_t i = 0; i < t->ntags; i++)
-		if (t->tags[i].key != NULL && strcmp(t->tags[i].key, key) == 0)
-			return t->tags[i].value ? t->tags[i].value : "";
+	for (size_t i = 0; i < t->prof->ntags; i++)
+		if (t->prof->tags[i].key != NULL && strcmp(t->prof->tags[i].key, key) == 0)
+			return t->prof->tags[i].value ? t->prof->tags[i].value : "";
 	return NULL;
 }
 
@@ -363,16 +364,16 @@ task_copy_to(struct task *dst, const struct task *src, struct task_strpool *p)
 	task_share_containers(dst, c, src->ncontainers);
 	if (c != cs)
 		free(c);
-	if (src->ntags > COPY_STACK)
-		g = xreallocarray(NULL, src->ntags, sizeof *g);
-	for (size_t i = 0; i < src->ntags; i++) {
-		task_str(dst, &g[i].key, src->tags[i].key);
-		task_str(dst, &g[i].value, src->tags[i].value);
+	if (src->prof->ntags > COPY_STACK)
+		g = xreallocarray(NULL, src->prof->ntags, sizeof *g);
+	for (size_t i = 0; i < src->prof->ntags; i++) {
+		task_str(dst, &g[i].key, src->prof->tags[i].key);
+		task_str(dst, &g[i].value, src->prof->tags[i].value);
 	}
-	task_share_tags(dst, g, src->ntags);
+	task_share_tags(dst, g, src->prof->ntags);
 	if (g != gs)
 		free(g);
-	if (src->id != NULL)
+	if (src->prof->cluster != NULL)
 		task_derive(dst);   /* the same values, pointing into dst's strings */
 }
 
@@ -475,22 +476,29 @@ task_share_containers(struct task *t, struct container *v, size_t n)
 void
 task_share_tags(struct task *t, const struct tag *v, size_t n)
 {
-	t->tags = n == 0 ? NULL : (struct tag *)(uintptr_t)tpool_intern_aligned(
+	const struct tag *g = n == 0 ? NULL : (const struct tag *)(const void *)tpool_intern_aligned(
 	    task_pool_of(t), (const char *)v, n * sizeof *v, _Alignof(struct tag));
-	t->ntags = (uint32_t)n;
+	struct task_profile *p = task_edit_profile(t);
+
+	p->tags = g;
+	p->ntags = n;
+	p->draft &= ~(uint64_t)DRAFT_OWN_TAGS;
 }
 
 struct tag *
 task_tags(struct task *t, size_t n)
 {
 	struct tag *g = NULL;
+	struct task_profile *p;
 
 	if (n > 0) {
 		g = tpool_alloc(task_pool_of(t), n * sizeof *g, _Alignof(struct tag));
 		memset(g, 0, n * sizeof *g);
 	}
-	t->tags = g;
-	t->ntags = (uint32_t)n;
+	p = task_edit_profile(t);
+	p->tags = g;
+	p->ntags = n;
+	p->draft |= DRAFT_OWN_TAGS;
 	return g;
 }
 

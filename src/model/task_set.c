@@ -258,11 +258,11 @@ merge_into(struct task *w, struct task *l)
 		free(ws);
 		free(ls);
 	}
-	if (w->ntags == 0) {
-		w->tags = l->tags;
-		w->ntags = l->ntags;
-		l->tags = NULL;
-		l->ntags = 0;
+	if (w->prof->ntags == 0 && l->prof->ntags > 0) {
+		struct task_profile *p = task_edit_profile(w);
+
+		p->tags = l->prof->tags;
+		p->ntags = l->prof->ntags;
 	}
 }
 
@@ -365,7 +365,7 @@ take(struct task_set *s, struct task *t, bool *repeat, bool derive)
 	s->tasks[s->len] = *t;
 	task_init(t);
 	struct task *added = &s->tasks[s->len++];
-	if (derive || added->id == NULL)
+	if (derive || added->prof->cluster == NULL)
 		task_derive(added);
 	if (slot != NULL) {
 		slot[0] = (uint32_t)s->len;
@@ -466,21 +466,28 @@ task_set_take_copy(struct task_set *s, const struct task *src, struct task_copy_
 		if (c != cs)
 			free(c);
 	}
-	if (src->ntags > 0 && src->tags == ms->tags && src->ntags == ms->ntags) {
-		t.tags = md->tags;
-	} else {
-		if (src->ntags > COPY_STACK)
-			g = xreallocarray(NULL, src->ntags, sizeof *g);
-		for (size_t i = 0; i < src->ntags; i++) {
-			const struct tag *mg = i < ms->ntags ? &ms->tags[i] : NULL;
-			const struct tag *dg = mg != NULL ? &md->tags[i] : NULL;
+	/* the tags are the profile's: a profile taken from the memo has them already */
+	if (t.prof == mdp) {
+		/* nothing */
+	} else if (src->prof->ntags > 0 && src->prof->tags == msp->tags &&
+		   src->prof->ntags == msp->ntags) {
+		struct task_profile *tp = task_edit_profile(&t);
 
-			g[i].key = copy_str(p, src->tags[i].key, mg ? mg->key : NULL,
+		tp->tags = mdp->tags;   /* an array the pool shares already */
+		tp->ntags = mdp->ntags;
+	} else if (src->prof->ntags > 0) {
+		if (src->prof->ntags > COPY_STACK)
+			g = xreallocarray(NULL, src->prof->ntags, sizeof *g);
+		for (size_t i = 0; i < src->prof->ntags; i++) {
+			const struct tag *mg = i < msp->ntags ? &msp->tags[i] : NULL;
+			const struct tag *dg = mg != NULL ? &mdp->tags[i] : NULL;
+
+			g[i].key = copy_str(p, src->prof->tags[i].key, mg ? mg->key : NULL,
 					    dg ? dg->key : NULL);
-			g[i].value = copy_str(p, src->tags[i].value, mg ? mg->value : NULL,
+			g[i].value = copy_str(p, src->prof->tags[i].value, mg ? mg->value : NULL,
 					      dg ? dg->value : NULL);
 		}
-		task_share_tags(&t, g, src->ntags);
+		task_share_tags(&t, g, src->prof->ntags);
 		if (g != gs)
 			free(g);
 	}

@@ -386,7 +386,7 @@ write_failed(FILE *f, const struct report *r)
 			continue;
 		shown++;
 		fputs("<tr class=\"failed\">", f);
-		id_cell(f, t->id, idlen);
+		id_cell(f, task_id(t), idlen);
 		fputs("<td>", f);
 		html_esc(f, r->groups[r->rows[i].group].name);
 		fputs("</td><td class=\"st\">", f);

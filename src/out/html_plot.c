@@ -141,7 +141,7 @@ wf_title(FILE *f, const struct report *r, const struct wf_row *w, size_t ntotal)
 	if (w->row != NULL) {
 		const struct task *t = w->row->task;
 
-		html_esc(f, t->id);
+		html_esc(f, task_id(t));
 		fputs(" (", f);
 		html_esc(f, t->prof->taskdef[0] ? t->prof->taskdef : "?");
 		if (r->ngroups > 1) {
@@ -200,7 +200,7 @@ wf_draw_row(FILE *f, const struct report *r, const struct html_axis *a, const st
 		fprintf(f, "<rect x=\"2\" y=\"%.1f\" width=\"6\" height=\"%d\" fill=\"%s\"/>", yb,
 			WF_BAR, html_group_colour(w->row->group));
 	if (w->row != NULL)
-		snprintf(label, sizeof label, "%.8s", w->row->task->id);
+		snprintf(label, sizeof label, "%.8s", task_id(w->row->task));
 	else
 		snprintf(label, sizeof label, "%zu\xe2\x80\x93%zu", w->first + 1, w->first + w->count);
 	fprintf(f, "<text class=\"lbl\" x=\"%d\" y=\"%.1f\">", WF_LABEL - 6, y + WF_ROW - 4);

@@ -148,19 +148,19 @@ write_tags(struct buf *b, const struct task *t)
 	struct tag_item items_here[TAGS_HERE];
 	size_t last_here[TAGS_HERE];
 	char *fixed_here[TAGS_HERE];
-	bool here = t->ntags <= TAGS_HERE;
-	struct tag_item *items = here ? items_here : xreallocarray(NULL, t->ntags, sizeof *items);
-	size_t *last = here ? last_here : xreallocarray(NULL, t->ntags, sizeof *last);
-	char **fixed = here ? fixed_here : xreallocarray(NULL, t->ntags, sizeof *fixed);
+	bool here = t->prof->ntags <= TAGS_HERE;
+	struct tag_item *items = here ? items_here : xreallocarray(NULL, t->prof->ntags, sizeof *items);
+	size_t *last = here ? last_here : xreallocarray(NULL, t->prof->ntags, sizeof *last);
+	char **fixed = here ? fixed_here : xreallocarray(NULL, t->prof->ntags, sizeof *fixed);
 	size_t n = 0, written = 0;
 	int rc = PUTS(b, "\"tags\":{");
 
-	for (size_t i = 0; i < t->ntags; i++) {
+	for (size_t i = 0; i < t->prof->ntags; i++) {
 		last[i] = SIZE_MAX;   /* SIZE_MAX: not the first of its key */
 		fixed[i] = NULL;
-		if (t->tags[i].key == NULL)
+		if (t->prof->tags[i].key == NULL)
 			continue;
-		items[n].key = tag_key(&t->tags[i], &fixed[i]);
+		items[n].key = tag_key(&t->prof->tags[i], &fixed[i]);
 		items[n++].pos = i;
 	}
 	if (n > 1)
@@ -173,15 +173,15 @@ write_tags(struct buf *b, const struct task *t)
 		last[items[i].pos] = items[j].pos;
 		i = j + 1;
 	}
-	for (size_t i = 0; i < t->ntags; i++) {
+	for (size_t i = 0; i < t->prof->ntags; i++) {
 		if (last[i] == SIZE_MAX)
 			continue;
 		if (written++ > 0)
 			rc |= jsonfmt_putc(b, ',');
-		rc |= jsonfmt_key(b, fixed[i] != NULL ? fixed[i] : t->tags[i].key);
-		rc |= jsonfmt_string(b, t->tags[last[i]].value);
+		rc |= jsonfmt_key(b, fixed[i] != NULL ? fixed[i] : t->prof->tags[i].key);
+		rc |= jsonfmt_string(b, t->prof->tags[last[i]].value);
 	}
-	for (size_t i = 0; i < t->ntags; i++)
+	for (size_t i = 0; i < t->prof->ntags; i++)
 		free(fixed[i]);
 	if (!here) {
 		free(fixed);
@@ -422,7 +422,7 @@ unpriced_array(const struct report *r, size_t gi)
 			continue;
 		for (size_t k = 0; k < g->nunpriced; k++)
 			if (strcmp(g->unpriced[k].what, what) == 0)
-				json_array_append_new(ids[k], jstr(row->task->id));
+				json_array_append_new(ids[k], jstr(task_id(row->task)));
 	}
 	free(ids);
 	return a;

@@ -315,7 +315,7 @@ chart_sheet(struct xlsx *x, const struct report *r)
 		xlsx_note(x, worksheet_set_column(ws, 0, 0, 12, NULL));
 		xlsx_note(x, worksheet_write_string(ws, 0, 0, "task", x->head));
 		for (size_t i = 0; i < r->nrows; i++) {
-			const char *id = r->rows[i].task->id;
+			const char *id = task_id(r->rows[i].task);
 			char *cut = xstrndup(id != NULL ? id : "", (size_t)idlen);
 
 			xlsx_put_text(x, ws, (lxw_row_t)(i + 1), 0, cut);

@@ -226,7 +226,7 @@ draw_row(const struct view *v, const struct tui_columns *c, int y, size_t i)
 	line_fill(y, base, v);
 	attrset(base);
 	/* ids are hex: the first characters identify a task, an ellipsis would waste one */
-	snprintf(status, sizeof status, "%s", t->id != NULL ? t->id : "");
+	snprintf(status, sizeof status, "%s", task_id(t));
 	termsafe_scrub(status, NULL);   /* from the server's ARN */
 	mvaddnstr(y, c->x[TUI_COL_ID], status, c->w[TUI_COL_ID]);
 	if (changed)
@@ -457,7 +457,7 @@ build_details(const struct view *v, const struct report_row *row, struct lines *
 	char iso[TIMEUTIL_ISO_LEN], d[32];
 
 	lines_add(l, "Task %s", nz(t->arn));
-	lines_add(l, "  id %s  cluster %s  service %s", nz(t->id), nz(t->prof->cluster), nz(t->prof->service));
+	lines_add(l, "  id %s  cluster %s  service %s", nz(task_id(t)), nz(t->prof->cluster), nz(t->prof->service));
 	lines_add(l, "  taskdef %s  group %s", nz(t->prof->taskdef),
 		  row->group < r->ngroups ? r->groups[row->group].name : "-");
 	lines_add(l, "  status %s (desired %s)%s%s", nz(t->prof->last_status), nz(t->prof->desired_status),
@@ -522,11 +522,11 @@ build_details(const struct view *v, const struct report_row *row, struct lines *
 			lines_add(l, "    reason       %s", c->prof->reason);
 	}
 	tui_image_details(r, row, l, lines_add);
-	if (t->ntags > 0) {
+	if (t->prof->ntags > 0) {
 		lines_add(l, "%s", "");
 		lines_add(l, "Tags");
-		for (size_t i = 0; i < t->ntags; i++)
-			lines_add(l, "  %s = %s", nz(t->tags[i].key), nz(t->tags[i].value));
+		for (size_t i = 0; i < t->prof->ntags; i++)
+			lines_add(l, "  %s = %s", nz(t->prof->tags[i].key), nz(t->prof->tags[i].value));
 	}
 }
 

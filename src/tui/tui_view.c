@@ -24,7 +24,7 @@ row_matches(const struct view *v, const struct report_row *row)
 		return false;   /* the table shows one scale-out's tasks (tui_scaleout.c) */
 	if (v->filter_len == 0)
 		return true;
-	return tui_contains_ci(t->id, f) || tui_contains_ci(t->prof->taskdef, f) ||
+	return tui_contains_ci(task_id(t), f) || tui_contains_ci(t->prof->taskdef, f) ||
 	       tui_contains_ci(t->prof->last_status, f) || tui_contains_ci(t->prof->availability_zone, f) ||
 	       (row->group < tui_rep(v)->ngroups && tui_contains_ci(tui_rep(v)->groups[row->group].name, f));
 }

@@ -48,7 +48,7 @@ taskscan_task_differ(const struct task *a, const struct task *b)
 	    S(launch_type) || S(platform_version) || S(platform_family) || S(capacity_provider) ||
 	    S(availability_zone) || S(cpu) || S(memory) || S(last_status) || S(desired_status) ||
 	    S(stop_code) || S(stopped_reason) || S(health_status) || S(cpu_arch) || S(source) ||
-	    N(has_version) || N(version) || N(ncontainers) || N(ntags) || N(awsvpc) ||
+	    N(has_version) || N(version) || N(ncontainers) || taskscan_num_differ("ntags", (long long)a->prof->ntags, (long long)b->prof->ntags) || N(awsvpc) ||
 	    N(public_ip) || N(healthy_observed) || N(healthy_resolution_ms) ||
 	    N(fetched_at_ms) || N(from_metadata) || N(soci) || N(soci_evidence))
 		return 1;
@@ -67,9 +67,9 @@ taskscan_task_differ(const struct task *a, const struct task *b)
 #undef CS
 #undef CN
 	}
-	for (size_t i = 0; i < a->ntags; i++)
-		if (taskscan_str_differ("tags.key", a->tags[i].key, b->tags[i].key) ||
-		    taskscan_str_differ("tags.value", a->tags[i].value, b->tags[i].value))
+	for (size_t i = 0; i < a->prof->ntags; i++)
+		if (taskscan_str_differ("tags.key", a->prof->tags[i].key, b->prof->tags[i].key) ||
+		    taskscan_str_differ("tags.value", a->prof->tags[i].value, b->prof->tags[i].value))
 			return 1;
 #undef S
 #undef N
