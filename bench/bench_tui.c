@@ -51,15 +51,15 @@ synth(struct task_set *set, long n, int64_t now)
 		prov = 15000 + (int64_t)(seed >> 8) % 15000;
 		pull = (i % 2 ? 60000 : 2000) + (int64_t)(seed >> 12) % 20000;
 		start = 3000 + (int64_t)(seed >> 16) % 5000;
-		t.ts[TS_CREATED] = c;
+		task_set_ts(&t, TS_CREATED, c);
 		if (c + prov < now)
-			t.ts[TS_PULL_STARTED] = c + prov;
+			task_set_ts(&t, TS_PULL_STARTED, c + prov);
 		if (c + prov + pull < now)
-			t.ts[TS_PULL_STOPPED] = c + prov + pull;
+			task_set_ts(&t, TS_PULL_STOPPED, c + prov + pull);
 		if (c + prov + pull + start < now)
-			t.ts[TS_STARTED] = c + prov + pull + start;
-		task_edit_profile(&t)->last_status = xstrdup(t.ts[TS_STARTED] != TS_NONE ? "RUNNING" :
-					t.ts[TS_PULL_STARTED] != TS_NONE ? "PENDING" : "PROVISIONING");
+			task_set_ts(&t, TS_STARTED, c + prov + pull + start);
+		task_edit_profile(&t)->last_status = xstrdup(task_ts(&t, TS_STARTED) != TS_NONE ? "RUNNING" :
+					task_ts(&t, TS_PULL_STARTED) != TS_NONE ? "PENDING" : "PROVISIONING");
 		task_derive(&t);
 		task_set_take(set, &t);
 	}

@@ -19,9 +19,9 @@ fargate(const char *cpu, const char *memory, const char *arch, const char *cp)
 	task_edit_profile(&t)->cpu = (char *)cpu;
 	task_edit_profile(&t)->memory = (char *)memory;
 	task_edit_profile(&t)->cpu_arch = (char *)arch;
-	t.ts[TS_CREATED] = 1000000;
-	t.ts[TS_PULL_STARTED] = 1020000;      /* +20 s */
-	t.ts[TS_STARTED] = 1110000;           /* +90 s after the pull started */
+	task_set_ts(&t, TS_CREATED, 1000000);
+	task_set_ts(&t, TS_PULL_STARTED, 1020000);      /* +20 s */
+	task_set_ts(&t, TS_STARTED, 1110000);           /* +90 s after the pull started */
 	return t;
 }
 
@@ -41,7 +41,7 @@ Test(cost, billed_to_healthy_when_known)
 {
 	struct task t = fargate("512", "1024", NULL, NULL);
 
-	t.ts[TS_HEALTHY] = 1140000;           /* healthy 30 s after RUNNING */
+	task_set_ts(&t, TS_HEALTHY, 1140000);           /* healthy 30 s after RUNNING */
 	cr_expect_eq(cost_billed_ms(&t), 120000);
 	/* 120 s x (0.5 x 0.04048 + 1 x 0.004445) / 3600 = 0.000822833... */
 	cr_expect_float_eq(cost_startup_usd(NULL, &t), 120.0 * (0.5 * 0.04048 + 0.004445) / 3600,
@@ -69,7 +69,7 @@ Test(cost, not_fargate_or_missing_is_empty)
 	cr_expect(isnan(cost_startup_usd(NULL, &t)));
 	task_cleanup(&t);
 	t = fargate("1024", "2048", NULL, NULL);
-	t.ts[TS_PULL_STARTED] = TS_NONE;
+	task_set_ts(&t, TS_PULL_STARTED, TS_NONE);
 	cr_expect(isnan(cost_startup_usd(NULL, &t)));
 	task_cleanup(&t);
 	t = fargate("1024", "2048", NULL, NULL);

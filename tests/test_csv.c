@@ -414,9 +414,9 @@ cells_set(struct task_set *s, char *reason)
 
 	task_set_init(s);
 	fs_pulling_task(&t, "arn:aws:ecs:us-east-1:123456789012:task/prod/aaaa1111");
-	t.ts[TS_PULL_STOPPED] = FS_T0 + 52000;
-	t.ts[TS_STARTED] = FS_T0 + 55000;
-	t.ts[TS_HEALTHY] = FS_T0 + 61000;
+	task_set_ts(&t, TS_PULL_STOPPED, FS_T0 + 52000);
+	task_set_ts(&t, TS_STARTED, FS_T0 + 55000);
+	task_set_ts(&t, TS_HEALTHY, FS_T0 + 61000);
 	task_str(&t, &task_edit_profile(&t)->launch_type, "FARGATE");
 	task_str(&t, &task_edit_profile(&t)->platform_version, "1.4.0");
 	task_str(&t, &task_edit_profile(&t)->availability_zone, "us-east-1a");
@@ -661,10 +661,10 @@ many_set(struct task_set *s, size_t n, size_t huge)
 
 		snprintf(arn, sizeof arn, "arn:aws:ecs:us-east-1:123456789012:task/prod/%032zx", i);
 		fs_pulling_task(&t, arn);
-		t.ts[TS_CREATED] = FS_T0 + (int64_t)(i * 7919 % 100000);
-		t.ts[TS_PULL_STOPPED] = t.ts[TS_PULL_STARTED] + (int64_t)(i % 5000);
+		task_set_ts(&t, TS_CREATED, FS_T0 + (int64_t)(i * 7919 % 100000));
+		task_set_ts(&t, TS_PULL_STOPPED, task_ts(&t, TS_PULL_STARTED) + (int64_t)(i % 5000));
 		if (i % 3 == 0)
-			t.ts[TS_STARTED] = t.ts[TS_PULL_STOPPED] + 1234;
+			task_set_ts(&t, TS_STARTED, task_ts(&t, TS_PULL_STOPPED) + 1234);
 		if (i % 17 == 0) {
 			task_str(&t, &task_edit_profile(&t)->last_status, "STOPPED");
 			task_str(&t, &task_edit_profile(&t)->stop_code, "EssentialContainerExited");

@@ -38,8 +38,8 @@ Test(deploy, a_deprovisioning_failed_start_counts_as_failed)
 	task_edit_profile(&t)->stop_code = NULL;   /* the fixture's string stays in the task's pool */
 	started_by(&set, &t);
 	fs_pulling_task(&t, "arn:aws:ecs:us-east-1:123456789012:task/prod/0c0c0c0c0c0c0c0c");
-	t.ts[TS_PULL_STOPPED] = FS_T0 + 20000;
-	t.ts[TS_STARTED] = FS_T0 + 30000;
+	task_set_ts(&t, TS_PULL_STOPPED, FS_T0 + 20000);
+	task_set_ts(&t, TS_STARTED, FS_T0 + 30000);
 	task_str(&t, &task_edit_profile(&t)->last_status, "RUNNING");
 	started_by(&set, &t);
 

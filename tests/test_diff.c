@@ -63,11 +63,11 @@ make_task(struct task *t, int i, int64_t t0, double prov, double pull, double st
 	task_str(t, &container_edit_profile(t, c)->name, "app");
 	task_str(t, &container_edit_profile(t, c)->image, strcmp(digest, DIGEST_NEW) == 0 ? "repo/app:2" : "repo/app:1");
 	task_str(t, &c->image_digest, digest);
-	t->ts[TS_CREATED] = t0;
-	t->ts[TS_CONNECTIVITY] = t0 + (int64_t)(prov * 400);
-	t->ts[TS_PULL_STARTED] = t0 + (int64_t)(prov * 1000);
-	t->ts[TS_PULL_STOPPED] = t->ts[TS_PULL_STARTED] + (int64_t)(pull * 1000);
-	t->ts[TS_STARTED] = t->ts[TS_PULL_STOPPED] + (int64_t)(start * 1000);
+	task_set_ts(t, TS_CREATED, t0);
+	task_set_ts(t, TS_CONNECTIVITY, t0 + (int64_t)(prov * 400));
+	task_set_ts(t, TS_PULL_STARTED, t0 + (int64_t)(prov * 1000));
+	task_set_ts(t, TS_PULL_STOPPED, task_ts(t, TS_PULL_STARTED) + (int64_t)(pull * 1000));
+	task_set_ts(t, TS_STARTED, task_ts(t, TS_PULL_STOPPED) + (int64_t)(start * 1000));
 	task_derive(t);
 }
 
@@ -247,7 +247,8 @@ Test(diff, unexplained_when_nothing_changed)
 	/* a slower pull on the old digest itself: no attribute differs */
 	windows_make(&w, 5, 40, 0, 40, 0);
 	for (size_t i = 40; i < 80; i++)
-		w.tasks[i].ts[TS_PULL_STOPPED] += 30000, w.tasks[i].ts[TS_STARTED] += 30000;
+		task_set_ts(&w.tasks[i], TS_PULL_STOPPED, task_ts(&w.tasks[i], TS_PULL_STOPPED) + 30000),
+		task_set_ts(&w.tasks[i], TS_STARTED, task_ts(&w.tasks[i], TS_STARTED) + 30000);
 	cr_assert_eq(diff_build(&d, &w.a, &w.b, &err), 0);
 	cr_expect(d.phase[DIFF_PULL].significant);
 	cr_expect_eq(d.explain[DIFF_PULL].why, DIFF_WHY_NOTHING_CHANGED);
@@ -395,8 +396,8 @@ Test(diff, large_windows_keep_the_explanation)
 
 	windows_make(&w, 17, 2000, 1500, 1000, 35);
 	for (size_t i = 2000 + 1500; i < w.n; i++) {
-		w.tasks[i].ts[TS_PULL_STOPPED] += 400;
-		w.tasks[i].ts[TS_STARTED] += 400;
+		task_set_ts(&w.tasks[i], TS_PULL_STOPPED, task_ts(&w.tasks[i], TS_PULL_STOPPED) + 400);
+		task_set_ts(&w.tasks[i], TS_STARTED, task_ts(&w.tasks[i], TS_STARTED) + 400);
 	}
 	cr_assert_eq(diff_build(&d, &w.a, &w.b, &err), 0);
 	for (size_t i = 0; i < d.nparts; i++)
@@ -502,7 +503,7 @@ Test(diff, windows_from_one_history)
 		task_init(&t);
 		task_strf(&t, &t.arn, "arn:aws:ecs:us-east-1:1:task/c/%zu", i);
 		task_str(&t, &task_edit_profile(&t)->started_by, h[i].by);
-		t.ts[TS_CREATED] = h[i].created;
+		task_set_ts(&t, TS_CREATED, h[i].created);
 		task_set_take(&set, &t);
 	}
 	cr_assert_eq(diff_history_span(&set, &first, &last), 0);

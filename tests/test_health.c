@@ -29,7 +29,7 @@ Test(health, metadata_takes_the_last_healthy_container)
 				    &(struct input_stats){ 0 }, &err), 0, "%s", err.msg);
 	cr_assert_eq(s.len, 1);
 	timeutil_parse_iso8601("2024-05-01T10:00:31.250Z", &want);
-	cr_expect_eq(s.tasks[0].ts[TS_HEALTHY], want);
+	cr_expect_eq(task_ts(&s.tasks[0], TS_HEALTHY), want);
 	cr_expect(!s.tasks[0].healthy_observed);
 	cr_expect_eq(phase_ms(&s.tasks[0], PHASE_READY), 11250);
 	cr_expect_eq(s.tasks[0].awsvpc, TRI_YES);
@@ -54,10 +54,10 @@ Test(health, one_unhealthy_container_means_not_yet)
 	c[1].has_health_since = true;
 	c[1].health_since_ms = 4000;
 	health_from_containers(&t);
-	cr_expect_eq(t.ts[TS_HEALTHY], TS_NONE);
+	cr_expect_eq(task_ts(&t, TS_HEALTHY), TS_NONE);
 	c[1].essential = TRI_NO;   /* a non-essential container does not count */
 	health_from_containers(&t);
-	cr_expect_eq(t.ts[TS_HEALTHY], 5000);
+	cr_expect_eq(task_ts(&t, TS_HEALTHY), 5000);
 }
 
 static void
@@ -69,9 +69,9 @@ add(struct task_set *s, const char *arn, const char *health, int64_t created, in
 	task_init(&t);
 	task_str(&t, &t.arn, arn);
 	task_str(&t, &task_edit_profile(&t)->health_status, health);
-	t.ts[TS_CREATED] = created;
-	t.ts[TS_STARTED] = started;
-	t.fetched_at_ms = fetched;
+	task_set_ts(&t, TS_CREATED, created);
+	task_set_ts(&t, TS_STARTED, started);
+	task_set_ts(&t, TS_FETCHED, fetched);
 	task_set_take(s, &t);
 }
 
@@ -85,21 +85,21 @@ Test(health, polls_observe_the_change)
 	add(&p1, "arn:a", "UNHEALTHY", 0, 1000, 10000);
 	add(&p1, "arn:b", "HEALTHY", 0, 1000, 10000);     /* healthy before we looked */
 	health_observe(&p1, NULL, TS_NONE, 10000);
-	cr_expect_eq(p1.tasks[0].ts[TS_HEALTHY], TS_NONE);
-	cr_expect_eq(p1.tasks[1].ts[TS_HEALTHY], TS_NONE, "not known since when");
+	cr_expect_eq(task_ts(&p1.tasks[0], TS_HEALTHY), TS_NONE);
+	cr_expect_eq(task_ts(&p1.tasks[1], TS_HEALTHY), TS_NONE, "not known since when");
 	add(&p2, "arn:a", "HEALTHY", 0, 1000, 15000);
 	add(&p2, "arn:b", "HEALTHY", 0, 1000, 15000);
 	add(&p2, "arn:c", "HEALTHY", 12000, 13000, 15000);  /* created since the last poll */
 	health_observe(&p2, &p1, 10000, 15000);
-	cr_expect_eq(p2.tasks[0].ts[TS_HEALTHY], 15000);
+	cr_expect_eq(task_ts(&p2.tasks[0], TS_HEALTHY), 15000);
 	cr_expect(p2.tasks[0].healthy_observed);
 	cr_expect_eq(p2.tasks[0].healthy_resolution_ms, 5000);
-	cr_expect_eq(p2.tasks[1].ts[TS_HEALTHY], TS_NONE);
-	cr_expect_eq(p2.tasks[2].ts[TS_HEALTHY], 15000);
+	cr_expect_eq(task_ts(&p2.tasks[1], TS_HEALTHY), TS_NONE);
+	cr_expect_eq(task_ts(&p2.tasks[2], TS_HEALTHY), 15000);
 	cr_expect_eq(p2.tasks[2].healthy_resolution_ms, 2000, "no earlier than startedAt");
 	add(&p3, "arn:a", "HEALTHY", 0, 1000, 20000);
 	health_observe(&p3, &p2, 15000, 20000);
-	cr_expect_eq(p3.tasks[0].ts[TS_HEALTHY], 15000, "the first poll that saw it stays");
+	cr_expect_eq(task_ts(&p3.tasks[0], TS_HEALTHY), 15000, "the first poll that saw it stays");
 	task_set_cleanup(&p1);
 	task_set_cleanup(&p2);
 	task_set_cleanup(&p3);

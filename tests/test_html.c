@@ -146,8 +146,8 @@ facts_set(struct task_set *s, bool with_images)
 
 	task_set_init(s);
 	fs_pulling_task(&t, "arn:aws:ecs:us-east-1:123456789012:task/prod/aaaa1111");
-	t.ts[TS_PULL_STOPPED] = FS_T0 + 52000;
-	t.ts[TS_STARTED] = FS_T0 + 55000;
+	task_set_ts(&t, TS_PULL_STOPPED, FS_T0 + 52000);
+	task_set_ts(&t, TS_STARTED, FS_T0 + 55000);
 	task_containers(&t, 1);
 	task_str(&t, &container_edit_profile(&t, &t.containers[0])->name, "web");
 	task_str(&t, &container_edit_profile(&t, &t.containers[0])->image, "123456789012.dkr.ecr.us-east-1.amazonaws.com/web:v<42>");
@@ -256,8 +256,8 @@ Test(html, summary_has_the_startup_cost)
 
 	task_set_init(&s);
 	fs_pulling_task(&t, "arn:aws:ecs:us-east-1:123456789012:task/prod/aaaa1111");
-	t.ts[TS_PULL_STOPPED] = FS_T0 + 52000;
-	t.ts[TS_STARTED] = FS_T0 + 55000;
+	task_set_ts(&t, TS_PULL_STOPPED, FS_T0 + 52000);
+	task_set_ts(&t, TS_STARTED, FS_T0 + 55000);
 	task_str(&t, &task_edit_profile(&t)->launch_type, "FARGATE");
 	task_str(&t, &task_edit_profile(&t)->cpu, "1024");
 	task_str(&t, &task_edit_profile(&t)->memory, "2048");
@@ -281,9 +281,9 @@ Test(html, task_table_has_serving_cost_and_diagnosis_when_known)
 
 	task_set_init(&s);
 	fs_pulling_task(&t, "arn:aws:ecs:us-east-1:123456789012:task/prod/aaaa1111");
-	t.ts[TS_PULL_STOPPED] = FS_T0 + 52000;
-	t.ts[TS_STARTED] = FS_T0 + 55000;
-	t.ts[TS_HEALTHY] = FS_T0 + 70000;
+	task_set_ts(&t, TS_PULL_STOPPED, FS_T0 + 52000);
+	task_set_ts(&t, TS_STARTED, FS_T0 + 55000);
+	task_set_ts(&t, TS_HEALTHY, FS_T0 + 70000);
 	task_str(&t, &task_edit_profile(&t)->launch_type, "FARGATE");
 	task_str(&t, &task_edit_profile(&t)->cpu, "1024");
 	task_str(&t, &task_edit_profile(&t)->memory, "2048");
@@ -324,9 +324,9 @@ Test(html, waterfall_draws_ready_when_a_task_served)
 
 	task_set_init(&s);
 	fs_pulling_task(&t, "arn:aws:ecs:us-east-1:123456789012:task/prod/aaaa1111");
-	t.ts[TS_PULL_STOPPED] = FS_T0 + 52000;
-	t.ts[TS_STARTED] = FS_T0 + 55000;
-	t.ts[TS_HEALTHY] = FS_T0 + 70000;
+	task_set_ts(&t, TS_PULL_STOPPED, FS_T0 + 52000);
+	task_set_ts(&t, TS_STARTED, FS_T0 + 55000);
+	task_set_ts(&t, TS_HEALTHY, FS_T0 + 70000);
 	task_derive(&t);
 	task_set_take(&s, &t);
 	page = page_of(&s);
@@ -338,8 +338,8 @@ Test(html, waterfall_draws_ready_when_a_task_served)
 
 	task_set_init(&s);
 	fs_pulling_task(&t, "arn:aws:ecs:us-east-1:123456789012:task/prod/bbbb2222");
-	t.ts[TS_PULL_STOPPED] = FS_T0 + 52000;
-	t.ts[TS_STARTED] = FS_T0 + 55000;
+	task_set_ts(&t, TS_PULL_STOPPED, FS_T0 + 52000);
+	task_set_ts(&t, TS_STARTED, FS_T0 + 55000);
 	task_derive(&t);
 	task_set_take(&s, &t);
 	page = page_of(&s);

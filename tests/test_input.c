@@ -99,12 +99,12 @@ Test(input, describe_response_epoch_numbers)
 	cr_assert_eq(set.len, 2);
 	struct task *t = find_id("0a1b2c3d4e5f40718293a4b5c6d7e8f9");
 	/* fraction, exponent with fraction, exponent, integer, half second */
-	cr_expect_eq(t->ts[TS_CREATED], 1557134011644LL);
-	cr_expect_eq(t->ts[TS_CONNECTIVITY], 1557134017000LL);
-	cr_expect_eq(t->ts[TS_PULL_STARTED], 1557134021644LL);
-	cr_expect_eq(t->ts[TS_PULL_STOPPED], 1557134049000LL);
-	cr_expect_eq(t->ts[TS_STARTED], 1557134052500LL);
-	cr_expect_eq(t->ts[TS_STOPPED], TS_NONE);
+	cr_expect_eq(task_ts(t, TS_CREATED), 1557134011644LL);
+	cr_expect_eq(task_ts(t, TS_CONNECTIVITY), 1557134017000LL);
+	cr_expect_eq(task_ts(t, TS_PULL_STARTED), 1557134021644LL);
+	cr_expect_eq(task_ts(t, TS_PULL_STOPPED), 1557134049000LL);
+	cr_expect_eq(task_ts(t, TS_STARTED), 1557134052500LL);
+	cr_expect_eq(task_ts(t, TS_STOPPED), TS_NONE);
 	cr_expect(t->has_version);
 	cr_expect_eq(t->version, 4);
 	cr_expect_str_eq(t->prof->service, "web");
@@ -113,7 +113,7 @@ Test(input, describe_response_epoch_numbers)
 	cr_expect_str_eq(t->prof->cpu, "512");
 	cr_expect_str_eq(t->prof->platform_version, "1.4.0");
 	cr_expect_str_eq(t->prof->source, FX("describe_epoch.json"));
-	cr_expect_eq(t->fetched_at_ms, TS_NONE);
+	cr_expect_eq(task_ts(t, TS_FETCHED), TS_NONE);
 	cr_assert_eq(t->ncontainers, 2);
 	cr_expect_str_eq(t->containers[0].image_digest,
 	    "sha256:1111111111111111111111111111111111111111111111111111111111111111");
@@ -123,10 +123,10 @@ Test(input, describe_response_epoch_numbers)
 	cr_expect_str_eq(task_tag(t, "team"), "payments");
 
 	struct task *f = find_id("ffff2c3d4e5f40718293a4b5c6d7e8f9");
-	cr_expect_eq(f->ts[TS_STOPPING], 1557134190001LL);
-	cr_expect_eq(f->ts[TS_STOPPED], 1557134200999LL);
-	cr_expect_eq(f->ts[TS_EXECUTION_STOPPED], TS_NONE); /* null */
-	cr_expect_eq(f->ts[TS_STARTED], TS_NONE);
+	cr_expect_eq(task_ts(f, TS_STOPPING), 1557134190001LL);
+	cr_expect_eq(task_ts(f, TS_STOPPED), 1557134200999LL);
+	cr_expect_eq(task_ts(f, TS_EXECUTION_STOPPED), TS_NONE); /* null */
+	cr_expect_eq(task_ts(f, TS_STARTED), TS_NONE);
 	cr_expect_str_eq(f->prof->stop_code, "TaskFailedToStart");
 	cr_expect_str_eq(f->containers[0].prof->reason, "CannotPullContainerError: ref pull has been retried");
 
@@ -146,10 +146,10 @@ Test(input, describe_response_cli_iso_offsets)
 	cr_assert_eq(set.len, 1);
 	struct task *t = &set.tasks[0];
 	/* +05:30 with microseconds, +05:30 with one digit, Z with microseconds, -07:00 */
-	cr_expect_eq(t->ts[TS_CREATED], 1714557600123LL);
-	cr_expect_eq(t->ts[TS_PULL_STARTED], 1714557604500LL);
-	cr_expect_eq(t->ts[TS_PULL_STOPPED], 1714557631999LL);
-	cr_expect_eq(t->ts[TS_STARTED], 1714557633000LL);
+	cr_expect_eq(task_ts(t, TS_CREATED), 1714557600123LL);
+	cr_expect_eq(task_ts(t, TS_PULL_STARTED), 1714557604500LL);
+	cr_expect_eq(task_ts(t, TS_PULL_STOPPED), 1714557631999LL);
+	cr_expect_eq(task_ts(t, TS_STARTED), 1714557633000LL);
 	cr_expect_str_eq(t->prof->family, "job");
 	cr_expect_str_eq(t->prof->service, "");
 	cr_expect_eq(t->prof->ntags, 0);
@@ -160,16 +160,16 @@ Test(input, bare_array_of_tasks)
 {
 	cr_assert_eq(read_fx(FX("bare_array.json")), 0, "%s", err.msg);
 	cr_assert_eq(set.len, 2);
-	cr_expect_eq(find_id("99990000999900009999000099990000")->ts[TS_PULL_STARTED],
+	cr_expect_eq(task_ts(find_id("99990000999900009999000099990000"), TS_PULL_STARTED),
 	    1714560005500LL);
-	cr_expect_eq(find_id("hhhh0000hhhh0000hhhh0000hhhh0000")->ts[TS_CREATED], 1714560000000LL);
+	cr_expect_eq(task_ts(find_id("hhhh0000hhhh0000hhhh0000hhhh0000"), TS_CREATED), 1714560000000LL);
 }
 
 Test(input, single_task_object)
 {
 	cr_assert_eq(read_fx(FX("single_task.json")), 0, "%s", err.msg);
 	cr_assert_eq(set.len, 1);
-	cr_expect_eq(set.tasks[0].ts[TS_CREATED], 1714560000000LL);
+	cr_expect_eq(task_ts(&set.tasks[0], TS_CREATED), 1714560000000LL);
 	cr_expect_str_eq(set.tasks[0].prof->last_status, "PROVISIONING");
 	cr_expect_str_eq(set.tasks[0].prof->family, "tool");
 }
@@ -178,7 +178,7 @@ Test(input, single_event)
 {
 	cr_assert_eq(read_fx(FX("event_single.json")), 0, "%s", err.msg);
 	cr_assert_eq(set.len, 1);
-	cr_expect_eq(set.tasks[0].ts[TS_STARTED], 1714636816250LL);
+	cr_expect_eq(task_ts(&set.tasks[0], TS_STARTED), 1714636816250LL);
 	cr_expect_str_eq(set.tasks[0].prof->cluster, "ci");
 	cr_expect_eq(st.events, 1);
 }
@@ -191,7 +191,7 @@ Test(input, event_array_keeps_newest_version)
 	cr_expect_eq(t->version, 2);
 	cr_expect_str_eq(t->prof->last_status, "STOPPED");
 	cr_expect_str_eq(t->prof->stop_code, "TaskFailedToStart");
-	cr_expect_eq(t->ts[TS_STOPPED], 1714640520000LL);
+	cr_expect_eq(task_ts(t, TS_STOPPED), 1714640520000LL);
 	cr_expect_eq(st.events, 2);
 	cr_expect_eq(st.duplicates, 0);
 }
@@ -206,10 +206,10 @@ check_events_jsonl(void)
 	/* v3 came first, then v1, v2 and a repeat of v3: v3 stays */
 	cr_expect_eq(a->version, 3);
 	cr_expect_str_eq(a->prof->last_status, "RUNNING");
-	cr_expect_eq(a->ts[TS_CREATED], 1714557600100LL);
-	cr_expect_eq(a->ts[TS_PULL_STARTED], 1714557612200LL);
-	cr_expect_eq(a->ts[TS_PULL_STOPPED], 1714557662700LL);
-	cr_expect_eq(a->ts[TS_STARTED], 1714557664000LL);
+	cr_expect_eq(task_ts(a, TS_CREATED), 1714557600100LL);
+	cr_expect_eq(task_ts(a, TS_PULL_STARTED), 1714557612200LL);
+	cr_expect_eq(task_ts(a, TS_PULL_STOPPED), 1714557662700LL);
+	cr_expect_eq(task_ts(a, TS_STARTED), 1714557664000LL);
 	cr_expect_eq(b->version, 2);
 	cr_expect_eq(st.tasks, 6);
 	cr_expect_eq(st.events, 6);
@@ -248,10 +248,10 @@ Test(input, recording_lines)
 	cr_assert_eq(read_fx(FX("recording.jsonl")), 0, "%s", err.msg);
 	cr_assert_eq(set.len, 2);
 	struct task *f = find_id("ffff0000ffff0000ffff0000ffff0000");
-	cr_expect_eq(f->fetched_at_ms, 1714557750500LL);
-	cr_expect_eq(f->ts[TS_PULL_STOPPED], 1714557720250LL);
+	cr_expect_eq(task_ts(f, TS_FETCHED), 1714557750500LL);
+	cr_expect_eq(task_ts(f, TS_PULL_STOPPED), 1714557720250LL);
 	struct task *a = find_id("aaaa0000aaaa0000aaaa0000aaaa0000");
-	cr_expect_eq(a->ts[TS_PULL_STARTED], 1714557612200LL); /* 1.7145576122E9 */
+	cr_expect_eq(task_ts(a, TS_PULL_STARTED), 1714557612200LL); /* 1.7145576122E9 */
 	cr_expect_eq(st.records, 2);
 }
 
@@ -267,8 +267,8 @@ Test(input, metadata_document)
 	cr_expect_str_eq(t->prof->cluster, "prod");
 	cr_expect_str_eq(t->prof->last_status, "RUNNING");
 	/* nanoseconds truncated to ms */
-	cr_expect_eq(t->ts[TS_PULL_STARTED], 1714557612200LL);
-	cr_expect_eq(t->ts[TS_PULL_STOPPED], 1714557662700LL);
+	cr_expect_eq(task_ts(t, TS_PULL_STARTED), 1714557612200LL);
+	cr_expect_eq(task_ts(t, TS_PULL_STOPPED), 1714557662700LL);
 	cr_assert_eq(t->ncontainers, 1);
 	cr_expect_str_eq(t->containers[0].prof->snapshotter, "soci");
 	cr_expect_null(t->containers[0].image_digest); /* ImageID is not the registry digest */
@@ -289,7 +289,7 @@ Test(input, mixed_files_merge_by_arn)
 	cr_expect(a->from_metadata);
 	cr_assert_eq(a->ncontainers, 1);
 	cr_expect_str_eq(a->containers[0].prof->snapshotter, "soci");
-	cr_expect_eq(a->ts[TS_STARTED], 1714557664000LL);
+	cr_expect_eq(task_ts(a, TS_STARTED), 1714557664000LL);
 	cr_expect_eq(st.tasks, 6 + 2 + 1 + 2);
 	cr_expect_eq(st.records, 2);
 	cr_expect_eq(st.metadata, 1);
@@ -312,7 +312,7 @@ Test(input, memory_and_byte_order_mark)
 	cr_assert_eq(input_read_mem_with("mem", pretty, sizeof pretty - 1, &opts, &set, &st, &err), 0, "%s",
 	    err.msg);
 	cr_expect_eq(set.len, 2);
-	cr_expect_eq(find_id("m1")->ts[TS_CREATED], 1000);
+	cr_expect_eq(task_ts(find_id("m1"), TS_CREATED), 1000);
 }
 
 Test(input, live_task_json)
@@ -324,8 +324,8 @@ Test(input, live_task_json)
 	    0, "%s", err.msg);
 	cr_assert_eq(set.len, 1);
 	cr_expect_str_eq(set.tasks[0].prof->source, "live");
-	cr_expect_eq(set.tasks[0].fetched_at_ms, 1714557600000LL);
-	cr_expect_eq(set.tasks[0].ts[TS_CREATED], 1557134011644LL);
+	cr_expect_eq(task_ts(&set.tasks[0], TS_FETCHED), 1714557600000LL);
+	cr_expect_eq(task_ts(&set.tasks[0], TS_CREATED), 1557134011644LL);
 
 	const char bad[] = "{\"taskArn\":\"arn:aws:ecs:r:1:task/c/live2\",\"version\":\"now\"}";
 	cr_expect_eq(input_parse_task_json(bad, sizeof bad - 1, "live", TS_NONE, &set, &err), -1);
@@ -339,8 +339,8 @@ Test(input, live_task_json)
 	    &err), 0,
 	    "%s", err.msg);
 	cr_assert_eq(set.len, 2);
-	cr_expect_eq(find_id("live3")->ts[TS_STARTED], TS_NONE);
-	cr_expect_eq(find_id("live3")->ts[TS_CREATED], 1500000000000LL);
+	cr_expect_eq(task_ts(find_id("live3"), TS_STARTED), TS_NONE);
+	cr_expect_eq(task_ts(find_id("live3"), TS_CREATED), 1500000000000LL);
 	cr_expect(warning_with("DescribeTasks: task arn:aws:ecs:r:1:task/c/live3: ignored startedAt: "
 	    "expected a time", NULL) >= 0);
 }
@@ -404,9 +404,9 @@ Test(input, bad_tasks_skipped_with_warnings)
 	cr_assert_eq(read_fx(FX("bad_timestamp.json")), 0, "%s", err.msg);
 	cr_expect_eq(set.len, 5);
 	find_id("t1");
-	cr_expect_eq(find_id("t7")->ts[TS_STARTED], 1714557605250LL); /* a numeric string */
-	cr_expect_eq(find_id("t2")->ts[TS_CREATED], TS_NONE);
-	cr_expect_eq(find_id("t6")->ts[TS_STARTED], TS_NONE);
+	cr_expect_eq(task_ts(find_id("t7"), TS_STARTED), 1714557605250LL); /* a numeric string */
+	cr_expect_eq(task_ts(find_id("t2"), TS_CREATED), TS_NONE);
+	cr_expect_eq(task_ts(find_id("t6"), TS_STARTED), TS_NONE);
 	cr_expect_eq(st.skipped, 2);
 	cr_expect_eq(nwarnings, 5);
 	cr_expect(warning_with("task/prod/t2", ": ignored createdAt: expected a time") >= 0);
@@ -625,10 +625,10 @@ Test(input, bad_fetched_at_drops_the_field_not_the_task)
 	cr_expect_eq(set.len, 3);
 	cr_expect_eq(st.records, 3);
 	cr_expect_eq(st.skipped, 0);
-	cr_expect_eq(find_id("t1")->fetched_at_ms, TS_NONE);
-	cr_expect_eq(find_id("t1")->ts[TS_CREATED], 1714557600000LL);
-	cr_expect_eq(find_id("t2")->fetched_at_ms, TS_NONE);
-	cr_expect_eq(find_id("t3")->fetched_at_ms, 1767323045678LL);
+	cr_expect_eq(task_ts(find_id("t1"), TS_FETCHED), TS_NONE);
+	cr_expect_eq(task_ts(find_id("t1"), TS_CREATED), 1714557600000LL);
+	cr_expect_eq(task_ts(find_id("t2"), TS_FETCHED), TS_NONE);
+	cr_expect_eq(task_ts(find_id("t3"), TS_FETCHED), 1767323045678LL);
 	cr_expect(warning_with("m:1: task arn:aws:ecs:r:1:task/c/t1: ignored fetched_at:",
 	    "\"soon\"") >= 0);
 	cr_expect(warning_with("m:2: task arn:aws:ecs:r:1:task/c/t2: ignored fetched_at:",
@@ -665,11 +665,11 @@ static void
 check_hex_1969(void)
 {
 	cr_expect_eq(set.len, 5);
-	cr_expect_eq(find_id("t1")->ts[TS_CREATED], 1714557600000LL);
-	cr_expect_eq(find_id("t2")->ts[TS_CREATED], TS_NONE);
-	cr_expect_eq(find_id("t3")->ts[TS_CREATED], TS_NONE);
-	cr_expect_eq(find_id("t4")->ts[TS_STARTED], TS_NONE);
-	cr_expect_eq(find_id("t5")->ts[TS_STARTED], 1714557600000LL); /* decimal exponent */
+	cr_expect_eq(task_ts(find_id("t1"), TS_CREATED), 1714557600000LL);
+	cr_expect_eq(task_ts(find_id("t2"), TS_CREATED), TS_NONE);
+	cr_expect_eq(task_ts(find_id("t3"), TS_CREATED), TS_NONE);
+	cr_expect_eq(task_ts(find_id("t4"), TS_STARTED), TS_NONE);
+	cr_expect_eq(task_ts(find_id("t5"), TS_STARTED), 1714557600000LL); /* decimal exponent */
 	cr_expect_eq(st.skipped, 0);
 	cr_expect_eq(nwarnings, 3);
 	cr_expect(warning_with("task/prod/t2", "ignored createdAt: expected a time") >= 0);
@@ -716,9 +716,9 @@ Test(input, healthy_at_before_1970_is_not_observed)
 
 	cr_assert_eq(input_read_mem_with("mem", lines, sizeof lines - 1, &opts, &set, &st, &err), 0,
 	    "%s", err.msg);
-	cr_expect_eq(find_id("h1")->ts[TS_HEALTHY], TS_NONE);
+	cr_expect_eq(task_ts(find_id("h1"), TS_HEALTHY), TS_NONE);
 	cr_expect_not(find_id("h1")->healthy_observed);
-	cr_expect_eq(find_id("h2")->ts[TS_HEALTHY], 1714557610000LL);
+	cr_expect_eq(task_ts(find_id("h2"), TS_HEALTHY), 1714557610000LL);
 }
 
 /* issue 10 item 10: saved aws ecr describe-images with imagePushedAt before 1970 (image_parse.c) */
@@ -753,7 +753,7 @@ Test(input, duplicate_keys_warned_with_file_and_task)
 	cr_assert_eq(input_read_mem_with("doc.json", doc, sizeof doc - 1, &opts, &set, &st, &err), 0,
 	    "%s", err.msg);
 	cr_expect_eq(set.len, 3);
-	cr_expect_eq(find_id("a")->ts[TS_CREATED], 1714557700000LL, "the last value is used");
+	cr_expect_eq(task_ts(find_id("a"), TS_CREATED), 1714557700000LL, "the last value is used");
 	cr_expect_str_eq(find_id("b")->containers[1].prof->name, "z");
 	cr_expect_eq(st.skipped, 0);
 	cr_expect_eq(nwarnings, 4);
@@ -782,7 +782,7 @@ Test(input, duplicate_keys_in_json_lines_and_live)
 	cr_assert_eq(input_read_mem_with("l.jsonl", lines, sizeof lines - 1, &opts, &set, &st, &err),
 	    0, "%s", err.msg);
 	cr_expect_eq(set.len, 3);
-	cr_expect_eq(find_id("l1")->ts[TS_CREATED], 1714557601000LL);
+	cr_expect_eq(task_ts(find_id("l1"), TS_CREATED), 1714557601000LL);
 	cr_expect_str_eq(find_id("l2")->prof->last_status, "B");
 	cr_expect_str_eq(find_id("l3")->prof->group, "service:y");
 	cr_expect(warning_with("l.jsonl:1: task arn:aws:ecs:us-east-1:1:task/c/l1: duplicate key \"createdAt\"", NULL) >= 0);

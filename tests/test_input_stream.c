@@ -63,9 +63,9 @@ add_task(struct buf *b, const struct task *t)
 	add_str(b, "source", t->prof->source);
 	buf_addf(b, " v=%d/%lld", t->has_version, (long long)t->version);
 	for (int i = 0; i < TS_COUNT; i++)
-		buf_addf(b, " ts%d=%lld", i, (long long)t->ts[i]);
+		buf_addf(b, " ts%d=%lld", i, (long long)task_ts(t, i));
 	buf_addf(b, " fetched=%lld awsvpc=%d ip=%d healthy=%d/%lld meta=%d",
-	    (long long)t->fetched_at_ms, (int)t->awsvpc, (int)t->public_ip, t->healthy_observed,
+	    (long long)task_ts(t, TS_FETCHED), (int)t->awsvpc, (int)t->public_ip, t->healthy_observed,
 	    (long long)t->healthy_resolution_ms, t->from_metadata);
 	for (size_t i = 0; i < t->ncontainers; i++) {
 		const struct container *c = &t->containers[i];

@@ -9,11 +9,11 @@ timeline(int64_t created, int64_t pull_start, int64_t pull_stop, int64_t started
 	struct task t;
 
 	task_init(&t);
-	t.ts[TS_CREATED] = created;
-	t.ts[TS_PULL_STARTED] = pull_start;
-	t.ts[TS_PULL_STOPPED] = pull_stop;
-	t.ts[TS_STARTED] = started;
-	t.ts[TS_CONNECTIVITY] = conn;
+	task_set_ts(&t, TS_CREATED, created);
+	task_set_ts(&t, TS_PULL_STARTED, pull_start);
+	task_set_ts(&t, TS_PULL_STOPPED, pull_stop);
+	task_set_ts(&t, TS_STARTED, started);
+	task_set_ts(&t, TS_CONNECTIVITY, conn);
 	return t;
 }
 
@@ -57,15 +57,15 @@ Test(phase, current)
 
 	cr_expect_eq(phase_current(&t, &since), PHASE_PROVISION);
 	cr_expect_eq(since, 1000);
-	t.ts[TS_PULL_STARTED] = 5000;
+	task_set_ts(&t, TS_PULL_STARTED, 5000);
 	cr_expect_eq(phase_current(&t, &since), PHASE_PULL);
 	cr_expect_eq(since, 5000);
-	t.ts[TS_PULL_STOPPED] = 9000;
+	task_set_ts(&t, TS_PULL_STOPPED, 9000);
 	cr_expect_eq(phase_current(&t, &since), PHASE_START);
-	t.ts[TS_STARTED] = 9500;
+	task_set_ts(&t, TS_STARTED, 9500);
 	cr_expect_eq(phase_current(&t, &since), -1);
 	/* failed before RUNNING: not "in progress" */
-	t.ts[TS_STARTED] = TS_NONE;
+	task_set_ts(&t, TS_STARTED, TS_NONE);
 	task_str(&t, &task_edit_profile(&t)->last_status, "STOPPED");
 	cr_expect_eq(phase_current(&t, &since), -1);
 	task_cleanup(&t);

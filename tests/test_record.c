@@ -135,8 +135,8 @@ Test(record, line_format_and_read_back)
 	task_set_init(&set);
 	cr_assert_eq(input_read_mem("rec", l, strlen(l), &set, &st, &err), 0, "%s", err.msg);
 	cr_assert_eq(set.len, 1);
-	cr_expect_eq(set.tasks[0].fetched_at_ms, 1714557620500LL);
-	cr_expect_eq(set.tasks[0].ts[TS_CREATED], 1557134011644LL);
+	cr_expect_eq(task_ts(&set.tasks[0], TS_FETCHED), 1714557620500LL);
+	cr_expect_eq(task_ts(&set.tasks[0], TS_CREATED), 1557134011644LL);
 	cr_expect_eq(st.records, 1);
 	task_set_cleanup(&set);
 	free(l);
@@ -381,7 +381,7 @@ Test(record, keeps_mode_and_reads_back_as_newest)
 	cr_expect_str_eq(task_id(&set.tasks[0]), "a");
 	cr_expect_eq(set.tasks[0].version, 2);
 	cr_expect_str_eq(set.tasks[0].prof->last_status, "S2");
-	cr_expect_eq(set.tasks[0].fetched_at_ms, 2000);
+	cr_expect_eq(task_ts(&set.tasks[0], TS_FETCHED), 2000);
 	task_set_cleanup(&set);
 	free_lines(l, 2);
 	free_lines(m, 1);
@@ -559,7 +559,7 @@ Test(record, newer_line_keeps_the_observed_healthy_at)
 	task_set_init(&s);
 	cr_assert_eq(input_read_file(path, &s, NULL, &err), 0, "%s", err.msg);
 	cr_assert_eq(s.len, 1);
-	cr_expect_eq(s.tasks[0].ts[TS_HEALTHY], 1714557700000);
+	cr_expect_eq(task_ts(&s.tasks[0], TS_HEALTHY), 1714557700000);
 	cr_expect(s.tasks[0].healthy_observed);
 	cr_expect_eq(s.tasks[0].healthy_resolution_ms, 1500);
 	/* a newer line that has its own healthy_at keeps its own */

@@ -28,10 +28,10 @@ add_task(struct task_set *s, const char *id, const char *team, double created,
 
 	task_init(&t);
 	task_strf(&t, &t.arn, "arn:aws:ecs:us-east-1:123456789012:task/prod/%s", id);
-	t.ts[TS_CREATED] = at(created);
-	t.ts[TS_PULL_STARTED] = at(pull_started);
-	t.ts[TS_PULL_STOPPED] = at(pull_stopped);
-	t.ts[TS_STARTED] = at(started);
+	task_set_ts(&t, TS_CREATED, at(created));
+	task_set_ts(&t, TS_PULL_STARTED, at(pull_started));
+	task_set_ts(&t, TS_PULL_STOPPED, at(pull_stopped));
+	task_set_ts(&t, TS_STARTED, at(started));
 	if (team != NULL) {
 		struct tag *tg = task_tags(&t, 1);
 		task_str(&t, &tg[0].key, "team");
@@ -363,10 +363,10 @@ Test(report, cells)
 	task_str(&t, &task_edit_profile(&t)->taskdef_arn, "arn:aws:ecs:us-east-1:123456789012:task-definition/web:12");
 	task_str(&t, &task_edit_profile(&t)->cpu, "256");
 	task_str(&t, &task_edit_profile(&t)->stopped_reason, "=cmd|' /C calc'!A0");
-	t.ts[TS_CREATED] = T0 + 3123;
-	t.ts[TS_PULL_STARTED] = T0 + 5000;
-	t.ts[TS_PULL_STOPPED] = T0 + 17345;
-	t.ts[TS_STARTED] = T0 + 17345;
+	task_set_ts(&t, TS_CREATED, T0 + 3123);
+	task_set_ts(&t, TS_PULL_STARTED, T0 + 5000);
+	task_set_ts(&t, TS_PULL_STOPPED, T0 + 17345);
+	task_set_ts(&t, TS_STARTED, T0 + 17345);
 	t.soci = SOCI_NO;
 	t.soci_evidence = SOCI_EVIDENCE_RULE;
 	task_derive(&t);
@@ -633,10 +633,10 @@ Test(report, unpriced_starts_counted_and_named_per_kind)
 
 		task_init(&t);
 		task_strf(&t, &t.arn, "arn:aws:ecs:%s:123456789012:task/prod/s%zu", regions[i], i);
-		t.ts[TS_CREATED] = at(0);
-		t.ts[TS_PULL_STARTED] = at(10);
-		t.ts[TS_PULL_STOPPED] = at(40);
-		t.ts[TS_STARTED] = at(42);
+		task_set_ts(&t, TS_CREATED, at(0));
+		task_set_ts(&t, TS_PULL_STARTED, at(10));
+		task_set_ts(&t, TS_PULL_STOPPED, at(40));
+		task_set_ts(&t, TS_STARTED, at(42));
 		task_str(&t, &task_edit_profile(&t)->launch_type, "FARGATE");
 		task_str(&t, &task_edit_profile(&t)->capacity_provider, "FARGATE_SPOT");
 		task_str(&t, &task_edit_profile(&t)->cpu, "1024");
@@ -735,8 +735,8 @@ Test(report, many_groups_sorted_with_every_task_in_its_own)
 		if (i > 0) {
 			const struct task *a = r.rows[i - 1].task, *b = r.rows[i].task;
 
-			cr_assert(a->ts[TS_CREATED] < b->ts[TS_CREATED] ||
-				  (a->ts[TS_CREATED] == b->ts[TS_CREATED] && a < b), "row %zu", i);
+			cr_assert(task_ts(a, TS_CREATED) < task_ts(b, TS_CREATED) ||
+				  (task_ts(a, TS_CREATED) == task_ts(b, TS_CREATED) && a < b), "row %zu", i);
 		}
 	}
 	free(want);

@@ -32,7 +32,7 @@ add_task(struct task_set *set, const char *id, const char *started_by, struct ph
 	task_str(&t, &task_edit_profile(&t)->started_by, started_by);
 	for (size_t i = 0; i < 5; i++)
 		if (at[i] >= 0)
-			t.ts[f[i]] = T0 + S(at[i]);
+			task_set_ts(&t, f[i], T0 + S(at[i]));
 	task_str(&t, &task_edit_profile(&t)->last_status, p.started >= 0 ? "RUNNING" : "PENDING");
 	task_derive(&t);
 	return task_set_take(set, &t);
@@ -312,7 +312,7 @@ Test(scaleout_story, a_failed_start_is_counted)
 	add_service(&src, false);
 	add_task(&set, "okay", "ecs-svc/1", P3[0]);
 	t = add_task(&set, "fail", "ecs-svc/1", (struct phases){ 14, 24, 34, -1, -1 });
-	t->ts[TS_STOPPING] = T0 + S(95);
+	task_set_ts(t, TS_STOPPING, T0 + S(95));
 	task_str(t, &task_edit_profile(t)->stop_code, "TaskFailedToStart");
 	task_str(t, &task_edit_profile(t)->stopped_reason, "CannotPullContainerError: i/o timeout");
 	task_str(t, &task_edit_profile(t)->last_status, "STOPPED");

@@ -18,7 +18,7 @@ mk(const char *id, const char *desired, const char *last, int64_t created)
 	task_str(&t, &task_edit_profile(&t)->started_by, "ecs-svc/1");
 	task_str(&t, &task_edit_profile(&t)->desired_status, desired);
 	task_str(&t, &task_edit_profile(&t)->last_status, last);
-	t.ts[TS_CREATED] = created;
+	task_set_ts(&t, TS_CREATED, created);
 	task_derive(&t);
 	return t;
 }

@@ -283,8 +283,8 @@ Test(table, running_phase_as_the_tui_shows_it)
 	err_clear(&err);
 	task_set_init(&s);
 	fs_pulling_task(&t, "arn:aws:ecs:us-east-1:123456789012:task/prod/b0b0b0b0");
-	int64_t pull_from = t.ts[TS_PULL_STARTED];
-	t.fetched_at_ms = pull_from + 33000;
+	int64_t pull_from = task_ts(&t, TS_PULL_STARTED);
+	task_set_ts(&t, TS_FETCHED, pull_from + 33000);
 	task_set_take(&s, &t);
 	cr_assert_eq(report_build(&r, &s, &o, &err), 0, "%s", err.msg);
 	f = open_memstream(&out, &len);

@@ -20,8 +20,8 @@ mk(const char *arn, long long version, int64_t created, int64_t started)
 		t.has_version = true;
 		t.version = version;
 	}
-	t.ts[TS_CREATED] = created;
-	t.ts[TS_STARTED] = started;
+	task_set_ts(&t, TS_CREATED, created);
+	task_set_ts(&t, TS_STARTED, started);
 	return t;
 }
 
@@ -71,7 +71,7 @@ Test(task, merge_keeps_newest_version_and_fills_gaps)
 	task_set_take(&s, &old);           /* older than what we have: ignored for state */
 	cr_assert_eq(s.len, 1);
 	cr_expect_eq(s.tasks[0].version, 5);
-	cr_expect_eq(s.tasks[0].ts[TS_STARTED], 9000);
+	cr_expect_eq(task_ts(&s.tasks[0], TS_STARTED), 9000);
 	/* b lacked the AZ: kept from a */
 	cr_expect_str_eq(s.tasks[0].prof->availability_zone, "us-east-1a");
 	task_set_cleanup(&s);
@@ -94,7 +94,7 @@ Test(task, metadata_merges_snapshotter_onto_api_task)
 	task_set_take(&s, &api);
 	cr_assert_eq(s.len, 1);
 	cr_expect_eq(s.tasks[0].version, 7);
-	cr_expect_eq(s.tasks[0].ts[TS_STARTED], 5000);
+	cr_expect_eq(task_ts(&s.tasks[0], TS_STARTED), 5000);
 	cr_expect(s.tasks[0].from_metadata);
 	cr_assert_eq(s.tasks[0].ncontainers, 1);
 	cr_expect_str_eq(s.tasks[0].containers[0].prof->snapshotter, "soci");
@@ -106,7 +106,7 @@ static bool
 keep_even(const struct task *t, void *ctx)
 {
 	(void)ctx;
-	return t->ts[TS_CREATED] % 2 == 0;
+	return task_ts(t, TS_CREATED) % 2 == 0;
 }
 
 Test(task, many_tasks_index_and_filter)
@@ -126,7 +126,7 @@ Test(task, many_tasks_index_and_filter)
 	cr_expect_null(task_set_find(&s, "arn:aws:ecs:r:1:task/c/5000"));
 	task_set_filter(&s, keep_even, NULL);
 	cr_assert_eq(s.len, 2500);
-	cr_expect_eq(s.tasks[1].ts[TS_CREATED], 2, "order is kept");
+	cr_expect_eq(task_ts(&s.tasks[1], TS_CREATED), 2, "order is kept");
 	cr_expect_not_null(task_set_find(&s, "arn:aws:ecs:r:1:task/c/4320"));
 	cr_expect_null(task_set_find(&s, "arn:aws:ecs:r:1:task/c/4321"));
 	task_set_cleanup(&s);
@@ -506,7 +506,7 @@ Test(task, copied_tasks_outlive_the_set_they_came_from)
 		memset(&memo, 0, sizeof memo);
 		task_set_init(&sets[i]);
 		b = sets[i - 1].tasks[0];
-		b.fetched_at_ms = (int64_t)i;
+		task_set_ts(&b, TS_FETCHED, (int64_t)i);
 		in = task_set_take_copy(&sets[i], &b, &memo);
 		/* the second through the memo: what it shares with the first is not looked up */
 		in2 = task_set_take_copy(&sets[i], &sets[i - 1].tasks[1], &memo);
@@ -515,7 +515,7 @@ Test(task, copied_tasks_outlive_the_set_they_came_from)
 		in2 = &sets[i].tasks[1];
 		cr_assert_eq(sets[i].len, 3);
 		cr_expect_eq(in->pool, sets[i].pool);
-		cr_expect_eq(in->fetched_at_ms, (int64_t)i);
+		cr_expect_eq(task_ts(in, TS_FETCHED), (int64_t)i);
 		cr_expect_neq(in->arn, sets[i - 1].tasks[0].arn);
 		/* one copy of what the two tasks have in common */
 		cr_expect_eq(in->prof->cluster_arn, in2->prof->cluster_arn);
@@ -706,22 +706,22 @@ Test(task, stage_walks_the_lifecycle)
 
 	cr_expect_eq(task_stage(&t, &since), STAGE_PROVISION);
 	cr_expect_eq(since, 1000);
-	t.ts[TS_PULL_STARTED] = 5000;
+	task_set_ts(&t, TS_PULL_STARTED, 5000);
 	cr_expect_eq(task_stage(&t, &since), STAGE_PULL);
 	cr_expect_eq(since, 5000);
-	t.ts[TS_PULL_STOPPED] = 9000;
+	task_set_ts(&t, TS_PULL_STOPPED, 9000);
 	cr_expect_eq(task_stage(&t, &since), STAGE_START);
 	cr_expect_eq(since, 9000);
-	t.ts[TS_STARTED] = 9500;
+	task_set_ts(&t, TS_STARTED, 9500);
 	cr_expect_eq(task_stage(&t, &since), STAGE_RUNNING);
 	cr_expect_eq(since, 9500);
 	cr_expect_not(task_is_final(&t));
 	/* stopping after it ran: stopped, since the first sign of it */
-	t.ts[TS_STOPPING] = 20000;
+	task_set_ts(&t, TS_STOPPING, 20000);
 	cr_expect_eq(task_stage(&t, &since), STAGE_STOPPED);
 	cr_expect_eq(since, 20000);
 	cr_expect_not(task_is_final(&t));
-	t.ts[TS_STOPPED] = 22000;
+	task_set_ts(&t, TS_STOPPED, 22000);
 	cr_expect_eq(task_stage(&t, &since), STAGE_STOPPED);
 	cr_expect_eq(since, 20000);
 	cr_expect(task_is_final(&t));
@@ -778,7 +778,7 @@ Test(task, stage_task_failed_to_start_wins)
 	struct task t;
 
 	fs_failed_task(&t, true);
-	t.ts[TS_STARTED] = FS_T0 + 30000;
+	task_set_ts(&t, TS_STARTED, FS_T0 + 30000);
 	cr_expect_eq(task_stage(&t, NULL), STAGE_FAILED);
 	task_str(&t, &task_edit_profile(&t)->stop_code, "EssentialContainerExited");
 	cr_expect_eq(task_stage(&t, NULL), STAGE_STOPPED);
@@ -799,7 +799,7 @@ Test(task, take_seen_tells_a_repeat)
 	t = mk("arn:t/r", 3, 1000, 2000);
 	task_set_take_seen(&s, &t, &repeat);
 	cr_expect(repeat, "the same version again");
-	cr_expect_eq(s.tasks[0].ts[TS_STARTED], 2000, "and merged");
+	cr_expect_eq(task_ts(&s.tasks[0], TS_STARTED), 2000, "and merged");
 	t = mk("arn:t/r", 4, 1000, TS_NONE);
 	task_set_take_seen(&s, &t, &repeat);
 	cr_expect_not(repeat, "a newer version");
@@ -832,8 +832,9 @@ Test(task, struct_sizes_stay_in_budget)
 	if (sizeof(void *) != 8)
 		return;
 	/* 328 before the profile took its 22 strings (issue 35), 160 before it took the tags,
-	 * the id was found from the ARN and the four small enums became bit-fields */
-	cr_expect_leq(sizeof(struct task), 136, "struct task: %zu bytes", sizeof(struct task));
+	 * the id was found from the ARN and the four small enums became bit-fields, 136 before
+	 * the times were kept as 32-bit differences */
+	cr_expect_leq(sizeof(struct task), 104, "struct task: %zu bytes", sizeof(struct task));
 	/* 72 before its profile took its six strings */
 	cr_expect_leq(sizeof(struct container), 32, "struct container: %zu bytes",
 		      sizeof(struct container));
@@ -934,4 +935,59 @@ Test(task, filter_keeping_all_keeps_the_index)
 	cr_expect_eq(task_set_take(&s, &t), &s.tasks[57]);
 	cr_expect_eq(s.len, 100);
 	task_set_cleanup(&s);
+}
+
+/* A task's times are a base and 32-bit differences (issue 35): any time, however far from
+ * the others, reads back exactly as set, and a copy changing its times leaves the
+ * original's alone, wide or not. */
+Test(task, times_read_back_exactly_near_or_far)
+{
+	static const int64_t far[] = { 0, -1, 1, INT32_MAX, (int64_t)INT32_MIN - 5,
+				       INT64_MAX, INT64_MIN + 1, 1714557600000, -1714557600000 };
+	struct task_set s, other;
+	struct task t, copy;
+
+	task_init(&t);
+	task_str(&t, &t.arn, "arn:aws:ecs:us-east-1:123456789012:task/prod/far");
+	for (int f = 0; f < TS_SLOTS; f++)
+		cr_expect_eq(task_ts(&t, f), TS_NONE);
+	/* within 24.8 days of the first: compact, below the base too */
+	task_set_ts(&t, TS_STARTED, 1714557600000);
+	task_set_ts(&t, TS_CREATED, 1714557600000 - 86400000);
+	task_set_ts(&t, TS_STOPPED, 1714557600000 + 2000000000);
+	cr_expect(!t.ts_wide);
+	cr_expect_eq(task_ts(&t, TS_CREATED), 1714557600000 - 86400000);
+	cr_expect_eq(task_ts(&t, TS_STOPPED), 1714557600000 + 2000000000);
+	cr_expect_eq(task_ts(&t, TS_PULL_STARTED), TS_NONE);
+	/* a copy changes its own */
+	copy = t;
+	task_set_ts(&copy, TS_STOPPED, 1714557600000 + 5000);
+	cr_expect_eq(task_ts(&t, TS_STOPPED), 1714557600000 + 2000000000);
+	/* a month later: wide, every other time kept */
+	task_set_ts(&t, TS_FETCHED, 1714557600000 + 31LL * 86400000);
+	cr_expect(t.ts_wide);
+	cr_expect_eq(task_ts(&t, TS_FETCHED), 1714557600000 + 31LL * 86400000);
+	cr_expect_eq(task_ts(&t, TS_CREATED), 1714557600000 - 86400000);
+	cr_expect_eq(task_ts(&t, TS_STARTED), 1714557600000);
+	for (size_t i = 0; i < sizeof far / sizeof far[0]; i++) {
+		task_set_ts(&t, TS_HEALTHY, far[i]);
+		cr_expect_eq(task_ts(&t, TS_HEALTHY), far[i], "%zu", i);
+	}
+	copy = t;
+	task_set_ts(&copy, TS_STARTED, 7);
+	cr_expect_eq(task_ts(&copy, TS_STARTED), 7);
+	cr_expect_eq(task_ts(&t, TS_STARTED), 1714557600000, "the original's array is not written");
+	task_set_ts(&t, TS_PULL_STOPPED, TS_NONE);
+	cr_expect_eq(task_ts(&t, TS_PULL_STOPPED), TS_NONE);
+	task_derive(&t);
+	/* into a set, then copied into another that outlives it */
+	task_set_init(&s);
+	task_set_init(&other);
+	task_set_take(&s, &t);
+	task_set_take_copy(&other, &s.tasks[0], NULL);
+	task_set_cleanup(&s);
+	cr_expect_eq(task_ts(&other.tasks[0], TS_FETCHED), 1714557600000 + 31LL * 86400000);
+	cr_expect_eq(task_ts(&other.tasks[0], TS_HEALTHY), -1714557600000);
+	cr_expect_eq(task_ts(&other.tasks[0], TS_CREATED), 1714557600000 - 86400000);
+	task_set_cleanup(&other);
 }

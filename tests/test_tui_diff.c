@@ -32,11 +32,11 @@ make(struct task *t, int i, int64_t at, double pull, const char *digest)
 	c = task_containers(t, 1);
 	task_str(t, &container_edit_profile(t, c)->name, "app");
 	task_str(t, &c->image_digest, digest);
-	t->ts[TS_CREATED] = at;
-	t->ts[TS_CONNECTIVITY] = at + 8000 + (i % 7) * 100;
-	t->ts[TS_PULL_STARTED] = at + 14000 + (i % 5) * 100;
-	t->ts[TS_PULL_STOPPED] = t->ts[TS_PULL_STARTED] + (int64_t)(pull * 1000);
-	t->ts[TS_STARTED] = t->ts[TS_PULL_STOPPED] + 4000 + (i % 3) * 100;
+	task_set_ts(t, TS_CREATED, at);
+	task_set_ts(t, TS_CONNECTIVITY, at + 8000 + (i % 7) * 100);
+	task_set_ts(t, TS_PULL_STARTED, at + 14000 + (i % 5) * 100);
+	task_set_ts(t, TS_PULL_STOPPED, task_ts(t, TS_PULL_STARTED) + (int64_t)(pull * 1000));
+	task_set_ts(t, TS_STARTED, task_ts(t, TS_PULL_STOPPED) + 4000 + (i % 3) * 100);
 	task_derive(t);
 }
 

@@ -314,11 +314,11 @@ add_task(struct task_set *s, const char *arn, const char *status, int64_t create
 
 	fs_pulling_task(&t, arn);
 	task_str(&t, &task_edit_profile(&t)->last_status, status);
-	t.ts[TS_CREATED] = created;
-	t.ts[TS_PULL_STARTED] = created + 1000;
+	task_set_ts(&t, TS_CREATED, created);
+	task_set_ts(&t, TS_PULL_STARTED, created + 1000);
 	if (started != TS_NONE) {
-		t.ts[TS_PULL_STOPPED] = started - 1000;
-		t.ts[TS_STARTED] = started;
+		task_set_ts(&t, TS_PULL_STOPPED, started - 1000);
+		task_set_ts(&t, TS_STARTED, started);
 	}
 	if (health != NULL)
 		task_str(&t, &task_edit_profile(&t)->health_status, health);

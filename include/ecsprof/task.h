@@ -37,6 +37,12 @@ enum ts_field {
 	TS_COUNT
 };
 
+/* The slot of when a recorded task was fetched (TS_NONE otherwise): a time of the task
+ * kept beside the lifecycle ones (task_ts()), though not one of them (ts_defs). */
+#define TS_FETCHED TS_COUNT
+#define TS_SLOTS (TS_COUNT + 1)
+#define TS_D_NONE INT32_MIN
+
 struct ts_def {
 	enum ts_field id;
 	const char *json_name;  /* ECS member name: "createdAt" */
@@ -141,19 +147,30 @@ struct task {
 	struct task_strpool *pool;
 
 	int64_t version;               /* when has_version */
-	int64_t ts[TS_COUNT];
-	int64_t fetched_at_ms;   /* recordings: when it was fetched; TS_NONE otherwise */
 	/* ts[TS_HEALTHY] seen by a poll rather than stated by task metadata: then
 	 * healthy_observed, with the poll interval as its resolution (how late it may be) */
 	int64_t healthy_resolution_ms;
 
+	/* Its times (the TS_COUNT lifecycle times and when it was fetched, TS_FETCHED), in ms
+	 * since the epoch: read them with task_ts(), write them with task_set_ts(). Kept as a
+	 * base and a 32-bit difference each (TS_D_NONE: absent), which holds any times within
+	 * 24.8 days of the first one set (issue 35: 80 bytes -> 48); a task whose times
+	 * spread wider has them all whole in an array of its pool (ts_wide), never written
+	 * once made, so that a copy of the task may change its own times freely. */
+	int64_t ts_base;               /* TS_NONE until a time is set */
+	union {
+		int32_t d[TS_SLOTS];
+		const int64_t *wide;
+	} tsv;
+
 	uint32_t ncontainers;
-	bool has_version;
-	bool healthy_observed;
-	bool from_metadata;      /* a task metadata v4 document contributed to this task */
+	bool has_version : 1;
+	bool healthy_observed : 1;
+	bool from_metadata : 1;        /* a task metadata v4 document contributed to this task */
+	bool ts_wide : 1;
 	/* network facts for the diagnosis (input_serving.c): an ENI attachment (awsvpc) and
-	 * a public IPv4 address in its details; enum tri. Two bits each, in the byte after
-	 * the flags: the struct ends at 136 bytes rather than 144 */
+	 * a public IPv4 address in its details; enum tri. Two bits each beside the flags:
+	 * the struct is 104 bytes rather than 112 */
 	unsigned awsvpc : 2;
 	unsigned public_ip : 2;
 	/* set by group_apply_soci(): enum soci_label, enum soci_evidence */
@@ -189,6 +206,23 @@ task_id(const struct task *t)
 	p = strrchr(t->arn, '/');
 	return p != NULL ? p + 1 : t->arn;
 }
+
+/* The task's time in slot f (enum ts_field, or TS_FETCHED): ms since the epoch, TS_NONE
+ * when absent. */
+static inline int64_t
+task_ts(const struct task *t, int f)
+{
+	int32_t d;
+
+	if (t->ts_wide)
+		return t->tsv.wide[f];
+	d = t->tsv.d[f];
+	return d == TS_D_NONE ? TS_NONE : t->ts_base + d;
+}
+
+/* Sets the task's time in slot f to v (TS_NONE: absent). A time too far from the others
+ * moves them all into an array of t's pool (a private one made if t has none). */
+void task_set_ts(struct task *t, int f, int64_t v);
 
 /* Where a task stands: the one answer every output (table, TUI, watch, phases) reads,
  * so that no two of them can disagree about a task. */

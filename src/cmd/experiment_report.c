@@ -58,7 +58,7 @@ print_launch(const struct xrun *x, const struct task_set *set, FILE *f)
 
 			if (strcmp(arm_of(t), arm->arm.name) != 0)
 				continue;
-			if (t->ts[TS_STARTED] != TS_NONE) {
+			if (task_ts(t, TS_STARTED) != TS_NONE) {
 				running++;
 			} else if (t->prof->stopped_reason != NULL &&
 				   strncmp(t->prof->stopped_reason, own, strlen(own)) == 0) {

@@ -233,8 +233,8 @@ observe_health(struct xtask *xt, const struct task *t, int64_t at)
 		return;
 	}
 	res = at - xt->not_healthy_ms;
-	if (t->ts[TS_STARTED] != TS_NONE && at - t->ts[TS_STARTED] < res)
-		res = at - t->ts[TS_STARTED];
+	if (task_ts(t, TS_STARTED) != TS_NONE && at - task_ts(t, TS_STARTED) < res)
+		res = at - task_ts(t, TS_STARTED);
 	xt->healthy_ms = at;
 	xt->healthy_res_ms = res > 0 ? res : 0;
 }
@@ -297,10 +297,10 @@ poll_take(void *arg, const char *json, size_t len, int64_t fetched_at_ms, struct
 		const struct task *t = &one.tasks[0];
 
 		xt->stage = task_stage(t, NULL);
-		xt->created_ms = t->ts[TS_CREATED];
-		xt->pull_started_ms = t->ts[TS_PULL_STARTED];
-		xt->pull_stopped_ms = t->ts[TS_PULL_STOPPED];
-		xt->started_ms = t->ts[TS_STARTED];
+		xt->created_ms = task_ts(t, TS_CREATED);
+		xt->pull_started_ms = task_ts(t, TS_PULL_STARTED);
+		xt->pull_stopped_ms = task_ts(t, TS_PULL_STOPPED);
+		xt->started_ms = task_ts(t, TS_STARTED);
 		free(xt->health);
 		xt->health = xstrdup_or_null(t->prof->health_status);
 		observe_health(xt, t, fetched_at_ms);

@@ -74,7 +74,7 @@ span(struct buf *b, const struct task_set *set)
 	char a[TIMEUTIL_ISO_LEN], z[TIMEUTIL_ISO_LEN];
 
 	for (size_t i = 0; i < set->len; i++) {
-		int64_t c = set->tasks[i].ts[TS_CREATED];
+		int64_t c = task_ts(&set->tasks[i], TS_CREATED);
 
 		if (c == TS_NONE)
 			continue;

@@ -105,10 +105,10 @@ p_healthy_new(const struct task_set *prev, const struct task *t)
 {
 	const struct task *p;
 
-	if (prev == NULL || t->ts[TS_HEALTHY] == TS_NONE || t->arn == NULL)
+	if (prev == NULL || task_ts(t, TS_HEALTHY) == TS_NONE || t->arn == NULL)
 		return false;
 	p = task_set_find((struct task_set *)prev, t->arn);
-	return p != NULL && p->ts[TS_HEALTHY] == TS_NONE;
+	return p != NULL && task_ts(p, TS_HEALTHY) == TS_NONE;
 }
 
 static int

@@ -284,8 +284,8 @@ wlive_record(void *ctx, const struct task_set *set, struct err *err)
 		}
 		/* what the polls saw of its health goes with it (record.h) */
 		t = task_set_find((struct task_set *)set, keys[n].arn);
-		if (t != NULL && t->healthy_observed && t->ts[TS_HEALTHY] != TS_NONE)
-			lines[n] = record_line_add_healthy(lines[n], t->ts[TS_HEALTHY],
+		if (t != NULL && t->healthy_observed && task_ts(t, TS_HEALTHY) != TS_NONE)
+			lines[n] = record_line_add_healthy(lines[n], task_ts(t, TS_HEALTHY),
 							   t->healthy_resolution_ms);
 		n++;
 	}

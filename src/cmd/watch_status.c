@@ -35,12 +35,12 @@ watch_progress_of(const struct task_set *set, int64_t deploy_start_ms, long desi
 	p->now_ms = now_ms;
 	for (size_t i = 0; i < set->len; i++) {
 		const struct task *t = &set->tasks[i];
-		int64_t c = t->ts[TS_CREATED];
+		int64_t c = task_ts(t, TS_CREATED);
 		enum task_stage st;
 
 		for (int f = 0; f < TS_COUNT; f++)
-			if (t->ts[f] != TS_NONE && t->ts[f] > p->now_ms)
-				p->now_ms = t->ts[f];
+			if (task_ts(t, f) != TS_NONE && task_ts(t, f) > p->now_ms)
+				p->now_ms = task_ts(t, f);
 		if (c == TS_NONE || c < from || c > to)
 			continue;
 		st = task_stage(t, NULL);
@@ -48,9 +48,9 @@ watch_progress_of(const struct task_set *set, int64_t deploy_start_ms, long desi
 		if (st == STAGE_RUNNING) {
 			p->running++;
 			p->healthy += health_is_healthy(t);
-			if (t->ts[TS_STARTED] != TS_NONE &&
-			    (p->last_started_ms == TS_NONE || t->ts[TS_STARTED] > p->last_started_ms))
-				p->last_started_ms = t->ts[TS_STARTED];
+			if (task_ts(t, TS_STARTED) != TS_NONE &&
+			    (p->last_started_ms == TS_NONE || task_ts(t, TS_STARTED) > p->last_started_ms))
+				p->last_started_ms = task_ts(t, TS_STARTED);
 		} else if (task_stage_is_starting(st)) {
 			p->starting++;
 		} else if (st == STAGE_FAILED) {

@@ -111,7 +111,7 @@ one_task(struct pctx *c, const json_t *o, const char *where, enum origin origin,
 		return;
 	}
 	warn_dropped(c, o, where, &w);
-	t.fetched_at_ms = fetched_at_ms;
+	task_set_ts(&t, TS_FETCHED, fetched_at_ms);
 	if (record != NULL)
 		input_serving_record(record, &t);
 	input_emit_task(c, &t, origin);

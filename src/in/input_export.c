@@ -83,13 +83,13 @@ input_parse_insights(const json_t *o, struct task *t, struct why *w)
 		goto out;
 	/* a bad time is left out with a warning, as input_parse_task() does; the task kept */
 	for (size_t i = 0; i < sizeof times / sizeof times[0]; i++) {
-		int64_t ms = t->ts[times[i].id];
+		int64_t ms = task_ts(t, times[i].id);
 
 		if (get_ms(o, times[i].name, &ms, w) == 0) {
-			t->ts[times[i].id] = ms;
+			task_set_ts(t, times[i].id, ms);
 			continue;
 		}
-		t->ts[times[i].id] = TS_NONE;
+		task_set_ts(t, times[i].id, TS_NONE);
 		input_why_drop(w);
 	}
 	if (id == NULL || cluster == NULL) {

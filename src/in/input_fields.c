@@ -396,6 +396,7 @@ int
 input_parse_task(const json_t *o, struct task *t, struct why *w)
 {
 	struct task_profile *p = task_edit_profile(t);
+	bool has_version = t->has_version;   /* a bit-field of t's: no pointer to it */
 
 	w->msg[0] = '\0';
 	w->ndropped = 0;
@@ -404,10 +405,15 @@ input_parse_task(const json_t *o, struct task *t, struct why *w)
 	for (size_t f = 0; f < sizeof task_strings / sizeof task_strings[0]; f++)
 		if (input_task_str(t, o, task_strings[f].key, FIELD(p, task_strings[f].off), w) != 0)
 			return -1;
-	if (input_get_int(o, "version", &t->has_version, &t->version, w) != 0)
+	if (input_get_int(o, "version", &has_version, &t->version, w) != 0)
 		return -1;
-	for (int i = 0; i < TS_COUNT; i++)
-		get_task_time(o, ts_defs[i].json_name, &t->ts[i], w);
+	t->has_version = has_version;
+	for (int i = 0; i < TS_COUNT; i++) {
+		int64_t ms = task_ts(t, i);
+
+		get_task_time(o, ts_defs[i].json_name, &ms, w);
+		task_set_ts(t, i, ms);
+	}
 	if (parse_containers(o, t, w) != 0 || parse_tags(o, t, w) != 0)
 		return -1;
 	input_serving_task(o, t);
@@ -455,9 +461,14 @@ input_parse_metadata(const json_t *o, struct task *t, struct why *w)
 		revision = xasprintf("%" JSON_INTEGER_FORMAT, json_integer_value(rev));
 	else if (input_get_str(o, "Revision", &revision, w) != 0)
 		goto out;
-	for (int i = 0; i < TS_COUNT; i++)
-		if (ts_defs[i].meta_name != NULL)
-			get_task_time(o, ts_defs[i].meta_name, &t->ts[i], w);
+	for (int i = 0; i < TS_COUNT; i++) {
+		int64_t ms = task_ts(t, i);
+
+		if (ts_defs[i].meta_name == NULL)
+			continue;
+		get_task_time(o, ts_defs[i].meta_name, &ms, w);
+		task_set_ts(t, i, ms);
+	}
 	if (t->arn == NULL) {
 		input_why_set(w, "TaskARN: missing");
 		goto out;

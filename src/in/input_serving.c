@@ -135,7 +135,7 @@ input_serving_record(const json_t *rec, struct task *t)
 
 	if (!serving_time(json_object_get(rec, "healthy_at"), &at))
 		return;
-	t->ts[TS_HEALTHY] = at;
+	task_set_ts(t, TS_HEALTHY, at);
 	t->healthy_observed = true;
 	t->healthy_resolution_ms = json_is_integer(res) && json_integer_value(res) >= 0 ?
 				   (int64_t)json_integer_value(res) : 0;

@@ -82,7 +82,7 @@ scan(struct input_stream *s, struct pctx *c, const char *p, size_t n, bool line)
 		rc = taskscan_line(p, n, s->buf, &t, &origin);
 	} else {
 		rc = taskscan_task(p, n, s->buf, &t);
-		t.fetched_at_ms = TS_NONE;   /* as one_task() sets it for a task */
+		task_set_ts(&t, TS_FETCHED, TS_NONE);   /* as one_task() sets it for a task */
 	}
 	if (rc != 0)
 		return false;

@@ -101,7 +101,7 @@ input_parse_task_json_with(const char *json, size_t len, const char *source,
 	if (rc != 0)
 		return input_parse_task_json_dom(json, len, source, fetched_at_ms, o, set, err);
 	task_str(&t, &task_edit_profile(&t)->source, source);
-	t.fetched_at_ms = fetched_at_ms;
+	task_set_ts(&t, TS_FETCHED, fetched_at_ms);
 	task_set_take(set, &t);
 	return 0;
 }
@@ -147,7 +147,7 @@ input_parse_task_json_dom(const char *json, size_t len, const char *source,
 	}
 	json_decref(root);
 	task_str(&t, &task_edit_profile(&t)->source, source);
-	t.fetched_at_ms = fetched_at_ms;
+	task_set_ts(&t, TS_FETCHED, fetched_at_ms);
 	task_set_take(set, &t);
 	return 0;
 }

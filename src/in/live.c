@@ -390,7 +390,7 @@ read_task(void *arg, void *batch, struct jsonscan *sc, size_t *slot, const char 
 	task_derive(t);
 	*slot = b->n++;
 	*arn = t->arn;
-	*created_ms = t->ts[TS_CREATED];
+	*created_ms = task_ts(t, TS_CREATED);
 	return 0;
 }
 
@@ -403,7 +403,7 @@ take_read(void *arg, void *batch, size_t slot, const char *json, size_t len,
 	size_t before = k->set->len;
 
 	(void)err;
-	b->tasks[slot].fetched_at_ms = fetched_at_ms;
+	task_set_ts(&b->tasks[slot], TS_FETCHED, fetched_at_ms);
 	task_set_take_derived(k->set, &b->tasks[slot], NULL);
 	sink_taken(k, before, json, len, fetched_at_ms);
 	return 0;

@@ -127,7 +127,7 @@ settled(struct live_reuse *r, struct ecs_client *c, const struct task *t, size_t
 	if (task_is_final(t))
 		return str_is(t->prof->desired_status, "STOPPED") ? WANT_STOPPED : 0;
 	if (!str_is(t->prof->last_status, "RUNNING") || !str_is(t->prof->desired_status, "RUNNING") ||
-	    t->ts[TS_STARTED] == TS_NONE || t->ts[TS_STOPPING] != TS_NONE ||
+	    task_ts(t, TS_STARTED) == TS_NONE || task_ts(t, TS_STOPPING) != TS_NONE ||
 	    t->prof->stop_code != NULL)
 		return 0;
 	if (health_is_healthy(t))
@@ -184,13 +184,17 @@ live_reuse_take(void *arg, const char *arn, int64_t listed_at_ms, struct err *er
 	if (p == NULL)
 		return err_set(err, ERR_INTERNAL, "watch: task %s was known but is gone", arn);
 	copy = *p;
+	/* the last poll's set is only read: a time too far from the copy's others goes to a
+	 * pool of the copy's own (task_set_ts()), given back below */
+	copy.pool = NULL;
 	/* ListTasks has just seen it in the same state: the state is as of that page */
 	if (listed_at_ms != TS_NONE)
-		copy.fetched_at_ms = listed_at_ms;
+		task_set_ts(&copy, TS_FETCHED, listed_at_ms);
 	/* copied into the new set's pool: each set owns all of its strings, so the last
 	 * poll's set can go whole; the memo makes the copy of a service's tasks cost about
 	 * what the borrowing of the last poll's strings did (bench/watch.sh) */
 	t = task_set_take_copy(r->out, &copy, &r->memo);
+	task_cleanup(&copy);
 	if (r->images != NULL)
 		image_fetch_want_task(r->images, t);
 	return 0;

@@ -529,8 +529,12 @@ task_object(struct jsonscan *sc, struct task *t, const struct task *prev)
 		} else if (i == K_VERSION + 4) {
 			if (attributes(sc, t) != 0)
 				return -1;
-		} else if (taskscan_time(sc, &t->ts[i - K_TS]) != 0) {
-			return -1;
+		} else {
+			int64_t ms = task_ts(t, i - K_TS);
+
+			if (taskscan_time(sc, &ms) != 0)
+				return -1;
+			task_set_ts(t, i - K_TS, ms);
 		}
 	}
 	return m;
@@ -643,9 +647,9 @@ whole_line(struct jsonscan *sc, struct task *t, enum origin *origin)
 		/* a recording line (shape_of looks at "ecsprof" first): one_record's task */
 		if (!record || !(seen & (1u << L_TASK)))
 			return -1;
-		t->fetched_at_ms = fetched;
+		task_set_ts(t, TS_FETCHED, fetched);
 		if (healthy) {   /* input_serving_record */
-			t->ts[TS_HEALTHY] = healthy_at;
+			task_set_ts(t, TS_HEALTHY, healthy_at);
 			t->healthy_observed = true;
 			t->healthy_resolution_ms = resolution;
 		}
@@ -654,7 +658,7 @@ whole_line(struct jsonscan *sc, struct task *t, enum origin *origin)
 	}
 	if (!task_event || !(seen & (1u << L_DETAIL)) || (seen & (1u << L_TASK)))
 		return -1;
-	t->fetched_at_ms = TS_NONE;   /* as one_task() sets it for an event */
+	task_set_ts(t, TS_FETCHED, TS_NONE);   /* as one_task() sets it for an event */
 	*origin = ORIGIN_EVENT;
 	return 0;
 }

@@ -192,8 +192,8 @@ cost_is_fargate(const struct task *t)
 int64_t
 cost_billed_ms(const struct task *t)
 {
-	int64_t from = t->ts[TS_PULL_STARTED];
-	int64_t to = t->ts[TS_HEALTHY] != TS_NONE ? t->ts[TS_HEALTHY] : t->ts[TS_STARTED];
+	int64_t from = task_ts(t, TS_PULL_STARTED);
+	int64_t to = task_ts(t, TS_HEALTHY) != TS_NONE ? task_ts(t, TS_HEALTHY) : task_ts(t, TS_STARTED);
 
 	if (!cost_is_fargate(t) || from == TS_NONE || to == TS_NONE || to < from)
 		return TS_NONE;

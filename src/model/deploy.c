@@ -191,12 +191,12 @@ deploy_measure(struct deploy_row *r, const struct deploy_set *s, const struct ta
 		}
 		if (start == TS_NONE)
 			continue;
-		if (t->ts[TS_STARTED] != TS_NONE && t->ts[TS_STARTED] >= start)
-			run[nrun++] = t->ts[TS_STARTED] - start;
-		else if (t->ts[TS_STARTED] == TS_NONE)
+		if (task_ts(t, TS_STARTED) != TS_NONE && task_ts(t, TS_STARTED) >= start)
+			run[nrun++] = task_ts(t, TS_STARTED) - start;
+		else if (task_ts(t, TS_STARTED) == TS_NONE)
 			pending++;
-		if (t->ts[TS_HEALTHY] != TS_NONE && t->ts[TS_HEALTHY] >= start)
-			ok[nok++] = t->ts[TS_HEALTHY] - start;
+		if (task_ts(t, TS_HEALTHY) != TS_NONE && task_ts(t, TS_HEALTHY) >= start)
+			ok[nok++] = task_ts(t, TS_HEALTHY) - start;
 	}
 	r->failed_tasks = d->failed > failed ? d->failed : failed;
 	if (nrun > 0) {

@@ -48,7 +48,7 @@ diff_phase_secs(const struct task *t, enum diff_phase p)
 
 	if (p == DIFF_WAIT) {
 		/* not a phase of phase.h: the rest of provision once the ENI is attached */
-		int64_t a = t->ts[TS_CONNECTIVITY], b = t->ts[TS_PULL_STARTED];
+		int64_t a = task_ts(t, TS_CONNECTIVITY), b = task_ts(t, TS_PULL_STARTED);
 
 		if (a == TS_NONE || b == TS_NONE || b < a)
 			return NAN;

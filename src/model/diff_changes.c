@@ -44,8 +44,8 @@ cmp_id(const void *x, const void *y)
 
 	if (c != 0)
 		return c;
-	return a->t->ts[TS_CREATED] < b->t->ts[TS_CREATED] ? -1 :
-	       a->t->ts[TS_CREATED] > b->t->ts[TS_CREATED];
+	return task_ts(a->t, TS_CREATED) < task_ts(b->t, TS_CREATED) ? -1 :
+	       task_ts(a->t, TS_CREATED) > task_ts(b->t, TS_CREATED);
 }
 
 static int
@@ -57,8 +57,8 @@ cmp_key(const void *x, const void *y)
 		return a->key < b->key ? -1 : 1;
 	if (a->id != NULL && b->id != NULL && strcmp(a->id, b->id) != 0)
 		return strcmp(a->id, b->id);   /* two deployments begun the same millisecond */
-	return a->t->ts[TS_CREATED] < b->t->ts[TS_CREATED] ? -1 :
-	       a->t->ts[TS_CREATED] > b->t->ts[TS_CREATED];
+	return task_ts(a->t, TS_CREATED) < task_ts(b->t, TS_CREATED) ? -1 :
+	       task_ts(a->t, TS_CREATED) > task_ts(b->t, TS_CREATED);
 }
 
 /* The keyed tasks of s (those with a createdAt, and a deployment when by deployment). */
@@ -72,7 +72,7 @@ key_tasks(struct changes *c, const struct task_set *s, size_t *n)
 	*n = 0;
 	for (size_t i = 0; i < s->len; i++) {
 		const struct task *t = &s->tasks[i];
-		int64_t created = t->ts[TS_CREATED];
+		int64_t created = task_ts(t, TS_CREATED);
 		const char *id = NULL;
 
 		if (created != TS_NONE && c->by == CHANGES_DEPLOYMENT) {
@@ -95,7 +95,7 @@ key_tasks(struct changes *c, const struct task_set *s, size_t *n)
 		for (size_t i = 0, first = 0; i < *n; i++) {
 			if (strcmp(k[i].id, k[first].id) != 0)
 				first = i;
-			k[i].key = k[first].t->ts[TS_CREATED];
+			k[i].key = task_ts(k[first].t, TS_CREATED);
 		}
 	}
 	qsort(k, *n, sizeof *k, cmp_key);

@@ -31,9 +31,9 @@ diff_window_split(const struct task_set *s, int64_t cut_ms, struct diff_window *
 	for (size_t i = 0; i < s->len; i++) {
 		const struct task *t = &s->tasks[i];
 
-		if (t->ts[TS_CREATED] == TS_NONE)
+		if (task_ts(t, TS_CREATED) == TS_NONE)
 			undated++;
-		else if (t->ts[TS_CREATED] < cut_ms)
+		else if (task_ts(t, TS_CREATED) < cut_ms)
 			a[na++] = t;
 		else
 			b[nb++] = t;
@@ -56,7 +56,7 @@ diff_history_span(const struct task_set *s, int64_t *first_ms, int64_t *last_ms)
 {
 	*first_ms = *last_ms = TS_NONE;
 	for (size_t i = 0; i < s->len; i++) {
-		int64_t c = s->tasks[i].ts[TS_CREATED];
+		int64_t c = task_ts(&s->tasks[i], TS_CREATED);
 
 		if (c == TS_NONE)
 			continue;
@@ -83,15 +83,15 @@ diff_newest_deployment(const struct task_set *s, const char **id, size_t *ndeplo
 		const char *d = group_value(t, &k, buf, sizeof buf);
 		size_t j = 0;
 
-		if (strcmp(d, GROUP_NONE) == 0 || t->ts[TS_CREATED] == TS_NONE)
+		if (strcmp(d, GROUP_NONE) == 0 || task_ts(t, TS_CREATED) == TS_NONE)
 			continue;
 		while (j < n && strcmp(ids[j], d) != 0)
 			j++;
 		if (j == n) {
 			ids[n] = d;
-			first[n++] = t->ts[TS_CREATED];
-		} else if (t->ts[TS_CREATED] < first[j]) {
-			first[j] = t->ts[TS_CREATED];
+			first[n++] = task_ts(t, TS_CREATED);
+		} else if (task_ts(t, TS_CREATED) < first[j]) {
+			first[j] = task_ts(t, TS_CREATED);
 		}
 	}
 	for (size_t j = 0; j < n; j++)

@@ -20,7 +20,7 @@ health_from_containers(struct task *t)
 	}
 	if (last == TS_NONE)
 		return;
-	t->ts[TS_HEALTHY] = last;
+	task_set_ts(t, TS_HEALTHY, last);
 	t->healthy_observed = false;
 	t->healthy_resolution_ms = 0;
 }
@@ -40,11 +40,11 @@ health_observe(struct task_set *cur, struct task_set *prev, int64_t prev_poll_ms
 		const struct task *p;
 		int64_t at, res;
 
-		if (t->ts[TS_HEALTHY] != TS_NONE || prev == NULL)
+		if (task_ts(t, TS_HEALTHY) != TS_NONE || prev == NULL)
 			continue;
 		p = t->arn != NULL ? task_set_find(prev, t->arn) : NULL;
-		if (p != NULL && p->ts[TS_HEALTHY] != TS_NONE) {
-			t->ts[TS_HEALTHY] = p->ts[TS_HEALTHY];
+		if (p != NULL && task_ts(p, TS_HEALTHY) != TS_NONE) {
+			task_set_ts(t, TS_HEALTHY, task_ts(p, TS_HEALTHY));
 			t->healthy_observed = p->healthy_observed;
 			t->healthy_resolution_ms = p->healthy_resolution_ms;
 			continue;
@@ -52,13 +52,13 @@ health_observe(struct task_set *cur, struct task_set *prev, int64_t prev_poll_ms
 		if (!health_is_healthy(t))
 			continue;
 		if (p != NULL ? health_is_healthy(p)
-			      : t->ts[TS_CREATED] == TS_NONE || t->ts[TS_CREATED] < prev_poll_ms)
+			      : task_ts(t, TS_CREATED) == TS_NONE || task_ts(t, TS_CREATED) < prev_poll_ms)
 			continue;
-		at = t->fetched_at_ms != TS_NONE ? t->fetched_at_ms : now_ms;
+		at = task_ts(t, TS_FETCHED) != TS_NONE ? task_ts(t, TS_FETCHED) : now_ms;
 		res = at - prev_poll_ms;
-		if (t->ts[TS_STARTED] != TS_NONE && at - t->ts[TS_STARTED] < res)
-			res = at - t->ts[TS_STARTED];
-		t->ts[TS_HEALTHY] = at;
+		if (task_ts(t, TS_STARTED) != TS_NONE && at - task_ts(t, TS_STARTED) < res)
+			res = at - task_ts(t, TS_STARTED);
+		task_set_ts(t, TS_HEALTHY, at);
 		t->healthy_observed = true;
 		t->healthy_resolution_ms = res > 0 ? res : 0;
 	}

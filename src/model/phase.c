@@ -42,7 +42,7 @@ phase_is_extra(enum phase_id p)
 int64_t
 phase_ms(const struct task *t, enum phase_id p)
 {
-	int64_t a = t->ts[phase_defs[p].from], b = t->ts[phase_defs[p].to];
+	int64_t a = task_ts(t, phase_defs[p].from), b = task_ts(t, phase_defs[p].to);
 
 	if (a == TS_NONE || b == TS_NONE || b < a)
 		return TS_NONE;
@@ -52,7 +52,7 @@ phase_ms(const struct task *t, enum phase_id p)
 bool
 phase_is_negative(const struct task *t, enum phase_id p)
 {
-	int64_t a = t->ts[phase_defs[p].from], b = t->ts[phase_defs[p].to];
+	int64_t a = task_ts(t, phase_defs[p].from), b = task_ts(t, phase_defs[p].to);
 
 	return a != TS_NONE && b != TS_NONE && b < a;
 }
@@ -75,7 +75,7 @@ phase_so_far_ms(const struct task *t, enum phase_id p, int64_t now_ms)
 	if (cur < 0 || now_ms == TS_NONE || phase_ms(t, p) != TS_NONE ||
 	    (cur != (int)p && p != PHASE_TOTAL))
 		return TS_NONE;
-	from = p == PHASE_TOTAL ? t->ts[TS_CREATED] : since;
+	from = p == PHASE_TOTAL ? task_ts(t, TS_CREATED) : since;
 	return from != TS_NONE && now_ms >= from ? now_ms - from : TS_NONE;
 }
 

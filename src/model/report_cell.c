@@ -96,7 +96,7 @@ report_cell_ms(const struct report_row *row, enum col_id c)
 	int ts = report_col_ts(c), ph = report_col_phase(c);
 
 	if (ts >= 0)
-		return row->task->ts[ts];
+		return task_ts(row->task, ts);
 	if (report_image_is_number(c))
 		return TS_NONE;
 	if (ph >= 0)
@@ -285,7 +285,7 @@ report_row_cells(const struct report *r, const struct report_row *row, enum time
 		switch (report_columns[c].kind) {
 		case COL_TIME:
 			ts = report_col_ts(c);
-			put_time(out, c, ts >= 0 ? t->ts[ts] : report_cell_ms(row, c), tf, &day);
+			put_time(out, c, ts >= 0 ? task_ts(t, ts) : report_cell_ms(row, c), tf, &day);
 			break;
 		case COL_DURATION:
 			ph = report_col_phase(c);
@@ -339,7 +339,7 @@ report_sort_key(const struct sort_ctx *ctx, const struct report_row *row)
 
 	/* a time, read inline: the createdAt sort compares ~15 times a row (issue 35) */
 	if (ctx->ts >= 0) {
-		k.ms = row->task->ts[ctx->ts];
+		k.ms = task_ts(row->task, ctx->ts);
 		return k;
 	}
 	switch (ctx->how) {

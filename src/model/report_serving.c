@@ -43,7 +43,7 @@ report_serving_text(const struct report *r, const struct report_row *row, enum c
 
 	switch (c) {
 	case COL_HEALTHY_SOURCE:
-		if (t->ts[TS_HEALTHY] == TS_NONE)
+		if (task_ts(t, TS_HEALTHY) == TS_NONE)
 			return NULL;
 		return t->healthy_observed ? "observed" : "metadata";
 	case COL_DIAGNOSIS:
@@ -82,7 +82,7 @@ report_serving_ms(const struct report *r, const struct report_row *row, enum col
 
 	switch (c) {
 	case COL_HEALTHY_RES_S:
-		return t->ts[TS_HEALTHY] != TS_NONE && t->healthy_observed ?
+		return task_ts(t, TS_HEALTHY) != TS_NONE && t->healthy_observed ?
 		       t->healthy_resolution_ms : TS_NONE;
 	case COL_BILLED_STARTUP_S:
 		return cost_billed_ms(t);
@@ -172,7 +172,7 @@ report_serving_build(struct report *r)
 		if (k != SIZE_MAX)
 			r->cost_usd[k] = usd;
 
-		if (t->ts[TS_HEALTHY] != TS_NONE)
+		if (task_ts(t, TS_HEALTHY) != TS_NONE)
 			r->any_healthy = true;
 		if (r->rows[i].group >= r->ngroups)
 			continue;

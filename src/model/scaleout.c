@@ -53,7 +53,7 @@ scaleout_of_set(const struct task_set *set, enum scaleout_pick pick, struct scal
 	bool ok;
 
 	for (size_t i = 0; i < set->len; i++)
-		c[i] = set->tasks[i].ts[TS_CREATED];
+		c[i] = task_ts(&set->tasks[i], TS_CREATED);
 	ok = scaleout_find(c, set->len, pick, out);
 	free(c);
 	return ok;

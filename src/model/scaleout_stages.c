@@ -134,9 +134,9 @@ stage_dist(struct so_row *r, enum so_stage s, double *v)
 		case SO_PROVISION: ms = phase_ms(t, PHASE_PROVISION); break;
 		case SO_ATTACH: ms = phase_ms(t, PHASE_CONNECTIVITY); break;
 		case SO_WAIT:
-			if (t->ts[TS_CONNECTIVITY] != TS_NONE && t->ts[TS_PULL_STARTED] != TS_NONE &&
-			    t->ts[TS_PULL_STARTED] >= t->ts[TS_CONNECTIVITY])
-				ms = t->ts[TS_PULL_STARTED] - t->ts[TS_CONNECTIVITY];
+			if (task_ts(t, TS_CONNECTIVITY) != TS_NONE && task_ts(t, TS_PULL_STARTED) != TS_NONE &&
+			    task_ts(t, TS_PULL_STARTED) >= task_ts(t, TS_CONNECTIVITY))
+				ms = task_ts(t, TS_PULL_STARTED) - task_ts(t, TS_CONNECTIVITY);
 			break;
 		case SO_PULL: ms = phase_ms(t, PHASE_PULL); break;
 		case SO_START: ms = phase_ms(t, PHASE_START); break;
@@ -160,7 +160,7 @@ stage_launch(struct so_row *r)
 	size_t n = 0;
 
 	for (size_t i = 0; i < r->ntasks; i++) {   /* by createdAt */
-		int64_t c = r->tasks[i]->ts[TS_CREATED];
+		int64_t c = task_ts(r->tasks[i], TS_CREATED);
 
 		if (c == TS_NONE)
 			continue;
@@ -219,7 +219,7 @@ started_before(const struct so_row *r, int64_t at)
 	int64_t best = TS_NONE;
 
 	for (size_t i = 0; i < r->ntasks; i++) {
-		int64_t s = r->tasks[i]->ts[TS_STARTED];
+		int64_t s = task_ts(r->tasks[i], TS_STARTED);
 
 		if (s != TS_NONE && s <= at + 1000 && (best == TS_NONE || s > best))
 			best = s;
@@ -297,7 +297,7 @@ started_range(const struct so_row *r, int64_t *first, int64_t *last)
 {
 	*first = *last = TS_NONE;
 	for (size_t i = 0; i < r->ntasks; i++) {
-		int64_t s = r->tasks[i]->ts[TS_STARTED];
+		int64_t s = task_ts(r->tasks[i], TS_STARTED);
 
 		if (s == TS_NONE)
 			continue;
@@ -379,12 +379,12 @@ stage_total(struct so_row *r)
 
 		if (task_stage(k, NULL) == STAGE_FAILED)
 			continue;
-		if (k->ts[TS_HEALTHY] == TS_NONE)
+		if (task_ts(k, TS_HEALTHY) == TS_NONE)
 			all_healthy = false;
-		else if (healthy == TS_NONE || k->ts[TS_HEALTHY] > healthy)
-			healthy = k->ts[TS_HEALTHY];
-		if (k->ts[TS_STARTED] != TS_NONE && (running == TS_NONE || k->ts[TS_STARTED] > running))
-			running = k->ts[TS_STARTED];
+		else if (healthy == TS_NONE || task_ts(k, TS_HEALTHY) > healthy)
+			healthy = task_ts(k, TS_HEALTHY);
+		if (task_ts(k, TS_STARTED) != TS_NONE && (running == TS_NONE || task_ts(k, TS_STARTED) > running))
+			running = task_ts(k, TS_STARTED);
 	}
 	if (r->span[SO_REGISTER].to_ms != TS_NONE) {
 		t->to_ms = r->span[SO_REGISTER].to_ms;

@@ -65,7 +65,7 @@ static int
 task_created_cmp(const void *a, const void *b)
 {
 	const struct task *x = *(const struct task *const *)a, *y = *(const struct task *const *)b;
-	int c = cmp_i64(x->ts[TS_CREATED], y->ts[TS_CREATED]);
+	int c = cmp_i64(task_ts(x, TS_CREATED), task_ts(y, TS_CREATED));
 
 	return c != 0 ? c : strcmp(x->arn ? x->arn : "", y->arn ? y->arn : "");
 }
@@ -471,7 +471,7 @@ match_tasks(const struct so_sources *src, const struct task_set *ts, struct so_s
 
 		if (named[i] || t->prof->service[0] == '\0')
 			continue;
-		r = row_of(st, t->prof->service, t->ts[TS_CREATED], t->prof->started_by);
+		r = row_of(st, t->prof->service, task_ts(t, TS_CREATED), t->prof->started_by);
 		if (r >= 0 && (st->rows[r].cluster[0] == '\0' || t->prof->cluster[0] == '\0' ||
 			       strcmp(st->rows[r].cluster, t->prof->cluster) == 0))
 			row_push_task(&st->rows[r], &caps[r], t);
@@ -519,17 +519,17 @@ rows_of_bursts(const struct so_sources *src, const struct task_set *ts, struct s
 			taken[st->rows[i].tasks[k] - ts->tasks] = true;
 	for (size_t i = 0; i < ts->len; i++)
 		if (!taken[i] && ts->tasks[i].prof->service[0] != '\0' &&
-		    ts->tasks[i].ts[TS_CREATED] != TS_NONE)
+		    task_ts(&ts->tasks[i], TS_CREATED) != TS_NONE)
 			v[n++] = &ts->tasks[i];
 	so_sort(v, n, sizeof *v, task_service_created_cmp);
 	for (size_t i = 0; i < n; i++) {
 		const struct task *t = v[i], *prev = i > 0 ? v[i - 1] : NULL;
 
 		if (prev == NULL || strcmp(prev->prof->service, t->prof->service) != 0 ||
-		    t->ts[TS_CREATED] - prev->ts[TS_CREATED] > SCALEOUT_GAP_MS) {
-			r = row_add(st, cap, t->prof->cluster, t->prof->service, t->ts[TS_CREATED]);
+		    task_ts(t, TS_CREATED) - task_ts(prev, TS_CREATED) > SCALEOUT_GAP_MS) {
+			r = row_add(st, cap, t->prof->cluster, t->prof->service, task_ts(t, TS_CREATED));
 			r->trigger = SO_TRIGGER_MANUAL;
-			r->trigger_ms = t->ts[TS_CREATED];
+			r->trigger_ms = task_ts(t, TS_CREATED);
 			r->span[SO_SCHEDULE].from_ms = TS_NONE;   /* no source says when it began */
 			tcap = 0;
 		}

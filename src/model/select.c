@@ -56,7 +56,7 @@ select_keep(const struct select_options *o, const struct task *t)
 		if (!any)
 			return false;
 	}
-	if (o->since_ms != TS_NONE && (t->ts[TS_CREATED] == TS_NONE || t->ts[TS_CREATED] < o->since_ms))
+	if (o->since_ms != TS_NONE && (task_ts(t, TS_CREATED) == TS_NONE || task_ts(t, TS_CREATED) < o->since_ms))
 		return false;
 	return true;
 }

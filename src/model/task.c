@@ -44,18 +44,18 @@ status_is(const struct task *t, const char *s)
 int64_t
 task_latest_ms(const struct task *t)
 {
-	int64_t m = t->fetched_at_ms;
+	int64_t m = task_ts(t, TS_FETCHED);
 
 	for (int f = 0; f < TS_COUNT; f++)
-		if (t->ts[f] != TS_NONE && (m == TS_NONE || t->ts[f] > m))
-			m = t->ts[f];
+		if (task_ts(t, f) != TS_NONE && (m == TS_NONE || task_ts(t, f) > m))
+			m = task_ts(t, f);
 	return m;
 }
 
 bool
 task_is_final(const struct task *t)
 {
-	return t->ts[TS_STOPPED] != TS_NONE || status_is(t, "STOPPED");
+	return task_ts(t, TS_STOPPED) != TS_NONE || status_is(t, "STOPPED");
 }
 
 bool
@@ -82,9 +82,9 @@ going_down(const struct task *t, int64_t *since)
 
 	*since = TS_NONE;
 	for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
-		if (t->ts[marks[i]] != TS_NONE) {
-			if (*since == TS_NONE || t->ts[marks[i]] < *since)
-				*since = t->ts[marks[i]];
+		if (task_ts(t, marks[i]) != TS_NONE) {
+			if (*since == TS_NONE || task_ts(t, marks[i]) < *since)
+				*since = task_ts(t, marks[i]);
 			down = true;
 		}
 	for (size_t i = 0; i < sizeof statuses / sizeof statuses[0] && !down; i++)
@@ -102,24 +102,24 @@ task_stage(const struct task *t, int64_t *since_ms)
 	if (going_down(t, since))
 		/* ECS's own verdict wins: a task it says failed to start failed, even with a
 		 * startedAt from a container that came up before another one died */
-		return failed_code || t->ts[TS_STARTED] == TS_NONE ? STAGE_FAILED : STAGE_STOPPED;
-	if (t->ts[TS_STARTED] != TS_NONE || status_is(t, "RUNNING")) {
-		*since = t->ts[TS_STARTED];
+		return failed_code || task_ts(t, TS_STARTED) == TS_NONE ? STAGE_FAILED : STAGE_STOPPED;
+	if (task_ts(t, TS_STARTED) != TS_NONE || status_is(t, "RUNNING")) {
+		*since = task_ts(t, TS_STARTED);
 		return STAGE_RUNNING;
 	}
-	if (t->ts[TS_CREATED] == TS_NONE) {
+	if (task_ts(t, TS_CREATED) == TS_NONE) {
 		*since = TS_NONE;
 		return STAGE_UNKNOWN;
 	}
-	if (t->ts[TS_PULL_STOPPED] != TS_NONE) {
-		*since = t->ts[TS_PULL_STOPPED];
+	if (task_ts(t, TS_PULL_STOPPED) != TS_NONE) {
+		*since = task_ts(t, TS_PULL_STOPPED);
 		return STAGE_START;
 	}
-	if (t->ts[TS_PULL_STARTED] != TS_NONE) {
-		*since = t->ts[TS_PULL_STARTED];
+	if (task_ts(t, TS_PULL_STARTED) != TS_NONE) {
+		*since = task_ts(t, TS_PULL_STARTED);
 		return STAGE_PULL;
 	}
-	*since = t->ts[TS_CREATED];
+	*since = task_ts(t, TS_CREATED);
 	return STAGE_PROVISION;
 }
 
@@ -128,10 +128,55 @@ void
 task_init(struct task *t)
 {
 	memset(t, 0, sizeof *t);
-	for (int i = 0; i < TS_COUNT; i++)
-		t->ts[i] = TS_NONE;
-	t->fetched_at_ms = TS_NONE;
+	t->ts_base = TS_NONE;
+	for (int i = 0; i < TS_SLOTS; i++)
+		t->tsv.d[i] = TS_D_NONE;
 	t->prof = &task_profile_none;
+}
+
+/* t's times as a new array of t's pool, slot f set to v: the wide form (see task.h). */
+static void
+set_wide(struct task *t, int f, int64_t v)
+{
+	int64_t *w = tpool_alloc(task_pool_of(t), TS_SLOTS * sizeof *w, _Alignof(int64_t));
+
+	for (int i = 0; i < TS_SLOTS; i++)
+		w[i] = task_ts(t, i);
+	w[f] = v;
+	t->tsv.wide = w;
+	t->ts_wide = true;
+}
+
+void
+task_set_ts(struct task *t, int f, int64_t v)
+{
+	int64_t d;
+
+	if (t->ts_wide) {
+		if (t->tsv.wide[f] != v)
+			set_wide(t, f, v);
+	} else if (v == TS_NONE) {
+		t->tsv.d[f] = TS_D_NONE;
+	} else if (t->ts_base == TS_NONE) {
+		t->ts_base = v;
+		t->tsv.d[f] = 0;
+	} else if (!__builtin_sub_overflow(v, t->ts_base, &d) && d > TS_D_NONE && d <= INT32_MAX) {
+		t->tsv.d[f] = (int32_t)d;
+	} else {
+		set_wide(t, f, v);
+	}
+}
+
+void
+task_copy_wide(struct task *t, struct task_strpool *p)
+{
+	int64_t *w;
+
+	if (!t->ts_wide)
+		return;
+	w = tpool_alloc(p, TS_SLOTS * sizeof *w, _Alignof(int64_t));
+	memcpy(w, t->tsv.wide, TS_SLOTS * sizeof *w);
+	t->tsv.wide = w;
 }
 
 void
@@ -344,6 +389,7 @@ task_copy_to(struct task *dst, const struct task *src, struct task_strpool *p)
 
 	*dst = *src;
 	dst->pool = p;
+	task_copy_wide(dst, task_pool_of(dst));
 	task_str(dst, &dst->arn, src->arn);
 	d = task_new_draft(dst, NULL);
 #define X(f) task_str(dst, &d->f, src->prof->f);

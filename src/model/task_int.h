@@ -24,6 +24,9 @@
 struct task_strpool *task_pool_of(struct task *t);
 /* A draft profile for t in t's pool, a copy of *from (NULL: all NULL), made t's. */
 struct task_profile *task_new_draft(struct task *t, const struct task_profile *from);
+/* t's wide times (task.h), if it has them, as an array of pool p's: for a copy of t
+ * into p. */
+void task_copy_wide(struct task *t, struct task_strpool *p);
 /* Gives t's draft (if it has one) back to its pool, t's profile becoming none. */
 void task_drop_draft(struct task *t);
 /* A draft container profile for c (one of t's or being built for t) in t's pool, a copy of

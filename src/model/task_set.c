@@ -128,7 +128,7 @@ count_ts(const struct task *t)
 	int n = 0;
 
 	for (int i = 0; i < TS_COUNT; i++)
-		n += t->ts[i] != TS_NONE;
+		n += task_ts(t, i) != TS_NONE;
 	return n;
 }
 
@@ -142,9 +142,9 @@ newer(const struct task *a, const struct task *b)
 		return b->version > a->version;
 	if (a->has_version != b->has_version)
 		return b->has_version;
-	if (a->fetched_at_ms != TS_NONE && b->fetched_at_ms != TS_NONE &&
-	    a->fetched_at_ms != b->fetched_at_ms)
-		return b->fetched_at_ms > a->fetched_at_ms;
+	if (task_ts(a, TS_FETCHED) != TS_NONE && task_ts(b, TS_FETCHED) != TS_NONE &&
+	    task_ts(a, TS_FETCHED) != task_ts(b, TS_FETCHED))
+		return task_ts(b, TS_FETCHED) > task_ts(a, TS_FETCHED);
 	return count_ts(b) >= count_ts(a);
 }
 
@@ -184,13 +184,13 @@ merge_into(struct task *w, struct task *l)
 	if (w->arn == NULL)
 		w->arn = l->arn;
 	merge_profile(w, l);
-	if (w->ts[TS_HEALTHY] == TS_NONE && l->ts[TS_HEALTHY] != TS_NONE) {
+	if (task_ts(w, TS_HEALTHY) == TS_NONE && task_ts(l, TS_HEALTHY) != TS_NONE) {
 		w->healthy_observed = l->healthy_observed;
 		w->healthy_resolution_ms = l->healthy_resolution_ms;
 	}
 	for (int i = 0; i < TS_COUNT; i++)
-		if (w->ts[i] == TS_NONE)
-			w->ts[i] = l->ts[i];
+		if (task_ts(w, i) == TS_NONE)
+			task_set_ts(w, i, task_ts(l, i));
 	if (w->awsvpc == TRI_UNKNOWN)
 		w->awsvpc = l->awsvpc;
 	if (w->public_ip == TRI_UNKNOWN)
@@ -199,8 +199,8 @@ merge_into(struct task *w, struct task *l)
 		w->has_version = true;
 		w->version = l->version;
 	}
-	if (w->fetched_at_ms == TS_NONE)
-		w->fetched_at_ms = l->fetched_at_ms;
+	if (task_ts(w, TS_FETCHED) == TS_NONE)
+		task_set_ts(w, TS_FETCHED, task_ts(l, TS_FETCHED));
 	w->from_metadata = w->from_metadata || l->from_metadata;
 	if (w->ncontainers == 0) {
 		w->containers = l->containers;
@@ -418,6 +418,7 @@ task_set_take_copy(struct task_set *s, const struct task *src, struct task_copy_
 	struct task *in;
 
 	t.pool = p;
+	task_copy_wide(&t, p);
 	/* the ARN is the one string no other task has: stored, not looked up */
 	if (src->arn != NULL) {
 		size_t n = strlen(src->arn);

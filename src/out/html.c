@@ -150,7 +150,7 @@ write_header(FILE *f, const struct report *r, const struct html_meta *m)
 
 	for (size_t i = 0; i < r->nrows; i++) {
 		const struct task *t = r->rows[i].task;
-		int64_t c = t->ts[TS_CREATED], e = html_task_end(t);
+		int64_t c = task_ts(t, TS_CREATED), e = html_task_end(t);
 
 		nfailed += html_task_failed(t);
 		if (c != TS_NONE && (first == TS_NONE || c < first))

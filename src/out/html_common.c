@@ -91,16 +91,16 @@ html_task_end(const struct task *t)
 					       TS_CONNECTIVITY, TS_CREATED };
 	int64_t end = TS_NONE;
 
-	if (t->ts[TS_STARTED] != TS_NONE)
-		end = t->ts[TS_STARTED];
+	if (task_ts(t, TS_STARTED) != TS_NONE)
+		end = task_ts(t, TS_STARTED);
 	else
 		for (size_t i = 1; i < sizeof order / sizeof order[0] && end == TS_NONE; i++)
-			end = t->ts[order[i]];
-	if (t->ts[TS_CONNECTIVITY] != TS_NONE && t->ts[TS_CONNECTIVITY] > end)
-		end = t->ts[TS_CONNECTIVITY];
+			end = task_ts(t, order[i]);
+	if (task_ts(t, TS_CONNECTIVITY) != TS_NONE && task_ts(t, TS_CONNECTIVITY) > end)
+		end = task_ts(t, TS_CONNECTIVITY);
 	/* a task that served: its ready segment ends at healthy_at */
-	if (t->ts[TS_STARTED] != TS_NONE && t->ts[TS_HEALTHY] != TS_NONE &&
-	    t->ts[TS_HEALTHY] > end)
-		end = t->ts[TS_HEALTHY];
+	if (task_ts(t, TS_STARTED) != TS_NONE && task_ts(t, TS_HEALTHY) != TS_NONE &&
+	    task_ts(t, TS_HEALTHY) > end)
+		end = task_ts(t, TS_HEALTHY);
 	return end;
 }

@@ -92,10 +92,10 @@ wf_single(struct wf_row *w, const struct report_row *row, size_t pos)
 	w->row = row;
 	w->first = pos;
 	w->count = 1;
-	w->created = w->first_created = t->ts[TS_CREATED];
+	w->created = w->first_created = task_ts(t, TS_CREATED);
 	for (int p = 0; p < WF_SEGS; p++)
 		w->ph[p] = phase_ms(t, wf_phase[p]);
-	w->connectivity = t->ts[TS_CONNECTIVITY];
+	w->connectivity = task_ts(t, TS_CONNECTIVITY);
 	w->end = html_task_end(t);
 	w->nfailed = html_task_failed(t);
 }
@@ -115,9 +115,9 @@ wf_bucket(struct wf_row *w, const struct report_row **rows, size_t first, size_t
 		const struct task *t = rows[first + i]->task;
 		int64_t e = html_task_end(t);
 
-		scratch[i] = t->ts[TS_CREATED];
-		if (t->ts[TS_CREATED] < w->first_created)
-			w->first_created = t->ts[TS_CREATED];
+		scratch[i] = task_ts(t, TS_CREATED);
+		if (task_ts(t, TS_CREATED) < w->first_created)
+			w->first_created = task_ts(t, TS_CREATED);
 		if (e > w->end)
 			w->end = e;
 		w->nfailed += html_task_failed(t);
@@ -148,7 +148,7 @@ wf_title(FILE *f, const struct report *r, const struct wf_row *w, size_t ntotal)
 			fputs(", ", f);
 			html_esc(f, r->groups[w->row->group].name);
 		}
-		timeutil_format_iso(t->ts[TS_CREATED], when);
+		timeutil_format_iso(task_ts(t, TS_CREATED), when);
 		fprintf(f, "): created %s", when);
 		total = phase_ms(t, PHASE_TOTAL);
 	} else {
@@ -250,9 +250,9 @@ html_write_waterfall(FILE *f, const struct report *r, size_t max_rows)
 	for (size_t i = 0; i < r->nrows; i++) {
 		const struct task *t = r->rows[i].task;
 
-		if (t->ts[TS_CREATED] == TS_NONE)
+		if (task_ts(t, TS_CREATED) == TS_NONE)
 			continue;
-		starts[n] = t->ts[TS_CREATED];
+		starts[n] = task_ts(t, TS_CREATED);
 		ends[n] = html_task_end(t);
 		rows[n++] = &r->rows[i];
 		nfailed += html_task_failed(t);

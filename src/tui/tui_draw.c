@@ -74,26 +74,26 @@ task_segments(const struct task *t, int64_t now, struct tui_seg *segs)
 	size_t n = 0;
 	int last = -1;       /* index in marks of the last timestamp present */
 
-	if (t->ts[TS_CREATED] == TS_NONE)
+	if (task_ts(t, TS_CREATED) == TS_NONE)
 		return 0;
 	for (int i = 0; i < 4; i++) {
-		if (t->ts[marks[i]] == TS_NONE)
+		if (task_ts(t, marks[i]) == TS_NONE)
 			continue;
 		if (last >= 0) {
 			/* a gap (a missing timestamp in between) is drawn as "other" */
 			enum tui_seg_kind k = i == last + 1 ? kinds[last] : TUI_SEG_OTHER;
-			segs[n++] = (struct tui_seg){ k, t->ts[marks[last]], t->ts[marks[i]] };
+			segs[n++] = (struct tui_seg){ k, task_ts(t, marks[last]), task_ts(t, marks[i]) };
 		}
 		last = i;
 	}
-	if (last < 3 && end != TS_NONE && end > t->ts[marks[last]]) {
+	if (last < 3 && end != TS_NONE && end > task_ts(t, marks[last])) {
 		/* still starting: the current phase grows to now; stopped early: "other" */
 		enum tui_seg_kind k = cur >= 0 ? kinds[cur] : TUI_SEG_OTHER;
-		segs[n++] = (struct tui_seg){ k, t->ts[marks[last]], end };
+		segs[n++] = (struct tui_seg){ k, task_ts(t, marks[last]), end };
 	}
 	/* the fourth segment: the app's own start, RUNNING to HEALTHY (health.h) */
-	if (last == 3 && t->ts[TS_HEALTHY] != TS_NONE && t->ts[TS_HEALTHY] > t->ts[TS_STARTED])
-		segs[n++] = (struct tui_seg){ TUI_SEG_READY, t->ts[TS_STARTED], t->ts[TS_HEALTHY] };
+	if (last == 3 && task_ts(t, TS_HEALTHY) != TS_NONE && task_ts(t, TS_HEALTHY) > task_ts(t, TS_STARTED))
+		segs[n++] = (struct tui_seg){ TUI_SEG_READY, task_ts(t, TS_STARTED), task_ts(t, TS_HEALTHY) };
 	return n;
 }
 
@@ -122,7 +122,7 @@ draw_bar(int y, int x, int w, const struct task *t, const struct view *v, bool s
 	if (w > TUI_BAR_MAX_W)
 		w = TUI_BAR_MAX_W;
 	if (v->bar == BAR_ALIGNED)
-		shift = t->ts[TS_CREATED];
+		shift = task_ts(t, TS_CREATED);
 	for (size_t i = 0; i < n; i++) {
 		segs[i].from_ms -= shift;
 		segs[i].to_ms -= shift;
@@ -141,12 +141,12 @@ draw_bar(int y, int x, int w, const struct task *t, const struct view *v, bool s
 	}
 	attrset(A_NORMAL);
 	/* the scale-out's axis: a task outside it is clipped to the edge, with a marker */
-	if (v->bar == BAR_SHARED && v->axis_scaleout && t->ts[TS_CREATED] != TS_NONE) {
+	if (v->bar == BAR_SHARED && v->axis_scaleout && task_ts(t, TS_CREATED) != TS_NONE) {
 		int64_t end = tui_task_end_ms(t, v->now_ms);
 		attrset(selected ? A_REVERSE | A_BOLD : A_BOLD);
-		if (t->ts[TS_CREATED] < v->axis.origin_ms)
+		if (task_ts(t, TS_CREATED) < v->axis.origin_ms)
 			mvaddstr(y, x, v->utf8 ? "\u25c2" : "<");
-		if ((end != TS_NONE ? end : t->ts[TS_CREATED]) > v->axis.origin_ms + v->axis.span_ms)
+		if ((end != TS_NONE ? end : task_ts(t, TS_CREATED)) > v->axis.origin_ms + v->axis.span_ms)
 			mvaddstr(y, x + w - 1, v->utf8 ? "\u25b8" : ">");
 		attrset(A_NORMAL);
 	}
@@ -478,11 +478,11 @@ build_details(const struct view *v, const struct report_row *row, struct lines *
 	lines_add(l, "%s", "");
 	lines_add(l, "Timestamps (UTC)                       since createdAt");
 	for (int f = 0; f < TS_COUNT; f++) {
-		int64_t ts = t->ts[f];
+		int64_t ts = task_ts(t, f);
 		timeutil_format_iso(ts, iso);
 		d[0] = '\0';
-		if (ts != TS_NONE && t->ts[TS_CREATED] != TS_NONE) {
-			int64_t delta = ts - t->ts[TS_CREATED];
+		if (ts != TS_NONE && task_ts(t, TS_CREATED) != TS_NONE) {
+			int64_t delta = ts - task_ts(t, TS_CREATED);
 			if (delta >= 0)
 				timeutil_format_secs(delta, d, sizeof d);
 			else

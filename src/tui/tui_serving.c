@@ -21,7 +21,7 @@ tui_serving_details(const struct report *r, const struct report_row *row, struct
 		add(l, "  diagnosis %s: %s", d->id, d->cause);
 		add(l, "  next step %s", d->next_step);
 	}
-	if (t->ts[TS_HEALTHY] != TS_NONE) {
+	if (task_ts(t, TS_HEALTHY) != TS_NONE) {
 		timeutil_format_secs(phase_ms(t, PHASE_READY), a, sizeof a);
 		timeutil_format_secs(phase_ms(t, PHASE_SERVING), b, sizeof b);
 		if (t->healthy_observed) {
@@ -42,6 +42,6 @@ tui_serving_details(const struct report *r, const struct report_row *row, struct
 		else
 			snprintf(usd, sizeof usd, "no price for its region/architecture/capacity");
 		add(l, "  startup billed %s s (pull start to %s): %s", a,
-		    t->ts[TS_HEALTHY] != TS_NONE ? "healthy" : "RUNNING", usd);
+		    task_ts(t, TS_HEALTHY) != TS_NONE ? "healthy" : "RUNNING", usd);
 	}
 }

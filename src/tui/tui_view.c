@@ -34,19 +34,19 @@ int64_t
 tui_task_end_ms(const struct task *t, int64_t now)
 {
 	/* a bar ends where its last segment does: healthy_at, else RUNNING */
-	if (t->ts[TS_STARTED] != TS_NONE && t->ts[TS_HEALTHY] != TS_NONE &&
-	    t->ts[TS_HEALTHY] > t->ts[TS_STARTED])
-		return t->ts[TS_HEALTHY];
-	if (t->ts[TS_STARTED] != TS_NONE)
-		return t->ts[TS_STARTED];
+	if (task_ts(t, TS_STARTED) != TS_NONE && task_ts(t, TS_HEALTHY) != TS_NONE &&
+	    task_ts(t, TS_HEALTHY) > task_ts(t, TS_STARTED))
+		return task_ts(t, TS_HEALTHY);
+	if (task_ts(t, TS_STARTED) != TS_NONE)
+		return task_ts(t, TS_STARTED);
 	if (task_stage_is_starting(task_stage(t, NULL)))
 		return now;
 	for (int f = TS_STOPPING; f <= TS_STOPPED; f++)
-		if (t->ts[f] != TS_NONE)
-			return t->ts[f];
+		if (task_ts(t, f) != TS_NONE)
+			return task_ts(t, f);
 	for (int f = TS_PULL_STOPPED; f >= TS_CREATED; f--)
-		if (t->ts[f] != TS_NONE && f != TS_CONNECTIVITY)
-			return t->ts[f];
+		if (task_ts(t, f) != TS_NONE && f != TS_CONNECTIVITY)
+			return task_ts(t, f);
 	return TS_NONE;
 }
 
@@ -62,7 +62,7 @@ scaleout_axis(struct view *v)
 
 	for (size_t i = 0; i < v->nvis; i++) {
 		const struct task *t = tui_vis_task(v, i);
-		c[i] = t->ts[TS_CREATED];
+		c[i] = task_ts(t, TS_CREATED);
 		e[i] = c[i] != TS_NONE ? tui_task_end_ms(t, v->now_ms) : TS_NONE;
 	}
 	ok = scaleout_span_of(c, e, v->nvis, v->src->axis_latest ? SCALEOUT_LATEST :
@@ -83,7 +83,7 @@ tui_compute_axis(struct view *v)
 	v->any_live = false;
 	for (size_t i = 0; i < v->nvis; i++) {
 		const struct task *t = tui_vis_task(v, i);
-		int64_t c = t->ts[TS_CREATED], e;
+		int64_t c = task_ts(t, TS_CREATED), e;
 		if (c == TS_NONE)
 			continue;
 		if (task_stage_is_starting(task_stage(t, NULL)))

@@ -72,8 +72,11 @@ read_hash(const char *s, size_t size, struct input_options o, size_t stream_byte
 		fnv_str(&h, t->prof->stopped_reason);
 		fnv_str(&h, t->prof->group);
 		fnv(&h, &t->version, sizeof t->version);
-		fnv(&h, t->ts, sizeof t->ts);
-		fnv(&h, &t->fetched_at_ms, sizeof t->fetched_at_ms);
+		for (int f = 0; f < TS_SLOTS; f++) {
+			int64_t ms = task_ts(t, f);
+
+			fnv(&h, &ms, sizeof ms);
+		}
 		fnv(&h, &t->ncontainers, sizeof t->ncontainers);
 	}
 	task_set_cleanup(&set);

@@ -50,10 +50,11 @@ taskscan_task_differ(const struct task *a, const struct task *b)
 	    S(stop_code) || S(stopped_reason) || S(health_status) || S(cpu_arch) || S(source) ||
 	    N(has_version) || N(version) || N(ncontainers) || taskscan_num_differ("ntags", (long long)a->prof->ntags, (long long)b->prof->ntags) || N(awsvpc) ||
 	    N(public_ip) || N(healthy_observed) || N(healthy_resolution_ms) ||
-	    N(fetched_at_ms) || N(from_metadata) || N(soci) || N(soci_evidence))
+	    N(from_metadata) || N(soci) || N(soci_evidence))
 		return 1;
-	for (int i = 0; i < TS_COUNT; i++)
-		if (N(ts[i]))
+	for (int i = 0; i < TS_SLOTS; i++)
+		if (taskscan_num_differ(i < TS_COUNT ? ts_defs[i].csv_name : "fetched_at",
+					(long long)task_ts(a, i), (long long)task_ts(b, i)))
 			return 1;
 	for (size_t i = 0; i < a->ncontainers; i++) {
 		const struct container *x = &a->containers[i], *y = &b->containers[i];
