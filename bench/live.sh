@@ -79,7 +79,7 @@ now_ms() { date +%s%3N; }
 # image cache); beside each, in the same round so that a server warming up or a busy
 # machine weighs on both alike, the same run with --no-images and one with a warm cache
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-times=() noimg=() warm=() cpu=() b_noimg=() b_cpu=()
+times=() noimg=() warm=() cpu=() b_noimg=() b_cpu=() start=()
 # the wall milliseconds and CPU microseconds (user + system) of one run of "$@", its
 # stdout discarded (timed here, not around python's own start)
 wall_cpu() {
@@ -109,6 +109,10 @@ for ((i = 0; i < RUNS; i++)); do
 		--no-images --endpoint-url "$URL" --region us-east-1)
 	t2=$(now_ms)
 	cpu+=("$c")
+	# what every run pays before its first request: the process start (the dynamic
+	# loader's ~40 libraries behind libcurl, their constructors), measured alone
+	read -r _ vc < <(wall_cpu "$ECSPROF" --version)
+	start+=("$vc")
 	if [[ -n "$BEFORE" ]]; then
 		# the older binary in the same round, under the same load
 		read -r bw bc < <(wall_cpu "$BEFORE" tasks --cluster bench --status running \
@@ -216,6 +220,8 @@ echo "  ecsprof (median):      $ecsprof_ms ms"
 echo "  floor (pages x lat):   $floor_ms ms"
 echo "  ecsprof / floor:       $(ratio "$ecsprof_ms" "$floor_ms")x   (goal <= 1.15x); --no-images: $(ratio "$noimg_ms" "$floor_ms")x"
 echo "  ecsprof CPU per task:  $(awk -v c="$cpu_med" -v n="$TASKS" 'BEGIN { printf "%.1f", c / n }') us (--no-images, median of: ${cpu[*]} us; goal <= 15 us)"
+start_med=$(printf '%s\n' "${start[@]}" | median)
+echo "  of which process start: $(awk -v c="$start_med" 'BEGIN { printf "%.1f", c / 1000 }') ms (ecsprof --version, median); per task without it: $(awk -v c="$cpu_med" -v s="$start_med" -v n="$TASKS" 'BEGIN { printf "%.1f", (c - s) / n }') us"
 echo "  load average:          $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "  ListTasks chain alone: $chain_ms ms (minimal client, best of 3: the server's real floor)"
 echo "  ecsprof / chain alone: $(ratio "$ecsprof_ms" "$chain_ms")x"

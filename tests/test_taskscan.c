@@ -127,8 +127,8 @@ check_dir(const char *dir)
 	return scanned;
 }
 
-/* the task keys' table by length, written out by hand, is the list of keys' */
-Test(taskscan, task_keys_by_length_match_the_keys)
+/* the task keys' table by hash, written out by hand, is the list of keys', one a slot */
+Test(taskscan, task_keys_by_hash_match_the_keys)
 {
 	cr_expect_eq(taskscan_keys_check(), 0);
 }

@@ -14,6 +14,7 @@
 #include "ecsprof/err.h"
 #include "ecsprof/log.h"
 #include "ecsprof/procsec.h"
+#include "ecsprof/strset.h"
 #include "ecsprof/termsafe.h"
 #include "ecsprof/xalloc.h"
 
@@ -475,4 +476,53 @@ Test(log, blocks_to_a_sink_do_not_interleave)
 					 "line %zu: a block was cut by another thread's", i + (size_t)k);
 		}
 	}
+}
+
+/* strset: the set's answers, whatever its hash: keys of every length around a word's
+ * (the hash reads 8 bytes at a time and a tail), keys that differ only in their last
+ * byte or only in length, and enough of them to grow the table several times. */
+Test(strset, add_get_across_lengths_and_growth)
+{
+	static char keys[600][40];
+	struct strset s;
+	size_t v;
+
+	strset_init(&s);
+	cr_expect(!strset_get(&s, "", &v), "an empty set has nothing");
+	for (size_t i = 0; i < 600; i++) {
+		size_t len = 1 + i % 33;
+
+		memset(keys[i], 'a', len);
+		keys[i][len] = '\0';
+		keys[i][len - 1] = (char)('A' + i / 33);   /* differs in the last byte */
+		cr_expect(strset_add(&s, keys[i], i), "key %zu (%s) added", i, keys[i]);
+	}
+	cr_expect(strset_add(&s, "", 600), "the empty key too");
+	cr_expect_eq(s.n, 601);
+	for (size_t i = 0; i < 600; i++) {
+		char copy[40];
+
+		memcpy(copy, keys[i], sizeof copy);   /* found by its bytes, not its address */
+		cr_expect(strset_get(&s, copy, &v), "key %zu found", i);
+		cr_expect_eq(v, i);
+		cr_expect(!strset_add(&s, copy, 9999), "key %zu twice", i);
+	}
+	cr_expect(strset_get(&s, "", &v) && v == 600);
+	cr_expect(!strset_get(&s, "aaaaaaaaZ", NULL));
+	cr_expect(!strset_get(&s, "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaA", NULL), "longer");
+	cr_expect_eq(s.n, 601, "nothing changed by refused adds");
+	strset_cleanup(&s);
+}
+
+Test(strset, hash_uses_every_byte)
+{
+	char a[24] = "arn:aws:ecs:task/abcdef", b[24];
+
+	for (size_t i = 0; i < strlen(a); i++) {
+		memcpy(b, a, sizeof b);
+		b[i] ^= 1;
+		cr_expect_neq(strset_hash(a), strset_hash(b), "byte %zu", i);
+	}
+	cr_expect_neq(strset_hash("abcdefgh"), strset_hash("abcdefg"));
+	cr_expect_neq(strset_hash(""), strset_hash("a"));
 }

@@ -179,6 +179,21 @@ fail(struct ecs_fetch *f, const struct err *err)
 	pthread_cond_broadcast(&f->news);
 }
 
+/* After a request, with the lock held: one idle worker woken for each piece of work
+ * beyond the one this worker takes next (it loops without waiting). A broadcast here woke
+ * every idle worker after every request, to find nothing for most of them: a futex wake
+ * and a context switch each. The end of the fetch and a failure still broadcast. */
+static void
+wake_for_work(struct ecs_fetch *f)
+{
+	size_t avail = f->nbatches - f->next_batch;
+
+	for (size_t i = 0; i < f->nchains; i++)
+		avail += f->chains[i].queued;
+	for (size_t i = 1; i < avail && i < (size_t)f->nworkers; i++)
+		pthread_cond_signal(&f->work);
+}
+
 static void *
 worker_run(void *arg)
 {
@@ -261,10 +276,12 @@ worker_run(void *arg)
 				fail(f, &err);
 			else
 				b->done = true;
-			pthread_cond_broadcast(&f->news);
+			/* the caller waits for the batch it delivers next, no other */
+			if (b == f->batches[f->next_emit])
+				pthread_cond_signal(&f->news);
 		}
 		f->inflight--;
-		pthread_cond_broadcast(&f->work);
+		wake_for_work(f);
 	}
 	f->running--;
 	/* the last one out wakes the others (all waiting for work that will not come) */

@@ -19,15 +19,35 @@ strset_cleanup(struct strset *s)
 	memset(s, 0, sizeof *s);
 }
 
-/* FNV-1a */
+/* A word at a time: the keys are ARNs of 70 to 100 bytes, where FNV-1a's byte at a time
+ * was 1.3% of a 30k-task live run. Each 8-byte word is mixed in with a multiply and a
+ * shift; the tail is read with memcpy, never past the NUL. The final mix spreads the
+ * high bits into the low ones, which pick the slot. */
+static inline uint64_t
+mix(uint64_t h, uint64_t w)
+{
+	h = (h ^ w) * 0x9e3779b97f4a7c15ULL;
+	return h ^ (h >> 29);
+}
+
 uint64_t
 strset_hash(const char *s)
 {
-	uint64_t h = 1469598103934665603ULL;
+	size_t n = strlen(s), i = 0;
+	uint64_t h = 1469598103934665603ULL ^ n, w;
 
-	for (; *s != '\0'; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-	return h;
+	for (; i + 8 <= n; i += 8) {
+		memcpy(&w, s + i, 8);
+		h = mix(h, w);
+	}
+	if (i < n) {
+		w = 0;
+		memcpy(&w, s + i, n - i);
+		h = mix(h, w);
+	}
+	h ^= h >> 32;
+	h *= 0xd6e8feb86659fd93ULL;
+	return h ^ (h >> 32);
 }
 
 static struct strset_slot *

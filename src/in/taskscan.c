@@ -352,30 +352,23 @@ static const struct jsonscan_key task_keys[] = {
 #define K_VERSION 17
 #define K_TS 22
 #define NKEYS ((int)(sizeof task_keys / sizeof task_keys[0]))
-/* task_keys by length: bit i of [n] set when task_keys[i] is n bytes long (written out,
- * as C cannot compute it; taskscan_keys_check() and tests/test_taskscan.c hold it to
- * task_keys). A task has some 35 keys, a third of them none of these: comparing each
- * against all 31 was 1 us a task of the live fetch's main thread, against the 1 to 6 of its
- * length now. */
+/* task_keys by a hash of their bytes: [h] is i + 1 for the key task_keys[i] whose hash is
+ * h, 0 for none (written out, as C cannot compute it; taskscan_keys_check() and
+ * tests/test_taskscan.c hold it to task_keys). A task has some 35 keys, a third of them
+ * none of these: a key is compared with the one candidate its hash names, where trying
+ * every key of its length (1 to 6 of them) cost 42 instructions a key, 1,100 a task. The
+ * hash reads the first and the last 8 bytes (4, or 1, of a shorter key), which tell the 31
+ * keys apart (startedAt and stoppedAt have the same length and ends); the multiplier was
+ * searched for one that gives them 31 slots of 64. */
 #define KEYS_MAXLEN 20
+#define KEYS_HASH_BITS 6
+#define KEYS_HASH_MUL 0x152e80f7fd960f65ULL
 _Static_assert(KEYS_MAXLEN <= 24, "key_eq() compares up to 24 bytes");
-static const uint32_t task_keys_by_len[KEYS_MAXLEN + 1] = {
-	0x0, 0x0, 0x0, 0x400, 0x80000, 0x8, 0x800, 0x20001, 0x4000, 0x64400010, 0x8241022,
-	0x100000, 0x10000, 0x300a000, 0x800080, 0x40, 0x200, 0x4, 0x10000000, 0x0, 0x100,
+static const unsigned char task_keys_by_hash[1 << KEYS_HASH_BITS] = {
+	0, 1, 0, 25, 5, 0, 20, 3, 26, 2, 19, 27, 0, 14, 12, 0, 23, 0, 31, 15, 0, 0, 0, 0,
+	22, 0, 28, 21, 0, 0, 18, 9, 0, 0, 30, 0, 0, 29, 4, 0, 0, 8, 0, 0, 0, 16, 0, 0, 0, 13,
+	0, 10, 0, 0, 7, 0, 0, 0, 24, 0, 11, 0, 6, 17,
 };
-
-int
-taskscan_keys_check(void)
-{
-	uint32_t m[KEYS_MAXLEN + 1] = { 0 };
-
-	for (int i = 0; i < NKEYS; i++) {
-		if (task_keys[i].n > KEYS_MAXLEN)
-			return -1;
-		m[task_keys[i].n] |= (uint32_t)1 << i;
-	}
-	return memcmp(m, task_keys_by_len, sizeof m) == 0 ? 0 : -1;
-}
 
 static inline uint64_t
 load8(const char *p)
@@ -393,6 +386,42 @@ load4(const char *p)
 
 	memcpy(&x, p, 4);
 	return x;
+}
+
+/* the slot of a key of n bytes, 1 <= n <= KEYS_MAXLEN (reads only its n bytes) */
+static inline unsigned
+key_hash(const char *s, size_t n)
+{
+	uint64_t x;
+
+	if (n >= 8) {
+		uint64_t b = load8(s + n - 8);
+
+		x = load8(s) ^ ((b << 17) | (b >> 47));
+	} else if (n >= 4) {
+		x = load4(s) ^ ((uint64_t)load4(s + n - 4) << 29);
+	} else {
+		x = (unsigned char)s[0];
+	}
+	return (unsigned)(((x ^ n) * KEYS_HASH_MUL) >> (64 - KEYS_HASH_BITS));
+}
+
+int
+taskscan_keys_check(void)
+{
+	unsigned char m[1 << KEYS_HASH_BITS] = { 0 };
+
+	for (int i = 0; i < NKEYS; i++) {
+		unsigned h;
+
+		if (task_keys[i].n == 0 || task_keys[i].n > KEYS_MAXLEN)
+			return -1;
+		h = key_hash(task_keys[i].s, task_keys[i].n);
+		if (m[h] != 0)
+			return -1;   /* two keys in one slot */
+		m[h] = (unsigned char)(i + 1);
+	}
+	return memcmp(m, task_keys_by_hash, sizeof m) == 0 ? 0 : -1;
 }
 
 /* a and b the same n bytes, n <= 24 (KEYS_MAXLEN), in a few loads that may overlap: a
@@ -414,23 +443,21 @@ key_eq(const char *a, const char *b, size_t n)
 	return true;
 }
 
-/* jsonscan_lookup() over task_keys, trying only the keys of key's length */
+/* jsonscan_lookup() over task_keys, comparing key with the one key of its hash */
 static int
 task_key(const struct jsonscan_str *key, uint64_t *seen)
 {
-	uint32_t m = key->n <= KEYS_MAXLEN ? task_keys_by_len[key->n] : 0;
+	int i;
 
-	for (; m != 0; m &= m - 1) {
-		int i = __builtin_ctz(m);
-
-		if (key_eq(task_keys[i].s, key->s, key->n)) {
-			if (*seen & ((uint64_t)1 << i))
-				return -2;
-			*seen |= (uint64_t)1 << i;
-			return i;
-		}
-	}
-	return -1;
+	if (key->n == 0 || key->n > KEYS_MAXLEN)
+		return -1;
+	i = task_keys_by_hash[key_hash(key->s, key->n)] - 1;
+	if (i < 0 || task_keys[i].n != key->n || !key_eq(task_keys[i].s, key->s, key->n))
+		return -1;
+	if (*seen & ((uint64_t)1 << i))
+		return -2;
+	*seen |= (uint64_t)1 << i;
+	return i;
 }
 
 /* where task_keys[i]'s string is in a task's profile (0 < i < K_VERSION; 0, taskArn, is

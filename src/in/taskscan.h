@@ -38,7 +38,8 @@ int taskscan_task_unique(const char *json, size_t len, char *buf, struct task *t
  * NULL): a task read before into t's pool, whose strings t takes where they are the same
  * text (no lookup in the pool). */
 int taskscan_task_at(struct jsonscan *sc, struct task *t, const struct task *prev);
-/* 0 when the reader's table of task keys by length matches its list of keys (for tests). */
+/* 0 when the reader's table of task keys by hash matches its list of keys, one key a slot
+ * (for tests). */
 int taskscan_keys_check(void);
 
 #endif
