@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "ecsprof/input.h"
+#include "ecsprof/ncpu.h"
 #include "ecsprof/xalloc.h"
 #include "input_gzip.h"
 #include "input_docstream.h"
@@ -191,14 +192,12 @@ worker(void *arg)
 static unsigned
 thread_count(unsigned asked)
 {
-	long n;
+	unsigned n;
 
 	if (asked > 0)
 		return asked;
-	n = sysconf(_SC_NPROCESSORS_ONLN);
-	if (n < 1)
-		return 1;
-	return n > 4 ? 4 : (unsigned)n;
+	n = ncpu_usable();   /* `taskset -c 0`: one worker, not two taking turns on a core */
+	return n > 4 ? 4 : n;
 }
 
 /* From this size on a whole document (or a JSON Lines line that is one) of the shapes
