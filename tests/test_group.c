@@ -428,3 +428,36 @@ Test(group, soci_rule_parse_errors)
 	cr_expect_str_eq(r.glob, "a=b*");
 	soci_rule_cleanup(&r);
 }
+
+/* A set large enough that its second half is labelled on a second thread
+ * (SOCI_THREADED_MIN): every task gets its own label, those on both sides of the split
+ * alike. */
+Test(group, soci_rules_on_a_large_set)
+{
+	const char *texts[] = { "taskdef=rerank-api:8" };
+	struct soci_rule rules[1];
+	struct task_set s;
+	struct task t;
+	char id[32];
+	size_t n = 40000;
+
+	parse_rules(rules, texts, 1);
+	task_set_init(&s);
+	for (size_t i = 0; i < n; i++) {
+		full_task(&t);
+		if (i % 3 == 0)
+			task_str(&t, &task_edit_profile(&t)->taskdef_arn,
+				 "arn:aws:ecs:us-east-1:123456789012:task-definition/rerank-api:7");
+		snprintf(id, sizeof id, "%zx", i);
+		set_arn(&t, id);
+		add(&s, &t);
+	}
+	cr_assert_eq(s.len, n);
+	group_apply_soci(NULL, &s, rules, 1);
+	for (size_t i = 0; i < n; i++) {
+		cr_assert_eq(s.tasks[i].soci, i % 3 == 0 ? SOCI_NO : SOCI_YES, "task %zu", i);
+		cr_assert_eq(s.tasks[i].soci_evidence, SOCI_EVIDENCE_RULE, "task %zu", i);
+	}
+	task_set_cleanup(&s);
+	soci_rule_cleanup(&rules[0]);
+}

@@ -13,6 +13,7 @@
 #include "ecsprof/buf.h"
 #include "ecsprof/err.h"
 #include "ecsprof/log.h"
+#include "ecsprof/ncpu.h"
 #include "ecsprof/procsec.h"
 #include "ecsprof/strset.h"
 #include "ecsprof/termsafe.h"
@@ -525,4 +526,23 @@ Test(strset, hash_uses_every_byte)
 	}
 	cr_expect_neq(strset_hash("abcdefgh"), strset_hash("abcdefg"));
 	cr_expect_neq(strset_hash(""), strset_hash("a"));
+}
+
+/* `taskset -c 0` confines a run to one core while the machine has more online: the worker
+ * count follows the affinity mask, not sysconf's online count (issue 35). Criterion runs
+ * each test in its own process, so the mask set here ends with it. */
+Test(ncpu, follows_the_affinity_mask)
+{
+	cpu_set_t all, one;
+	int first = -1;
+
+	cr_assert_eq(sched_getaffinity(0, sizeof all, &all), 0);
+	cr_expect_eq(ncpu_usable(), (unsigned)CPU_COUNT(&all));
+	for (int c = 0; c < CPU_SETSIZE && first < 0; c++)
+		if (CPU_ISSET(c, &all))
+			first = c;
+	CPU_ZERO(&one);
+	CPU_SET(first, &one);
+	cr_assert_eq(sched_setaffinity(0, sizeof one, &one), 0);
+	cr_expect_eq(ncpu_usable(), 1u);
 }

@@ -64,8 +64,9 @@ struct input_options {
 	 * fetch's texts: json_dumps' of a DOM, or ecs_scan's, which checked), so the scan
 	 * does not check it again */
 	bool keys_unique;
-	/* How far the reading has got, on the calling thread as the bytes come: read of
-	 * total bytes as stored (total 0: not known, stdin or a pipe). NULL: not asked. */
+	/* How far the reading has got, as the bytes come: read of total bytes as stored
+	 * (total 0: not known, stdin or a pipe). NULL: not asked. Called by the thread that
+	 * reads, one call at a time: for JSON Lines a worker of the read, else the caller. */
 	void (*progress)(void *ctx, uint64_t read, uint64_t total);
 	void *progress_ctx;
 };

@@ -23,15 +23,16 @@ select_data_now(const struct task_set *set)
 	return m;
 }
 
-static size_t
-count(const struct task_set *set, const struct cli_opts *only, int64_t since_ms,
-      select_keep_fn *keep)
+/* Whether any task passes: the first that does ends the look (with no SELECT option set,
+ * the first task, where a count read all 1M of them after the read; issue 35 item 2b). */
+static bool
+any_kept(const struct task_set *set, const struct cli_opts *only, int64_t since_ms,
+	 select_keep_fn *keep)
 {
-	size_t n = 0;
-
 	for (size_t i = 0; i < set->len; i++)
-		n += keep(&set->tasks[i], only, since_ms);
-	return n;
+		if (keep(&set->tasks[i], only, since_ms))
+			return true;
+	return false;
 }
 
 /* Up to 4 distinct values of a field, "a, b, c and 2 more" ("" values skipped). */
@@ -108,12 +109,12 @@ select_why(const struct task_set *set, const struct cli_opts *o, int64_t since_m
 	char what[256];
 	int nzero = 0;
 
-	if (set->len == 0 || count(set, o, since_ms, keep) > 0)
+	if (set->len == 0 || any_kept(set, o, since_ms, keep))
 		return false;
 	buf_init(&b, BUF_MAX_DEFAULT);
 	buf_addf(&b, "no task matched: of the %zu read,", set->len);
 	memset(&only, 0, sizeof only);
-	if (o->cluster != NULL && (only.cluster = o->cluster, count(set, &only, TS_NONE, keep) == 0)) {
+	if (o->cluster != NULL && (only.cluster = o->cluster, !any_kept(set, &only, TS_NONE, keep))) {
 		snprintf(what, sizeof what, "--cluster %s", o->cluster);
 		part(&b, &nzero, what);
 		buf_adds(&b, " (clusters in the data: ");
@@ -122,7 +123,7 @@ select_why(const struct task_set *set, const struct cli_opts *o, int64_t since_m
 	}
 	memset(&only, 0, sizeof only);
 	if (o->services.n > 0 &&
-	    (only.services = o->services, count(set, &only, TS_NONE, keep) == 0)) {
+	    (only.services = o->services, !any_kept(set, &only, TS_NONE, keep))) {
 		snprintf(what, sizeof what, "--service %s%s", o->services.v[0],
 			 o->services.n > 1 ? " (and the others)" : "");
 		part(&b, &nzero, what);
@@ -131,7 +132,7 @@ select_why(const struct task_set *set, const struct cli_opts *o, int64_t since_m
 		buf_addc(&b, ')');
 	}
 	memset(&only, 0, sizeof only);
-	if (o->family != NULL && (only.family = o->family, count(set, &only, TS_NONE, keep) == 0)) {
+	if (o->family != NULL && (only.family = o->family, !any_kept(set, &only, TS_NONE, keep))) {
 		snprintf(what, sizeof what, "--family %s", o->family);
 		part(&b, &nzero, what);
 		buf_adds(&b, " (families in the data: ");
@@ -140,7 +141,7 @@ select_why(const struct task_set *set, const struct cli_opts *o, int64_t since_m
 	}
 	memset(&only, 0, sizeof only);
 	if (o->started_by != NULL &&
-	    (only.started_by = o->started_by, count(set, &only, TS_NONE, keep) == 0)) {
+	    (only.started_by = o->started_by, !any_kept(set, &only, TS_NONE, keep))) {
 		snprintf(what, sizeof what, "--started-by %s", o->started_by);
 		part(&b, &nzero, what);
 		buf_adds(&b, " (started by in the data: ");
@@ -148,10 +149,10 @@ select_why(const struct task_set *set, const struct cli_opts *o, int64_t since_m
 		buf_addc(&b, ')');
 	}
 	memset(&only, 0, sizeof only);
-	if (o->status != STATUS_ALL && (only.status = o->status, count(set, &only, TS_NONE, keep) == 0))
+	if (o->status != STATUS_ALL && (only.status = o->status, !any_kept(set, &only, TS_NONE, keep)))
 		part(&b, &nzero, o->status == STATUS_STOPPED ? "--status stopped" : "--status running");
 	memset(&only, 0, sizeof only);
-	if (o->tasks.n > 0 && (only.tasks = o->tasks, count(set, &only, TS_NONE, keep) == 0)) {
+	if (o->tasks.n > 0 && (only.tasks = o->tasks, !any_kept(set, &only, TS_NONE, keep))) {
 		snprintf(what, sizeof what, "--task %s%s", o->tasks.v[0],
 			 o->tasks.n > 1 ? " (and the others)" : "");
 		part(&b, &nzero, what);
@@ -160,7 +161,7 @@ select_why(const struct task_set *set, const struct cli_opts *o, int64_t since_m
 	}
 	memset(&only, 0, sizeof only);
 	if (o->since != NULL && since_ms != TS_NONE &&
-	    (only.since = o->since, count(set, &only, since_ms, keep) == 0)) {
+	    (only.since = o->since, !any_kept(set, &only, since_ms, keep))) {
 		char at[TIMEUTIL_ISO_LEN], base[TIMEUTIL_ISO_LEN];
 		int64_t d;
 

@@ -1,10 +1,10 @@
 /* input_read: bytes from a file, stdin or memory (input_src.c) into documents: JSON Lines
- * as a stream of chunks that worker threads parse while the calling thread reads ahead and
- * merges the results in input order (so memory follows the number of tasks, not the file
- * size, and the output never depends on thread timing), or one whole document: from a
- * file or stdin, when large and a DescribeTasks answer or an array, read as it comes
- * (input_docstream.c, on one line or many); any other held once, and when large read
- * element by element (input_stream.c) and given back as it is read. */
+ * as a stream of chunks that worker threads read (one at a time, in order) and parse while
+ * the calling thread merges the results in input order (so memory follows the number of
+ * tasks, not the file size, and the output never depends on thread timing), or one whole
+ * document: from a file or stdin, when large and a DescribeTasks answer or an array, read
+ * as it comes (input_docstream.c, on one line or many); any other held once, and when
+ * large read element by element (input_stream.c) and given back as it is read. */
 #include <errno.h>
 #include <jansson.h>
 #include <pthread.h>
@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "ecsprof/input.h"
+#include "ecsprof/ncpu.h"
 #include "ecsprof/xalloc.h"
 #include "input_gzip.h"
 #include "input_docstream.h"
@@ -149,56 +150,15 @@ reader_next(struct reader *r, struct chunk *k, struct err *err)
 	return 1;
 }
 
-/* The worker pool for JSON Lines. */
-struct pool {
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
-	struct chunk *slots;
-	size_t nslots;
-	bool stop;
-};
-
-static void *
-worker(void *arg)
-{
-	struct pool *p = arg;
-
-	pthread_mutex_lock(&p->mu);
-	for (;;) {
-		struct chunk *k = NULL;
-
-		for (size_t i = 0; i < p->nslots; i++)
-			if (p->slots[i].state == SLOT_READY &&
-			    (k == NULL || p->slots[i].seq < k->seq))
-				k = &p->slots[i];
-		if (k == NULL) {
-			if (p->stop)
-				break;
-			pthread_cond_wait(&p->cv, &p->mu);
-			continue;
-		}
-		k->state = SLOT_BUSY;
-		pthread_mutex_unlock(&p->mu);
-		input_parse_lines(&k->c, k->data, k->len, k->first_line);
-		pthread_mutex_lock(&p->mu);
-		k->state = SLOT_DONE;
-		pthread_cond_broadcast(&p->cv);
-	}
-	pthread_mutex_unlock(&p->mu);
-	return NULL;
-}
-
 static unsigned
 thread_count(unsigned asked)
 {
-	long n;
+	unsigned n;
 
 	if (asked > 0)
 		return asked;
-	n = sysconf(_SC_NPROCESSORS_ONLN);
-	if (n < 1)
-		return 1;
-	return n > 4 ? 4 : (unsigned)n;
+	n = ncpu_usable();   /* `taskset -c 0`: one worker, not two taking turns on a core */
+	return n > 4 ? 4 : n;
 }
 
 /* From this size on a whole document (or a JSON Lines line that is one) of the shapes
@@ -241,118 +201,178 @@ finish_chunk(struct fstate *f, struct chunk *k, struct task_set *set, struct err
 	return rc;
 }
 
+/* The worker pool for JSON Lines. Each worker reads its next chunk itself, one reader at a
+ * time (so chunks are cut, numbered and read in input order), and parses it; the calling
+ * thread only merges the parsed chunks, in order, and frees each slot for the read of the
+ * chunk nslots later. The reading was the calling thread's, the serial part of the read
+ * with the merge (issue 35 item 2a): a worker done with a chunk waited for it to read the
+ * next. A slot goes FREE -> BUSY (read and parsed by one worker) -> DONE -> FREE (merged),
+ * or END where the input ended (or its reading failed); the first chunk, read by the
+ * caller to tell the input's shape, starts READY (read, not parsed). */
+struct pool {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	struct fstate *f;
+	struct reader *r;      /* read by the worker that set reading, else by none */
+	struct chunk *slots;
+	size_t nslots;
+	size_t next_read;      /* the chunk to read next, into slots[next_read % nslots] */
+	bool reading;          /* a worker reads r */
+	bool ended;            /* the input ended: a slot says END */
+	struct err rerr;       /* the reading's error, when END came from one */
+	bool stop;
+};
+
+enum { SLOT_END = SLOT_DONE + 1 };
+
+static void
+parse_chunk(struct pool *p, struct chunk *k)
+{
+	input_parse_lines(&k->c, k->data, k->len, k->first_line);
+	pthread_mutex_lock(&p->mu);
+	k->state = SLOT_DONE;
+	pthread_cond_broadcast(&p->cv);
+}
+
+static void *
+worker(void *arg)
+{
+	struct pool *p = arg;
+
+	pthread_mutex_lock(&p->mu);
+	for (;;) {
+		struct chunk *k = NULL;
+		struct err e;
+		int more;
+
+		if (p->stop)
+			break;
+		for (size_t i = 0; i < p->nslots && k == NULL; i++)
+			if (p->slots[i].state == SLOT_READY)
+				k = &p->slots[i];
+		if (k != NULL) {
+			k->state = SLOT_BUSY;
+			pthread_mutex_unlock(&p->mu);
+			parse_chunk(p, k);
+			continue;
+		}
+		if (p->ended)
+			break;
+		k = &p->slots[p->next_read % p->nslots];
+		if (p->reading || k->state != SLOT_FREE) {
+			pthread_cond_wait(&p->cv, &p->mu);
+			continue;
+		}
+		p->reading = true;
+		k->state = SLOT_BUSY;
+		k->seq = p->next_read++;
+		pthread_mutex_unlock(&p->mu);
+		err_clear(&e);
+		more = reader_next(p->r, k, &e);
+		if (more == 1)
+			lines_pctx_init(&k->c, p->f);
+		pthread_mutex_lock(&p->mu);
+		p->reading = false;
+		pthread_cond_broadcast(&p->cv);
+		if (more <= 0) {
+			p->ended = true;
+			k->state = SLOT_END;
+			if (more < 0)
+				p->rerr = e;
+			continue;
+		}
+		pthread_mutex_unlock(&p->mu);
+		parse_chunk(p, k);
+	}
+	pthread_mutex_unlock(&p->mu);
+	return NULL;
+}
+
 static int
 lines_threaded(struct fstate *f, struct reader *r, struct chunk *first, unsigned nthreads,
     struct task_set *set, struct err *err)
 {
 	struct pool p;
-	struct err rerr;
 	pthread_t *tids = xcalloc(nthreads, sizeof *tids);
-	size_t seq = 0, done = 0;
 	unsigned started = 0;
 	int rc = 0, more = 1;
 
 	memset(&p, 0, sizeof p);
-	err_clear(&rerr);
+	err_clear(&p.rerr);
 	pthread_mutex_init(&p.mu, NULL);
 	pthread_cond_init(&p.cv, NULL);
+	p.f = f;
+	p.r = r;
 	/* four chunks a worker: two read ahead of each one busy, so that a main thread late
-	 * to merge or read (another thread has its CPU) leaves the workers work: with two a
-	 * worker, 200k tasks on 2 loaded cores left them 0.4-1.5 s waiting for work, with
-	 * four 0.15-0.65 s (bench/cores.py), for ~5 MB more at the peak */
+	 * to merge (another thread has its CPU) leaves the workers work: with two a worker,
+	 * 200k tasks on 2 loaded cores left them 0.4-1.5 s waiting for work, with four
+	 * 0.15-0.65 s (bench/cores.py), for ~5 MB more at the peak */
 	p.nslots = (size_t)nthreads * 4;
 	p.slots = xcalloc(p.nslots, sizeof *p.slots);
+	/* the first chunk, read to tell the shape: slot 0, to parse */
+	p.slots[0].data = first->data;
+	p.slots[0].len = first->len;
+	p.slots[0].first_line = first->first_line;
+	p.slots[0].c = first->c;
+	p.slots[0].state = SLOT_READY;
+	memset(first, 0, sizeof *first);
+	p.next_read = 1;
 	for (unsigned i = 0; i < nthreads; i++)
 		if (pthread_create(&tids[started], NULL, worker, &p) == 0)
 			started++;
 	if (started == 0) {
-		/* no threads to be had: parse on this one, same results */
-		input_parse_lines(&first->c, first->data, first->len, first->first_line);
-		rc = finish_chunk(f, first, set, err);
-		while (rc == 0 && (more = reader_next(r, first, err)) == 1) {
-			lines_pctx_init(&first->c, f);
-			input_parse_lines(&first->c, first->data, first->len, first->first_line);
-			rc = finish_chunk(f, first, set, err);
+		/* no threads to be had: read and parse on this one, same results */
+		struct chunk *k = &p.slots[0];
+
+		input_parse_lines(&k->c, k->data, k->len, k->first_line);
+		rc = finish_chunk(f, k, set, err);
+		while (rc == 0 && (more = reader_next(r, k, err)) == 1) {
+			lines_pctx_init(&k->c, f);
+			input_parse_lines(&k->c, k->data, k->len, k->first_line);
+			rc = finish_chunk(f, k, set, err);
 		}
+		if (more < 0)
+			rc = -1;
 		goto out;
 	}
-	for (;;) {
+	for (size_t seq = 0;; seq++) {
 		struct chunk *k = &p.slots[seq % p.nslots];
-		bool parsed;
+		bool end;
 
-		/* a slot goes READY (here), BUSY and DONE (workers), then READY again here
-		 * once merged; workers only touch READY slots, so merging needs no lock */
+		/* merged in order: only this thread touches a DONE slot */
 		pthread_mutex_lock(&p.mu);
-		while (k->state != SLOT_FREE && k->state != SLOT_DONE)
+		while (k->state != SLOT_DONE && k->state != SLOT_END)
 			pthread_cond_wait(&p.cv, &p.mu);
-		parsed = k->state == SLOT_DONE;
+		end = k->state == SLOT_END;
 		pthread_mutex_unlock(&p.mu);
-		if (parsed) {
-			if (finish_chunk(f, k, set, err) != 0) {
+		if (end) {
+			if (p.rerr.code != 0) {
+				*err = p.rerr;
 				rc = -1;
-				break;
 			}
-			done++;
-		}
-		if (!more)
 			break;
-		if (seq == 0) {
-			/* field by field: state may be read by workers (under the lock) meanwhile */
-			k->data = first->data;
-			k->len = first->len;
-			k->first_line = first->first_line;
-			k->c = first->c;
-			memset(first, 0, sizeof *first);
-		} else {
-			more = reader_next(r, k, &rerr);
-			if (more <= 0) {
-				/* drain what is in flight, in order */
-				for (size_t s = seq + 1; s < seq + p.nslots && rc == 0; s++) {
-					struct chunk *d = &p.slots[s % p.nslots];
-
-					bool ready;
-
-					pthread_mutex_lock(&p.mu);
-					while (d->state == SLOT_READY || d->state == SLOT_BUSY)
-						pthread_cond_wait(&p.cv, &p.mu);
-					ready = d->state == SLOT_DONE && d->data != NULL;
-					pthread_mutex_unlock(&p.mu);
-					if (ready && finish_chunk(f, d, set, err) != 0)
-						rc = -1;
-				}
-				if (rc == 0 && more < 0) {
-					*err = rerr;
-					rc = -1;
-				}
-				break;
-			}
-			lines_pctx_init(&k->c, f);
 		}
-		k->seq = seq++;
+		if (finish_chunk(f, k, set, err) != 0) {
+			rc = -1;
+			break;
+		}
 		pthread_mutex_lock(&p.mu);
-		k->state = SLOT_READY;
+		k->state = SLOT_FREE;
 		pthread_cond_broadcast(&p.cv);
 		pthread_mutex_unlock(&p.mu);
 	}
-	/* stop: workers finish what they hold; then free whatever was not merged */
+	/* stop: workers finish the chunk they hold; then free whatever was not merged */
 	pthread_mutex_lock(&p.mu);
 	p.stop = true;
-	for (size_t i = 0; i < p.nslots; i++)
-		if (p.slots[i].state == SLOT_READY)
-			p.slots[i].state = SLOT_DONE; /* never parsed: nothing inside */
 	pthread_cond_broadcast(&p.cv);
 	pthread_mutex_unlock(&p.mu);
+out:
 	for (unsigned i = 0; i < started; i++)
 		pthread_join(tids[i], NULL);
 	for (size_t i = 0; i < p.nslots; i++) {
 		input_pctx_cleanup(&p.slots[i].c);
 		free(p.slots[i].data);
 	}
-out:
-	if (more < 0 && started == 0)
-		rc = -1;
-	free(first->data);
-	input_pctx_cleanup(&first->c);
 	free(p.slots);
 	free(tids);
 	pthread_mutex_destroy(&p.mu);

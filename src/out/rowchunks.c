@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "ecsprof/ncpu.h"
 #include "rowchunks.h"
 
 /* rows formatted (and written) at once: about 500 KiB of EventBridge tasks as CSV */
@@ -243,9 +244,7 @@ pool_cleanup(struct pool *p)
 static unsigned
 default_threads(void)
 {
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
-
-	return n >= 2 ? 2 : 1;
+	return ncpu_usable() >= 2 ? 2 : 1;
 }
 
 int
