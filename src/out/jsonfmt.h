@@ -69,6 +69,31 @@ jsonfmt_string_len(struct buf *b, const char *s, size_t n)
 	return 0;
 }
 
+/* ---- writing at a pointer: the caller reserved the room (buf_reserve) and sets the
+ * buf's len after; no check a piece (issue 35: a task line's ~100 pieces each checked
+ * the cap, moved the length and wrote a NUL, about half of the line's cost) ---- */
+
+/* The bytes [p, end) of a text that began at start, as jsonfmt_quoted writes them, then
+ * the closing quote, at o: room for 6 bytes a byte and 1. Returns the end. */
+char *jsonfmt_quoted_rest(char *o, const unsigned char *start, const unsigned char *p,
+			  const unsigned char *end);
+
+/* jsonfmt_string_len of the n > 0 bytes at s, at o (room for 6n + 2). The n bytes are
+ * all that is read. Returns the end. */
+char *jsonfmt_at_text(char *o, const char *s, size_t n);
+
+/* jsonfmt_string_len at o (room for 6n + 2 and the 4 of null): "" is null, inline (about
+ * half a task line's cells); the rest is jsonfmt_at_text's. Returns the end. */
+static inline char *
+jsonfmt_at_string(char *o, const char *s, size_t n)
+{
+	if (n == 0) {
+		memcpy(o, "null", 4);
+		return o + 4;
+	}
+	return jsonfmt_at_text(o, s, n);
+}
+
 /* "s": for an object key: like jsonfmt_string but "" stays "" */
 int jsonfmt_key(struct buf *b, const char *s);
 /* json_integer(v) */
