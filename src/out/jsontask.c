@@ -461,11 +461,11 @@ columns_at(struct buf *b, const struct report_row *row, const struct report_cell
 	char *o;
 	int rc = 0;
 
-	for (int c = 0; c < COL_COUNT; c++) {
-		if (cells->len[c] + 1 >= CELL_MAX)
-			return 1;
+	for (int c = 0; c < COL_COUNT; c++)
 		need += cells->len[c];
-	}
+	/* no cell near CELL_MAX when they all add up to less (one test, not one a cell) */
+	if (need + 1 >= CELL_MAX)
+		return 1;
 	need = 6 * need + COLUMNS_ROOM;
 	if ((need >= b->cap - b->len || need > b->max - b->len) && buf_reserve(b, need) != 0)
 		return 1;
