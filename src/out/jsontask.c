@@ -71,7 +71,7 @@ tag_key(const struct tag *tag, char **fixed)
 {
 	*fixed = NULL;
 	for (const unsigned char *p = (const unsigned char *)tag->key; *p != '\0';) {
-		size_t len = utf8_len(p);
+		size_t len = *p < 0x80 ? 1 : utf8_len(p);   /* ASCII: no call a byte */
 
 		if (len == 0)
 			return *fixed = jsontask_utf8_fix(tag->key);
