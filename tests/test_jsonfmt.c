@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "../src/out/jsonfmt.h"
 #include "ecsprof/jsonout.h"
@@ -431,4 +433,83 @@ Test(jsonfmt, put_keeps_the_cap)
 	cr_expect_eq(b.len, 10);
 	cr_expect_eq(b.data[10], '\0');
 	buf_cleanup(&b);
+}
+
+/* jsonfmt_at_string of the text at s, against jsonfmt_string of it: the same bytes, and
+ * nothing written past the end it returns (the words it copies overlap inside the text) */
+static void
+at_as_string(struct buf *b, const char *s, size_t n)
+{
+	char out[6 * 96 + 2 + 4 + 64];
+	char *end;
+	size_t len;
+
+	cr_assert_lt(n, 96);
+	memset(out, '#', sizeof out);
+	end = jsonfmt_at_string(out, s, n);
+	len = (size_t)(end - out);
+	cr_assert_eq(jsonfmt_string(b, s), 0);
+	cr_assert_eq(len, b->len, "at %zu bytes: %.*s, jsonfmt_string %s", n, (int)len, out,
+		     buf_str(b));
+	cr_assert_eq(memcmp(out, b->data, len), 0, "at: %.*s, jsonfmt_string %s", (int)len, out,
+		     buf_str(b));
+	for (size_t i = len; i < sizeof out; i++)
+		cr_assert_eq(out[i], '#', "written past the end at %zu of %zu", i, len);
+	buf_reset(b);
+}
+
+/* A task line's cells written at a pointer (jsontask.c): every length 0-95 with each
+ * special byte at each place, every byte value at each place of the lengths where the
+ * copied words change (3/4, 7/8, 15/16/17, 31/32/33), and each text placed so that its
+ * NUL is the last byte before an unreadable page: a byte read past the text faults. */
+Test(jsonfmt, at_string_matches_string)
+{
+	static const unsigned char special[] = "\"\\\b\n\x01\x1f\x7f\xc2\xa9\xe2\x82\xac\xe2\x80\xae"
+		"\xc2\x9b\xff\x80~ ";
+	static const size_t edges[] = { 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 48, 63 };
+	long page = sysconf(_SC_PAGESIZE);
+	char *map = mmap(NULL, (size_t)page * 2, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char *guard;
+	struct buf b;
+
+	cr_assert_neq(map, MAP_FAILED);
+	cr_assert_eq(mprotect(map + page, (size_t)page, PROT_NONE), 0);
+	guard = map + page;
+	buf_init(&b, BUF_MAX_DEFAULT);
+	for (size_t n = 0; n < 96; n++) {
+		char *s = guard - n - 1;
+
+		memset(s, 'x', n);
+		s[n] = '\0';
+		at_as_string(&b, s, n);
+		for (size_t k = 0; k < sizeof special - 1; k++)
+			for (size_t at = 0; at < n; at++) {
+				memset(s, 'x', n);
+				s[at] = (char)special[k];
+				at_as_string(&b, s, n);
+			}
+	}
+	for (size_t e = 0; e < sizeof edges / sizeof edges[0]; e++)
+		for (int v = 1; v < 256; v++)
+			for (size_t at = 0; at < edges[e]; at++) {
+				char *s = guard - edges[e] - 1;
+
+				memset(s, 'y', edges[e]);
+				s[edges[e]] = '\0';
+				s[at] = (char)v;
+				at_as_string(&b, s, edges[e]);
+			}
+	for (int i = 0; i < 20000; i++) {
+		size_t n = next() % 96;
+		char *s = guard - n - 1;
+
+		for (size_t k = 0; k < n; k++)
+			s[k] = next() % 8 ? (char)('a' + next() % 26) :
+			       (char)special[next() % (sizeof special - 1)];
+		s[n] = '\0';
+		at_as_string(&b, s, n);
+	}
+	buf_cleanup(&b);
+	munmap(map, (size_t)page * 2);
 }

@@ -7,6 +7,7 @@
 #include <criterion/criterion.h>
 #include <jansson.h>
 
+#include "../src/out/jsontask.h"
 #include "ecsprof/jsonout.h"
 #include "fixtures/output/fixture_tasks.h"
 #include "fixtures/output/golden.h"
@@ -190,6 +191,41 @@ Test(jsonout, no_tasks_is_still_a_document)
 	cr_expect(json_is_null(json_object_get(doc, "baseline")));
 	json_decref(doc);
 	free(out);
+	report_cleanup(&r);
+	task_set_cleanup(&s);
+}
+
+/* jsontask writes a line at a pointer after reserving its worst case (6 bytes a byte);
+ * where that cannot be had (a buf capped at the line's own length), its checked writes
+ * (columns_checked, container_checked, a tag at a time): the same bytes, each task */
+Test(jsonout, task_line_same_without_room_to_reserve)
+{
+	struct task_set s;
+	struct report r;
+	struct err err;
+	void *scratch = jsontask_scratch_new();
+
+	err_clear(&err);
+	fx_build_set(&s);
+	cr_assert_eq(fx_build_report(&r, &s, "taskdef", &err), 0, "%s", err.msg);
+	cr_assert_gt(r.nrows, 0);
+	for (size_t i = 0; i < r.nrows; i++) {
+		struct buf roomy, tight;
+
+		buf_init(&roomy, BUF_MAX_DEFAULT);
+		cr_assert_eq(jsontask_write(&roomy, &r, &r.rows[i], scratch), 0);
+		buf_init(&tight, roomy.len);
+		cr_assert_eq(jsontask_write(&tight, &r, &r.rows[i], scratch), 0,
+			     "row %zu: refused under a cap that fits it", i);
+		cr_expect_str_eq(buf_str(&tight), buf_str(&roomy), "row %zu", i);
+		/* and one byte less is refused, not cut */
+		buf_cleanup(&tight);
+		buf_init(&tight, roomy.len - 1);
+		cr_expect_neq(jsontask_write(&tight, &r, &r.rows[i], scratch), 0, "row %zu", i);
+		buf_cleanup(&tight);
+		buf_cleanup(&roomy);
+	}
+	jsontask_scratch_free(scratch);
 	report_cleanup(&r);
 	task_set_cleanup(&s);
 }

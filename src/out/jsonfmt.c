@@ -101,6 +101,81 @@ jsonfmt_quoted_pieces(struct buf *b, const unsigned char *p, const unsigned char
 	return rc | jsonfmt_putc(b, '"');
 }
 
+char *
+jsonfmt_quoted_rest(char *o, const unsigned char *start, const unsigned char *p,
+		    const unsigned char *end)
+{
+	for (;;) {
+		/* a JSON string holds its plain runs as they are */
+		if (termsafe_copy_plain(&o, &p, start, end, '"', '\\'))
+			break;
+		while (p < end && jsonfmt_plain1(*p))
+			*o++ = (char)*p++;
+		if (p == end)
+			break;
+		o = jsonfmt_escape_one(o, &p);
+	}
+	*o++ = '"';
+	return o;
+}
+
+/* A plain text (no byte to escape: the usual one) is copied as the words that cover it,
+ * 4, 8 or 16 bytes, the last one ending where the text ends and overlapping the one
+ * before, each tested before it is written; no loop a byte (issue 35: the byte loop and
+ * the buffer's checks a piece were most of a short cell's cost). Any other text is
+ * written again from its start by jsonfmt_quoted_rest. */
+char *
+jsonfmt_at_text(char *o, const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	*o++ = '"';
+	if (n < 4) {
+		if (jsonfmt_plain1(p[0]) && jsonfmt_plain1(p[n / 2]) && jsonfmt_plain1(p[n - 1])) {
+			o[0] = (char)p[0];
+			o[n / 2] = (char)p[n / 2];
+			o[n - 1] = (char)p[n - 1];
+			o[n] = '"';
+			return o + n + 1;
+		}
+	} else if (n < 8) {
+		uint32_t x, y;
+
+		memcpy(&x, p, 4);
+		memcpy(&y, p + n - 4, 4);
+		if (termsafe_ascii8((uint64_t)x | (uint64_t)y << 32, '"', '\\')) {
+			memcpy(o, &x, 4);
+			memcpy(o + n - 4, &y, 4);
+			o[n] = '"';
+			return o + n + 1;
+		}
+	} else if (n < 16) {
+		uint64_t x, y;
+
+		memcpy(&x, p, 8);
+		memcpy(&y, p + n - 8, 8);
+		if (termsafe_ascii8(x, '"', '\\') && termsafe_ascii8(y, '"', '\\')) {
+			memcpy(o, &x, 8);
+			memcpy(o + n - 8, &y, 8);
+			o[n] = '"';
+			return o + n + 1;
+		}
+	} else {
+		size_t i = 0;
+
+		while (i + 16 <= n && termsafe_ascii16(p + i, '"', '\\')) {
+			memcpy(o + i, p + i, 16);
+			i += 16;
+		}
+		if (i == n || (i + 16 > n && termsafe_ascii16(p + n - 16, '"', '\\'))) {
+			memcpy(o + n - 16, p + n - 16, 16);
+			o[n] = '"';
+			return o + n + 1;
+		}
+	}
+	return jsonfmt_quoted_rest(o, p, p, p + n);
+}
+
 /* the quoted, escaped text, written straight into b after one reservation of its worst
  * case (6 bytes a byte, "\u001F"); runs of plain bytes, the bulk of a task line, are
  * copied by termsafe_copy_plain, 16 and 8 at a time (issue 35: the byte loop was a third
@@ -119,17 +194,7 @@ jsonfmt_quoted(struct buf *b, const char *s, size_t n)
 		return jsonfmt_quoted_pieces(b, p, end);
 	o = b->data + b->len;
 	*o++ = '"';
-	for (;;) {
-		/* a JSON string holds its plain runs as they are */
-		if (termsafe_copy_plain(&o, &p, (const unsigned char *)s, end, '"', '\\'))
-			break;
-		while (p < end && jsonfmt_plain1(*p))
-			*o++ = (char)*p++;
-		if (p == end)
-			break;
-		o = jsonfmt_escape_one(o, &p);
-	}
-	*o++ = '"';
+	o = jsonfmt_quoted_rest(o, p, p, end);
 	b->len = (size_t)(o - b->data);
 	b->data[b->len] = '\0';
 	return 0;

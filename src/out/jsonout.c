@@ -1,8 +1,8 @@
 /* jsonout: the document is streamed one task (and one group) at a time, so memory stays
  * at one task's line however many tasks there are; each piece is one compact JSON value a
- * line, which keeps the output greppable and valid JSON. A task is written by jsonfmt
- * straight into a buffer, byte for byte what a jansson object of it dumped (the per-task
- * cost); the few group and diagnosis objects are still jansson objects dumped. */
+ * line, which keeps the output greppable and valid JSON. A task's line is jsontask.c's,
+ * byte for byte what a jansson object of it dumped (the per-task cost); the few group and
+ * diagnosis objects are still jansson objects dumped. */
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
@@ -18,42 +18,17 @@
 #include "ecsprof/jsonout.h"
 #include "ecsprof/phase.h"
 #include "ecsprof/termsafe.h"
-#include "ecsprof/timeutil.h"
-#include "ecsprof/utf8.h"
 #include "ecsprof/xalloc.h"
 #include "jsonfmt.h"
+#include "jsontask.h"
 #include "rowchunks.h"
 
 /* 15 significant digits print any ms-rounded seconds value below 1e12 s exactly */
 #define DUMP_FLAGS (JSON_COMPACT | JSON_REAL_PRECISION(15) | JSON_ENCODE_ANY)
-#define CELL_MAX ((size_t)16 << 20)
-/* one task line: its cells are capped at CELL_MAX, so only broken input comes near */
+/* one task line: its cells are capped at JSONTASK_CELL_MAX, so only broken input comes
+ * near */
 #define JSON_TASK_MAX ((size_t)1 << 30)
-
-/* A copy of s that is valid UTF-8: each stray byte becomes U+FFFD. The parsers hand us
- * valid UTF-8, but jansson refuses anything else and a field must not silently vanish. */
-static char *
-utf8_fix(const char *s)
-{
-	size_t o = 0;
-	char *fixed = xmalloc(strlen(s) * 3 + 1);
-
-	for (const unsigned char *p = (const unsigned char *)s; *p != '\0';) {
-		size_t len = utf8_len(p);
-
-		if (len == 0) {
-			memcpy(fixed + o, "\xef\xbf\xbd", 3);
-			o += 3;
-			p++;
-		} else {
-			memcpy(fixed + o, p, len);
-			o += len;
-			p += len;
-		}
-	}
-	fixed[o] = '\0';
-	return fixed;
-}
+#define PUTS(b, lit) jsonfmt_put((b), (lit), sizeof(lit) - 1)
 
 /* a JSON string, or null for NULL and "" (missing is null everywhere) */
 static json_t *
@@ -66,7 +41,7 @@ jstr(const char *s)
 		return json_null();
 	if ((j = json_string(s)) != NULL)
 		return j;
-	fixed = utf8_fix(s);
+	fixed = jsontask_utf8_fix(s);
 	j = json_string(fixed);
 	free(fixed);
 	return j != NULL ? j : json_null();
@@ -85,294 +60,12 @@ jnum(double v, bool round_ms)
 	return json_real(v);
 }
 
-struct cellbuf {
-	char *data;
-	size_t size;
-	struct report_cells *cells;   /* the row's cells at once (report_row_cells) */
-};
-
-/* report_cell() cuts at the buffer size; grow so a long text is never truncated */
-static const char *
-cell(const struct report *r, const struct report_row *row, enum col_id c, struct cellbuf *cb)
-{
-	for (;;) {
-		report_cell(r, row, c, cb->data, cb->size);
-		if (strlen(cb->data) + 1 < cb->size || cb->size >= CELL_MAX)
-			return cb->data;
-		cb->size *= 2;
-		cb->data = xrealloc(cb->data, cb->size);
-	}
-}
-
-#define PUTS(b, lit) jsonfmt_put((b), (lit), sizeof(lit) - 1)
-
-/* The key a tag has in the "tags" object: its key with invalid UTF-8 fixed (a copy in
- * *fixed, which the caller frees, only when it needed fixing). */
-static const char *
-tag_key(const struct tag *tag, char **fixed)
-{
-	*fixed = NULL;
-	for (const unsigned char *p = (const unsigned char *)tag->key; *p != '\0';) {
-		size_t len = utf8_len(p);
-
-		if (len == 0)
-			return *fixed = utf8_fix(tag->key);
-		p += len;
-	}
-	return tag->key;
-}
-
-struct tag_item {
-	const char *key;
-	size_t pos;
-};
-
-/* tags a task may have sorted without an allocation (ECS allows 50) */
-#define TAGS_HERE 64
-
-static int
-tag_item_cmp(const void *pa, const void *pb)
-{
-	const struct tag_item *a = pa, *b = pb;
-	int c = strcmp(a->key, b->key);
-
-	return c != 0 ? c : (a->pos > b->pos) - (a->pos < b->pos);
-}
-
-/* "tags":{...} as a jansson object held it: a key set twice keeps its first place and
- * its last value */
-static int
-write_tags(struct buf *b, const struct task *t)
-{
-	/* a task's few tags sorted on the stack: no allocation a task (issue 35) */
-	struct tag_item items_here[TAGS_HERE];
-	size_t last_here[TAGS_HERE];
-	char *fixed_here[TAGS_HERE];
-	bool here = t->prof->ntags <= TAGS_HERE;
-	struct tag_item *items = here ? items_here : xreallocarray(NULL, t->prof->ntags, sizeof *items);
-	size_t *last = here ? last_here : xreallocarray(NULL, t->prof->ntags, sizeof *last);
-	char **fixed = here ? fixed_here : xreallocarray(NULL, t->prof->ntags, sizeof *fixed);
-	size_t n = 0, written = 0;
-	int rc = PUTS(b, "\"tags\":{");
-
-	for (size_t i = 0; i < t->prof->ntags; i++) {
-		last[i] = SIZE_MAX;   /* SIZE_MAX: not the first of its key */
-		fixed[i] = NULL;
-		if (t->prof->tags[i].key == NULL)
-			continue;
-		items[n].key = tag_key(&t->prof->tags[i], &fixed[i]);
-		items[n++].pos = i;
-	}
-	if (n > 1)
-		qsort(items, n, sizeof *items, tag_item_cmp);
-	for (size_t i = 0; i < n;) {
-		size_t j = i;
-
-		while (j + 1 < n && strcmp(items[j + 1].key, items[i].key) == 0)
-			j++;
-		last[items[i].pos] = items[j].pos;
-		i = j + 1;
-	}
-	for (size_t i = 0; i < t->prof->ntags; i++) {
-		if (last[i] == SIZE_MAX)
-			continue;
-		if (written++ > 0)
-			rc |= jsonfmt_putc(b, ',');
-		rc |= jsonfmt_key(b, fixed[i] != NULL ? fixed[i] : t->prof->tags[i].key);
-		rc |= jsonfmt_string(b, t->prof->tags[last[i]].value);
-	}
-	for (size_t i = 0; i < t->prof->ntags; i++)
-		free(fixed[i]);
-	if (!here) {
-		free(fixed);
-		free(last);
-		free(items);
-	}
-	return rc | jsonfmt_putc(b, '}');
-}
-
-/* n bytes of s, where w bytes (a constant) may be read at s: one copy of a fixed size,
- * which the compiler makes a few moves, where n varies and memcpy was a call (issue 35:
- * the 47 keys and 16 durations of a task line) */
-static inline int
-put_upto(struct buf *b, const char *s, size_t n, size_t w)
-{
-	if (w < b->cap - b->len && w <= b->max - b->len) {
-		memcpy(b->data + b->len, s, w);
-		b->len += n;
-		b->data[b->len] = '\0';
-		return 0;
-	}
-	return jsonfmt_put(b, s, n);
-}
-
-/* ",\"name\":" of each column, its length without the NUL; the first key skips the comma.
- * KEY_READ bytes are read at text or text + 1 (put_upto): the slot holds them. */
-#define KEY_READ 32
-#define JSON_KEY(name) { ",\"" name "\":", sizeof(",\"" name "\":") - 1 }
-static const struct {
-	char text[KEY_READ + 8];
-	size_t len;
-} json_keys[COL_COUNT] = {
-#define X(id, name, title, kind) [id] = JSON_KEY(name),
-	REPORT_COLUMNS(X)
-#undef X
-};
-#define X(id, name, title, kind) \
-	_Static_assert(sizeof(",\"" name "\":") - 1 <= KEY_READ, "a key longer than a read");
-REPORT_COLUMNS(X)
-#undef X
-
-static int
-write_container(struct buf *b, const struct container *k)
-{
-	int rc = PUTS(b, "{\"name\":");
-
-	rc |= jsonfmt_string(b, k->prof->name);
-	rc |= PUTS(b, ",\"image\":");
-	rc |= jsonfmt_string(b, k->prof->image);
-	rc |= PUTS(b, ",\"image_digest\":");
-	rc |= jsonfmt_string(b, k->image_digest);
-	rc |= PUTS(b, ",\"last_status\":");
-	rc |= jsonfmt_string(b, k->prof->last_status);
-	rc |= PUTS(b, ",\"reason\":");
-	rc |= jsonfmt_string(b, k->prof->reason);
-	rc |= PUTS(b, ",\"exit_code\":");
-	rc |= k->has_exit_code ? jsonfmt_int(b, k->exit_code) : PUTS(b, "null");
-	rc |= PUTS(b, ",\"snapshotter\":");
-	rc |= jsonfmt_string(b, k->prof->snapshotter);
-	rc |= PUTS(b, ",\"health_status\":");
-	rc |= jsonfmt_string(b, k->prof->health_status);
-	return rc | jsonfmt_putc(b, '}');
-}
-
-/* jsonfmt_secs(report_cell_ms(row, c)) of a duration column: the row's "12.300" less its
- * trailing zeros is that text below 1e15 ms (16 bytes), so it is not formatted twice */
-static int
-put_duration(struct buf *b, const struct report_row *row, const struct report_cells *cells,
-	     enum col_id c)
-{
-	const char *d = cells->text[c];
-	size_t n = cells->len[c];
-
-	if (n == 0 || d[0] == '-')
-		return PUTS(b, "null");
-	if (n > 16)
-		return jsonfmt_secs(b, report_cell_ms(row, c));
-	while (d[n - 1] == '0' && d[n - 2] != '.')
-		n--;
-	/* d is cells->num[c]: 16 bytes may be read (asserted below) */
-	return put_upto(b, d, n, 16);
-}
-
-/* jsonfmt_string_len of a cell that holds only digits and "-.:TZ" (report_cells' raw):
- * quoted as it is, with no look at its bytes; "" is null */
-static int
-put_raw(struct buf *b, const char *s, size_t n)
-{
-	char *o;
-
-	if (n == 0)
-		return PUTS(b, "null");
-	if (n + 2 >= b->cap - b->len || n + 2 > b->max - b->len)
-		return jsonfmt_string_len(b, s, n);
-	o = b->data + b->len;
-	o[0] = '"';
-	memcpy(o + 1, s, n);
-	o[n + 1] = '"';
-	b->len += n + 2;
-	b->data[b->len] = '\0';
-	return 0;
-}
-
-_Static_assert(sizeof((struct report_cells *)0)->num[0] >= 16, "put_duration reads 16");
-
-/* each phase's duration column (report_cell_ms of it is phase_ms), and its "\"name\":" */
-static const struct {
-	enum col_id col;
-	char key[16];   /* put_upto reads 16 */
-	size_t len;
-} phase_cols[] = {
-	{ COL_PROVISION_S, "\"provision\":", sizeof("\"provision\":") - 1 },
-	{ COL_PULL_S, "\"pull\":", sizeof("\"pull\":") - 1 },
-	{ COL_START_S, "\"start\":", sizeof("\"start\":") - 1 },
-	{ COL_TOTAL_S, "\"total\":", sizeof("\"total\":") - 1 },
-	{ COL_CONNECTIVITY_S, "\"connectivity\":", sizeof("\"connectivity\":") - 1 },
-	{ COL_READY_S, "\"ready\":", sizeof("\"ready\":") - 1 },
-	{ COL_SERVING_S, "\"serving\":", sizeof("\"serving\":") - 1 },
-};
-_Static_assert(sizeof phase_cols / sizeof phase_cols[0] == PHASE_COUNT,
-	       "a duration column for each phase");
-
-/* One task as the compact object jansson dumped for it (key order, escapes, reals: see
- * jsonfmt.h), appended to b. A number cell that is no finite number has no key at all,
- * as when json_object_set_new() was handed json_real()'s NULL. */
-static int
-write_task(struct buf *b, const struct report *r, const struct report_row *row,
-	   struct cellbuf *cb)
-{
-	const struct task *t = row->task;
-	const struct report_cells *cells = cb->cells;
-	bool first = true;
-	int rc = jsonfmt_putc(b, '{');
-
-	report_row_cells(r, row, TIME_FORMAT_ISO, cb->cells);
-	for (int c = 0; c < COL_COUNT; c++) {
-		size_t mark = b->len;
-
-		rc |= first ? put_upto(b, json_keys[c].text + 1, json_keys[c].len - 1, KEY_READ) :
-			      put_upto(b, json_keys[c].text, json_keys[c].len, KEY_READ);
-		if (report_columns[c].kind == COL_DURATION) {
-			rc |= put_duration(b, row, cells, (enum col_id)c);
-		} else if (report_columns[c].kind != COL_NUMBER && cells->raw[c] &&
-			   cells->len[c] + 1 < CELL_MAX) {
-			/* a time or count ecsprof wrote (the text report_cell() gives, without
-			 * its copy, as csv does): nothing in it to escape */
-			rc |= put_raw(b, cells->text[c], cells->len[c]);
-		} else if (report_columns[c].kind == COL_TIME) {
-			rc |= jsonfmt_string_len(b, cells->text[c], cells->len[c]);
-		} else if (report_columns[c].kind == COL_NUMBER) {
-			const char *num = cells->text[c];
-
-			if (num[0] == '\0') {
-				rc |= PUTS(b, "null");
-			} else if (!jsonfmt_decimal(b, num, &rc)) {
-				b->len = mark;   /* no key, as jansson left it out */
-				b->data[mark] = '\0';
-				continue;
-			}
-		} else {
-			/* report_cell() as cell() grows it, uncut below CELL_MAX: the row's text,
-			 * and cell()'s own cut for the (broken) texts that reach it */
-			rc |= cells->len[c] + 1 < CELL_MAX ?
-			      jsonfmt_string_len(b, cells->text[c], cells->len[c]) :
-			      jsonfmt_string(b, cell(r, row, (enum col_id)c, cb));
-		}
-		first = false;
-	}
-	rc |= first ? PUTS(b, "\"phases\":{") : PUTS(b, ",\"phases\":{");
-	for (int p = 0; p < PHASE_COUNT; p++) {
-		rc |= p ? jsonfmt_putc(b, ',') : 0;
-		rc |= put_upto(b, phase_cols[p].key, phase_cols[p].len, 16);
-		rc |= put_duration(b, row, cells, phase_cols[p].col);
-	}
-	rc |= PUTS(b, "},\"containers\":[");
-	for (size_t i = 0; i < t->ncontainers; i++) {
-		if (i > 0)
-			rc |= jsonfmt_putc(b, ',');
-		rc |= write_container(b, &t->containers[i]);
-	}
-	rc |= PUTS(b, "],");
-	rc |= write_tags(b, t);
-	return rc | jsonfmt_putc(b, '}');
-}
-
 /* the task appended to b and written out, b emptied */
 static int
 dump_task(FILE *f, struct buf *b, const struct report *r, const struct report_row *row,
-	  struct cellbuf *cb)
+	  void *scratch)
 {
-	int rc = write_task(b, r, row, cb);
+	int rc = jsontask_write(b, r, row, scratch);
 
 	if (rc == 0 && fwrite(b->data, 1, b->len, f) != b->len)
 		rc = -1;
@@ -603,27 +296,6 @@ write_groups(FILE *f, struct groups_json *gj)
 	return 0;
 }
 
-/* the formatting state of one thread: the report's cells of a row and cell()'s buffer */
-static void *
-scratch_new(void)
-{
-	struct cellbuf *cb = xmalloc(sizeof *cb);
-
-	cb->size = 4096;
-	cb->data = xmalloc(cb->size);
-	cb->cells = xmalloc(sizeof *cb->cells);
-	return cb;
-}
-
-static void
-scratch_free(void *p)
-{
-	struct cellbuf *cb = p;
-
-	free(cb->data);
-	free(cb->cells);
-	free(cb);
-}
 
 /* tasks [first, end) each after its separator ("\n" before the first, ",\n" between),
  * straight into the chunk: no line of its own, no write of its own */
@@ -640,7 +312,7 @@ format_tasks(const void *ctx, void *scratch, size_t first, size_t end,
 		size_t start = b->len;
 		int rc = i ? PUTS(b, ",\n") : jsonfmt_putc(b, '\n');
 
-		rc |= write_task(b, r, &r->rows[i], scratch);
+		rc |= jsontask_write(b, r, &r->rows[i], scratch);
 		if (rc != 0 || b->len - start > JSON_TASK_MAX) {
 			b->len = part->good = start;
 			b->data[start] = '\0';
@@ -660,7 +332,8 @@ jsonout_write_tasks(FILE *f, const struct report *r, struct err *err)
 {
 	/* formatted in chunks on two threads as the CSV is, the same bytes in order */
 	struct rowchunks chunks = { .nrows = r->nrows, .format = format_tasks, .ctx = r,
-				    .scratch_new = scratch_new, .scratch_free = scratch_free,
+				    .scratch_new = jsontask_scratch_new,
+				    .scratch_free = jsontask_scratch_free,
 				    .what = "json" };
 	struct groups_json gj;
 	pthread_t tid;
@@ -716,15 +389,14 @@ jsonout_write_summary(FILE *f, const struct report *r, struct err *err)
 int
 jsonout_write_task_line(FILE *f, const struct report *r, const struct report_row *row)
 {
-	struct cellbuf cb = { xmalloc(4096), 4096, xmalloc(sizeof(struct report_cells)) };
+	void *scratch = jsontask_scratch_new();
 	struct buf line;
 	int rc;
 
 	buf_init(&line, JSON_TASK_MAX);
-	rc = dump_task(f, &line, r, row, &cb);
+	rc = dump_task(f, &line, r, row, scratch);
 	buf_cleanup(&line);
-	free(cb.data);
-	free(cb.cells);
+	jsontask_scratch_free(scratch);
 	if (rc != 0 || fputc('\n', f) == EOF)
 		return -1;
 	return 0;
