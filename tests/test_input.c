@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "ecsprof/buf.h"
 #include "ecsprof/image.h"
 #include "ecsprof/input.h"
 #include "ecsprof/log.h"
@@ -1028,4 +1029,56 @@ Test(input, reading_reports_its_progress)
 	cr_expect_eq(seen.read, (uint64_t)size, "read %llu of %ld", (unsigned long long)seen.read,
 		     size);
 	cr_expect_eq(seen.total, (uint64_t)size);
+}
+
+/* A task keeps at most TASK_MAX_CONTAINERS containers (a 16-bit count; ECS allows 10 a
+ * task definition): one with more is refused with its reason, the tasks beside it kept,
+ * whether the line is an event (taskscan.c) or a DescribeTasks task (jansson). */
+static char *
+many_containers_line(const char *arn, size_t n, bool event)
+{
+	struct buf b;
+
+	buf_init(&b, BUF_MAX_DEFAULT);
+	buf_addf(&b, "%s{\"taskArn\":\"%s\",\"lastStatus\":\"RUNNING\",\"containers\":[",
+		   event ? "{\"detail-type\":\"ECS Task State Change\",\"source\":\"aws.ecs\",\"detail\":" : "",
+		   arn);
+	for (size_t i = 0; i < n; i++)
+		buf_addf(&b, "%s{\"name\":\"c\"}", i ? "," : "");
+	buf_addf(&b, "]}%s\n", event ? "}" : "");
+	return buf_take(&b);
+}
+
+Test(input, a_task_with_more_containers_than_kept_is_refused)
+{
+	for (int event = 0; event < 2; event++) {
+		char *over = many_containers_line("arn:aws:ecs:r:1:task/c/over", TASK_MAX_CONTAINERS + 1, event);
+		char *full = many_containers_line("arn:aws:ecs:r:1:task/c/full", TASK_MAX_CONTAINERS, event);
+		struct buf all;
+
+		buf_init(&all, BUF_MAX_DEFAULT);
+		buf_addf(&all, "%s%s", over, full);
+		task_set_cleanup(&set);
+		task_set_init(&set);
+		nwarnings = 0;
+		input_read_mem_with("m", all.data, all.len, &opts, &set, &st, &err);
+		cr_assert_eq(set.len, 1, "event %d", event);
+		cr_expect_eq(set.tasks[0].ncontainers, TASK_MAX_CONTAINERS);
+		cr_expect_str_eq(task_id(&set.tasks[0]), "full");
+		cr_expect_geq(warning_with("65536 containers, more than the 65535 a task may have", NULL),
+			      0, "event %d: %zu warnings, %s", event, nwarnings,
+			      nwarnings ? warnings[0] : err.msg);
+		buf_cleanup(&all);
+		free(over);
+		free(full);
+	}
+}
+
+Test(input, a_health_resolution_is_kept_in_32_bits)
+{
+	cr_expect_eq(task_resolution_ms(-5), 0u);
+	cr_expect_eq(task_resolution_ms(0), 0u);
+	cr_expect_eq(task_resolution_ms(30000), 30000u);
+	cr_expect_eq(task_resolution_ms((int64_t)UINT32_MAX + 1), UINT32_MAX);
+	cr_expect_eq(task_resolution_ms(INT64_MAX), UINT32_MAX);
 }

@@ -147,9 +147,6 @@ struct task {
 	struct task_strpool *pool;
 
 	int64_t version;               /* when has_version */
-	/* ts[TS_HEALTHY] seen by a poll rather than stated by task metadata: then
-	 * healthy_observed, with the poll interval as its resolution (how late it may be) */
-	int64_t healthy_resolution_ms;
 
 	/* Its times (the TS_COUNT lifecycle times and when it was fetched, TS_FETCHED), in ms
 	 * since the epoch: read them with task_ts(), write them with task_set_ts(). Kept as a
@@ -163,14 +160,18 @@ struct task {
 		const int64_t *wide;
 	} tsv;
 
-	uint32_t ncontainers;
+	/* ts[TS_HEALTHY] seen by a poll rather than stated by task metadata: then
+	 * healthy_observed, with the poll interval as its resolution (how late it may be),
+	 * as task_resolution_ms() keeps it */
+	uint32_t healthy_resolution_ms;
+	uint16_t ncontainers;          /* at most TASK_MAX_CONTAINERS */
 	bool has_version : 1;
 	bool healthy_observed : 1;
 	bool from_metadata : 1;        /* a task metadata v4 document contributed to this task */
 	bool ts_wide : 1;
 	/* network facts for the diagnosis (input_serving.c): an ENI attachment (awsvpc) and
 	 * a public IPv4 address in its details; enum tri. Two bits each beside the flags:
-	 * the struct is 104 bytes rather than 112 */
+	 * the struct is 96 bytes rather than 104 */
 	unsigned awsvpc : 2;
 	unsigned public_ip : 2;
 	/* set by group_apply_soci(): enum soci_label, enum soci_evidence */
@@ -192,6 +193,18 @@ struct task_set {
 	 * owned, freed by task_set_cleanup() */
 	struct image_set *images;
 };
+
+/* The most containers a task holds: ECS allows 10 a task definition; the readers refuse a
+ * task with more than this, which fits ncontainers' 16 bits. */
+#define TASK_MAX_CONTAINERS 65535u
+
+/* A health resolution as a task keeps it: 0 for none or less, at most 2^32 - 1 ms (49.7
+ * days; a poll interval is seconds to minutes). */
+static inline uint32_t
+task_resolution_ms(int64_t ms)
+{
+	return ms <= 0 ? 0 : ms >= (int64_t)UINT32_MAX ? UINT32_MAX : (uint32_t)ms;
+}
 
 /* The task's id: its ARN's last segment (arn:aws:ecs:REGION:ACCOUNT:task/CLUSTER/ID, or
  * task/ID in the old format), "" without an ARN. Found when asked rather than kept: one
@@ -276,7 +289,8 @@ void task_strf(struct task *t, const char **dst, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* n zeroed containers / tags in t's pool, as t->containers, t->ncontainers (the tags
  * of t's profile: t->prof->tags, t->prof->ntags, a draft's until task_derive() shares
- * both); returns the array (NULL when n is 0). Any previous array is dropped. */
+ * both); returns the array (NULL when n is 0). Any previous array is dropped. Containers
+ * past TASK_MAX_CONTAINERS are not kept: the readers refuse such a task first. */
 struct container *task_containers(struct task *t, size_t n);
 struct tag *task_tags(struct task *t, size_t n);
 /* t->containers (t->prof->tags) = the n at v as t's pool keeps them: one copy of each distinct

@@ -265,6 +265,18 @@ get_array(const json_t *obj, const char *key, const json_t **arr, struct why *w)
 	return 0;
 }
 
+/* get_array() of a task's containers, refused past the most a task holds */
+static int
+get_containers(const json_t *obj, const char *key, const json_t **arr, struct why *w)
+{
+	if (get_array(obj, key, arr, w) != 0)
+		return -1;
+	if (*arr != NULL && json_array_size(*arr) > TASK_MAX_CONTAINERS)
+		return input_why_set(w, "%s: %zu containers, more than the %u a task may have", key,
+				     json_array_size(*arr), TASK_MAX_CONTAINERS);
+	return 0;
+}
+
 static const struct {
 	const char *key;
 	size_t off;
@@ -306,7 +318,7 @@ parse_containers(const json_t *o, struct task *t, struct why *w)
 {
 	const json_t *arr;
 
-	if (get_array(o, "containers", &arr, w) != 0)
+	if (get_containers(o, "containers", &arr, w) != 0)
 		return -1;
 	if (arr == NULL || json_array_size(arr) == 0)
 		return 0;
@@ -488,7 +500,7 @@ input_parse_metadata(const json_t *o, struct task *t, struct why *w)
 		task_str(t, &task_edit_profile(t)->group, g);
 		free(g);
 	}
-	if (get_array(o, "Containers", &arr, w) != 0)
+	if (get_containers(o, "Containers", &arr, w) != 0)
 		goto out;
 	if (arr != NULL && json_array_size(arr) > 0) {
 		task_containers(t, json_array_size(arr));

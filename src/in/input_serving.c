@@ -137,8 +137,8 @@ input_serving_record(const json_t *rec, struct task *t)
 		return;
 	task_set_ts(t, TS_HEALTHY, at);
 	t->healthy_observed = true;
-	t->healthy_resolution_ms = json_is_integer(res) && json_integer_value(res) >= 0 ?
-				   (int64_t)json_integer_value(res) : 0;
+	t->healthy_resolution_ms = task_resolution_ms(json_is_integer(res) ?
+						      (int64_t)json_integer_value(res) : 0);
 }
 
 bool

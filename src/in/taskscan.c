@@ -107,10 +107,11 @@ one_container(struct jsonscan *sc, struct task *t, struct container *k)
 }
 
 /* null or an array of objects (get_array); each element read by fn into the n-th slot of
- * a growing array of size `size` */
+ * a growing array of size `size`; more than max elements are for jansson's reader, which
+ * says why it refuses them */
 static int
 object_array(struct jsonscan *sc, void (*place)(struct task *, void *, size_t), size_t size,
-	     int (*fn)(struct jsonscan *, struct task *, void *), struct task *t)
+	     size_t max, int (*fn)(struct jsonscan *, struct task *, void *), struct task *t)
 {
 	/* read into scratch, then one array of the right size in t's pool (shared with
 	 * its tasks that have the same) */
@@ -124,6 +125,10 @@ object_array(struct jsonscan *sc, void (*place)(struct task *, void *, size_t), 
 	for (bool first = true; (e = jsonscan_element(sc, first)) == 1; first = false) {
 		if (!jsonscan_at(sc, '{')) {
 			e = -1;   /* get_array warns about a non-object */
+			break;
+		}
+		if (count == max) {
+			e = -1;
 			break;
 		}
 		if (count == cap) {
@@ -544,11 +549,11 @@ task_object(struct jsonscan *sc, struct task *t, const struct task *prev)
 			t->has_version = true;
 			t->version = iv;
 		} else if (i == K_VERSION + 1) {
-			if (object_array(sc, place_containers, sizeof *t->containers,
+			if (object_array(sc, place_containers, sizeof *t->containers, TASK_MAX_CONTAINERS,
 					 container_fn, t) != 0)
 				return -1;
 		} else if (i == K_VERSION + 2) {
-			if (object_array(sc, place_tags, sizeof *t->prof->tags, tag_fn, t) != 0)
+			if (object_array(sc, place_tags, sizeof *t->prof->tags, SIZE_MAX, tag_fn, t) != 0)
 				return -1;
 		} else if (i == K_VERSION + 3) {
 			if (attachments(sc, t) != 0)
@@ -678,7 +683,7 @@ whole_line(struct jsonscan *sc, struct task *t, enum origin *origin)
 		if (healthy) {   /* input_serving_record */
 			task_set_ts(t, TS_HEALTHY, healthy_at);
 			t->healthy_observed = true;
-			t->healthy_resolution_ms = resolution;
+			t->healthy_resolution_ms = task_resolution_ms(resolution);
 		}
 		*origin = ORIGIN_RECORD;
 		return 0;

@@ -60,6 +60,6 @@ health_observe(struct task_set *cur, struct task_set *prev, int64_t prev_poll_ms
 			res = at - task_ts(t, TS_STARTED);
 		task_set_ts(t, TS_HEALTHY, at);
 		t->healthy_observed = true;
-		t->healthy_resolution_ms = res > 0 ? res : 0;
+		t->healthy_resolution_ms = task_resolution_ms(res);
 	}
 }

@@ -498,6 +498,8 @@ task_containers(struct task *t, size_t n)
 {
 	struct container *c = NULL;
 
+	if (n > TASK_MAX_CONTAINERS)
+		n = TASK_MAX_CONTAINERS;   /* not reached: the readers refuse such a task */
 	if (n > 0) {
 		c = tpool_alloc(task_pool_of(t), n * sizeof *c, _Alignof(struct container));
 		memset(c, 0, n * sizeof *c);
@@ -505,18 +507,20 @@ task_containers(struct task *t, size_t n)
 			c[i].prof = &container_profile_none;
 	}
 	t->containers = c;
-	t->ncontainers = (uint32_t)n;
+	t->ncontainers = (uint16_t)n;
 	return c;
 }
 
 void
 task_share_containers(struct task *t, struct container *v, size_t n)
 {
+	if (n > TASK_MAX_CONTAINERS)
+		n = TASK_MAX_CONTAINERS;   /* not reached: the readers refuse such a task */
 	/* v's drafts shared first, so that equal arrays are equal bytes */
 	task_share_container_profiles(t, v, n);
 	t->containers = n == 0 ? NULL : (struct container *)(uintptr_t)tpool_intern_aligned(
 	    task_pool_of(t), (const char *)v, n * sizeof *v, _Alignof(struct container));
-	t->ncontainers = (uint32_t)n;
+	t->ncontainers = (uint16_t)n;
 }
 
 void
