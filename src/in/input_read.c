@@ -27,6 +27,7 @@
 
 struct chunk {
 	char *data;
+	size_t cap;         /* data's size: the slot keeps data for its next chunk */
 	size_t len;
 	long first_line;
 	struct pctx c;
@@ -80,10 +81,22 @@ last_nl(const char *p, size_t n)
 static int
 reader_next(struct reader *r, struct chunk *k, struct err *err)
 {
-	size_t cap = r->chunk_bytes > r->carry_len ? r->chunk_bytes : r->carry_len * 2;
-	size_t len = r->carry_len, scanned = 0, blank = 0;
-	char *data = xmalloc(cap);
+	size_t want = r->chunk_bytes > r->carry_len ? r->chunk_bytes : r->carry_len * 2;
+	size_t cap = k->cap, len = r->carry_len, scanned = 0, blank = 0;
+	char *data = k->data;
 	const char *nl;
+
+	/* the slot's last buffer when it fits (not more than twice the size: one long line
+	 * does not hold its room for good): a chunk buffer freed and allocated again a chunk
+	 * at a time, on the workers, left holes between the string pools' blocks in their
+	 * arenas, 53 MB of them at the end of a 1M-task read */
+	k->data = NULL;
+	k->cap = 0;
+	if (data == NULL || cap < want || cap > 2 * want) {
+		free(data);
+		cap = want;
+		data = xmalloc(cap);
+	}
 	bool first = r->max_line >= INPUT_MAX_DOC;
 
 	if (r->carry_len)
@@ -143,6 +156,7 @@ reader_next(struct reader *r, struct chunk *k, struct err *err)
 		len = keep;
 	}
 	k->data = data;
+	k->cap = cap;
 	k->len = len;
 	k->first_line = r->next_line;
 	for (const char *p = data; !r->partial && (p = memchr(p, '\n', len - (size_t)(p - data))) != NULL; p++)
@@ -196,9 +210,7 @@ finish_chunk(struct fstate *f, struct chunk *k, struct task_set *set, struct err
 		*err = k->c.err;
 		rc = -1;
 	}
-	free(k->data);
-	k->data = NULL;
-	return rc;
+	return rc;   /* k->data stays the slot's, for its next chunk */
 }
 
 /* The worker pool for JSON Lines. Each worker reads its next chunk itself, one reader at a
@@ -311,6 +323,7 @@ lines_threaded(struct fstate *f, struct reader *r, struct chunk *first, unsigned
 	p.slots = xcalloc(p.nslots, sizeof *p.slots);
 	/* the first chunk, read to tell the shape: slot 0, to parse */
 	p.slots[0].data = first->data;
+	p.slots[0].cap = first->cap;
 	p.slots[0].len = first->len;
 	p.slots[0].first_line = first->first_line;
 	p.slots[0].c = first->c;
@@ -467,10 +480,12 @@ stream_doc(struct fstate *f, struct reader *r, char *data, size_t len, size_t ca
 	while ((more = reader_next(r, &k, err)) == 1) {
 		lines_pctx_init(&k.c, f);
 		input_parse_lines(&k.c, k.data, k.len, k.first_line);
-		if (finish_chunk(f, &k, set, err) != 0)
+		if (finish_chunk(f, &k, set, err) != 0) {
+			free(k.data);
 			return -1;
+		}
 	}
-	return more;
+	return more;   /* reader_next() freed k's buffer at the end */
 }
 
 /* The rest of the input after the first chunk, appended to it in place (one copy of the
@@ -675,6 +690,8 @@ read_src(const char *name, struct src *s, const struct input_options *o,
 			}
 			if (more < 0)
 				rc = -1;
+			free(first.data);   /* the last chunk's, when a merge failed */
+			first.data = NULL;
 		} else {
 			rc = lines_threaded(&f, &r, &first, nt, set, err);
 		}

@@ -9,6 +9,14 @@
 #include "ecsprof/xalloc.h"
 #include "task_pool.h"
 
+/* A block's size is what it takes of malloc, a power of two: its header and data ask for
+ * that less the size_t glibc keeps before each chunk (which rounds to 16), so that a block
+ * is one chunk of exactly that size. Blocks then tile the power-of-two arrays freed among
+ * them (a read's per-chunk item arrays, 16-64 KB, grown by realloc on the workers): blocks
+ * of 8 KB of data took 8240-byte chunks, and each freed array kept a rest of just under
+ * 8 KB that no block fitted, 40 MB of them in the workers' arenas after a 1M-task read. */
+#define MALLOC_HEAD sizeof(size_t)
+
 static const size_t pool_first_block[] = { [POOL_SET] = (size_t)64 << 10,
 	[POOL_BATCH] = (size_t)8 << 10, [POOL_PRIVATE] = 512 };
 static const size_t pool_max_block[] = { [POOL_SET] = (size_t)64 << 10,
@@ -68,10 +76,10 @@ tpool_alloc(struct task_strpool *p, size_t n, size_t align)
 	if (b == NULL || at + n > b->size) {
 		size_t size = p->block;
 
-		while (size < n)
+		while (size - sizeof *b - MALLOC_HEAD < n)
 			size *= 2;
-		b = xmalloc(sizeof *b + size);
-		b->size = size;
+		b = xmalloc(size - MALLOC_HEAD);
+		b->size = size - sizeof *b - MALLOC_HEAD;
 		b->next = p->blocks;
 		p->blocks = b;
 		if (p->block < pool_max_block[p->kind])
