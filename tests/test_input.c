@@ -1060,6 +1060,8 @@ Test(input, a_task_with_more_containers_than_kept_is_refused)
 		buf_addf(&all, "%s%s", over, full);
 		task_set_cleanup(&set);
 		task_set_init(&set);
+		for (size_t i = 0; i < nwarnings; i++)
+			free(warnings[i]);
 		nwarnings = 0;
 		input_read_mem_with("m", all.data, all.len, &opts, &set, &st, &err);
 		cr_assert_eq(set.len, 1, "event %d", event);
