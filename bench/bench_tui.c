@@ -38,7 +38,7 @@ synth(struct task_set *set, long n, int64_t now)
 		int64_t c, prov, pull, start;
 
 		task_init(&t);
-		t.arn = xasprintf("arn:aws:ecs:us-east-1:123456789012:task/bench/%08lx%024lx",
+		t.arn_tail = xasprintf("arn:aws:ecs:us-east-1:123456789012:task/bench/%08lx%024lx",
 				  (unsigned long)i * 2654435761UL % 0xffffffffUL, (unsigned long)i);
 		task_edit_profile(&t)->cluster_arn = xstrdup("arn:aws:ecs:us-east-1:123456789012:cluster/bench");
 		task_edit_profile(&t)->taskdef_arn = xasprintf("arn:aws:ecs:us-east-1:123456789012:task-definition/web:%d",

@@ -13,7 +13,7 @@ fargate(const char *cpu, const char *memory, const char *arch, const char *cp)
 	struct task t;
 
 	task_init(&t);
-	t.arn = "arn:aws:ecs:us-east-1:111122223333:task/prod/0123456789abcdef";
+	t.arn_tail = "arn:aws:ecs:us-east-1:111122223333:task/prod/0123456789abcdef";
 	task_edit_profile(&t)->launch_type = cp ? NULL : "FARGATE";
 	task_edit_profile(&t)->capacity_provider = (char *)cp;
 	task_edit_profile(&t)->cpu = (char *)cpu;
@@ -73,7 +73,7 @@ Test(cost, not_fargate_or_missing_is_empty)
 	cr_expect(isnan(cost_startup_usd(NULL, &t)));
 	task_cleanup(&t);
 	t = fargate("1024", "2048", NULL, NULL);
-	t.arn = "arn:aws:ecs:mars-north-1:111122223333:task/prod/01";
+	t.arn_tail = "arn:aws:ecs:mars-north-1:111122223333:task/prod/01";
 	cr_expect(isnan(cost_startup_usd(NULL, &t)), "no price for an unknown region");
 	task_cleanup(&t);
 }
@@ -128,7 +128,7 @@ Test(cost, region_from_az_when_no_arn)
 	struct task t = fargate("1024", "2048", NULL, NULL);
 	char region[32];
 
-	t.arn = NULL;
+	t.arn_tail = NULL;
 	task_edit_profile(&t)->availability_zone = "eu-west-1b";
 	cr_assert(cost_task_region(&t, region, sizeof region));
 	cr_expect_str_eq(region, "eu-west-1");
@@ -142,14 +142,14 @@ Test(cost, region_from_arn_and_zone_edges)
 	struct task t = fargate("1024", "2048", NULL, NULL);
 	char region[32], tiny[11];
 
-	t.arn = "arn:aws:ecs:ap-southeast-2:123456789012:task/prod/abc";
+	t.arn_tail = "arn:aws:ecs:ap-southeast-2:123456789012:task/prod/abc";
 	task_edit_profile(&t)->availability_zone = "eu-west-1b";
 	cr_assert(cost_task_region(&t, region, sizeof region));
 	cr_expect_str_eq(region, "ap-southeast-2");
 	/* 14 characters do not fit in 11: the zone's do */
 	cr_assert(cost_task_region(&t, tiny, sizeof tiny));
 	cr_expect_str_eq(tiny, "eu-west-1");
-	t.arn = "arn:aws:ecs::123456789012:task/prod/abc";   /* empty region: the zone */
+	t.arn_tail = "arn:aws:ecs::123456789012:task/prod/abc";   /* empty region: the zone */
 	cr_assert(cost_task_region(&t, region, sizeof region));
 	cr_expect_str_eq(region, "eu-west-1");
 	task_edit_profile(&t)->availability_zone = "us-east-1-bos-1a";

@@ -52,7 +52,7 @@ make_task(struct task *t, int i, int64_t t0, double prov, double pull, double st
 
 	task_init(t);
 	snprintf(arn, sizeof arn, "arn:aws:ecs:us-east-1:1:task/c/%032d", i);
-	task_str(t, &t->arn, arn);
+	task_set_arn(t, arn, strlen(arn));
 	task_strf(t, &task_edit_profile(t)->taskdef_arn, "arn:aws:ecs:us-east-1:1:task-definition/%s", taskdef);
 	task_str(t, &task_edit_profile(t)->availability_zone, "us-east-1a");
 	task_str(t, &task_edit_profile(t)->launch_type, "FARGATE");
@@ -501,7 +501,7 @@ Test(diff, windows_from_one_history)
 		struct task t;
 
 		task_init(&t);
-		task_strf(&t, &t.arn, "arn:aws:ecs:us-east-1:1:task/c/%zu", i);
+		task_set_arnf(&t, "arn:aws:ecs:us-east-1:1:task/c/%zu", i);
 		task_str(&t, &task_edit_profile(&t)->started_by, h[i].by);
 		task_set_ts(&t, TS_CREATED, h[i].created);
 		task_set_take(&set, &t);

@@ -13,7 +13,7 @@ static void
 full_task(struct task *t)
 {
 	task_init(t);
-	task_str(t, &t->arn, "arn:aws:ecs:us-east-1:123456789012:task/prod/0123456789abcdef0123456789abcdef");
+	task_set_arn(t, "arn:aws:ecs:us-east-1:123456789012:task/prod/0123456789abcdef0123456789abcdef", strlen("arn:aws:ecs:us-east-1:123456789012:task/prod/0123456789abcdef0123456789abcdef"));
 	task_str(t, &task_edit_profile(t)->cluster_arn, "arn:aws:ecs:us-east-1:123456789012:cluster/prod");
 	task_str(t, &task_edit_profile(t)->taskdef_arn, "arn:aws:ecs:us-east-1:123456789012:task-definition/rerank-api:8");
 	task_str(t, &task_edit_profile(t)->group, "service:rerank");
@@ -211,7 +211,7 @@ parse_rules(struct soci_rule *rules, const char **texts, size_t n)
 static void
 set_arn(struct task *t, const char *id)
 {
-	task_strf(t, &t->arn, "arn:aws:ecs:us-east-1:123456789012:task/prod/%s", id);
+	task_set_arnf(t, "arn:aws:ecs:us-east-1:123456789012:task/prod/%s", id);
 	task_derive(t);
 }
 

@@ -67,7 +67,7 @@ add(struct task_set *s, const char *arn, const char *health, int64_t created, in
 	struct task t;
 
 	task_init(&t);
-	task_str(&t, &t.arn, arn);
+	task_set_arn(&t, arn, strlen(arn));
 	task_str(&t, &task_edit_profile(&t)->health_status, health);
 	task_set_ts(&t, TS_CREATED, created);
 	task_set_ts(&t, TS_STARTED, started);

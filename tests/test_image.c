@@ -167,7 +167,7 @@ add_task(struct task_set *set, const char *arn, const char *digest)
 	struct container *c;
 
 	task_init(&t);
-	task_str(&t, &t.arn, arn);
+	task_set_arn(&t, arn, strlen(arn));
 	c = task_containers(&t, 1);
 	task_str(&t, &container_edit_profile(&t, c)->image, "123456789012.dkr.ecr.us-east-1.amazonaws.com/rerank-api:v3");
 	task_str(&t, &c->image_digest, digest);

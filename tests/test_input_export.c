@@ -9,6 +9,7 @@
 
 #include "ecsprof/input.h"
 #include "ecsprof/xalloc.h"
+#include "fixtures/task_arn.h"
 
 #define FX(name) FIXTURE_DIR "/export/" name
 #define EXAMPLES FIXTURE_DIR "/../../examples/"
@@ -61,7 +62,7 @@ assert_same_tasks(const struct task_set *a, const struct task_set *b)
 	for (size_t i = 0; i < a->len; i++) {
 		const struct task *x = &a->tasks[i], *y = &b->tasks[i];
 
-		cr_assert_str_eq(x->arn, y->arn);
+		cr_assert_str_eq(ARN_OF(x), ARN_OF(y));
 		cr_assert_str_eq(x->prof->last_status ? x->prof->last_status : "",
 		    y->prof->last_status ? y->prof->last_status : "");
 		for (int k = 0; k < TS_COUNT; k++)
@@ -191,7 +192,7 @@ Test(input_export, container_insights_task_events_merge_into_one_task_each)
 	cr_assert_eq(s.len, 2);
 	t = task_set_find(&s, "arn:aws:ecs:eu-west-1:1:task/prod/abc123");
 	cr_assert_not_null(t);
-	cr_assert_str_eq(t->arn, "arn:aws:ecs:eu-west-1:1:task/prod/abc123");
+	cr_assert_str_eq(ARN_OF(t), "arn:aws:ecs:eu-west-1:1:task/prod/abc123");
 	cr_assert_str_eq(t->prof->taskdef, "web:4");
 	cr_assert_str_eq(t->prof->service, "web");
 	cr_assert_str_eq(t->prof->cpu, "256");
@@ -204,7 +205,7 @@ Test(input_export, container_insights_task_events_merge_into_one_task_each)
 	for (size_t i = 0; i < s.len; i++)
 		if (strcmp(task_id(&s.tasks[i]), "bad") == 0)
 			t = &s.tasks[i];
-	cr_assert_str_eq(task_id(t), "bad", "%s", t->arn);
+	cr_assert_str_eq(task_id(t), "bad", "%s", ARN_OF(t));
 	cr_assert_eq(task_ts(t, TS_CREATED), TS_NONE);
 	cr_assert(strstr(lastwarn, "perf:4: task prod/bad: ignored CreatedAt: ") != NULL &&
 	    strstr(lastwarn, ": ignored CreatedAt: "

@@ -14,6 +14,7 @@
 #include "ecsprof/buf.h"
 #include "ecsprof/input.h"
 #include "ecsprof/xalloc.h"
+#include "fixtures/task_arn.h"
 
 /* ---- one read, kept as text to compare ------------------------------------------------ */
 
@@ -42,7 +43,7 @@ static void
 add_task(struct buf *b, const struct task *t)
 {
 	buf_adds(b, "task");
-	add_str(b, "arn", t->arn);
+	add_str(b, "arn", ARN_OF(t));
 	add_str(b, "cluster", t->prof->cluster_arn);
 	add_str(b, "taskdef", t->prof->taskdef_arn);
 	add_str(b, "group", t->prof->group);

@@ -369,7 +369,7 @@ tags_as_jansson(size_t reps)
 
 	task_set_init(&s);
 	task_init(&t);
-	task_str(&t, &t.arn, "arn:aws:ecs:us-east-1:1:task/c/0123456789abcdef0123456789abcdef");
+	task_set_arn(&t, "arn:aws:ecs:us-east-1:1:task/c/0123456789abcdef0123456789abcdef", strlen("arn:aws:ecs:us-east-1:1:task/c/0123456789abcdef0123456789abcdef"));
 	struct tag *tg = task_tags(&t, n);
 	for (size_t i = 0; i < n; i++) {
 		const char *k = kv[i % nkv][0], *v = kv[i % nkv][1];

@@ -27,7 +27,7 @@ add_task(struct task_set *s, const char *id, const char *team, double created,
 	struct task t;
 
 	task_init(&t);
-	task_strf(&t, &t.arn, "arn:aws:ecs:us-east-1:123456789012:task/prod/%s", id);
+	task_set_arnf(&t, "arn:aws:ecs:us-east-1:123456789012:task/prod/%s", id);
 	task_set_ts(&t, TS_CREATED, at(created));
 	task_set_ts(&t, TS_PULL_STARTED, at(pull_started));
 	task_set_ts(&t, TS_PULL_STOPPED, at(pull_stopped));
@@ -359,7 +359,7 @@ Test(report, cells)
 
 	task_set_init(&s);
 	task_init(&t);
-	task_str(&t, &t.arn, "arn:aws:ecs:us-east-1:123456789012:task/prod/0123abcd");
+	task_set_arn(&t, "arn:aws:ecs:us-east-1:123456789012:task/prod/0123abcd", strlen("arn:aws:ecs:us-east-1:123456789012:task/prod/0123abcd"));
 	task_str(&t, &task_edit_profile(&t)->taskdef_arn, "arn:aws:ecs:us-east-1:123456789012:task-definition/web:12");
 	task_str(&t, &task_edit_profile(&t)->cpu, "256");
 	task_str(&t, &task_edit_profile(&t)->stopped_reason, "=cmd|' /C calc'!A0");
@@ -632,7 +632,7 @@ Test(report, unpriced_starts_counted_and_named_per_kind)
 		struct task t;
 
 		task_init(&t);
-		task_strf(&t, &t.arn, "arn:aws:ecs:%s:123456789012:task/prod/s%zu", regions[i], i);
+		task_set_arnf(&t, "arn:aws:ecs:%s:123456789012:task/prod/s%zu", regions[i], i);
 		task_set_ts(&t, TS_CREATED, at(0));
 		task_set_ts(&t, TS_PULL_STARTED, at(10));
 		task_set_ts(&t, TS_PULL_STOPPED, at(40));

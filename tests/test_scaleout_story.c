@@ -26,7 +26,7 @@ add_task(struct task_set *set, const char *id, const char *started_by, struct ph
 				    TS_STARTED };
 
 	task_init(&t);
-	task_strf(&t, &t.arn, "arn:aws:ecs:us-east-1:1:task/prod/%s", id);
+	task_set_arnf(&t, "arn:aws:ecs:us-east-1:1:task/prod/%s", id);
 	task_str(&t, &task_edit_profile(&t)->cluster_arn, "arn:aws:ecs:us-east-1:1:cluster/prod");
 	task_str(&t, &task_edit_profile(&t)->group, "service:web");
 	task_str(&t, &task_edit_profile(&t)->started_by, started_by);

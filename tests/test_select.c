@@ -4,6 +4,7 @@
 
 #include "ecsprof/select.h"
 #include "ecsprof/xalloc.h"
+#include "fixtures/task_arn.h"
 
 static struct task
 mk(const char *id, const char *desired, const char *last, int64_t created)
@@ -11,7 +12,7 @@ mk(const char *id, const char *desired, const char *last, int64_t created)
 	struct task t;
 
 	task_init(&t);
-	task_strf(&t, &t.arn, "arn:aws:ecs:us-east-1:1:task/prod/%s", id);
+	task_set_arnf(&t, "arn:aws:ecs:us-east-1:1:task/prod/%s", id);
 	task_str(&t, &task_edit_profile(&t)->cluster_arn, "arn:aws:ecs:us-east-1:1:cluster/prod");
 	task_str(&t, &task_edit_profile(&t)->taskdef_arn, "arn:aws:ecs:us-east-1:1:task-definition/web:3");
 	task_str(&t, &task_edit_profile(&t)->group, "service:web");
@@ -142,12 +143,12 @@ Test(select, no_option_keeps_the_set)
 	cr_assert_eq(s.len, 50);
 	for (int i = 0; i < 50; i++) {
 		snprintf(arn, sizeof arn, "arn:aws:ecs:us-east-1:1:task/prod/t%02d", i);
-		cr_expect_str_eq(s.tasks[i].arn, arn);
+		cr_expect_str_eq(ARN_OF(&s.tasks[i]), arn);
 		cr_expect_eq(task_set_find(&s, arn), &s.tasks[i]);
 	}
 	select_apply(&since, &s);
 	cr_assert_eq(s.len, 20);
-	cr_expect_str_eq(s.tasks[0].arn, "arn:aws:ecs:us-east-1:1:task/prod/t30");
+	cr_expect_str_eq(ARN_OF(&s.tasks[0]), "arn:aws:ecs:us-east-1:1:task/prod/t30");
 	cr_expect_eq(task_set_find(&s, "arn:aws:ecs:us-east-1:1:task/prod/t49"), &s.tasks[19]);
 	cr_expect_null(task_set_find(&s, "arn:aws:ecs:us-east-1:1:task/prod/t10"));
 	task_set_cleanup(&s);

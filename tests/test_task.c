@@ -5,6 +5,7 @@
 
 #include "ecsprof/task.h"
 #include "ecsprof/xalloc.h"
+#include "fixtures/task_arn.h"
 
 /* where mk() puts a task's strings: NULL, a private pool of its own */
 static struct task_strpool *mk_pool;
@@ -15,7 +16,7 @@ mk(const char *arn, long long version, int64_t created, int64_t started)
 	struct task t;
 
 	task_init_pool(&t, mk_pool);
-	task_str(&t, &t.arn, arn);
+	task_set_arn(&t, arn, strlen(arn));
 	if (version >= 0) {
 		t.has_version = true;
 		t.version = version;
@@ -178,7 +179,7 @@ Test(task, batch_pool_shares_strings_and_the_set_adopts_them)
 	b = mk_full("bbbb", 3, "sha256:2222");
 	cr_expect_eq(a.prof->cluster_arn, b.prof->cluster_arn, "one copy per pool");
 	cluster = a.prof->cluster_arn;
-	arn = a.arn;
+	arn = a.arn_tail;
 	image = b.containers[0].prof->image;
 	task_set_init(&s);
 	task_set_take(&s, &a);
@@ -192,7 +193,7 @@ Test(task, batch_pool_shares_strings_and_the_set_adopts_them)
 	cr_expect_eq(y->pool, s.pool);
 	/* adopted where they lie, not copied */
 	cr_expect_eq(x->prof->cluster_arn, cluster);
-	cr_expect_eq(x->arn, arn);
+	cr_expect_eq(x->arn_tail, arn);
 	cr_expect_eq(y->containers[0].prof->image, image);
 	/* the same text is one copy */
 	cr_expect_eq(x->prof->cluster_arn, y->prof->cluster_arn);
@@ -204,13 +205,17 @@ Test(task, batch_pool_shares_strings_and_the_set_adopts_them)
 	cr_expect_eq(x->prof->tags[0].value, y->prof->tags[0].value);
 	cr_expect_eq(x->prof->service, y->prof->service);
 	/* ... and different text stays different */
-	cr_expect_neq(x->arn, y->arn);
+	cr_expect_neq(x->arn_tail, y->arn_tail);
+	/* one prefix for the tasks of a cluster, in their profile */
+	cr_expect_eq(x->prof->arn_prefix, y->prof->arn_prefix);
 	cr_expect_str_eq(x->containers[0].image_digest, "sha256:1111");
 	cr_expect_str_eq(y->containers[0].image_digest, "sha256:2222");
-	cr_expect_str_eq(x->arn, "arn:aws:ecs:us-east-1:123456789012:task/prod/aaaa");
+	cr_expect_str_eq(ARN_OF(x), "arn:aws:ecs:us-east-1:123456789012:task/prod/aaaa");
+	cr_expect_str_eq(x->arn_tail, "aaaa");
+	cr_expect_str_eq(x->prof->arn_prefix, "arn:aws:ecs:us-east-1:123456789012:task/prod/");
 	/* derived again, tails of the adopted strings */
 	cr_expect_str_eq(task_id(x), "aaaa");
-	cr_expect_eq(task_id(x), x->arn + strlen(x->arn) - 4);
+	cr_expect_eq(task_id(x), x->arn_tail);
 	cr_expect_str_eq(task_id(y), "bbbb");
 	cr_expect_str_eq(x->prof->cluster, "prod");
 	cr_expect_str_eq(x->prof->service, "web");
@@ -221,7 +226,7 @@ Test(task, batch_pool_shares_strings_and_the_set_adopts_them)
 	cr_expect_str_eq(y->containers[0].prof->image, IMAGE);
 	cr_expect_str_eq(y->prof->tags[0].key, "team");
 	/* the caller's task was emptied */
-	cr_expect_null(a.arn);
+	cr_expect_null(a.arn_tail);
 	cr_expect_null(a.containers);
 	cr_expect_null(b.pool);
 	task_set_cleanup(&s);
@@ -316,14 +321,14 @@ Test(task, private_pool_is_adopted_whole)
 {
 	struct task_set s;
 	struct task a = mk_full("pa", 1, NULL), b = mk_full("pb", 1, NULL);
-	const char *arn = a.arn, *tag = b.prof->tags[0].value;
+	const char *arn = a.arn_tail, *tag = b.prof->tags[0].value;
 
 	cr_expect_not_null(a.pool);
 	cr_expect_neq(a.pool, b.pool);
 	task_set_init(&s);
 	task_set_take(&s, &a);
 	task_set_take(&s, &b);
-	cr_expect_eq(s.tasks[0].arn, arn);
+	cr_expect_eq(s.tasks[0].arn_tail, arn);
 	cr_expect_eq(s.tasks[1].prof->tags[0].value, tag);
 	cr_expect_eq(s.tasks[1].pool, s.pool);
 	/* two pools, two copies of the same text: allowed */
@@ -333,7 +338,7 @@ Test(task, private_pool_is_adopted_whole)
 	struct task c;
 
 	task_init_pool(&c, task_set_pool(&s));
-	task_str(&c, &c.arn, "arn:aws:ecs:us-east-1:123456789012:task/prod/pc");
+	task_set_arn(&c, "arn:aws:ecs:us-east-1:123456789012:task/prod/pc", strlen("arn:aws:ecs:us-east-1:123456789012:task/prod/pc"));
 	task_str(&c, &task_edit_profile(&c)->launch_type, "EC2");
 	const char *lt = c.prof->launch_type;
 	cr_expect_eq(task_set_take(&s, &c)->prof->launch_type, lt);
@@ -461,13 +466,13 @@ Test(task, pool_copy_out_of_a_set_owns_its_strings)
 	task_copy(&copy, &s.tasks[0]);
 	cr_expect_not_null(copy.pool);
 	cr_expect_neq(copy.pool, s.pool);
-	cr_expect_neq(copy.arn, s.tasks[0].arn);
+	cr_expect_neq(copy.arn_tail, s.tasks[0].arn_tail);
 	cr_expect_neq(task_id(&copy), task_id(&s.tasks[0]));
 	cr_expect_neq(copy.containers, s.tasks[0].containers);
 	cr_expect_neq(copy.containers[0].prof->image, s.tasks[0].containers[0].prof->image);
 	task_set_cleanup(&s);
 	/* the set and its pool are gone; the copy reads fine (ASan would say otherwise) */
-	cr_expect_str_eq(copy.arn, "arn:aws:ecs:us-east-1:123456789012:task/prod/cp");
+	cr_expect_str_eq(ARN_OF(&copy), "arn:aws:ecs:us-east-1:123456789012:task/prod/cp");
 	cr_expect_str_eq(task_id(&copy), "cp");
 	cr_expect_str_eq(copy.prof->family, "web");
 	cr_expect_str_eq(copy.prof->stopped_reason, "Essential container in task exited");
@@ -516,7 +521,7 @@ Test(task, copied_tasks_outlive_the_set_they_came_from)
 		cr_assert_eq(sets[i].len, 3);
 		cr_expect_eq(in->pool, sets[i].pool);
 		cr_expect_eq(task_ts(in, TS_FETCHED), (int64_t)i);
-		cr_expect_neq(in->arn, sets[i - 1].tasks[0].arn);
+		cr_expect_neq(in->arn_tail, sets[i - 1].tasks[0].arn_tail);
 		/* one copy of what the two tasks have in common */
 		cr_expect_eq(in->prof->cluster_arn, in2->prof->cluster_arn);
 		cr_expect_eq(in->prof->tags, in2->prof->tags);
@@ -526,7 +531,7 @@ Test(task, copied_tasks_outlive_the_set_they_came_from)
 		/* the set before goes, as in watch (valgrind/ASan would see a read of freed
 		 * strings below) */
 		task_set_cleanup(&sets[i - 1]);
-		cr_expect_str_eq(in->arn, "arn:aws:ecs:us-east-1:123456789012:task/prod/bw");
+		cr_expect_str_eq(ARN_OF(in), "arn:aws:ecs:us-east-1:123456789012:task/prod/bw");
 		cr_expect_str_eq(task_id(in), "bw");
 		cr_expect_str_eq(in->prof->family, "web");
 		cr_expect_str_eq(in->prof->stopped_reason, "Essential container in task exited");
@@ -550,7 +555,7 @@ Test(task, copied_task_merges_with_a_described_one)
 	task_set_init(&s);
 	t = mk_full("m", 1, "sha256:m");
 	task_set_take(&old, &t);
-	t = mk(old.tasks[0].arn, 2, 1000, 2000);
+	t = mk(ARN_OF(&old.tasks[0]), 2, 1000, 2000);
 	task_set_take(&s, &t);
 	task_copy_to(&b, &old.tasks[0], task_set_pool(&s));
 	task_set_cleanup(&old);
@@ -658,7 +663,7 @@ Test(task, batch_pool_storage_moves_to_the_set)
 
 		snprintf(a, sizeof a, "%s%d", arn, i);
 		task_init_pool(&t, mine);
-		task_strn(&t, &t.arn, a, strlen(a));
+		task_set_arn(&t, a, strlen(a));
 		/* only the first 47 bytes: the pool copies n bytes and ends them */
 		task_strn(&t, &task_edit_profile(&t)->cluster_arn, CLUSTER_ARN "/ignored", strlen(CLUSTER_ARN));
 		task_strn(&t, &task_edit_profile(&t)->group, "service:web", 11);
@@ -686,7 +691,7 @@ Test(task, batch_pool_storage_moves_to_the_set)
 	/* the set's tasks do not point into what the pool freed (ASan would tell) */
 	cr_assert_eq(s.len, 2);
 	cr_expect_str_eq(s.tasks[1].prof->cluster_arn, CLUSTER_ARN);
-	cr_expect_str_eq(s.tasks[1].arn, "arn:aws:ecs:us-east-1:123456789012:task/prod/own11");
+	cr_expect_str_eq(ARN_OF(&s.tasks[1]), "arn:aws:ecs:us-east-1:123456789012:task/prod/own11");
 	cr_expect_str_eq(task_id(&s.tasks[1]), "own11");
 	cr_expect_str_eq(s.tasks[0].prof->cluster, "prod");
 	cr_expect_str_eq(s.tasks[0].prof->service, "web");
@@ -949,7 +954,7 @@ Test(task, times_read_back_exactly_near_or_far)
 	struct task t, copy;
 
 	task_init(&t);
-	task_str(&t, &t.arn, "arn:aws:ecs:us-east-1:123456789012:task/prod/far");
+	task_set_arn(&t, "arn:aws:ecs:us-east-1:123456789012:task/prod/far", strlen("arn:aws:ecs:us-east-1:123456789012:task/prod/far"));
 	for (int f = 0; f < TS_SLOTS; f++)
 		cr_expect_eq(task_ts(&t, f), TS_NONE);
 	/* within 24.8 days of the first: compact, below the base too */
@@ -991,4 +996,88 @@ Test(task, times_read_back_exactly_near_or_far)
 	cr_expect_eq(task_ts(&other.tasks[0], TS_HEALTHY), -1714557600000);
 	cr_expect_eq(task_ts(&other.tasks[0], TS_CREATED), 1714557600000 - 86400000);
 	task_set_cleanup(&other);
+}
+
+/* The ARN kept as the cluster's prefix (in the profile, one for all) and the id (issue 35):
+ * read back whole, found by either form, and kept whole when it cannot be split. */
+Test(task, arn_kept_as_prefix_and_id)
+{
+	static const char *const whole[] = {
+		"arn:aws:ecs:us-east-1:123456789012:task/prod/0123456789abcdef0123456789abcdef",
+		"arn:aws:ecs:us-east-1:123456789012:task/0123abcd",   /* the old format */
+		"task-without-a-slash",
+		"arn:aws:ecs:us-east-1:123456789012:task/prod/",        /* an empty id */
+	};
+	char big[TASK_ARN_MAX + 40];
+	struct task_set s;
+	struct task t;
+
+	task_set_init(&s);
+	for (size_t i = 0; i < sizeof whole / sizeof *whole; i++) {
+		task_init(&t);
+		task_set_arn(&t, whole[i], strlen(whole[i]));
+		task_set_take(&s, &t);
+	}
+	/* longer than the buffer task_arn() writes into: kept whole */
+	memset(big, 'x', sizeof big - 1);
+	big[sizeof big - 1] = '\0';
+	memcpy(big, "arn:aws:ecs:us-east-1:1:task/c/", 31);
+	task_init(&t);
+	task_set_arn(&t, big, strlen(big));
+	task_set_take(&s, &t);
+	cr_assert_eq(s.len, 5);
+	for (size_t i = 0; i < 4; i++) {
+		cr_expect_str_eq(ARN_OF(&s.tasks[i]), whole[i]);
+		cr_expect_eq(task_set_find(&s, whole[i]), &s.tasks[i], "%s", whole[i]);
+		cr_expect(task_arn_is(&s.tasks[i], whole[i]));
+	}
+	cr_expect_str_eq(s.tasks[0].arn_tail, "0123456789abcdef0123456789abcdef");
+	cr_expect_str_eq(task_id(&s.tasks[0]), "0123456789abcdef0123456789abcdef");
+	cr_expect_str_eq(s.tasks[0].prof->cluster, "prod", "the cluster read from the prefix");
+	cr_expect_str_eq(task_id(&s.tasks[1]), "0123abcd");
+	cr_expect_str_eq(task_id(&s.tasks[2]), "task-without-a-slash");
+	cr_expect_null(s.tasks[2].prof->arn_prefix);
+	cr_expect_str_eq(task_id(&s.tasks[3]), "");
+	cr_expect_null(s.tasks[4].prof->arn_prefix);
+	cr_expect_str_eq(ARN_OF(&s.tasks[4]), big);
+	cr_expect_eq(task_set_find(&s, big), &s.tasks[4]);
+	cr_expect_str_eq(task_id(&s.tasks[4]), big + 31);
+	/* a prefix that only begins the same is another task */
+	cr_expect_null(task_set_find(&s, "arn:aws:ecs:us-east-1:123456789012:task/pro/"
+				     "0123456789abcdef0123456789abcdef"));
+	cr_expect(!task_arn_is(&s.tasks[0], "arn:aws:ecs:us-east-1:123456789012:task/prod"));
+
+	/* a probe holding its ARN whole finds the task that keeps it in two parts, and the
+	 * same ARN taken again merges with it rather than adding a task */
+	task_init(&t);
+	t.arn_tail = whole[0];
+	cr_expect_eq(task_set_find_task(&s, &t), &s.tasks[0]);
+	task_set_arn(&t, whole[0], strlen(whole[0]));
+	task_set_ts(&t, TS_CREATED, 1000);
+	task_set_take(&s, &t);
+	cr_expect_eq(s.len, 5);
+	cr_expect_eq(task_ts(&s.tasks[0], TS_CREATED), 1000);
+	cr_expect_str_eq(ARN_OF(&s.tasks[0]), whole[0]);
+	task_set_cleanup(&s);
+}
+
+/* The tasks of one cluster share one prefix: the set keeps it once. */
+Test(task, arn_prefix_is_shared_by_a_clusters_tasks)
+{
+	struct task_set s;
+	struct task a, b;
+
+	mk_pool = task_strpool_new();   /* one batch, as a reader's worker reads them */
+	a = mk_full("p1", 1, NULL);
+	b = mk_full("p2", 1, NULL);
+	task_set_init(&s);
+	task_set_take(&s, &a);
+	task_set_take(&s, &b);
+	task_strpool_free(mk_pool);
+	mk_pool = NULL;
+	cr_assert_eq(s.len, 2);
+	cr_expect_eq(s.tasks[0].prof, s.tasks[1].prof, "one profile for both, prefix and all");
+	cr_expect_str_eq(s.tasks[1].prof->arn_prefix, "arn:aws:ecs:us-east-1:123456789012:task/prod/");
+	cr_expect_str_eq(task_id(&s.tasks[1]), "p2");
+	task_set_cleanup(&s);
 }

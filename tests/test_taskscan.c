@@ -16,6 +16,7 @@
 #include "ecsprof/jsonscan.h"
 #include "ecsprof/xalloc.h"
 #include "fuzz/taskscan_diff.h"
+#include "fixtures/task_arn.h"
 
 /* uses every field taskscan reads, with escapes, UTF-8, nulls and numbers of each kind */
 static const char rich[] =
@@ -610,7 +611,7 @@ Test(taskscan, task_at_takes_the_previous_tasks_strings)
 	cr_assert_eq(taskscan_task(second, strlen(second) - 1, buf, &alone), 0);
 	cr_assert_eq(b.prof->cluster_arn, a.prof->cluster_arn, "the same text: the same string");
 	cr_assert_eq(b.prof->memory, a.prof->memory);
-	cr_assert_str_eq(b.arn, "arn:t/2");
+	cr_assert_str_eq(ARN_OF(&b), "arn:t/2");
 	cr_assert_str_eq(b.prof->launch_type, "FARGAT");
 	cr_assert_str_eq(b.prof->cpu, "2560");
 	cr_assert_null(b.prof->group);

@@ -26,7 +26,7 @@ make(struct task *t, int i, int64_t at, double pull, const char *digest)
 
 	task_init(t);
 	snprintf(arn, sizeof arn, "arn:aws:ecs:us-east-1:1:task/c/%032d", i);
-	task_str(t, &t->arn, arn);
+	task_set_arn(t, arn, strlen(arn));
 	task_str(t, &task_edit_profile(t)->taskdef_arn, "arn:aws:ecs:us-east-1:1:task-definition/web:7");
 	task_str(t, &task_edit_profile(t)->launch_type, "FARGATE");
 	c = task_containers(t, 1);

@@ -127,6 +127,11 @@ struct task_profile {
 	const char *family;            /* task definition family, "" if unknown */
 	const char *taskdef;           /* "family:revision", "" if unknown */
 
+	/* the task's ARN up to its id ("arn:aws:ecs:REGION:ACCOUNT:task/CLUSTER/"), the same
+	 * for every task of a cluster: kept here, once, and the id in the task (arn_tail);
+	 * NULL when the task keeps its ARN whole or has none. Written by task_set_arn(). */
+	const char *arn_prefix;
+
 	/* the task's tags: a service's tasks mostly have the same (ECS propagates them from
 	 * the service or the task definition), so they are kept here, one array for all */
 	const struct tag *tags;        /* ntags of them */
@@ -138,7 +143,12 @@ struct task_profile {
 };
 
 struct task {
-	const char *arn;               /* as ECS names it; its last segment is the id (task_id()) */
+	/* The task's ARN as ECS names it, in two parts: its profile's arn_prefix and this, the
+	 * id (issue 35: an ARN is 80 bytes, its id 33); the whole ARN when the profile has no
+	 * prefix (an ARN without a '/', longer than TASK_ARN_MAX, or a probe's static string).
+	 * NULL without an ARN. Read it with task_arn(), task_arn_is(), task_id(); write it with
+	 * task_set_arn(). */
+	const char *arn_tail;
 	/* never NULL: a shared profile, the task's own draft, or task_profile_none */
 	const struct task_profile *prof;
 	struct container *containers;  /* ncontainers of them */
@@ -206,18 +216,71 @@ task_resolution_ms(int64_t ms)
 	return ms <= 0 ? 0 : ms >= (int64_t)UINT32_MAX ? UINT32_MAX : (uint32_t)ms;
 }
 
+/* The longest ARN kept in two parts (task.arn_tail); a longer one is kept whole. ECS's are
+ * under 350 bytes (a cluster name is at most 255). */
+#define TASK_ARN_MAX 511
+
+/* Room for a task's whole ARN, which task_arn() may write there. */
+struct task_arn_buf {
+	char s[TASK_ARN_MAX + 1];
+};
+
+static inline bool
+task_has_arn(const struct task *t)
+{
+	return t->arn_tail != NULL;
+}
+
+/* The task's whole ARN, NULL without one: its two parts joined in b, or the task's own
+ * string when it keeps the ARN whole. Valid while t and b are. */
+static inline const char *
+task_arn(const struct task *t, struct task_arn_buf *b)
+{
+	const char *p = t->prof->arn_prefix;
+	size_t n, m;
+
+	if (p == NULL || t->arn_tail == NULL)
+		return t->arn_tail;
+	n = strlen(p);
+	m = strlen(t->arn_tail);
+	/* task_set_arn() split it only when the whole fits */
+	memcpy(b->s, p, n);
+	memcpy(b->s + n, t->arn_tail, m + 1);
+	return b->s;
+}
+
+/* Is arn (may be NULL) the task's ARN? */
+static inline bool
+task_arn_is(const struct task *t, const char *arn)
+{
+	const char *p = t->prof->arn_prefix;
+
+	if (arn == NULL || t->arn_tail == NULL)
+		return false;
+	if (p != NULL) {
+		size_t n = strlen(p);
+
+		if (strncmp(arn, p, n) != 0)
+			return false;
+		arn += n;
+	}
+	return strcmp(arn, t->arn_tail) == 0;
+}
+
 /* The task's id: its ARN's last segment (arn:aws:ecs:REGION:ACCOUNT:task/CLUSTER/ID, or
- * task/ID in the old format), "" without an ARN. Found when asked rather than kept: one
- * pointer less a task (issue 35), and a scan of one short string. */
+ * task/ID in the old format), "" without an ARN: the ARN's second part when it is kept in
+ * two. */
 static inline const char *
 task_id(const struct task *t)
 {
 	const char *p;
 
-	if (t->arn == NULL)
+	if (t->arn_tail == NULL)
 		return "";
-	p = strrchr(t->arn, '/');
-	return p != NULL ? p + 1 : t->arn;
+	if (t->prof->arn_prefix != NULL)
+		return t->arn_tail;
+	p = strrchr(t->arn_tail, '/');
+	return p != NULL ? p + 1 : t->arn_tail;
 }
 
 /* The task's time in slot f (enum ts_field, or TS_FETCHED): ms since the epoch, TS_NONE
@@ -284,6 +347,15 @@ void task_reset(struct task *t);
  * then *dst = NULL) / of the n bytes at s (NUL-terminated there). */
 void task_str(struct task *t, const char **dst, const char *s);
 void task_strn(struct task *t, const char **dst, const char *s, size_t n);
+/* The task's ARN = the n bytes at s (NULL: none): the id in t's pool, what comes before it
+ * in t's profile (a draft's until task_derive() shares it), or all of it in t's pool when it
+ * has no '/' or is longer than TASK_ARN_MAX. */
+void task_set_arn(struct task *t, const char *s, size_t n);
+/* task_set_arn(), with like (may be NULL) a task of t's pool whose ARN's prefix is likely
+ * the same: then taken from it without a lookup (the tasks of one answer). */
+void task_set_arn_like(struct task *t, const char *s, size_t n, const struct task *like);
+/* task_set_arn() of the text printf would write */
+void task_set_arnf(struct task *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* task_str() of the text printf would write */
 void task_strf(struct task *t, const char **dst, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -335,7 +407,10 @@ void task_set_cleanup(struct task_set *s);
 /* The set's pool (made on first use): build a task there with task_init_pool() when it is
  * meant for this set anyway (a live fetch); it then costs nothing to take. */
 struct task_strpool *task_set_pool(struct task_set *s);
+/* The task of s whose ARN is arn / is t's (a task of another set); NULL if none, or
+ * without an ARN. */
 struct task *task_set_find(struct task_set *s, const char *arn);
+struct task *task_set_find_task(struct task_set *s, const struct task *t);
 /* Adds t, taking ownership of its contents (t is initialised again). Its pool's storage
  * moves into the set without a copy: a private pool whole, a batch pool's at the first of
  * its tasks taken (see the top of this file). To add a task held by another set, use

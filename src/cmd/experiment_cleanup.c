@@ -129,7 +129,8 @@ take_live(void *arg, const char *json, size_t len, int64_t fetched_at_ms, struct
 		const struct task *t = &one.tasks[0];
 		bool final = task_is_final(t) ||
 			     (t->prof->desired_status && strcmp(t->prof->desired_status, "STOPPED") == 0);
-		size_t i = found_add(f, t->arn, final);
+		struct task_arn_buf ab;
+		size_t i = found_add(f, task_arn(t, &ab), final);
 
 		f->described[i] = true;
 		f->confirmed[i] |= f->listing || task_is_experiments(t, f->x);
@@ -187,15 +188,16 @@ xrun_cleanup_command_run(const struct cli_opts *o, struct err *err)
 			goto out;
 		for (size_t i = 0; i < journal.len; i++) {
 			const struct task *t = &journal.tasks[i];
+			struct task_arn_buf ab;
 
 			if (t->prof->started_by == NULL || strcmp(t->prof->started_by, x.started_by) != 0)
 				continue;
-			found_add(&f, t->arn, task_is_final(t));
+			found_add(&f, task_arn(t, &ab), task_is_final(t));
 			from_journal++;
 			if (cluster[0] == '\0' && t->prof->cluster[0] != '\0')
 				snprintf(cluster, sizeof cluster, "%s", t->prof->cluster);
 			if (region[0] == '\0')
-				arn_region(t->arn, region, sizeof region);
+				arn_region(task_arn(t, &ab), region, sizeof region);
 		}
 		if (from_journal == 0)
 			log_warn(o->log, "%s: no task of experiment %s in this recording; asking ECS for "

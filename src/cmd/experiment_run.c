@@ -279,6 +279,7 @@ poll_take(void *arg, const char *json, size_t len, int64_t fetched_at_ms, struct
 {
 	struct poll_ctx *p = arg;
 	struct task_set one;
+	struct task_arn_buf ab;
 	struct xtask *xt = NULL;
 	struct input_options io = { .warn = log_once_warn, .warn_ctx = &p->x->warned };
 	int rc = 0;
@@ -293,7 +294,8 @@ poll_take(void *arg, const char *json, size_t len, int64_t fetched_at_ms, struct
 		err_clear(err);
 		rc = 1;
 	}
-	if (one.len == 1 && (xt = find_task(p->x, one.tasks[0].arn)) != NULL) {
+	if (one.len == 1 && task_has_arn(&one.tasks[0]) &&
+	    (xt = find_task(p->x, task_arn(&one.tasks[0], &ab))) != NULL) {
 		const struct task *t = &one.tasks[0];
 
 		xt->stage = task_stage(t, NULL);

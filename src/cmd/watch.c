@@ -105,9 +105,9 @@ p_healthy_new(const struct task_set *prev, const struct task *t)
 {
 	const struct task *p;
 
-	if (prev == NULL || task_ts(t, TS_HEALTHY) == TS_NONE || t->arn == NULL)
+	if (prev == NULL || task_ts(t, TS_HEALTHY) == TS_NONE)
 		return false;
-	p = task_set_find((struct task_set *)prev, t->arn);
+	p = task_set_find_task((struct task_set *)prev, t);
 	return p != NULL && task_ts(p, TS_HEALTHY) == TS_NONE;
 }
 
@@ -127,8 +127,8 @@ emit_lines(struct watch *w, struct sink *out, struct err *err)
 		enum wline now = line_state(t), before = WL_NONE;
 		if (now == WL_NONE)
 			continue;
-		if (prev != NULL && t->arn != NULL) {
-			const struct task *p = task_set_find((struct task_set *)prev, t->arn);
+		if (prev != NULL) {
+			const struct task *p = task_set_find_task((struct task_set *)prev, t);
 			if (p != NULL)
 				before = line_state(p);
 		}
@@ -239,7 +239,7 @@ poll_finish(struct watch *w, int fetched, int64_t start, struct err *err)
 		struct task_set *prev = &w->sets[!w->cur];
 		for (size_t i = 0; i < set->len; i++) {
 			const struct task *t = &set->tasks[i], *p;
-			p = t->arn != NULL ? task_set_find(prev, t->arn) : NULL;
+			p = task_set_find_task(prev, t);
 			w->changed[i] = p == NULL || task_stage(p, NULL) != task_stage(t, NULL);
 		}
 	}

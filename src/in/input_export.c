@@ -97,8 +97,13 @@ input_parse_insights(const json_t *o, struct task *t, struct why *w)
 		goto out;
 	}
 	/* the ARN DescribeTasks would give, so that the same task read from both merges */
-	task_strf(t, &t->arn, "arn:aws:ecs:%s:%s:task/%s/%s", region ? region : "",
-	    account ? account : "", cluster, id);
+	{
+		char *arn = xasprintf("arn:aws:ecs:%s:%s:task/%s/%s", region ? region : "",
+				      account ? account : "", cluster, id);
+
+		task_set_arn(t, arn, strlen(arn));
+		free(arn);
+	}
 	task_strf(t, &task_edit_profile(t)->cluster_arn, "arn:aws:ecs:%s:%s:cluster/%s", region ? region : "",
 	    account ? account : "", cluster);
 	if (family != NULL)

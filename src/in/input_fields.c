@@ -156,6 +156,19 @@ input_task_str(struct task *t, const json_t *obj, const char *key, const char **
 	return 0;
 }
 
+/* The task's ARN from obj's string member key (absent or null: left as it is). */
+static int
+task_arn_str(struct task *t, const json_t *obj, const char *key, struct why *w)
+{
+	const json_t *v;
+
+	if (str_value(obj, key, &v, w) != 0)
+		return -1;
+	if (v != NULL)
+		task_set_arn(t, json_string_value(v), json_string_length(v));
+	return 0;
+}
+
 /* A whole number that is really a number: "3" or 3.5 are refused, not guessed. */
 int
 input_get_int(const json_t *obj, const char *key, bool *has, int64_t *out, struct why *w)
@@ -412,7 +425,7 @@ input_parse_task(const json_t *o, struct task *t, struct why *w)
 
 	w->msg[0] = '\0';
 	w->ndropped = 0;
-	if (input_task_str(t, o, "taskArn", &t->arn, w) != 0)
+	if (task_arn_str(t, o, "taskArn", w) != 0)
 		return -1;
 	for (size_t f = 0; f < sizeof task_strings / sizeof task_strings[0]; f++)
 		if (input_task_str(t, o, task_strings[f].key, FIELD(p, task_strings[f].off), w) != 0)
@@ -458,7 +471,7 @@ input_parse_metadata(const json_t *o, struct task *t, struct why *w)
 
 	w->msg[0] = '\0';
 	w->ndropped = 0;
-	if (input_task_str(t, o, "TaskARN", &t->arn, w) != 0 ||
+	if (task_arn_str(t, o, "TaskARN", w) != 0 ||
 	    input_task_str(t, o, "Cluster", &task_edit_profile(t)->cluster_arn, w) != 0 ||
 	    input_get_str(o, "Family", &family, w) != 0 ||
 	    input_get_str(o, "ServiceName", &service, w) != 0 ||
@@ -481,14 +494,16 @@ input_parse_metadata(const json_t *o, struct task *t, struct why *w)
 		get_task_time(o, ts_defs[i].meta_name, &ms, w);
 		task_set_ts(t, i, ms);
 	}
-	if (t->arn == NULL) {
+	if (!task_has_arn(t)) {
 		input_why_set(w, "TaskARN: missing");
 		goto out;
 	}
 	if (family != NULL) {
-		size_t pl = arn_prefix_len(t->arn);
+		struct task_arn_buf ab;
+		const char *arn = task_arn(t, &ab);
+		size_t pl = arn_prefix_len(arn);
 
-		char *td = xasprintf("%.*stask-definition/%s%s%s", (int)pl, t->arn, family,
+		char *td = xasprintf("%.*stask-definition/%s%s%s", (int)pl, arn, family,
 		    revision ? ":" : "", revision ? revision : "");
 
 		task_str(t, &task_edit_profile(t)->taskdef_arn, td);

@@ -342,6 +342,9 @@ take_task(void *arg, const char *json, size_t len, int64_t fetched_at_ms, struct
 struct read_batch {
 	struct task_strpool *pool;
 	struct task *tasks;
+	/* each task's whole ARN for the fetch (read's *arn), kept until the batch is freed: the
+	 * tasks keep theirs in two parts (task.h) */
+	char **arns;
 	size_t n, cap;
 };
 
@@ -356,6 +359,7 @@ read_batch_new(void *arg)
 	 * tasks is not copied four times growing from 16 */
 	b->cap = 100;
 	b->tasks = xreallocarray(NULL, b->cap, sizeof *b->tasks);
+	b->arns = xreallocarray(NULL, b->cap, sizeof *b->arns);
 	return b;
 }
 
@@ -366,6 +370,9 @@ read_batch_free(void *arg, void *batch)
 
 	(void)arg;
 	task_strpool_free(b->pool);   /* what the set did not take */
+	for (size_t i = 0; i < b->n; i++)
+		free(b->arns[i]);
+	free(b->arns);
 	free(b->tasks);
 	free(b);
 }
@@ -375,10 +382,14 @@ read_task(void *arg, void *batch, struct jsonscan *sc, size_t *slot, const char 
 	  int64_t *created_ms)
 {
 	struct read_batch *b = batch;
+	struct task_arn_buf ab;
 	struct task *t;
+	size_t cap = b->cap;
 
 	(void)arg;
 	b->tasks = xgrow(b->tasks, b->n + 1, &b->cap, sizeof *b->tasks);
+	if (b->cap != cap)
+		b->arns = xreallocarray(b->arns, b->cap, sizeof *b->arns);
 	t = &b->tasks[b->n];
 	task_init_pool(t, b->pool);
 	if (taskscan_task_at(sc, t, b->n > 0 ? &b->tasks[b->n - 1] : NULL) != 0)
@@ -388,8 +399,9 @@ read_task(void *arg, void *batch, struct jsonscan *sc, size_t *slot, const char 
 	else
 		task_str(t, &task_edit_profile(t)->source, "live");
 	task_derive(t);
+	b->arns[b->n] = task_has_arn(t) ? xstrdup(task_arn(t, &ab)) : NULL;
 	*slot = b->n++;
-	*arn = t->arn;
+	*arn = b->arns[*slot];
 	*created_ms = task_ts(t, TS_CREATED);
 	return 0;
 }

@@ -22,7 +22,8 @@ struct live_reuse {
 	size_t ntdkeys, tdkeys_cap;
 	/* the fetch in progress */
 	const struct task_set *prev;
-	struct strset known;           /* ARN -> WANT_*; keys borrowed from prev */
+	struct strset known;           /* ARN -> WANT_*; keys in knowntext */
+	char *knowntext;               /* the known ARNs, whole, one after the other */
 	/* the last task definition found in taskdefs (borrowed from prev): the tasks of a
 	 * service mostly have one, looked up once rather than hashed again per task */
 	const char *memo_arn;
@@ -50,6 +51,7 @@ live_reuse_free(struct live_reuse *r)
 		return;
 	strset_cleanup(&r->taskdefs);
 	strset_cleanup(&r->known);
+	free(r->knowntext);
 	for (size_t i = 0; i < r->ntdkeys; i++)
 		free(r->tdkeys[i]);
 	free(r->tdkeys);
@@ -122,7 +124,7 @@ settled(struct live_reuse *r, struct ecs_client *c, const struct task *t, size_t
 {
 	size_t td;
 
-	if (t->arn == NULL)
+	if (!task_has_arn(t))
 		return 0;
 	if (task_is_final(t))
 		return str_is(t->prof->desired_status, "STOPPED") ? WANT_STOPPED : 0;
@@ -143,23 +145,48 @@ live_reuse_prepare(struct live_reuse *r, struct ecs_client *c, const struct task
 		   struct task_set *out, struct image_fetch *images, size_t *requests,
 		   struct err *err)
 {
+	size_t *want = NULL, n = prev != NULL ? prev->len : 0, text = 0;
+	char *at;
+
 	strset_cleanup(&r->known);
 	strset_init(&r->known);
+	free(r->knowntext);
+	r->knowntext = NULL;
 	r->prev = prev;
 	r->memo_arn = NULL;   /* it pointed into the last poll's set */
 	r->out = out;
 	r->images = images;
 	memset(&r->memo, 0, sizeof r->memo);
 	err_clear(err);
-	for (size_t i = 0; prev != NULL && i < prev->len; i++) {
-		const struct task *t = &prev->tasks[i];
-		size_t want = settled(r, c, t, requests, err);
+	if (n > 0)
+		want = xreallocarray(NULL, n, sizeof *want);
+	for (size_t i = 0; i < n; i++) {
+		struct task_arn_buf ab;
 
-		if (err->code != ERR_OK)
+		want[i] = settled(r, c, &prev->tasks[i], requests, err);
+		if (err->code != ERR_OK) {
+			free(want);
 			return -1;
-		if (want != 0)
-			strset_add(&r->known, t->arn, want);
+		}
+		if (want[i] != 0)
+			text += strlen(task_arn(&prev->tasks[i], &ab)) + 1;
 	}
+	/* the set keeps its ARNs in two parts (task.h): the keys, whole, in one block */
+	at = r->knowntext = text > 0 ? xmalloc(text) : NULL;
+	for (size_t i = 0; i < n; i++) {
+		struct task_arn_buf ab;
+		const char *arn;
+		size_t len;
+
+		if (want[i] == 0)
+			continue;
+		arn = task_arn(&prev->tasks[i], &ab);
+		len = strlen(arn) + 1;
+		memcpy(at, arn, len);
+		strset_add(&r->known, at, want[i]);
+		at += len;
+	}
+	free(want);
 	return 0;
 }
 

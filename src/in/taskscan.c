@@ -483,19 +483,16 @@ static const size_t task_field_at[] = {
 _Static_assert(sizeof task_field_at / sizeof *task_field_at == K_VERSION,
 	       "a string field for each string key of task_keys");
 
+/* a string field of t's profile: i > 0 (0, taskArn, is task_set_arn()'s) */
 static const char **
 task_field(struct task *t, int i)
 {
-	if (i == 0)
-		return &t->arn;
 	return (const char **)(void *)((char *)task_edit_profile(t) + task_field_at[i]);
 }
 
 static const char *
 task_field_value(const struct task *t, int i)
 {
-	if (i == 0)
-		return t->arn;
 	return *(const char *const *)(const void *)((const char *)t->prof + task_field_at[i]);
 }
 
@@ -533,7 +530,11 @@ task_object(struct jsonscan *sc, struct task *t, const struct task *prev)
 		} else if (i < K_VERSION) {
 			if (str_or_null(sc, &v) != 0)
 				return -1;
-			if (prev != NULL)
+			if (i == 0) {
+				/* the last value given, as keep() */
+				if (v.s != NULL)
+					task_set_arn_like(t, v.s, v.n, prev);
+			} else if (prev != NULL)
 				keep_like(t, task_field(t, i),
 					  task_field_value(prev, i), &v);
 			else

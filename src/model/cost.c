@@ -203,9 +203,11 @@ cost_billed_ms(const struct task *t)
 bool
 cost_task_region(const struct task *t, char *out, size_t size)
 {
-	/* arn:aws:ecs:REGION:ACCOUNT:task/... */
-	if (t->arn != NULL && strncmp(t->arn, "arn:", 4) == 0) {
-		const char *p = t->arn;
+	/* arn:aws:ecs:REGION:ACCOUNT:task/...: in the ARN's prefix when it has one */
+	const char *arn = t->prof->arn_prefix != NULL ? t->prof->arn_prefix : t->arn_tail;
+
+	if (arn != NULL && strncmp(arn, "arn:", 4) == 0) {
+		const char *p = arn;
 
 		for (int colons = 0; *p != '\0' && colons < 3; p++)
 			colons += *p == ':';

@@ -42,7 +42,7 @@ health_observe(struct task_set *cur, struct task_set *prev, int64_t prev_poll_ms
 
 		if (task_ts(t, TS_HEALTHY) != TS_NONE || prev == NULL)
 			continue;
-		p = t->arn != NULL ? task_set_find(prev, t->arn) : NULL;
+		p = task_set_find_task(prev, t);
 		if (p != NULL && task_ts(p, TS_HEALTHY) != TS_NONE) {
 			task_set_ts(t, TS_HEALTHY, task_ts(p, TS_HEALTHY));
 			t->healthy_observed = p->healthy_observed;

@@ -104,14 +104,16 @@ report_cell_ms(const struct report_row *row, enum col_id c)
 	return report_serving_ms(NULL, row, c);
 }
 
-/* Text columns, borrowed from the task or the report; NULL when absent. */
+/* Text columns, borrowed from the task or the report (the ARN joined in ab); NULL when
+ * absent. */
 static const char *
-report_text(const struct report *r, const struct report_row *row, enum col_id c)
+report_text(const struct report *r, const struct report_row *row, enum col_id c,
+	    struct task_arn_buf *ab)
 {
 	const struct task *t = row->task;
 
 	switch (c) {
-	case COL_TASK_ARN:          return t->arn;
+	case COL_TASK_ARN:          return task_arn(t, ab);
 	case COL_TASK_ID:           return task_id(t);
 	case COL_CLUSTER:           return t->prof->cluster;
 	case COL_SERVICE:           return t->prof->service;
@@ -152,6 +154,7 @@ const char *
 report_cell(const struct report *r, const struct report_row *row, enum col_id c,
 	    char *out, size_t size)
 {
+	struct task_arn_buf ab;
 	const char *s;
 
 	if (size == 0)
@@ -177,7 +180,7 @@ report_cell(const struct report *r, const struct report_row *row, enum col_id c,
 	case COL_TEXT:
 		if (report_image_number(r != NULL ? r->images : NULL, row->task, c, out, size))
 			break;
-		s = report_text(r, row, c);
+		s = report_text(r, row, c, &ab);
 		if (s != NULL)
 			report_copy_cut(out, size, s);
 		break;
@@ -253,7 +256,7 @@ report_row_cells(const struct report *r, const struct report_row *row, enum time
 		int ts, ph;
 
 		switch (c) {
-		case COL_TASK_ARN:          put_text(out, c, t->arn); continue;
+		case COL_TASK_ARN:          put_text(out, c, task_arn(t, &out->arn)); continue;
 		case COL_TASK_ID:           put_text(out, c, task_id(t)); continue;
 		case COL_CLUSTER:           put_text(out, c, t->prof->cluster); continue;
 		case COL_SERVICE:           put_text(out, c, t->prof->service); continue;
@@ -304,7 +307,7 @@ report_row_cells(const struct report *r, const struct report_row *row, enum time
 				put_num(out, c, report_image_number_of(&in, t, c, out->num[c]));
 				break;
 			}
-			put_text(out, c, report_text(r, row, c));
+			put_text(out, c, report_text(r, row, c, &out->arn));
 			break;
 		}
 	}
@@ -332,7 +335,7 @@ union sort_key {
 };
 
 static inline union sort_key
-report_sort_key(const struct sort_ctx *ctx, const struct report_row *row)
+report_sort_key(const struct sort_ctx *ctx, const struct report_row *row, struct task_arn_buf *ab)
 {
 	union sort_key k;
 	const char *s;
@@ -344,7 +347,7 @@ report_sort_key(const struct sort_ctx *ctx, const struct report_row *row)
 	}
 	switch (ctx->how) {
 	case SORT_TEXT:
-		s = report_text(ctx->r, row, ctx->c);
+		s = report_text(ctx->r, row, ctx->c, ab);
 		/* the "(none)" group is a missing value too: it sorts last */
 		if (s != NULL && (*s == '\0' ||
 				  (ctx->c == COL_GROUP && strcmp(s, GROUP_NONE) == 0)))
@@ -369,7 +372,8 @@ static inline int
 report_cmp_rows(const struct sort_ctx *ctx, const struct report_row *ra,
 		const struct report_row *rb)
 {
-	union sort_key a = report_sort_key(ctx, ra), b = report_sort_key(ctx, rb);
+	struct task_arn_buf xa, xb;   /* written only for the ARN column */
+	union sort_key a = report_sort_key(ctx, ra, &xa), b = report_sort_key(ctx, rb, &xb);
 	int c = 0;
 
 	if (ctx->how == SORT_TEXT) {

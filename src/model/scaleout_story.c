@@ -67,7 +67,14 @@ task_created_cmp(const void *a, const void *b)
 	const struct task *x = *(const struct task *const *)a, *y = *(const struct task *const *)b;
 	int c = cmp_i64(task_ts(x, TS_CREATED), task_ts(y, TS_CREATED));
 
-	return c != 0 ? c : strcmp(x->arn ? x->arn : "", y->arn ? y->arn : "");
+	struct task_arn_buf ax, ay;
+	const char *sx, *sy;
+
+	if (c != 0)
+		return c;
+	sx = task_arn(x, &ax);
+	sy = task_arn(y, &ay);
+	return strcmp(sx ? sx : "", sy ? sy : "");
 }
 
 const struct so_service *

@@ -9,7 +9,7 @@ matches_task_id(const struct task *t, const char *want)
 {
 	size_t n = strlen(want);
 
-	if ((t->arn != NULL && strcmp(t->arn, want) == 0) || strcmp(task_id(t), want) == 0)
+	if (task_arn_is(t, want) || strcmp(task_id(t), want) == 0)
 		return true;
 	/* the short id the table and the TUI print (313da244), as git takes a short hash */
 	return n >= 4 && strchr(want, '/') == NULL && strchr(want, ':') == NULL &&

@@ -319,8 +319,11 @@ task_derive(struct task *t)
 	if (p->cluster_arn != NULL) {
 		s = last_segment(p->cluster_arn, '/');
 		derive_set(t, &p->cluster, s, strlen(s), true);
-	} else if (t->arn != NULL && strstr(t->arn, ":task/") != NULL) {
-		const char *c = strstr(t->arn, ":task/") + 6, *q = strchr(c, '/');
+	} else if (t->arn_tail != NULL &&
+		   strstr(p->arn_prefix != NULL ? p->arn_prefix : t->arn_tail, ":task/") != NULL) {
+		/* the cluster is in the prefix when the ARN is kept in two parts */
+		const char *c = strstr(p->arn_prefix != NULL ? p->arn_prefix : t->arn_tail, ":task/") + 6;
+		const char *q = strchr(c, '/');
 
 		derive_set(t, &p->cluster, c, q ? (size_t)(q - c) : 0, false);
 	} else {
@@ -390,10 +393,11 @@ task_copy_to(struct task *dst, const struct task *src, struct task_strpool *p)
 	*dst = *src;
 	dst->pool = p;
 	task_copy_wide(dst, task_pool_of(dst));
-	task_str(dst, &dst->arn, src->arn);
+	task_str(dst, &dst->arn_tail, src->arn_tail);
 	d = task_new_draft(dst, NULL);
 #define X(f) task_str(dst, &d->f, src->prof->f);
 	PROFILE_STRINGS(X)
+	X(arn_prefix)
 #undef X
 	if (src->ncontainers > COPY_STACK)
 		c = xreallocarray(NULL, src->ncontainers, sizeof *c);
@@ -466,6 +470,62 @@ task_str(struct task *t, const char **dst, const char *s)
 		*dst = NULL;
 	else
 		task_strn(t, dst, s, strlen(s));
+}
+
+void
+task_set_arn_like(struct task *t, const char *s, size_t n, const struct task *like)
+{
+	const char *slash = s != NULL && n <= TASK_ARN_MAX ? memrchr(s, '/', n) : NULL;
+	const char *prefix = NULL;
+
+	if (s == NULL) {
+		t->arn_tail = NULL;
+	} else if (slash == NULL) {
+		task_strn(t, &t->arn_tail, s, n);
+	} else {
+		size_t pn = (size_t)(slash + 1 - s);
+		const char *had = like != NULL ? like->prof->arn_prefix : NULL;
+
+		if (had != NULL && strncmp(had, s, pn) == 0 && had[pn] == '\0')
+			prefix = had;
+		else
+			task_strn(t, &prefix, s, pn);
+		/* interned, as every string: a task's events in one batch share their id */
+		task_strn(t, &t->arn_tail, slash + 1, n - pn);
+	}
+	if (t->prof->arn_prefix != prefix)
+		task_edit_profile(t)->arn_prefix = prefix;
+}
+
+void
+task_set_arn(struct task *t, const char *s, size_t n)
+{
+	task_set_arn_like(t, s, n, NULL);
+}
+
+void
+task_set_arnf(struct task *t, const char *fmt, ...)
+{
+	struct task_arn_buf b;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(b.s, sizeof b.s, fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		task_set_arn(t, NULL, 0);
+	} else if ((size_t)n < sizeof b.s) {
+		task_set_arn(t, b.s, (size_t)n);
+	} else {
+		char *big = xmalloc((size_t)n + 1);
+
+		va_start(ap, fmt);
+		vsnprintf(big, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+		task_set_arn(t, big, (size_t)n);
+		free(big);
+	}
 }
 
 void

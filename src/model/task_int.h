@@ -5,7 +5,7 @@
 #include "ecsprof/task.h"
 
 /* Every string of a profile that is not derived, so that copy and merge cannot forget
- * one (the task's own string is its ARN). */
+ * one. Not arn_prefix: it goes with the task's arn_tail, copied and merged with it. */
 #define PROFILE_STRINGS(X)                                                     \
 	X(cluster_arn) X(taskdef_arn) X(group) X(started_by) X(launch_type)     \
 	X(platform_version) X(platform_family) X(capacity_provider)            \

@@ -52,12 +52,36 @@ prefault(void *p, size_t n)
 #endif
 }
 
-/* The index holds pairs of 32 bits (position + 1, hash of the ARN), so a probe touches a
- * task only when the hash matches, in 8 bytes a slot. */
+/* The index holds pairs of 32 bits (position + 1, hash of the ARN's id), so a probe
+ * touches a task only when the hash matches, in 8 bytes a slot. The id (the ARN's last
+ * segment, task_id()) is what a task keeps alone and what tells tasks apart, so a lookup by
+ * a whole ARN hashes the same bytes as the task it finds. */
+static uint32_t
+id_hash(const char *id)
+{
+	return (uint32_t)tpool_hash(id, strlen(id));
+}
+
 static uint32_t
 arn_hash(const char *arn)
 {
-	return (uint32_t)tpool_hash(arn, strlen(arn));
+	const char *p = strrchr(arn, '/');
+
+	return id_hash(p != NULL ? p + 1 : arn);
+}
+
+/* Do a and b have the same ARN? Their ids first, which differ for any two tasks. */
+static bool
+same_arn(const struct task *a, const struct task *b)
+{
+	const char *pa = a->prof->arn_prefix, *pb = b->prof->arn_prefix;
+	struct task_arn_buf x, y;
+
+	if (pa != NULL && pb != NULL)
+		return strcmp(a->arn_tail, b->arn_tail) == 0 && (pa == pb || strcmp(pa, pb) == 0);
+	if (strcmp(task_id(a), task_id(b)) != 0)
+		return false;
+	return strcmp(task_arn(a, &x), task_arn(b, &y)) == 0;
 }
 
 static void
@@ -100,8 +124,8 @@ index_rebuild(struct task_set *s)
 	s->index = xcalloc(cap, 2 * sizeof *s->index);
 	s->index_cap = cap;
 	for (size_t i = 0; i < s->len; i++)
-		if (s->tasks[i].arn != NULL)
-			index_put(s->index, cap, (uint32_t)(i + 1), arn_hash(s->tasks[i].arn));
+		if (s->tasks[i].arn_tail != NULL)
+			index_put(s->index, cap, (uint32_t)(i + 1), id_hash(task_id(&s->tasks[i])));
 }
 
 struct task *
@@ -117,7 +141,25 @@ task_set_find(struct task_set *s, const char *arn)
 	mask = s->index_cap - 1;
 	h = arn_hash(arn);
 	for (i = h & mask; (pos = s->index[2 * i]) != 0; i = (i + 1) & mask)
-		if (s->index[2 * i + 1] == h && strcmp(s->tasks[pos - 1].arn, arn) == 0)
+		if (s->index[2 * i + 1] == h && task_arn_is(&s->tasks[pos - 1], arn))
+			return &s->tasks[pos - 1];
+	return NULL;
+}
+
+struct task *
+task_set_find_task(struct task_set *s, const struct task *t)
+{
+	size_t mask, i, pos;
+	uint32_t h;
+
+	if (t->arn_tail == NULL || s->len == 0)
+		return NULL;
+	if (s->index_cap == 0)
+		index_rebuild(s);   /* dropped by task_set_trim() */
+	mask = s->index_cap - 1;
+	h = id_hash(task_id(t));
+	for (i = h & mask; (pos = s->index[2 * i]) != 0; i = (i + 1) & mask)
+		if (s->index[2 * i + 1] == h && same_arn(&s->tasks[pos - 1], t))
 			return &s->tasks[pos - 1];
 	return NULL;
 }
@@ -181,8 +223,11 @@ merge_profile(struct task *w, const struct task *l)
 static void
 merge_into(struct task *w, struct task *l)
 {
-	if (w->arn == NULL)
-		w->arn = l->arn;
+	if (w->arn_tail == NULL && l->arn_tail != NULL) {
+		w->arn_tail = l->arn_tail;
+		if (w->prof->arn_prefix != l->prof->arn_prefix)
+			task_edit_profile(w)->arn_prefix = l->prof->arn_prefix;
+	}
 	merge_profile(w, l);
 	if (task_ts(w, TS_HEALTHY) == TS_NONE && task_ts(l, TS_HEALTHY) != TS_NONE) {
 		w->healthy_observed = l->healthy_observed;
@@ -324,7 +369,7 @@ take(struct task_set *s, struct task *t, bool *repeat, bool derive)
 		*repeat = false;
 	/* first, so that strings merge_into() moves between tasks all belong to the set */
 	adopt_pool(s, t);
-	if (t->arn != NULL) {
+	if (t->arn_tail != NULL) {
 		/* one probe: the task with this ARN, or the free slot it goes to (room made
 		 * first, so that the slot stays where it was found) */
 		size_t mask, i, pos;
@@ -334,9 +379,9 @@ take(struct task_set *s, struct task *t, bool *repeat, bool derive)
 		if ((s->len + 1) * 2 + 2 > s->index_cap)
 			index_grow(s);
 		mask = s->index_cap - 1;
-		h = arn_hash(t->arn);
+		h = id_hash(task_id(t));
 		for (i = h & mask; (pos = s->index[2 * i]) != 0; i = (i + 1) & mask)
-			if (s->index[2 * i + 1] == h && strcmp(s->tasks[pos - 1].arn, t->arn) == 0) {
+			if (s->index[2 * i + 1] == h && same_arn(&s->tasks[pos - 1], t)) {
 				have = &s->tasks[pos - 1];
 				break;
 			}
@@ -419,13 +464,14 @@ task_set_take_copy(struct task_set *s, const struct task *src, struct task_copy_
 
 	t.pool = p;
 	task_copy_wide(&t, p);
-	/* the ARN is the one string no other task has: stored, not looked up */
-	if (src->arn != NULL) {
-		size_t n = strlen(src->arn);
+	/* the ARN's id (or whole ARN) is the one string no other task has: stored, not
+	 * looked up; its prefix is the profile's */
+	if (src->arn_tail != NULL) {
+		size_t n = strlen(src->arn_tail);
 		char *a = tpool_alloc(p, n + 1, 1);
 
-		memcpy(a, src->arn, n + 1);
-		t.arn = a;
+		memcpy(a, src->arn_tail, n + 1);
+		t.arn_tail = a;
 	}
 	if (src->prof == msp && msp != &task_profile_none && !msp->draft) {
 		t.prof = mdp;   /* a profile the pool shares already */
@@ -434,6 +480,7 @@ task_set_take_copy(struct task_set *s, const struct task *src, struct task_copy_
 
 #define X(f) d->f = copy_str(p, src->prof->f, msp->f, mdp->f);
 		PROFILE_STRINGS(X)
+		X(arn_prefix)
 #undef X
 	}
 	if (src->ncontainers > 0 && src->containers == ms->containers &&

@@ -126,9 +126,13 @@ dump_screen(const char *path)
 static char *
 selected_arn(const struct view *v)
 {
-	if (v->nvis > 0 && v->sel < v->nvis && tui_vis_task(v, v->sel)->arn != NULL)
-		return xstrdup(tui_vis_task(v, v->sel)->arn);
-	return NULL;
+	struct task_arn_buf ab;
+	const char *arn;
+
+	if (v->nvis == 0 || v->sel >= v->nvis)
+		return NULL;
+	arn = task_arn(tui_vis_task(v, v->sel), &ab);
+	return arn != NULL ? xstrdup(arn) : NULL;
 }
 
 /* The report was replaced: the rows shown are rebuilt, the selection kept by ARN. */
@@ -140,8 +144,7 @@ rows_replaced(struct view *v, const char *arn)
 	if (arn == NULL)
 		return;
 	for (size_t i = 0; i < v->nvis; i++) {
-		const char *a = tui_vis_task(v, i)->arn;
-		if (a != NULL && strcmp(a, arn) == 0) {
+		if (task_arn_is(tui_vis_task(v, i), arn)) {
 			v->sel = i;
 			break;
 		}

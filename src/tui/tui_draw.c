@@ -455,8 +455,9 @@ build_details(const struct view *v, const struct report_row *row, struct lines *
 	const struct task *t = row->task;
 	const struct report *r = tui_rep(v);
 	char iso[TIMEUTIL_ISO_LEN], d[32];
+	struct task_arn_buf ab;
 
-	lines_add(l, "Task %s", nz(t->arn));
+	lines_add(l, "Task %s", nz(task_arn(t, &ab)));
 	lines_add(l, "  id %s  cluster %s  service %s", nz(task_id(t)), nz(t->prof->cluster), nz(t->prof->service));
 	lines_add(l, "  taskdef %s  group %s", nz(t->prof->taskdef),
 		  row->group < r->ngroups ? r->groups[row->group].name : "-");

@@ -11,6 +11,7 @@
 
 #include "ecsprof/input.h"
 #include "ecsprof/record.h"
+#include "../fixtures/task_arn.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -67,7 +68,7 @@ read_hash(const char *s, size_t size, struct input_options o, size_t stream_byte
 	for (size_t i = 0; i < set.len; i++) {
 		const struct task *t = &set.tasks[i];
 
-		fnv_str(&h, t->arn);
+		fnv_str(&h, ARN_OF(t));
 		fnv_str(&h, t->prof->last_status);
 		fnv_str(&h, t->prof->stopped_reason);
 		fnv_str(&h, t->prof->group);

@@ -15,6 +15,7 @@
 
 #include "../../src/in/input_int.h"
 #include "../../src/in/taskscan.h"
+#include "../fixtures/task_arn.h"
 
 static char taskscan_diff_why[400];
 
@@ -44,7 +45,7 @@ taskscan_task_differ(const struct task *a, const struct task *b)
 {
 #define S(f) taskscan_str_differ(#f, a->prof->f, b->prof->f)
 #define N(f) taskscan_num_differ(#f, (long long)a->f, (long long)b->f)
-	if (taskscan_str_differ("arn", a->arn, b->arn) || S(cluster_arn) || S(taskdef_arn) || S(group) || S(started_by) ||
+	if (taskscan_str_differ("arn", ARN_OF(a), ARN_OF(b)) || S(cluster_arn) || S(taskdef_arn) || S(group) || S(started_by) ||
 	    S(launch_type) || S(platform_version) || S(platform_family) || S(capacity_provider) ||
 	    S(availability_zone) || S(cpu) || S(memory) || S(last_status) || S(desired_status) ||
 	    S(stop_code) || S(stopped_reason) || S(health_status) || S(cpu_arch) || S(source) ||
