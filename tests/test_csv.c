@@ -425,7 +425,7 @@ cells_set(struct task_set *s, char *reason)
 	task_containers(&t, 1);
 	task_str(&t, &container_edit_profile(&t, &t.containers[0])->name, "web");
 	task_str(&t, &container_edit_profile(&t, &t.containers[0])->image, "123456789012.dkr.ecr.us-east-1.amazonaws.com/web:v1");
-	task_str(&t, &t.containers[0].image_digest, digest);
+	container_set_digest(&t, &t.containers[0], digest, digest != NULL ? strlen(digest) : 0);
 	task_derive(&t);
 	task_set_take(s, &t);
 	fs_failed_task(&t, true);

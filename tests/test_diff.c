@@ -62,7 +62,7 @@ make_task(struct task *t, int i, int64_t t0, double prov, double pull, double st
 	c = task_containers(t, 1);
 	task_str(t, &container_edit_profile(t, c)->name, "app");
 	task_str(t, &container_edit_profile(t, c)->image, strcmp(digest, DIGEST_NEW) == 0 ? "repo/app:2" : "repo/app:1");
-	task_str(t, &c->image_digest, digest);
+	container_set_digest(t, c, digest, digest != NULL ? strlen(digest) : 0);
 	task_set_ts(t, TS_CREATED, t0);
 	task_set_ts(t, TS_CONNECTIVITY, t0 + (int64_t)(prov * 400));
 	task_set_ts(t, TS_PULL_STARTED, t0 + (int64_t)(prov * 1000));

@@ -30,7 +30,7 @@ full_task(struct task *t)
 	task_containers(t, 2);
 	task_str(t, &container_edit_profile(t, &t->containers[0])->name, "app");
 	task_str(t, &container_edit_profile(t, &t->containers[0])->image, "123456789012.dkr.ecr.us-east-1.amazonaws.com/rerank:2.1");
-	task_str(t, &t->containers[0].image_digest, "sha256:aaaa");
+	container_set_digest(t, &t->containers[0], "sha256:aaaa", strlen("sha256:aaaa"));
 	task_str(t, &container_edit_profile(t, &t->containers[1])->name, "sidecar");
 	task_str(t, &container_edit_profile(t, &t->containers[1])->image, "public.ecr.aws/aws-observability/aws-otel-collector:latest");
 	struct tag *tg = task_tags(t, 2);

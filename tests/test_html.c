@@ -151,7 +151,7 @@ facts_set(struct task_set *s, bool with_images)
 	task_containers(&t, 1);
 	task_str(&t, &container_edit_profile(&t, &t.containers[0])->name, "web");
 	task_str(&t, &container_edit_profile(&t, &t.containers[0])->image, "123456789012.dkr.ecr.us-east-1.amazonaws.com/web:v<42>");
-	task_str(&t, &t.containers[0].image_digest, FACTS_DIGEST);
+	container_set_digest(&t, &t.containers[0], FACTS_DIGEST, FACTS_DIGEST != NULL ? strlen(FACTS_DIGEST) : 0);
 	task_derive(&t);
 	task_set_take(s, &t);
 	fs_failed_task(&t, true);

@@ -41,7 +41,7 @@ advice(struct image_set *s, const char *pv, const char *snap)
 	struct image_task_info in;
 
 	task_init(&t);
-	c.image_digest = (char *)DIG;
+	c.digest_raw = DIG;
 	t.containers = &c;
 	t.ncontainers = 1;
 	task_edit_profile(&t)->launch_type = (char *)"FARGATE";
@@ -135,7 +135,7 @@ Test(image, container_without_digest_by_reference)
 	cr_expect_str_eq(image_set_find_container(s, &c, "linux/arm64")->digest, "sha256:bbbb");
 	p.image = "123456789012.dkr.ecr.us-east-1.amazonaws.com/web:2";
 	cr_expect_null(image_set_find_container(s, &c, "linux/arm64"));
-	c.image_digest = (char *)DIG;
+	c.digest_raw = DIG;
 	cr_expect_str_eq(image_set_find_container(s, &c, "linux/amd64")->digest, DIG);
 	image_set_free(s);
 }
@@ -170,7 +170,7 @@ add_task(struct task_set *set, const char *arn, const char *digest)
 	task_set_arn(&t, arn, strlen(arn));
 	c = task_containers(&t, 1);
 	task_str(&t, &container_edit_profile(&t, c)->image, "123456789012.dkr.ecr.us-east-1.amazonaws.com/rerank-api:v3");
-	task_str(&t, &c->image_digest, digest);
+	container_set_digest(&t, c, digest, digest != NULL ? strlen(digest) : 0);
 	task_derive(&t);
 	task_set_take(set, &t);
 }

@@ -16,6 +16,7 @@
 #include "ecsprof/log.h"
 #include "ecsprof/xalloc.h"
 #include "../src/in/input_gzip.h"
+#include "fixtures/task_text.h"
 
 #define FX(name) FIXTURE_DIR "/input/" name
 
@@ -116,7 +117,7 @@ Test(input, describe_response_epoch_numbers)
 	cr_expect_str_eq(t->prof->source, FX("describe_epoch.json"));
 	cr_expect_eq(task_ts(t, TS_FETCHED), TS_NONE);
 	cr_assert_eq(t->ncontainers, 2);
-	cr_expect_str_eq(t->containers[0].image_digest,
+	cr_expect_str_eq(DIGEST_OF(&t->containers[0]),
 	    "sha256:1111111111111111111111111111111111111111111111111111111111111111");
 	cr_expect_not(t->containers[0].has_exit_code);
 	cr_expect(t->containers[1].has_exit_code);
@@ -272,7 +273,7 @@ Test(input, metadata_document)
 	cr_expect_eq(task_ts(t, TS_PULL_STOPPED), 1714557662700LL);
 	cr_assert_eq(t->ncontainers, 1);
 	cr_expect_str_eq(t->containers[0].prof->snapshotter, "soci");
-	cr_expect_null(t->containers[0].image_digest); /* ImageID is not the registry digest */
+	cr_expect_null(DIGEST_OF(&t->containers[0])); /* ImageID is not the registry digest */
 	cr_expect_eq(st.metadata, 1);
 }
 

@@ -9,7 +9,7 @@
 
 #include "ecsprof/input.h"
 #include "ecsprof/xalloc.h"
-#include "fixtures/task_arn.h"
+#include "fixtures/task_text.h"
 
 #define FX(name) FIXTURE_DIR "/export/" name
 #define EXAMPLES FIXTURE_DIR "/../../examples/"

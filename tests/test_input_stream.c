@@ -14,7 +14,7 @@
 #include "ecsprof/buf.h"
 #include "ecsprof/input.h"
 #include "ecsprof/xalloc.h"
-#include "fixtures/task_arn.h"
+#include "fixtures/task_text.h"
 
 /* ---- one read, kept as text to compare ------------------------------------------------ */
 
@@ -74,7 +74,7 @@ add_task(struct buf *b, const struct task *t)
 		buf_addf(b, " [c%zu", i);
 		add_str(b, "name", c->prof->name);
 		add_str(b, "image", c->prof->image);
-		add_str(b, "digest", c->image_digest);
+		add_str(b, "digest", DIGEST_OF(c));
 		add_str(b, "last", c->prof->last_status);
 		add_str(b, "reason", c->prof->reason);
 		add_str(b, "snap", c->prof->snapshotter);

@@ -4,7 +4,7 @@
 
 #include "ecsprof/select.h"
 #include "ecsprof/xalloc.h"
-#include "fixtures/task_arn.h"
+#include "fixtures/task_text.h"
 
 static struct task
 mk(const char *id, const char *desired, const char *last, int64_t created)

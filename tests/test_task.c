@@ -5,7 +5,7 @@
 
 #include "ecsprof/task.h"
 #include "ecsprof/xalloc.h"
-#include "fixtures/task_arn.h"
+#include "fixtures/task_text.h"
 
 /* where mk() puts a task's strings: NULL, a private pool of its own */
 static struct task_strpool *mk_pool;
@@ -157,7 +157,7 @@ mk_full(const char *id, long long version, const char *digest)
 	task_containers(&t, 1);
 	task_str(&t, &container_edit_profile(&t, &t.containers[0])->name, "web");
 	task_str(&t, &container_edit_profile(&t, &t.containers[0])->image, IMAGE);
-	task_str(&t, &t.containers[0].image_digest, digest);
+	container_set_digest(&t, &t.containers[0], digest, digest != NULL ? strlen(digest) : 0);
 	struct tag *tg = task_tags(&t, 1);
 	task_str(&t, &tg[0].key, "team");
 	task_str(&t, &tg[0].value, "payments");
@@ -208,8 +208,8 @@ Test(task, batch_pool_shares_strings_and_the_set_adopts_them)
 	cr_expect_neq(x->arn_tail, y->arn_tail);
 	/* one prefix for the tasks of a cluster, in their profile */
 	cr_expect_eq(x->prof->arn_prefix, y->prof->arn_prefix);
-	cr_expect_str_eq(x->containers[0].image_digest, "sha256:1111");
-	cr_expect_str_eq(y->containers[0].image_digest, "sha256:2222");
+	cr_expect_str_eq(DIGEST_OF(&x->containers[0]), "sha256:1111");
+	cr_expect_str_eq(DIGEST_OF(&y->containers[0]), "sha256:2222");
 	cr_expect_str_eq(ARN_OF(x), "arn:aws:ecs:us-east-1:123456789012:task/prod/aaaa");
 	cr_expect_str_eq(x->arn_tail, "aaaa");
 	cr_expect_str_eq(x->prof->arn_prefix, "arn:aws:ecs:us-east-1:123456789012:task/prod/");
@@ -281,7 +281,7 @@ Test(task, tasks_of_one_service_share_a_profile)
 	cr_expect_eq(x->containers[0].prof, y->containers[0].prof);
 	cr_expect_eq(x->containers[0].prof->draft, false);
 	cr_expect_str_eq(y->containers[0].prof->image, IMAGE);
-	cr_expect_str_eq(y->containers[0].image_digest, "sha256:2222");
+	cr_expect_str_eq(DIGEST_OF(&y->containers[0]), "sha256:2222");
 	task_set_cleanup(&s);
 }
 
@@ -406,7 +406,7 @@ Test(task, pool_merge_pooled_tasks_both_ways)
 	cr_expect_str_eq(have->prof->taskdef, "web:7");
 	cr_expect_str_eq(have->prof->family, "web");
 	cr_assert_eq(have->ncontainers, 1);
-	cr_expect_str_eq(have->containers[0].image_digest, "sha256:old");
+	cr_expect_str_eq(DIGEST_OF(&have->containers[0]), "sha256:old");
 	cr_expect_str_eq(have->containers[0].prof->snapshotter, "soci");
 	cr_expect(have->from_metadata);
 	cr_expect_str_eq(task_id(have), "m1");
@@ -441,7 +441,7 @@ Test(task, pool_filter_keeps_shared_strings_alive)
 	cr_expect_eq(s.tasks[0].prof->cluster_arn, cluster);
 	cr_expect_str_eq(s.tasks[0].prof->cluster_arn, CLUSTER_ARN);
 	cr_expect_str_eq(s.tasks[0].containers[0].prof->image, IMAGE);
-	cr_expect_str_eq(s.tasks[0].containers[0].image_digest, "sha256:b");
+	cr_expect_str_eq(DIGEST_OF(&s.tasks[0].containers[0]), "sha256:b");
 	cr_expect_not_null(task_set_find(&s, "arn:aws:ecs:us-east-1:123456789012:task/prod/b"));
 	cr_expect_null(task_set_find(&s, "arn:aws:ecs:us-east-1:123456789012:task/prod/a"));
 	/* a task with that ARN again is new, and gets the pool's copy of its strings */
@@ -476,7 +476,7 @@ Test(task, pool_copy_out_of_a_set_owns_its_strings)
 	cr_expect_str_eq(task_id(&copy), "cp");
 	cr_expect_str_eq(copy.prof->family, "web");
 	cr_expect_str_eq(copy.prof->stopped_reason, "Essential container in task exited");
-	cr_expect_str_eq(copy.containers[0].image_digest, "sha256:cp");
+	cr_expect_str_eq(DIGEST_OF(&copy.containers[0]), "sha256:cp");
 	cr_expect_str_eq(copy.prof->tags[0].value, "payments");
 	/* an owned task again: it can be changed, derived, and taken by another set */
 	task_str(&copy, &task_edit_profile(&copy)->group, "service:api");
@@ -535,11 +535,11 @@ Test(task, copied_tasks_outlive_the_set_they_came_from)
 		cr_expect_str_eq(task_id(in), "bw");
 		cr_expect_str_eq(in->prof->family, "web");
 		cr_expect_str_eq(in->prof->stopped_reason, "Essential container in task exited");
-		cr_expect_str_eq(in->containers[0].image_digest, "sha256:bw");
+		cr_expect_str_eq(DIGEST_OF(&in->containers[0]), "sha256:bw");
 		cr_expect_str_eq(in->prof->tags[0].value, "payments");
 		cr_expect_str_eq(task_id(in2), "bx");
 		cr_expect_str_eq(task_id(in3), "by");
-		cr_expect_str_eq(in3->containers[0].image_digest, "sha256:by");
+		cr_expect_str_eq(DIGEST_OF(&in3->containers[0]), "sha256:by");
 		cr_expect_null(in3->prof->stopped_reason);
 	}
 	task_set_cleanup(&sets[3]);
@@ -563,7 +563,7 @@ Test(task, copied_task_merges_with_a_described_one)
 	cr_assert_eq(s.len, 1);
 	cr_expect_eq(s.tasks[0].version, 2);
 	/* filled from the copied task */
-	cr_expect_str_eq(s.tasks[0].containers[0].image_digest, "sha256:m");
+	cr_expect_str_eq(DIGEST_OF(&s.tasks[0].containers[0]), "sha256:m");
 	cr_expect_str_eq(s.tasks[0].prof->family, "web");
 	task_set_cleanup(&s);
 }
@@ -1080,4 +1080,48 @@ Test(task, arn_prefix_is_shared_by_a_clusters_tasks)
 	cr_expect_str_eq(s.tasks[1].prof->arn_prefix, "arn:aws:ecs:us-east-1:123456789012:task/prod/");
 	cr_expect_str_eq(task_id(&s.tasks[1]), "p2");
 	task_set_cleanup(&s);
+}
+
+/* An image digest in ECS's form kept as its 32 bytes (issue 35), any other text as it is:
+ * each read back as given, through a copy and a copy into another set. */
+Test(task, digests_read_back_as_given)
+{
+	static const char *const given[] = {
+		"sha256:0000000000000000000000000000000000000000000000000000000000000000",
+		"sha256:00ff10a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d8e7f6a5b4c3d2e1",
+		"sha256:00FF10A9B8C7D6E5F4A3B2C1D0E9F8A7B6C5D4E3F2A1B0C9D8E7F6A5B4C3D2E1",   /* upper */
+		"sha256:00ff10a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d8e7f6a5b4c3d2e",    /* short */
+		"sha256:00ff10a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d8e7f6a5b4c3d2eg",   /* not hex */
+		"sha512:00ff10a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d8e7f6a5b4c3d2e1",
+		"\001sha256 begins with a mark",
+		"\002so does this",
+		"",
+	};
+	size_t n = sizeof given / sizeof *given;
+	struct task_set s, other;
+	struct task t, copy;
+
+	task_set_init(&s);
+	task_set_init(&other);
+	task_init(&t);
+	task_set_arn(&t, "arn:aws:ecs:us-east-1:1:task/c/d", 32);
+	task_containers(&t, n + 1);
+	for (size_t i = 0; i < n; i++)
+		container_set_digest(&t, &t.containers[i], given[i], strlen(given[i]));
+	container_set_digest(&t, &t.containers[n], NULL, 0);
+	cr_expect_eq(t.containers[0].digest_raw[0], DIGEST_RAW_SHA256, "kept as bytes");
+	cr_expect_eq(digest_raw_len(t.containers[1].digest_raw), DIGEST_RAW_SHA256_LEN);
+	cr_expect_str_eq(t.containers[2].digest_raw, given[2], "upper case: kept as text");
+	task_set_take(&s, &t);
+	task_copy(&copy, &s.tasks[0]);
+	task_set_take_copy(&other, &s.tasks[0], NULL);
+	task_set_cleanup(&s);
+	for (size_t i = 0; i < n; i++) {
+		cr_expect_str_eq(DIGEST_OF(&copy.containers[i]), given[i], "%zu", i);
+		cr_expect_str_eq(DIGEST_OF(&other.tasks[0].containers[i]), given[i], "%zu", i);
+	}
+	cr_expect_null(DIGEST_OF(&copy.containers[n]));
+	cr_expect_str_eq(task_image_digest(&copy, &(struct digest_buf){ 0 }), given[0]);
+	task_cleanup(&copy);
+	task_set_cleanup(&other);
 }

@@ -16,7 +16,7 @@
 #include "ecsprof/jsonscan.h"
 #include "ecsprof/xalloc.h"
 #include "fuzz/taskscan_diff.h"
-#include "fixtures/task_arn.h"
+#include "fixtures/task_text.h"
 
 /* uses every field taskscan reads, with escapes, UTF-8, nulls and numbers of each kind */
 static const char rich[] =

@@ -31,7 +31,7 @@ make(struct task *t, int i, int64_t at, double pull, const char *digest)
 	task_str(t, &task_edit_profile(t)->launch_type, "FARGATE");
 	c = task_containers(t, 1);
 	task_str(t, &container_edit_profile(t, c)->name, "app");
-	task_str(t, &c->image_digest, digest);
+	container_set_digest(t, c, digest, digest != NULL ? strlen(digest) : 0);
 	task_set_ts(t, TS_CREATED, at);
 	task_set_ts(t, TS_CONNECTIVITY, at + 8000 + (i % 7) * 100);
 	task_set_ts(t, TS_PULL_STARTED, at + 14000 + (i % 5) * 100);

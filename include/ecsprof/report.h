@@ -122,6 +122,7 @@ struct report_cells {
 	char num[COL_COUNT][TIMEUTIL_ISO_LEN];
 	char usd[NUMFMT_FIXED_LEN];
 	struct task_arn_buf arn;   /* the ARN cell's text, joined (task_arn()) */
+	struct digest_buf digest;  /* the digest cell's text (task_image_digest()) */
 };
 void report_row_cells(const struct report *r, const struct report_row *row,
 		      enum time_format tf, struct report_cells *out);

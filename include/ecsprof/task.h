@@ -79,7 +79,13 @@ struct container {
 	/* never NULL in a task's array (task_containers()): a shared profile, a draft of the
 	 * task's, or container_profile_none */
 	const struct container_profile *prof;
-	const char *image_digest;  /* the one string of a container that a task may have alone */
+	/* The image digest, the one string of a container that a task may have alone: read it
+	 * with container_digest(), write it with container_set_digest(). ECS's form,
+	 * "sha256:" and 64 lowercase hex digits, is kept as its 32 bytes behind a mark
+	 * (DIGEST_RAW_SHA256, issue 35: 73 bytes -> 34); any other text as it is (behind
+	 * DIGEST_RAW_TEXT if it begins with a mark). NULL: none. A probe may point it at a
+	 * static text that begins with neither mark. */
+	const char *digest_raw;
 	int64_t health_since_ms;
 	int exit_code;
 	bool has_exit_code;
@@ -390,7 +396,27 @@ extern const struct container_profile container_profile_none;
 struct container_profile *container_edit_profile(struct task *t, struct container *c);
 /* The first container's image/digest, or NULL. */
 const char *task_image(const struct task *t);
-const char *task_image_digest(const struct task *t);
+
+/* Room for an image digest as text: "sha256:" and 64 hex digits, or a text digest of up to
+ * as many bytes (a longer one is read where it lies) */
+#define DIGEST_TEXT_LEN 71
+struct digest_buf {
+	char s[DIGEST_TEXT_LEN + 1];
+};
+#define DIGEST_RAW_SHA256 '\001'   /* then the 32 bytes of a sha256 digest */
+#define DIGEST_RAW_TEXT '\002'     /* then the text, which begins with a mark */
+#define DIGEST_RAW_SHA256_LEN 33
+
+/* The container's image digest as text, NULL without one: written into b when it is kept
+ * as bytes, else the container's own string. Valid while c and b are. */
+const char *container_digest(const struct container *c, struct digest_buf *b);
+/* c's image digest (one of t's containers, or being built for t) = the n bytes at s (NULL:
+ * none), in t's pool. */
+void container_set_digest(struct task *t, struct container *c, const char *s, size_t n);
+/* The length of a kept digest (c->digest_raw, not NULL): its bytes, which may hold NULs. */
+size_t digest_raw_len(const char *raw);
+/* The first container's digest (container_digest()), NULL when none has one. */
+const char *task_image_digest(const struct task *t, struct digest_buf *b);
 const char *task_tag(const struct task *t, const char *key);
 /* Deep copy into dst (initialised by this call), its strings and arrays in p (the pool of
  * the set it is meant for, or a batch pool); task_copy(): in a pool of its own. */

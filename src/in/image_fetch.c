@@ -656,9 +656,11 @@ image_fetch_want(struct image_fetch *f, const char *image, const char *digest,
 void
 image_fetch_want_task(struct image_fetch *f, const struct task *t)
 {
+	struct digest_buf b;
+
 	for (size_t i = 0; i < t->ncontainers; i++)
-		image_fetch_want(f, t->containers[i].prof->image, t->containers[i].image_digest,
-		    image_task_platform(t));
+		image_fetch_want(f, t->containers[i].prof->image,
+				 container_digest(&t->containers[i], &b), image_task_platform(t));
 }
 
 /* Under f->lock: the references no digest came for are resolved by their tags now. */

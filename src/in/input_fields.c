@@ -315,14 +315,28 @@ static const struct {
 static const struct {
 	const char *key;
 	size_t off;
-	bool own;   /* the container's own (else its profile's) */
+	bool digest;   /* the container's own digest (container_set_digest), else its profile's */
 } container_strings[] = {
 	{ "name", offsetof(struct container_profile, name), false },
 	{ "image", offsetof(struct container_profile, image), false },
-	{ "imageDigest", offsetof(struct container, image_digest), true },
+	{ "imageDigest", 0, true },
 	{ "lastStatus", offsetof(struct container_profile, last_status), false },
 	{ "reason", offsetof(struct container_profile, reason), false },
 };
+
+/* c's image digest from obj's string member key (absent or null: none) */
+static int
+container_digest_str(struct task *t, struct container *c, const json_t *obj, const char *key,
+		     struct why *w)
+{
+	const json_t *v;
+
+	if (str_value(obj, key, &v, w) != 0)
+		return -1;
+	if (v != NULL)
+		container_set_digest(t, c, json_string_value(v), json_string_length(v));
+	return 0;
+}
 
 #define FIELD(base, off) ((const char **)(void *)((char *)(base) + (off)))
 
@@ -345,9 +359,10 @@ parse_containers(const json_t *o, struct task *t, struct why *w)
 		struct container_profile *p = container_edit_profile(t, k);
 
 		for (size_t f = 0; f < sizeof container_strings / sizeof container_strings[0]; f++)
-			if (input_task_str(t, c, container_strings[f].key,
-			    container_strings[f].own ? FIELD(k, container_strings[f].off) :
-						       FIELD(p, container_strings[f].off), w) != 0)
+			if (container_strings[f].digest ?
+			    container_digest_str(t, k, c, container_strings[f].key, w) != 0 :
+			    input_task_str(t, c, container_strings[f].key,
+					   FIELD(p, container_strings[f].off), w) != 0)
 				goto bad;
 		if (input_get_int(c, "exitCode", &has, &code, w) != 0)
 			goto bad;

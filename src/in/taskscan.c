@@ -67,7 +67,7 @@ one_container(struct jsonscan *sc, struct task *t, struct container *k)
 	p = container_edit_profile(t, k);
 	strs[0] = &p->name;
 	strs[1] = &p->image;
-	strs[2] = &k->image_digest;
+	strs[2] = NULL;   /* the digest: container_set_digest() */
 	strs[3] = &p->last_status;
 	strs[4] = &p->reason;
 
@@ -82,7 +82,10 @@ one_container(struct jsonscan *sc, struct task *t, struct container *k)
 		if (i >= 0 && i < 5) {
 			if (str_or_null(sc, &v) != 0)
 				return -1;
-			keep(t, strs[i], &v);
+			if (i != 2)
+				keep(t, strs[i], &v);
+			else if (v.s != NULL)   /* the last value given, as keep() */
+				container_set_digest(t, k, v.s, v.n);
 		} else if (i == 5) {
 			if (jsonscan_at(sc, 'n')) {
 				if (jsonscan_word(sc, "null", 4) != 0)

@@ -167,8 +167,16 @@ group_raw_value(const struct task *t, const struct group_key *k, const struct im
 		return NULL;
 	case GK_IMAGE:
 		return group_or_none(task_image(t));
-	case GK_DIGEST:
-		return group_or_none(task_image_digest(t));
+	case GK_DIGEST: {
+		struct digest_buf d;
+		const char *v = task_image_digest(t, &d);
+
+		if (v == d.s) {   /* built: the caller's to keep */
+			snprintf(buf, size, "%s", v);
+			v = buf;
+		}
+		return group_or_none(v);
+	}
 	case GK_PLATFORM:
 		return group_or_none(t->prof->platform_version);
 	case GK_LAUNCH_TYPE:

@@ -147,7 +147,7 @@ image_rows_build(const struct task_set *set, struct image_rows *out)
 			struct task t;
 			/* a probe: its strings and profiles on the stack, no pool */
 			struct container_profile cp = { .image = f->image };
-			struct container c = { .prof = &cp, .image_digest = f->digest };
+			struct container c = { .prof = &cp, .digest_raw = f->digest };
 			struct task_profile p = {
 				.launch_type = "FARGATE", .platform_version = "1.4.0",
 				.cpu_arch = f->platform != NULL && strstr(f->platform, "arm64") ?

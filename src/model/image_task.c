@@ -21,8 +21,11 @@ image_set_find_container(const struct image_set *s, const struct container *c,
 {
 	if (s == NULL)
 		return NULL;
-	if (c->image_digest != NULL && *c->image_digest != '\0')
-		return image_set_find(s, c->image_digest, platform);
+	struct digest_buf b;
+	const char *digest = container_digest(c, &b);
+
+	if (digest != NULL && *digest != '\0')
+		return image_set_find(s, digest, platform);
 	if (c->prof->image == NULL)
 		return NULL;
 	/* not pulled yet (or an emulator that gives no digest): the reference, as

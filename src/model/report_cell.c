@@ -104,11 +104,11 @@ report_cell_ms(const struct report_row *row, enum col_id c)
 	return report_serving_ms(NULL, row, c);
 }
 
-/* Text columns, borrowed from the task or the report (the ARN joined in ab); NULL when
- * absent. */
+/* Text columns, borrowed from the task or the report (the ARN joined in ab, the digest
+ * written in db); NULL when absent. */
 static const char *
 report_text(const struct report *r, const struct report_row *row, enum col_id c,
-	    struct task_arn_buf *ab)
+	    struct task_arn_buf *ab, struct digest_buf *db)
 {
 	const struct task *t = row->task;
 
@@ -126,7 +126,7 @@ report_text(const struct report *r, const struct report_row *row, enum col_id c,
 	case COL_MEMORY:            return t->prof->memory;
 	case COL_LAST_STATUS:       return t->prof->last_status;
 	case COL_IMAGE:             return task_image(t);
-	case COL_IMAGE_DIGEST:      return task_image_digest(t);
+	case COL_IMAGE_DIGEST:      return task_image_digest(t, db);
 	case COL_SOCI:              return soci_label_name(t->soci);
 	case COL_SOCI_EVIDENCE:     return soci_evidence_name(t->soci_evidence);
 	case COL_GROUP:
@@ -155,6 +155,7 @@ report_cell(const struct report *r, const struct report_row *row, enum col_id c,
 	    char *out, size_t size)
 {
 	struct task_arn_buf ab;
+	struct digest_buf db;
 	const char *s;
 
 	if (size == 0)
@@ -180,7 +181,7 @@ report_cell(const struct report *r, const struct report_row *row, enum col_id c,
 	case COL_TEXT:
 		if (report_image_number(r != NULL ? r->images : NULL, row->task, c, out, size))
 			break;
-		s = report_text(r, row, c, &ab);
+		s = report_text(r, row, c, &ab, &db);
 		if (s != NULL)
 			report_copy_cut(out, size, s);
 		break;
@@ -307,7 +308,7 @@ report_row_cells(const struct report *r, const struct report_row *row, enum time
 				put_num(out, c, report_image_number_of(&in, t, c, out->num[c]));
 				break;
 			}
-			put_text(out, c, report_text(r, row, c, &out->arn));
+			put_text(out, c, report_text(r, row, c, &out->arn, &out->digest));
 			break;
 		}
 	}
@@ -335,7 +336,8 @@ union sort_key {
 };
 
 static inline union sort_key
-report_sort_key(const struct sort_ctx *ctx, const struct report_row *row, struct task_arn_buf *ab)
+report_sort_key(const struct sort_ctx *ctx, const struct report_row *row, struct task_arn_buf *ab,
+		struct digest_buf *db)
 {
 	union sort_key k;
 	const char *s;
@@ -347,7 +349,7 @@ report_sort_key(const struct sort_ctx *ctx, const struct report_row *row, struct
 	}
 	switch (ctx->how) {
 	case SORT_TEXT:
-		s = report_text(ctx->r, row, ctx->c, ab);
+		s = report_text(ctx->r, row, ctx->c, ab, db);
 		/* the "(none)" group is a missing value too: it sorts last */
 		if (s != NULL && (*s == '\0' ||
 				  (ctx->c == COL_GROUP && strcmp(s, GROUP_NONE) == 0)))
@@ -372,8 +374,10 @@ static inline int
 report_cmp_rows(const struct sort_ctx *ctx, const struct report_row *ra,
 		const struct report_row *rb)
 {
-	struct task_arn_buf xa, xb;   /* written only for the ARN column */
-	union sort_key a = report_sort_key(ctx, ra, &xa), b = report_sort_key(ctx, rb, &xb);
+	/* written only for the ARN and digest columns */
+	struct task_arn_buf xa, xb;
+	struct digest_buf da, db;
+	union sort_key a = report_sort_key(ctx, ra, &xa, &da), b = report_sort_key(ctx, rb, &xb, &db);
 	int c = 0;
 
 	if (ctx->how == SORT_TEXT) {

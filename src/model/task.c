@@ -364,12 +364,77 @@ task_image(const struct task *t)
 	return NULL;
 }
 
+static const char hexdigits[] = "0123456789abcdef";
+
+static int
+hex_value(char c)
+{
+	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+size_t
+digest_raw_len(const char *raw)
+{
+	return raw[0] == DIGEST_RAW_SHA256 ? DIGEST_RAW_SHA256_LEN : strlen(raw);
+}
+
 const char *
-task_image_digest(const struct task *t)
+container_digest(const struct container *c, struct digest_buf *b)
+{
+	const unsigned char *v;
+
+	if (c->digest_raw == NULL)
+		return NULL;
+	if (c->digest_raw[0] == DIGEST_RAW_TEXT)
+		return c->digest_raw + 1;
+	if (c->digest_raw[0] != DIGEST_RAW_SHA256)
+		return c->digest_raw;
+	v = (const unsigned char *)c->digest_raw + 1;
+	memcpy(b->s, "sha256:", 7);
+	for (int i = 0; i < 32; i++) {
+		b->s[7 + 2 * i] = hexdigits[v[i] >> 4];
+		b->s[8 + 2 * i] = hexdigits[v[i] & 15];
+	}
+	b->s[DIGEST_TEXT_LEN] = '\0';
+	return b->s;
+}
+
+void
+container_set_digest(struct task *t, struct container *c, const char *s, size_t n)
+{
+	char raw[DIGEST_RAW_SHA256_LEN];
+	bool bytes = s != NULL && n == DIGEST_TEXT_LEN && memcmp(s, "sha256:", 7) == 0;
+
+	for (int i = 0; bytes && i < 32; i++) {
+		int hi = hex_value(s[7 + 2 * i]), lo = hex_value(s[8 + 2 * i]);
+
+		bytes = hi >= 0 && lo >= 0;
+		raw[1 + i] = (char)(hi << 4 | lo);
+	}
+	if (s == NULL) {
+		c->digest_raw = NULL;
+	} else if (bytes) {
+		/* every digest has its bytes; the tasks of a service share one */
+		raw[0] = DIGEST_RAW_SHA256;
+		c->digest_raw = tpool_intern(task_pool_of(t), raw, sizeof raw);
+	} else if (n > 0 && (s[0] == DIGEST_RAW_SHA256 || s[0] == DIGEST_RAW_TEXT)) {
+		char *m = xmalloc(n + 1);
+
+		m[0] = DIGEST_RAW_TEXT;
+		memcpy(m + 1, s, n);
+		c->digest_raw = tpool_intern(task_pool_of(t), m, n + 1);
+		free(m);
+	} else {
+		task_strn(t, &c->digest_raw, s, n);
+	}
+}
+
+const char *
+task_image_digest(const struct task *t, struct digest_buf *b)
 {
 	for (size_t i = 0; i < t->ncontainers; i++)
-		if (t->containers[i].image_digest != NULL)
-			return t->containers[i].image_digest;
+		if (t->containers[i].digest_raw != NULL)
+			return container_digest(&t->containers[i], b);
 	return NULL;
 }
 
@@ -406,7 +471,9 @@ task_copy_to(struct task *dst, const struct task *src, struct task_strpool *p)
 
 		c[i] = src->containers[i];
 		cp = task_new_container_draft(dst, &c[i], NULL);
-		task_str(dst, &c[i].image_digest, src->containers[i].image_digest);
+		c[i].digest_raw = src->containers[i].digest_raw == NULL ? NULL :
+				  tpool_intern(task_pool_of(dst), src->containers[i].digest_raw,
+					       digest_raw_len(src->containers[i].digest_raw));
 #define X(f) task_str(dst, &cp->f, src->containers[i].prof->f);
 		CONTAINER_PROFILE_STRINGS(X)
 #undef X

@@ -271,7 +271,7 @@ merge_into(struct task *w, struct task *l)
 				const struct container_profile *wp = wc->prof, *lp = lc->prof;
 
 				if (wp->name && lp->name && strcmp(wp->name, lp->name) == 0) {
-					take_str(&wc->image_digest, &lc->image_digest);
+					take_str(&wc->digest_raw, &lc->digest_raw);
 #define X(f) || (wp->f == NULL && lp->f != NULL)
 					if (wp != lp && (false CONTAINER_PROFILE_STRINGS(X))) {
 #undef X
@@ -449,6 +449,17 @@ copy_str(struct task_strpool *p, const char *s, const char *ms, const char *md)
 	return tpool_intern(p, s, strlen(s));
 }
 
+/* copy_str() of a kept digest (task.h), whose bytes may hold NULs */
+static const char *
+copy_raw(struct task_strpool *p, const char *s, const char *ms, const char *md)
+{
+	if (s == NULL)
+		return NULL;
+	if (s == ms)
+		return md;
+	return tpool_intern(p, s, digest_raw_len(s));
+}
+
 struct task *
 task_set_take_copy(struct task_set *s, const struct task *src, struct task_copy_memo *m)
 {
@@ -495,8 +506,8 @@ task_set_take_copy(struct task_set *s, const struct task *src, struct task_copy_
 			const struct container *dc = mc != NULL ? &md->containers[i] : NULL;
 
 			c[i] = *sc;
-			c[i].image_digest = copy_str(p, sc->image_digest, mc ? mc->image_digest : NULL,
-						     dc ? dc->image_digest : NULL);
+			c[i].digest_raw = copy_raw(p, sc->digest_raw, mc ? mc->digest_raw : NULL,
+						   dc ? dc->digest_raw : NULL);
 			if (mc != NULL && sc->prof == mc->prof && !sc->prof->draft) {
 				c[i].prof = dc->prof;   /* a profile the pool shares already */
 			} else {

@@ -237,13 +237,14 @@ REPORT_COLUMNS(X)
 static int
 container_checked(struct buf *b, const struct container *k)
 {
+	struct digest_buf db;
 	int rc = PUTS(b, "{\"name\":");
 
 	rc |= jsonfmt_string(b, k->prof->name);
 	rc |= PUTS(b, ",\"image\":");
 	rc |= jsonfmt_string(b, k->prof->image);
 	rc |= PUTS(b, ",\"image_digest\":");
-	rc |= jsonfmt_string(b, k->image_digest);
+	rc |= jsonfmt_string(b, container_digest(k, &db));
 	rc |= PUTS(b, ",\"last_status\":");
 	rc |= jsonfmt_string(b, k->prof->last_status);
 	rc |= PUTS(b, ",\"reason\":");
@@ -269,7 +270,8 @@ write_container(struct buf *b, const struct container *k)
 		{ ",\"last_status\":", 15 }, { ",\"reason\":", 10 },
 		{ ",\"snapshotter\":", 15 }, { ",\"health_status\":", 17 },
 	};
-	const char *v[] = { k->prof->name, k->prof->image, k->image_digest,
+	struct digest_buf db;
+	const char *v[] = { k->prof->name, k->prof->image, container_digest(k, &db),
 			    k->prof->last_status, k->prof->reason, k->prof->snapshotter,
 			    k->prof->health_status };
 	size_t n[sizeof v / sizeof v[0]], need = 64 + sizeof keys + NUMFMT_INT_LEN + 24;

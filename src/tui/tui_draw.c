@@ -512,11 +512,12 @@ build_details(const struct view *v, const struct report_row *row, struct lines *
 	for (size_t i = 0; i < t->ncontainers; i++) {
 		const struct container *c = &t->containers[i];
 		char ex[24] = "";
+		struct digest_buf db;
 		if (c->has_exit_code)
 			snprintf(ex, sizeof ex, ", exit %d", c->exit_code);
 		lines_add(l, "  %s: %s%s", nz(c->prof->name), nz(c->prof->last_status), ex);
 		lines_add(l, "    image        %s", nz(c->prof->image));
-		lines_add(l, "    digest       %s", nz(c->image_digest));
+		lines_add(l, "    digest       %s", nz(container_digest(c, &db)));
 		if (c->prof->snapshotter != NULL)
 			lines_add(l, "    snapshotter  %s", c->prof->snapshotter);
 		if (c->prof->reason != NULL)

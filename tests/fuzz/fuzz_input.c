@@ -11,7 +11,7 @@
 
 #include "ecsprof/input.h"
 #include "ecsprof/record.h"
-#include "../fixtures/task_arn.h"
+#include "../fixtures/task_text.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

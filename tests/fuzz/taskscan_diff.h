@@ -15,7 +15,7 @@
 
 #include "../../src/in/input_int.h"
 #include "../../src/in/taskscan.h"
-#include "../fixtures/task_arn.h"
+#include "../fixtures/task_text.h"
 
 static char taskscan_diff_why[400];
 
@@ -62,7 +62,7 @@ taskscan_task_differ(const struct task *a, const struct task *b)
 #define CS(f) taskscan_str_differ("containers." #f, x->prof->f, y->prof->f)
 #define CN(f) taskscan_num_differ("containers." #f, (long long)x->f, (long long)y->f)
 		if (CS(name) || CS(image) ||
-		    taskscan_str_differ("containers.image_digest", x->image_digest, y->image_digest) || CS(last_status) || CS(reason) ||
+		    taskscan_str_differ("containers.image_digest", DIGEST_OF(x), DIGEST_OF(y)) || CS(last_status) || CS(reason) ||
 		    CS(snapshotter) || CS(health_status) || CN(has_exit_code) || CN(exit_code) ||
 		    CN(has_health_since) || CN(health_since_ms) || CN(essential))
 			return 1;
