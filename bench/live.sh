@@ -83,7 +83,7 @@ now_ms() { date +%s%3N; }
 # machine weighs on both alike, the same run with --no-images and one with a warm cache
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 times=() noimg=() warm=() cpu=() b_noimg=() b_cpu=() start=()
-usr=() sys=() flt=() b_usr=() b_sys=() b_flt=()
+usr=() sys=() flt=() b_usr=() b_sys=() b_flt=() start_flt=()
 # the wall milliseconds, CPU microseconds (user + system), user and system microseconds
 # and minor page faults of one run of "$@", its stdout discarded (timed here, not around
 # python's own start)
@@ -118,8 +118,8 @@ for ((i = 0; i < RUNS; i++)); do
 	cpu+=("$c") usr+=("$u") sys+=("$s") flt+=("$pf")
 	# what every run pays before its first request: the process start (the dynamic
 	# loader's ~40 libraries behind libcurl, their constructors), measured alone
-	read -r _ vc < <(wall_cpu "$ECSPROF" --version)
-	start+=("$vc")
+	read -r _ vc _ _ vpf < <(wall_cpu "$ECSPROF" --version)
+	start+=("$vc") start_flt+=("$vpf")
 	if [[ -n "$BEFORE" ]]; then
 		# the older binary in the same round, under the same load
 		read -r bw bc bu bs bpf < <(wall_cpu "$BEFORE" tasks --cluster bench --status \
@@ -231,7 +231,7 @@ start_med=$(printf '%s\n' "${start[@]}" | median)
 echo "  of which process start: $(awk -v c="$start_med" 'BEGIN { printf "%.1f", c / 1000 }') ms (ecsprof --version, median); per task without it: $(awk -v c="$cpu_med" -v s="$start_med" -v n="$TASKS" 'BEGIN { printf "%.1f", (c - s) / n }') us"
 usr_med=$(printf '%s\n' "${usr[@]}" | median) sys_med=$(printf '%s\n' "${sys[@]}" | median)
 flt_med=$(printf '%s\n' "${flt[@]}" | median)
-echo "  user / system:         $(awk -v u="$usr_med" -v s="$sys_med" -v n="$TASKS" 'BEGIN { printf "%.1f / %.1f", u / n, s / n }') us a task (medians; the kernel splits by ticks: noisy); page faults a run: $flt_med (median)"
+echo "  user / system:         $(awk -v u="$usr_med" -v s="$sys_med" -v n="$TASKS" 'BEGIN { printf "%.1f / %.1f", u / n, s / n }') us a task (medians; the kernel splits by ticks: noisy); page faults a run: $flt_med, of which the start's: $(printf '%s\n' "${start_flt[@]}" | median) (medians)"
 echo "  load average:          $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "  ListTasks chain alone: $chain_ms ms (minimal client, best of 3: the server's real floor)"
 echo "  ecsprof / chain alone: $(ratio "$ecsprof_ms" "$chain_ms")x"
