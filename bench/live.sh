@@ -10,11 +10,14 @@
 # BEFORE=/path/to/an/older/ecsprof (main's, built in a second build dir) runs that binary
 # too, in the same rounds against the same server, and prints both side by side: wall time
 # against the ListTasks chain measured in this run, and CPU per task (issue 35, goals
-# x1.15 and 15 us).
+# x1.15 and 15 us), split into user and system time, with the page faults a run takes
+# (each costs some microseconds of system time here, whatever the load).
+# CALLGRIND=1 also counts the instructions of one --no-images run of each binary under
+# valgrind's callgrind (the CPU figures move with the machine's load, these do not).
 # A benchmark, not a test: it reports the goals but exits 0 unless something broke.
 #
 # usage: bench/live.sh [ECSPROF]    (env: TASKS=3000 LATENCY_MS=20 RUNS=5 AWS_CLI=aws
-#                                         BEFORE=)
+#                                         BEFORE= CALLGRIND=)
 set -euo pipefail
 
 ECSPROF=${1:-${ECSPROF:-}}
@@ -80,8 +83,10 @@ now_ms() { date +%s%3N; }
 # machine weighs on both alike, the same run with --no-images and one with a warm cache
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 times=() noimg=() warm=() cpu=() b_noimg=() b_cpu=() start=()
-# the wall milliseconds and CPU microseconds (user + system) of one run of "$@", its
-# stdout discarded (timed here, not around python's own start)
+usr=() sys=() flt=() b_usr=() b_sys=() b_flt=() start_flt=()
+# the wall milliseconds, CPU microseconds (user + system), user and system microseconds
+# and minor page faults of one run of "$@", its stdout discarded (timed here, not around
+# python's own start)
 wall_cpu() {
 	python3 - "$@" <<'PY'
 import resource, subprocess, sys, time
@@ -92,7 +97,9 @@ subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, check=True)
 t1 = time.monotonic()
 r = resource.getrusage(resource.RUSAGE_CHILDREN)
 print(int((t1 - t0) * 1000),
-      int((r.ru_utime + r.ru_stime - r0.ru_utime - r0.ru_stime) * 1e6))
+      int((r.ru_utime + r.ru_stime - r0.ru_utime - r0.ru_stime) * 1e6),
+      int((r.ru_utime - r0.ru_utime) * 1e6), int((r.ru_stime - r0.ru_stime) * 1e6),
+      r.ru_minflt - r0.ru_minflt)
 PY
 }
 for ((i = 0; i < RUNS; i++)); do
@@ -105,20 +112,20 @@ for ((i = 0; i < RUNS; i++)); do
 		echo "live.sh: ecsprof returned $n tasks, not $TASKS" >&2
 		exit 1
 	fi
-	read -r w c < <(wall_cpu "$ECSPROF" tasks --cluster bench --status running --format csv \
-		--no-images --endpoint-url "$URL" --region us-east-1)
+	read -r w c u s pf < <(wall_cpu "$ECSPROF" tasks --cluster bench --status running \
+		--format csv --no-images --endpoint-url "$URL" --region us-east-1)
 	t2=$(now_ms)
-	cpu+=("$c")
+	cpu+=("$c") usr+=("$u") sys+=("$s") flt+=("$pf")
 	# what every run pays before its first request: the process start (the dynamic
 	# loader's ~40 libraries behind libcurl, their constructors), measured alone
-	read -r _ vc < <(wall_cpu "$ECSPROF" --version)
-	start+=("$vc")
+	read -r _ vc _ _ vpf < <(wall_cpu "$ECSPROF" --version)
+	start+=("$vc") start_flt+=("$vpf")
 	if [[ -n "$BEFORE" ]]; then
 		# the older binary in the same round, under the same load
-		read -r bw bc < <(wall_cpu "$BEFORE" tasks --cluster bench --status running \
-			--format csv --no-images --endpoint-url "$URL" --region us-east-1)
+		read -r bw bc bu bs bpf < <(wall_cpu "$BEFORE" tasks --cluster bench --status \
+			running --format csv --no-images --endpoint-url "$URL" --region us-east-1)
 		b_noimg+=("$bw")
-		b_cpu+=("$bc")
+		b_cpu+=("$bc") b_usr+=("$bu") b_sys+=("$bs") b_flt+=("$bpf")
 		t2=$(now_ms)
 	fi
 	XDG_CACHE_HOME="$TMP/cache" "$ECSPROF" tasks --cluster bench --status running \
@@ -222,6 +229,9 @@ echo "  ecsprof / floor:       $(ratio "$ecsprof_ms" "$floor_ms")x   (goal <= 1.
 echo "  ecsprof CPU per task:  $(awk -v c="$cpu_med" -v n="$TASKS" 'BEGIN { printf "%.1f", c / n }') us (--no-images, median of: ${cpu[*]} us; goal <= 15 us)"
 start_med=$(printf '%s\n' "${start[@]}" | median)
 echo "  of which process start: $(awk -v c="$start_med" 'BEGIN { printf "%.1f", c / 1000 }') ms (ecsprof --version, median); per task without it: $(awk -v c="$cpu_med" -v s="$start_med" -v n="$TASKS" 'BEGIN { printf "%.1f", (c - s) / n }') us"
+usr_med=$(printf '%s\n' "${usr[@]}" | median) sys_med=$(printf '%s\n' "${sys[@]}" | median)
+flt_med=$(printf '%s\n' "${flt[@]}" | median)
+echo "  user / system:         $(awk -v u="$usr_med" -v s="$sys_med" -v n="$TASKS" 'BEGIN { printf "%.1f / %.1f", u / n, s / n }') us a task (medians; the kernel splits by ticks: noisy); page faults a run: $flt_med, of which the start's: $(printf '%s\n' "${start_flt[@]}" | median) (medians)"
 echo "  load average:          $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "  ListTasks chain alone: $chain_ms ms (minimal client, best of 3: the server's real floor)"
 echo "  ecsprof / chain alone: $(ratio "$ecsprof_ms" "$chain_ms")x"
@@ -237,12 +247,33 @@ if [[ -n "$BEFORE" ]]; then
 	b_cpu_med=$(printf '%s\n' "${b_cpu[@]}" | median)
 	per_task() { awk -v c="$1" -v n="$TASKS" 'BEGIN { printf "%.1f", c / n }'; }
 	echo "side by side, --no-images, median of $RUNS rounds (each round runs both):"
-	echo "                 wall ms   / chain alone ($chain_ms ms)   / pages x lat   CPU us a task"
-	printf '  before:        %7s   %5sx                      %5sx         %5s\n' "$b_noimg_ms" \
-		"$(ratio "$b_noimg_ms" "$chain_ms")" "$(ratio "$b_noimg_ms" "$floor_ms")" \
-		"$(per_task "$b_cpu_med")"
-	printf '  after:         %7s   %5sx                      %5sx         %5s\n' "$noimg_ms" \
-		"$(ratio "$noimg_ms" "$chain_ms")" "$(ratio "$noimg_ms" "$floor_ms")" \
-		"$(per_task "$cpu_med")"
+	med() { printf '%s\n' "$@" | median; }
+	echo "                 wall ms   / chain alone ($chain_ms ms)   / pages x lat   CPU us a task   (user  sys)   faults"
+	printf '  before:        %7s   %5sx                      %5sx         %5s          (%4s %4s)   %6s\n' \
+		"$b_noimg_ms" "$(ratio "$b_noimg_ms" "$chain_ms")" "$(ratio "$b_noimg_ms" "$floor_ms")" \
+		"$(per_task "$b_cpu_med")" "$(per_task "$(med "${b_usr[@]}")")" \
+		"$(per_task "$(med "${b_sys[@]}")")" "$(med "${b_flt[@]}")"
+	printf '  after:         %7s   %5sx                      %5sx         %5s          (%4s %4s)   %6s\n' \
+		"$noimg_ms" "$(ratio "$noimg_ms" "$chain_ms")" "$(ratio "$noimg_ms" "$floor_ms")" \
+		"$(per_task "$cpu_med")" "$(per_task "$usr_med")" "$(per_task "$sys_med")" "$flt_med"
 	echo "  (goals: <= 1.15x the chain, <= 15 us a task; before: $BEFORE)"
+fi
+# instructions a task, which the load does not move: one --no-images run of each binary
+# under callgrind (slow: some seconds a thousand tasks)
+if [[ -n "${CALLGRIND:-}" ]] && command -v valgrind >/dev/null 2>&1; then
+	instr() {
+		valgrind --tool=callgrind --callgrind-out-file=/dev/null "$1" tasks --cluster bench \
+			--status running --format csv --no-images --endpoint-url "$URL" \
+			--region us-east-1 2>&1 >/dev/null |
+			sed -n 's/.*refs: *\([0-9,]*\).*/\1/p' | tr -d ,
+	}
+	i_after=$(instr "$ECSPROF")
+	i_start=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$ECSPROF" --version \
+		2>&1 >/dev/null | sed -n 's/.*refs: *\([0-9,]*\).*/\1/p' | tr -d ,)
+	echo "instructions (callgrind, one --no-images run; ecsprof --version: $i_start):"
+	if [[ -n "$BEFORE" ]]; then
+		i_before=$(instr "$BEFORE")
+		echo "  before:        $i_before   $((i_before / TASKS)) a task"
+	fi
+	echo "  after:         $i_after   $((i_after / TASKS)) a task; without the start: $(((i_after - i_start) / TASKS)) a task"
 fi

@@ -232,10 +232,11 @@ dom_failures(struct batch *b, json_t *resp)
 	}
 }
 
-/* s as a JSON string into d when it needs no escape and no UTF-8 check (printable ASCII
- * but '"' and '\\': what awsjson_dump_compact writes as it is); false otherwise */
+/* s as a JSON string into d, after the byte lead unless it is 0, when it needs no escape
+ * and no UTF-8 check (printable ASCII but '"' and '\\': what awsjson_dump_compact writes as
+ * it is); false otherwise */
 static bool
-put_plain(struct buf *d, const char *s)
+put_plain(struct buf *d, char lead, const char *s)
 {
 	size_t n = strlen(s), i = 0;
 	const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
@@ -263,7 +264,22 @@ put_plain(struct buf *d, const char *s)
 	}
 	if (bad)
 		return false;
-	return buf_addc(d, '"') == 0 && buf_add(d, s, n) == 0 && buf_addc(d, '"') == 0;
+	if (n <= 128) {
+		/* one add for the separator, the quotes and an id (a call each cost ~80
+		 * instructions: 0.6% of a live run's for three adds a task) */
+		char q[132];
+		size_t k = 0;
+
+		if (lead != '\0')
+			q[k++] = lead;
+		q[k++] = '"';
+		memcpy(q + k, s, n);
+		k += n;
+		q[k++] = '"';
+		return buf_add(d, q, k) == 0;
+	}
+	return (lead == '\0' || buf_addc(d, lead) == 0) && buf_addc(d, '"') == 0 &&
+	       buf_add(d, s, n) == 0 && buf_addc(d, '"') == 0;
 }
 
 /* What DescribeTasks is asked for a listed task: its id, the ARN's last part, when the
@@ -286,14 +302,16 @@ task_ref(const char *arn)
 static bool
 describe_text(const char *cluster, const struct batch *b, struct buf *d)
 {
-	bool ok = buf_addc(d, '{') == 0;
+	/* room for ids of 32 bytes at once (the request grew by doubling, 8 copies) */
+	bool ok = buf_reserve(d, 64 + (cluster != NULL ? strlen(cluster) : 0) + b->n * 35) == 0 &&
+		  buf_addc(d, '{') == 0;
 
 	if (cluster != NULL)
-		ok = ok && buf_adds(d, "\"cluster\":") == 0 && put_plain(d, cluster) &&
+		ok = ok && buf_adds(d, "\"cluster\":") == 0 && put_plain(d, '\0', cluster) &&
 		     buf_addc(d, ',') == 0;
 	ok = ok && buf_adds(d, "\"tasks\":[") == 0;
 	for (size_t i = 0; ok && i < b->n; i++)
-		ok = (i == 0 || buf_addc(d, ',') == 0) && put_plain(d, task_ref(b->arns[i]));
+		ok = put_plain(d, i == 0 ? '\0' : ',', task_ref(b->arns[i]));
 	return ok && buf_adds(d, "],\"include\":[\"TAGS\"]}") == 0;
 }
 
