@@ -1,0 +1,54 @@
+/* input_chunk: JSON Lines cut into chunks of whole lines, numbered (input_chunk.c), and
+ * the chunks parsed into results and merged in input order, by a pool of workers or on
+ * the calling thread (input_pool.c); input_read.c, which tells the input's shape, reads
+ * the first chunk and hands it and the reader over. Ownership: a chunk owns its data
+ * (and keeps it for the chunk read into it next); the reader owns its carry. */
+#ifndef ECSPROF_INPUT_CHUNK_H
+#define ECSPROF_INPUT_CHUNK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "ecsprof/err.h"
+#include "ecsprof/task.h"
+#include "input_int.h"
+#include "input_src.h"
+
+struct chunk {
+	char *data;
+	size_t cap;         /* data's size: the slot keeps data for its next chunk */
+	size_t len;
+	long first_line;
+	struct pctx c;
+	int state;          /* input_pool.c's: the slot's state */
+	size_t seq;
+};
+
+/* The reader's state: bytes of an unfinished line carried into the next chunk. */
+struct reader {
+	struct src *src;
+	const char *name;
+	size_t chunk_bytes;
+	char *carry;
+	size_t carry_len;
+	long next_line;
+	size_t max_line;    /* INPUT_MAX_LINE; INPUT_MAX_DOC for the first chunk (a document
+	                     * on one line, as `jq -c` writes, may be as large as any other) */
+	size_t probe;       /* the first chunk stops here when its first line goes on (0:
+	                     * never), partial set: maybe a document input_docstream.c reads */
+	bool partial;
+};
+
+/* input_chunk.c: fills k with whole lines (at least one, unless the input ended). 0 at
+ * end of input (k's buffer freed), 1 with a chunk, -1 on a line longer than r->max_line
+ * or a read error. */
+int input_chunk_read(struct reader *r, struct chunk *k, struct err *err);
+
+/* input_pool.c: first (read by input_chunk_read(), handed over; none when its data is
+ * NULL) and every chunk r reads after it, parsed and merged into set in input order: by
+ * nthreads workers, on the calling thread when nthreads <= 1 (same results). 0, or -1
+ * with err filled at the first document or reading error. */
+int input_lines_parse(struct fstate *f, struct reader *r, struct chunk *first,
+    unsigned nthreads, struct task_set *set, struct err *err);
+
+#endif
