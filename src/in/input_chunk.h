@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "ecsprof/err.h"
 #include "ecsprof/task.h"
@@ -17,11 +18,14 @@
 struct chunk {
 	char *data;
 	size_t cap;         /* data's size: the slot keeps data for its next chunk */
-	size_t len;
+	size_t off, len;    /* the lines: len bytes at data + off */
 	long first_line;
 	struct pctx c;
 	int state;          /* input_pool.c's: the slot's state */
 	size_t seq;
+	long nl;            /* input_chunk_at(): the lines' line ends */
+	bool too_long;      /* ... the line after them is longer than max_line */
+	bool counted;       /* input_pool.c's: nl is known */
 };
 
 /* The reader's state: bytes of an unfinished line carried into the next chunk. */
@@ -43,6 +47,23 @@ struct reader {
  * end of input (k's buffer freed), 1 with a chunk, -1 on a line longer than r->max_line
  * or a read error. */
 int input_chunk_read(struct reader *r, struct chunk *k, struct err *err);
+
+/* The error for a line (its number) longer than INPUT_MAX_LINE. */
+int input_chunk_too_long(const struct reader *r, long line, struct err *err);
+
+/* Reading at offsets, by many threads at once, without a reader's turn: true (with the
+ * offset in *at of the line r would read next) when r's bytes as stored are its input's
+ * (not gzip) and a file that can be read at an offset (a regular file; memory read as a
+ * file), and no progress callback counts them. */
+bool input_chunk_can_read_at(const struct reader *r, uint64_t *at);
+/* The lines that start in the bytes [rs, rs + r->chunk_bytes) into k: from the first line
+ * start in the range (rs itself when lead is false: rs starts a line) to the end of the
+ * line holding the range's last byte, read on past the range as far as it goes; their
+ * line ends counted in k->nl; k->too_long when the line after them is longer than
+ * r->max_line (and read no further). Only reads r. 1 with a chunk (maybe of no lines),
+ * 0 when nothing is at rs (k's buffer freed), -1 on a read error. */
+int input_chunk_at(const struct reader *r, struct chunk *k, uint64_t rs, bool lead,
+    struct err *err);
 
 /* input_pool.c: first (read by input_chunk_read(), handed over; none when its data is
  * NULL) and every chunk r reads after it, parsed and merged into set in input order: by
