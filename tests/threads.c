@@ -284,7 +284,7 @@ read_named(const char *name, const char *path, const char *text, size_t len,
 	free(csv);
 	task_set_cleanup(&set);
 	buf_cleanup(&warns);
-	return xstrdup(buf_str(&out));
+	return buf_take(&out);
 }
 
 static char *
