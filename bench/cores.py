@@ -24,8 +24,12 @@ no workers, so only its wall and CPU are printed), REPEAT times each, and prints
   - the walls on 2 cores and on 1 and their ratio, with the load average: on a loaded
     machine the ratio is noise, the serial part is not.
 
-usage: bench/cores.py ECSPROF FILE|N [REPEAT [FORMAT]]   (N: tasks, written by gen_events.py;
-       FORMAT csv, the default, or json)
+With BASELINE (another ecsprof, a copy of main's), both run in the same session,
+alternating run by run, and each gets its summary: on a shared machine only figures
+from one session compare.
+
+usage: bench/cores.py ECSPROF FILE|N [REPEAT [FORMAT [BASELINE]]]   (N: tasks, written by
+       gen_events.py; FORMAT csv, the default, or json)
 """
 import os
 import resource
@@ -107,8 +111,10 @@ def analyse(wall, total, pid, seen, main_at, phases=True):
            100 * mr / (mr + wr) if mr + wr > 0 else 0))
     # a worker neither running nor waiting for a CPU waits for work: the read's pipeline
     # starving it (on a loaded machine also the main thread waiting for a CPU)
+    idle_w = [max(v[1] - v[0] - v[2] - v[3], 0) for t, v in workers]
+    out["idle"] = sum(idle_w)
     print("  the read's workers idle, waiting for work: %s s" % " + ".join(
-        "%.2f" % max(v[1] - v[0] - v[2] - v[3], 0) for t, v in workers))
+        "%.2f" % w for w in idle_w))
     t = read_end
     # threads whose lives overlap (the output's formatter and the JSON's groups, both
     # beside the main thread) share one segment: on 2 cores it takes the longest of them
@@ -173,29 +179,42 @@ def main():
         with open(path, "rb") as f:   # the page cache warm for both runs alike
             while f.read(1 << 24):
                 pass
+        bins = [ecsprof] + ([sys.argv[5]] if len(sys.argv) > 5 else [])
+        runs = {b: ([], []) for b in bins}
         csv = os.path.join(tmp, "out." + fmt)
-        cmd = [ecsprof, "report", "--format", fmt, "-o", csv, path]
-        runs2, runs1 = [], []
         for i in range(repeat):
-            # a new file each run: replacing the last run's frees its blocks, a wait
-            if os.path.exists(csv):
+            for b in bins:
+                cmd = [b, "report", "--format", fmt, "-o", csv, path]
+                runs2, runs1 = runs[b]
+                # a new file each run: replacing the last run's frees its blocks, a wait
+                if os.path.exists(csv):
+                    os.unlink(csv)
+                print("%s: all cores (%d), run %d, load average %s:" %
+                      (b, os.cpu_count(), i + 1,
+                       " ".join(open("/proc/loadavg").read().split()[:3])))
+                runs2.append(analyse(*sample(cmd)))
+                print("%s: one core (taskset -c 0), run %d:" % (b, i + 1))
                 os.unlink(csv)
-            print("all cores (%d), run %d, load average %s:" %
-                  (os.cpu_count(), i + 1, " ".join(open("/proc/loadavg").read().split()[:3])))
-            runs2.append(analyse(*sample(cmd)))
-            print("one core (taskset -c 0), run %d:" % (i + 1))
-            os.unlink(csv)
-            runs1.append(analyse(*sample(["taskset", "-c", "0"] + cmd), phases=False))
-        best = min(runs2, key=lambda r: r.get("serial", 1e9))
-        w2 = min(r["wall"] for r in runs2)
-        w1 = min(r["wall"] for r in runs1)
-        print("serial part (the least of %d runs): %.2f s = %.1f%% of %.2f s CPU, bound %.2fx "
-              "(1.7x needs under ~18%%)" % (repeat, best.get("serial", 0), best.get("share", 0),
-                                              best["cpu"], best.get("bound", 0)))
-        print("with the wait at the end (fsync, rename) on both: bound %.2fx" %
-              best.get("bound_waited", 0))
-        print("wall, least of %d: %.2f s on all cores, %.2f s on one: %.2fx (load average %s)"
-              % (repeat, w2, w1, w1 / w2, " ".join(open("/proc/loadavg").read().split()[:3])))
+                runs1.append(analyse(*sample(["taskset", "-c", "0"] + cmd), phases=False))
+        for b in bins:
+            runs2, runs1 = runs[b]
+            best = min(runs2, key=lambda r: r.get("serial", 1e9))
+            w2 = min(r["wall"] for r in runs2)
+            w1 = min(r["wall"] for r in runs1)
+            print("%s:" % b)
+            print("serial part (the least of %d runs): %.2f s = %.1f%% of %.2f s CPU, bound "
+                  "%.2fx (1.7x needs under ~18%%)" % (repeat, best.get("serial", 0),
+                                                    best.get("share", 0), best["cpu"],
+                                                    best.get("bound", 0)))
+            print("with the wait at the end (fsync, rename) on both: bound %.2fx" %
+                  best.get("bound_waited", 0))
+            print("read's workers idle, waiting for work (all runs): %s s" % " ".join(
+                "%.2f" % r.get("idle", 0) for r in runs2))
+            print("wall, least of %d: %.2f s on all cores, %.2f s on one: %.2fx; CPU least "
+                  "%.2f s on all cores, %.2f s on one (load average %s)"
+                  % (repeat, w2, w1, w1 / w2, min(r["cpu"] for r in runs2),
+                     min(r["cpu"] for r in runs1),
+                     " ".join(open("/proc/loadavg").read().split()[:3])))
     finally:
         for f in os.listdir(tmp):
             os.unlink(os.path.join(tmp, f))

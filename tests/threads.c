@@ -1,9 +1,10 @@
 /* The threaded code driven hard, without Criterion (whose process arena ThreadSanitizer
  * breaks: Snaipe/Criterion#274), so that .ci/run can run it under -fsanitize=thread:
  * the fetch pool (many workers, delivery on the calling thread, a failure cancelling
- * the rest, progress read while it runs), the threaded JSON Lines reader and the task
- * CSV formatted on two threads (the same bytes as on one; a write error stopping both). Prints TAP;
- * in an ordinary build it is one more test of the same code. */
+ * the rest, progress read while it runs), the threaded JSON Lines reader (in turns and
+ * at offsets: what one thread reads) and the task CSV formatted on two threads (the same
+ * bytes as on one; a write error stopping both). Prints TAP; in an ordinary build it is
+ * one more test of the same code. */
 #include <jansson.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -11,6 +12,7 @@
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "ecsprof/buf.h"
 #include "ecsprof/csv.h"
@@ -239,6 +241,144 @@ threaded_reader(void)
 	buf_cleanup(&b);
 }
 
+static char *csv_on(const struct report *r, unsigned threads, size_t *len);
+
+static void
+warn_into(void *ctx, const char *line)
+{
+	buf_addf(ctx, "%s\n", line);
+}
+
+/* What a read gives: its return, error, warnings and the tasks' CSV, as one text; of
+ * the file at path, else of the memory named name. */
+static char *
+read_named(const char *name, const char *path, const char *text, size_t len,
+    struct input_options o)
+{
+	struct buf out, warns;
+	struct task_set set;
+	struct input_stats st = { 0 };
+	struct report r;
+	struct report_options ro = { .sort_col = -1 };
+	struct err err;
+	char *csv = NULL;
+	size_t n = 0;
+	int rc;
+
+	buf_init(&out, 0);
+	buf_init(&warns, 0);
+	o.warn = warn_into;
+	o.warn_ctx = &warns;
+	task_set_init(&set);
+	err_clear(&err);
+	rc = path != NULL ? input_read_file_with(path, &o, &set, &st, &err) :
+	    input_read_mem_with(name, text, len, &o, &set, &st, &err);
+	buf_addf(&out, "rc %d: %s\n%zu tasks, %zu skipped\n%s", rc, rc ? err.msg : "", st.tasks,
+	    st.skipped, buf_str(&warns));
+	err_clear(&err);
+	if (report_build(&r, &set, &ro, &err) == 0) {
+		csv = csv_on(&r, 1, &n);
+		report_cleanup(&r);
+	}
+	buf_addf(&out, "%s", csv != NULL ? csv : "(no CSV)");
+	free(csv);
+	task_set_cleanup(&set);
+	buf_cleanup(&warns);
+	return buf_take(&out);
+}
+
+static char *
+read_all(const char *path, const char *text, size_t len, struct input_options o)
+{
+	return read_named("at.jsonl", path, text, len, o);
+}
+
+/* JSON Lines read at offsets by the workers (input_chunk_at(): a regular file, memory
+ * read as one) give what one thread reading in order gives: lines across the ranges'
+ * edges and over several of them, blank and CRLF lines, warnings and errors with their
+ * line numbers, a last line without its line end. */
+static void
+read_at_offsets(void)
+{
+	struct buf b;
+	char path[] = "/tmp/ecsprof-threads.XXXXXX";
+	char *one, *two, *four, *file, *turns;
+	int fd;
+	static char pad[9001];   /* every 13th line over several ranges */
+
+	memset(pad, 'x', 9000);
+	buf_init(&b, INPUT_MAX_LINE * 2);
+	for (int i = 0; i < 3000; i++) {
+		if (i % 97 == 0)
+			buf_addf(&b, "\n   \n");
+		if (i % 101 == 0)   /* a warning, with its line number */
+			buf_addf(&b, "{\"taskArn\":\"arn:aws:ecs:us-east-1:1:task/c/w%05d\","
+				 "\"lastStatus\":\"RUNNING\",\"createdAt\":\"soon\"}\n", i);
+		buf_addf(&b, "{\"taskArn\":\"arn:aws:ecs:us-east-1:1:task/c/r%05d\",\"lastStatus\":"
+			 "\"STOPPED\",\"stoppedReason\":\"%.*s\",\"createdAt\":%d.5,"
+			 "\"startedAt\":%d.75}%s", i, i % 13 == 0 ? 9000 : i % 50, pad, 1714557600 + i,
+			 1714557610 + i, i % 7 == 0 ? "\r\n" : "\n");
+	}
+	buf_addf(&b, "{\"taskArn\":\"arn:aws:ecs:us-east-1:1:task/c/last\",\"lastStatus\":"
+		 "\"RUNNING\",\"createdAt\":1714560000}");
+	one = read_all(NULL, buf_str(&b), b.len, (struct input_options){ .threads = 1,
+	    .chunk_bytes = 4096 });
+	two = read_all(NULL, buf_str(&b), b.len, (struct input_options){ .threads = 2,
+	    .chunk_bytes = 4096, .mem_as_file = true });
+	four = read_all(NULL, buf_str(&b), b.len, (struct input_options){ .threads = 4,
+	    .chunk_bytes = 1000, .mem_as_file = true });
+	turns = read_all(NULL, buf_str(&b), b.len, (struct input_options){ .threads = 2,
+	    .chunk_bytes = 1000 });
+	ok(strstr(one, "rc 0") == one && strstr(one, "at.jsonl:") != NULL &&
+	   strcmp(one, two) == 0 && strcmp(one, four) == 0 && strcmp(one, turns) == 0,
+	   "JSON Lines read at offsets by 2 and 4 workers: what one thread reads");
+	free(turns);
+	fd = mkstemp(path);
+	file = NULL;
+	if (fd >= 0 && write(fd, buf_str(&b), b.len) == (ssize_t)b.len)
+		file = read_named(path, path, NULL, 0, (struct input_options){ .threads = 2,
+		    .chunk_bytes = 4096 });
+	turns = read_named(path, NULL, buf_str(&b), b.len, (struct input_options){
+	    .threads = 1, .chunk_bytes = 4096 });
+	ok(file != NULL && strstr(file, path) != NULL && strcmp(turns, file) == 0,
+	   "... from a regular file too");
+	free(one);
+	free(two);
+	free(four);
+	free(turns);
+	free(file);
+	/* a malformed line, and a line longer than INPUT_MAX_LINE: the same error, the same
+	 * tasks before it */
+	b.len -= strlen(strrchr(buf_str(&b), '\n')) - 1;
+	buf_addf(&b, "{\"taskArn\": 3,,}\n");
+	one = read_all(NULL, buf_str(&b), b.len, (struct input_options){ .threads = 1,
+	    .chunk_bytes = 4096 });
+	two = read_all(NULL, buf_str(&b), b.len, (struct input_options){ .threads = 2,
+	    .chunk_bytes = 4096, .mem_as_file = true });
+	ok(strstr(one, "rc -1: at.jsonl:") == one && strcmp(one, two) == 0,
+	   "read at offsets: a malformed line stops it as on one thread");
+	free(one);
+	free(two);
+	b.len -= strlen("{\"taskArn\": 3,,}\n");
+	buf_addf(&b, "{\"taskArn\":\"");
+	for (size_t n = 0; n <= INPUT_MAX_LINE; n += 64)
+		buf_addf(&b, "%064d", 0);
+	buf_addf(&b, "\"}\n{}\n");
+	one = read_all(NULL, buf_str(&b), b.len, (struct input_options){ .threads = 1,
+	    .chunk_bytes = 4096 });
+	two = read_all(NULL, buf_str(&b), b.len, (struct input_options){ .threads = 2,
+	    .chunk_bytes = 4096, .mem_as_file = true });
+	ok(strstr(one, "a line longer than") != NULL && strcmp(one, two) == 0,
+	   "read at offsets: a line too long stops it as on one thread");
+	free(one);
+	free(two);
+	if (fd >= 0) {
+		close(fd);
+		unlink(path);
+	}
+	buf_cleanup(&b);
+}
+
 static char *
 csv_on(const struct report *r, unsigned threads, size_t *len)
 {
@@ -358,9 +498,10 @@ threaded_csv(void)
 int
 main(void)
 {
-	printf("1..10\n");
+	printf("1..14\n");
 	fetch_pool();
 	threaded_reader();
+	read_at_offsets();
 	threaded_csv();
 	return nfailed > 0;
 }

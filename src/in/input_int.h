@@ -1,7 +1,8 @@
 /* input_int: what the files of the input reader share (input.c: the shape dispatch;
  * input_pctx.c: a document's results; input_lines.c: bytes to results; input_fields.c:
- * the field readers; input_read.c: bytes to documents, threaded; input_key.c: record
- * keys). jansson stays inside these files and fastjson.c.
+ * the field readers; input_read.c: bytes to documents; input_chunk.c, input_pool.c: JSON
+ * Lines chunks, read and parsed on threads; input_key.c: record keys). jansson stays
+ * inside these files and fastjson.c.
  * Ownership: a pctx owns its results and the string pool of their tasks until
  * input_merge() moves the tasks into the set. */
 #ifndef ECSPROF_INPUT_INT_H

@@ -1,13 +1,11 @@
-/* input_read: bytes from a file, stdin or memory (input_src.c) into documents: JSON Lines
- * as a stream of chunks that worker threads read (one at a time, in order) and parse while
- * the calling thread merges the results in input order (so memory follows the number of
- * tasks, not the file size, and the output never depends on thread timing), or one whole
- * document: from a file or stdin, when large and a DescribeTasks answer or an array, read
- * as it comes (input_docstream.c, on one line or many); any other held once, and when
- * large read element by element (input_stream.c) and given back as it is read. */
+/* input_read: bytes from a file, stdin or memory (input_src.c) into documents: tells the
+ * input's shape from its first chunk; JSON Lines go on as chunks (input_chunk.c) parsed
+ * by a pool of workers (input_pool.c); one whole document, from a file or stdin, when
+ * large and a DescribeTasks answer or an array, is read as it comes (input_docstream.c,
+ * on one line or many); any other held once, and when large read element by element
+ * (input_stream.c) and given back as it is read. */
 #include <errno.h>
 #include <jansson.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,151 +16,13 @@
 #include "ecsprof/input.h"
 #include "ecsprof/ncpu.h"
 #include "ecsprof/xalloc.h"
+#include "input_chunk.h"
 #include "input_gzip.h"
 #include "input_docstream.h"
 #include "input_src.h"
 #include "input_int.h"
 #include "input_stream.h"
 #include "ecsprof/jsonscan.h"
-
-struct chunk {
-	char *data;
-	size_t cap;         /* data's size: the slot keeps data for its next chunk */
-	size_t len;
-	long first_line;
-	struct pctx c;
-	int state;          /* SLOT_FREE, SLOT_READY, SLOT_BUSY, SLOT_DONE */
-	size_t seq;
-};
-
-enum { SLOT_FREE, SLOT_READY, SLOT_BUSY, SLOT_DONE };
-
-/* The reader's state: bytes of an unfinished line carried into the next chunk. */
-struct reader {
-	struct src *src;
-	const char *name;
-	size_t chunk_bytes;
-	char *carry;
-	size_t carry_len;
-	long next_line;
-	size_t max_line;    /* INPUT_MAX_LINE; INPUT_MAX_DOC for the first chunk (a document
-	                     * on one line, as `jq -c` writes, may be as large as any other) */
-	size_t probe;       /* the first chunk stops here when its first line goes on (0:
-	                     * never), partial set: maybe a document input_docstream.c reads */
-	bool partial;
-};
-
-/* The offset of the first byte from `from` on that is neither white space nor (at the
- * start) a UTF-8 byte order mark; len when there is none. */
-static size_t
-first_nonblank(const char *p, size_t from, size_t len)
-{
-	if (from == 0 && len >= 3 && memcmp(p, "\xef\xbb\xbf", 3) == 0)
-		from = 3;
-	while (from < len && (p[from] == ' ' || p[from] == '\t' || p[from] == '\r' ||
-	    p[from] == '\n'))
-		from++;
-	return from;
-}
-
-static const char *
-last_nl(const char *p, size_t n)
-{
-	while (n > 0) {
-		if (p[n - 1] == '\n')
-			return p + n - 1;
-		n--;
-	}
-	return NULL;
-}
-
-/* Fills k with whole lines (at least one, unless the input ended). 0 at end of input,
- * 1 with a chunk, -1 on a line longer than r->max_line or a read error. */
-static int
-reader_next(struct reader *r, struct chunk *k, struct err *err)
-{
-	size_t want = r->chunk_bytes > r->carry_len ? r->chunk_bytes : r->carry_len * 2;
-	size_t cap = k->cap, len = r->carry_len, scanned = 0, blank = 0;
-	char *data = k->data;
-	const char *nl;
-
-	/* the slot's last buffer when it fits (not more than twice the size: one long line
-	 * does not hold its room for good): a chunk buffer freed and allocated again a chunk
-	 * at a time, on the workers, left holes between the string pools' blocks in their
-	 * arenas, 53 MB of them at the end of a 1M-task read */
-	k->data = NULL;
-	k->cap = 0;
-	if (data == NULL || cap < want || cap > 2 * want) {
-		free(data);
-		cap = want;
-		data = xmalloc(cap);
-	}
-	bool first = r->max_line >= INPUT_MAX_DOC;
-
-	if (r->carry_len)
-		memcpy(data, r->carry, r->carry_len);
-	r->carry_len = 0;
-	for (;;) {
-		len += src_read(r->src, data + len, cap - len);
-		if (r->src->error) {
-			free(data);
-			return err_set(err, r->src->error == ENOMEM ? ERR_INTERNAL : ERR_IO, "%s: %s",
-			    r->name, src_error(r->src));
-		}
-		nl = last_nl(data + scanned, len - scanned);
-		if (first && nl != NULL) {
-			/* the first chunk ends after a line that is not blank: blank lines before a
-			 * one-line document leave it the first line, read whole, not a line 2 held
-			 * to INPUT_MAX_LINE */
-			blank = first_nonblank(data, blank, len);
-			if (data + blank > nl)
-				nl = NULL;
-		}
-		if (nl != NULL || r->src->eof)
-			break;
-		scanned = len;
-		if (first && r->probe > 0 && len >= r->probe &&
-		    first_nonblank(data, 0, len) + 64 <= len) {   /* enough to tell its shape */
-			r->partial = true;   /* no line count yet: the document's reader counts */
-			break;
-		}
-		if (cap >= r->max_line) {
-			free(data);
-			if (r->max_line >= INPUT_MAX_DOC)
-				return err_set(err, ERR_PARSE, "%s: a document larger than %zu MiB is not "
-				    "supported; write it as JSON Lines (one task or event per line)",
-				    r->name, INPUT_MAX_DOC >> 20);
-			return err_set(err, ERR_PARSE, "%s:%ld: a line longer than %zu MiB: a JSON "
-			    "Lines line is held whole while it is parsed, so one after the first may be "
-			    "at most %zu MiB (the first line, read as one document, may be %zu MiB)",
-			    r->name, r->next_line, INPUT_MAX_LINE >> 20, INPUT_MAX_LINE >> 20,
-			    INPUT_MAX_DOC >> 20);
-		}
-		cap *= 2;
-		data = xrealloc(data, cap);
-	}
-	if (len == 0) {
-		free(data);
-		return 0;
-	}
-	if (nl != NULL && !r->src->eof) {
-		size_t keep = (size_t)(nl + 1 - data);
-
-		if (len - keep > 0) {
-			r->carry = xrealloc(r->carry, len - keep);
-			memcpy(r->carry, nl + 1, len - keep);
-		}
-		r->carry_len = len - keep;
-		len = keep;
-	}
-	k->data = data;
-	k->cap = cap;
-	k->len = len;
-	k->first_line = r->next_line;
-	for (const char *p = data; !r->partial && (p = memchr(p, '\n', len - (size_t)(p - data))) != NULL; p++)
-		r->next_line++;
-	return 1;
-}
 
 static unsigned
 thread_count(unsigned asked)
@@ -181,216 +41,6 @@ static size_t
 stream_min(const struct input_options *o)
 {
 	return o->stream_bytes ? o->stream_bytes : (size_t)1 << 20;
-}
-
-/* A JSON Lines line this long (by default) is read element by element when of a shape
- * input_stream.c reads: a DescribeTasks answer per line holds a DOM of every task at once,
- * node by node malloc'd and freed, while the stream holds one task's (measured, 50 tasks a
- * line: 0.8x the CPU time of the DOM that a bump arena for jansson made cheap before, and
- * 1.4x without that arena, which swapped jansson's allocator for the whole process). */
-#define LINE_STREAM_MIN ((size_t)4 << 10)
-
-/* A chunk of JSON Lines' results; its lines as long as stream_bytes (LINE_STREAM_MIN by
- * default) read as streams. */
-static void
-lines_pctx_init(struct pctx *c, const struct fstate *f)
-{
-	input_pctx_init(c, f->name);
-	c->stream_bytes = f->opts->stream_bytes ? f->opts->stream_bytes : LINE_STREAM_MIN;
-}
-
-/* Merges a finished chunk; returns -1 (err filled) if it ended in a document error. */
-static int
-finish_chunk(struct fstate *f, struct chunk *k, struct task_set *set, struct err *err)
-{
-	int rc = 0;
-
-	input_merge(f, &k->c, set);
-	if (k->c.failed) {
-		*err = k->c.err;
-		rc = -1;
-	}
-	return rc;   /* k->data stays the slot's, for its next chunk */
-}
-
-/* The worker pool for JSON Lines. Each worker reads its next chunk itself, one reader at a
- * time (so chunks are cut, numbered and read in input order), and parses it; the calling
- * thread only merges the parsed chunks, in order, and frees each slot for the read of the
- * chunk nslots later. The reading was the calling thread's, the serial part of the read
- * with the merge (issue 35 item 2a): a worker done with a chunk waited for it to read the
- * next. A slot goes FREE -> BUSY (read and parsed by one worker) -> DONE -> FREE (merged),
- * or END where the input ended (or its reading failed); the first chunk, read by the
- * caller to tell the input's shape, starts READY (read, not parsed). */
-struct pool {
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
-	struct fstate *f;
-	struct reader *r;      /* read by the worker that set reading, else by none */
-	struct chunk *slots;
-	size_t nslots;
-	size_t next_read;      /* the chunk to read next, into slots[next_read % nslots] */
-	bool reading;          /* a worker reads r */
-	bool ended;            /* the input ended: a slot says END */
-	struct err rerr;       /* the reading's error, when END came from one */
-	bool stop;
-};
-
-enum { SLOT_END = SLOT_DONE + 1 };
-
-static void
-parse_chunk(struct pool *p, struct chunk *k)
-{
-	input_parse_lines(&k->c, k->data, k->len, k->first_line);
-	pthread_mutex_lock(&p->mu);
-	k->state = SLOT_DONE;
-	pthread_cond_broadcast(&p->cv);
-}
-
-static void *
-worker(void *arg)
-{
-	struct pool *p = arg;
-
-	pthread_mutex_lock(&p->mu);
-	for (;;) {
-		struct chunk *k = NULL;
-		struct err e;
-		int more;
-
-		if (p->stop)
-			break;
-		for (size_t i = 0; i < p->nslots && k == NULL; i++)
-			if (p->slots[i].state == SLOT_READY)
-				k = &p->slots[i];
-		if (k != NULL) {
-			k->state = SLOT_BUSY;
-			pthread_mutex_unlock(&p->mu);
-			parse_chunk(p, k);
-			continue;
-		}
-		if (p->ended)
-			break;
-		k = &p->slots[p->next_read % p->nslots];
-		if (p->reading || k->state != SLOT_FREE) {
-			pthread_cond_wait(&p->cv, &p->mu);
-			continue;
-		}
-		p->reading = true;
-		k->state = SLOT_BUSY;
-		k->seq = p->next_read++;
-		pthread_mutex_unlock(&p->mu);
-		err_clear(&e);
-		more = reader_next(p->r, k, &e);
-		if (more == 1)
-			lines_pctx_init(&k->c, p->f);
-		pthread_mutex_lock(&p->mu);
-		p->reading = false;
-		pthread_cond_broadcast(&p->cv);
-		if (more <= 0) {
-			p->ended = true;
-			k->state = SLOT_END;
-			if (more < 0)
-				p->rerr = e;
-			continue;
-		}
-		pthread_mutex_unlock(&p->mu);
-		parse_chunk(p, k);
-	}
-	pthread_mutex_unlock(&p->mu);
-	return NULL;
-}
-
-static int
-lines_threaded(struct fstate *f, struct reader *r, struct chunk *first, unsigned nthreads,
-    struct task_set *set, struct err *err)
-{
-	struct pool p;
-	pthread_t *tids = xcalloc(nthreads, sizeof *tids);
-	unsigned started = 0;
-	int rc = 0, more = 1;
-
-	memset(&p, 0, sizeof p);
-	err_clear(&p.rerr);
-	pthread_mutex_init(&p.mu, NULL);
-	pthread_cond_init(&p.cv, NULL);
-	p.f = f;
-	p.r = r;
-	/* four chunks a worker: two read ahead of each one busy, so that a main thread late
-	 * to merge (another thread has its CPU) leaves the workers work: with two a worker,
-	 * 200k tasks on 2 loaded cores left them 0.4-1.5 s waiting for work, with four
-	 * 0.15-0.65 s (bench/cores.py), for ~5 MB more at the peak */
-	p.nslots = (size_t)nthreads * 4;
-	p.slots = xcalloc(p.nslots, sizeof *p.slots);
-	/* the first chunk, read to tell the shape: slot 0, to parse */
-	p.slots[0].data = first->data;
-	p.slots[0].cap = first->cap;
-	p.slots[0].len = first->len;
-	p.slots[0].first_line = first->first_line;
-	p.slots[0].c = first->c;
-	p.slots[0].state = SLOT_READY;
-	memset(first, 0, sizeof *first);
-	p.next_read = 1;
-	for (unsigned i = 0; i < nthreads; i++)
-		if (pthread_create(&tids[started], NULL, worker, &p) == 0)
-			started++;
-	if (started == 0) {
-		/* no threads to be had: read and parse on this one, same results */
-		struct chunk *k = &p.slots[0];
-
-		input_parse_lines(&k->c, k->data, k->len, k->first_line);
-		rc = finish_chunk(f, k, set, err);
-		while (rc == 0 && (more = reader_next(r, k, err)) == 1) {
-			lines_pctx_init(&k->c, f);
-			input_parse_lines(&k->c, k->data, k->len, k->first_line);
-			rc = finish_chunk(f, k, set, err);
-		}
-		if (more < 0)
-			rc = -1;
-		goto out;
-	}
-	for (size_t seq = 0;; seq++) {
-		struct chunk *k = &p.slots[seq % p.nslots];
-		bool end;
-
-		/* merged in order: only this thread touches a DONE slot */
-		pthread_mutex_lock(&p.mu);
-		while (k->state != SLOT_DONE && k->state != SLOT_END)
-			pthread_cond_wait(&p.cv, &p.mu);
-		end = k->state == SLOT_END;
-		pthread_mutex_unlock(&p.mu);
-		if (end) {
-			if (p.rerr.code != 0) {
-				*err = p.rerr;
-				rc = -1;
-			}
-			break;
-		}
-		if (finish_chunk(f, k, set, err) != 0) {
-			rc = -1;
-			break;
-		}
-		pthread_mutex_lock(&p.mu);
-		k->state = SLOT_FREE;
-		pthread_cond_broadcast(&p.cv);
-		pthread_mutex_unlock(&p.mu);
-	}
-	/* stop: workers finish the chunk they hold; then free whatever was not merged */
-	pthread_mutex_lock(&p.mu);
-	p.stop = true;
-	pthread_cond_broadcast(&p.cv);
-	pthread_mutex_unlock(&p.mu);
-out:
-	for (unsigned i = 0; i < started; i++)
-		pthread_join(tids[i], NULL);
-	for (size_t i = 0; i < p.nslots; i++) {
-		input_pctx_cleanup(&p.slots[i].c);
-		free(p.slots[i].data);
-	}
-	free(p.slots);
-	free(tids);
-	pthread_mutex_destroy(&p.mu);
-	pthread_cond_destroy(&p.cv);
-	return rc;
 }
 
 /* The whole pages of our own text before upto go back to the system as the stream
@@ -466,7 +116,6 @@ stream_doc(struct fstate *f, struct reader *r, char *data, size_t len, size_t ca
 	struct chunk k;
 	char *rest;
 	size_t rest_len;
-	int more;
 
 	if (input_docstream_read(f, r->src, data, len, cap, line, set, &rest, &rest_len,
 	    &r->next_line, err) != 0)
@@ -477,15 +126,7 @@ stream_doc(struct fstate *f, struct reader *r, char *data, size_t len, size_t ca
 	r->max_line = INPUT_MAX_LINE;
 	r->probe = 0;
 	memset(&k, 0, sizeof k);
-	while ((more = reader_next(r, &k, err)) == 1) {
-		lines_pctx_init(&k.c, f);
-		input_parse_lines(&k.c, k.data, k.len, k.first_line);
-		if (finish_chunk(f, &k, set, err) != 0) {
-			free(k.data);
-			return -1;
-		}
-	}
-	return more;   /* reader_next() freed k's buffer at the end */
+	return input_lines_parse(f, r, &k, 1, set, err);
 }
 
 /* The rest of the input after the first chunk, appended to it in place (one copy of the
@@ -606,7 +247,7 @@ read_src(const char *name, struct src *s, const struct input_options *o,
 	memset(&first, 0, sizeof first);
 	json_object_seed(0); /* before any thread: jansson seeds its hash once */
 
-	more = reader_next(&r, &first, err);
+	more = input_chunk_read(&r, &first, err);
 	r.max_line = INPUT_MAX_LINE;
 	if (more < 0)
 		goto out_err;
@@ -627,7 +268,7 @@ read_src(const char *name, struct src *s, const struct input_options *o,
 		r.carry_len = first.len;
 		first.data = NULL;
 		r.max_line = INPUT_MAX_DOC;
-		more = reader_next(&r, &first, err);
+		more = input_chunk_read(&r, &first, err);
 		r.max_line = INPUT_MAX_LINE;
 		if (more < 0)
 			goto out_err;
@@ -678,23 +319,8 @@ read_src(const char *name, struct src *s, const struct input_options *o,
 	} else {
 		unsigned nt = thread_count(o->threads);
 
-		lines_pctx_init(&first.c, &f);
-		if (nt <= 1 || r.src->eof) {
-			/* small input or one CPU: no threads */
-			input_parse_lines(&first.c, first.data, first.len, first.first_line);
-			rc = finish_chunk(&f, &first, set, err);
-			while (rc == 0 && (more = reader_next(&r, &first, err)) == 1) {
-				lines_pctx_init(&first.c, &f);
-				input_parse_lines(&first.c, first.data, first.len, first.first_line);
-				rc = finish_chunk(&f, &first, set, err);
-			}
-			if (more < 0)
-				rc = -1;
-			free(first.data);   /* the last chunk's, when a merge failed */
-			first.data = NULL;
-		} else {
-			rc = lines_threaded(&f, &r, &first, nt, set, err);
-		}
+		/* a small input (all read already) or one CPU: no threads */
+		rc = input_lines_parse(&f, &r, &first, nt <= 1 || r.src->eof ? 1 : nt, set, err);
 	}
 read:
 	free(r.carry);
