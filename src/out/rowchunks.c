@@ -240,15 +240,17 @@ struct pool {
 	int error;              /* the first failed write's errno, 0 while they succeed */
 };
 
-/* Direct: offsets given to the formatted chunks next in order (mu held). */
-static void
+/* Direct: offsets given to the formatted chunks next in order (mu held); how many. */
+static size_t
 place(struct pool *p)
 {
-	while (!p->overflow && p->unplaced < p->nchunks) {
+	size_t n = 0;
+
+	for (; !p->overflow && p->unplaced < p->nchunks; n++) {
 		size_t s = p->unplaced % NPARTS;
 
 		if (p->ready[s] != p->unplaced || p->placed[s])
-			return;
+			break;
 		p->at[s] = p->end;
 		p->end += (off_t)p->part[s].good;
 		p->placed[s] = true;
@@ -258,6 +260,7 @@ place(struct pool *p)
 			p->stop = true;   /* nothing after it is formatted */
 		}
 	}
+	return n;
 }
 
 /* all of data at off, or the errno of the write that failed (ENOSPC for none written) */
@@ -360,7 +363,8 @@ direct_run(struct pool *p, void *scratch)
 		pthread_mutex_lock(&p->mu);
 		p->busy[s] = false;
 		p->ready[s] = c;
-		place(p);
+		if (place(p) > 1)
+			pthread_cond_broadcast(&p->cv);   /* the other's chunk: it may write it */
 		mine = s;
 	}
 }
