@@ -240,13 +240,11 @@ struct pool {
 	int error;              /* the first failed write's errno, 0 while they succeed */
 };
 
-/* Direct: offsets given to the formatted chunks next in order (mu held); how many. */
-static size_t
+/* Direct: offsets given to the formatted chunks next in order (mu held). */
+static void
 place(struct pool *p)
 {
-	size_t n = 0;
-
-	for (; !p->overflow && p->unplaced < p->nchunks; n++) {
+	while (!p->overflow && p->unplaced < p->nchunks) {
 		size_t s = p->unplaced % NPARTS;
 
 		if (p->ready[s] != p->unplaced || p->placed[s])
@@ -260,7 +258,6 @@ place(struct pool *p)
 			p->stop = true;   /* nothing after it is formatted */
 		}
 	}
-	return n;
 }
 
 /* all of data at off, or the errno of the write that failed (ENOSPC for none written) */
@@ -320,16 +317,21 @@ direct_write(struct pool *p, size_t s)
 	}
 }
 
-/* a placed chunk nobody writes yet, mine first; NPARTS when none (mu held) */
+/* A placed chunk to write, mine first; NPARTS when none, or while the other thread writes
+ * one: the kernel takes the file's lock for a write (ext4, tmpfs), so a second write
+ * would wait there, where this thread can format the next chunk instead (mu held). */
 static size_t
 writable(const struct pool *p, size_t mine)
 {
-	if (mine < NPARTS && p->placed[mine] && !p->writing[mine])
-		return mine;
-	for (size_t s = 0; s < NPARTS; s++)
-		if (p->placed[s] && !p->writing[s])
-			return s;
-	return NPARTS;
+	size_t found = NPARTS;
+
+	for (size_t s = 0; s < NPARTS; s++) {
+		if (p->writing[s])
+			return NPARTS;
+		if (p->placed[s] && (found == NPARTS || s == mine))
+			found = s;
+	}
+	return found;
 }
 
 /* Direct: what each thread does until every chunk is written or a write failed: write a
@@ -363,8 +365,7 @@ direct_run(struct pool *p, void *scratch)
 		pthread_mutex_lock(&p->mu);
 		p->busy[s] = false;
 		p->ready[s] = c;
-		if (place(p) > 1)
-			pthread_cond_broadcast(&p->cv);   /* the other's chunk: it may write it */
+		place(p);
 		mine = s;
 	}
 }
