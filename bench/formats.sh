@@ -12,7 +12,11 @@
 # OUTDIR=dir writes each output as a user's -o file there (created, fsync'ed, renamed;
 # removed before each run) instead of standard output to /dev/null: a folder on the disk
 # times the writes and the disk too, one in /dev/shm the page cache alone, against
-# /dev/null's formatting alone (issue 35: the JSON is 3.4x the CSV's bytes).
+# /dev/null's formatting alone (issue 35: the JSON is 3.4x the CSV's bytes). Into a
+# regular file both formatting threads write their own chunks (pwrite, rowchunks.c), so
+# the kernel's copy into the page cache is timed on two cores there, on one to /dev/null
+# or a pipe. On 2 cores a load average near 2 or more leaves no second core to time: the
+# walls are then noise, the CPU times and bench/cores.py's serial part are not.
 #
 # usage: bench/formats.sh [ECSPROF]   (env: N=200000 ROUNDS=5 BEFORE= PYTHON=python3
 #        EVENTS=file: an events file already generated, instead of N; OUTDIR=dir)
@@ -143,4 +147,5 @@ END {
 	printf "%s: --format json takes %.2fx the wall time of --format csv (goal <= 1.3x)\n",
 	    ratio <= 1.3 ? "PASS" : "MISS", ratio
 }' "$work/rounds"
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?')"
 exit $status

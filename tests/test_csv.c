@@ -699,6 +699,33 @@ write_threads(const struct report *r, unsigned threads, int want_rc, size_t *len
 	return out;
 }
 
+/* the same into a regular file, where each thread writes the chunks it formats at their
+ * offsets (rowchunks.c), with a line after the rows as a sink writes its tail */
+static char *
+write_threads_file(const struct report *r, unsigned threads, int want_rc, size_t *len,
+		   struct err *err)
+{
+	FILE *f = tmpfile();
+	char *out;
+	long end;
+
+	cr_assert_not_null(f);
+	err_clear(err);
+	cr_assert_eq(csv_write_tasks_threads(f, r, TIME_FORMAT_ISO, threads, err), want_rc,
+		     "%u threads, a file: %s", threads, err->msg);
+	cr_assert_eq(fputs("tail\n", f) >= 0 && fflush(f) == 0, true);
+	end = ftell(f);
+	cr_assert_geq(end, 5);
+	*len = (size_t)end - 5;
+	out = xmalloc((size_t)end + 1);
+	rewind(f);
+	cr_assert_eq(fread(out, 1, (size_t)end, f), (size_t)end);
+	cr_assert_eq(memcmp(out + *len, "tail\n", 5), 0, "%u threads: the tail after the rows",
+		     threads);
+	fclose(f);
+	return out;
+}
+
 static void
 expect_same_on_threads(size_t n, size_t huge)
 {
@@ -722,6 +749,12 @@ expect_same_on_threads(size_t n, size_t huge)
 		cr_assert_eq(len, len1, "%zu tasks, %u threads: %zu bytes, one thread %zu", n,
 			     threads, len, len1);
 		cr_assert_eq(memcmp(more, one, len), 0, "%zu tasks, %u threads", n, threads);
+		cr_expect_str_eq(err.msg, err1.msg);
+		free(more);
+		more = write_threads_file(&r, threads, want, &len, &err);
+		cr_assert_eq(len, len1, "%zu tasks, %u threads, a file: %zu bytes, one thread %zu",
+			     n, threads, len, len1);
+		cr_assert_eq(memcmp(more, one, len), 0, "%zu tasks, %u threads, a file", n, threads);
 		cr_expect_str_eq(err.msg, err1.msg);
 		free(more);
 	}

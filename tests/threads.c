@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/resource.h>
+#include <signal.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -407,6 +409,7 @@ threaded_json(const struct report *r)
 	size_t doc_len = 0, want_len = 0;
 	FILE *f = open_memstream(&doc, &doc_len), *w = open_memstream(&want, &want_len);
 	FILE *full;
+	char *back = NULL;
 	struct err err;
 	int rc;
 
@@ -433,8 +436,48 @@ threaded_json(const struct report *r)
 	   "task JSON on two threads: a write error stops both");
 	if (full != NULL)
 		fclose(full);
+	/* into a regular file each thread writes the chunks it formats at their offsets
+	 * (rowchunks.c): the same document, the groups after the tasks */
+	full = tmpfile();
+	err_clear(&err);
+	rc = full != NULL ? jsonout_write_tasks(full, r, &err) : -1;
+	ok(rc == 0 && fflush(full) == 0 && ftell(full) == (long)doc_len && fseek(full, 0,
+	   SEEK_SET) == 0 && (back = malloc(doc_len)) != NULL &&
+	   fread(back, 1, doc_len, full) == doc_len && memcmp(back, doc, doc_len) == 0,
+	   "task JSON on two threads into a file: the same document");
+	free(back);
+	if (full != NULL)
+		fclose(full);
 	free(doc);
 	free(want);
+}
+
+/* A write that fails in a regular file (past RLIMIT_FSIZE, SIGXFSZ ignored: EFBIG), on
+ * either thread as each writes its own chunks there: one error, the write's own. */
+static void
+file_too_large(const struct report *r)
+{
+	struct rlimit was, lim;
+	void (*old)(int) = signal(SIGXFSZ, SIG_IGN);
+	FILE *file = tmpfile();
+	struct err err;
+	int rc = 0;
+
+	err_clear(&err);
+	if (getrlimit(RLIMIT_FSIZE, &was) == 0) {
+		lim = was;
+		lim.rlim_cur = (rlim_t)1 << 20;   /* some chunks in, on either thread */
+		if (file != NULL && setrlimit(RLIMIT_FSIZE, &lim) == 0) {
+			rc = csv_write_tasks_threads(file, r, TIME_FORMAT_ISO, 2, &err);
+			setrlimit(RLIMIT_FSIZE, &was);
+		}
+	}
+	ok(rc == -1 && err.code == ERR_IO && strstr(err.msg, "csv: write failed: ") == err.msg &&
+	   strstr(err.msg, "large") != NULL, "task CSV on two threads into a file past its size "
+	   "limit: the write's error");
+	if (file != NULL)
+		fclose(file);
+	signal(SIGXFSZ, old);
 }
 
 static void
@@ -487,6 +530,7 @@ threaded_csv(void)
 	   err.code == ERR_IO, "task CSV on two threads: a write error stops both");
 	if (full != NULL)
 		fclose(full);
+	file_too_large(&r);
 	threaded_json(&r);
 	free(one);
 	free(two);
@@ -498,7 +542,7 @@ threaded_csv(void)
 int
 main(void)
 {
-	printf("1..14\n");
+	printf("1..16\n");
 	fetch_pool();
 	threaded_reader();
 	read_at_offsets();

@@ -1,6 +1,8 @@
 /* rowchunks: a writer's rows formatted in chunks, on two threads when it pays, and written
  * in order, so the bytes are the same for any thread count (the task CSV and the task
- * JSON; the CSV's two threads were why a JSON took twice its wall time, issue 35).
+ * JSON; the CSV's two threads were why a JSON took twice its wall time, issue 35). Into
+ * a regular file (not O_APPEND) each thread writes the chunks it formats at their offsets,
+ * and the FILE is left at the end of the rows.
  * Ownership: rowchunks_write borrows everything it is given and keeps nothing; each
  * thread formats with its own scratch (made by scratch_new, freed by scratch_free). */
 #ifndef ECSPROF_ROWCHUNKS_H
@@ -35,9 +37,9 @@ struct rowchunks {
 	const char *what;                 /* names the output in a write error ("csv") */
 };
 
-/* The rows formatted and written in order: 0; 1 when a row was too large (the rows before
- * it written, nothing of it; err not set: the caller says how large); -1 and err on a
- * write error. */
+/* The rows formatted and written after what f holds: 0; 1 when a row was too large (the
+ * rows before it written, nothing of it; err not set: the caller says how large); -1 and
+ * err on a write error (the first, on whichever thread). */
 int rowchunks_write(FILE *f, const struct rowchunks *rc, struct err *err);
 
 #endif
