@@ -334,12 +334,27 @@ writable(const struct pool *p, size_t mine)
 	return found;
 }
 
+/* Takes chunk c (the next nobody has taken, part[s] free for it) and formats it outside
+ * the lock: then ready for writing (mu held on entry and on return). */
+static void
+format_taken(struct pool *p, void *scratch, size_t c, size_t s)
+{
+	const struct rowchunks *rc = p->rc;
+
+	p->next++;
+	p->busy[s] = true;
+	pthread_mutex_unlock(&p->mu);
+	rc->format(rc->ctx, scratch, c * ROWCHUNKS_ROWS, chunk_end(rc->nrows, c), &p->part[s]);
+	pthread_mutex_lock(&p->mu);
+	p->busy[s] = false;
+	p->ready[s] = c;
+}
+
 /* Direct: what each thread does until every chunk is written or a write failed: write a
  * placed chunk, else format the next one, else wait (mu held on entry and on return). */
 static void
 direct_run(struct pool *p, void *scratch)
 {
-	const struct rowchunks *rc = p->rc;
 	size_t mine = NPARTS;
 
 	for (;;) {
@@ -357,14 +372,7 @@ direct_run(struct pool *p, void *scratch)
 			pthread_cond_wait(&p->cv, &p->mu);
 			continue;
 		}
-		p->next++;
-		p->busy[s] = true;
-		pthread_mutex_unlock(&p->mu);
-		rc->format(rc->ctx, scratch, c * ROWCHUNKS_ROWS, chunk_end(rc->nrows, c),
-			   &p->part[s]);
-		pthread_mutex_lock(&p->mu);
-		p->busy[s] = false;
-		p->ready[s] = c;
+		format_taken(p, scratch, c, s);
 		place(p);
 		mine = s;
 	}
@@ -389,14 +397,7 @@ worker(void *arg)
 			pthread_cond_wait(&p->cv, &p->mu);
 			continue;
 		}
-		p->next++;
-		p->busy[s] = true;
-		pthread_mutex_unlock(&p->mu);
-		rc->format(rc->ctx, scratch, c * ROWCHUNKS_ROWS, chunk_end(rc->nrows, c),
-			   &p->part[s]);
-		pthread_mutex_lock(&p->mu);
-		p->busy[s] = false;
-		p->ready[s] = c;
+		format_taken(p, scratch, c, s);
 		pthread_cond_broadcast(&p->cv);
 	}
 	pthread_mutex_unlock(&p->mu);
@@ -494,14 +495,7 @@ rowchunks_write(FILE *f, const struct rowchunks *rc, struct err *err)
 		c = p.next;
 		cs = c % NPARTS;
 		if (c < nchunks && p.ready[cs] == SIZE_MAX && !p.busy[cs]) {
-			p.next++;
-			p.busy[cs] = true;
-			pthread_mutex_unlock(&p.mu);
-			rc->format(rc->ctx, scratch, c * ROWCHUNKS_ROWS, chunk_end(rc->nrows, c),
-				   &p.part[cs]);
-			pthread_mutex_lock(&p.mu);
-			p.busy[cs] = false;
-			p.ready[cs] = c;
+			format_taken(&p, scratch, c, cs);
 			pthread_cond_broadcast(&p.cv);
 		} else {
 			pthread_cond_wait(&p.cv, &p.mu);
