@@ -12,6 +12,7 @@
 
 #include "ecsprof/buf.h"
 #include "ecsprof/err.h"
+#include "ecsprof/hex.h"
 #include "ecsprof/log.h"
 #include "ecsprof/ncpu.h"
 #include "ecsprof/procsec.h"
@@ -545,4 +546,39 @@ Test(ncpu, follows_the_affinity_mask)
 	CPU_SET(first, &one);
 	cr_assert_eq(sched_setaffinity(0, sizeof one, &one), 0);
 	cr_expect_eq(ncpu_usable(), 1u);
+}
+
+Test(hex, bytes_round_trip_through_lowercase_digits)
+{
+	unsigned char all[256], back[256];
+	char text[513];
+
+	for (int i = 0; i < 256; i++)
+		all[i] = (unsigned char)i;
+	hex_encode(all, sizeof all, text);
+	text[512] = '\0';
+	cr_expect_eq(strncmp(text, "000102030405060708090a0b0c0d0e0f10", 34), 0, "%.34s", text);
+	cr_expect_str_eq(text + 500, "fafbfcfdfeff");
+	memset(back, 0, sizeof back);
+	cr_expect(hex_decode_lower(text, 256, back));
+	cr_expect_eq(memcmp(all, back, sizeof all), 0);
+}
+
+Test(hex, only_lowercase_digits_decode)
+{
+	unsigned char b[2];
+
+	cr_expect(hex_decode_lower("09af", 2, b));
+	cr_expect_eq(b[0], 0x09);
+	cr_expect_eq(b[1], 0xaf);
+	/* a digest written in uppercase keeps its text: it must not read as bytes */
+	cr_expect_not(hex_decode_lower("09AF", 2, b));
+	cr_expect_not(hex_decode_lower("0g00", 2, b));
+	cr_expect_not(hex_decode_lower("/0:0", 2, b));   /* the bytes beside '0' and '9' */
+	cr_expect_not(hex_decode_lower("`0g0", 2, b));   /* and beside 'a' and 'f' */
+	cr_expect_eq(hex_value('0'), 0);
+	cr_expect_eq(hex_value('F'), 15);
+	cr_expect_eq(hex_value('f'), 15);
+	cr_expect_eq(hex_value('g'), -1);
+	cr_expect_eq(hex_value('%'), -1);
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "ecsprof/buf.h"
+#include "ecsprof/hex.h"
 #include "ecsprof/sigv4.h"
 #include "ecsprof/timeutil.h"
 #include "ecsprof/xalloc.h"
@@ -24,7 +25,6 @@
 static void
 sha256_hex_md(const EVP_MD *md_, const void *data, size_t len, char out[65])
 {
-	static const char hex[] = "0123456789abcdef";
 	unsigned char md[EVP_MAX_MD_SIZE];
 	unsigned int mdlen = 0;
 
@@ -35,10 +35,7 @@ sha256_hex_md(const EVP_MD *md_, const void *data, size_t len, char out[65])
 		out[64] = '\0';
 		return;
 	}
-	for (unsigned i = 0; i < 32; i++) {
-		out[2 * i] = hex[md[i] >> 4];
-		out[2 * i + 1] = hex[md[i] & 15];
-	}
+	hex_encode(md, 32, out);
 	out[64] = '\0';
 }
 

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "ecsprof/buf.h"
+#include "ecsprof/hex.h"
 #include "ecsprof/xalloc.h"
 #include "sigv4_canon.h"
 
@@ -35,26 +36,14 @@ uri_encode(struct buf *out, const char *s, size_t n, bool keep_slash, bool keep_
 	return 0;
 }
 
-static int
-hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* Percent-decodes s[0..n) into out; a '%' not followed by two hex digits stays literal. */
 static int
 uri_decode(struct buf *out, const char *s, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		int hi, lo;
-		if (s[i] == '%' && i + 2 < n && (hi = hexval(s[i + 1])) >= 0 &&
-		    (lo = hexval(s[i + 2])) >= 0) {
+		if (s[i] == '%' && i + 2 < n && (hi = hex_value(s[i + 1])) >= 0 &&
+		    (lo = hex_value(s[i + 2])) >= 0) {
 			if (buf_addc(out, (char)(hi * 16 + lo)) != 0)
 				return -1;
 			i += 2;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ecsprof/hex.h"
 #include "ecsprof/image.h"
 #include "ecsprof/task.h"
 #include "ecsprof/xalloc.h"
@@ -364,16 +365,6 @@ task_image(const struct task *t)
 	return NULL;
 }
 
-static const char hexdigits[] = "0123456789abcdef";
-
-/* a lowercase hex digit's value + 1, 0 for any other byte: a digest's 64 digits read
- * without a branch each (a comparison chain took ~1,000 instructions a digest) */
-static const unsigned char hex1[256] = {
-	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6, ['6'] = 7, ['7'] = 8,
-	['8'] = 9, ['9'] = 10, ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15,
-	['f'] = 16,
-};
-
 size_t
 digest_raw_len(const char *raw)
 {
@@ -383,20 +374,14 @@ digest_raw_len(const char *raw)
 const char *
 container_digest(const struct container *c, struct digest_buf *b)
 {
-	const unsigned char *v;
-
 	if (c->digest_raw == NULL)
 		return NULL;
 	if (c->digest_raw[0] == DIGEST_RAW_TEXT)
 		return c->digest_raw + 1;
 	if (c->digest_raw[0] != DIGEST_RAW_SHA256)
 		return c->digest_raw;
-	v = (const unsigned char *)c->digest_raw + 1;
 	memcpy(b->s, "sha256:", 7);
-	for (int i = 0; i < 32; i++) {
-		b->s[7 + 2 * i] = hexdigits[v[i] >> 4];
-		b->s[8 + 2 * i] = hexdigits[v[i] & 15];
-	}
+	hex_encode(c->digest_raw + 1, 32, b->s + 7);
 	b->s[DIGEST_TEXT_LEN] = '\0';
 	return b->s;
 }
@@ -407,18 +392,8 @@ container_set_digest(struct task *t, struct container *c, const char *s, size_t 
 	char raw[DIGEST_RAW_SHA256_LEN];
 	bool bytes = s != NULL && n == DIGEST_TEXT_LEN && memcmp(s, "sha256:", 7) == 0;
 
-	if (bytes) {
-		const unsigned char *h = (const unsigned char *)s + 7;
-		unsigned bad = 0;
-
-		for (int i = 0; i < 32; i++) {
-			unsigned hi = hex1[h[2 * i]] - 1u, lo = hex1[h[2 * i + 1]] - 1u;
-
-			bad |= hi | lo;   /* past 15: not a digit */
-			raw[1 + i] = (char)(hi << 4 | (lo & 15));
-		}
-		bytes = bad <= 15;
-	}
+	if (bytes)
+		bytes = hex_decode_lower(s + 7, 32, raw + 1);
 	if (s == NULL) {
 		c->digest_raw = NULL;
 	} else if (bytes) {
