@@ -55,12 +55,12 @@ ecs_call(struct aws_context *ctx, int argc, char **argv, char **json, struct err
 	struct ecs_client *c;
 	int rc;
 
-	o.region = ctx->region;
+	o.common.region = ctx->region;
 	o.endpoint = ctx->endpoint;
-	o.max_attempts = ctx->max_attempts;
+	o.common.max_attempts = ctx->max_attempts;
 	o.concurrency = 1;
-	o.creds = creds;
-	o.creds_arg = ctx;
+	o.common.creds = creds;
+	o.common.creds_arg = ctx;
 	o.transport_new = transport_new;
 	o.transport_free = transport_free;
 	if (ecs_client_new(&o, &c, err) != 0)
@@ -132,13 +132,13 @@ main(int argc, char **argv)
 	for (int i = 0; i < 3; i++)
 		if (aws_scaleout_endpoint(&ctx, (enum aws_scaleout_service)i, &urls[i], &err) != 0)
 			goto out;
-	so.region = ctx.region;
+	so.common.region = ctx.region;
 	so.appscaling_endpoint = urls[0];
 	so.cloudwatch_endpoint = urls[1];
 	so.elbv2_endpoint = urls[2];
-	so.max_attempts = ctx.max_attempts;
-	so.creds = creds;
-	so.creds_arg = &ctx;
+	so.common.max_attempts = ctx.max_attempts;
+	so.common.creds = creds;
+	so.common.creds_arg = &ctx;
 	if (aws_scaleout_new(&so, &c, &err) != 0)
 		goto out;
 	rc = call(&ctx, c, &t, argc, argv, &json, &err);

@@ -120,12 +120,12 @@ client(void)
 	struct aws_scaleout *c = NULL;
 	struct err err = { 0 };
 
-	o.clock = &no_wait;
-	o.region = "us-east-1";
+	o.common.clock = &no_wait;
+	o.common.region = "us-east-1";
 	o.appscaling_endpoint = "https://application-autoscaling.example.test";
 	o.cloudwatch_endpoint = "https://monitoring.example.test";
 	o.elbv2_endpoint = "https://elasticloadbalancing.example.test";
-	o.creds = test_creds;
+	o.common.creds = test_creds;
 	cr_assert_eq(aws_scaleout_new(&o, &c, &err), 0, "%s", err.msg);
 	return c;
 }
@@ -634,10 +634,10 @@ ec2_client(void)
 	struct ec2 *c = NULL;
 	struct err err = { 0 };
 
-	o.clock = &no_wait;
-	o.region = "us-east-1";
+	o.common.clock = &no_wait;
+	o.common.region = "us-east-1";
 	o.endpoint = "https://ec2.example.test";
-	o.creds = test_creds;
+	o.common.creds = test_creds;
 	cr_assert_eq(ec2_new(&o, &c, &err), 0, "%s", err.msg);
 	return c;
 }

@@ -373,13 +373,13 @@ client(long concurrency)
 	struct ecs_client *c;
 	struct err err;
 
-	o.region = "us-east-1";
+	o.common.region = "us-east-1";
 	o.endpoint = "https://ecs.example.test";
 	o.concurrency = concurrency;
-	o.creds = fake_creds;
+	o.common.creds = fake_creds;
 	o.transport_new = fake_transport_new;
-	o.clock = &no_wait;
-	o.log = &lg;
+	o.common.clock = &no_wait;
+	o.common.log = &lg;
 	err_clear(&err);
 	cr_assert_eq(ecs_client_new(&o, &c, &err), 0, "%s", err.msg);
 	return c;
@@ -816,13 +816,13 @@ client_attempts(long concurrency, int attempts)
 	struct ecs_client *c;
 	struct err err;
 
-	o.region = "us-east-1";
+	o.common.region = "us-east-1";
 	o.endpoint = "https://ecs.example.test";
 	o.concurrency = concurrency;
-	o.max_attempts = attempts;
-	o.creds = fake_creds;
+	o.common.max_attempts = attempts;
+	o.common.creds = fake_creds;
 	o.transport_new = fake_transport_new;
-	o.clock = &timeutil_clock_real;   /* these time real backoff */
+	o.common.clock = &timeutil_clock_real;   /* these time real backoff */
 	err_clear(&err);
 	cr_assert_eq(ecs_client_new(&o, &c, &err), 0, "%s", err.msg);
 	return c;
@@ -883,13 +883,13 @@ Test(ecs, retries_wait_on_the_clock_passed_in)
 	struct ecs_client *c;
 	struct err err;
 
-	o.region = "us-east-1";
+	o.common.region = "us-east-1";
 	o.endpoint = "https://ecs.example.test";
 	o.concurrency = 1;
-	o.max_attempts = 3;
-	o.creds = fake_creds;
+	o.common.max_attempts = 3;
+	o.common.creds = fake_creds;
 	o.transport_new = fake_transport_new;
-	o.clock = &clock;
+	o.common.clock = &clock;
 	err_clear(&err);
 	cr_assert_eq(ecs_client_new(&o, &c, &err), 0, "%s", err.msg);
 	F.unavailable_running = true;
@@ -1019,13 +1019,13 @@ Test(ecs, an_immediate_failure_is_reported_as_itself)
 	struct ecs_client *c;
 	struct err err;
 
-	o.region = "us-east-1";
+	o.common.region = "us-east-1";
 	o.endpoint = "https://ecs.example.test";
 	o.concurrency = 8;
-	o.creds = no_creds;
+	o.common.creds = no_creds;
 	o.transport_new = fake_transport_new;
-	o.clock = &no_wait;
-	o.log = &lg;
+	o.common.clock = &no_wait;
+	o.common.log = &lg;
 	err_clear(&err);
 	cr_assert_eq(ecs_client_new(&o, &c, &err), 0, "%s", err.msg);
 	for (int i = 0; i < 50; i++) {

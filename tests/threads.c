@@ -166,10 +166,10 @@ client(long concurrency)
 	struct ecs_client *c = NULL;
 	struct err err;
 
-	o.region = "us-east-1";
+	o.common.region = "us-east-1";
 	o.endpoint = "https://ecs.example.test";
 	o.concurrency = concurrency;
-	o.creds = fake_creds;
+	o.common.creds = fake_creds;
 	o.transport_new = fake_transport_new;
 	err_clear(&err);
 	if (ecs_client_new(&o, &c, &err) != 0)

@@ -38,26 +38,11 @@ enum aws_scaleout_service {
 int aws_scaleout_endpoint(struct aws_context *ctx, enum aws_scaleout_service s, char **url,
 			  struct err *err);
 
-/* Credentials for one request (creds_get in production); called under a client's lock. */
-typedef int aws_scaleout_creds_fn(void *arg, struct aws_creds *out, struct err *err);
-
-struct log;
-struct timeutil_clock;
-
 struct aws_scaleout_options {
-	const char *region;                 /* signing region; required */
+	struct aws_client_common common;
 	const char *appscaling_endpoint;    /* aws_scaleout_endpoint(); required */
 	const char *cloudwatch_endpoint;    /* required */
 	const char *elbv2_endpoint;         /* required */
-	int max_attempts;                   /* <= 0: 3 */
-	aws_scaleout_creds_fn *creds;       /* required */
-	void *creds_arg;
-	bool debug;                         /* log the canonical requests (token redacted) */
-	const struct log *log;              /* borrowed; NULL: log.h */
-	const int *cancel;                  /* may be NULL; non-zero (read atomically): every
-					     * call in flight gives up (HTTP_CANCELLED) */
-	const struct timeutil_clock *clock; /* signing, backoff; borrowed; NULL: see
-					     * timeutil_clock_now() */
 };
 
 struct aws_scaleout;

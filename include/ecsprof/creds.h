@@ -19,11 +19,33 @@ struct aws_creds {
 	char *source;                 /* "environment", "profile dev (static keys)", ... */
 };
 
-struct awscfg;                        /* awscfg.h */
-struct creds_cache;                   /* private to creds.c */
-
 struct timeutil_clock;
 struct log;
+
+/* Credentials for one request (creds_get in production). Called under the client's lock,
+ * so it need not be thread-safe. */
+typedef int aws_creds_fn(void *arg, struct aws_creds *out, struct err *err);
+
+/* What every AWS client of ours is made with, whichever service it calls (ECS, ECR, EC2,
+ * the scale-out services): where and as whom it signs, how hard it tries, where it logs
+ * and which clock it reads. Borrowed by the client for its lifetime. */
+struct aws_client_common {
+	const char *region;            /* signing region; required */
+	int max_attempts;              /* <= 0: 3 */
+	aws_creds_fn *creds;           /* required */
+	void *creds_arg;
+	bool debug;                    /* log the canonical requests (token redacted) */
+	const struct log *log;         /* NULL: log.h */
+	/* may be NULL; non-zero (read atomically): every call in flight gives up at once
+	 * (HTTP_CANCELLED). ECS's client does not read it: each of its calls takes its own. */
+	const int *cancel;
+	/* signing, backoff and (ECS) the waits of fetch and stop; NULL: see
+	 * timeutil_clock_now() */
+	const struct timeutil_clock *clock;
+};
+
+struct awscfg;                        /* awscfg.h */
+struct creds_cache;                   /* private to creds.c */
 
 struct aws_context_options {
 	const char *profile;          /* --profile, NULL = AWS_PROFILE or "default" */
@@ -59,6 +81,11 @@ struct aws_context {
 int aws_context_init(struct aws_context *ctx, const struct aws_context_options *o,
 		     struct http_transport transport, struct err *err);
 void aws_context_cleanup(struct aws_context *ctx);
+
+/* What a client made from ctx signs and retries with: ctx's region, max_attempts, debug,
+ * log and clock, credentials from creds(arg), no cancel. */
+struct aws_client_common aws_client_common_of(const struct aws_context *ctx,
+					      aws_creds_fn *creds, void *arg);
 
 /* Current credentials, fetched on first use and refreshed before they expire (a watch
  * can run for hours). Copies into out; the caller cleans it up. On failure (ERR_CREDS)

@@ -16,23 +16,9 @@
 #include "ecsprof/err.h"
 #include "ecsprof/http.h"
 
-/* Credentials for one request (creds_get in production); called under the client's lock. */
-typedef int ec2_creds_fn(void *arg, struct aws_creds *out, struct err *err);
-
-struct log;
-struct timeutil_clock;
-
 struct ec2_options {
-	const char *region;         /* signing region; required */
+	struct aws_client_common common;
 	const char *endpoint;       /* aws_scaleout_endpoint(..., AWS_SCALEOUT_EC2, ...) */
-	int max_attempts;           /* <= 0: 3 */
-	ec2_creds_fn *creds;        /* required */
-	void *creds_arg;
-	bool debug;                 /* log the canonical requests (token redacted) */
-	const struct log *log;      /* borrowed; NULL: log.h */
-	const int *cancel;          /* may be NULL; non-zero: the call in flight gives up */
-	const struct timeutil_clock *clock;  /* signing, backoff; borrowed; NULL: see
-					      * timeutil_clock_now() */
 };
 
 struct ec2;

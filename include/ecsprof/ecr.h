@@ -15,24 +15,9 @@
 #include "ecsprof/err.h"
 #include "ecsprof/http.h"
 
-/* Credentials for one request (creds_get in production); called under the client's lock. */
-typedef int ecr_creds_fn(void *arg, struct aws_creds *out, struct err *err);
-
-struct log;
-struct timeutil_clock;
-
 struct ecr_client_options {
-	const char *region;            /* the registry's region (from its host); required */
+	struct aws_client_common common;   /* region: the registry's (from its host) */
 	const char *endpoint;          /* ecr_endpoint(); required */
-	int max_attempts;              /* <= 0: 3 */
-	ecr_creds_fn *creds;           /* required */
-	void *creds_arg;
-	bool debug;
-	const struct log *log;   /* borrowed; NULL: log.h */
-	const int *cancel;             /* may be NULL; non-zero (read atomically): every call
-					* in flight gives up at once (HTTP_CANCELLED) */
-	const struct timeutil_clock *clock;  /* signing, backoff; borrowed; NULL: see
-					      * timeutil_clock_now() */
 };
 
 struct ecr_client;

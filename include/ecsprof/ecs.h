@@ -16,9 +16,6 @@
 #include "ecsprof/err.h"
 #include "ecsprof/http.h"
 
-/* Credentials for one request (creds_get in production). Called under the client's lock,
- * so it need not be thread-safe. */
-typedef int ecs_creds_fn(void *arg, struct aws_creds *out, struct err *err);
 /* One transport per request in flight (http_curl_new in production; tests script one). */
 typedef int ecs_transport_new_fn(void *arg, struct http_transport *out, struct err *err);
 typedef void ecs_transport_free_fn(void *arg, struct http_transport *t);
@@ -27,20 +24,12 @@ struct log;
 struct timeutil_clock;
 
 struct ecs_client_options {
-	const char *region;            /* signing region; required */
+	struct aws_client_common common;   /* its cancel is not read: see there */
 	const char *endpoint;          /* "https://ecs.us-east-1.amazonaws.com"; required */
-	int max_attempts;              /* <= 0: 3 */
 	long concurrency;              /* requests in flight; <= 0: 4 */
-	ecs_creds_fn *creds;           /* required */
-	void *creds_arg;
 	ecs_transport_new_fn *transport_new;   /* required */
 	ecs_transport_free_fn *transport_free;
 	void *transport_arg;
-	bool debug;                    /* log the canonical request (token redacted) */
-	const struct log *log;         /* borrowed; NULL: log.h */
-	/* signing time, backoff and the waits of fetch and stop; borrowed; NULL: see
-	 * timeutil_clock_now() */
-	const struct timeutil_clock *clock;
 };
 
 struct ecs_client;

@@ -30,14 +30,8 @@ client(const struct aws_scaleout_options *o, const struct awsjson_service *svc,
 	struct awsjson_options ao = { 0 };
 
 	ao.service = svc;
-	ao.region = o->region;
 	ao.endpoint = endpoint;
-	ao.max_attempts = o->max_attempts;
-	ao.creds = o->creds;
-	ao.creds_arg = o->creds_arg;
-	ao.debug = o->debug;
-	ao.log = o->log;
-	ao.clock = o->clock;
+	ao.common = o->common;
 	return awsjson_client_new(&ao, out, err);
 }
 
@@ -48,7 +42,7 @@ aws_scaleout_new(const struct aws_scaleout_options *o, struct aws_scaleout **out
 	struct aws_scaleout *c = xcalloc(1, sizeof *c);
 
 	*out = NULL;
-	c->cancel = o->cancel;
+	c->cancel = o->common.cancel;
 	if (client(o, &awsjson_appscaling, o->appscaling_endpoint, &c->appscaling, err) != 0 ||
 	    client(o, &awsjson_cloudwatch, o->cloudwatch_endpoint, &c->cloudwatch, err) != 0 ||
 	    client(o, &awsjson_elbv2, o->elbv2_endpoint, &c->elbv2, err) != 0) {

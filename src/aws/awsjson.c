@@ -52,7 +52,7 @@ struct awsjson_client {
 	char *host;         /* Host header, default port dropped as botocore does */
 	char *path;         /* signed path */
 	int max_attempts;
-	awsjson_creds_fn *creds;
+	aws_creds_fn *creds;
 	void *creds_arg;
 	bool debug;
 	const struct log *log;
@@ -561,28 +561,28 @@ awsjson_client_new(const struct awsjson_options *o, struct awsjson_client **out,
 	struct awsjson_client *c;
 
 	*out = NULL;
-	if (o->service == NULL || o->creds == NULL)
+	if (o->service == NULL || o->common.creds == NULL)
 		return err_set(err, ERR_INTERNAL, "AWS client without a service or credentials");
-	if (o->region == NULL || *o->region == '\0')
+	if (o->common.region == NULL || *o->common.region == '\0')
 		return err_set(err, ERR_CONFIG,
 			       "no AWS region: use --region, AWS_REGION, or region in ~/.aws/config");
 	if (o->endpoint == NULL || *o->endpoint == '\0')
 		return err_set(err, ERR_CONFIG, "no %s endpoint for region %s",
-			       o->service->service_id, o->region);
+			       o->service->service_id, o->common.region);
 	c = xcalloc(1, sizeof *c);
 	if (split_endpoint(c, o->endpoint, err) != 0) {
 		free(c);
 		return -1;
 	}
 	c->svc = o->service;
-	c->region = xstrdup(o->region);
-	c->max_attempts = o->max_attempts > 0 ? o->max_attempts : 3;
-	c->creds = o->creds;
-	c->creds_arg = o->creds_arg;
-	c->debug = o->debug;
-	c->log = o->log;
+	c->region = xstrdup(o->common.region);
+	c->max_attempts = o->common.max_attempts > 0 ? o->common.max_attempts : 3;
+	c->creds = o->common.creds;
+	c->creds_arg = o->common.creds_arg;
+	c->debug = o->common.debug;
+	c->log = o->common.log;
 	c->keys = sigv4_cache_new();
-	c->clock = o->clock;
+	c->clock = o->common.clock;
 	pthread_mutex_init(&c->lock, NULL);
 	*out = c;
 	return 0;

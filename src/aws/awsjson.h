@@ -57,22 +57,14 @@ extern const struct awsjson_service awsjson_ec2;          /* the endpoint only, 
 int awsjson_endpoint(struct aws_context *ctx, const struct awsjson_service *svc,
 		     const char *explicit_url, char **url, struct err *err);
 
-/* Credentials for one request (creds_get in production). Called under the client's lock,
- * so it need not be thread-safe. */
-typedef int awsjson_creds_fn(void *arg, struct aws_creds *out, struct err *err);
-
 struct timeutil_clock;
 
 struct awsjson_options {
 	const struct awsjson_service *service;   /* required */
-	const char *region;            /* signing region; required */
 	const char *endpoint;          /* resolved URL (awsjson_endpoint); required */
-	int max_attempts;              /* <= 0: 3 */
-	awsjson_creds_fn *creds;       /* required */
-	void *creds_arg;
-	bool debug;                    /* log the canonical request (token redacted) */
-	const struct log *log;         /* borrowed for the client's lifetime; NULL: log.h */
-	const struct timeutil_clock *clock;  /* signing time, waits; NULL: see timeutil.h */
+	/* region, attempts, credentials, debug, log and clock (its cancel is not read: each
+	 * call takes its own, awsjson_call_options) */
+	struct aws_client_common common;
 };
 
 struct awsjson_client;

@@ -167,6 +167,21 @@ fail:
 	return -1;
 }
 
+struct aws_client_common
+aws_client_common_of(const struct aws_context *ctx, aws_creds_fn *creds, void *arg)
+{
+	struct aws_client_common c = { 0 };
+
+	c.region = ctx->region;
+	c.max_attempts = ctx->max_attempts;
+	c.creds = creds;
+	c.creds_arg = arg;
+	c.debug = ctx->debug;
+	c.log = ctx->log;
+	c.clock = ctx->clock;
+	return c;
+}
+
 void
 aws_context_cleanup(struct aws_context *ctx)
 {

@@ -100,19 +100,13 @@ ec2_new(const struct ec2_options *o, struct ec2 **out, struct err *err)
 
 	*out = NULL;
 	ao.service = &awsjson_ec2;
-	ao.region = o->region;
 	ao.endpoint = o->endpoint;
-	ao.max_attempts = o->max_attempts;
-	ao.creds = o->creds;
-	ao.creds_arg = o->creds_arg;
-	ao.debug = o->debug;
-	ao.log = o->log;
-	ao.clock = o->clock;
+	ao.common = o->common;
 	if (awsjson_client_new(&ao, &c->client, err) != 0) {
 		free(c);
 		return -1;
 	}
-	c->cancel = o->cancel;
+	c->cancel = o->common.cancel;
 	*out = c;
 	return 0;
 }

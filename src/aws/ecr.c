@@ -43,16 +43,10 @@ ecr_client_new(const struct ecr_client_options *o, struct ecr_client **out, stru
 
 	*out = NULL;
 	ao.service = &awsjson_ecr;
-	ao.region = o->region;
 	ao.endpoint = o->endpoint;
-	ao.max_attempts = o->max_attempts;
-	ao.creds = o->creds;
-	ao.creds_arg = o->creds_arg;
-	ao.debug = o->debug;
-	ao.log = o->log;
-	ao.clock = o->clock;
+	ao.common = o->common;
 	c = xcalloc(1, sizeof *c);
-	c->cancel = o->cancel;
+	c->cancel = o->common.cancel;
 	if (awsjson_client_new(&ao, &c->api, err) != 0) {
 		free(c);
 		return -1;

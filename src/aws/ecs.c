@@ -20,20 +20,14 @@ ecs_client_new(const struct ecs_client_options *o, struct ecs_client **out, stru
 	struct ecs_client *c;
 
 	*out = NULL;
-	if (o->creds == NULL || o->transport_new == NULL)
+	if (o->common.creds == NULL || o->transport_new == NULL)
 		return err_set(err, ERR_INTERNAL, "ecs client without credentials or transport");
 	ao.service = &awsjson_ecs;
-	ao.region = o->region;
 	ao.endpoint = o->endpoint;
-	ao.max_attempts = o->max_attempts;
-	ao.creds = o->creds;
-	ao.creds_arg = o->creds_arg;
-	ao.debug = o->debug;
-	ao.log = o->log;
-	ao.clock = o->clock;
+	ao.common = o->common;
 	c = xcalloc(1, sizeof *c);
-	c->clock = o->clock;
-	c->log = o->log;
+	c->clock = o->common.clock;
+	c->log = o->common.log;
 	if (awsjson_client_new(&ao, &c->api, err) != 0) {
 		free(c);
 		return -1;

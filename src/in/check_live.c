@@ -333,13 +333,8 @@ elb_client(struct live_session *s, struct aws_scaleout **c, struct err *err)
 
 	if (aws_scaleout_endpoint(ctx, AWS_SCALEOUT_ELBV2, &url, err) != 0)
 		return -1;
-	so.region = ctx->region;
+	so.common = aws_client_common_of(ctx, creds_of, ctx);
 	so.appscaling_endpoint = so.cloudwatch_endpoint = so.elbv2_endpoint = url;
-	so.max_attempts = ctx->max_attempts;
-	so.creds = creds_of;
-	so.creds_arg = ctx;
-	so.debug = ctx->debug;
-	so.log = ctx->log;
 	rc = aws_scaleout_new(&so, c, err);
 	free(url);
 	return rc;

@@ -87,14 +87,15 @@ client_for(struct image_fetch *f, const char *region, struct err *err)
 			break;
 		}
 	if (c == NULL && ecr_endpoint(f->o.ctx, region, &url, err) == 0) {
-		eo.region = region;
+		/* the registry's region, the fetch's own debug and log (not the context's) */
+		eo.common.region = region;
+		eo.common.max_attempts = f->o.ctx->max_attempts;
+		eo.common.creds = fetch_creds;
+		eo.common.creds_arg = f;
+		eo.common.debug = f->o.debug;
+		eo.common.log = f->o.log;
+		eo.common.cancel = &f->cancel;
 		eo.endpoint = url;
-		eo.max_attempts = f->o.ctx->max_attempts;
-		eo.creds = fetch_creds;
-		eo.creds_arg = f;
-		eo.debug = f->o.debug;
-		eo.log = f->o.log;
-		eo.cancel = &f->cancel;
 		if (ecr_client_new(&eo, &c, err) == 0) {
 			f->clients = xreallocarray(f->clients, f->nclients + 1, sizeof *f->clients);
 			f->clients[f->nclients].region = xstrdup(region);

@@ -170,17 +170,12 @@ live_session_new(const struct live_options *o, struct live_session **out, struct
 			"region in the profile of ~/.aws/config");
 		goto fail;
 	}
-	eo.region = s->ctx.region;
+	eo.common = aws_client_common_of(&s->ctx, session_creds, s);
 	eo.endpoint = s->ctx.endpoint;
-	eo.max_attempts = s->ctx.max_attempts;
 	eo.concurrency = o->concurrency;
-	eo.creds = session_creds;
-	eo.creds_arg = s;
 	eo.transport_new = session_transport_new;
 	eo.transport_free = session_transport_free;
 	eo.transport_arg = s;
-	eo.debug = o->debug;
-	eo.log = o->log;
 	if (ecs_client_new(&eo, &s->client, err) != 0)
 		goto fail;
 	if (!o->no_images && live_images_start(s, err) != 0)
@@ -215,14 +210,8 @@ live_session_ec2(struct live_session *s, struct ec2 **out, struct http_transport
 	memset(t, 0, sizeof *t);
 	if (aws_scaleout_endpoint(&s->ctx, AWS_SCALEOUT_EC2, &endpoint, err) != 0)
 		return -1;
-	eo.region = s->ctx.region;
+	eo.common = aws_client_common_of(&s->ctx, session_creds, s);
 	eo.endpoint = endpoint;
-	eo.max_attempts = s->ctx.max_attempts;
-	eo.creds = session_creds;
-	eo.creds_arg = s;
-	eo.debug = s->o.debug;
-	eo.log = s->o.log;
-	eo.cancel = NULL;
 	if (ec2_new(&eo, out, err) != 0 || session_transport_new(s, t, err) != 0) {
 		ec2_free(*out);
 		*out = NULL;

@@ -293,15 +293,10 @@ scaleout_live_client(struct live_session *s, struct aws_scaleout **c, struct err
 	for (int i = 0; i < 3; i++)
 		if (aws_scaleout_endpoint(ctx, (enum aws_scaleout_service)i, &url[i], err) != 0)
 			goto out;
-	so.region = ctx->region;
+	so.common = aws_client_common_of(ctx, creds_of, ctx);
 	so.appscaling_endpoint = url[AWS_SCALEOUT_APPSCALING];
 	so.cloudwatch_endpoint = url[AWS_SCALEOUT_CLOUDWATCH];
 	so.elbv2_endpoint = url[AWS_SCALEOUT_ELBV2];
-	so.max_attempts = ctx->max_attempts;
-	so.creds = creds_of;
-	so.creds_arg = ctx;
-	so.debug = ctx->debug;
-	so.log = ctx->log;
 	rc = aws_scaleout_new(&so, c, err);
 out:
 	for (int i = 0; i < 3; i++)

@@ -66,9 +66,9 @@ one_line(int rc, const struct err *err)
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	const struct ec2_options o = { .region = "us-east-1",
-				       .endpoint = "https://ec2.us-east-1.amazonaws.com",
-				       .max_attempts = 1, .creds = creds };
+	const struct ec2_options o = {
+		.common = { .region = "us-east-1", .max_attempts = 1, .creds = creds },
+		.endpoint = "https://ec2.us-east-1.amazonaws.com" };
 	struct served s;
 	struct http_transport t = { serve, &s };
 	struct err err = { 0 };
