@@ -11,7 +11,9 @@
 # too, in the same rounds against the same server, and prints both side by side: wall time
 # against the ListTasks chain measured in this run, and CPU per task (issue 35, goals
 # x1.15 and 15 us), split into user and system time, with the page faults a run takes
-# (each costs some microseconds of system time here, whatever the load).
+# (each costs some microseconds of system time here, whatever the load). The process
+# start (ecsprof --version) is printed beside its floor: an empty C program linking only
+# libc, and one linking only libcurl, whose ~30 libraries are most of ecsprof's start.
 # CALLGRIND=1 also counts the instructions of one --no-images run of each binary under
 # valgrind's callgrind (the CPU figures move with the machine's load, these do not).
 # A benchmark, not a test: it reports the goals but exits 0 unless something broke.
@@ -102,6 +104,16 @@ print(int((t1 - t0) * 1000),
       r.ru_minflt - r0.ru_minflt)
 PY
 }
+# two empty programs for the start's split (skipped without a C compiler and libcurl's
+# headers): main() calls nothing; the second is linked with libcurl, no more
+libc_start=() libc_flt=() curl_start=() curl_flt=()
+printf 'int main(void) { return 0; }\n' >"$TMP/empty.c"
+if cc -O2 -o "$TMP/empty_libc" "$TMP/empty.c" 2>/dev/null &&
+	cc -O2 -o "$TMP/empty_curl" "$TMP/empty.c" -Wl,--no-as-needed -lcurl 2>/dev/null; then
+	:
+else
+	rm -f "$TMP/empty_libc"
+fi
 for ((i = 0; i < RUNS; i++)); do
 	rm -rf "$TMP/cache"
 	t0=$(now_ms)
@@ -120,6 +132,14 @@ for ((i = 0; i < RUNS; i++)); do
 	# loader's ~40 libraries behind libcurl, their constructors), measured alone
 	read -r _ vc _ _ vpf < <(wall_cpu "$ECSPROF" --version)
 	start+=("$vc") start_flt+=("$vpf")
+	# the same for an empty C program linking only libc, and one linking only libcurl:
+	# what any process pays here, and what libcurl's tree of ~30 libraries adds to it
+	if [[ -x "$TMP/empty_libc" ]]; then
+		read -r _ vc _ _ vpf < <(wall_cpu "$TMP/empty_libc")
+		libc_start+=("$vc") libc_flt+=("$vpf")
+		read -r _ vc _ _ vpf < <(wall_cpu "$TMP/empty_curl")
+		curl_start+=("$vc") curl_flt+=("$vpf")
+	fi
 	if [[ -n "$BEFORE" ]]; then
 		# the older binary in the same round, under the same load
 		read -r bw bc bu bs bpf < <(wall_cpu "$BEFORE" tasks --cluster bench --status \
@@ -229,6 +249,10 @@ echo "  ecsprof / floor:       $(ratio "$ecsprof_ms" "$floor_ms")x   (goal <= 1.
 echo "  ecsprof CPU per task:  $(awk -v c="$cpu_med" -v n="$TASKS" 'BEGIN { printf "%.1f", c / n }') us (--no-images, median of: ${cpu[*]} us; goal <= 15 us)"
 start_med=$(printf '%s\n' "${start[@]}" | median)
 echo "  of which process start: $(awk -v c="$start_med" 'BEGIN { printf "%.1f", c / 1000 }') ms (ecsprof --version, median); per task without it: $(awk -v c="$cpu_med" -v s="$start_med" -v n="$TASKS" 'BEGIN { printf "%.1f", (c - s) / n }') us"
+if ((${#libc_start[@]} > 0)); then
+	ms() { printf '%s\n' "$@" | median | awk '{ printf "%.1f", $1 / 1000 }'; }
+	echo "  the start's floor:     $(ms "${libc_start[@]}") ms for a program linking only libc ($(printf '%s\n' "${libc_flt[@]}" | median) faults), $(ms "${curl_start[@]}") ms linking only libcurl ($(printf '%s\n' "${curl_flt[@]}" | median) faults; medians)"
+fi
 usr_med=$(printf '%s\n' "${usr[@]}" | median) sys_med=$(printf '%s\n' "${sys[@]}" | median)
 flt_med=$(printf '%s\n' "${flt[@]}" | median)
 echo "  user / system:         $(awk -v u="$usr_med" -v s="$sys_med" -v n="$TASKS" 'BEGIN { printf "%.1f / %.1f", u / n, s / n }') us a task (medians; the kernel splits by ticks: noisy); page faults a run: $flt_med, of which the start's: $(printf '%s\n' "${start_flt[@]}" | median) (medians)"
