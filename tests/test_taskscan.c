@@ -398,13 +398,49 @@ Test(taskscan, duplicate_keys_give_the_line_up)
 		"\"enableExecuteCommand\":false}}",
 		"{\"detail-type\":\"ECS Task State Change\",\"detail\":{\"taskArn\":"
 		"\"arn:aws:ecs:us-east-1:1:task/c/x\",\"containers\":[{\"name\":\"a\",\"cpu\":\"1\",\"cpu\":\"2\"}]}}",
+		/* the readers' own keys (their seen bits), and other keys of each reader's
+		 * objects (jsonscan_key_other), compact and with spaces */
+		"{\"detail-type\":\"ECS Task State Change\",\"detail\":{\"taskArn\":"
+		"\"arn:aws:ecs:us-east-1:1:task/c/x\",\"lastStatus\":\"A\",\"lastStatus\":\"B\"}}",
+		"{\"detail-type\": \"ECS Task State Change\", \"detail\": {\"taskArn\": "
+		"\"arn:aws:ecs:us-east-1:1:task/c/x\", \"startedAt\": 1.5, \"startedAt\": 2.5}}",
+		"{\"detail-type\":\"ECS Task State Change\",\"detail\":{\"taskArn\":"
+		"\"arn:aws:ecs:us-east-1:1:task/c/x\",\"tags\":[{\"key\":\"a\",\"x\":1,\"x\":2}]}}",
+		"{\"detail-type\":\"ECS Task State Change\",\"detail\":{\"taskArn\":"
+		"\"arn:aws:ecs:us-east-1:1:task/c/x\",\"attachments\":[{\"type\":\"eni\",\"id\":\"1\","
+		"\"id\":\"2\"}]}}",
+		"{\"detail-type\":\"ECS Task State Change\",\"detail\":{\"taskArn\":"
+		"\"arn:aws:ecs:us-east-1:1:task/c/x\",\"attributes\":[{\"name\":\"a\",\"q\":1,\"q\":1}]}}",
+		"{\"detail-type\": \"ECS Task State Change\", \"detail\": {\"taskArn\": "
+		"\"arn:aws:ecs:us-east-1:1:task/c/x\", \"containers\": [{\"name\": \"a\", "
+		"\"networkInterfaces\": [], \"networkInterfaces\": []}]}}",
+		"{\"detail-type\":\"ECS Task State Change\",\t \"detail\":{\"taskArn\":"
+		"\"arn:aws:ecs:us-east-1:1:task/c/x\",\t  \"aVeryLongKeyOfMoreThan16\":1,\t"
+		"  \"aVeryLongKeyOfMoreThan16\" : 2}}",
 	};
 	static const char ok[] = "{\"detail-type\":\"ECS Task State Change\",\"source\":\"a\","
 		"\"detail\":{\"taskArn\":\"arn:aws:ecs:us-east-1:1:task/c/x\",\"overrides\":{\"a\":1,"
 		"\"b\":{\"a\":1}},\"containers\":[{\"name\":\"a\",\"cpu\":\"1\"},{\"name\":\"b\",\"cpu\":\"1\"}]}}";
+	/* the same members compact, with a space after each ',' and ':' (as Python's
+	 * json.dumps writes them), and with more white space (no newline: one line each):
+	 * taken alike */
+	static const char *spaced[] = {
+		"{\"detail-type\": \"ECS Task State Change\", \"source\": \"a\", \"detail\": "
+		"{\"taskArn\": \"arn:aws:ecs:us-east-1:1:task/c/x\", \"overrides\": {\"a\": 1, "
+		"\"b\": {\"a\": 1}}, \"containers\": [{\"name\": \"a\", \"cpu\": \"1\"}, "
+		"{\"name\": \"b\", \"cpu\": \"1\"}], \"lastStatus\": \"RUNNING\", "
+		"\"aVeryLongKeyOfMoreThan16\": 1, \"tags\": [{\"key\": \"k\", \"value\": \"v\"}]}}",
+		"{\"detail-type\":\"ECS Task State Change\",\t  \"source\" :\"a\",  \t\"detail\":\t"
+		"{ \"taskArn\":  \"arn:aws:ecs:us-east-1:1:task/c/x\" ,\"overrides\":{ \"a\":1 ,\t  "
+		"\"b\":{\"a\":1}},  \"lastStatus\":\"RUNNING\",\t\"tags\":[ {\"key\":\"k\",\"value\":\"v\"}]}}",
+	};
+
 	for (size_t i = 0; i < sizeof dups / sizeof dups[0]; i++)
 		cr_expect_eq(check("dup", dups[i], strlen(dups[i])), 0, "taken: %s", dups[i]);
 	cr_expect_eq(check("no dup", ok, sizeof ok - 1), 1);
+	for (size_t i = 0; i < sizeof spaced / sizeof spaced[0]; i++)
+		cr_expect_eq(check("spaced", spaced[i], strlen(spaced[i])), 1, "given up: %s",
+			     spaced[i]);
 }
 
 /* jsonscan_number's reals without strtod (fast_real: at most 15 digits, no exponent) are

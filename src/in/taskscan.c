@@ -1,6 +1,7 @@
 /* taskscan: a one-pass reader of the line's bytes over jsonscan.c, which checks the JSON
- * as strictly as jansson does wherever it reads or skips; a needed key given twice (where
- * jansson keeps the last) ends the attempt too. Field rules are input_fields.c's and
+ * as strictly as jansson does wherever it reads or skips; a key given twice (where
+ * jansson keeps the last) ends the attempt too: a reader's own keys found so by its seen
+ * bits, any other by jsonscan_key_other(). Field rules are input_fields.c's and
  * input_serving.c's: a value of a type they would warn about ends the attempt, so the
  * jansson path words the warning. */
 #include <stdbool.h>
@@ -71,7 +72,7 @@ one_container(struct jsonscan *sc, struct task *t, struct container *k)
 	strs[3] = &p->last_status;
 	strs[4] = &p->reason;
 
-	for (bool first = true; (m = jsonscan_member(sc, first, &key)) == 1; first = false) {
+	for (bool first = true; (m = jsonscan_member_key(sc, first, &key)) == 1; first = false) {
 		int i = jsonscan_lookup(&key, container_keys, 7, &seen);
 		bool is_int;
 		int64_t iv;
@@ -102,7 +103,7 @@ one_container(struct jsonscan *sc, struct task *t, struct container *k)
 			if (any_str(sc, &v) != 0)
 				return -1;
 			keep(t, &p->health_status, &v);
-		} else if (jsonscan_skip(sc) != 0) {
+		} else if (jsonscan_key_other(sc, &key) != 0 || jsonscan_skip(sc) != 0) {
 			return -1;
 		}
 	}
@@ -180,13 +181,13 @@ tag_fn(struct jsonscan *sc, struct task *t, void *slot)
 	uint64_t seen = 0;
 	int m;
 
-	for (bool first = true; (m = jsonscan_member(sc, first, &key)) == 1; first = false) {
+	for (bool first = true; (m = jsonscan_member_key(sc, first, &key)) == 1; first = false) {
 		int i = jsonscan_lookup(&key, tag_keys, 2, &seen);
 
 		if (i == -2)
 			return -1;
 		if (i < 0) {
-			if (jsonscan_skip(sc) != 0)
+			if (jsonscan_key_other(sc, &key) != 0 || jsonscan_skip(sc) != 0)
 				return -1;
 			continue;
 		}
@@ -232,13 +233,13 @@ name_value(struct jsonscan *sc, const struct jsonscan_key *want, bool *is_name, 
 	*is_name = *value_ok = false;
 	if (!jsonscan_at(sc, '{'))
 		return jsonscan_skip(sc);   /* json_object_get on a non-object: nothing */
-	for (bool first = true; (m = jsonscan_member(sc, first, &key)) == 1; first = false) {
+	for (bool first = true; (m = jsonscan_member_key(sc, first, &key)) == 1; first = false) {
 		int i = jsonscan_lookup(&key, pair_keys, 2, &seen);
 
 		if (i == -2)
 			return -1;
 		if (i < 0) {
-			if (jsonscan_skip(sc) != 0)
+			if (jsonscan_key_other(sc, &key) != 0 || jsonscan_skip(sc) != 0)
 				return -1;
 			continue;
 		}
@@ -272,7 +273,7 @@ one_attachment(struct jsonscan *sc, bool *eni, bool *public)
 	*eni = *public = false;
 	if (!jsonscan_at(sc, '{'))
 		return jsonscan_skip(sc);
-	for (bool first = true; (m = jsonscan_member(sc, first, &key)) == 1; first = false) {
+	for (bool first = true; (m = jsonscan_member_key(sc, first, &key)) == 1; first = false) {
 		int i = jsonscan_lookup(&key, attachment_keys, 2, &seen), e;
 
 		if (i == -2)
@@ -293,7 +294,7 @@ one_attachment(struct jsonscan *sc, bool *eni, bool *public)
 			}
 			if (e != 0)
 				return -1;
-		} else if (jsonscan_skip(sc) != 0) {
+		} else if ((i < 0 && jsonscan_key_other(sc, &key) != 0) || jsonscan_skip(sc) != 0) {
 			return -1;
 		}
 	}
@@ -519,7 +520,7 @@ task_object(struct jsonscan *sc, struct task *t, const struct task *prev)
 	uint64_t seen = 0;
 	int m;
 
-	for (bool first = true; (m = jsonscan_member(sc, first, &key)) == 1; first = false) {
+	for (bool first = true; (m = jsonscan_member_key(sc, first, &key)) == 1; first = false) {
 		int i = task_key(&key, &seen);
 		bool is_int;
 		int64_t iv;
@@ -528,7 +529,8 @@ task_object(struct jsonscan *sc, struct task *t, const struct task *prev)
 		if (i == -2)
 			return -1;
 		if (i < 0) {
-			if (jsonscan_skip(sc) != 0)
+			/* a key the model does not keep: checked for a repeat, its value skipped */
+			if (jsonscan_key_other(sc, &key) != 0 || jsonscan_skip(sc) != 0)
 				return -1;
 		} else if (i < K_VERSION) {
 			if (str_or_null(sc, &v) != 0)
@@ -625,7 +627,7 @@ whole_line(struct jsonscan *sc, struct task *t, enum origin *origin)
 	int64_t fetched = TS_NONE, healthy_at = TS_NONE, resolution = 0;
 	int m;
 
-	for (bool first = true; (m = jsonscan_member(sc, first, &key)) == 1; first = false) {
+	for (bool first = true; (m = jsonscan_member_key(sc, first, &key)) == 1; first = false) {
 		int i = jsonscan_lookup(&key, line_keys, 7, &seen);
 		bool is_int;
 		int64_t iv;
@@ -671,7 +673,7 @@ whole_line(struct jsonscan *sc, struct task *t, enum origin *origin)
 			}
 			break;
 		default:
-			if (jsonscan_skip(sc) != 0)
+			if (jsonscan_key_other(sc, &key) != 0 || jsonscan_skip(sc) != 0)
 				return -1;
 			break;
 		}
