@@ -49,17 +49,53 @@ any_str(struct jsonscan *sc, struct jsonscan_str *out)
 	return jsonscan_skip(sc);
 }
 
+/* *dst = v's string in t's pool: had, (a string of the same pool, may be NULL) when it
+ * is the same text, which interning would give too, without hashing it (the tasks of one
+ * answer mostly share their cluster, task definition, group, statuses...). */
+static inline void
+keep_like(struct task *t, const char **dst, const char *had, const struct jsonscan_str *v)
+{
+	if (v->s != NULL && had != NULL && strncmp(had, v->s, v->n) == 0 && had[v->n] == '\0')
+		*dst = had;
+	else
+		keep(t, dst, v);
+}
+
 /* ---- the task's arrays ------------------------------------------------------------ */
+
+/* k's digest v: like's (the container at k's place in the task read before, in the same
+ * pool; may be NULL) when it is the same text, which container_set_digest() would give
+ * too (the same interned bytes or text), without decoding and interning it: the tasks of
+ * a service mostly share their image (issue 35: 800 instructions a container). Tried only
+ * after the same image (the caller's test): writing like's digest as text costs half a
+ * decoding, lost on tasks of different images. */
+static void
+digest_like(struct task *t, struct container *k, const struct container *like,
+	    const struct jsonscan_str *v)
+{
+	struct digest_buf db;
+	const char *had = like != NULL ? container_digest(like, &db) : NULL;
+
+	if (had != NULL && strncmp(had, v->s, v->n) == 0 && had[v->n] == '\0')
+		k->digest_raw = like->digest_raw;
+	else
+		container_set_digest(t, k, v->s, v->n);
+}
 
 static const struct jsonscan_key container_keys[] = { JSONSCAN_KEY("name"), JSONSCAN_KEY("image"), JSONSCAN_KEY("imageDigest"),
 	JSONSCAN_KEY("lastStatus"), JSONSCAN_KEY("reason"), JSONSCAN_KEY("exitCode"), JSONSCAN_KEY("healthStatus") };
 
+/* like: the container at k's place in the task read before into the same pool, or NULL:
+ * its strings are taken where they are the same text (keep_like) */
 static int
-one_container(struct jsonscan *sc, struct task *t, struct container *k)
+one_container(struct jsonscan *sc, struct task *t, struct container *k,
+	      const struct container *like)
 {
 	/* a draft of its own (object_array zeroed k), shared with the array (place_containers) */
 	struct container_profile *p;
 	const char **strs[5];
+	const struct container_profile *lp = like != NULL ? like->prof : &container_profile_none;
+	const char *had[5] = { lp->name, lp->image, NULL, lp->last_status, lp->reason };
 	struct jsonscan_str key, v;
 	uint64_t seen = 0;
 	int m;
@@ -84,8 +120,10 @@ one_container(struct jsonscan *sc, struct task *t, struct container *k)
 			if (str_or_null(sc, &v) != 0)
 				return -1;
 			if (i != 2)
-				keep(t, strs[i], &v);
-			else if (v.s != NULL)   /* the last value given, as keep() */
+				keep_like(t, strs[i], had[i], &v);
+			else if (v.s != NULL && p->image != NULL && p->image == lp->image)
+				digest_like(t, k, like, &v);   /* the last value given, as keep() */
+			else if (v.s != NULL)
 				container_set_digest(t, k, v.s, v.n);
 		} else if (i == 5) {
 			if (jsonscan_at(sc, 'n')) {
@@ -102,7 +140,7 @@ one_container(struct jsonscan *sc, struct task *t, struct container *k)
 			/* input_serving: lenient, a string or nothing */
 			if (any_str(sc, &v) != 0)
 				return -1;
-			keep(t, &p->health_status, &v);
+			keep_like(t, &p->health_status, lp->health_status, &v);
 		} else if (jsonscan_key_other(sc, &key) != 0 || jsonscan_skip(sc) != 0) {
 			return -1;
 		}
@@ -111,11 +149,14 @@ one_container(struct jsonscan *sc, struct task *t, struct container *k)
 }
 
 /* null or an array of objects (get_array); each element read by fn into the n-th slot of
- * a growing array of size `size`; more than max elements are for jansson's reader, which
- * says why it refuses them */
+ * a growing array of size `size` (with prev, the task read before into the same pool, or
+ * NULL, and n); more than max elements are for jansson's reader, which says why it
+ * refuses them */
 static int
 object_array(struct jsonscan *sc, void (*place)(struct task *, void *, size_t), size_t size,
-	     size_t max, int (*fn)(struct jsonscan *, struct task *, void *), struct task *t)
+	     size_t max, int (*fn)(struct jsonscan *, struct task *, void *,
+				   const struct task *, size_t),
+	     struct task *t, const struct task *prev)
 {
 	/* read into scratch, then one array of the right size in t's pool (shared with
 	 * its tasks that have the same) */
@@ -141,10 +182,11 @@ object_array(struct jsonscan *sc, void (*place)(struct task *, void *, size_t), 
 					   : xreallocarray(arr, cap, size);
 		}
 		memset(arr + count * size, 0, size);
-		if (fn(sc, t, arr + count++ * size) != 0) {
+		if (fn(sc, t, arr + count * size, prev, count) != 0) {
 			e = -1;
 			break;
 		}
+		count++;
 	}
 	if (e == 0 && count > 0)
 		place(t, arr, count);
@@ -166,17 +208,20 @@ place_tags(struct task *t, void *v, size_t n)
 }
 
 static int
-container_fn(struct jsonscan *sc, struct task *t, void *slot)
+container_fn(struct jsonscan *sc, struct task *t, void *slot, const struct task *prev, size_t i)
 {
-	return one_container(sc, t, slot);
+	return one_container(sc, t, slot, prev != NULL && i < prev->ncontainers ?
+					  &prev->containers[i] : NULL);
 }
 
 static const struct jsonscan_key tag_keys[] = { JSONSCAN_KEY("key"), JSONSCAN_KEY("value") };
 
 static int
-tag_fn(struct jsonscan *sc, struct task *t, void *slot)
+tag_fn(struct jsonscan *sc, struct task *t, void *slot, const struct task *prev, size_t n)
 {
 	struct tag *g = slot;
+	/* the tag at its place in the task read before: its texts where they are the same */
+	const struct tag *like = prev != NULL && n < prev->prof->ntags ? &prev->prof->tags[n] : NULL;
 	struct jsonscan_str key, v;
 	uint64_t seen = 0;
 	int m;
@@ -193,7 +238,8 @@ tag_fn(struct jsonscan *sc, struct task *t, void *slot)
 		}
 		if (str_or_null(sc, &v) != 0)
 			return -1;
-		keep(t, i == 0 ? &g->key : &g->value, &v);
+		keep_like(t, i == 0 ? &g->key : &g->value,
+			  like == NULL ? NULL : i == 0 ? like->key : like->value, &v);
 	}
 	return m;
 }
@@ -500,18 +546,6 @@ task_field_value(const struct task *t, int i)
 	return *(const char *const *)(const void *)((const char *)t->prof + task_field_at[i]);
 }
 
-/* *dst = v's string in t's pool: prev's (a task of the same pool, may be NULL) when it is
- * the same text, which interning would give too, without hashing it (the tasks of one
- * answer mostly share their cluster, task definition, group, statuses...). */
-static void
-keep_like(struct task *t, const char **dst, const char *had, const struct jsonscan_str *v)
-{
-	if (v->s != NULL && had != NULL && strncmp(had, v->s, v->n) == 0 && had[v->n] == '\0')
-		*dst = had;
-	else
-		keep(t, dst, v);
-}
-
 /* prev: the task read before t into the same pool (may be NULL) */
 static int
 task_object(struct jsonscan *sc, struct task *t, const struct task *prev)
@@ -556,10 +590,11 @@ task_object(struct jsonscan *sc, struct task *t, const struct task *prev)
 			t->version = iv;
 		} else if (i == K_VERSION + 1) {
 			if (object_array(sc, place_containers, sizeof *t->containers, TASK_MAX_CONTAINERS,
-					 container_fn, t) != 0)
+					 container_fn, t, prev) != 0)
 				return -1;
 		} else if (i == K_VERSION + 2) {
-			if (object_array(sc, place_tags, sizeof *t->prof->tags, SIZE_MAX, tag_fn, t) != 0)
+			if (object_array(sc, place_tags, sizeof *t->prof->tags, SIZE_MAX, tag_fn, t,
+					 prev) != 0)
 				return -1;
 		} else if (i == K_VERSION + 3) {
 			if (attachments(sc, t) != 0)
