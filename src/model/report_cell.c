@@ -199,6 +199,7 @@ put_text(struct report_cells *out, enum col_id c, const char *s)
 	out->raw[c] = false;
 	out->text[c] = s != NULL ? s : "";
 	out->len[c] = s != NULL ? strlen(s) : 0;
+	out->total += out->len[c];
 }
 
 /* A cell ecsprof wrote itself into out->num[c], n bytes long. */
@@ -208,6 +209,7 @@ put_num(struct report_cells *out, enum col_id c, size_t n)
 	out->raw[c] = true;
 	out->text[c] = out->num[c];
 	out->len[c] = n;
+	out->total += n;
 }
 
 /* A time cell. ISO: timeutil_iso_ms() with its length, no strlen (a year past 9999 may be
@@ -250,6 +252,7 @@ report_row_cells(const struct report *r, const struct report_row *row, enum time
 	struct timeutil_day day = TIMEUTIL_DAY_INIT;
 
 	image_task_info(r != NULL ? r->images : NULL, t, &in);
+	out->total = 0;
 	/* unrolled, each column's case is chosen by the compiler, not at each row */
 #pragma GCC unroll 64
 	for (int i = 0; i < COL_COUNT; i++) {
