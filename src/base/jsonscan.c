@@ -381,6 +381,18 @@ member_key(struct jsonscan *sc, struct jsonscan_str *key)
 	return 0;
 }
 
+#ifdef __SSE2__
+/* the bytes of v that end a plain run (a quote, a backslash, a control or non-ASCII
+ * byte), as a bit mask */
+static inline unsigned
+special_mask(__m128i v)
+{
+	return (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(
+	    _mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
+	    _mm_cmplt_epi8(v, _mm_set1_epi8(0x20))));
+}
+#endif
+
 /* Any member as jsonscan_member_key() reads it: the first, white space anywhere, long
  * or escaped keys, the object's end. Apart, so that the usual member's path there saves
  * no registers. On locals: a store through key or sc may alias sc->p, and each made the
@@ -418,11 +430,8 @@ member_any(struct jsonscan *sc, bool first, struct jsonscan_str *key)
 	if (end - p >= 18 && *p == '"') {
 		/* the key's bytes from p + 1: its closing quote the first special byte, its ':'
 		 * straight after; p + 17 is in the text */
-		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + 1));
-		unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(
-		    _mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
-		    _mm_cmplt_epi8(v, _mm_set1_epi8(0x20))));
-		size_t n = (size_t)__builtin_ctz(m | 0x10000);
+		size_t n = (size_t)__builtin_ctz(special_mask(_mm_loadu_si128(
+		    (const __m128i *)(const void *)(p + 1))) | 0x10000);
 
 		if (n < 16 && p[1 + n] == '"' && p[2 + n] == ':') {
 			const char *s = p + 1;
@@ -446,28 +455,39 @@ member_any(struct jsonscan *sc, bool first, struct jsonscan_str *key)
 }
 
 /* An object's members one by one (jsonscan.h); the depth counts the object while open.
- * Most members of an answer or a line are the usual one, read here: after a value its
- * ',' and at most one space, a key of under 16 plain bytes (one 16-byte load), its ':'
- * straight after it, and the white space after that; anything else in member_any(). No
- * repeated-key check: jsonscan_member(). */
+ * Most members of an answer or a line are the usual one, read here: its '{' or the ','
+ * after a value and at most one space, a key of under 32 plain bytes (one or two 16-byte
+ * loads), its ':' straight after it, and the white space after that; and the '}' straight
+ * after a value. Anything else in member_any(). No repeated-key check:
+ * jsonscan_member(). */
 int
 jsonscan_member_key(struct jsonscan *sc, bool first, struct jsonscan_str *key)
 {
 #ifdef __SSE2__
 	const char *p = sc->p, *end = sc->end;
 
-	/* p + 1 + 17 (the ':' of the longest key read here) is in the text */
-	if (!first && end - p >= 20 && *p == ',') {
+	/* p + 2 + 33 (the ':' of the longest key read here) is in the text */
+	if (end - p >= 36) {
+		if (!first && *p == '}') {
+			sc->p = p + 1;
+			sc->depth--;
+			return 0;
+		}
+		if (first ? *p != '{' || sc->depth >= JSONSCAN_DEPTH : *p != ',')
+			return member_any(sc, first, key);
 		p += p[1] == ' ' ? 2 : 1;
 		if (*p == '"') {
-			__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + 1));
-			unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(
-			    _mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
-			    _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
-			    _mm_cmplt_epi8(v, _mm_set1_epi8(0x20))));
-			size_t n = (size_t)__builtin_ctz(m | 0x10000);
+			size_t n = (size_t)__builtin_ctz(special_mask(_mm_loadu_si128(
+			    (const __m128i *)(const void *)(p + 1))) | 0x10000);
 
-			if (n < 16 && p[1 + n] == '"' && p[2 + n] == ':') {
+			if (n == 16)
+				n += (size_t)__builtin_ctz(special_mask(_mm_loadu_si128(
+				    (const __m128i *)(const void *)(p + 17))) | 0x10000);
+			if (n < 32 && p[1 + n] == '"' && p[2 + n] == ':') {
+				if (first) {
+					sc->depth++;
+					dup_open(sc);
+				}
 				key->s = p + 1;
 				key->n = n;
 				p += n + 3;
