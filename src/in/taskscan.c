@@ -82,8 +82,13 @@ digest_like(struct task *t, struct container *k, const struct container *like,
 		container_set_digest(t, k, v->s, v->n);
 }
 
+/* The 7 a container's profile keeps, then keys ECS gives every container that are only
+ * skipped: looked up here, they are checked for a repeat by the seen bits, not by
+ * jsonscan_key_other()'s filter (~75 instructions each, 4 a container, issue 35). */
 static const struct jsonscan_key container_keys[] = { JSONSCAN_KEY("name"), JSONSCAN_KEY("image"), JSONSCAN_KEY("imageDigest"),
-	JSONSCAN_KEY("lastStatus"), JSONSCAN_KEY("reason"), JSONSCAN_KEY("exitCode"), JSONSCAN_KEY("healthStatus") };
+	JSONSCAN_KEY("lastStatus"), JSONSCAN_KEY("reason"), JSONSCAN_KEY("exitCode"), JSONSCAN_KEY("healthStatus"),
+	JSONSCAN_KEY("containerArn"), JSONSCAN_KEY("taskArn"), JSONSCAN_KEY("runtimeId"), JSONSCAN_KEY("networkBindings"),
+	JSONSCAN_KEY("networkInterfaces"), JSONSCAN_KEY("managedAgents"), JSONSCAN_KEY("cpu"), JSONSCAN_KEY("memory") };
 
 /* like: the container at k's place in the task read before into the same pool, or NULL:
  * its strings are taken where they are the same text (keep_like) */
@@ -109,7 +114,8 @@ one_container(struct jsonscan *sc, struct task *t, struct container *k,
 	strs[4] = &p->reason;
 
 	for (bool first = true; (m = jsonscan_member_key(sc, first, &key)) == 1; first = false) {
-		int i = jsonscan_lookup(&key, container_keys, 7, &seen);
+		int i = jsonscan_lookup(&key, container_keys,
+					(int)(sizeof container_keys / sizeof container_keys[0]), &seen);
 		bool is_int;
 		int64_t iv;
 		double dv;
@@ -141,8 +147,8 @@ one_container(struct jsonscan *sc, struct task *t, struct container *k,
 			if (any_str(sc, &v) != 0)
 				return -1;
 			keep_like(t, &p->health_status, lp->health_status, &v);
-		} else if (jsonscan_key_other(sc, &key) != 0 || jsonscan_skip(sc) != 0) {
-			return -1;
+		} else if ((i < 0 && jsonscan_key_other(sc, &key) != 0) || jsonscan_skip(sc) != 0) {
+			return -1;   /* i >= 7: a key only skipped, its repeat seen */
 		}
 	}
 	return m;
