@@ -464,7 +464,12 @@ expect_row_cells_match(const struct report *r, size_t *nonempty)
 
 	for (size_t i = 0; i < r->nrows; i++) {
 		for (size_t k = 0; k < sizeof tfs / sizeof tfs[0]; k++) {
+			size_t total = 0;
+
 			report_row_cells(r, &r->rows[i], tfs[k], cells);
+			for (int c = 0; c < COL_COUNT; c++)
+				total += cells->len[c];
+			cr_assert_eq(cells->total, total, "row %zu: the cells' total", i);
 			for (int c = 0; c < COL_COUNT; c++) {
 				const char *got = cells->text[c];
 

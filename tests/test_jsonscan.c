@@ -76,13 +76,14 @@ Test(jsonscan, keys_of_every_length_and_byte)
 	static const char specials[] = { '"', '\\', '\n', 0x1f, (char)0xc3, (char)0x80, 0x7f, ':',
 		' ' };
 	static struct jsonscan_dup dup;
-	char key[32], text[256];
+	char key[48], text[256];
 
-	for (int len = 0; len <= 24; len++)
+	/* lengths past 32: the two-load read of jsonscan_member_key() and past it */
+	for (int len = 0; len <= 40; len++)
 		for (int at = -1; at < len; at++)
 			for (size_t k = 0; k < sizeof specials; k++)
-				for (int f = 0; f < 3; f++)
-					for (int pad = 0; pad <= 20; pad += 20) {
+				for (int f = 0; f < 4; f++)
+					for (int pad = 0; pad <= 40; pad += 40) {
 						struct jsonscan sc;
 						struct jsonscan_str out;
 						int n, ok, rc;
@@ -97,13 +98,16 @@ Test(jsonscan, keys_of_every_length_and_byte)
 						key[len] = '\0';
 						if (at >= 0 && specials[k] == '\0')
 							continue;
-						/* compact, spaced, the second key's ':' after a tab */
+						/* compact, spaced, the second key's ':' after a tab, one space
+						 * after each ',' and ':' */
 						if (f == 0)
 							n = snprintf(text, sizeof text, "{\"%s\":1,\"%s\":2}", key, key);
 						else if (f == 1)
 							n = snprintf(text, sizeof text, "{ \"%s\" : 1 , \"%s\" :2 }", key, key);
-						else
+						else if (f == 2)
 							n = snprintf(text, sizeof text, "{\"%s\":\n1,\"%s\"\t:2}", key, key);
+						else   /* Python's json.dumps */
+							n = snprintf(text, sizeof text, "{\"%s\": 1, \"%s\": 2}", key, key);
 						/* pad: white space after the text, inside its end */
 						memset(text + n, ' ', (size_t)pad);
 						ok = key_ok(key, (size_t)len);

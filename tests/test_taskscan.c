@@ -398,13 +398,49 @@ Test(taskscan, duplicate_keys_give_the_line_up)
 		"\"enableExecuteCommand\":false}}",
 		"{\"detail-type\":\"ECS Task State Change\",\"detail\":{\"taskArn\":"
 		"\"arn:aws:ecs:us-east-1:1:task/c/x\",\"containers\":[{\"name\":\"a\",\"cpu\":\"1\",\"cpu\":\"2\"}]}}",
+		/* the readers' own keys (their seen bits), and other keys of each reader's
+		 * objects (jsonscan_key_other), compact and with spaces */
+		"{\"detail-type\":\"ECS Task State Change\",\"detail\":{\"taskArn\":"
+		"\"arn:aws:ecs:us-east-1:1:task/c/x\",\"lastStatus\":\"A\",\"lastStatus\":\"B\"}}",
+		"{\"detail-type\": \"ECS Task State Change\", \"detail\": {\"taskArn\": "
+		"\"arn:aws:ecs:us-east-1:1:task/c/x\", \"startedAt\": 1.5, \"startedAt\": 2.5}}",
+		"{\"detail-type\":\"ECS Task State Change\",\"detail\":{\"taskArn\":"
+		"\"arn:aws:ecs:us-east-1:1:task/c/x\",\"tags\":[{\"key\":\"a\",\"x\":1,\"x\":2}]}}",
+		"{\"detail-type\":\"ECS Task State Change\",\"detail\":{\"taskArn\":"
+		"\"arn:aws:ecs:us-east-1:1:task/c/x\",\"attachments\":[{\"type\":\"eni\",\"id\":\"1\","
+		"\"id\":\"2\"}]}}",
+		"{\"detail-type\":\"ECS Task State Change\",\"detail\":{\"taskArn\":"
+		"\"arn:aws:ecs:us-east-1:1:task/c/x\",\"attributes\":[{\"name\":\"a\",\"q\":1,\"q\":1}]}}",
+		"{\"detail-type\": \"ECS Task State Change\", \"detail\": {\"taskArn\": "
+		"\"arn:aws:ecs:us-east-1:1:task/c/x\", \"containers\": [{\"name\": \"a\", "
+		"\"networkInterfaces\": [], \"networkInterfaces\": []}]}}",
+		"{\"detail-type\":\"ECS Task State Change\",\t \"detail\":{\"taskArn\":"
+		"\"arn:aws:ecs:us-east-1:1:task/c/x\",\t  \"aVeryLongKeyOfMoreThan16\":1,\t"
+		"  \"aVeryLongKeyOfMoreThan16\" : 2}}",
 	};
 	static const char ok[] = "{\"detail-type\":\"ECS Task State Change\",\"source\":\"a\","
 		"\"detail\":{\"taskArn\":\"arn:aws:ecs:us-east-1:1:task/c/x\",\"overrides\":{\"a\":1,"
 		"\"b\":{\"a\":1}},\"containers\":[{\"name\":\"a\",\"cpu\":\"1\"},{\"name\":\"b\",\"cpu\":\"1\"}]}}";
+	/* the same members compact, with a space after each ',' and ':' (as Python's
+	 * json.dumps writes them), and with more white space (no newline: one line each):
+	 * taken alike */
+	static const char *spaced[] = {
+		"{\"detail-type\": \"ECS Task State Change\", \"source\": \"a\", \"detail\": "
+		"{\"taskArn\": \"arn:aws:ecs:us-east-1:1:task/c/x\", \"overrides\": {\"a\": 1, "
+		"\"b\": {\"a\": 1}}, \"containers\": [{\"name\": \"a\", \"cpu\": \"1\"}, "
+		"{\"name\": \"b\", \"cpu\": \"1\"}], \"lastStatus\": \"RUNNING\", "
+		"\"aVeryLongKeyOfMoreThan16\": 1, \"tags\": [{\"key\": \"k\", \"value\": \"v\"}]}}",
+		"{\"detail-type\":\"ECS Task State Change\",\t  \"source\" :\"a\",  \t\"detail\":\t"
+		"{ \"taskArn\":  \"arn:aws:ecs:us-east-1:1:task/c/x\" ,\"overrides\":{ \"a\":1 ,\t  "
+		"\"b\":{\"a\":1}},  \"lastStatus\":\"RUNNING\",\t\"tags\":[ {\"key\":\"k\",\"value\":\"v\"}]}}",
+	};
+
 	for (size_t i = 0; i < sizeof dups / sizeof dups[0]; i++)
 		cr_expect_eq(check("dup", dups[i], strlen(dups[i])), 0, "taken: %s", dups[i]);
 	cr_expect_eq(check("no dup", ok, sizeof ok - 1), 1);
+	for (size_t i = 0; i < sizeof spaced / sizeof spaced[0]; i++)
+		cr_expect_eq(check("spaced", spaced[i], strlen(spaced[i])), 1, "given up: %s",
+			     spaced[i]);
 }
 
 /* jsonscan_number's reals without strtod (fast_real: at most 15 digits, no exponent) are
@@ -654,4 +690,61 @@ Test(taskscan, epoch_digits_agree_with_jansson)
 		taken += check_task("epoch digits", json, (size_t)n);
 	}
 	cr_expect_gt(taken, 10000, "only %d taken", taken);
+}
+
+/* the same for a task's containers and tags (their place in the task before): the same
+ * text, the same string, and the digest's bytes shared after the same image; any other
+ * text (a prefix, another digest) its own, as a task read alone has it */
+Test(taskscan, task_at_takes_the_previous_tasks_container_strings)
+{
+	static const char text[] =
+		"[{\"taskArn\":\"arn:t/1\",\"containers\":[{\"name\":\"web\",\"image\":\"img:1\","
+		"\"lastStatus\":\"RUNNING\",\"imageDigest\":\"sha256:"
+		"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef\"},"
+		"{\"name\":\"side\",\"image\":\"img:2\",\"imageDigest\":\"x\"}],"
+		"\"tags\":[{\"key\":\"team\",\"value\":\"a\"}]},"
+		" {\"taskArn\":\"arn:t/2\",\"containers\":[{\"name\":\"we\",\"image\":\"img:1\","
+		"\"lastStatus\":\"RUNNING\",\"imageDigest\":\"sha256:"
+		"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef\"},"
+		"{\"name\":\"side\",\"image\":\"img:2\",\"imageDigest\":\"y\"}],"
+		"\"tags\":[{\"key\":\"team\",\"value\":\"ab\"}]},"
+		" {\"taskArn\":\"arn:t/3\",\"containers\":[{\"name\":\"we\",\"image\":\"img:1\","
+		"\"imageDigest\":\"sha256:"
+		"1123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef\"}]}]";
+	struct task_strpool *pool = task_strpool_new();
+	struct jsonscan_dup dup;
+	char buf[sizeof text];
+	struct jsonscan sc = { text, text + sizeof text - 1, buf, 0, &dup };
+	struct task a, b, c;
+	struct digest_buf da, db;
+
+	task_init_pool(&a, pool);
+	task_init_pool(&b, pool);
+	task_init_pool(&c, pool);
+	cr_assert_eq(jsonscan_element(&sc, true), 1);
+	cr_assert_eq(taskscan_task_at(&sc, &a, NULL), 0);
+	cr_assert_eq(jsonscan_element(&sc, false), 1);
+	cr_assert_eq(taskscan_task_at(&sc, &b, &a), 0);
+	cr_assert_eq(jsonscan_element(&sc, false), 1);
+	cr_assert_eq(taskscan_task_at(&sc, &c, &b), 0);
+	cr_assert_eq(jsonscan_element(&sc, false), 0);
+	cr_assert_eq(b.ncontainers, 2);
+	cr_assert_str_eq(b.containers[0].prof->name, "we");
+	cr_assert_eq(b.containers[0].prof->image, a.containers[0].prof->image);
+	cr_assert_eq(b.containers[0].prof->last_status, a.containers[0].prof->last_status);
+	cr_assert_eq(b.containers[0].digest_raw, a.containers[0].digest_raw,
+		     "the same digest after the same image: the same bytes");
+	cr_assert_str_eq(container_digest(&b.containers[0], &db),
+			 container_digest(&a.containers[0], &da));
+	cr_assert_eq(b.containers[1].prof->name, a.containers[1].prof->name);
+	cr_assert_str_eq(container_digest(&b.containers[1], &db), "y");
+	cr_assert_str_eq(container_digest(&a.containers[1], &da), "x");
+	cr_assert_str_eq(container_digest(&c.containers[0], &db), "sha256:"
+			 "1123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef");
+	cr_assert_null(c.containers[0].prof->last_status);
+	cr_assert_eq(b.prof->ntags, 1);
+	cr_assert_eq(b.prof->tags[0].key, a.prof->tags[0].key);
+	cr_assert_str_eq(b.prof->tags[0].value, "ab");
+	cr_assert_str_eq(a.prof->tags[0].value, "a");
+	task_strpool_free(pool);
 }

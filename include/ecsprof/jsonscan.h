@@ -193,8 +193,18 @@ int jsonscan_word(struct jsonscan *sc, const char *w, size_t n);
 /* any value, checked and skipped */
 int jsonscan_skip(struct jsonscan *sc);
 /* An object's members one by one: first call at '{' with first true; 1: *key (not
- * escaped, in the line) is next and its value not read yet; 0: the object ended; -1. */
+ * escaped, in the line) is next and its value not read yet; 0: the object ended; -1
+ * (also for a key the object had already, with sc->dup set). */
 int jsonscan_member(struct jsonscan *sc, bool first, struct jsonscan_str *key);
+/* jsonscan_member() without the repeated-key check, for a reader that checks its own keys
+ * by jsonscan_lookup()'s seen bits (a bitset, for the keys the model keeps: a task's are
+ * most of its keys) and hands every other key to jsonscan_key_other() before skipping its
+ * value: only those fill sc->dup's filter (issue 35: the filter was a third of a key's
+ * cost). */
+int jsonscan_member_key(struct jsonscan *sc, bool first, struct jsonscan_str *key);
+/* key, just read by jsonscan_member_key() and none of the reader's own: 0, or -1 when the
+ * object had it already (or more keys, or more depth, than sc->dup tracks); 0 with no dup */
+int jsonscan_key_other(struct jsonscan *sc, const struct jsonscan_str *key);
 /* An array's elements the same way: 1: an element is next; 0: the end; -1. */
 int jsonscan_element(struct jsonscan *sc, bool first);
 /* index of key among names[0..n), -1 if none; -2 when it was seen already in this object

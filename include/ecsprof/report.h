@@ -118,6 +118,7 @@ const char *report_cell(const struct report *r, const struct report_row *row, en
 struct report_cells {
 	const char *text[COL_COUNT];
 	size_t len[COL_COUNT];
+	size_t total;              /* the sum of len[] (a writer's reservation at once) */
 	bool raw[COL_COUNT];
 	char num[COL_COUNT][TIMEUTIL_ISO_LEN];
 	char usd[NUMFMT_FIXED_LEN];

@@ -300,14 +300,15 @@ key_pack(const struct jsonscan *sc, const struct jsonscan_str *k)
 	return key_pack_word(w, k->n);
 }
 
-/* A member key (its pack) of the object just opened at sc->depth (first: its first
- * key): -1 when the object has it already (or more keys, or more depth, than sc->dup
- * tracks). Once for every key of a line (some 65 an event): a key whose bit in the filter
- * is clear is new; one whose bit is set is compared with the earlier keys of that bit
- * only (a chain from head[bit]; head[] is valid for the bits set since the object's first
- * key, so it is never cleared), not with every earlier key. */
+/* A member key (its pack) of the object open at sc->depth: -1 when the object has it
+ * already (or more keys, or more depth, than sc->dup tracks). Once for every key not a
+ * reader's own (skipped objects', and a task's keys the model does not keep): a key
+ * whose bit in the filter is clear is new; one whose bit is set is compared with the
+ * earlier keys of that bit only (a chain from head[bit]; head[] is valid for the bits set
+ * since the object opened (dup_open), so it is never cleared), not with every earlier
+ * key. */
 static inline int
-jsonscan_key_new(struct jsonscan *sc, const struct jsonscan_str *k, bool first, uint64_t pack)
+jsonscan_key_new(struct jsonscan *sc, const struct jsonscan_str *k, uint64_t pack)
 {
 	unsigned lvl = (unsigned)(sc->depth - 1), n, bit, next = JSONSCAN_DUP_KEYS;
 	struct jsonscan_dup_level *l;
@@ -315,12 +316,8 @@ jsonscan_key_new(struct jsonscan *sc, const struct jsonscan_str *k, bool first, 
 	if (lvl >= JSONSCAN_DUP_DEPTH)
 		return -1;
 	l = &sc->dup->level[lvl];
-	if (first) {
-		n = 0;
-		l->seen[0] = l->seen[1] = l->seen[2] = l->seen[3] = 0;
-	} else if ((n = l->n) >= JSONSCAN_DUP_KEYS) {
+	if ((n = l->n) >= JSONSCAN_DUP_KEYS)
 		return -1;
-	}
 	/* the bit of this pack, of 256: an event's task object has some 35 keys */
 	bit = (unsigned)((pack * 0x9E3779B97F4A7C15ULL) >> 56);
 	if (l->seen[bit >> 6] & ((uint64_t)1 << (bit & 63))) {
@@ -338,14 +335,45 @@ jsonscan_key_new(struct jsonscan *sc, const struct jsonscan_str *k, bool first, 
 	return 0;
 }
 
-/* A key and its ':' as jsonscan_member() reads them, for any key (white space, escapes,
- * which are refused, UTF-8, the end of the text near): 0, *pack set, or -1. */
+int
+jsonscan_key_other(struct jsonscan *sc, const struct jsonscan_str *key)
+{
+	if (sc->dup == NULL)
+		return 0;
+	return jsonscan_key_new(sc, key, key_pack(sc, key));
+}
+
+/* the object just opened at sc->depth has no keys yet (for jsonscan_key_new) */
+static inline void
+dup_open(struct jsonscan *sc)
+{
+	unsigned lvl = (unsigned)(sc->depth - 1);
+
+	if (sc->dup != NULL && lvl < JSONSCAN_DUP_DEPTH) {
+		struct jsonscan_dup_level *l = &sc->dup->level[lvl];
+
+		l->n = 0;
+		l->seen[0] = l->seen[1] = l->seen[2] = l->seen[3] = 0;
+	}
+}
+
+/* white space from p: where it ends (p itself for none), on locals, not through sc */
+static inline const char *
+ws_from(const char *p, const char *end)
+{
+	while (p < end && (unsigned char)*p <= ' ' &&
+	       (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+		p++;
+	return p;
+}
+
+/* A key and its ':' as jsonscan_member_key() reads them, for any key (white space,
+ * escapes, which are refused, UTF-8, the end of the text near): 0 or -1. */
 static int
-member_key(struct jsonscan *sc, struct jsonscan_str *key, uint64_t *pack)
+member_key(struct jsonscan *sc, struct jsonscan_str *key)
 {
 	if (jsonscan_string(sc, false, key) != 0)
 		return -1;
-	*pack = key_pack(sc, key);
 	jsonscan_ws(sc);
 	if (!jsonscan_at(sc, ':'))
 		return -1;
@@ -353,34 +381,41 @@ member_key(struct jsonscan *sc, struct jsonscan_str *key, uint64_t *pack)
 	return 0;
 }
 
-/* An object's members one by one (jsonscan.h); the depth counts the object while open.
- * Lines are mostly compact, their keys short: the ',' straight after a value, a key of
- * under 16 plain bytes in one 16-byte load and the ':' straight after it are read here;
- * any other key in member_key(). */
-int
-jsonscan_member(struct jsonscan *sc, bool first, struct jsonscan_str *key)
+#ifdef __SSE2__
+/* the bytes of v that end a plain run (a quote, a backslash, a control or non-ASCII
+ * byte), as a bit mask */
+static inline unsigned
+special_mask(__m128i v)
+{
+	return (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(
+	    _mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
+	    _mm_cmplt_epi8(v, _mm_set1_epi8(0x20))));
+}
+#endif
+
+/* Any member as jsonscan_member_key() reads it: the first, white space anywhere, long
+ * or escaped keys, the object's end. Apart, so that the usual member's path there saves
+ * no registers. On locals: a store through key or sc may alias sc->p, and each made the
+ * compiler load it again. */
+static __attribute__((noinline)) int
+member_any(struct jsonscan *sc, bool first, struct jsonscan_str *key)
 {
 	const char *p = sc->p, *end = sc->end;
-	uint64_t pack;
 
 	if (first) {
 		if (p >= end || *p != '{' || ++sc->depth > JSONSCAN_DEPTH)
 			return -1;
-		sc->p = p + 1;
-		jsonscan_ws(sc);
-		if (jsonscan_at(sc, '}')) {
-			sc->p++;
+		p = ws_from(p + 1, end);
+		if (p < end && *p == '}') {
+			sc->p = p + 1;
 			sc->depth--;
 			return 0;
 		}
-		p = sc->p;
+		dup_open(sc);
 	} else if (p < end && *p == ',') {
 		p++;
-		if (p < end && (unsigned char)*p <= ' ') {
-			sc->p = p;
-			jsonscan_ws(sc);
-			p = sc->p;
-		}
+		if (p < end && (unsigned char)*p <= ' ')
+			p = ws_from(p, end);
 	} else {
 		int more = jsonscan_next_member(sc, '}');
 
@@ -392,39 +427,89 @@ jsonscan_member(struct jsonscan *sc, bool first, struct jsonscan_str *key)
 		p = sc->p;
 	}
 #ifdef __SSE2__
-	size_t n = 16;
-
-	if (JSONSCAN_LE && end - p >= 18 && *p == '"') {
+	if (end - p >= 18 && *p == '"') {
 		/* the key's bytes from p + 1: its closing quote the first special byte, its ':'
 		 * straight after; p + 17 is in the text */
-		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + 1));
-		unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(
-		    _mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
-		    _mm_cmplt_epi8(v, _mm_set1_epi8(0x20))));
+		size_t n = (size_t)__builtin_ctz(special_mask(_mm_loadu_si128(
+		    (const __m128i *)(const void *)(p + 1))) | 0x10000);
 
-		n = (size_t)__builtin_ctz(m | 0x10000);
-		if (n < 16 && (p[1 + n] != '"' || p[2 + n] != ':'))
-			n = 16;
+		if (n < 16 && p[1 + n] == '"' && p[2 + n] == ':') {
+			const char *s = p + 1;
+
+			p += n + 3;
+			/* the space after the colon of a pretty answer: no call */
+			if (p < end && (unsigned char)*p <= ' ')
+				p = ws_from(p, end);
+			sc->p = p;
+			key->s = s;
+			key->n = n;
+			return 1;
+		}
 	}
-	if (n < 16) {
-		uint64_t w;
-
-		key->s = p + 1;
-		key->n = n;
-		memcpy(&w, p + 1, sizeof w);
-		pack = key_pack_word(w, n);
-		sc->p = p + n + 3;
-	} else
 #endif
-	{
-		sc->p = p;
-		if (member_key(sc, key, &pack) != 0)
-			return -1;
-	}
-	if (sc->dup != NULL && jsonscan_key_new(sc, key, first, pack) != 0)
+	sc->p = p;
+	if (member_key(sc, key) != 0)
 		return -1;
 	jsonscan_ws(sc);
 	return 1;
+}
+
+/* An object's members one by one (jsonscan.h); the depth counts the object while open.
+ * Most members of an answer or a line are the usual one, read here: its '{' or the ','
+ * after a value and at most one space, a key of under 32 plain bytes (one or two 16-byte
+ * loads), its ':' straight after it, and the white space after that; and the '}' straight
+ * after a value. Anything else in member_any(). No repeated-key check:
+ * jsonscan_member(). */
+int
+jsonscan_member_key(struct jsonscan *sc, bool first, struct jsonscan_str *key)
+{
+#ifdef __SSE2__
+	const char *p = sc->p, *end = sc->end;
+
+	/* p + 2 + 33 (the ':' of the longest key read here) is in the text */
+	if (end - p >= 36) {
+		if (!first && *p == '}') {
+			sc->p = p + 1;
+			sc->depth--;
+			return 0;
+		}
+		if (first ? *p != '{' || sc->depth >= JSONSCAN_DEPTH : *p != ',')
+			return member_any(sc, first, key);
+		p += p[1] == ' ' ? 2 : 1;
+		if (*p == '"') {
+			size_t n = (size_t)__builtin_ctz(special_mask(_mm_loadu_si128(
+			    (const __m128i *)(const void *)(p + 1))) | 0x10000);
+
+			if (n == 16)
+				n += (size_t)__builtin_ctz(special_mask(_mm_loadu_si128(
+				    (const __m128i *)(const void *)(p + 17))) | 0x10000);
+			if (n < 32 && p[1 + n] == '"' && p[2 + n] == ':') {
+				if (first) {
+					sc->depth++;
+					dup_open(sc);
+				}
+				key->s = p + 1;
+				key->n = n;
+				p += n + 3;
+				if (p < end && (unsigned char)*p <= ' ')
+					p = ws_from(p, end);
+				sc->p = p;
+				return 1;
+			}
+		}
+	}
+#endif
+	return member_any(sc, first, key);
+}
+
+int
+jsonscan_member(struct jsonscan *sc, bool first, struct jsonscan_str *key)
+{
+	int m = jsonscan_member_key(sc, first, key);
+
+	if (m == 1 && jsonscan_key_other(sc, key) != 0)
+		return -1;
+	return m;
 }
 
 /* The elements of an array one by one, as jsonscan_member(): 1: an element is next. */

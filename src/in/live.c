@@ -328,14 +328,46 @@ take_task(void *arg, const char *json, size_t len, int64_t fetched_at_ms, struct
  * there, so that this thread only takes them (task_set_take_derived; issue 35). Read as
  * input_parse_task_json_with() reads a task when taskscan is sure of it; a task it is not
  * sure of comes as text to take_task(), which words the warnings as before. */
+struct read_block {
+	struct read_block *next;
+	size_t used, cap;
+	char text[];
+};
+
 struct read_batch {
 	struct task_strpool *pool;
 	struct task *tasks;
 	/* each task's whole ARN for the fetch (read's *arn), kept until the batch is freed: the
-	 * tasks keep theirs in two parts (task.h) */
-	char **arns;
+	 * tasks keep theirs in two parts (task.h). Their texts one after another in blocks
+	 * that never move (one malloc an answer, not one a task) */
+	const char **arns;
+	struct read_block *texts;
 	size_t n, cap;
 };
+
+/* a copy of s in b's blocks, until b is freed */
+static const char *
+read_batch_text(struct read_batch *b, const char *s)
+{
+	size_t n = strlen(s) + 1;
+	struct read_block *k = b->texts;
+	char *at;
+
+	if (k == NULL || k->cap - k->used < n) {
+		/* a DescribeTasks answer's 100 ARNs of ~90 bytes in one */
+		size_t cap = n > 16384 ? n : 16384;
+
+		k = xmalloc(sizeof *k + cap);
+		k->next = b->texts;
+		k->used = 0;
+		k->cap = cap;
+		b->texts = k;
+	}
+	at = k->text + k->used;
+	memcpy(at, s, n);
+	k->used += n;
+	return at;
+}
 
 static void *
 read_batch_new(void *arg)
@@ -359,8 +391,12 @@ read_batch_free(void *arg, void *batch)
 
 	(void)arg;
 	task_strpool_free(b->pool);   /* what the set did not take */
-	for (size_t i = 0; i < b->n; i++)
-		free(b->arns[i]);
+	while (b->texts != NULL) {
+		struct read_block *next = b->texts->next;
+
+		free(b->texts);
+		b->texts = next;
+	}
 	free(b->arns);
 	free(b->tasks);
 	free(b);
@@ -388,7 +424,7 @@ read_task(void *arg, void *batch, struct jsonscan *sc, size_t *slot, const char 
 	else
 		task_str(t, &task_edit_profile(t)->source, "live");
 	task_derive(t);
-	b->arns[b->n] = task_has_arn(t) ? xstrdup(task_arn(t, &ab)) : NULL;
+	b->arns[b->n] = task_has_arn(t) ? read_batch_text(b, task_arn(t, &ab)) : NULL;
 	*slot = b->n++;
 	*arn = b->arns[*slot];
 	*created_ms = task_ts(t, TS_CREATED);

@@ -1,6 +1,7 @@
 /* taskscan: a one-pass reader of the line's bytes over jsonscan.c, which checks the JSON
- * as strictly as jansson does wherever it reads or skips; a needed key given twice (where
- * jansson keeps the last) ends the attempt too. Field rules are input_fields.c's and
+ * as strictly as jansson does wherever it reads or skips; a key given twice (where
+ * jansson keeps the last) ends the attempt too: a reader's own keys found so by its seen
+ * bits, any other by jsonscan_key_other(). Field rules are input_fields.c's and
  * input_serving.c's: a value of a type they would warn about ends the attempt, so the
  * jansson path words the warning. */
 #include <stdbool.h>
@@ -48,17 +49,58 @@ any_str(struct jsonscan *sc, struct jsonscan_str *out)
 	return jsonscan_skip(sc);
 }
 
+/* *dst = v's string in t's pool: had, (a string of the same pool, may be NULL) when it
+ * is the same text, which interning would give too, without hashing it (the tasks of one
+ * answer mostly share their cluster, task definition, group, statuses...). */
+static inline void
+keep_like(struct task *t, const char **dst, const char *had, const struct jsonscan_str *v)
+{
+	if (v->s != NULL && had != NULL && strncmp(had, v->s, v->n) == 0 && had[v->n] == '\0')
+		*dst = had;
+	else
+		keep(t, dst, v);
+}
+
 /* ---- the task's arrays ------------------------------------------------------------ */
 
-static const struct jsonscan_key container_keys[] = { JSONSCAN_KEY("name"), JSONSCAN_KEY("image"), JSONSCAN_KEY("imageDigest"),
-	JSONSCAN_KEY("lastStatus"), JSONSCAN_KEY("reason"), JSONSCAN_KEY("exitCode"), JSONSCAN_KEY("healthStatus") };
+/* k's digest v: like's (the container at k's place in the task read before, in the same
+ * pool; may be NULL) when it is the same text, which container_set_digest() would give
+ * too (the same interned bytes or text), without decoding and interning it: the tasks of
+ * a service mostly share their image (issue 35: 800 instructions a container). Tried only
+ * after the same image (the caller's test): writing like's digest as text costs half a
+ * decoding, lost on tasks of different images. */
+static void
+digest_like(struct task *t, struct container *k, const struct container *like,
+	    const struct jsonscan_str *v)
+{
+	struct digest_buf db;
+	const char *had = like != NULL ? container_digest(like, &db) : NULL;
 
+	if (had != NULL && strncmp(had, v->s, v->n) == 0 && had[v->n] == '\0')
+		k->digest_raw = like->digest_raw;
+	else
+		container_set_digest(t, k, v->s, v->n);
+}
+
+/* The 7 a container's profile keeps, then keys ECS gives every container that are only
+ * skipped: looked up here, they are checked for a repeat by the seen bits, not by
+ * jsonscan_key_other()'s filter (~75 instructions each, 4 a container, issue 35). */
+static const struct jsonscan_key container_keys[] = { JSONSCAN_KEY("name"), JSONSCAN_KEY("image"), JSONSCAN_KEY("imageDigest"),
+	JSONSCAN_KEY("lastStatus"), JSONSCAN_KEY("reason"), JSONSCAN_KEY("exitCode"), JSONSCAN_KEY("healthStatus"),
+	JSONSCAN_KEY("containerArn"), JSONSCAN_KEY("taskArn"), JSONSCAN_KEY("runtimeId"), JSONSCAN_KEY("networkBindings"),
+	JSONSCAN_KEY("networkInterfaces"), JSONSCAN_KEY("managedAgents"), JSONSCAN_KEY("cpu"), JSONSCAN_KEY("memory") };
+
+/* like: the container at k's place in the task read before into the same pool, or NULL:
+ * its strings are taken where they are the same text (keep_like) */
 static int
-one_container(struct jsonscan *sc, struct task *t, struct container *k)
+one_container(struct jsonscan *sc, struct task *t, struct container *k,
+	      const struct container *like)
 {
 	/* a draft of its own (object_array zeroed k), shared with the array (place_containers) */
 	struct container_profile *p;
 	const char **strs[5];
+	const struct container_profile *lp = like != NULL ? like->prof : &container_profile_none;
+	const char *had[5] = { lp->name, lp->image, NULL, lp->last_status, lp->reason };
 	struct jsonscan_str key, v;
 	uint64_t seen = 0;
 	int m;
@@ -71,8 +113,9 @@ one_container(struct jsonscan *sc, struct task *t, struct container *k)
 	strs[3] = &p->last_status;
 	strs[4] = &p->reason;
 
-	for (bool first = true; (m = jsonscan_member(sc, first, &key)) == 1; first = false) {
-		int i = jsonscan_lookup(&key, container_keys, 7, &seen);
+	for (bool first = true; (m = jsonscan_member_key(sc, first, &key)) == 1; first = false) {
+		int i = jsonscan_lookup(&key, container_keys,
+					(int)(sizeof container_keys / sizeof container_keys[0]), &seen);
 		bool is_int;
 		int64_t iv;
 		double dv;
@@ -83,8 +126,10 @@ one_container(struct jsonscan *sc, struct task *t, struct container *k)
 			if (str_or_null(sc, &v) != 0)
 				return -1;
 			if (i != 2)
-				keep(t, strs[i], &v);
-			else if (v.s != NULL)   /* the last value given, as keep() */
+				keep_like(t, strs[i], had[i], &v);
+			else if (v.s != NULL && p->image != NULL && p->image == lp->image)
+				digest_like(t, k, like, &v);   /* the last value given, as keep() */
+			else if (v.s != NULL)
 				container_set_digest(t, k, v.s, v.n);
 		} else if (i == 5) {
 			if (jsonscan_at(sc, 'n')) {
@@ -101,20 +146,23 @@ one_container(struct jsonscan *sc, struct task *t, struct container *k)
 			/* input_serving: lenient, a string or nothing */
 			if (any_str(sc, &v) != 0)
 				return -1;
-			keep(t, &p->health_status, &v);
-		} else if (jsonscan_skip(sc) != 0) {
-			return -1;
+			keep_like(t, &p->health_status, lp->health_status, &v);
+		} else if ((i < 0 && jsonscan_key_other(sc, &key) != 0) || jsonscan_skip(sc) != 0) {
+			return -1;   /* i >= 7: a key only skipped, its repeat seen */
 		}
 	}
 	return m;
 }
 
 /* null or an array of objects (get_array); each element read by fn into the n-th slot of
- * a growing array of size `size`; more than max elements are for jansson's reader, which
- * says why it refuses them */
+ * a growing array of size `size` (with prev, the task read before into the same pool, or
+ * NULL, and n); more than max elements are for jansson's reader, which says why it
+ * refuses them */
 static int
 object_array(struct jsonscan *sc, void (*place)(struct task *, void *, size_t), size_t size,
-	     size_t max, int (*fn)(struct jsonscan *, struct task *, void *), struct task *t)
+	     size_t max, int (*fn)(struct jsonscan *, struct task *, void *,
+				   const struct task *, size_t),
+	     struct task *t, const struct task *prev)
 {
 	/* read into scratch, then one array of the right size in t's pool (shared with
 	 * its tasks that have the same) */
@@ -140,10 +188,11 @@ object_array(struct jsonscan *sc, void (*place)(struct task *, void *, size_t), 
 					   : xreallocarray(arr, cap, size);
 		}
 		memset(arr + count * size, 0, size);
-		if (fn(sc, t, arr + count++ * size) != 0) {
+		if (fn(sc, t, arr + count * size, prev, count) != 0) {
 			e = -1;
 			break;
 		}
+		count++;
 	}
 	if (e == 0 && count > 0)
 		place(t, arr, count);
@@ -165,34 +214,38 @@ place_tags(struct task *t, void *v, size_t n)
 }
 
 static int
-container_fn(struct jsonscan *sc, struct task *t, void *slot)
+container_fn(struct jsonscan *sc, struct task *t, void *slot, const struct task *prev, size_t i)
 {
-	return one_container(sc, t, slot);
+	return one_container(sc, t, slot, prev != NULL && i < prev->ncontainers ?
+					  &prev->containers[i] : NULL);
 }
 
 static const struct jsonscan_key tag_keys[] = { JSONSCAN_KEY("key"), JSONSCAN_KEY("value") };
 
 static int
-tag_fn(struct jsonscan *sc, struct task *t, void *slot)
+tag_fn(struct jsonscan *sc, struct task *t, void *slot, const struct task *prev, size_t n)
 {
 	struct tag *g = slot;
+	/* the tag at its place in the task read before: its texts where they are the same */
+	const struct tag *like = prev != NULL && n < prev->prof->ntags ? &prev->prof->tags[n] : NULL;
 	struct jsonscan_str key, v;
 	uint64_t seen = 0;
 	int m;
 
-	for (bool first = true; (m = jsonscan_member(sc, first, &key)) == 1; first = false) {
+	for (bool first = true; (m = jsonscan_member_key(sc, first, &key)) == 1; first = false) {
 		int i = jsonscan_lookup(&key, tag_keys, 2, &seen);
 
 		if (i == -2)
 			return -1;
 		if (i < 0) {
-			if (jsonscan_skip(sc) != 0)
+			if (jsonscan_key_other(sc, &key) != 0 || jsonscan_skip(sc) != 0)
 				return -1;
 			continue;
 		}
 		if (str_or_null(sc, &v) != 0)
 			return -1;
-		keep(t, i == 0 ? &g->key : &g->value, &v);
+		keep_like(t, i == 0 ? &g->key : &g->value,
+			  like == NULL ? NULL : i == 0 ? like->key : like->value, &v);
 	}
 	return m;
 }
@@ -232,13 +285,13 @@ name_value(struct jsonscan *sc, const struct jsonscan_key *want, bool *is_name, 
 	*is_name = *value_ok = false;
 	if (!jsonscan_at(sc, '{'))
 		return jsonscan_skip(sc);   /* json_object_get on a non-object: nothing */
-	for (bool first = true; (m = jsonscan_member(sc, first, &key)) == 1; first = false) {
+	for (bool first = true; (m = jsonscan_member_key(sc, first, &key)) == 1; first = false) {
 		int i = jsonscan_lookup(&key, pair_keys, 2, &seen);
 
 		if (i == -2)
 			return -1;
 		if (i < 0) {
-			if (jsonscan_skip(sc) != 0)
+			if (jsonscan_key_other(sc, &key) != 0 || jsonscan_skip(sc) != 0)
 				return -1;
 			continue;
 		}
@@ -272,7 +325,7 @@ one_attachment(struct jsonscan *sc, bool *eni, bool *public)
 	*eni = *public = false;
 	if (!jsonscan_at(sc, '{'))
 		return jsonscan_skip(sc);
-	for (bool first = true; (m = jsonscan_member(sc, first, &key)) == 1; first = false) {
+	for (bool first = true; (m = jsonscan_member_key(sc, first, &key)) == 1; first = false) {
 		int i = jsonscan_lookup(&key, attachment_keys, 2, &seen), e;
 
 		if (i == -2)
@@ -293,7 +346,7 @@ one_attachment(struct jsonscan *sc, bool *eni, bool *public)
 			}
 			if (e != 0)
 				return -1;
-		} else if (jsonscan_skip(sc) != 0) {
+		} else if ((i < 0 && jsonscan_key_other(sc, &key) != 0) || jsonscan_skip(sc) != 0) {
 			return -1;
 		}
 	}
@@ -356,26 +409,33 @@ static const struct jsonscan_key task_keys[] = {
 	/* 22..: ts_defs' json names */
 	JSONSCAN_KEY("createdAt"), JSONSCAN_KEY("connectivityAt"), JSONSCAN_KEY("pullStartedAt"), JSONSCAN_KEY("pullStoppedAt"),
 	JSONSCAN_KEY("startedAt"), JSONSCAN_KEY("stoppingAt"), JSONSCAN_KEY("executionStoppedAt"), JSONSCAN_KEY("stoppedAt"), JSONSCAN_KEY("healthyAt"),
+	/* 31..: keys of ECS's tasks the model does not keep, only skipped: looked up here,
+	 * a repeat of one is found by the seen bits, not by jsonscan_key_other()'s filter
+	 * (~75 instructions each, issue 35) */
+	JSONSCAN_KEY("overrides"), JSONSCAN_KEY("connectivity"), JSONSCAN_KEY("containerInstanceArn"),
+	JSONSCAN_KEY("enableExecuteCommand"), JSONSCAN_KEY("ephemeralStorage"), JSONSCAN_KEY("fargateEphemeralStorage"),
+	JSONSCAN_KEY("inferenceAccelerators"),
 };
 #define K_VERSION 17
 #define K_TS 22
+#define K_SKIP 31
 #define NKEYS ((int)(sizeof task_keys / sizeof task_keys[0]))
 /* task_keys by a hash of their bytes: [h] is i + 1 for the key task_keys[i] whose hash is
  * h, 0 for none (written out, as C cannot compute it; taskscan_keys_check() and
  * tests/test_taskscan.c hold it to task_keys). A task has some 35 keys, a third of them
  * none of these: a key is compared with the one candidate its hash names, where trying
  * every key of its length (1 to 6 of them) cost 42 instructions a key, 1,100 a task. The
- * hash reads the first and the last 8 bytes (4, or 1, of a shorter key), which tell the 31
+ * hash reads the first and the last 8 bytes (4, or 1, of a shorter key), which tell the 38
  * keys apart (startedAt and stoppedAt have the same length and ends); the multiplier was
- * searched for one that gives them 31 slots of 64. */
-#define KEYS_MAXLEN 20
+ * searched for one that gives them 38 slots of 64 (a random search, some 650,000 tries). */
+#define KEYS_MAXLEN 23
 #define KEYS_HASH_BITS 6
-#define KEYS_HASH_MUL 0x152e80f7fd960f65ULL
+#define KEYS_HASH_MUL 0x1cb7dd35bea5bdd1ULL
 _Static_assert(KEYS_MAXLEN <= 24, "key_eq() compares up to 24 bytes");
 static const unsigned char task_keys_by_hash[1 << KEYS_HASH_BITS] = {
-	0, 1, 0, 25, 5, 0, 20, 3, 26, 2, 19, 27, 0, 14, 12, 0, 23, 0, 31, 15, 0, 0, 0, 0,
-	22, 0, 28, 21, 0, 0, 18, 9, 0, 0, 30, 0, 0, 29, 4, 0, 0, 8, 0, 0, 0, 16, 0, 0, 0, 13,
-	0, 10, 0, 0, 7, 0, 0, 0, 24, 0, 11, 0, 6, 17,
+	17, 18, 16, 0, 0, 19, 10, 0, 38, 0, 7, 21, 22, 0, 35, 0, 30, 5, 34, 0, 8, 0, 0, 14,
+	3, 0, 29, 31, 0, 0, 26, 0, 0, 9, 0, 0, 15, 27, 0, 37, 28, 0, 0, 0, 23, 0, 1, 0,
+	0, 11, 2, 20, 0, 13, 33, 24, 25, 12, 32, 0, 6, 0, 4, 36,
 };
 
 static inline uint64_t
@@ -499,18 +559,6 @@ task_field_value(const struct task *t, int i)
 	return *(const char *const *)(const void *)((const char *)t->prof + task_field_at[i]);
 }
 
-/* *dst = v's string in t's pool: prev's (a task of the same pool, may be NULL) when it is
- * the same text, which interning would give too, without hashing it (the tasks of one
- * answer mostly share their cluster, task definition, group, statuses...). */
-static void
-keep_like(struct task *t, const char **dst, const char *had, const struct jsonscan_str *v)
-{
-	if (v->s != NULL && had != NULL && strncmp(had, v->s, v->n) == 0 && had[v->n] == '\0')
-		*dst = had;
-	else
-		keep(t, dst, v);
-}
-
 /* prev: the task read before t into the same pool (may be NULL) */
 static int
 task_object(struct jsonscan *sc, struct task *t, const struct task *prev)
@@ -519,7 +567,7 @@ task_object(struct jsonscan *sc, struct task *t, const struct task *prev)
 	uint64_t seen = 0;
 	int m;
 
-	for (bool first = true; (m = jsonscan_member(sc, first, &key)) == 1; first = false) {
+	for (bool first = true; (m = jsonscan_member_key(sc, first, &key)) == 1; first = false) {
 		int i = task_key(&key, &seen);
 		bool is_int;
 		int64_t iv;
@@ -528,7 +576,8 @@ task_object(struct jsonscan *sc, struct task *t, const struct task *prev)
 		if (i == -2)
 			return -1;
 		if (i < 0) {
-			if (jsonscan_skip(sc) != 0)
+			/* a key the model does not keep: checked for a repeat, its value skipped */
+			if (jsonscan_key_other(sc, &key) != 0 || jsonscan_skip(sc) != 0)
 				return -1;
 		} else if (i < K_VERSION) {
 			if (str_or_null(sc, &v) != 0)
@@ -554,16 +603,20 @@ task_object(struct jsonscan *sc, struct task *t, const struct task *prev)
 			t->version = iv;
 		} else if (i == K_VERSION + 1) {
 			if (object_array(sc, place_containers, sizeof *t->containers, TASK_MAX_CONTAINERS,
-					 container_fn, t) != 0)
+					 container_fn, t, prev) != 0)
 				return -1;
 		} else if (i == K_VERSION + 2) {
-			if (object_array(sc, place_tags, sizeof *t->prof->tags, SIZE_MAX, tag_fn, t) != 0)
+			if (object_array(sc, place_tags, sizeof *t->prof->tags, SIZE_MAX, tag_fn, t,
+					 prev) != 0)
 				return -1;
 		} else if (i == K_VERSION + 3) {
 			if (attachments(sc, t) != 0)
 				return -1;
 		} else if (i == K_VERSION + 4) {
 			if (attributes(sc, t) != 0)
+				return -1;
+		} else if (i >= K_SKIP) {
+			if (jsonscan_skip(sc) != 0)
 				return -1;
 		} else {
 			int64_t ms = task_ts(t, i - K_TS);
@@ -625,7 +678,7 @@ whole_line(struct jsonscan *sc, struct task *t, enum origin *origin)
 	int64_t fetched = TS_NONE, healthy_at = TS_NONE, resolution = 0;
 	int m;
 
-	for (bool first = true; (m = jsonscan_member(sc, first, &key)) == 1; first = false) {
+	for (bool first = true; (m = jsonscan_member_key(sc, first, &key)) == 1; first = false) {
 		int i = jsonscan_lookup(&key, line_keys, 7, &seen);
 		bool is_int;
 		int64_t iv;
@@ -671,7 +724,7 @@ whole_line(struct jsonscan *sc, struct task *t, enum origin *origin)
 			}
 			break;
 		default:
-			if (jsonscan_skip(sc) != 0)
+			if (jsonscan_key_other(sc, &key) != 0 || jsonscan_skip(sc) != 0)
 				return -1;
 			break;
 		}
