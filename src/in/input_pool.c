@@ -10,6 +10,9 @@
 
 #include "ecsprof/xalloc.h"
 #include "input_chunk.h"
+#ifdef __GLIBC__
+#include <malloc.h>   /* malloc_trim */
+#endif
 
 enum { SLOT_FREE, SLOT_READY, SLOT_BUSY, SLOT_DONE, SLOT_END };
 
@@ -381,6 +384,13 @@ out:
 	}
 	free(p.slots);
 	free(tids);
+#ifdef __GLIBC__
+	/* What the read freed stays resident in the arenas (the workers' chunk buffers, the
+	 * chunks' item arrays and intern tables, 5.5 MB at 200k tasks on 2 cores), and the
+	 * report and the output come after it: given back now, in ~1 ms. A one-off call,
+	 * no setting: issue 35 goal (2), the 200k peak 63.0 -> 61.3 MiB. */
+	malloc_trim(0);
+#endif
 	pthread_mutex_destroy(&p.mu);
 	pthread_cond_destroy(&p.cv);
 	return rc;
