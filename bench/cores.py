@@ -74,6 +74,68 @@ def sample(cmd):
     return wall, cpu, p.pid, seen, main_at
 
 
+def run_rusage(cmds):
+    """Runs cmds at once; returns [(wall, cpu)] for each (its own rusage, os.wait4)."""
+    t0 = time.monotonic()
+    ps = [subprocess.Popen(c, stdout=subprocess.DEVNULL) for c in cmds]
+    res = {}
+    while len(res) < len(ps):
+        pid, status, ru = os.wait4(-1, 0)
+        for i, p in enumerate(ps):
+            if p.pid == pid:
+                if status != 0:
+                    sys.exit("%s: exit status %d" % (" ".join(cmds[i]), status))
+                res[i] = (time.monotonic() - t0, ru.ru_utime + ru.ru_stime)
+    for p in ps:
+        p.returncode = 0   # reaped above
+    return [res[i] for i in range(len(ps))]
+
+
+def ceiling(bin_, fmt, path, tmp, repeat):
+    """Two one-core runs side by side against one alone, alternating; prints and returns
+    (cpu alone, cpu in the pair, the ceiling 2 x wall alone / wall of the pair), each the
+    median of its runs."""
+    outs = [os.path.join(tmp, "ceil%d.%s" % (i, fmt)) for i in range(2)]
+    alone, pair = [], []
+
+    def cmd(cpu, out):
+        return ["taskset", "-c", str(cpu), bin_, "report", "--format", fmt, "-o", out, path]
+
+    def clean():
+        for o in outs:
+            if os.path.exists(o):
+                os.unlink(o)
+    for i in range(repeat):
+        clean()
+        alone.append(run_rusage([cmd(0, outs[0])])[0])
+        clean()
+        pair.append(run_rusage([cmd(0, outs[0]), cmd(1, outs[1])]))
+        print("ceiling run %d (load average %s): alone wall %.2f s CPU %.2f s; side by side "
+              "walls %.2f, %.2f s, CPU %.2f, %.2f s" % (
+                  i + 1, " ".join(open("/proc/loadavg").read().split()[:3]), alone[-1][0],
+                  alone[-1][1], pair[-1][0][0], pair[-1][1][0], pair[-1][0][1],
+                  pair[-1][1][1]))
+    clean()
+
+    def med(v):
+        v = sorted(v)
+        return v[len(v) // 2] if len(v) % 2 else (v[len(v) // 2 - 1] + v[len(v) // 2]) / 2
+    ca = med([a[1] for a in alone])
+    cp = med([(q[0][1] + q[1][1]) / 2 for q in pair])
+    ceil = med([2 * a[0] / max(q[0][0], q[1][0]) for a, q in zip(alone, pair)])
+    print("ceiling (median of %d): one run's CPU %.2f s alone, %.2f s beside another "
+          "(x%.2f); two runs side by side give %.2fx one alone" % (repeat, ca, cp, cp / ca,
+                                                                  ceil))
+    # on a shared machine the least disturbed runs say most of the hardware
+    la = min(a[1] for a in alone)
+    lp = min(min(q[0][1], q[1][1]) for q in pair)
+    lw = 2 * min(a[0] for a in alone) / min(max(q[0][0], q[1][0]) for q in pair)
+    print("ceiling (the least of %d): one run's CPU %.2f s alone, %.2f s beside another "
+          "(x%.2f); best walls: two side by side give %.2fx one alone" % (repeat, la, lp,
+                                                                        lp / la, lw))
+    return ca, cp, ceil
+
+
 def main_cpu_at(main_at, t):
     v = 0.0
     for u, c, _ in main_at:
@@ -196,6 +258,7 @@ def main():
                 print("%s: one core (taskset -c 0), run %d:" % (b, i + 1))
                 os.unlink(csv)
                 runs1.append(analyse(*sample(["taskset", "-c", "0"] + cmd), phases=False))
+        ceil = ceiling(ecsprof, fmt, path, tmp, repeat)
         for b in bins:
             runs2, runs1 = runs[b]
             best = min(runs2, key=lambda r: r.get("serial", 1e9))
@@ -215,6 +278,9 @@ def main():
                   % (repeat, w2, w1, w1 / w2, min(r["cpu"] for r in runs2),
                      min(r["cpu"] for r in runs1),
                      " ".join(open("/proc/loadavg").read().split()[:3])))
+            print("beside the ceiling: the second core gives %.2fx (wall) where two "
+                  "independent one-core runs give %.2fx (%s's, this session)" %
+                  (w1 / w2, ceil[2], os.path.basename(ecsprof)))
     finally:
         for f in os.listdir(tmp):
             os.unlink(os.path.join(tmp, f))

@@ -203,7 +203,16 @@ input_chunk_at(const struct reader *r, struct chunk *k, uint64_t rs, bool lead,
 	k->nl = 0;
 	k->too_long = false;
 	/* the slot's last buffer when it fits, as input_chunk_read() keeps it */
-	if (data == NULL || cap < want + step || cap > 2 * want) {
+	if (data != NULL && cap < want + step && 2 * cap >= want) {
+		/* the first chunk's buffer (input_chunk_read()'s, a little short): grown where
+		 * it is, not freed. glibc maps a block this large on its own, and freeing one
+		 * raises the size from which it maps blocks to that block's: the read's later
+		 * blocks of up to 1 MiB (the other workers' buffers, the set's index of 1 MiB
+		 * at 100k tasks) then came from the arenas, where freed they stay resident
+		 * under the peak (2 cores, 200k tasks: the old index's 1 MiB) */
+		cap = want + step;
+		data = xrealloc(data, cap);
+	} else if (data == NULL || cap < want + step || cap > 2 * want) {
 		free(data);
 		cap = want + step;
 		data = xmalloc(cap);

@@ -13,8 +13,11 @@
 #include "ecsprof/ncpu.h"
 #include "rowchunks.h"
 
-/* rows formatted (and written) at once: about 500 KiB of EventBridge tasks as CSV */
-#define ROWCHUNKS_ROWS 1024
+/* rows formatted (and written) at once: about 65 KiB of EventBridge tasks as CSV. With
+ * 1024 rows the NPARTS parts of ~0.5 MiB each were 1.5 MiB of the output's peak, the
+ * peak of the whole run once the read gave its memory back (issue 35, 200k tasks); 256
+ * rows left 0.4 MiB of it */
+#define ROWCHUNKS_ROWS 128
 
 static void
 part_init(struct rowchunks_part *part)
