@@ -1000,6 +1000,35 @@ Test(task, times_read_back_exactly_near_or_far)
 
 /* The ARN kept as the cluster's prefix (in the profile, one for all) and the id (issue 35):
  * read back whole, found by either form, and kept whole when it cannot be split. */
+/* ids of every length up to 80, found by ARNs copied to other addresses: the hash reads a
+ * string's bytes in words, and must read only its own, wherever they lie (a hash that read
+ * past the end found "task-without-a-slash" only at its own address) */
+Test(task, ids_of_every_length_found_from_any_address)
+{
+	char id[81], arn[160], copy[168];
+	struct task_set s;
+	struct task t;
+
+	task_set_init(&s);
+	for (size_t n = 1; n <= 80; n++) {
+		for (size_t i = 0; i < n; i++)
+			id[i] = "0123456789abcdef"[(n * 7 + i * 5) % 16];
+		id[n] = '\0';
+		snprintf(arn, sizeof arn, "arn:aws:ecs:us-east-1:1:task/c/%s", id);
+		task_init(&t);
+		task_set_arn(&t, arn, strlen(arn));
+		task_set_take(&s, &t);
+	}
+	cr_assert_eq(s.len, 80);
+	for (size_t n = 1; n <= 80; n++)
+		for (size_t at = 1; at < 8; at++) {
+			memset(copy, 'z', sizeof copy);
+			memcpy(copy + at, ARN_OF(&s.tasks[n - 1]), strlen(ARN_OF(&s.tasks[n - 1])) + 1);
+			cr_expect_eq(task_set_find(&s, copy + at), &s.tasks[n - 1], "%zu at %zu", n, at);
+		}
+	task_set_cleanup(&s);
+}
+
 Test(task, arn_kept_as_prefix_and_id)
 {
 	static const char *const whole[] = {

@@ -22,22 +22,48 @@ static const size_t pool_first_block[] = { [POOL_SET] = (size_t)64 << 10,
 static const size_t pool_max_block[] = { [POOL_SET] = (size_t)64 << 10,
 	[POOL_BATCH] = (size_t)8 << 10, [POOL_PRIVATE] = (size_t)16 << 10 };
 
+static inline uint64_t
+rotl64(uint64_t x, int r)
+{
+	return x << r | x >> (64 - r);
+}
+
+/* Sixteen bytes a step in two lanes, each word rotated and multiplied (~12 instructions
+ * where one lane of eight bytes and a shift took ~20): a live run interns ten strings and
+ * profiles a task, profiles of 200 bytes. The last 1-16 bytes are read as two words that
+ * may overlap (the length is hashed too); under eight, as two halves or three bytes. */
 uint64_t
 tpool_hash(const char *s, size_t n)
 {
-	uint64_t h = 0x9e3779b97f4a7c15ULL ^ n, w;
+	const uint64_t k1 = 0xff51afd7ed558ccdULL, k2 = 0xc4ceb9fe1a85ec53ULL;
+	uint64_t a = 0x9e3779b97f4a7c15ULL ^ n, b = k2 ^ n, w = 0, v = 0, h;
+	const char *e = s + n;
 
-	/* eight bytes a step: ARNs and digests are long, and this runs for every string */
-	for (; n >= 8; s += 8, n -= 8) {
-		memcpy(&w, s, 8);
-		h = (h ^ w) * 0xff51afd7ed558ccdULL;
-		h ^= h >> 32;
+	if (n >= 8) {
+		for (; e - s > 16; s += 16) {
+			memcpy(&w, s, 8);
+			memcpy(&v, s + 8, 8);
+			a = rotl64(a ^ w, 29) * k1;
+			b = rotl64(b ^ v, 31) * k2;
+		}
+		memcpy(&w, n >= 16 ? e - 16 : s, 8);
+		memcpy(&v, e - 8, 8);
+	} else if (n >= 4) {
+		uint32_t x, y;
+
+		memcpy(&x, s, 4);
+		memcpy(&y, e - 4, 4);
+		w = x;
+		v = y;
+	} else if (n > 0) {
+		w = (uint64_t)(unsigned char)s[0] | (uint64_t)(unsigned char)s[n / 2] << 8 |
+		    (uint64_t)(unsigned char)s[n - 1] << 16;
 	}
-	w = 0;
-	memcpy(&w, s, n);
-	h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
+	a = rotl64(a ^ w, 29) * k1;
+	b = rotl64(b ^ v, 31) * k2;
+	h = a ^ rotl64(b, 32);
 	h ^= h >> 29;
-	h *= 0xff51afd7ed558ccdULL;
+	h *= k1;
 	return h ^ (h >> 32);
 }
 
