@@ -1003,6 +1003,28 @@ Test(task, times_read_back_exactly_near_or_far)
 /* ids of every length up to 80, found by ARNs copied to other addresses: the hash reads a
  * string's bytes in words, and must read only its own, wherever they lie (a hash that read
  * past the end found "task-without-a-slash" only at its own address) */
+/* a status alone (no time, no stop code) says a task is going down, and only these four
+ * (task_stage() reads the first byte before it compares) */
+Test(task, a_status_alone_says_going_down)
+{
+	static const char *const down[] = { "DEACTIVATING", "STOPPING", "DEPROVISIONING",
+					    "STOPPED" };
+	static const char *const up[] = { "RUNNING", "PENDING", "PROVISIONING", "ACTIVATING",
+					  "STOPPE", "DEACTIVATINGX", "S", "D", "" };
+	struct task t;
+
+	for (size_t i = 0; i < sizeof down / sizeof *down + sizeof up / sizeof *up; i++) {
+		bool is_down = i < sizeof down / sizeof *down;
+		const char *st = is_down ? down[i] : up[i - sizeof down / sizeof *down];
+
+		task_init(&t);
+		task_set_ts(&t, TS_CREATED, 1000);
+		task_str(&t, &task_edit_profile(&t)->last_status, st);
+		cr_expect_eq(task_stage_is_down(task_stage(&t, NULL)), is_down, "%s", st);
+		task_cleanup(&t);
+	}
+}
+
 Test(task, ids_of_every_length_found_from_any_address)
 {
 	char id[81], arn[160], copy[168];

@@ -32,8 +32,8 @@ rotl64(uint64_t x, int r)
  * where one lane of eight bytes and a shift took ~20): a live run interns ten strings and
  * profiles a task, profiles of 200 bytes. The last 1-16 bytes are read as two words that
  * may overlap (the length is hashed too); under eight, as two halves or three bytes. */
-uint64_t
-tpool_hash(const char *s, size_t n)
+static inline uint64_t
+hash_bytes(const char *s, size_t n)
 {
 	const uint64_t k1 = 0xff51afd7ed558ccdULL, k2 = 0xc4ceb9fe1a85ec53ULL;
 	uint64_t a = 0x9e3779b97f4a7c15ULL ^ n, b = k2 ^ n, w = 0, v = 0, h;
@@ -65,6 +65,12 @@ tpool_hash(const char *s, size_t n)
 	h ^= h >> 29;
 	h *= k1;
 	return h ^ (h >> 32);
+}
+
+uint64_t
+tpool_hash(const char *s, size_t n)
+{
+	return hash_bytes(s, n);
 }
 
 struct task_strpool *
@@ -162,7 +168,7 @@ tpool_intern_aligned(struct task_strpool *p, const char *s, size_t n, size_t ali
 		return tpool_store(p, s, n, align);
 	if ((p->len + 1) * 2 > p->nslots)
 		tpool_grow(p);
-	h = (uint32_t)tpool_hash(s, n);
+	h = (uint32_t)hash_bytes(s, n);   /* inline: no call, no spills around it */
 	mask = p->nslots - 1;
 	for (i = h & mask; p->slots[i].s != NULL; i = (i + 1) & mask)
 		if (p->slots[i].hash == h && p->slots[i].len == n &&
