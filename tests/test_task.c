@@ -1,11 +1,13 @@
 #include <criterion/criterion.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ecsprof/task.h"
 #include "ecsprof/xalloc.h"
 #include "fixtures/task_text.h"
+#include "../src/model/task_pool.h"
 
 /* where mk() puts a task's strings: NULL, a private pool of its own */
 static struct task_strpool *mk_pool;
@@ -1000,6 +1002,127 @@ Test(task, times_read_back_exactly_near_or_far)
 
 /* The ARN kept as the cluster's prefix (in the profile, one for all) and the id (issue 35):
  * read back whole, found by either form, and kept whole when it cannot be split. */
+/* ids of every length up to 80, found by ARNs copied to other addresses: the hash reads a
+ * string's bytes in words, and must read only its own, wherever they lie (a hash that read
+ * past the end found "task-without-a-slash" only at its own address) */
+/* a status alone (no time, no stop code) says a task is going down, and only these four
+ * (task_stage() reads the first byte before it compares) */
+Test(task, a_status_alone_says_going_down)
+{
+	static const char *const down[] = { "DEACTIVATING", "STOPPING", "DEPROVISIONING",
+					    "STOPPED" };
+	static const char *const up[] = { "RUNNING", "PENDING", "PROVISIONING", "ACTIVATING",
+					  "STOPPE", "DEACTIVATINGX", "S", "D", "" };
+	struct task t;
+
+	for (size_t i = 0; i < sizeof down / sizeof *down + sizeof up / sizeof *up; i++) {
+		bool is_down = i < sizeof down / sizeof *down;
+		const char *st = is_down ? down[i] : up[i - sizeof down / sizeof *down];
+
+		task_init(&t);
+		task_set_ts(&t, TS_CREATED, 1000);
+		task_str(&t, &task_edit_profile(&t)->last_status, st);
+		cr_expect_eq(task_stage_is_down(task_stage(&t, NULL)), is_down, "%s", st);
+		task_cleanup(&t);
+	}
+}
+
+struct hash_key {
+	uint32_t h, k;
+};
+
+static int
+cmp_hash_key(const void *a, const void *b)
+{
+	const struct hash_key *x = a, *y = b;
+
+	return x->h != y->h ? (x->h < y->h ? -1 : 1) : (x->k < y->k ? -1 : x->k > y->k);
+}
+
+/* Two texts of n bytes at x and y that differ only in the (up to 4) bytes from at, and
+ * whose hashes agree in the 32 bits a pool's index keeps: found among 2^18 such texts
+ * (eight pairs expected) */
+static bool
+colliding(size_t n, size_t at, char *x, char *y)
+{
+	size_t w = n - at < 4 ? n - at : 4, count = (size_t)1 << 18;
+	struct hash_key *v = xreallocarray(NULL, count, sizeof *v);
+	bool found = false;
+
+	cr_assert_geq(w, 3u, "room for 2^18 texts");
+	memset(x, 'q', n);
+	for (uint32_t k = 0; k < count; k++) {
+		memcpy(x + at, &k, w);
+		v[k] = (struct hash_key){ (uint32_t)tpool_hash(x, n), k };
+	}
+	qsort(v, count, sizeof *v, cmp_hash_key);
+	for (size_t i = 1; i < count && !found; i++)
+		if (v[i].h == v[i - 1].h) {
+			memcpy(y, x, n);
+			memcpy(x + at, &v[i - 1].k, w);
+			memcpy(y + at, &v[i].k, w);
+			found = true;
+		}
+	free(v);
+	return found;
+}
+
+/* a batch pool keeps one copy of each text: two texts whose hashes agree, of lengths that
+ * take each way of comparing (bytes, halves, words, memcmp()), differing only at the start,
+ * the middle or the end, are two texts */
+Test(task, texts_of_one_hash_are_two)
+{
+	static const size_t lens[] = { 3, 5, 7, 8, 12, 16, 17, 20, 24, 31, 32, 33, 40 };
+	struct task_strpool *p = task_strpool_new();
+	char x[41], y[41];
+	struct task t;
+
+	task_init_pool(&t, p);
+	for (size_t i = 0; i < sizeof lens / sizeof *lens; i++)
+		for (int where = 0; where < 3; where++) {
+			size_t n = lens[i], w = n < 4 ? n : 4;
+			size_t at = where == 0 ? 0 : where == 1 ? (n - w) / 2 : n - w;
+			const char *a, *b, *c;
+
+			cr_assert(colliding(n, at, x, y), "%zu at %zu", n, at);
+			cr_assert_neq(memcmp(x, y, n), 0);
+			task_strn(&t, &a, x, n);
+			task_strn(&t, &b, y, n);
+			task_strn(&t, &c, x, n);
+			cr_expect_eq(a, c, "%zu at %zu: one copy", n, at);
+			cr_expect_neq(a, b, "%zu at %zu", n, at);
+			cr_expect_eq(memcmp(b, y, n), 0, "%zu at %zu", n, at);
+		}
+	task_cleanup(&t);
+	task_strpool_free(p);
+}
+
+Test(task, ids_of_every_length_found_from_any_address)
+{
+	char id[81], arn[160], copy[168];
+	struct task_set s;
+	struct task t;
+
+	task_set_init(&s);
+	for (size_t n = 1; n <= 80; n++) {
+		for (size_t i = 0; i < n; i++)
+			id[i] = "0123456789abcdef"[(n * 7 + i * 5) % 16];
+		id[n] = '\0';
+		snprintf(arn, sizeof arn, "arn:aws:ecs:us-east-1:1:task/c/%s", id);
+		task_init(&t);
+		task_set_arn(&t, arn, strlen(arn));
+		task_set_take(&s, &t);
+	}
+	cr_assert_eq(s.len, 80);
+	for (size_t n = 1; n <= 80; n++)
+		for (size_t at = 1; at < 8; at++) {
+			memset(copy, 'z', sizeof copy);
+			memcpy(copy + at, ARN_OF(&s.tasks[n - 1]), strlen(ARN_OF(&s.tasks[n - 1])) + 1);
+			cr_expect_eq(task_set_find(&s, copy + at), &s.tasks[n - 1], "%zu at %zu", n, at);
+		}
+	task_set_cleanup(&s);
+}
+
 Test(task, arn_kept_as_prefix_and_id)
 {
 	static const char *const whole[] = {

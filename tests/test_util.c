@@ -564,6 +564,34 @@ Test(hex, bytes_round_trip_through_lowercase_digits)
 	cr_expect_eq(memcmp(all, back, sizeof all), 0);
 }
 
+/* every byte at every place of a digest's 64 digits (the 16-digit steps and the table's
+ * tail alike): read as a digit exactly when it is one of 0-9a-f, and each digit in its place */
+Test(hex, each_byte_at_each_place_of_a_digest)
+{
+	char text[66];
+	unsigned char b[33];
+
+	for (int at = 0; at < 66; at++)
+		for (int c = 1; c < 256; c++) {
+			bool digit = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+			size_t n = at < 64 ? 32 : 33;
+
+			memset(text, '0', sizeof text);
+			text[at] = (char)c;
+			if (!digit) {
+				cr_expect_not(hex_decode_lower(text, n, b), "byte %d at %d", c, at);
+				continue;
+			}
+			cr_assert(hex_decode_lower(text, n, b), "byte %d at %d", c, at);
+			for (size_t i = 0; i < n; i++)
+				cr_assert_eq(b[i], i == (size_t)at / 2 ?
+				    (unsigned)hex_value((char)c) << (at % 2 ? 0 : 4) : 0u,
+				    "byte %d at %d: %zu", c, at, i);
+			hex_encode(b, n, text);
+			cr_assert_eq(text[at], (char)c);
+		}
+}
+
 Test(hex, only_lowercase_digits_decode)
 {
 	unsigned char b[2];
