@@ -43,7 +43,7 @@ declare -A layer_uses=(
 	[cmd]="cmd tui out in model aws base"
 )
 # public headers not named after a .c of their module
-declare -A header_layer=([app]=cmd [image_io]=in [rowtab]=model [sink]=out [report_cols]=model)
+declare -A header_layer=([app]=cmd [image_io]=in [rowtab]=model [sink]=out [report_cols]=model [memeq]=base)
 # the layer of ecsprof/NAME.h: its table entry, else the folder of src/*/NAME.c (one pass
 # over the tree here: a lookup per include line, each forking sed and globbing, made this
 # check take 24 s, and style_fails runs it once per case)

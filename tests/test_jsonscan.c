@@ -1,7 +1,7 @@
 /* jsonscan: the per-key steps against a byte-by-byte reading of the same text: keys of
  * every length with a special byte at every position, compact and spaced, far from and
  * near the end of the text (jsonscan_member's one-load read and its general one), the
- * inline compare (jsonscan_eq) and the lookup by length then bytes (jsonscan_lookup).
+ * inline compare (mem_eq) and the lookup by length then bytes (jsonscan_lookup).
  * The readers over jsonscan are checked against jansson in test_taskscan.c. */
 #include <criterion/criterion.h>
 #include <stdbool.h>
@@ -25,7 +25,7 @@ Test(jsonscan, eq_reads_n_bytes_and_all_of_them)
 			}
 			if (diff >= 0)
 				b[diff] = (char)(a[diff] ^ (1 << (diff % 8)));
-			cr_assert_eq(jsonscan_eq(a, b, (size_t)n), diff < 0, "n %d diff %d", n, diff);
+			cr_assert_eq(mem_eq(a, b, (size_t)n), diff < 0, "n %d diff %d", n, diff);
 		}
 }
 

@@ -17,6 +17,8 @@
 #include <emmintrin.h>
 #endif
 
+#include "ecsprof/memeq.h"
+
 #define JSONSCAN_DEPTH 64
 /* Keys named twice in one object: jansson keeps the last value silently, the reader
  * warns, so a scan with dup set gives such a line up (-1) to jansson. Objects up to
@@ -67,44 +69,6 @@ jsonscan_ws(struct jsonscan *sc)
 	while (sc->p < sc->end && (unsigned char)*sc->p <= ' ' &&
 	       (*sc->p == ' ' || *sc->p == '\t' || *sc->p == '\n' || *sc->p == '\r'))
 		sc->p++;
-}
-
-/* a and b, both n bytes long, are the same: inline, in 8-byte (then 4, 2, 1) loads that
- * overlap at the end, for the short keys a reader compares (a libc memcmp call costs
- * more than such a compare) */
-static inline bool
-jsonscan_eq(const char *a, const char *b, size_t n)
-{
-	uint64_t x, y;
-	uint32_t u, v;
-	uint16_t s, t;
-
-	if (n >= 8) {
-		for (size_t i = 0; i + 8 < n; i += 8) {
-			memcpy(&x, a + i, 8);
-			memcpy(&y, b + i, 8);
-			if (x != y)
-				return false;
-		}
-		memcpy(&x, a + n - 8, 8);
-		memcpy(&y, b + n - 8, 8);
-		return x == y;
-	}
-	if (n >= 4) {
-		memcpy(&u, a, 4);
-		memcpy(&v, b, 4);
-		if (u != v)
-			return false;
-		memcpy(&u, a + n - 4, 4);
-		memcpy(&v, b + n - 4, 4);
-		return u == v;
-	}
-	if (n >= 2) {
-		memcpy(&s, a, 2);
-		memcpy(&t, b, 2);
-		return s == t && a[n - 1] == b[n - 1];
-	}
-	return n == 0 || a[0] == b[0];
 }
 
 static inline bool
@@ -217,7 +181,7 @@ jsonscan_lookup(const struct jsonscan_str *key, const struct jsonscan_key *names
 		uint64_t *seen)
 {
 	for (int i = 0; i < n; i++)
-		if (names[i].n == key->n && jsonscan_eq(names[i].s, key->s, key->n)) {
+		if (names[i].n == key->n && mem_eq(names[i].s, key->s, key->n)) {
 			if (*seen & ((uint64_t)1 << i))
 				return -2;
 			*seen |= (uint64_t)1 << i;

@@ -323,7 +323,7 @@ jsonscan_key_new(struct jsonscan *sc, const struct jsonscan_str *k, uint64_t pac
 	if (l->seen[bit >> 6] & ((uint64_t)1 << (bit & 63))) {
 		next = l->head[bit];
 		for (unsigned i = next; i < JSONSCAN_DUP_KEYS; i = l->next[i])
-			if (l->key[i].n == k->n && jsonscan_eq(l->key[i].s, k->s, k->n))
+			if (l->key[i].n == k->n && mem_eq(l->key[i].s, k->s, k->n))
 				return -1;
 	}
 	l->seen[bit >> 6] |= (uint64_t)1 << (bit & 63);

@@ -299,7 +299,7 @@ name_value(struct jsonscan *sc, const struct jsonscan_key *want, bool *is_name, 
 			return -1;
 		if (i == 0) {
 			*is_name = v.s != NULL && (want != NULL ?
-				   (v.n == want->n && jsonscan_eq(v.s, want->s, v.n)) :
+				   (v.n == want->n && mem_eq(v.s, want->s, v.n)) :
 				   public_name(&v));
 		} else {
 			/* a decoded value would not outlive the name's decoding: jansson's */

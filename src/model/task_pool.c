@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ecsprof/memeq.h"
 #include "ecsprof/xalloc.h"
 #include "task_pool.h"
 
@@ -156,41 +157,11 @@ tpool_grow(struct task_strpool *p)
 
 /* Are the n bytes at a and b the same? Most lookups find their text (nine in ten of an
  * event file's), most texts are short (a status, a zone, "256"): up to 32 bytes compared
- * here in words, without memcmp()'s call; longer ones (ARNs, profiles) by memcmp(). */
+ * inline (mem_eq), longer ones (ARNs, profiles) by memcmp(). */
 static inline bool
 same_bytes(const char *a, const char *b, size_t n)
 {
-	uint64_t x, y, u, v;
-
-	if (n > 32)
-		return memcmp(a, b, n) == 0;
-	if (n >= 8) {
-		for (size_t i = 0; i + 8 < n; i += 8) {
-			memcpy(&x, a + i, 8);
-			memcpy(&y, b + i, 8);
-			if (x != y)
-				return false;
-		}
-		memcpy(&x, a + n - 8, 8);
-		memcpy(&y, b + n - 8, 8);
-		return x == y;
-	}
-	if (n >= 4) {
-		uint32_t p, q, r, t;
-
-		memcpy(&p, a, 4);
-		memcpy(&q, b, 4);
-		memcpy(&r, a + n - 4, 4);
-		memcpy(&t, b + n - 4, 4);
-		return p == q && r == t;
-	}
-	if (n == 0)
-		return true;
-	u = (uint64_t)(unsigned char)a[0] | (uint64_t)(unsigned char)a[n / 2] << 8 |
-	    (uint64_t)(unsigned char)a[n - 1] << 16;
-	v = (uint64_t)(unsigned char)b[0] | (uint64_t)(unsigned char)b[n / 2] << 8 |
-	    (uint64_t)(unsigned char)b[n - 1] << 16;
-	return u == v;
+	return n > 32 ? memcmp(a, b, n) == 0 : mem_eq(a, b, n);
 }
 
 /* The pool's copy of the n bytes at s (which need not be NUL-terminated), aligned to
