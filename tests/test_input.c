@@ -767,6 +767,24 @@ Test(input, duplicate_keys_warned_with_file_and_task)
 	cr_expect(warning_with("doc.json:5: duplicate key \"failures\"", NULL) == 3);
 }
 
+/* a NUL byte after a number in a line with a repeated key (found by fuzz_taskscan): the
+ * search for duplicates read the NUL as the end of the number without stepping over it,
+ * and looped for ever; now it steps over it, warns of the key and the read goes on (what
+ * becomes of a line with a NUL in it is the readers' own question, not asked here) */
+Test(input, a_nul_byte_in_a_line_with_a_repeated_key_ends, .timeout = 10)
+{
+	static const char lines[] =
+	    "{\"taskArn\":\"arn:aws:ecs:us-east-1:1:task/c/n1\",\"cpu\":\"1\",\"cpu\":\"2\","
+	    "\"createdAt\":1714557600\0,\"version\":1}\n"
+	    "{\"taskArn\":\"arn:aws:ecs:us-east-1:1:task/c/n2\",\"createdAt\":1714557600}\n";
+
+	cr_assert_eq(input_read_mem_with("n.jsonl", lines, sizeof lines - 1, &opts, &set, &st, &err),
+	    0, "%s", err.msg);
+	cr_expect_not_null(find_id("n2"));
+	cr_expect(warning_with("n.jsonl:1: task arn:aws:ecs:us-east-1:1:task/c/n1: duplicate key "
+	    "\"cpu\"", NULL) >= 0, "%s", nwarnings ? warnings[0] : "(no warning)");
+}
+
 /* the same through every JSON Lines path: taskscan.c and fastjson.c give such lines up
  * to jansson, which must not keep one value silently; concatenated values; live */
 Test(input, duplicate_keys_in_json_lines_and_live)

@@ -251,8 +251,12 @@ input_dup_keys(const char *p, size_t n, input_dup_fn *fn, void *ctx, size_t *sai
 				top->arn = s;
 			}
 		} else {
-			while (i < n && strchr(" \t\r\n,:]}", p[i]) == NULL)
-				i++;   /* a number, true, false or null */
+			/* a number, true, false or null, or a byte no JSON has (a NUL: strchr()
+			 * finds the set's own terminator, so it is told apart, and the first byte
+			 * is always stepped over: such a line used to loop here for ever) */
+			do
+				i++;
+			while (i < n && (p[i] == '\0' || strchr(" \t\r\n,:]}", p[i]) == NULL));
 		}
 	}
 	while (sc.nf > 0)
